@@ -1,0 +1,1 @@
+//! Pure analysis functions over results and the catalogue.

@@ -1,0 +1,13 @@
+//! SSDBase's shared core: the domain model, the result-file parsers and the analysis.
+//!
+//! No I/O happens here, so the same code runs in the server, the command line and the
+//! browser (wasm32). Inputs are bytes or text; outputs are plain data.
+
+pub mod analysis;
+pub mod model;
+pub mod parse;
+pub mod seeds;
+pub mod text;
+
+pub use model::*;
+pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError};

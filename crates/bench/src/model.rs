@@ -1,0 +1,503 @@
+//! The domain: what one benchmark run measured (`BenchResult`), what it ran on (`Tags`),
+//! and the catalogue of drive SKUs with their rated specifications (`DriveSku`).
+//!
+//! `BenchResult` serialises to SSDBase's public result format (the JSON printed by
+//! `ssdbase parse` and accepted by the API). Its field names are a contract: add optional
+//! fields if needed, never rename or remove one.
+
+use serde::{Deserialize, Serialize};
+
+/// The program that produced a result, as recognised from its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tool {
+    CrystalDiskMark,
+    KDiskMark,
+    Fio,
+    Orion,
+    AsSsd,
+    HdTune,
+    Atto,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::CrystalDiskMark => "CrystalDiskMark",
+            Tool::KDiskMark => "KDiskMark",
+            Tool::Fio => "fio",
+            Tool::Orion => "ORION",
+            Tool::AsSsd => "AS SSD Benchmark",
+            Tool::HdTune => "HD Tune",
+            Tool::Atto => "ATTO Disk Benchmark",
+        }
+    }
+}
+
+/// The measuring method behind a number. Two numbers are only comparable when their
+/// families match, even at identical parameters: CrystalDiskMark 2.x/3.x used its own
+/// I/O loop, 4.x onwards drives Microsoft DiskSpd, KDiskMark and plain fio both run fio.
+/// KDiskMark and fio share a family on purpose: KDiskMark is a fio front end and its
+/// numbers are fio's own bandwidth, IOPS and latency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolFamily {
+    /// CrystalDiskMark 2.x and 3.x (own Win32 I/O engine).
+    CdmNative,
+    /// CrystalDiskMark 4.x and later (DiskSpd engine).
+    CdmDiskspd,
+    /// fio, directly or through KDiskMark.
+    Fio,
+    Orion,
+    AsSsd,
+    HdTune,
+    Atto,
+}
+
+impl ToolFamily {
+    /// The family of a tool at a version (`None` when the version is unknown).
+    pub fn of(tool: Tool, version: Option<&str>) -> ToolFamily {
+        match tool {
+            Tool::CrystalDiskMark => {
+                let major = version
+                    .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
+                    .and_then(|m| m.parse::<u32>().ok());
+                match major {
+                    Some(m) if m <= 3 => ToolFamily::CdmNative,
+                    _ => ToolFamily::CdmDiskspd,
+                }
+            }
+            Tool::KDiskMark | Tool::Fio => ToolFamily::Fio,
+            Tool::Orion => ToolFamily::Orion,
+            Tool::AsSsd => ToolFamily::AsSsd,
+            Tool::HdTune => ToolFamily::HdTune,
+            Tool::Atto => ToolFamily::Atto,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    Seq,
+    Rnd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    Read,
+    Write,
+    /// A mixed read/write test; the read share is in `Metric::mix_read_percent`.
+    Mix,
+}
+
+/// Which statistic of a run a number is, for tools that print several per test
+/// (HD Tune's minimum/maximum/average transfer rate, its burst rate).
+/// `None` means the tool's single headline figure for that test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stat {
+    Min,
+    Max,
+    Avg,
+    Burst,
+}
+
+/// The content written during write tests. It matters: SandForce and Indilinx
+/// controllers compress, so 0-fill writes can be several times faster than random ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DataPattern {
+    Random,
+    ZeroFill,
+    OneFill,
+}
+
+/// One measured number, with the test that produced it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// The row label exactly as the tool printed it (whitespace collapsed).
+    pub label: String,
+    pub access: Access,
+    /// Transfer block size in bytes.
+    pub block_size: u64,
+    pub queue_depth: u32,
+    pub threads: u32,
+    pub op: Op,
+    /// Decimal MB/s (10^6 bytes/s), as printed.
+    pub mbps: Option<f64>,
+    pub iops: Option<f64>,
+    /// Mean latency in microseconds.
+    pub latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix_read_percent: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stat: Option<Stat>,
+}
+
+/// The canonical description of a test: only numbers with equal `TestKey`s may be put
+/// side by side. Built from a metric plus its result's tool family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TestKey {
+    pub family: ToolFamily,
+    pub access: Access,
+    pub block_size: u64,
+    pub queue_depth: u32,
+    pub threads: u32,
+    pub op: Op,
+    pub mix_read_percent: Option<u8>,
+    pub stat: Option<Stat>,
+}
+
+impl TestKey {
+    pub fn of(family: ToolFamily, m: &Metric) -> TestKey {
+        TestKey {
+            family,
+            access: m.access,
+            block_size: m.block_size,
+            queue_depth: m.queue_depth,
+            threads: m.threads,
+            op: m.op,
+            mix_read_percent: m.mix_read_percent,
+            stat: m.stat,
+        }
+    }
+
+    /// A short human name such as `SEQ 1MiB Q8T1 read` or `RND 4KiB Q32T16 write`.
+    pub fn short_name(&self) -> String {
+        let access = match self.access {
+            Access::Seq => "SEQ",
+            Access::Rnd => "RND",
+        };
+        let op = match (self.op, self.mix_read_percent) {
+            (Op::Read, _) => "read".to_string(),
+            (Op::Write, _) => "write".to_string(),
+            (Op::Mix, Some(p)) => format!("mix {p}/{}", 100 - u32::from(p)),
+            (Op::Mix, None) => "mix".to_string(),
+        };
+        let stat = match self.stat {
+            None => "",
+            Some(Stat::Min) => " min",
+            Some(Stat::Max) => " max",
+            Some(Stat::Avg) => " avg",
+            Some(Stat::Burst) => " burst",
+        };
+        format!(
+            "{access} {} Q{}T{} {op}{stat}",
+            format_block_size(self.block_size),
+            self.queue_depth,
+            self.threads
+        )
+    }
+}
+
+/// `4096` → `4KiB`, `1048576` → `1MiB`, `512` → `512B`.
+pub fn format_block_size(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB && bytes % MIB == 0 {
+        format!("{}MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{}KiB", bytes / KIB)
+    } else {
+        format!("{bytes}B")
+    }
+}
+
+/// Everything one tool run reported: SSDBase's public result format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchResult {
+    pub tool: Tool,
+    /// The version exactly as printed, e.g. `3.0.1 x64`, `8.0.4 Shizuku Edition x64`.
+    pub tool_version: Option<String>,
+    /// The tool's profile or preset (`Default`, `Peak`, `Real`, `Demo`, ...).
+    pub profile: Option<String>,
+    pub test_size_bytes: Option<u64>,
+    /// How many times each test ran (CrystalDiskMark's `(x5)`).
+    pub passes: Option<u32>,
+    pub data_pattern: Option<DataPattern>,
+    /// When the run happened, as printed by the tool (local time, no zone).
+    pub date: Option<String>,
+    pub os: Option<String>,
+    pub comment: Option<String>,
+    pub metrics: Vec<Metric>,
+    /// Where the tool said it ran: drive letter and usage, device path, drive name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The engine under a front end, e.g. `fio-3.30` under KDiskMark.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Labels of rows the tool printed as all zeros: tests that were not run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
+}
+
+impl BenchResult {
+    pub fn new(tool: Tool) -> BenchResult {
+        BenchResult {
+            tool,
+            tool_version: None,
+            profile: None,
+            test_size_bytes: None,
+            passes: None,
+            data_pattern: None,
+            date: None,
+            os: None,
+            comment: None,
+            metrics: Vec::new(),
+            target: None,
+            engine: None,
+            not_run: Vec::new(),
+        }
+    }
+
+    pub fn family(&self) -> ToolFamily {
+        ToolFamily::of(self.tool, self.tool_version.as_deref())
+    }
+
+    /// Each metric with its canonical test key.
+    pub fn keyed_metrics(&self) -> impl Iterator<Item = (TestKey, &Metric)> {
+        let family = self.family();
+        self.metrics.iter().map(move |m| (TestKey::of(family, m), m))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tags: what a result ran on. Every field is optional: pasted results rarely say it all.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Tags {
+    pub drive: DriveTag,
+    pub controller: Option<ControllerTag>,
+    pub nand: Option<NandTag>,
+    pub dram_mb: Option<u32>,
+    pub firmware: Option<String>,
+    pub platform: Platform,
+    pub raid: Option<Raid>,
+    pub conditions: Conditions,
+}
+
+/// Which drive was measured. `sku` points into the catalogue when the exact capacity
+/// variant is known (it is what "rated vs measured" compares against).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DriveTag {
+    pub sku: Option<String>,
+    pub vendor: Option<String>,
+    pub model: Option<String>,
+    /// Manufacturer part number, e.g. `CTFDDAC064MAG-1G1`, `PX-128M2S`.
+    pub part_number: Option<String>,
+    pub capacity_gb: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ControllerTag {
+    pub vendor: Option<String>,
+    /// e.g. `88SS9174`, `SF-2281`, `Barefoot`.
+    pub model: Option<String>,
+    /// Silicon revision, e.g. `BJP2` vs `BKK2` of the 88SS9174.
+    pub stepping: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum CellType {
+    Slc,
+    Mlc,
+    Tlc,
+    Qlc,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NandTag {
+    pub vendor: Option<String>,
+    pub process_nm: Option<u32>,
+    pub cell: Option<CellType>,
+    /// e.g. `Toggle DDR`, `ONFI 2.x`, `asynchronous`.
+    pub interface: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum StorageMode {
+    Ide,
+    Ahci,
+    Raid,
+    Nvme,
+}
+
+/// A physical link, drive side or host side.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Link {
+    /// SATA at 1.5, 3 or 6 Gb/s.
+    Sata { gbps: f32 },
+    /// PCI Express generation and negotiated lanes.
+    Pcie { gen: u8, lanes: u8 },
+    /// USB with its signalling rate in Gb/s (0.48, 5, 10, 20).
+    Usb { gbps: f32 },
+}
+
+impl Link {
+    /// The sustained payload rate this link practically allows, in decimal MB/s:
+    /// what results pile up against when the link, not the drive, is the limit.
+    pub fn practical_ceiling_mbps(&self) -> f64 {
+        match *self {
+            // 8b/10b: 3 Gb/s → 300 MB/s raw, ~280 after protocol overhead.
+            Link::Sata { gbps } if gbps <= 1.6 => 140.0,
+            Link::Sata { gbps } if gbps <= 3.1 => 280.0,
+            Link::Sata { .. } => 550.0,
+            // Per lane: Gen1 250 MB/s raw, Gen2 500, Gen3 985, Gen4 1969, Gen5 3938; ~85% usable
+            // except Gen1 x1, which the seeds show saturating right at ~250 MB/s reads.
+            Link::Pcie { gen, lanes } => {
+                let per_lane = match gen {
+                    1 => 250.0,
+                    2 => 500.0,
+                    3 => 985.0,
+                    4 => 1969.0,
+                    _ => 3938.0,
+                };
+                let usable = if gen == 1 { 1.0 } else { 0.85 };
+                per_lane * f64::from(lanes.max(1)) * usable
+            }
+            Link::Usb { gbps } if gbps < 1.0 => 40.0,
+            Link::Usb { gbps } if gbps <= 5.0 => 450.0,
+            Link::Usb { gbps } if gbps <= 10.0 => 1050.0,
+            Link::Usb { .. } => 2000.0,
+        }
+    }
+}
+
+/// The machine and I/O path a result was measured on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Platform {
+    pub cpu: Option<String>,
+    /// Chipset or southbridge: `ICH10R`, `SB850`, `Z68`, `SB950`, ...
+    pub chipset: Option<String>,
+    pub motherboard: Option<String>,
+    /// The controller the drive hangs off: the chipset's own SATA ports, or an
+    /// add-in card such as `ASUS U3S6` or `3ware 9750-8i`.
+    pub storage_controller: Option<String>,
+    /// True when the storage controller is an add-in card (its host link matters).
+    pub add_in_card: bool,
+    /// `IMSM`, `Marvell`, `Microsoft AHCI`, `AMD AHCI`, `LSI`, ...
+    pub driver: Option<String>,
+    pub mode: Option<StorageMode>,
+    /// Drive-side link (the SATA port speed).
+    pub link: Option<Link>,
+    /// Host-side link of an add-in card: the PCIe generation and lanes it negotiated
+    /// in the slot it sits in (a x1 Gen2 card in a x1 Gen1 slot runs at Gen1 x1).
+    pub host_link: Option<Link>,
+    pub os: Option<String>,
+    pub filesystem: Option<String>,
+    pub allocation_unit_bytes: Option<u32>,
+}
+
+impl Platform {
+    /// The narrowest link on the path from the drive to the CPU.
+    pub fn ceiling_mbps(&self) -> Option<f64> {
+        [self.link, self.host_link]
+            .into_iter()
+            .flatten()
+            .map(|l| l.practical_ceiling_mbps())
+            .reduce(f64::min)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Raid {
+    /// RAID level as a number: 0, 1, 5, 10.
+    pub level: u8,
+    pub members: u8,
+    pub stripe_bytes: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriveState {
+    Fresh,
+    SecureErased,
+    Used,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Conditions {
+    pub drive_state: Option<DriveState>,
+    /// How full the drive was, in percent.
+    pub fill_percent: Option<f32>,
+}
+
+/// A result with its tags, as stored and as shipped in datasets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaggedResult {
+    pub result: BenchResult,
+    #[serde(default)]
+    pub tags: Tags,
+    /// Where the numbers come from: an article and its section, a file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Catalogue: drive SKUs and what their makers promised.
+// ---------------------------------------------------------------------------------------
+
+/// What the maker rated one capacity variant at. Sequential figures in decimal MB/s,
+/// random 4K figures in IOPS; any may be unknown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RatedSpec {
+    pub seq_read_mbps: Option<f64>,
+    pub seq_write_mbps: Option<f64>,
+    pub rnd4k_read_iops: Option<f64>,
+    pub rnd4k_write_iops: Option<f64>,
+}
+
+/// One orderable drive: a model at one capacity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriveSku {
+    /// Stable slug, e.g. `crucial-realssd-c300-64gb`.
+    pub id: String,
+    pub vendor: String,
+    /// Model line, e.g. `RealSSD C300`.
+    pub model: String,
+    pub part_number: Option<String>,
+    pub capacity_gb: u32,
+    /// The drive's own interface, e.g. SATA 6 Gb/s.
+    pub interface: Option<Link>,
+    #[serde(default)]
+    pub controller: ControllerTag,
+    #[serde(default)]
+    pub nand: NandTag,
+    pub dram_mb: Option<u32>,
+    #[serde(default)]
+    pub rated: RatedSpec,
+}
+
+/// A figure an article reports that is not one benchmark tool's output, e.g. the
+/// "DelayRatio" of a practical copy test (copy-paste time / (net write + net read time)).
+/// Kept beside results so that nothing a source measured is lost, but never mixed into
+/// the per-test aggregates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// What was measured, e.g. `DelayRatio`, `copy time`.
+    pub name: String,
+    pub value: f64,
+    /// Unit of `value`: `ratio`, `s`, `MB/s`, ...
+    pub unit: String,
+    /// The conditions in words, e.g. `copy of 2,000 small files within the drive`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub tags: Tags,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}

@@ -1,0 +1,213 @@
+//! Result-file parsers with format auto-detection.
+//!
+//! Every parser takes a cleaned [`Document`] (see [`crate::text`]) and returns the results
+//! it found — a pasted file may hold several runs — or a [`ParseError`] that says where
+//! and what. Parsers never panic and never loop without consuming input; the fuzz targets
+//! in `crates/bench/fuzz` hold them to that.
+
+mod asssd;
+mod cdm;
+mod fio;
+mod hdtune;
+mod orion;
+
+use crate::model::BenchResult;
+use crate::text::Document;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A result-file format SSDBase reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// CrystalDiskMark 2.x–9.x text export (also the KDiskMark text export, whose
+    /// layout follows CrystalDiskMark 7/8).
+    CrystalDiskMark,
+    KDiskMark,
+    /// fio `--output-format=json` or `json+`, possibly with normal text around it.
+    FioJson,
+    Orion,
+    AsSsd,
+    HdTune,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::CrystalDiskMark,
+        Format::KDiskMark,
+        Format::FioJson,
+        Format::Orion,
+        Format::AsSsd,
+        Format::HdTune,
+    ];
+
+    /// The name used on the command line and in the API (`--format cdm`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::CrystalDiskMark => "cdm",
+            Format::KDiskMark => "kdiskmark",
+            Format::FioJson => "fio",
+            Format::Orion => "orion",
+            Format::AsSsd => "asssd",
+            Format::HdTune => "hdtune",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Format> {
+        let id = id.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.id() == id || f.to_string().to_ascii_lowercase() == id)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::CrystalDiskMark => "CrystalDiskMark",
+            Format::KDiskMark => "KDiskMark",
+            Format::FioJson => "fio JSON",
+            Format::Orion => "ORION",
+            Format::AsSsd => "AS SSD",
+            Format::HdTune => "HD Tune",
+        })
+    }
+}
+
+/// Why an input could not be read: where, what was expected, what was there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParseError {
+    pub format: Option<Format>,
+    /// 1-based line of the input, when the problem is on one line.
+    pub line: Option<usize>,
+    pub expected: String,
+    pub found: String,
+}
+
+impl ParseError {
+    pub fn at(format: Format, line: usize, expected: impl Into<String>, found: impl Into<String>) -> Self {
+        ParseError { format: Some(format), line: Some(line), expected: expected.into(), found: found.into() }
+    }
+
+    pub fn whole(format: Option<Format>, expected: impl Into<String>, found: impl Into<String>) -> Self {
+        ParseError { format, line: None, expected: expected.into(), found: found.into() }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(format) = self.format {
+            write!(f, "{format}: ")?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        write!(f, "expected {}, found {}", self.expected, self.found)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Recognises the format of a document from markers each tool prints.
+pub fn detect(doc: &Document) -> Option<Format> {
+    let has = |needle: &str| doc.lines.iter().any(|l| l.text.contains(needle));
+    let trimmed = doc.raw.trim_start_matches('\u{feff}');
+    if has("KDiskMark") || has("Flexible I/O Tester") || cdm::has_kdiskmark_rows(doc) {
+        return Some(Format::KDiskMark);
+    }
+    if has("CrystalDiskMark") || has("crystalmark.info") || cdm::has_cdm_rows(doc) {
+        return Some(Format::CrystalDiskMark);
+    }
+    if (has("\"fio version\"") || has("\"jobs\"")) && trimmed.contains('{') {
+        return Some(Format::FioJson);
+    }
+    if has("RION VERSION") || has("Maximum Large MBPS") || has("Maximum Small IOPS") {
+        return Some(Format::Orion);
+    }
+    if has("AS SSD") || has("4K-64Thrd") || has("4K-64Threads") {
+        return Some(Format::AsSsd);
+    }
+    if has("HD Tune") || has("Transfer Rate Average") {
+        return Some(Format::HdTune);
+    }
+    None
+}
+
+/// Parses raw bytes: decodes them, detects the format unless one is given, parses.
+pub fn parse_bytes(bytes: &[u8], format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
+    parse_document(&Document::from_bytes(bytes), format)
+}
+
+pub fn parse_str(text: &str, format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
+    parse_document(&Document::from_text(text.to_string()), format)
+}
+
+pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
+    let format = match format.or_else(|| detect(doc)) {
+        Some(f) => f,
+        None => {
+            let first = doc.content_lines().next().map(|l| l.text.as_str()).unwrap_or("");
+            return Err(ParseError::whole(
+                None,
+                "a CrystalDiskMark, KDiskMark, fio JSON, ORION, AS SSD or HD Tune result",
+                if first.is_empty() { "empty input".to_string() } else { format!("text starting {:?}", truncate(first, 60)) },
+            ));
+        }
+    };
+    let results = match format {
+        Format::CrystalDiskMark | Format::KDiskMark => cdm::parse(doc, format),
+        Format::FioJson => fio::parse(doc),
+        Format::Orion => orion::parse(doc),
+        Format::AsSsd => asssd::parse(doc),
+        Format::HdTune => hdtune::parse(doc),
+    }?;
+    if results.is_empty() {
+        return Err(ParseError::whole(Some(format), "at least one result", "none"));
+    }
+    Ok(results)
+}
+
+/// At most `max` characters of `s`, for error messages.
+pub(crate) fn truncate(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Parses a printed number: `1,234.5`, `19,730.47` (thousands separators) and the
+/// decimal comma of some locales (`2863,65`).
+pub(crate) fn number(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let v = if s.contains('.') {
+        s.replace(',', "").parse::<f64>().ok()
+    } else if s.matches(',').count() == 1 && s.split(',').nth(1).is_some_and(|f| f.len() != 3) {
+        s.replace(',', ".").parse::<f64>().ok()
+    } else {
+        s.replace(',', "").parse::<f64>().ok()
+    }?;
+    v.is_finite().then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_every_printed_form() {
+        assert_eq!(number("505.825"), Some(505.825));
+        assert_eq!(number("19,730.47"), Some(19730.47));
+        assert_eq!(number("2863,65"), Some(2863.65));
+        assert_eq!(number("1,234"), Some(1234.0));
+        assert_eq!(number("1060963.4"), Some(1060963.4));
+        assert_eq!(number("x"), None);
+        assert_eq!(number("inf"), None);
+    }
+
+    #[test]
+    fn unknown_input_is_a_clear_error() {
+        let err = parse_str("hello world\n", None).unwrap_err();
+        assert_eq!(err.format, None);
+        assert!(err.to_string().contains("\"hello world\""), "{err}");
+        let err = parse_str("", None).unwrap_err();
+        assert!(err.to_string().contains("empty input"), "{err}");
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests live in tests/*.rs; this crate has no library code.
