@@ -9,14 +9,20 @@ use serde::{Deserialize, Serialize};
 
 /// The program that produced a result, as recognised from its output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Tool {
+    #[serde(rename = "crystaldiskmark")]
     CrystalDiskMark,
+    #[serde(rename = "kdiskmark")]
     KDiskMark,
+    #[serde(rename = "fio")]
     Fio,
+    #[serde(rename = "orion")]
     Orion,
+    #[serde(rename = "as-ssd")]
     AsSsd,
+    #[serde(rename = "hd-tune")]
     HdTune,
+    #[serde(rename = "atto")]
     Atto,
 }
 
@@ -328,6 +334,7 @@ pub enum StorageMode {
     Ide,
     Ahci,
     Raid,
+    #[serde(rename = "NVMe")]
     Nvme,
 }
 

@@ -79,3 +79,4 @@ impl Dataset {
             .sum()
     }
 }
+
