@@ -1,1 +1,27 @@
-fn main() {}
+//! `ssdbase`: the one binary of SSDBase. Subcommands wire command-line arguments to the
+//! `bench` crate (and, later, to the server); no domain logic lives here.
+
+mod parse_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ssdbase", version, about = "Publish, compare and chart SSD benchmark results")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse result files and print each result as one line of JSON (SSDBase's public
+    /// result format). A file holding several runs prints one line per run.
+    Parse(parse_cmd::ParseArgs),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Parse(args) => parse_cmd::run(&args),
+    }
+}

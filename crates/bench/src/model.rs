@@ -409,11 +409,7 @@ pub struct Platform {
 impl Platform {
     /// The narrowest link on the path from the drive to the CPU.
     pub fn ceiling_mbps(&self) -> Option<f64> {
-        [self.link, self.host_link]
-            .into_iter()
-            .flatten()
-            .map(|l| l.practical_ceiling_mbps())
-            .reduce(f64::min)
+        [self.link, self.host_link].into_iter().flatten().map(|l| l.practical_ceiling_mbps()).reduce(f64::min)
     }
 }
 

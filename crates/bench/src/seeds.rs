@@ -75,8 +75,11 @@ impl Dataset {
         self.results
             .iter()
             .flat_map(|r| &r.result.metrics)
-            .map(|m| usize::from(m.mbps.is_some()) + usize::from(m.iops.is_some()) + usize::from(m.latency_us.is_some()))
+            .map(|m| {
+                usize::from(m.mbps.is_some())
+                    + usize::from(m.iops.is_some())
+                    + usize::from(m.latency_us.is_some())
+            })
             .sum()
     }
 }
-

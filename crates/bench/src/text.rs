@@ -32,10 +32,8 @@ impl Document {
     }
 
     pub fn from_text(raw: String) -> Document {
-        let lines = split_lines(&raw)
-            .enumerate()
-            .map(|(i, l)| Line { no: i + 1, text: clean_line(l) })
-            .collect();
+        let lines =
+            split_lines(&raw).enumerate().map(|(i, l)| Line { no: i + 1, text: clean_line(l) }).collect();
         Document { raw, lines }
     }
 
@@ -66,9 +64,7 @@ pub fn decode(bytes: &[u8]) -> String {
 
 fn decode_utf16(bytes: &[u8], from: fn([u8; 2]) -> u16) -> String {
     let units = bytes.chunks_exact(2).map(|c| from([c[0], c[1]]));
-    let mut s: String = char::decode_utf16(units)
-        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
-        .collect();
+    let mut s: String = char::decode_utf16(units).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
     if bytes.len() % 2 == 1 {
         s.push(char::REPLACEMENT_CHARACTER);
     }
@@ -201,10 +197,14 @@ mod tests {
             ("* MB/s = 1,000,000 bytes/s", "* MB/s = 1,000,000 bytes/s"),
             ("* KB = 1000 bytes, KiB = 1024 bytes", "* KB = 1000 bytes, KiB = 1024 bytes"),
             ("* Sequential Read : 1.0 MB/s", "Sequential Read : 1.0 MB/s"),
-            ("  RND    4KiB (Q=  1, T= 1):    84.503 MB/s [  20630.6 IOPS] <    48.38 us>",
-             "RND 4KiB (Q= 1, T= 1): 84.503 MB/s [ 20630.6 IOPS] < 48.38 us>"),
-            ("Test: 1 GiB (x5) <0Fill> [Interval: 5 sec] <DefaultAffinity=DISABLED>",
-             "Test: 1 GiB (x5) <0Fill> [Interval: 5 sec] <DefaultAffinity=DISABLED>"),
+            (
+                "  RND    4KiB (Q=  1, T= 1):    84.503 MB/s [  20630.6 IOPS] <    48.38 us>",
+                "RND 4KiB (Q= 1, T= 1): 84.503 MB/s [ 20630.6 IOPS] < 48.38 us>",
+            ),
+            (
+                "Test: 1 GiB (x5) <0Fill> [Interval: 5 sec] <DefaultAffinity=DISABLED>",
+                "Test: 1 GiB (x5) <0Fill> [Interval: 5 sec] <DefaultAffinity=DISABLED>",
+            ),
             ("```text", ""),
             ("Sequential&nbsp;Read&nbsp;:&nbsp;1.0 MB/s", "Sequential Read : 1.0 MB/s"),
             ("-----------------", "-----------------"),

@@ -148,7 +148,11 @@ pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<Benc
             return Err(ParseError::whole(
                 None,
                 "a CrystalDiskMark, KDiskMark, fio JSON, ORION, AS SSD or HD Tune result",
-                if first.is_empty() { "empty input".to_string() } else { format!("text starting {:?}", truncate(first, 60)) },
+                if first.is_empty() {
+                    "empty input".to_string()
+                } else {
+                    format!("text starting {:?}", truncate(first, 60))
+                },
             ));
         }
     };
@@ -163,6 +167,33 @@ pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<Benc
         return Err(ParseError::whole(Some(format), "at least one result", "none"));
     }
     Ok(results)
+}
+
+/// The promises every parser keeps about what it returns: at least one result, every
+/// result with at least one metric, every number finite and non-negative, and a
+/// lossless trip through the public JSON format. Used by the fuzz targets and tests.
+pub fn check_well_formed(results: &[BenchResult]) -> Result<(), String> {
+    if results.is_empty() {
+        return Err("no results (must be an error instead)".into());
+    }
+    for r in results {
+        if r.metrics.is_empty() {
+            return Err("a result without metrics".into());
+        }
+        for m in &r.metrics {
+            for v in [m.mbps, m.iops, m.latency_us].into_iter().flatten() {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(format!("value {v} in {m:?}"));
+                }
+            }
+        }
+        let json = serde_json::to_string(r).map_err(|e| e.to_string())?;
+        let back: BenchResult = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+        if &back != r {
+            return Err(format!("JSON round trip changed the result: {json}"));
+        }
+    }
+    Ok(())
 }
 
 /// At most `max` characters of `s`, for error messages.

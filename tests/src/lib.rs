@@ -1,1 +1,0 @@
-//! Tests live in tests/*.rs; this crate has no library code.
