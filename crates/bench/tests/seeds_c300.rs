@@ -9,11 +9,8 @@ fn own() -> Dataset {
 }
 
 fn by_source<'a>(ds: &'a Dataset, needle: &str) -> &'a TaggedResult {
-    let hits: Vec<_> = ds
-        .results
-        .iter()
-        .filter(|r| r.source.as_deref().unwrap_or("").contains(needle))
-        .collect();
+    let hits: Vec<_> =
+        ds.results.iter().filter(|r| r.source.as_deref().unwrap_or("").contains(needle)).collect();
     assert_eq!(hits.len(), 1, "{needle}: {} hits", hits.len());
     hits[0]
 }

@@ -59,7 +59,8 @@ fn wildfire_sb950_driver_pair_and_raid() {
     let d = data();
     let on = |driver: &'static str| {
         find(&d, move |r| {
-            r.tags.platform.chipset.as_deref() == Some("SB950") && r.tags.platform.driver.as_deref() == Some(driver)
+            r.tags.platform.chipset.as_deref() == Some("SB950")
+                && r.tags.platform.driver.as_deref() == Some(driver)
         })
     };
     let amd = on("AMD AHCI");
@@ -115,7 +116,10 @@ fn m5pro_rated_iops_orion_and_allocation_unit() {
     };
     assert_eq!(obs("ORION IOPS (maximum at 1 thread)"), vec![6235.0]);
     assert_eq!(obs("ORION latency (minimum)"), vec![0.15]);
-    assert_eq!(obs("ORION large-IO throughput difference between allocation unit sizes (maximum)"), vec![64.9]);
+    assert_eq!(
+        obs("ORION large-IO throughput difference between allocation unit sizes (maximum)"),
+        vec![64.9]
+    );
     let cdm = find(&d, |r| r.tags.drive.sku.as_deref() == Some("plextor-m5pro-256gb"));
     assert_eq!(cdm.len(), 1);
     assert_eq!(cdm[0].tags.platform.allocation_unit_bytes, Some(4096));

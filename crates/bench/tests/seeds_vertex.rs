@@ -11,11 +11,8 @@ fn vertex() -> Dataset {
 }
 
 fn result<'a>(ds: &'a Dataset, fig: &str) -> &'a TaggedResult {
-    let hits: Vec<_> = ds
-        .results
-        .iter()
-        .filter(|r| r.source.as_deref().unwrap().contains(&format!("— {fig} ")))
-        .collect();
+    let hits: Vec<_> =
+        ds.results.iter().filter(|r| r.source.as_deref().unwrap().contains(&format!("— {fig} "))).collect();
     assert_eq!(hits.len(), 1, "figure {fig}");
     hits[0]
 }
@@ -127,7 +124,8 @@ fn delay_ratio() {
     assert_eq!(obs(&ds, "I", "read time (run 2)"), 48.78);
     // The printed ratio follows from the printed times.
     for k in ["F", "G", "H", "I"] {
-        let r = obs(&ds, k, "copy-paste time (mean)") / (obs(&ds, k, "net write time") + obs(&ds, k, "net read time"));
+        let r = obs(&ds, k, "copy-paste time (mean)")
+            / (obs(&ds, k, "net write time") + obs(&ds, k, "net read time"));
         assert!((r - obs(&ds, k, "DelayRatio")).abs() < 0.006, "{k}: {r}");
         let w = (obs(&ds, k, "write time (run 1)") + obs(&ds, k, "write time (run 2)")) / 2.0;
         assert!((w - obs(&ds, k, "write time (mean)")).abs() < 0.006, "{k}: {w}");
