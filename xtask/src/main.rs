@@ -15,7 +15,17 @@ use std::process::Command;
 
 const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|setup>";
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
+    match dispatch() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch() -> Result<()> {
     let args: Vec<String> = env::args().skip(1).collect();
     let root = project_root();
     env::set_current_dir(&root)?;

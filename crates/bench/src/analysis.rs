@@ -92,7 +92,7 @@ pub fn percent_of_rated(measured: f64, rated: f64) -> Option<f64> {
 /// speed with their best large-block test and 4K IOPS at a deep queue, so the highest
 /// figure among the matching tests is the one to compare (4K at any queue depth for
 /// IOPS, any sequential test with a block of 128 KiB or more for MB/s).
-pub fn measured_for<'a>(result: &'a BenchResult, figure: RatedFigure) -> Option<(&'a Metric, f64)> {
+pub fn measured_for(result: &BenchResult, figure: RatedFigure) -> Option<(&Metric, f64)> {
     let wanted = |m: &Metric| match figure {
         RatedFigure::SeqReadMbps => m.access == Access::Seq && m.op == Op::Read && m.block_size >= 128 * 1024,
         RatedFigure::SeqWriteMbps => {

@@ -122,8 +122,7 @@ pub fn clean_line(line: &str) -> String {
     let mut s = unescape_entities(&html_tag().replace_all(line, " "));
     // Collapse every kind of whitespace first, so the prefix rules see one shape.
     s = collapse_whitespace(&s);
-    loop {
-        let Some(m) = line_prefix().find(&s) else { break };
+    while let Some(m) = line_prefix().find(&s) {
         // `* X` matched one character of content to rule out `* MB/s`; keep it.
         let cut = if s.starts_with("* ") { 2 } else { m.end() };
         s = s[cut..].trim_start().to_string();
