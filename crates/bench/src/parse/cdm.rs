@@ -131,13 +131,19 @@ fn sectioned_label() -> &'static Regex {
 /// KDiskMark rows for detection: a space between the block size and its unit.
 fn kdm_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:Sequential|Random) \d+ [KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
+    compiled(
+        &RE,
+        r"^(?:Sequential|Random) \d+ [KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:",
+    )
 }
 
 /// CrystalDiskMark 7.x–9.x rows for detection: no space between size and unit.
 fn cdm_sectioned_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+[KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
+    compiled(
+        &RE,
+        r"^(?:SEQ|RND|Sequential|Random) \d+[KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:",
+    )
 }
 
 /// The start of a legacy (2.x–6.x) row: `Sequential Read`, `Random Write 4KiB`, `Seq Mix`.
@@ -159,7 +165,10 @@ fn legacy_label() -> &'static Regex {
 /// A legacy row for detection: label, colon, a number and `MB/s`.
 fn legacy_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b[^:]* ?: ?\d[\d.,]* MB/s")
+    compiled(
+        &RE,
+        r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b[^:]* ?: ?\d[\d.,]* MB/s",
+    )
 }
 
 /// The values after the label's colon: MB/s, then optional `[IOPS]` and `<latency us>`.
@@ -193,7 +202,10 @@ fn target_re() -> &'static Regex {
 /// Other `key : value` metadata lines (the value may be empty: `Mode:`).
 fn meta_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(Date|OS|Profile|Mode|Time|Comment|Target|Mix Ratio) ?:(?: ?(.*))?$")
+    compiled(
+        &RE,
+        r"^(Date|OS|Profile|Mode|Time|Comment|Target|Mix Ratio) ?:(?: ?(.*))?$",
+    )
 }
 
 pub(super) fn has_kdiskmark_rows(doc: &Document) -> bool {
@@ -286,7 +298,8 @@ impl Run {
     }
 
     fn has_label(&self, label: &str) -> bool {
-        self.res.metrics.iter().any(|m| m.label == label) || self.res.not_run.iter().any(|l| l == label)
+        self.res.metrics.iter().any(|m| m.label == label)
+            || self.res.not_run.iter().any(|l| l == label)
     }
 
     /// The finished result, `None` for a run without rows, an error when nothing ran.
@@ -350,7 +363,12 @@ struct Parser<'a> {
 }
 
 pub(super) fn parse(doc: &Document, format: Format) -> Result<Vec<BenchResult>, ParseError> {
-    let mut p = Parser { doc, format, runs: Vec::new(), cur: None };
+    let mut p = Parser {
+        doc,
+        format,
+        runs: Vec::new(),
+        cur: None,
+    };
     for i in 0..doc.lines.len() {
         p.line(i)?;
     }
@@ -387,7 +405,9 @@ impl Parser<'_> {
     }
 
     fn line(&mut self, i: usize) -> Result<(), ParseError> {
-        let Some(line) = self.doc.lines.get(i) else { return Ok(()) };
+        let Some(line) = self.doc.lines.get(i) else {
+            return Ok(());
+        };
         let text = line.text.as_str();
         let no = line.no;
         // A comment slot only ever covers the line right after the one that opened it.
@@ -431,7 +451,11 @@ impl Parser<'_> {
         if let Some(c) = fio_title().captures(text) {
             let engine = cap(&c, 1).trim().to_string();
             let reuse = matches!(&self.cur, Some(r) if r.rows == 0 && r.res.engine.is_none());
-            let run = if reuse { self.current() } else { self.restart(Some(Tool::KDiskMark))? };
+            let run = if reuse {
+                self.current()
+            } else {
+                self.restart(Some(Tool::KDiskMark))?
+            };
             run.titled.get_or_insert(Tool::KDiskMark);
             run.res.engine = Some(engine);
             return Ok(());
@@ -444,9 +468,17 @@ impl Parser<'_> {
                 "Write" => (Op::Write, "Write"),
                 _ => (Op::Mix, "Mix"),
             };
-            let share = if op == Op::Mix { percent(cap(&c, 2)) } else { None };
+            let share = if op == Op::Mix {
+                percent(cap(&c, 2))
+            } else {
+                None
+            };
             let new_run = op == Op::Read && self.cur.as_ref().is_some_and(|r| r.rows > 0);
-            let run = if new_run { self.restart(None)? } else { self.current() };
+            let run = if new_run {
+                self.restart(None)?
+            } else {
+                self.current()
+            };
             run.section = Some((op, share, name));
             return Ok(());
         }
@@ -458,7 +490,9 @@ impl Parser<'_> {
 
         // Metadata.
         if let Some(c) = test_line().captures(text) {
-            let Some(run) = self.cur.as_mut() else { return Ok(()) };
+            let Some(run) = self.cur.as_mut() else {
+                return Ok(());
+            };
             let n: u64 = cap(&c, 2).parse().unwrap_or(0);
             let unit = match cap(&c, 3) {
                 "GB" | "GiB" => GIB,
@@ -475,14 +509,18 @@ impl Parser<'_> {
                 run.res.passes = run.res.passes.or_else(|| cap(&p, 1).parse().ok());
             }
             if let Some(t) = target_re().captures(rest) {
-                run.res.target.get_or_insert_with(|| cap(&t, 1).trim().to_string());
+                run.res
+                    .target
+                    .get_or_insert_with(|| cap(&t, 1).trim().to_string());
             }
             note_fill(run, rest);
             run.after_rows |= run.rows > 0;
             return Ok(());
         }
         if let Some(c) = meta_line().captures(text) {
-            let Some(run) = self.cur.as_mut() else { return Ok(()) };
+            let Some(run) = self.cur.as_mut() else {
+                return Ok(());
+            };
             let value = cap(&c, 2).trim();
             let set = |field: &mut Option<String>| {
                 if field.is_none() && !value.is_empty() {
@@ -538,7 +576,7 @@ impl Parser<'_> {
     /// Parses a result row; `Ok(None)` when the line is not one.
     fn row(&self, text: &str, no: usize) -> Result<Option<Row>, ParseError> {
         let sectioned = sectioned_head().is_match(text);
-        if !sectioned && !(legacy_head().is_match(text) && text.contains(':')) {
+        if !(sectioned || legacy_head().is_match(text) && text.contains(':')) {
             return Ok(None);
         }
         let bad = |what: &str| ParseError::at(self.format, no, what, truncate(text, FOUND_MAX));
@@ -547,7 +585,9 @@ impl Parser<'_> {
         };
         let label = label.trim();
         let Some(v) = values().captures(rest.trim()) else {
-            return Err(bad("result values `<MB/s> MB/s [<IOPS> IOPS] <<latency> us>`"));
+            return Err(bad(
+                "result values `<MB/s> MB/s [<IOPS> IOPS] <<latency> us>`",
+            ));
         };
         let num = |i: usize, what: &str| -> Result<Option<f64>, ParseError> {
             match v.get(i) {
@@ -575,7 +615,11 @@ impl Parser<'_> {
             return Ok(Some(Row {
                 label: label.to_string(),
                 style,
-                access: if kind == "SEQ" || kind == "Sequential" { Access::Seq } else { Access::Rnd },
+                access: if kind == "SEQ" || kind == "Sequential" {
+                    Access::Seq
+                } else {
+                    Access::Rnd
+                },
                 block_size: size,
                 queue_depth: count(cap(&c, 5)).ok_or_else(|| bad("a queue depth"))?,
                 threads: count(cap(&c, 6)).ok_or_else(|| bad("a thread count"))?,
@@ -590,7 +634,11 @@ impl Parser<'_> {
         let Some(c) = legacy_label().captures(label) else {
             return Err(bad("a test label such as `Random Read 4KiB (Q= 32,T= 1)`"));
         };
-        let access = if cap(&c, 1) == "Random" { Access::Rnd } else { Access::Seq };
+        let access = if cap(&c, 1) == "Random" {
+            Access::Rnd
+        } else {
+            Access::Seq
+        };
         let op = match cap(&c, 2) {
             "Read" => Op::Read,
             "Write" => Op::Write,
@@ -608,7 +656,9 @@ impl Parser<'_> {
         let queue_depth = queue_depth.ok_or_else(|| bad("a queue depth"))?;
         let threads = threads.ok_or_else(|| bad("a thread count"))?;
         let block_size = match (c.get(3), c.get(4)) {
-            (Some(n), Some(u)) => block_size(n.as_str(), u.as_str()).ok_or_else(|| bad("a block size"))?,
+            (Some(n), Some(u)) => {
+                block_size(n.as_str(), u.as_str()).ok_or_else(|| bad("a block size"))?
+            }
             _ if access == Access::Rnd => return Err(bad("a block size in a random test label")),
             // 4.x–6.x: the configurable multi-queue sequential test is 128 KiB.
             _ if q.is_some() => 128 * KIB,
@@ -626,7 +676,10 @@ impl Parser<'_> {
             mbps,
             iops,
             latency_us,
-            plain_4kb: access == Access::Rnd && block_size == 4 * KIB && qd.is_none() && q.is_none(),
+            plain_4kb: access == Access::Rnd
+                && block_size == 4 * KIB
+                && qd.is_none()
+                && q.is_none(),
         }))
     }
 
@@ -673,7 +726,9 @@ impl Parser<'_> {
         run.rows += 1;
         run.style.get_or_insert(row.style);
         run.looks_2x |= row.plain_4kb;
-        let zero = row.mbps == 0.0 && row.iops.unwrap_or(0.0) == 0.0 && row.latency_us.unwrap_or(0.0) == 0.0;
+        let zero = row.mbps == 0.0
+            && row.iops.unwrap_or(0.0) == 0.0
+            && row.latency_us.unwrap_or(0.0) == 0.0;
         if zero {
             run.res.not_run.push(label);
         } else {
