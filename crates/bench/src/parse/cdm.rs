@@ -21,7 +21,10 @@
 //!   `Target`, `Mix Ratio`, 2.x's `::Comment::`.
 //!
 //! Anything else (prose around a paste, dash rules, unit legends) is ignored, but a line
-//! that starts like a result row and does not parse is an error at that line.
+//! that starts like a result row and does not parse is an error at that line. "Starts like
+//! a row" means: a sectioned kind + size + `(Q=`; or a legacy label with a block size or a
+//! `(…)` part, or any legacy label followed by `:` and a number or `MB/s`. So
+//! `Random Read 4KB (QD=1) : fast` is an error, `Random Read performance: great` is prose.
 //!
 //! # Label convention
 //! `Metric::label` is the row label as printed, whitespace collapsed, without the `:` that
@@ -112,10 +115,11 @@ fn read_percent() -> &'static Regex {
     compiled(&RE, r"Read (\d{1,3}) ?%")
 }
 
-/// The start of a sectioned row: `SEQ 1MiB`, `RND 4KiB`, `Sequential 1MiB`, `Random 4 KiB`.
+/// The start of a sectioned row: `SEQ 1MiB (Q=`, `Random 4 KiB (Q=` (prose such as
+/// `Sequential 4KB writes are slow` does not match).
 fn sectioned_head() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+ ?[KMG]i?B\b")
+    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+ ?[KMG]i?B \(Q=")
 }
 
 /// A whole sectioned label (the text before the `:`):
@@ -131,19 +135,13 @@ fn sectioned_label() -> &'static Regex {
 /// KDiskMark rows for detection: a space between the block size and its unit.
 fn kdm_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^(?:Sequential|Random) \d+ [KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:",
-    )
+    compiled(&RE, r"^(?:Sequential|Random) \d+ [KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
 }
 
 /// CrystalDiskMark 7.x–9.x rows for detection: no space between size and unit.
 fn cdm_sectioned_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^(?:SEQ|RND|Sequential|Random) \d+[KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:",
-    )
+    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+[KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
 }
 
 /// The start of a legacy (2.x–6.x) row: `Sequential Read`, `Random Write 4KiB`, `Seq Mix`.
@@ -165,20 +163,14 @@ fn legacy_label() -> &'static Regex {
 /// A legacy row for detection: label, colon, a number and `MB/s`.
 fn legacy_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b[^:]* ?: ?\d[\d.,]* MB/s",
-    )
+    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b[^:]* ?: ?\d[\d.,]* MB/s")
 }
 
 /// The values after the label's colon: MB/s, then optional `[IOPS]` and `<latency us>`.
 /// Wide numbers touch the brackets (`[1060963.4 IOPS]`, `<635043.04 us>`).
 fn values() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^(\d[\d.,]*) MB/s(?: ?\[ ?(\d[\d.,]*) IOPS\])?(?: ?< ?(\d[\d.,]*) (?:us|µs)>)?$",
-    )
+    compiled(&RE, r"^(\d[\d.,]*) MB/s(?: ?\[ ?(\d[\d.,]*) IOPS\])?(?: ?< ?(\d[\d.,]*) (?:us|µs)>)?$")
 }
 
 /// `Test : 1000 MB [C: …] (x5)`, `Test: 1 GiB (x5) …`, 2.x's `Test Size : 100 MB`.
@@ -202,10 +194,7 @@ fn target_re() -> &'static Regex {
 /// Other `key : value` metadata lines (the value may be empty: `Mode:`).
 fn meta_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^(Date|OS|Profile|Mode|Time|Comment|Target|Mix Ratio) ?:(?: ?(.*))?$",
-    )
+    compiled(&RE, r"^(Date|OS|Profile|Mode|Time|Comment|Target|Mix Ratio) ?:(?: ?(.*))?$")
 }
 
 pub(super) fn has_kdiskmark_rows(doc: &Document) -> bool {
@@ -213,9 +202,7 @@ pub(super) fn has_kdiskmark_rows(doc: &Document) -> bool {
 }
 
 pub(super) fn has_cdm_rows(doc: &Document) -> bool {
-    doc.lines
-        .iter()
-        .any(|l| cdm_sectioned_row().is_match(&l.text) || legacy_row().is_match(&l.text))
+    doc.lines.iter().any(|l| cdm_sectioned_row().is_match(&l.text) || legacy_row().is_match(&l.text))
 }
 
 /// The row shape seen in a run, used when no title says what wrote it.
@@ -298,8 +285,7 @@ impl Run {
     }
 
     fn has_label(&self, label: &str) -> bool {
-        self.res.metrics.iter().any(|m| m.label == label)
-            || self.res.not_run.iter().any(|l| l == label)
+        self.res.metrics.iter().any(|m| m.label == label) || self.res.not_run.iter().any(|l| l == label)
     }
 
     /// The finished result, `None` for a run without rows, an error when nothing ran.
@@ -363,12 +349,7 @@ struct Parser<'a> {
 }
 
 pub(super) fn parse(doc: &Document, format: Format) -> Result<Vec<BenchResult>, ParseError> {
-    let mut p = Parser {
-        doc,
-        format,
-        runs: Vec::new(),
-        cur: None,
-    };
+    let mut p = Parser { doc, format, runs: Vec::new(), cur: None };
     for i in 0..doc.lines.len() {
         p.line(i)?;
     }
@@ -451,11 +432,7 @@ impl Parser<'_> {
         if let Some(c) = fio_title().captures(text) {
             let engine = cap(&c, 1).trim().to_string();
             let reuse = matches!(&self.cur, Some(r) if r.rows == 0 && r.res.engine.is_none());
-            let run = if reuse {
-                self.current()
-            } else {
-                self.restart(Some(Tool::KDiskMark))?
-            };
+            let run = if reuse { self.current() } else { self.restart(Some(Tool::KDiskMark))? };
             run.titled.get_or_insert(Tool::KDiskMark);
             run.res.engine = Some(engine);
             return Ok(());
@@ -468,17 +445,9 @@ impl Parser<'_> {
                 "Write" => (Op::Write, "Write"),
                 _ => (Op::Mix, "Mix"),
             };
-            let share = if op == Op::Mix {
-                percent(cap(&c, 2))
-            } else {
-                None
-            };
+            let share = if op == Op::Mix { percent(cap(&c, 2)) } else { None };
             let new_run = op == Op::Read && self.cur.as_ref().is_some_and(|r| r.rows > 0);
-            let run = if new_run {
-                self.restart(None)?
-            } else {
-                self.current()
-            };
+            let run = if new_run { self.restart(None)? } else { self.current() };
             run.section = Some((op, share, name));
             return Ok(());
         }
@@ -509,9 +478,7 @@ impl Parser<'_> {
                 run.res.passes = run.res.passes.or_else(|| cap(&p, 1).parse().ok());
             }
             if let Some(t) = target_re().captures(rest) {
-                run.res
-                    .target
-                    .get_or_insert_with(|| cap(&t, 1).trim().to_string());
+                run.res.target.get_or_insert_with(|| cap(&t, 1).trim().to_string());
             }
             note_fill(run, rest);
             run.after_rows |= run.rows > 0;
@@ -576,18 +543,27 @@ impl Parser<'_> {
     /// Parses a result row; `Ok(None)` when the line is not one.
     fn row(&self, text: &str, no: usize) -> Result<Option<Row>, ParseError> {
         let sectioned = sectioned_head().is_match(text);
-        if !(sectioned || legacy_head().is_match(text) && text.contains(':')) {
+        let split = text.split_once(':');
+        // A legacy row has a specific label (with a block size or a `(…)` part), or values
+        // that start with a number or mention MB/s. Other `Random Read …: …` lines are prose
+        // (`Random Read performance: great`, `Sequential Read: very fast`).
+        let legacy = !sectioned
+            && legacy_head().is_match(text)
+            && split.is_some_and(|(l, r)| {
+                let specific =
+                    legacy_label().captures(l.trim()).is_some_and(|c| c.get(3).is_some() || l.contains('('));
+                specific || r.trim_start().starts_with(|c: char| c.is_ascii_digit()) || r.contains("MB/s")
+            });
+        if !(sectioned || legacy) {
             return Ok(None);
         }
         let bad = |what: &str| ParseError::at(self.format, no, what, truncate(text, FOUND_MAX));
-        let Some((label, rest)) = text.split_once(':') else {
+        let Some((label, rest)) = split else {
             return Err(bad("a result row `<test>: <MB/s> MB/s …`"));
         };
         let label = label.trim();
         let Some(v) = values().captures(rest.trim()) else {
-            return Err(bad(
-                "result values `<MB/s> MB/s [<IOPS> IOPS] <<latency> us>`",
-            ));
+            return Err(bad("result values `<MB/s> MB/s [<IOPS> IOPS] <<latency> us>`"));
         };
         let num = |i: usize, what: &str| -> Result<Option<f64>, ParseError> {
             match v.get(i) {
@@ -615,11 +591,7 @@ impl Parser<'_> {
             return Ok(Some(Row {
                 label: label.to_string(),
                 style,
-                access: if kind == "SEQ" || kind == "Sequential" {
-                    Access::Seq
-                } else {
-                    Access::Rnd
-                },
+                access: if kind == "SEQ" || kind == "Sequential" { Access::Seq } else { Access::Rnd },
                 block_size: size,
                 queue_depth: count(cap(&c, 5)).ok_or_else(|| bad("a queue depth"))?,
                 threads: count(cap(&c, 6)).ok_or_else(|| bad("a thread count"))?,
@@ -634,11 +606,7 @@ impl Parser<'_> {
         let Some(c) = legacy_label().captures(label) else {
             return Err(bad("a test label such as `Random Read 4KiB (Q= 32,T= 1)`"));
         };
-        let access = if cap(&c, 1) == "Random" {
-            Access::Rnd
-        } else {
-            Access::Seq
-        };
+        let access = if cap(&c, 1) == "Random" { Access::Rnd } else { Access::Seq };
         let op = match cap(&c, 2) {
             "Read" => Op::Read,
             "Write" => Op::Write,
@@ -656,9 +624,7 @@ impl Parser<'_> {
         let queue_depth = queue_depth.ok_or_else(|| bad("a queue depth"))?;
         let threads = threads.ok_or_else(|| bad("a thread count"))?;
         let block_size = match (c.get(3), c.get(4)) {
-            (Some(n), Some(u)) => {
-                block_size(n.as_str(), u.as_str()).ok_or_else(|| bad("a block size"))?
-            }
+            (Some(n), Some(u)) => block_size(n.as_str(), u.as_str()).ok_or_else(|| bad("a block size"))?,
             _ if access == Access::Rnd => return Err(bad("a block size in a random test label")),
             // 4.x–6.x: the configurable multi-queue sequential test is 128 KiB.
             _ if q.is_some() => 128 * KIB,
@@ -676,10 +642,7 @@ impl Parser<'_> {
             mbps,
             iops,
             latency_us,
-            plain_4kb: access == Access::Rnd
-                && block_size == 4 * KIB
-                && qd.is_none()
-                && q.is_none(),
+            plain_4kb: access == Access::Rnd && block_size == 4 * KIB && qd.is_none() && q.is_none(),
         }))
     }
 
@@ -726,9 +689,7 @@ impl Parser<'_> {
         run.rows += 1;
         run.style.get_or_insert(row.style);
         run.looks_2x |= row.plain_4kb;
-        let zero = row.mbps == 0.0
-            && row.iops.unwrap_or(0.0) == 0.0
-            && row.latency_us.unwrap_or(0.0) == 0.0;
+        let zero = row.mbps == 0.0 && row.iops.unwrap_or(0.0) == 0.0 && row.latency_us.unwrap_or(0.0) == 0.0;
         if zero {
             run.res.not_run.push(label);
         } else {
