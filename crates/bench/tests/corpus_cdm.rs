@@ -64,6 +64,7 @@ struct Expect {
     rows: &'static [Row],
 }
 
+#[rustfmt::skip]
 const NONE: Expect = Expect {
     tool: CDM,
     version: None,
@@ -128,6 +129,7 @@ fn corpus_file(rel: &str, e: &Expect) {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[rustfmt::skip]
 fn cdm3_01_full_export() {
     corpus_file(
         "cdm3/01__unknown_id20477005223__3.0.1_x64_prev_gen_pc_ssd.txt",
@@ -155,6 +157,7 @@ fn cdm3_01_full_export() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm3_04_blockquote_rows_only() {
     corpus_file(
         "cdm3/04__unknown_id4267296961__3.x_samsung850pro_blockquote_COLLAPSED.txt",
@@ -176,6 +179,7 @@ fn cdm3_04_blockquote_rows_only() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm3_10_numbered_collapsed() {
     corpus_file(
         "cdm3/10__pastebin_nLyTADpy__3.0.3_x64_NUMBERED_COLLAPSED.txt",
@@ -203,6 +207,7 @@ fn cdm3_10_numbered_collapsed() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm3_13_list_prefix_hdd() {
     corpus_file(
         "cdm3/13__pastebin_XrkgJVUX__3.0.1_x64_hdd_LISTPREFIX_COLLAPSED.txt",
@@ -233,6 +238,7 @@ fn cdm3_13_list_prefix_hdd() {
 // CrystalDiskMark 5.x and 6.x
 // ---------------------------------------------------------------------------------------
 
+#[rustfmt::skip]
 const CDM5_01: Expect = Expect {
     version: Some("5.2.0 x64"),
     size: Some(1024 * MIB),
@@ -260,6 +266,7 @@ fn cdm5_01_comment_prefixed() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm5_04_only_sequential_ran() {
     corpus_file(
         "cdm5/04__pastebin_FJASyDpt__5.0.2_x86_seq_only_LISTPREFIX_COLLAPSED.txt",
@@ -288,6 +295,7 @@ fn cdm5_04_only_sequential_ran() {
     );
 }
 
+#[rustfmt::skip]
 const CDM6_01: Expect = Expect {
     version: Some("6.0.0 x64"),
     size: Some(1024 * MIB),
@@ -318,6 +326,7 @@ fn cdm6_01_empty_comment_line() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm6_03_usb_stick_list_prefix() {
     corpus_file(
         "cdm6/03__pastebin_U3BSy3He__6.0.0_x64_usb_stick_LISTPREFIX_COLLAPSED.txt",
@@ -348,6 +357,7 @@ fn cdm6_03_usb_stick_list_prefix() {
 // CrystalDiskMark 7.x
 // ---------------------------------------------------------------------------------------
 
+#[rustfmt::skip]
 const CDM7_02: Expect = Expect {
     pattern: RANDOM,
     rows: &[
@@ -371,6 +381,7 @@ fn cdm7_02_body_only_with_drive_name() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm7_04_numbered_collapsed() {
     corpus_file(
         "cdm7/04__pastebin_Z5K1qTpF__7.0.0_x64_sata_NUMBERED_COLLAPSED.txt",
@@ -383,84 +394,14 @@ fn cdm7_04_numbered_collapsed() {
             date: Some("2020/07/08 13:52:03"),
             os: Some("Windows 10 Professional [10.0 Build 17763] (x64)"),
             rows: &[
-                (
-                    "Read Sequential 1MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    556.607,
-                    Some(530.8),
-                    Some(15042.62),
-                ),
-                (
-                    "Read Sequential 1MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    RD,
-                    496.028,
-                    Some(473.0),
-                    Some(2111.24),
-                ),
-                (
-                    "Read Random 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    RD,
-                    266.491,
-                    Some(65061.3),
-                    Some(7858.41),
-                ),
+                ("Read Sequential 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 556.607, Some(530.8), Some(15042.62)),
+                ("Read Sequential 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 496.028, Some(473.0), Some(2111.24)),
+                ("Read Random 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, RD, 266.491, Some(65061.3), Some(7858.41)),
                 ("Read Random 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 42.799, Some(10449.0), Some(95.55)),
-                (
-                    "Write Sequential 1MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    480.859,
-                    Some(458.6),
-                    Some(17347.08),
-                ),
-                (
-                    "Write Sequential 1MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    WR,
-                    423.029,
-                    Some(403.4),
-                    Some(2474.85),
-                ),
-                (
-                    "Write Random 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    WR,
-                    301.107,
-                    Some(73512.5),
-                    Some(6947.57),
-                ),
-                (
-                    "Write Random 4KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    WR,
-                    86.076,
-                    Some(21014.6),
-                    Some(47.42),
-                ),
+                ("Write Sequential 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 480.859, Some(458.6), Some(17347.08)),
+                ("Write Sequential 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 423.029, Some(403.4), Some(2474.85)),
+                ("Write Random 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, WR, 301.107, Some(73512.5), Some(6947.57)),
+                ("Write Random 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 86.076, Some(21014.6), Some(47.42)),
             ],
             ..NONE
         },
@@ -472,6 +413,7 @@ fn cdm7_04_numbered_collapsed() {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[rustfmt::skip]
 fn cdm8_01_uwp_sata() {
     corpus_file(
         "cdm8/01__unknown_id20477005223__8.0.0_uwp_sata_ssd.txt",
@@ -487,31 +429,11 @@ fn cdm8_01_uwp_sata() {
             rows: &[
                 ("Read SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 543.188, Some(518.0), Some(15407.04)),
                 ("Read SEQ 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 510.084, Some(486.5), Some(2054.29)),
-                (
-                    "Read RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    188.997,
-                    Some(46141.8),
-                    Some(683.02),
-                ),
+                ("Read RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, RD, 188.997, Some(46141.8), Some(683.02)),
                 ("Read RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 27.355, Some(6678.5), Some(149.33)),
                 ("Write SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 458.892, Some(437.6), Some(18204.11)),
                 ("Write SEQ 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 427.376, Some(407.6), Some(2447.79)),
-                (
-                    "Write RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    137.234,
-                    Some(33504.4),
-                    Some(951.08),
-                ),
+                ("Write RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, WR, 137.234, Some(33504.4), Some(951.08)),
                 ("Write RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 66.421, Some(16216.1), Some(61.32)),
             ],
             ..NONE
@@ -520,6 +442,7 @@ fn cdm8_01_uwp_sata() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm8_02_uwp_nvme() {
     corpus_file(
         "cdm8/02__unknown_id20477005223__8.0.0_uwp_nvme_sp512.txt",
@@ -535,31 +458,11 @@ fn cdm8_02_uwp_nvme() {
             rows: &[
                 ("Read SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 2470.084, Some(2355.7), Some(3386.97)),
                 ("Read SEQ 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 1372.023, Some(1308.5), Some(761.94)),
-                (
-                    "Read RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    361.821,
-                    Some(88335.2),
-                    Some(350.75),
-                ),
+                ("Read RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, RD, 361.821, Some(88335.2), Some(350.75)),
                 ("Read RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 41.069, Some(10026.6), Some(99.39)),
                 ("Write SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 1949.277, Some(1859.0), Some(4290.26)),
                 ("Write SEQ 1MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 1777.548, Some(1695.2), Some(588.90)),
-                (
-                    "Write RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    255.716,
-                    Some(62430.7),
-                    Some(500.80),
-                ),
+                ("Write RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, WR, 255.716, Some(62430.7), Some(500.80)),
                 ("Write RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 127.670, Some(31169.4), Some(31.86)),
             ],
             ..NONE
@@ -568,6 +471,7 @@ fn cdm8_02_uwp_nvme() {
 }
 
 const CDM8_06_PATH: &str = "cdm8/06__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_wd_blue_3d_comment.txt";
+#[rustfmt::skip]
 const CDM8_06: Expect = Expect {
     version: Some("8.0.1 x64"),
     profile: Some("Default"),
@@ -597,6 +501,7 @@ fn cdm8_06_comment() {
 }
 
 const CDM8_07_PATH: &str = "cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt";
+#[rustfmt::skip]
 const CDM8_07: Expect = Expect {
     version: Some("8.0.1 x64"),
     profile: Some("Default"),
@@ -625,6 +530,7 @@ fn cdm8_07_no_comment() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm8_10_nvme_preset_still_default_profile() {
     corpus_file(
         "cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt",
@@ -640,52 +546,12 @@ fn cdm8_10_nvme_preset_still_default_profile() {
             target: Some("D: 48% (893/1863GiB)"),
             rows: &[
                 ("Read SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 2293.007, Some(2186.8), Some(3611.16)),
-                (
-                    "Read SEQ 128KiB (Q= 32, T= 1)",
-                    SEQ,
-                    128 * KIB,
-                    32,
-                    1,
-                    RD,
-                    2470.266,
-                    Some(18846.6),
-                    Some(1644.22),
-                ),
-                (
-                    "Read RND 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    RD,
-                    1158.079,
-                    Some(282734.1),
-                    Some(1803.18),
-                ),
+                ("Read SEQ 128KiB (Q= 32, T= 1)", SEQ, 128 * KIB, 32, 1, RD, 2470.266, Some(18846.6), Some(1644.22)),
+                ("Read RND 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, RD, 1158.079, Some(282734.1), Some(1803.18)),
                 ("Read RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 58.357, Some(14247.3), Some(70.06)),
                 ("Write SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 2011.334, Some(1918.2), Some(4155.21)),
-                (
-                    "Write SEQ 128KiB (Q= 32, T= 1)",
-                    SEQ,
-                    128 * KIB,
-                    32,
-                    1,
-                    WR,
-                    2001.788,
-                    Some(15272.4),
-                    Some(2091.94),
-                ),
-                (
-                    "Write RND 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    WR,
-                    1795.237,
-                    Some(438290.3),
-                    Some(1167.29),
-                ),
+                ("Write SEQ 128KiB (Q= 32, T= 1)", SEQ, 128 * KIB, 32, 1, WR, 2001.788, Some(15272.4), Some(2091.94)),
+                ("Write RND 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, WR, 1795.237, Some(438290.3), Some(1167.29)),
                 ("Write RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 220.477, Some(53827.4), Some(18.46)),
             ],
             ..NONE
@@ -694,6 +560,7 @@ fn cdm8_10_nvme_preset_still_default_profile() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm8_11_gist_table_peak_profile() {
     corpus_file(
         "cdm8/11__gist_Stephanvs_4db9039e__8.0.1_uwp_peak_profile_GIST_TABLE_COLLAPSED.txt",
@@ -720,6 +587,7 @@ fn cdm8_11_gist_table_peak_profile() {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[rustfmt::skip]
 fn kdiskmark_02_v3() {
     corpus_file(
         "kdiskmark/02__JonMagon_KDiskMark__README_3.0.0_example.txt",
@@ -733,94 +601,14 @@ fn kdiskmark_02_v3() {
             date: Some("2022-08-24 16:10:33"),
             os: Some("opensuse-tumbleweed 20220821 [linux 5.19.2-1-default]"),
             rows: &[
-                (
-                    "Read Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    508.897,
-                    Some(497.0),
-                    Some(13840.05),
-                ),
-                (
-                    "Read Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    RD,
-                    438.278,
-                    Some(428.0),
-                    Some(2280.14),
-                ),
-                (
-                    "Read Random 4 KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    354.657,
-                    Some(88664.6),
-                    Some(352.37),
-                ),
-                (
-                    "Read Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    RD,
-                    44.166,
-                    Some(11041.6),
-                    Some(88.48),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    460.312,
-                    Some(449.5),
-                    Some(15153.11),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    WR,
-                    333.085,
-                    Some(325.3),
-                    Some(2349.82),
-                ),
-                (
-                    "Write Random 4 KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    315.170,
-                    Some(78792.5),
-                    Some(383.86),
-                ),
-                (
-                    "Write Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    WR,
-                    91.040,
-                    Some(22760.3),
-                    Some(39.80),
-                ),
+                ("Read Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 508.897, Some(497.0), Some(13840.05)),
+                ("Read Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 438.278, Some(428.0), Some(2280.14)),
+                ("Read Random 4 KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, RD, 354.657, Some(88664.6), Some(352.37)),
+                ("Read Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 44.166, Some(11041.6), Some(88.48)),
+                ("Write Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 460.312, Some(449.5), Some(15153.11)),
+                ("Write Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 333.085, Some(325.3), Some(2349.82)),
+                ("Write Random 4 KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, WR, 315.170, Some(78792.5), Some(383.86)),
+                ("Write Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 91.040, Some(22760.3), Some(39.80)),
             ],
             ..NONE
         },
@@ -828,6 +616,7 @@ fn kdiskmark_02_v3() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn kdiskmark_03_v2() {
     corpus_file(
         "kdiskmark/03__JonMagon_KDiskMark__README_2.3.0_example.txt",
@@ -841,94 +630,14 @@ fn kdiskmark_03_v2() {
             date: Some("2021-11-02 13:17:41"),
             os: Some("opensuse-tumbleweed 20211031 [linux 5.14.14-1-default]"),
             rows: &[
-                (
-                    "Read Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    550.145,
-                    Some(537.3),
-                    Some(14840.12),
-                ),
-                (
-                    "Read Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    RD,
-                    456.261,
-                    Some(445.6),
-                    Some(2233.53),
-                ),
-                (
-                    "Read Random 4 KiB (Q=32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    339.953,
-                    Some(84988.3),
-                    Some(377.48),
-                ),
-                (
-                    "Read Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    RD,
-                    43.042,
-                    Some(10760.6),
-                    Some(90.69),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    522.410,
-                    Some(510.2),
-                    Some(15210.65),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    WR,
-                    371.278,
-                    Some(362.6),
-                    Some(2248.00),
-                ),
-                (
-                    "Write Random 4 KiB (Q=32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    330.205,
-                    Some(82551.5),
-                    Some(387.88),
-                ),
-                (
-                    "Write Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    WR,
-                    100.602,
-                    Some(25150.7),
-                    Some(36.40),
-                ),
+                ("Read Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 550.145, Some(537.3), Some(14840.12)),
+                ("Read Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 456.261, Some(445.6), Some(2233.53)),
+                ("Read Random 4 KiB (Q=32, T= 1)", RND, 4 * KIB, 32, 1, RD, 339.953, Some(84988.3), Some(377.48)),
+                ("Read Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 43.042, Some(10760.6), Some(90.69)),
+                ("Write Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 522.410, Some(510.2), Some(15210.65)),
+                ("Write Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 371.278, Some(362.6), Some(2248.00)),
+                ("Write Random 4 KiB (Q=32, T= 1)", RND, 4 * KIB, 32, 1, WR, 330.205, Some(82551.5), Some(387.88)),
+                ("Write Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 100.602, Some(25150.7), Some(36.40)),
             ],
             ..NONE
         },
@@ -936,6 +645,7 @@ fn kdiskmark_03_v2() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn kdiskmark_04_v1() {
     corpus_file(
         "kdiskmark/04__JonMagon_KDiskMark__README_1.6.0_example.txt",
@@ -949,94 +659,14 @@ fn kdiskmark_04_v1() {
             date: Some("2020/09/05 18:31:47"),
             os: Some("neon 20.04 [linux 5.4.0-42-generic]"),
             rows: &[
-                (
-                    "Read Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    542.516,
-                    Some(529.8),
-                    Some(14415.61),
-                ),
-                (
-                    "Read Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    RD,
-                    452.596,
-                    Some(442.0),
-                    Some(2248.08),
-                ),
-                (
-                    "Read Random 4 KiB (Q=32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    RD,
-                    271.553,
-                    Some(67889.0),
-                    Some(1955.57),
-                ),
-                (
-                    "Read Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    RD,
-                    43.252,
-                    Some(10813.1),
-                    Some(90.34),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    513.605,
-                    Some(501.6),
-                    Some(15319.33),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 1, T= 1)",
-                    SEQ,
-                    MIB,
-                    1,
-                    1,
-                    WR,
-                    428.900,
-                    Some(418.8),
-                    Some(2369.68),
-                ),
-                (
-                    "Write Random 4 KiB (Q=32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    WR,
-                    165.142,
-                    Some(41286.6),
-                    Some(3091.38),
-                ),
-                (
-                    "Write Random 4 KiB (Q= 1, T= 1)",
-                    RND,
-                    4 * KIB,
-                    1,
-                    1,
-                    WR,
-                    103.696,
-                    Some(25924.1),
-                    Some(36.71),
-                ),
+                ("Read Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 542.516, Some(529.8), Some(14415.61)),
+                ("Read Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, RD, 452.596, Some(442.0), Some(2248.08)),
+                ("Read Random 4 KiB (Q=32, T=16)", RND, 4 * KIB, 32, 16, RD, 271.553, Some(67889.0), Some(1955.57)),
+                ("Read Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 43.252, Some(10813.1), Some(90.34)),
+                ("Write Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 513.605, Some(501.6), Some(15319.33)),
+                ("Write Sequential 1 MiB (Q= 1, T= 1)", SEQ, MIB, 1, 1, WR, 428.900, Some(418.8), Some(2369.68)),
+                ("Write Random 4 KiB (Q=32, T=16)", RND, 4 * KIB, 32, 16, WR, 165.142, Some(41286.6), Some(3091.38)),
+                ("Write Random 4 KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 103.696, Some(25924.1), Some(36.71)),
             ],
             ..NONE
         },
@@ -1081,6 +711,7 @@ fn every_corpus_file_is_covered() {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[rustfmt::skip]
 fn cdm2_export_with_comment() {
     let text = "\
 --------------------------------------------------
@@ -1124,6 +755,7 @@ Seagate 7200.10 on ICH8
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm3_zero_fill_with_comment_and_iops_overflow() {
     let text = "\
 -----------------------------------------------------------------------
@@ -1174,6 +806,7 @@ CrystalDiskMark 3.0.2 x64 (C) 2007-2011 hiyohiyo
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm4_export() {
     let text = "\
 -----------------------------------------------------------------------
@@ -1225,6 +858,7 @@ CrystalDiskMark 4.1.0 x64 (C) 2007-2015 hiyohiyo
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm6_pro_mode_with_mix_rows() {
     let text = "\
 -----------------------------------------------------------------------
@@ -1272,6 +906,7 @@ CrystalDiskMark 6.0.2 x64 (C) 2007-2018 hiyohiyo
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm7_mix_section_and_comment_after_os() {
     let text = "\
 ------------------------------------------------------------------------------
@@ -1313,62 +948,12 @@ USB stick on front panel
             comment: Some("USB stick on front panel"),
             mix: Some(70),
             rows: &[
-                (
-                    "Read Sequential 1MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    101.514,
-                    Some(96.8),
-                    Some(81970.32),
-                ),
-                (
-                    "Read Random 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    RD,
-                    0.851,
-                    Some(207.8),
-                    Some(635043.04),
-                ),
-                (
-                    "Write Sequential 1MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    91.001,
-                    Some(86.8),
-                    Some(91004.20),
-                ),
-                (
-                    "Write Random 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    WR,
-                    1.203,
-                    Some(293.7),
-                    Some(500101.11),
-                ),
+                ("Read Sequential 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 101.514, Some(96.8), Some(81970.32)),
+                ("Read Random 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, RD, 0.851, Some(207.8), Some(635043.04)),
+                ("Write Sequential 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 91.001, Some(86.8), Some(91004.20)),
+                ("Write Random 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, WR, 1.203, Some(293.7), Some(500101.11)),
                 ("Mix Sequential 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, MX, 95.250, Some(90.8), Some(85000.00)),
-                (
-                    "Mix Random 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    MX,
-                    0.930,
-                    Some(227.1),
-                    Some(580000.50),
-                ),
+                ("Mix Random 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, MX, 0.930, Some(227.1), Some(580000.50)),
             ],
             ..NONE
         },
@@ -1376,6 +961,7 @@ USB stick on front panel
 }
 
 /// An 8.x export with the given profile, Read/Write rows and Mode line.
+#[rustfmt::skip]
 fn cdm8_text(profile: &str, rows: &[&str], mode: &str) -> String {
     let mut s = String::from(
         "------------------------------------------------------------------------------\n\
@@ -1403,6 +989,7 @@ fn cdm8_text(profile: &str, rows: &[&str], mode: &str) -> String {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm8_peak_real_demo_profiles() {
     // The same numbers in both sections keep the synthetic text short.
     let peak = cdm8_text(
@@ -1443,29 +1030,9 @@ fn cdm8_peak_real_demo_profiles() {
             profile: Some("Peak"),
             rows: &[
                 ("Read SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 7427.749, Some(7083.7), Some(987.81)),
-                (
-                    "Read RND 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    RD,
-                    4094.649,
-                    Some(999670.2),
-                    Some(494.56),
-                ),
+                ("Read RND 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, RD, 4094.649, Some(999670.2), Some(494.56)),
                 ("Write SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 7427.749, Some(7083.7), Some(987.81)),
-                (
-                    "Write RND 4KiB (Q= 32, T=16)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    16,
-                    WR,
-                    4094.649,
-                    Some(999670.2),
-                    Some(494.56),
-                ),
+                ("Write RND 4KiB (Q= 32, T=16)", RND, 4 * KIB, 32, 16, WR, 4094.649, Some(999670.2), Some(494.56)),
             ],
             ..base
         },
@@ -1512,6 +1079,7 @@ fn cdm8_zero_fill_mode_line() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn cdm9_export() {
     let text = "\
 ------------------------------------------------------------------------------
@@ -1556,52 +1124,12 @@ Comment: Samsung 9100 PRO 2TB (PCIe 5.0 x4)
             target: Some("C: 12% (223/1863GiB)"),
             rows: &[
                 ("Read SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 14012.330, Some(13363.3), Some(598.33)),
-                (
-                    "Read SEQ 128KiB (Q= 32, T= 1)",
-                    SEQ,
-                    128 * KIB,
-                    32,
-                    1,
-                    RD,
-                    13870.505,
-                    Some(105824.1),
-                    Some(302.28),
-                ),
-                (
-                    "Read RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    3901.222,
-                    Some(952446.8),
-                    Some(33.52),
-                ),
+                ("Read SEQ 128KiB (Q= 32, T= 1)", SEQ, 128 * KIB, 32, 1, RD, 13870.505, Some(105824.1), Some(302.28)),
+                ("Read RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, RD, 3901.222, Some(952446.8), Some(33.52)),
                 ("Read RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, RD, 95.010, Some(23195.8), Some(43.06)),
                 ("Write SEQ 1MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 12501.882, Some(11922.7), Some(670.63)),
-                (
-                    "Write SEQ 128KiB (Q= 32, T= 1)",
-                    SEQ,
-                    128 * KIB,
-                    32,
-                    1,
-                    WR,
-                    12399.101,
-                    Some(94597.6),
-                    Some(338.16),
-                ),
-                (
-                    "Write RND 4KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    3302.650,
-                    Some(806311.0),
-                    Some(39.61),
-                ),
+                ("Write SEQ 128KiB (Q= 32, T= 1)", SEQ, 128 * KIB, 32, 1, WR, 12399.101, Some(94597.6), Some(338.16)),
+                ("Write RND 4KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, WR, 3302.650, Some(806311.0), Some(39.61)),
                 ("Write RND 4KiB (Q= 1, T= 1)", RND, 4 * KIB, 1, 1, WR, 380.447, Some(92882.6), Some(10.73)),
             ],
             ..NONE
@@ -1610,6 +1138,7 @@ Comment: Samsung 9100 PRO 2TB (PCIe 5.0 x4)
 }
 
 #[test]
+#[rustfmt::skip]
 fn kdiskmark3_mix_section_and_target() {
     // 3.2-style: unindented metadata, a Target line, a latency wider than its field.
     let text = "\
@@ -1652,72 +1181,12 @@ Target: / 4% (31.72/748.08 GiB)
             target: Some("/ 4% (31.72/748.08 GiB)"),
             mix: Some(70),
             rows: &[
-                (
-                    "Read Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    RD,
-                    3400.100,
-                    Some(3242.6),
-                    Some(2466.31),
-                ),
-                (
-                    "Read Random 4 KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    RD,
-                    900.200,
-                    Some(225050.0),
-                    Some(141.90),
-                ),
-                (
-                    "Write Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    WR,
-                    2900.300,
-                    Some(2765.9),
-                    Some(2891.47),
-                ),
-                (
-                    "Write Random 4 KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    WR,
-                    700.400,
-                    Some(175100.0),
-                    Some(182.55),
-                ),
-                (
-                    "Mix Sequential 1 MiB (Q= 8, T= 1)",
-                    SEQ,
-                    MIB,
-                    8,
-                    1,
-                    MX,
-                    1200.500,
-                    Some(1144.9),
-                    Some(158255.28),
-                ),
-                (
-                    "Mix Random 4 KiB (Q= 32, T= 1)",
-                    RND,
-                    4 * KIB,
-                    32,
-                    1,
-                    MX,
-                    400.600,
-                    Some(100150.0),
-                    Some(319.12),
-                ),
+                ("Read Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, RD, 3400.100, Some(3242.6), Some(2466.31)),
+                ("Read Random 4 KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, RD, 900.200, Some(225050.0), Some(141.90)),
+                ("Write Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, WR, 2900.300, Some(2765.9), Some(2891.47)),
+                ("Write Random 4 KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, WR, 700.400, Some(175100.0), Some(182.55)),
+                ("Mix Sequential 1 MiB (Q= 8, T= 1)", SEQ, MIB, 8, 1, MX, 1200.500, Some(1144.9), Some(158255.28)),
+                ("Mix Random 4 KiB (Q= 32, T= 1)", RND, 4 * KIB, 32, 1, MX, 400.600, Some(100150.0), Some(319.12)),
             ],
             ..NONE
         },
