@@ -16,7 +16,7 @@ fn mbps(r: &TaggedResult, label: &str, op: Op) -> f64 {
         .unwrap_or_else(|| panic!("{label} {op:?} missing in {:?}", r.source))
 }
 
-fn find<'a>(d: &'a Dataset, pred: impl Fn(&TaggedResult) -> bool) -> Vec<&'a TaggedResult> {
+fn find(d: &Dataset, pred: impl Fn(&TaggedResult) -> bool) -> Vec<&TaggedResult> {
     d.results.iter().filter(|r| pred(r)).collect()
 }
 
