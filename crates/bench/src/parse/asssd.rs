@@ -206,7 +206,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 Format::AsSsd,
                 line.no,
                 "a number with MB/s, iops or ms",
-                truncate(text, 80),
+                format!("{:?}", truncate(text, 80)),
             ));
         };
         if v == 0.0 {
@@ -247,7 +247,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                     Format::AsSsd,
                     line.no,
                     "a value in MB/s, iops or ms",
-                    truncate(text, 80),
+                    format!("{:?}", truncate(text, 80)),
                 ))
             }
         }

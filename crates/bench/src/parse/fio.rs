@@ -114,60 +114,64 @@ fn parse_text(text: &str) -> Result<Vec<BenchResult>, ParseError> {
 /// `(start, end)` byte ranges of the top-level fio objects; `end` is `None` when the
 /// object is not closed before the end of the text (truncated input).
 fn find_objects(text: &str) -> Vec<(usize, Option<usize>)> {
+    let mut markers = key_positions(text, "\"fio version\"");
+    if markers.is_empty() {
+        markers = key_positions(text, "\"jobs\"");
+    }
+    // Bytes the brace matcher may look at in all: normal input needs one pass over its
+    // object; hostile input (thousands of unclosed `{`) must not cost quadratic time.
+    let mut budget = text.len().saturating_mul(4).max(1 << 20);
     let mut found = Vec::new();
     let mut pos = 0;
-    while found.len() < MAX_RUNS {
-        let Some(marker) = find_marker(text, pos) else {
+    for marker in markers {
+        if found.len() >= MAX_RUNS {
             break;
-        };
-        let mut hit = None;
+        }
+        if marker < pos {
+            continue;
+        }
         let candidates = text[pos..marker].rmatch_indices('{').take(MAX_BRACE_TRIES);
+        let mut hit = None;
         for (i, _) in candidates {
             let start = pos + i;
-            let end = matching_brace(text, start);
-            if end.map_or(true, |e| e > marker) {
+            let Some(end) = matching_brace(text, start, &mut budget) else {
+                return found;
+            };
+            if end.is_none_or(|e| e > marker) {
                 hit = Some((start, end));
                 break;
             }
         }
-        match hit {
-            Some((start, end)) => {
-                found.push((start, end));
-                match end {
-                    Some(e) => pos = e,
-                    None => break,
-                }
+        // No hit: a marker outside any object (prose quoting `"jobs":`); go on.
+        if let Some((start, end)) = hit {
+            found.push((start, end));
+            match end {
+                Some(e) => pos = e,
+                None => break,
             }
-            // A marker outside any object (prose quoting `"jobs":`): look further on.
-            None => pos = marker + 1,
         }
     }
     found
 }
 
-/// The next `"fio version":` key at or after `from`, else the next `"jobs":` key.
-fn find_marker(text: &str, from: usize) -> Option<usize> {
-    let key = |name: &str| {
-        let mut at = from;
-        while let Some(i) = text[at..].find(name) {
-            let p = at + i;
-            let after = text[p + name.len()..].trim_start();
-            if after.starts_with(':') {
-                return Some(p);
-            }
-            at = p + name.len();
-        }
-        None
-    };
-    key("\"fio version\"").or_else(|| key("\"jobs\""))
+/// Byte offsets of `name` used as an object key (followed by `:`).
+fn key_positions(text: &str, name: &str) -> Vec<usize> {
+    text.match_indices(name)
+        .map(|(p, _)| p)
+        .filter(|&p| text[p + name.len()..].trim_start().starts_with(':'))
+        .collect()
 }
 
-/// The index just past the `}` matching the `{` at `start`, skipping JSON strings.
-fn matching_brace(text: &str, start: usize) -> Option<usize> {
+/// The index just past the `}` matching the `{` at `start`, skipping JSON strings:
+/// `Some(Some(end))`, `Some(None)` when the text ends first (a truncated object), `None`
+/// when the budget ran out.
+fn matching_brace(text: &str, start: usize, budget: &mut usize) -> Option<Option<usize>> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
-    for (i, &b) in text.as_bytes().iter().enumerate().skip(start) {
+    let bytes = text.as_bytes().get(start..).unwrap_or(&[]);
+    for (i, &b) in bytes.iter().enumerate() {
+        *budget = budget.checked_sub(1)?;
         if in_string {
             match b {
                 _ if escaped => escaped = false,
@@ -183,13 +187,13 @@ fn matching_brace(text: &str, start: usize) -> Option<usize> {
             b'}' => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Some(i + 1);
+                    return Some(Some(start + i + 1));
                 }
             }
             _ => {}
         }
     }
-    None
+    Some(None)
 }
 
 /// 1-based line of a byte offset, counting LF, CRLF and lone CR as [`Document`] does.
@@ -479,7 +483,7 @@ fn parse_size(s: &str, kb_base: u64) -> Option<u64> {
         _ => return None,
     };
     let bytes = num * base.powi(power);
-    (bytes.is_finite() && bytes >= 1.0 && bytes < 1e19).then(|| bytes.round() as u64)
+    (1.0..1e19).contains(&bytes).then(|| bytes.round() as u64)
 }
 
 fn collapse(s: &str) -> String {

@@ -138,7 +138,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                     _ => 1.0,
                 };
                 let bytes = v * scale;
-                if bytes >= 1.0 && bytes < 1e12 {
+                if (1.0..1e12).contains(&bytes) {
                     block = bytes.round() as u64;
                 }
             }
@@ -195,7 +195,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 Format::HdTune,
                 line.no,
                 "a number with MB/s or ms",
-                truncate(text, 80),
+                format!("{:?}", truncate(text, 80)),
             ));
         };
         if v == 0.0 {
@@ -271,6 +271,6 @@ fn unit_error(line: usize, text: &str, unit: &str) -> ParseError {
         Format::HdTune,
         line,
         format!("a value in {unit}"),
-        truncate(text, 80),
+        format!("{:?}", truncate(text, 80)),
     )
 }

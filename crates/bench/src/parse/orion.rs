@@ -146,7 +146,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                     Format::Orion,
                     line.no,
                     "a number after '='",
-                    truncate(text, 80),
+                    format!("{:?}", truncate(text, 80)),
                 )
             })?;
             let unit = c[3].to_ascii_lowercase();
@@ -159,7 +159,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                         Format::Orion,
                         line.no,
                         "a latency in usecs or ms",
-                        truncate(text, 80),
+                        format!("{:?}", truncate(text, 80)),
                     ))
                 }
                 _ => value,
@@ -169,7 +169,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                     Format::Orion,
                     line.no,
                     "outstanding I/O counts",
-                    truncate(text, 80),
+                    format!("{:?}", truncate(text, 80)),
                 ));
             };
             if cur.line == 0 {
@@ -193,7 +193,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 Format::Orion,
                 line.no,
                 "'<name>=<number> @ Small=<n> and Large=<n>'",
-                truncate(text, 80),
+                format!("{:?}", truncate(text, 80)),
             ));
         }
 
