@@ -909,6 +909,11 @@ fn asssd_errors_say_where() {
             Some(3),
         ),
         ("AS SSD Benchmark 2.0\nName: X\nFirmware: Y\n", Some(1)),
+        // Scores alone are not measurements.
+        (
+            "AS SSD Benchmark 2.0\nScore:\nRead: 1126\nTotal: 3046\n",
+            Some(1),
+        ),
     ];
     for (input, line) in cases {
         let err = parse_str(input, None).unwrap_err();
@@ -1015,6 +1020,35 @@ Access Time : 0.048 ms
     assert_eq!(got[1].tool_version, None);
     assert_eq!(got[1].target.as_deref(), Some("Samsung SSD 850 EVO"));
     assert!(close(got[1].metrics[1].latency_us, Some(48.0)));
+}
+
+#[test]
+fn hdtune_direction_headings_split_runs() {
+    let text = "HD Tune Pro: Samsung SSD 850 EVO Benchmark
+Read
+Transfer Rate Average : 481.7 MB/s
+Write
+Transfer Rate Average : 455.0 MB/s
+Burst Rate : 210.3 MB/s
+";
+    let got = parse_str(text, None).unwrap();
+    let ops: Vec<Vec<(Op, &str)>> = got
+        .iter()
+        .map(|r| r.metrics.iter().map(|m| (m.op, m.label.as_str())).collect())
+        .collect();
+    assert_eq!(
+        ops,
+        vec![
+            vec![(Op::Read, "Transfer Rate Average")],
+            vec![
+                (Op::Write, "Transfer Rate Average"),
+                (Op::Write, "Burst Rate")
+            ],
+        ]
+    );
+    assert!(got
+        .iter()
+        .all(|r| r.target.as_deref() == Some("Samsung SSD 850 EVO")));
 }
 
 #[test]

@@ -66,8 +66,13 @@ impl Drive {
             || !self.scores.is_empty()
     }
 
+    /// The result, if it measured anything (scores alone are not a result).
     fn finish(mut self) -> Option<BenchResult> {
-        if !self.has_rows() {
+        let measured = self
+            .result
+            .as_ref()
+            .is_some_and(|r| !r.metrics.is_empty() || !r.not_run.is_empty());
+        if !measured {
             return None;
         }
         let details: Vec<String> = [

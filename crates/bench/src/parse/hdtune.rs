@@ -16,7 +16,8 @@
 //!
 //! Decisions:
 //! * A heading line that mentions writing (`Write`, `Write transfer rate`, `Test: Write`)
-//!   makes the following rows writes; one that mentions reading switches back.
+//!   makes the following rows writes, one that mentions reading switches back; rows of
+//!   the other direction before it become a result of their own.
 //! * `CPU Usage` is not a drive measurement: it goes into `comment` (`CPU Usage: 27.2%`).
 //! * Rows printed as zero go to `not_run`.
 //! * Each `HD Tune...: <drive> Benchmark` title starts a result; a repeated row (a
@@ -152,12 +153,22 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
                 .collect();
-            if words.len() <= 4 {
-                if words.iter().any(|w| *w == "write" || *w == "schreiben") {
-                    op = Op::Write;
-                } else if words.iter().any(|w| *w == "read" || *w == "lesen") {
-                    op = Op::Read;
+            let heading_op = if words.len() > 4 {
+                None
+            } else if words.iter().any(|w| *w == "write" || *w == "schreiben") {
+                Some(Op::Write)
+            } else if words.iter().any(|w| *w == "read" || *w == "lesen") {
+                Some(Op::Read)
+            } else {
+                None
+            };
+            if let Some(new_op) = heading_op.filter(|o| *o != op) {
+                // Rows so far were the other direction: they are a run of their own.
+                if !run.is_empty() {
+                    let next = Run::new(run.result.target.clone(), run.result.tool_version.clone());
+                    results.push(std::mem::replace(&mut run, next).result);
                 }
+                op = new_op;
             }
             continue;
         };
