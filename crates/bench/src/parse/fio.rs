@@ -1,7 +1,590 @@
-use super::ParseError;
-use crate::model::BenchResult;
-use crate::text::Document;
+//! fio JSON output (`--output-format=json`, `json+`, or `json,normal`, where fio's text
+//! report surrounds the JSON object).
+//!
+//! One JSON object is one fio run and becomes one [`BenchResult`]; a paste may hold
+//! several. Each job's `read` and `write` sections with I/O become one [`Metric`] each.
+//!
+//! Decisions:
+//! * `trim` sections are skipped: SSDBase has no trim operation, and counting trims as
+//!   writes would put them next to real write numbers. A run whose only I/O is trim is
+//!   an error ("no job with read or write I/O").
+//! * Job options are the job's `job options` over the `global options`, with fio's
+//!   defaults for what is unset (`rw=read`, `bs=4k`, `iodepth=1`, `numjobs=1`).
+//! * `threads` is `numjobs` only with `group_reporting` (fio then merges the clones
+//!   into one entry); otherwise every entry is one process and `threads` is 1.
+//! * With an explicitly synchronous `ioengine` (`sync`, `psync`, ...) fio never has more
+//!   than one I/O in flight per job, whatever `iodepth` says, so the queue depth is 1.
+//! * Latency is the mean of `lat_ns` (submission + completion), falling back to
+//!   `clat_ns`, and to the microsecond `lat`/`clat` of fio 2.x.
+//! * `comment` records `ioengine` and `direct` when set: buffered and direct I/O
+//!   numbers differ wildly and nothing else in the result says which it was.
 
-pub(super) fn parse(_doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
-    Err(ParseError::whole(None, "a parser (not written yet)", "nothing"))
+use super::{truncate, Format, ParseError};
+use crate::model::{Access, BenchResult, Metric, Op, Tool};
+use crate::text::Document;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// At most this many JSON objects are read from one input.
+const MAX_RUNS: usize = 64;
+/// At most this many `{` are tried when looking for the object around a marker.
+const MAX_BRACE_TRIES: usize = 256;
+
+#[derive(Deserialize)]
+struct FioOutput {
+    #[serde(rename = "fio version")]
+    version: Option<String>,
+    timestamp: Option<f64>,
+    time: Option<String>,
+    #[serde(rename = "global options", default)]
+    global: BTreeMap<String, Value>,
+    #[serde(default)]
+    jobs: Vec<Job>,
+    #[serde(default)]
+    disk_util: Vec<DiskUtil>,
+}
+
+#[derive(Deserialize)]
+struct Job {
+    jobname: Option<String>,
+    #[serde(rename = "job options", default)]
+    options: BTreeMap<String, Value>,
+    read: Option<Direction>,
+    write: Option<Direction>,
+}
+
+#[derive(Deserialize)]
+struct Direction {
+    io_bytes: Option<f64>,
+    bw_bytes: Option<f64>,
+    /// KiB/s (the only bandwidth before fio 3).
+    bw: Option<f64>,
+    iops: Option<f64>,
+    lat_ns: Option<Latency>,
+    clat_ns: Option<Latency>,
+    /// fio 2.x: microseconds.
+    lat: Option<Latency>,
+    clat: Option<Latency>,
+}
+
+#[derive(Deserialize)]
+struct Latency {
+    mean: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct DiskUtil {
+    name: Option<String>,
+}
+
+pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
+    match parse_text(&doc.raw) {
+        Ok(results) => Ok(results),
+        // Quoting, list bullets or line numbers around the JSON make the raw text
+        // invalid; the cleaned lines (one per input line, so line numbers still hold)
+        // may be valid JSON again.
+        Err(raw_err) => {
+            let cleaned: Vec<&str> = doc.lines.iter().map(|l| l.text.as_str()).collect();
+            parse_text(&cleaned.join("\n")).map_err(|_| raw_err)
+        }
+    }
+}
+
+fn parse_text(text: &str) -> Result<Vec<BenchResult>, ParseError> {
+    let objects = find_objects(text);
+    if objects.is_empty() {
+        return Err(ParseError::whole(
+            Some(Format::FioJson),
+            "a fio JSON object with \"fio version\" or \"jobs\"",
+            "no such object",
+        ));
+    }
+    let mut results = Vec::new();
+    for (start, end) in objects {
+        let slice = &text[start..end.unwrap_or(text.len())];
+        let first_line = line_at(text, start);
+        let out: FioOutput =
+            serde_json::from_str(slice).map_err(|e| json_error(text, start, slice, &e))?;
+        results.push(convert(out, first_line)?);
+    }
+    Ok(results)
+}
+
+/// `(start, end)` byte ranges of the top-level fio objects; `end` is `None` when the
+/// object is not closed before the end of the text (truncated input).
+fn find_objects(text: &str) -> Vec<(usize, Option<usize>)> {
+    let mut markers = key_positions(text, "\"fio version\"");
+    if markers.is_empty() {
+        markers = key_positions(text, "\"jobs\"");
+    }
+    // Bytes the brace matcher may look at in all: normal input needs one pass over its
+    // object; hostile input (thousands of unclosed `{`) must not cost quadratic time.
+    let mut budget = text.len().saturating_mul(4).max(1 << 20);
+    let mut found = Vec::new();
+    let mut pos = 0;
+    for marker in markers {
+        if found.len() >= MAX_RUNS {
+            break;
+        }
+        if marker < pos {
+            continue;
+        }
+        let candidates = text[pos..marker].rmatch_indices('{').take(MAX_BRACE_TRIES);
+        let mut hit = None;
+        for (i, _) in candidates {
+            let start = pos + i;
+            let Some(end) = matching_brace(text, start, &mut budget) else {
+                return found;
+            };
+            if end.is_none_or(|e| e > marker) {
+                hit = Some((start, end));
+                break;
+            }
+        }
+        // No hit: a marker outside any object (prose quoting `"jobs":`); go on.
+        if let Some((start, end)) = hit {
+            found.push((start, end));
+            match end {
+                Some(e) => pos = e,
+                None => break,
+            }
+        }
+    }
+    found
+}
+
+/// Byte offsets of `name` used as an object key (followed by `:`).
+fn key_positions(text: &str, name: &str) -> Vec<usize> {
+    text.match_indices(name)
+        .map(|(p, _)| p)
+        .filter(|&p| text[p + name.len()..].trim_start().starts_with(':'))
+        .collect()
+}
+
+/// The index just past the `}` matching the `{` at `start`, skipping JSON strings:
+/// `Some(Some(end))`, `Some(None)` when the text ends first (a truncated object), `None`
+/// when the budget ran out.
+fn matching_brace(text: &str, start: usize, budget: &mut usize) -> Option<Option<usize>> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let bytes = text.as_bytes().get(start..).unwrap_or(&[]);
+    for (i, &b) in bytes.iter().enumerate() {
+        *budget = budget.checked_sub(1)?;
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(Some(start + i + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(None)
+}
+
+/// 1-based line of a byte offset, counting LF, CRLF and lone CR as [`Document`] does.
+fn line_at(text: &str, offset: usize) -> usize {
+    let bytes = &text.as_bytes()[..offset.min(text.len())];
+    let mut line = 1;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+        }
+    }
+    line
+}
+
+fn json_error(text: &str, start: usize, slice: &str, err: &serde_json::Error) -> ParseError {
+    // serde counts lines within the slice, and only LF ends one.
+    let offset_in_slice: usize = slice
+        .split_inclusive('\n')
+        .take(err.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line = line_at(text, start + offset_in_slice);
+    let message = err.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message.as_str(),
+    };
+    let found = if err.is_eof() {
+        format!("end of input: {message} (truncated?)")
+    } else {
+        let text_of_line = slice[offset_in_slice..].lines().next().unwrap_or("").trim();
+        format!("{message} in {:?}", truncate(text_of_line, 60))
+    };
+    ParseError::at(Format::FioJson, line, "valid fio JSON", found)
+}
+
+/// A job's options: its own over the global ones, values as strings.
+struct Options<'a> {
+    job: &'a BTreeMap<String, Value>,
+    global: &'a BTreeMap<String, Value>,
+}
+
+impl Options<'_> {
+    fn get(&self, key: &str) -> Option<String> {
+        let v = self.job.get(key).or_else(|| self.global.get(key))?;
+        match v {
+            Value::String(s) => Some(s.trim().to_string()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    fn get_any(&self, keys: &[&str]) -> Option<String> {
+        keys.iter().find_map(|k| self.get(k))
+    }
+
+    /// Boolean options are present without a value (`"group_reporting" : ""`) or `1`.
+    fn flag(&self, key: &str) -> bool {
+        self.get(key)
+            .is_some_and(|v| !matches!(v.as_str(), "0" | "false"))
+    }
+
+    fn uint(&self, key: &str) -> Option<u32> {
+        self.get(key)?.parse().ok()
+    }
+}
+
+fn convert(out: FioOutput, line: usize) -> Result<BenchResult, ParseError> {
+    let mut result = BenchResult::new(Tool::Fio);
+    result.tool_version = out.version.clone().filter(|v| !v.is_empty());
+    result.date = out
+        .timestamp
+        .and_then(rfc3339_utc)
+        .or_else(|| out.time.as_deref().map(collapse).filter(|t| !t.is_empty()));
+
+    let mut sizes = Vec::new();
+    let mut targets: Vec<String> = Vec::new();
+    let mut engines: Vec<String> = Vec::new();
+    for job in &out.jobs {
+        let opts = Options {
+            job: &job.options,
+            global: &out.global,
+        };
+        let kb_base = if opts.get("kb_base").as_deref() == Some("1000") {
+            1000
+        } else {
+            1024
+        };
+        sizes.push(opts.get("size").and_then(|s| parse_size(&s, kb_base)));
+        for key in ["filename", "directory"] {
+            if let Some(t) = opts.get(key).filter(|t| !t.is_empty()) {
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+                break;
+            }
+        }
+        let mut engine = Vec::new();
+        if let Some(e) = opts.get("ioengine") {
+            engine.push(format!("ioengine={e}"));
+        }
+        if let Some(d) = opts.get("direct") {
+            engine.push(format!("direct={}", if d.is_empty() { "1" } else { &d }));
+        }
+        let engine = engine.join(", ");
+        if !engine.is_empty() && !engines.contains(&engine) {
+            engines.push(engine);
+        }
+        result.metrics.extend(job_metrics(job, &opts, kb_base));
+    }
+
+    if result.metrics.is_empty() {
+        return Err(ParseError::at(
+            Format::FioJson,
+            line,
+            "a job with read or write I/O (trim is not recorded)",
+            if out.jobs.is_empty() {
+                "no jobs".to_string()
+            } else {
+                format!("{} job(s) without read or write I/O", out.jobs.len())
+            },
+        ));
+    }
+
+    // The test size is the result's only when every job used the same one.
+    if let Some(Some(first)) = sizes.first() {
+        if sizes.iter().all(|s| *s == Some(*first)) {
+            result.test_size_bytes = Some(*first);
+        }
+    }
+    if targets.is_empty() {
+        targets = out
+            .disk_util
+            .iter()
+            .filter_map(|d| d.name.clone())
+            .filter(|n| !n.is_empty())
+            .collect();
+    }
+    if !targets.is_empty() {
+        result.target = Some(targets.join(", "));
+    }
+    if !engines.is_empty() {
+        result.comment = Some(engines.join("; "));
+    }
+    Ok(result)
+}
+
+fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
+    // `rw=randread:8` (an offset modifier) and fio's `readwrite` alias.
+    let rw = opts
+        .get_any(&["rw", "readwrite"])
+        .unwrap_or_else(|| "read".to_string());
+    let rw = rw
+        .split(':')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let access = if rw.starts_with("rand") {
+        Access::Rnd
+    } else {
+        Access::Seq
+    };
+    let mixed = matches!(rw.as_str(), "rw" | "readwrite" | "randrw");
+    let mix_read_percent = mixed.then(|| {
+        opts.uint("rwmixread")
+            .or_else(|| opts.uint("rwmixwrite").map(|w| 100u32.saturating_sub(w)))
+            .unwrap_or(50)
+            .min(100) as u8
+    });
+
+    let block_sizes = opts
+        .get_any(&["bs", "blocksize"])
+        .map(|bs| parse_block_sizes(&bs, kb_base))
+        .unwrap_or([Some(4096); 3]);
+
+    let sync_engine = opts.get("ioengine").is_some_and(|e| {
+        matches!(
+            e.as_str(),
+            "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" | "mmap" | "splice" | "ftruncate"
+        )
+    });
+    let queue_depth = if sync_engine {
+        1
+    } else {
+        opts.uint("iodepth").unwrap_or(1).max(1)
+    };
+    let threads = if opts.flag("group_reporting") {
+        opts.uint("numjobs").unwrap_or(1).max(1)
+    } else {
+        1
+    };
+    let name = job.jobname.clone().unwrap_or_else(|| "job".to_string());
+
+    let mut metrics = Vec::new();
+    for (dir, op, word, bs) in [
+        (&job.read, Op::Read, "read", block_sizes[0]),
+        (&job.write, Op::Write, "write", block_sizes[1]),
+    ] {
+        let Some(d) = dir else { continue };
+        let did_io = d.io_bytes.is_some_and(|b| b > 0.0) || d.iops.is_some_and(|i| i > 0.0);
+        if !did_io {
+            continue;
+        }
+        let mbps = d
+            .bw_bytes
+            .map(|b| b / 1e6)
+            .or_else(|| d.bw.map(|kib| kib * 1024.0 / 1e6));
+        let latency_us = [
+            (&d.lat_ns, 1e-3),
+            (&d.clat_ns, 1e-3),
+            (&d.lat, 1.0),
+            (&d.clat, 1.0),
+        ]
+        .into_iter()
+        .find_map(|(l, scale)| {
+            l.as_ref()
+                .and_then(|l| l.mean)
+                .filter(|m| *m > 0.0)
+                .map(|m| m * scale)
+        });
+        metrics.push(Metric {
+            label: format!("{name} {word}"),
+            access,
+            block_size: bs.unwrap_or(4096),
+            queue_depth,
+            threads,
+            op,
+            mbps,
+            iops: d.iops,
+            latency_us,
+            mix_read_percent,
+            stat: None,
+        });
+    }
+    metrics
+}
+
+/// fio's `bs=` list: read, write, trim. `bs=8k,32k` → 8k reads, 32k writes and trims;
+/// a trailing comma leaves the rest at the default; an empty entry is the default.
+fn parse_block_sizes(s: &str, kb_base: u64) -> [Option<u64>; 3] {
+    const DEFAULT: u64 = 4096;
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let value = |p: &str| {
+        if p.is_empty() {
+            Some(DEFAULT)
+        } else {
+            // `4k-16k` (a range): the low end, the size most I/Os had to start from.
+            parse_size(p.split('-').next().unwrap_or(p), kb_base)
+        }
+    };
+    let trailing_comma = s.trim_end().ends_with(',');
+    let mut out = [Some(DEFAULT); 3];
+    let mut last = Some(DEFAULT);
+    for (i, slot) in out.iter_mut().enumerate() {
+        match parts.get(i) {
+            Some(p) if !(trailing_comma && i + 1 == parts.len() && p.is_empty()) => {
+                last = value(p);
+                *slot = last;
+            }
+            _ => *slot = if trailing_comma { Some(DEFAULT) } else { last },
+        }
+    }
+    out
+}
+
+/// A fio size: `4096`, `4096B`, `4k`, `4K`, `4KiB`, `1m`, `1M`, `2g`, `1.5g`. With fio's
+/// default `kb_base=1024` every `k` is 1024; with `kb_base=1000` only the `KiB` forms are.
+fn parse_size(s: &str, kb_base: u64) -> Option<u64> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let num: f64 = num.parse().ok()?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let binary = unit.contains('i');
+    let base = if binary { 1024 } else { kb_base } as f64;
+    let power = match unit.trim_end_matches('b').trim_end_matches('i') {
+        "" => 0,
+        "k" => 1,
+        "m" => 2,
+        "g" => 3,
+        "t" => 4,
+        "p" => 5,
+        _ => return None,
+    };
+    let bytes = num * base.powi(power);
+    (1.0..1e19).contains(&bytes).then(|| bytes.round() as u64)
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Unix seconds → `2026-07-08T09:07:52Z`.
+fn rfc3339_utc(ts: f64) -> Option<String> {
+    // Years 1970 to 9999.
+    if !(0.0..253_402_300_800.0).contains(&ts) {
+        return None;
+    }
+    let secs = ts.floor() as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    Some(format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_unix_seconds() {
+        assert_eq!(rfc3339_utc(0.0).as_deref(), Some("1970-01-01T00:00:00Z"));
+        assert_eq!(
+            rfc3339_utc(951_782_400.0).as_deref(),
+            Some("2000-02-29T00:00:00Z")
+        );
+        assert_eq!(
+            rfc3339_utc(1_783_516_072.0).as_deref(),
+            Some("2026-07-08T13:07:52Z")
+        );
+        assert_eq!(rfc3339_utc(-1.0), None);
+        assert_eq!(rfc3339_utc(f64::NAN), None);
+    }
+
+    #[test]
+    fn sizes_in_fio_notation() {
+        for (s, want) in [
+            ("4096", Some(4096)),
+            ("4096B", Some(4096)),
+            ("4k", Some(4096)),
+            ("4K", Some(4096)),
+            ("4KiB", Some(4096)),
+            ("4kb", Some(4096)),
+            ("128k", Some(131_072)),
+            ("1m", Some(1_048_576)),
+            ("1M", Some(1_048_576)),
+            ("2g", Some(2_147_483_648)),
+            ("100%", None),
+            ("x", None),
+            ("", None),
+        ] {
+            assert_eq!(parse_size(s, 1024), want, "{s}");
+        }
+        assert_eq!(parse_size("4k", 1000), Some(4000));
+        assert_eq!(parse_size("4KiB", 1000), Some(4096));
+    }
+
+    #[test]
+    fn block_size_lists() {
+        let k = |n: u64| Some(n * 1024);
+        assert_eq!(parse_block_sizes("256k", 1024), [k(256), k(256), k(256)]);
+        assert_eq!(parse_block_sizes("8k,32k", 1024), [k(8), k(32), k(32)]);
+        assert_eq!(parse_block_sizes("8k,32k,", 1024), [k(8), k(32), k(4)]);
+        assert_eq!(parse_block_sizes(",8k", 1024), [k(4), k(8), k(8)]);
+        assert_eq!(parse_block_sizes(",8k,", 1024), [k(4), k(8), k(4)]);
+        assert_eq!(parse_block_sizes("4k-16k", 1024), [k(4), k(4), k(4)]);
+    }
+
+    #[test]
+    fn objects_are_found_between_text() {
+        let text = "pre {x} text\n{\n \"fio version\" : \"fio-3\", \"s\": \"}{\" }\ntail {";
+        let objs = find_objects(text);
+        assert_eq!(objs.len(), 1);
+        let (s, e) = objs[0];
+        assert!(text[s..e.unwrap()].starts_with("{\n \"fio version\""));
+        assert!(text[s..e.unwrap()].ends_with("\"}{\" }"));
+        assert_eq!(line_at(text, s), 2);
+        assert_eq!(line_at("a\r\nb\rc", 6), 3);
+    }
 }

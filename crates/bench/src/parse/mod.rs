@@ -119,7 +119,12 @@ pub fn detect(doc: &Document) -> Option<Format> {
     if (has("\"fio version\"") || has("\"jobs\"")) && trimmed.contains('{') {
         return Some(Format::FioJson);
     }
-    if has("RION VERSION") || has("Maximum Large MBPS") || has("Maximum Small IOPS") {
+    if has("RION VERSION")
+        || has("ORacle IO Numbers")
+        || has("Maximum Large MBPS")
+        || has("Maximum Small IOPS")
+        || has("Minimum Small Latency")
+    {
         return Some(Format::Orion);
     }
     if has("AS SSD") || has("4K-64Thrd") || has("4K-64Threads") {
