@@ -5,8 +5,7 @@
 
 use bench::text::Document;
 use bench::{
-    parse_bytes, parse_document, parse_str, Access, BenchResult, Format, Metric, Op, ParseError,
-    Stat, Tool,
+    parse_bytes, parse_document, parse_str, Access, BenchResult, Format, Metric, Op, ParseError, Stat, Tool,
 };
 use std::path::{Path, PathBuf};
 
@@ -31,51 +30,24 @@ struct M {
 
 /// A metric with its test parameters and no values yet.
 fn m(label: &'static str, access: Access, block: u64, qd: u32, threads: u32, op: Op) -> M {
-    M {
-        label,
-        access,
-        block,
-        qd,
-        threads,
-        op,
-        mbps: None,
-        iops: None,
-        lat_us: None,
-        mix: None,
-        stat: None,
-    }
+    M { label, access, block, qd, threads, op, mbps: None, iops: None, lat_us: None, mix: None, stat: None }
 }
 
 impl M {
     fn mbps(self, v: f64) -> M {
-        M {
-            mbps: Some(v),
-            ..self
-        }
+        M { mbps: Some(v), ..self }
     }
     fn iops(self, v: f64) -> M {
-        M {
-            iops: Some(v),
-            ..self
-        }
+        M { iops: Some(v), ..self }
     }
     fn lat(self, us: f64) -> M {
-        M {
-            lat_us: Some(us),
-            ..self
-        }
+        M { lat_us: Some(us), ..self }
     }
     fn mix(self, read_percent: u8) -> M {
-        M {
-            mix: Some(read_percent),
-            ..self
-        }
+        M { mix: Some(read_percent), ..self }
     }
     fn stat(self, s: Stat) -> M {
-        M {
-            stat: Some(s),
-            ..self
-        }
+        M { stat: Some(s), ..self }
     }
 }
 
@@ -126,24 +98,9 @@ fn check_metric(ctx: &str, got: &Metric, want: &M) {
     assert_eq!(got.queue_depth, want.qd, "{ctx}: queue depth");
     assert_eq!(got.threads, want.threads, "{ctx}: threads");
     assert_eq!(got.op, want.op, "{ctx}: op");
-    assert!(
-        close(got.mbps, want.mbps),
-        "{ctx}: mbps {:?} != {:?}",
-        got.mbps,
-        want.mbps
-    );
-    assert!(
-        close(got.iops, want.iops),
-        "{ctx}: iops {:?} != {:?}",
-        got.iops,
-        want.iops
-    );
-    assert!(
-        close(got.latency_us, want.lat_us),
-        "{ctx}: latency {:?} != {:?}",
-        got.latency_us,
-        want.lat_us
-    );
+    assert!(close(got.mbps, want.mbps), "{ctx}: mbps {:?} != {:?}", got.mbps, want.mbps);
+    assert!(close(got.iops, want.iops), "{ctx}: iops {:?} != {:?}", got.iops, want.iops);
+    assert!(close(got.latency_us, want.lat_us), "{ctx}: latency {:?} != {:?}", got.latency_us, want.lat_us);
     assert_eq!(got.mix_read_percent, want.mix, "{ctx}: mix read percent");
     assert_eq!(got.stat, want.stat, "{ctx}: stat");
 }
@@ -163,11 +120,7 @@ fn check_results(ctx: &str, got: &[BenchResult], want: &[R]) {
         assert_eq!(g.passes, None, "{ctx}: passes");
         assert_eq!(g.os, None, "{ctx}: os");
         let labels: Vec<&str> = g.metrics.iter().map(|m| m.label.as_str()).collect();
-        assert_eq!(
-            g.metrics.len(),
-            w.metrics.len(),
-            "{ctx}: metrics {labels:?}"
-        );
+        assert_eq!(g.metrics.len(), w.metrics.len(), "{ctx}: metrics {labels:?}");
         for (gm, wm) in g.metrics.iter().zip(&w.metrics) {
             check_metric(&ctx, gm, wm);
         }
@@ -190,9 +143,7 @@ fn corpus_dir() -> PathBuf {
         if candidate.is_dir() {
             return candidate;
         }
-        dir = dir
-            .parent()
-            .expect("shared/corpus/real above CARGO_MANIFEST_DIR (or set SSDBASE_SHARED)");
+        dir = dir.parent().expect("shared/corpus/real above CARGO_MANIFEST_DIR (or set SSDBASE_SHARED)");
     }
 }
 
@@ -269,19 +220,11 @@ fn corpus_expectations() -> Vec<(&'static str, Format, Vec<R>)> {
                 target: Some("Samsung SSD 840 EVO 120G"),
                 comment: Some("CPU Usage: 27.2%"),
                 metrics: vec![
-                    m("Transfer Rate Minimum", Seq, 64 * KIB, 1, 1, Read)
-                        .mbps(1.0)
-                        .stat(Stat::Min),
-                    m("Transfer Rate Maximum", Seq, 64 * KIB, 1, 1, Read)
-                        .mbps(449.1)
-                        .stat(Stat::Max),
-                    m("Transfer Rate Average", Seq, 64 * KIB, 1, 1, Read)
-                        .mbps(308.1)
-                        .stat(Stat::Avg),
+                    m("Transfer Rate Minimum", Seq, 64 * KIB, 1, 1, Read).mbps(1.0).stat(Stat::Min),
+                    m("Transfer Rate Maximum", Seq, 64 * KIB, 1, 1, Read).mbps(449.1).stat(Stat::Max),
+                    m("Transfer Rate Average", Seq, 64 * KIB, 1, 1, Read).mbps(308.1).stat(Stat::Avg),
                     m("Access Time", Rnd, 512, 1, 1, Read).lat(400.0),
-                    m("Burst Rate", Seq, 64 * KIB, 1, 1, Read)
-                        .mbps(196.7)
-                        .stat(Stat::Burst),
+                    m("Burst Rate", Seq, 64 * KIB, 1, 1, Read).mbps(196.7).stat(Stat::Burst),
                 ],
                 ..r(Tool::HdTune)
             }],
@@ -304,15 +247,13 @@ fn real_samples_parse_to_the_values_in_their_text() {
         for path in files {
             let name = format!("{sub}/{}", path.file_name().unwrap().to_string_lossy());
             let Some((_, format, want)) = expectations.iter().find(|(f, _, _)| *f == name) else {
-                panic!("{name}: new corpus file without hand-read expectations; add it to corpus_expectations()");
+                panic!(
+                    "{name}: new corpus file without hand-read expectations; add it to corpus_expectations()"
+                );
             };
             let bytes = std::fs::read(&path).unwrap();
             let doc = Document::from_bytes(&bytes);
-            assert_eq!(
-                bench::detect(&doc),
-                Some(*format),
-                "{name}: detected format"
-            );
+            assert_eq!(bench::detect(&doc), Some(*format), "{name}: detected format");
             let got = parse_bytes(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
             check_results(&name, &got, want);
             // Parsing with the format given says the same.
@@ -321,10 +262,7 @@ fn real_samples_parse_to_the_values_in_their_text() {
         }
     }
     for (name, _, _) in &expectations {
-        assert!(
-            seen.iter().any(|s| s == name),
-            "{name}: expected corpus file is missing"
-        );
+        assert!(seen.iter().any(|s| s == name), "{name}: expected corpus file is missing");
     }
 }
 
@@ -406,25 +344,11 @@ fn fio_several_jobs_and_a_mixed_job() {
             test_size: Some(GIB),
             metrics: vec![
                 // lat_ns is preferred over clat_ns.
-                m("seqread read", Seq, MIB, 8, 1, Read)
-                    .mbps(3320.490666)
-                    .iops(3166.666667)
-                    .lat(2526.00025),
-                m("randwrite write", Rnd, 4 * KIB, 32, 1, Write)
-                    .mbps(419.4304)
-                    .iops(102400.0)
-                    .lat(312.5),
+                m("seqread read", Seq, MIB, 8, 1, Read).mbps(3320.490666).iops(3166.666667).lat(2526.00025),
+                m("randwrite write", Rnd, 4 * KIB, 32, 1, Write).mbps(419.4304).iops(102400.0).lat(312.5),
                 // No lat_ns: clat_ns.
-                m("mixed read", Rnd, 4 * KIB, 16, 1, Read)
-                    .mbps(146.80064)
-                    .iops(35840.0)
-                    .lat(330.0)
-                    .mix(70),
-                m("mixed write", Rnd, 4 * KIB, 16, 1, Write)
-                    .mbps(62.91456)
-                    .iops(15360.0)
-                    .lat(270.0)
-                    .mix(70),
+                m("mixed read", Rnd, 4 * KIB, 16, 1, Read).mbps(146.80064).iops(35840.0).lat(330.0).mix(70),
+                m("mixed write", Rnd, 4 * KIB, 16, 1, Write).mbps(62.91456).iops(15360.0).lat(270.0).mix(70),
             ],
             ..r(Tool::Fio)
         }],
@@ -467,10 +391,7 @@ fn fio_group_reporting_counts_numjobs_as_threads() {
     assert_eq!(got[0].metrics[0].threads, 1);
 
     // With a synchronous engine only one I/O is ever in flight.
-    let sync = text.replace(
-        "\"iodepth\" : \"32\"",
-        "\"iodepth\" : \"32\", \"ioengine\" : \"psync\"",
-    );
+    let sync = text.replace("\"iodepth\" : \"32\"", "\"iodepth\" : \"32\", \"ioengine\" : \"psync\"");
     let got = parse_str(&sync, None).unwrap();
     assert_eq!(got[0].metrics[0].queue_depth, 1);
     assert_eq!(got[0].comment.as_deref(), Some("ioengine=psync"));
@@ -705,9 +626,7 @@ fn orion_console_output_of_later_versions() {
                     // No size lines: ORION's defaults (1 MiB large, 8 KiB small, random).
                     m("Maximum Large MBPS", Rnd, MIB, 5, 1, Op::Read).mbps(1571.33),
                     // The detail line at the same point gives the IOPS run's latency.
-                    m("Maximum Small IOPS", Rnd, 8 * KIB, 10, 1, Op::Read)
-                        .iops(58778.0)
-                        .lat(169.594),
+                    m("Maximum Small IOPS", Rnd, 8 * KIB, 10, 1, Op::Read).iops(58778.0).lat(169.594),
                     m("Minimum Small Latency", Rnd, 8 * KIB, 2, 1, Op::Read).lat(97.677),
                 ],
                 ..r(Tool::Orion)
@@ -717,12 +636,8 @@ fn orion_console_output_of_later_versions() {
                 profile: Some("oltp"),
                 metrics: vec![
                     // -write 50: a 50/50 mix; no single latency for the IOPS point.
-                    m("Maximum Small IOPS", Rnd, 8 * KIB, 68, 1, Op::Mix)
-                        .iops(918.0)
-                        .mix(50),
-                    m("Minimum Small Latency", Rnd, 8 * KIB, 4, 1, Op::Mix)
-                        .lat(4409.929)
-                        .mix(50),
+                    m("Maximum Small IOPS", Rnd, 8 * KIB, 68, 1, Op::Mix).iops(918.0).mix(50),
+                    m("Minimum Small Latency", Rnd, 8 * KIB, 4, 1, Op::Mix).lat(4409.929).mix(50),
                 ],
                 ..r(Tool::Orion)
             },
@@ -733,23 +648,11 @@ fn orion_console_output_of_later_versions() {
 #[test]
 fn orion_errors_say_where() {
     let cases: &[(&str, Option<usize>)] = &[
-        (
-            "ORION VERSION 11.1.0.7.0\n\nMaximum Large MBPS=fast @ Small=0 and Large=2\n",
-            Some(3),
-        ),
-        (
-            "ORION VERSION 11.1.0.7.0\nMaximum Small IOPS=14741 @ Sm",
-            Some(2),
-        ),
-        (
-            "ORION VERSION 11.1.0.7.0\nMinimum Small Latency=0.33 parsecs @ Small=4 and Large=0\n",
-            Some(2),
-        ),
+        ("ORION VERSION 11.1.0.7.0\n\nMaximum Large MBPS=fast @ Small=0 and Large=2\n", Some(3)),
+        ("ORION VERSION 11.1.0.7.0\nMaximum Small IOPS=14741 @ Sm", Some(2)),
+        ("ORION VERSION 11.1.0.7.0\nMinimum Small Latency=0.33 parsecs @ Small=4 and Large=0\n", Some(2)),
         // A summary cut off before its results.
-        (
-            "\nORION VERSION 11.1.0.7.0\nCommandline:\n-run simple\n",
-            Some(2),
-        ),
+        ("\nORION VERSION 11.1.0.7.0\nCommandline:\n-run simple\n", Some(2)),
     ];
     for (input, line) in cases {
         let err = parse_str(input, None).unwrap_err();
@@ -900,20 +803,11 @@ Gesamt: 3046
 #[test]
 fn asssd_errors_say_where() {
     let cases: &[(&str, Option<usize>)] = &[
-        (
-            "AS SSD Benchmark 2.0\nSequential:\nRead: fast MB/s\n",
-            Some(3),
-        ),
-        (
-            "AS SSD Benchmark 2.0\nSequential:\nRead: 12.5 furlongs\n",
-            Some(3),
-        ),
+        ("AS SSD Benchmark 2.0\nSequential:\nRead: fast MB/s\n", Some(3)),
+        ("AS SSD Benchmark 2.0\nSequential:\nRead: 12.5 furlongs\n", Some(3)),
         ("AS SSD Benchmark 2.0\nName: X\nFirmware: Y\n", Some(1)),
         // Scores alone are not measurements.
-        (
-            "AS SSD Benchmark 2.0\nScore:\nRead: 1126\nTotal: 3046\n",
-            Some(1),
-        ),
+        ("AS SSD Benchmark 2.0\nScore:\nRead: 1126\nTotal: 3046\n", Some(1)),
     ];
     for (input, line) in cases {
         let err = parse_str(input, None).unwrap_err();
@@ -964,19 +858,11 @@ CPU Usage             : 1,5%
                 target: Some("WDC WD10EZEX-00BN5A0"),
                 comment: Some("CPU Usage: 1,2%"),
                 metrics: vec![
-                    m("Transfer Rate Minimum", Seq, block, 1, 1, Read)
-                        .mbps(0.1)
-                        .stat(Stat::Min),
-                    m("Transfer Rate Maximum", Seq, block, 1, 1, Read)
-                        .mbps(203.4)
-                        .stat(Stat::Max),
-                    m("Transfer Rate Average", Seq, block, 1, 1, Read)
-                        .mbps(151.9)
-                        .stat(Stat::Avg),
+                    m("Transfer Rate Minimum", Seq, block, 1, 1, Read).mbps(0.1).stat(Stat::Min),
+                    m("Transfer Rate Maximum", Seq, block, 1, 1, Read).mbps(203.4).stat(Stat::Max),
+                    m("Transfer Rate Average", Seq, block, 1, 1, Read).mbps(151.9).stat(Stat::Avg),
                     m("Access Time", Rnd, 512, 1, 1, Read).lat(13200.0),
-                    m("Burst Rate", Seq, block, 1, 1, Read)
-                        .mbps(172.5)
-                        .stat(Stat::Burst),
+                    m("Burst Rate", Seq, block, 1, 1, Read).mbps(172.5).stat(Stat::Burst),
                 ],
                 ..r(Tool::HdTune)
             },
@@ -986,18 +872,10 @@ CPU Usage             : 1,5%
                 comment: Some("CPU Usage: 1,5%"),
                 not_run: &["Access Time"],
                 metrics: vec![
-                    m("Transfer Rate Minimum", Seq, block, 1, 1, Write)
-                        .mbps(35.6)
-                        .stat(Stat::Min),
-                    m("Transfer Rate Maximum", Seq, block, 1, 1, Write)
-                        .mbps(199.1)
-                        .stat(Stat::Max),
-                    m("Transfer Rate Average", Seq, block, 1, 1, Write)
-                        .mbps(148.0)
-                        .stat(Stat::Avg),
-                    m("Burst Rate", Seq, block, 1, 1, Write)
-                        .mbps(152.3)
-                        .stat(Stat::Burst),
+                    m("Transfer Rate Minimum", Seq, block, 1, 1, Write).mbps(35.6).stat(Stat::Min),
+                    m("Transfer Rate Maximum", Seq, block, 1, 1, Write).mbps(199.1).stat(Stat::Max),
+                    m("Transfer Rate Average", Seq, block, 1, 1, Write).mbps(148.0).stat(Stat::Avg),
+                    m("Burst Rate", Seq, block, 1, 1, Write).mbps(152.3).stat(Stat::Burst),
                 ],
                 ..r(Tool::HdTune)
             },
@@ -1032,36 +910,23 @@ Transfer Rate Average : 455.0 MB/s
 Burst Rate : 210.3 MB/s
 ";
     let got = parse_str(text, None).unwrap();
-    let ops: Vec<Vec<(Op, &str)>> = got
-        .iter()
-        .map(|r| r.metrics.iter().map(|m| (m.op, m.label.as_str())).collect())
-        .collect();
+    let ops: Vec<Vec<(Op, &str)>> =
+        got.iter().map(|r| r.metrics.iter().map(|m| (m.op, m.label.as_str())).collect()).collect();
     assert_eq!(
         ops,
         vec![
             vec![(Op::Read, "Transfer Rate Average")],
-            vec![
-                (Op::Write, "Transfer Rate Average"),
-                (Op::Write, "Burst Rate")
-            ],
+            vec![(Op::Write, "Transfer Rate Average"), (Op::Write, "Burst Rate")],
         ]
     );
-    assert!(got
-        .iter()
-        .all(|r| r.target.as_deref() == Some("Samsung SSD 850 EVO")));
+    assert!(got.iter().all(|r| r.target.as_deref() == Some("Samsung SSD 850 EVO")));
 }
 
 #[test]
 fn hdtune_errors_say_where() {
     let cases: &[(&str, Option<usize>)] = &[
-        (
-            "HD Tune: X Benchmark\nTransfer Rate Minimum : fast MB/sec\n",
-            Some(2),
-        ),
-        (
-            "HD Tune: X Benchmark\nTransfer Rate Minimum : 12 furlongs\n",
-            Some(2),
-        ),
+        ("HD Tune: X Benchmark\nTransfer Rate Minimum : fast MB/sec\n", Some(2)),
+        ("HD Tune: X Benchmark\nTransfer Rate Minimum : 12 furlongs\n", Some(2)),
         ("HD Tune: X Benchmark\nAccess Time :\n", Some(2)),
         ("HD Tune: X Benchmark\n", Some(1)),
     ];
@@ -1091,24 +956,14 @@ fn truncated_and_mangled_inputs_never_panic() {
         for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
             let path = entry.unwrap().path();
             let bytes = std::fs::read(&path).unwrap();
-            inputs.push((
-                path.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
+            inputs.push((path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned()));
         }
     }
     for (name, text) in &inputs {
-        let formats = [
-            None,
-            Some(Format::FioJson),
-            Some(Format::Orion),
-            Some(Format::AsSsd),
-            Some(Format::HdTune),
-        ];
+        let formats =
+            [None, Some(Format::FioJson), Some(Format::Orion), Some(Format::AsSsd), Some(Format::HdTune)];
         let step = (text.len() / 300).max(1);
-        let cuts = (0..text.len())
-            .step_by(step)
-            .filter(|&i| text.is_char_boundary(i));
+        let cuts = (0..text.len()).step_by(step).filter(|&i| text.is_char_boundary(i));
         for cut in cuts {
             let doc = Document::from_text(text[..cut].to_string());
             for format in formats {
@@ -1133,8 +988,8 @@ fn truncated_and_mangled_inputs_never_panic() {
 
 #[test]
 fn a_cut_off_fio_object_is_an_error_with_a_line() {
-    let path = corpus_dir()
-        .join("fio/01__unknown_id64433026118__fio-3.42_json+normal_cbt_randwrite_qd1_nvme.txt");
+    let path =
+        corpus_dir().join("fio/01__unknown_id64433026118__fio-3.42_json+normal_cbt_randwrite_qd1_nvme.txt");
     let text = std::fs::read_to_string(path).unwrap();
     // Cut in the middle of the write section (the object starts on line 4).
     let cut = text.find("\"slat_ns\"").unwrap() + 2000;

@@ -55,35 +55,25 @@ struct Drive {
 
 impl Drive {
     fn result(&mut self) -> &mut BenchResult {
-        self.result
-            .get_or_insert_with(|| BenchResult::new(Tool::AsSsd))
+        self.result.get_or_insert_with(|| BenchResult::new(Tool::AsSsd))
     }
 
     fn has_rows(&self) -> bool {
-        self.result
-            .as_ref()
-            .is_some_and(|r| !r.metrics.is_empty() || !r.not_run.is_empty())
+        self.result.as_ref().is_some_and(|r| !r.metrics.is_empty() || !r.not_run.is_empty())
             || !self.scores.is_empty()
     }
 
     /// The result, if it measured anything (scores alone are not a result).
     fn finish(mut self) -> Option<BenchResult> {
-        let measured = self
-            .result
-            .as_ref()
-            .is_some_and(|r| !r.metrics.is_empty() || !r.not_run.is_empty());
+        let measured = self.result.as_ref().is_some_and(|r| !r.metrics.is_empty() || !r.not_run.is_empty());
         if !measured {
             return None;
         }
-        let details: Vec<String> = [
-            self.firmware.take(),
-            self.controller.take(),
-            self.size.take(),
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|s| !s.is_empty())
-        .collect();
+        let details: Vec<String> = [self.firmware.take(), self.controller.take(), self.size.take()]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+            .collect();
         let target = match (self.name.take(), details.is_empty()) {
             (Some(name), true) => Some(name),
             (Some(name), false) => Some(format!("{name} ({})", details.join(", "))),
@@ -184,10 +174,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         };
 
         if *sect == Section::Score {
-            let num = value
-                .split_whitespace()
-                .next()
-                .and_then(|v| locale_number(v, decimal_comma));
+            let num = value.split_whitespace().next().and_then(|v| locale_number(v, decimal_comma));
             if let Some(n) = num {
                 drive.scores.push(format!("{key} {n}"));
             }
@@ -290,8 +277,7 @@ fn section_of(heading: &str) -> Option<Section> {
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &s[prefix.len()..])
+    head.eq_ignore_ascii_case(prefix).then(|| &s[prefix.len()..])
 }
 
 /// True when the values are printed with a decimal comma (`2863,65 MB/s`, `0,090 ms`).

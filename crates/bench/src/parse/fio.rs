@@ -104,8 +104,7 @@ fn parse_text(text: &str) -> Result<Vec<BenchResult>, ParseError> {
     for (start, end) in objects {
         let slice = &text[start..end.unwrap_or(text.len())];
         let first_line = line_at(text, start);
-        let out: FioOutput =
-            serde_json::from_str(slice).map_err(|e| json_error(text, start, slice, &e))?;
+        let out: FioOutput = serde_json::from_str(slice).map_err(|e| json_error(text, start, slice, &e))?;
         results.push(convert(out, first_line)?);
     }
     Ok(results)
@@ -210,11 +209,8 @@ fn line_at(text: &str, offset: usize) -> usize {
 
 fn json_error(text: &str, start: usize, slice: &str, err: &serde_json::Error) -> ParseError {
     // serde counts lines within the slice, and only LF ends one.
-    let offset_in_slice: usize = slice
-        .split_inclusive('\n')
-        .take(err.line().saturating_sub(1))
-        .map(str::len)
-        .sum();
+    let offset_in_slice: usize =
+        slice.split_inclusive('\n').take(err.line().saturating_sub(1)).map(str::len).sum();
     let line = line_at(text, start + offset_in_slice);
     let message = err.to_string();
     let message = match message.rfind(" at line ") {
@@ -253,8 +249,7 @@ impl Options<'_> {
 
     /// Boolean options are present without a value (`"group_reporting" : ""`) or `1`.
     fn flag(&self, key: &str) -> bool {
-        self.get(key)
-            .is_some_and(|v| !matches!(v.as_str(), "0" | "false"))
+        self.get(key).is_some_and(|v| !matches!(v.as_str(), "0" | "false"))
     }
 
     fn uint(&self, key: &str) -> Option<u32> {
@@ -274,15 +269,8 @@ fn convert(out: FioOutput, line: usize) -> Result<BenchResult, ParseError> {
     let mut targets: Vec<String> = Vec::new();
     let mut engines: Vec<String> = Vec::new();
     for job in &out.jobs {
-        let opts = Options {
-            job: &job.options,
-            global: &out.global,
-        };
-        let kb_base = if opts.get("kb_base").as_deref() == Some("1000") {
-            1000
-        } else {
-            1024
-        };
+        let opts = Options { job: &job.options, global: &out.global };
+        let kb_base = if opts.get("kb_base").as_deref() == Some("1000") { 1000 } else { 1024 };
         sizes.push(opts.get("size").and_then(|s| parse_size(&s, kb_base)));
         for key in ["filename", "directory"] {
             if let Some(t) = opts.get(key).filter(|t| !t.is_empty()) {
@@ -326,12 +314,7 @@ fn convert(out: FioOutput, line: usize) -> Result<BenchResult, ParseError> {
         }
     }
     if targets.is_empty() {
-        targets = out
-            .disk_util
-            .iter()
-            .filter_map(|d| d.name.clone())
-            .filter(|n| !n.is_empty())
-            .collect();
+        targets = out.disk_util.iter().filter_map(|d| d.name.clone()).filter(|n| !n.is_empty()).collect();
     }
     if !targets.is_empty() {
         result.target = Some(targets.join(", "));
@@ -344,20 +327,9 @@ fn convert(out: FioOutput, line: usize) -> Result<BenchResult, ParseError> {
 
 fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
     // `rw=randread:8` (an offset modifier) and fio's `readwrite` alias.
-    let rw = opts
-        .get_any(&["rw", "readwrite"])
-        .unwrap_or_else(|| "read".to_string());
-    let rw = rw
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let access = if rw.starts_with("rand") {
-        Access::Rnd
-    } else {
-        Access::Seq
-    };
+    let rw = opts.get_any(&["rw", "readwrite"]).unwrap_or_else(|| "read".to_string());
+    let rw = rw.split(':').next().unwrap_or("").trim().to_ascii_lowercase();
+    let access = if rw.starts_with("rand") { Access::Rnd } else { Access::Seq };
     let mixed = matches!(rw.as_str(), "rw" | "readwrite" | "randrw");
     let mix_read_percent = mixed.then(|| {
         opts.uint("rwmixread")
@@ -377,45 +349,23 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
             "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" | "mmap" | "splice" | "ftruncate"
         )
     });
-    let queue_depth = if sync_engine {
-        1
-    } else {
-        opts.uint("iodepth").unwrap_or(1).max(1)
-    };
-    let threads = if opts.flag("group_reporting") {
-        opts.uint("numjobs").unwrap_or(1).max(1)
-    } else {
-        1
-    };
+    let queue_depth = if sync_engine { 1 } else { opts.uint("iodepth").unwrap_or(1).max(1) };
+    let threads = if opts.flag("group_reporting") { opts.uint("numjobs").unwrap_or(1).max(1) } else { 1 };
     let name = job.jobname.clone().unwrap_or_else(|| "job".to_string());
 
     let mut metrics = Vec::new();
-    for (dir, op, word, bs) in [
-        (&job.read, Op::Read, "read", block_sizes[0]),
-        (&job.write, Op::Write, "write", block_sizes[1]),
-    ] {
+    for (dir, op, word, bs) in
+        [(&job.read, Op::Read, "read", block_sizes[0]), (&job.write, Op::Write, "write", block_sizes[1])]
+    {
         let Some(d) = dir else { continue };
         let did_io = d.io_bytes.is_some_and(|b| b > 0.0) || d.iops.is_some_and(|i| i > 0.0);
         if !did_io {
             continue;
         }
-        let mbps = d
-            .bw_bytes
-            .map(|b| b / 1e6)
-            .or_else(|| d.bw.map(|kib| kib * 1024.0 / 1e6));
-        let latency_us = [
-            (&d.lat_ns, 1e-3),
-            (&d.clat_ns, 1e-3),
-            (&d.lat, 1.0),
-            (&d.clat, 1.0),
-        ]
-        .into_iter()
-        .find_map(|(l, scale)| {
-            l.as_ref()
-                .and_then(|l| l.mean)
-                .filter(|m| *m > 0.0)
-                .map(|m| m * scale)
-        });
+        let mbps = d.bw_bytes.map(|b| b / 1e6).or_else(|| d.bw.map(|kib| kib * 1024.0 / 1e6));
+        let latency_us = [(&d.lat_ns, 1e-3), (&d.clat_ns, 1e-3), (&d.lat, 1.0), (&d.clat, 1.0)]
+            .into_iter()
+            .find_map(|(l, scale)| l.as_ref().and_then(|l| l.mean).filter(|m| *m > 0.0).map(|m| m * scale));
         metrics.push(Metric {
             label: format!("{name} {word}"),
             access,
@@ -465,9 +415,7 @@ fn parse_block_sizes(s: &str, kb_base: u64) -> [Option<u64>; 3] {
 /// default `kb_base=1024` every `k` is 1024; with `kb_base=1000` only the `KiB` forms are.
 fn parse_size(s: &str, kb_base: u64) -> Option<u64> {
     let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
     let num: f64 = num.parse().ok()?;
     let unit = unit.trim().to_ascii_lowercase();
@@ -500,12 +448,7 @@ fn rfc3339_utc(ts: f64) -> Option<String> {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    Some(format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    ))
+    Some(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60))
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
@@ -530,14 +473,8 @@ mod tests {
     #[test]
     fn dates_from_unix_seconds() {
         assert_eq!(rfc3339_utc(0.0).as_deref(), Some("1970-01-01T00:00:00Z"));
-        assert_eq!(
-            rfc3339_utc(951_782_400.0).as_deref(),
-            Some("2000-02-29T00:00:00Z")
-        );
-        assert_eq!(
-            rfc3339_utc(1_783_516_072.0).as_deref(),
-            Some("2026-07-08T13:07:52Z")
-        );
+        assert_eq!(rfc3339_utc(951_782_400.0).as_deref(), Some("2000-02-29T00:00:00Z"));
+        assert_eq!(rfc3339_utc(1_783_516_072.0).as_deref(), Some("2026-07-08T13:07:52Z"));
         assert_eq!(rfc3339_utc(-1.0), None);
         assert_eq!(rfc3339_utc(f64::NAN), None);
     }

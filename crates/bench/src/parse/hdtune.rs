@@ -38,10 +38,8 @@ const DEFAULT_BLOCK: u64 = 64 * 1024;
 fn title_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(
-            r"(?i)^HD\s?Tune(\s+Pro)?(?:\s+v?(\d+\.\d+\w*))?\s*:\s*(.*?)(?:\s+Benchmark)?\s*$",
-        )
-        .unwrap()
+        Regex::new(r"(?i)^HD\s?Tune(\s+Pro)?(?:\s+v?(\d+\.\d+\w*))?\s*:\s*(.*?)(?:\s+Benchmark)?\s*$")
+            .unwrap()
     })
 }
 
@@ -62,9 +60,7 @@ fn row_line() -> &'static Regex {
 
 fn block_size_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(?i)^Block\s*size\s*:?\s*([0-9.,]+)\s*(B|KB|KiB|K|MB|MiB|M)\b").unwrap()
-    })
+    RE.get_or_init(|| Regex::new(r"(?i)^Block\s*size\s*:?\s*([0-9.,]+)\s*(B|KB|KiB|K|MB|MiB|M)\b").unwrap())
 }
 
 struct Run {
@@ -77,10 +73,7 @@ impl Run {
         let mut result = BenchResult::new(Tool::HdTune);
         result.target = target;
         result.tool_version = version;
-        Run {
-            result,
-            labels: Vec::new(),
-        }
+        Run { result, labels: Vec::new() }
     }
 
     fn is_empty(&self) -> bool {
@@ -105,11 +98,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         if let Some(c) = version_anywhere().captures(text) {
             let pro = c.get(1).is_some();
             let v = &c[2];
-            printed_version = Some(if pro {
-                format!("Pro {v}")
-            } else {
-                v.to_string()
-            });
+            printed_version = Some(if pro { format!("Pro {v}") } else { v.to_string() });
         }
 
         if let Some(c) = title_line().captures(text) {
@@ -149,10 +138,8 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         let Some(c) = row_line().captures(text) else {
             // A heading: `Write`, `Read transfer rate`, `Test: Write`.
             let lower = text.to_lowercase();
-            let words: Vec<&str> = lower
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .collect();
+            let words: Vec<&str> =
+                lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
             let heading_op = if words.len() > 4 {
                 None
             } else if words.iter().any(|w| *w == "write" || *w == "schreiben") {
@@ -278,10 +265,5 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
 }
 
 fn unit_error(line: usize, text: &str, unit: &str) -> ParseError {
-    ParseError::at(
-        Format::HdTune,
-        line,
-        format!("a value in {unit}"),
-        format!("{:?}", truncate(text, 80)),
-    )
+    ParseError::at(Format::HdTune, line, format!("a value in {unit}"), format!("{:?}", truncate(text, 80)))
 }

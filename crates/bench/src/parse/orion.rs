@@ -175,14 +175,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             if cur.line == 0 {
                 cur.line = line.no;
             }
-            cur.rows.push(Row {
-                kind,
-                label: c[1].to_string(),
-                value,
-                small,
-                large,
-                latency_us: None,
-            });
+            cur.rows.push(Row { kind, label: c[1].to_string(), value, small, large, latency_us: None });
             continue;
         }
         if lower.starts_with("maximum large mbps")
@@ -198,11 +191,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         }
 
         if let Some(c) = detail_latency().captures(text) {
-            let scale = if c[3].to_ascii_lowercase().starts_with('m') {
-                1000.0
-            } else {
-                1.0
-            };
+            let scale = if c[3].to_ascii_lowercase().starts_with('m') { 1000.0 } else { 1.0 };
             let avg = number(&c[2]).map(|v| v * scale);
             let point = (c[4].parse::<u32>().ok(), c[5].parse::<u32>().ok());
             let read = c[1].eq_ignore_ascii_case("read");
@@ -239,10 +228,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             }
             continue;
         }
-        if let Some(rest) = lower
-            .strip_prefix("writes:")
-            .or_else(|| lower.strip_prefix("write:"))
-        {
+        if let Some(rest) = lower.strip_prefix("writes:").or_else(|| lower.strip_prefix("write:")) {
             cur.write_percent = percent(rest);
             continue;
         }
@@ -269,13 +255,11 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
     summaries.push(cur);
 
     let first_line = summaries.iter().map(|s| s.line).find(|&l| l > 0);
-    let results: Vec<BenchResult> = summaries
-        .into_iter()
-        .filter(|s| !s.rows.is_empty())
-        .map(into_result)
-        .collect();
+    let results: Vec<BenchResult> =
+        summaries.into_iter().filter(|s| !s.rows.is_empty()).map(into_result).collect();
     if results.is_empty() {
-        let expected = "an ORION result line (Maximum Large MBPS, Maximum Small IOPS or Minimum Small Latency)";
+        let expected =
+            "an ORION result line (Maximum Large MBPS, Maximum Small IOPS or Minimum Small Latency)";
         return Err(match first_line {
             Some(l) => ParseError::at(Format::Orion, l, expected, "a summary without results"),
             None => ParseError::whole(Some(Format::Orion), expected, "none"),
@@ -387,10 +371,9 @@ fn into_result(s: Summary) -> BenchResult {
                 latency_us: row.latency_us,
                 ..metric(Access::Rnd, small, row.small)
             },
-            Kind::SmallLatency => Metric {
-                latency_us: Some(row.value),
-                ..metric(Access::Rnd, small, row.small)
-            },
+            Kind::SmallLatency => {
+                Metric { latency_us: Some(row.value), ..metric(Access::Rnd, small, row.small) }
+            }
         };
         r.metrics.push(m);
     }
