@@ -237,6 +237,10 @@ pub struct BenchResult {
     /// Labels of rows the tool printed as all zeros: tests that were not run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<String>,
+    /// The measuring method, when the layout proves it but no version was printed (a
+    /// header-less CrystalDiskMark 3 paste). Otherwise derived from tool and version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<ToolFamily>,
 }
 
 impl BenchResult {
@@ -255,11 +259,12 @@ impl BenchResult {
             target: None,
             engine: None,
             not_run: Vec::new(),
+            family: None,
         }
     }
 
     pub fn family(&self) -> ToolFamily {
-        ToolFamily::of(self.tool, self.tool_version.as_deref())
+        self.family.unwrap_or_else(|| ToolFamily::of(self.tool, self.tool_version.as_deref()))
     }
 
     /// Each metric with its canonical test key.

@@ -1348,3 +1348,23 @@ fn never_panics_on_cut_or_garbled_corpus_text() {
         }
     }
 }
+
+#[test]
+fn headerless_pastes_keep_their_engine_family() {
+    use bench::ToolFamily;
+    // 3.x rows (cdm3/04 has no header): CrystalDiskMark's own engine, never DiskSpd.
+    let rows = text("cdm3/04__unknown_id4267296961__3.x_samsung850pro_blockquote_COLLAPSED.txt");
+    let r = &parse_str(&rows, None).expect("parses")[0];
+    assert_eq!(r.tool_version, None);
+    assert_eq!(r.family(), ToolFamily::CdmNative);
+    // 5.x rows name Q and T: DiskSpd.
+    let r = &parse_str("Sequential Read (Q= 32,T= 1) : 140.647 MB/s\n", None).expect("parses")[0];
+    assert_eq!(r.family(), ToolFamily::CdmDiskspd);
+    // 7.x body without header (cdm7/02): DiskSpd.
+    let r = &parse_str(&text(CDM7_02_PATH), None).expect("parses")[0];
+    assert_eq!(r.family(), ToolFamily::CdmDiskspd);
+    // With a version printed, the version decides and no family is stored.
+    let r =
+        &parse_str(&text("cdm3/10__pastebin_nLyTADpy__3.0.3_x64_NUMBERED_COLLAPSED.txt"), None).unwrap()[0];
+    assert_eq!((r.family, r.family()), (None, ToolFamily::CdmNative));
+}

@@ -68,7 +68,7 @@
 //! comment; blank-line-separated prose is not).
 
 use super::{number, truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, DataPattern, Metric, Op, Tool};
+use crate::model::{Access, BenchResult, DataPattern, Metric, Op, Tool, ToolFamily};
 use crate::text::Document;
 use regex_lite::{Captures, Regex};
 use std::sync::OnceLock;
@@ -233,6 +233,9 @@ struct Run {
     section: Option<(Op, Option<u8>, &'static str)>,
     /// 2.x evidence: a `Test Size` line or a `Random Read 4KB` row without `(QD=…)`.
     looks_2x: bool,
+    /// A row had the 2.x/3.x shape (no `(Q= n,T= n)`/`(T= n)`): CrystalDiskMark's own
+    /// I/O engine, which 4.x replaced with DiskSpd.
+    native_engine_rows: bool,
     mix_ratio: Option<u8>,
     fill: Option<DataPattern>,
     /// Index of the line that may hold a free-text comment.
@@ -252,6 +255,7 @@ impl Run {
             after_rows: false,
             section: None,
             looks_2x: false,
+            native_engine_rows: false,
             mix_ratio: None,
             fill: None,
             comment_slot: None,
@@ -303,6 +307,12 @@ impl Run {
         }
         let tool = self.tool();
         self.res.tool = tool;
+        if tool == Tool::CrystalDiskMark && self.major().is_none() {
+            self.res.family = Some(match self.style {
+                Some(Style::Legacy) if self.native_engine_rows => ToolFamily::CdmNative,
+                _ => ToolFamily::CdmDiskspd,
+            });
+        }
         self.res.data_pattern = match (self.fill, tool) {
             (Some(p), _) => Some(p),
             (None, Tool::KDiskMark) => None,
@@ -339,6 +349,8 @@ struct Row {
     latency_us: Option<f64>,
     /// A 2.x-shaped `Random Read 4KB` (no queue depth).
     plain_4kb: bool,
+    /// Legacy row without `(Q= n,T= n)` or `(T= n)`: the 2.x/3.x engine.
+    native_engine: bool,
 }
 
 struct Parser<'a> {
@@ -600,6 +612,7 @@ impl Parser<'_> {
                 iops,
                 latency_us,
                 plain_4kb: false,
+                native_engine: false,
             }));
         }
 
@@ -643,6 +656,7 @@ impl Parser<'_> {
             iops,
             latency_us,
             plain_4kb: access == Access::Rnd && block_size == 4 * KIB && qd.is_none() && q.is_none(),
+            native_engine: q.is_none() && t_only.is_none(),
         }))
     }
 
@@ -689,6 +703,7 @@ impl Parser<'_> {
         run.rows += 1;
         run.style.get_or_insert(row.style);
         run.looks_2x |= row.plain_4kb;
+        run.native_engine_rows |= row.native_engine;
         let zero = row.mbps == 0.0 && row.iops.unwrap_or(0.0) == 0.0 && row.latency_us.unwrap_or(0.0) == 0.0;
         if zero {
             run.res.not_run.push(label);
