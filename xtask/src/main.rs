@@ -104,19 +104,29 @@ fn fuzz(args: &[String]) -> Result<()> {
         targets = String::from_utf8(out.stdout)?.lines().map(str::to_string).collect();
     }
     let seeds = shared_dir()?.join("corpus/real");
+    let mut failed = Vec::new();
     for t in &targets {
         println!("== fuzzing {t} for {seconds} s");
         let corpus = format!("fuzz/corpus/{t}");
         std::fs::create_dir_all(Path::new("crates/bench").join(&corpus))?;
-        status(
+        // A crash ends this target's run; report it and go on with the next target.
+        let run = status(
             Command::new("cargo")
                 .args(["+nightly", "fuzz", "run", t, &corpus])
                 .arg(&seeds)
                 .arg("--")
                 .arg(format!("-max_total_time={seconds}"))
                 .arg("-max_len=16384")
+                .arg("-timeout=10")
                 .current_dir("crates/bench"),
-        )?;
+        );
+        if let Err(e) = run {
+            eprintln!("xtask: {t}: {e:#}");
+            failed.push(t.clone());
+        }
+    }
+    if !failed.is_empty() {
+        bail!("crashes in {}: see crates/bench/fuzz/artifacts/", failed.join(", "));
     }
     Ok(())
 }

@@ -27,7 +27,7 @@
 //! * A new result starts at each `AS SSD Benchmark` title, or at a `Name:` line that
 //!   follows results.
 
-use super::{number, truncate, Format, ParseError};
+use super::{number, rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Tool};
 use crate::text::Document;
 
@@ -229,10 +229,10 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         match unit.as_str() {
             "mb/s" | "mbps" | "mb/sec" => metric.mbps = Some(v),
             "iops" => metric.iops = Some(v),
-            "ms" => metric.latency_us = Some(v * 1000.0),
+            "ms" => metric.latency_us = Some(rescale(v, 1000.0)),
             "µs" | "us" => metric.latency_us = Some(v),
             // No unit: access times are in ms, everything else in MB/s.
-            "" if *sect == Section::Access => metric.latency_us = Some(v * 1000.0),
+            "" if *sect == Section::Access => metric.latency_us = Some(rescale(v, 1000.0)),
             "" => metric.mbps = Some(v),
             _ => {
                 return Err(ParseError::at(

@@ -27,7 +27,7 @@
 //!   `HD Tune 2.55` → `2.55`), or `Pro` alone when only the edition is known.
 
 use super::asssd::{locale_number, uses_decimal_comma};
-use super::{truncate, Format, ParseError};
+use super::{rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Stat, Tool};
 use crate::text::Document;
 use regex_lite::Regex;
@@ -216,7 +216,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         };
         if lower_label == "access time" {
             let us = match unit.as_str() {
-                "ms" | "" => v * 1000.0,
+                "ms" | "" => rescale(v, 1000.0),
                 "us" | "µs" => v,
                 _ => return Err(unit_error(line.no, text, "ms")),
             };
@@ -230,7 +230,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 "kb/s" => 0.001,
                 _ => return Err(unit_error(line.no, text, "MB/s")),
             };
-            metric.mbps = Some(v * scale);
+            metric.mbps = Some(rescale(v, scale));
             metric.stat = Some(match lower_label.as_str() {
                 "transfer rate minimum" => Stat::Min,
                 "transfer rate maximum" => Stat::Max,

@@ -209,6 +209,19 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+/// A printed value converted to another unit (ms → µs, GB/s → MB/s) without binary
+/// floating-point noise: `4.046 ms` is 4046 µs, not 4046.0000000000005. Tools print at
+/// most a few decimals, so rounding to 1e-6 of the target unit loses nothing.
+pub(crate) fn rescale(value: f64, factor: f64) -> f64 {
+    let exact = value * factor;
+    let rounded = (exact * 1e6).round() / 1e6;
+    if rounded.is_finite() {
+        rounded
+    } else {
+        exact
+    }
+}
+
 /// Parses a printed number: `1,234.5`, `19,730.47` (thousands separators) and the
 /// decimal comma of some locales (`2863,65`).
 pub(crate) fn number(s: &str) -> Option<f64> {
@@ -236,6 +249,14 @@ mod tests {
         assert_eq!(number("1060963.4"), Some(1060963.4));
         assert_eq!(number("x"), None);
         assert_eq!(number("inf"), None);
+    }
+
+    #[test]
+    fn rescaling_keeps_printed_digits() {
+        assert_eq!(rescale(4.046, 1000.0), 4046.0);
+        assert_eq!(rescale(0.33, 1000.0), 330.0);
+        assert_eq!(rescale(1.2, 1000.0), 1200.0);
+        assert_eq!(rescale(1e308, 1000.0), f64::INFINITY);
     }
 
     #[test]

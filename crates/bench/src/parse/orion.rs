@@ -27,7 +27,7 @@
 //! * Summaries without any result line (a failed start, a cut-off last summary) are
 //!   dropped when other summaries have results; alone they are an error.
 
-use super::{number, truncate, Format, ParseError};
+use super::{number, rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Tool};
 use crate::text::Document;
 use regex_lite::Regex;
@@ -153,7 +153,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             let value = match (kind, unit.as_str()) {
                 (Kind::SmallLatency, "us" | "usec" | "usecs") => value,
                 // 11g: milliseconds, no unit.
-                (Kind::SmallLatency, "" | "ms" | "msec" | "msecs") => value * 1000.0,
+                (Kind::SmallLatency, "" | "ms" | "msec" | "msecs") => rescale(value, 1000.0),
                 (Kind::SmallLatency, _) => {
                     return Err(ParseError::at(
                         Format::Orion,
@@ -192,7 +192,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
 
         if let Some(c) = detail_latency().captures(text) {
             let scale = if c[3].to_ascii_lowercase().starts_with('m') { 1000.0 } else { 1.0 };
-            let avg = number(&c[2]).map(|v| v * scale);
+            let avg = number(&c[2]).map(|v| rescale(v, scale));
             let point = (c[4].parse::<u32>().ok(), c[5].parse::<u32>().ok());
             let read = c[1].eq_ignore_ascii_case("read");
             let write_percent = cur.write_percent.unwrap_or(0);
