@@ -162,8 +162,9 @@ pub struct Flag {
     pub detail: String,
 }
 
-/// Within this share of a link's practical ceiling a result counts as pinned to it.
-const CEILING_BAND: f64 = 0.93;
+/// Within this share of a link's practical ceiling a result counts as pinned to it
+/// (SATA 3 Gb/s results pile up at 277 of ~280 MB/s, Gen1 x1 cards at 204 of ~200).
+const CEILING_BAND: f64 = 0.9;
 /// Above the ceiling by more than this share, only a cache can explain the number.
 const ABOVE_CEILING: f64 = 1.06;
 
@@ -393,10 +394,10 @@ mod tests {
         assert_eq!(pinned[0].kind, FlagKind::InterfaceCeiling);
         assert_eq!(pinned[0].label, "Sequential Read");
 
-        // A PCIe 1.0 x1 slot caps a SATA 6 Gb/s card at ~250 MB/s.
+        // A PCIe 1.0 x1 slot caps a SATA 6 Gb/s card at ~200 MB/s (the seeds: 204 MB/s).
         tags.platform.link = Some(Link::Sata { gbps: 6.0 });
         tags.platform.host_link = Some(Link::Pcie { gen: 1, lanes: 1 });
-        let flags = interface_flags(&cdm3(242.0, 140.0, DataPattern::Random), &tags);
+        let flags = interface_flags(&cdm3(204.0, 140.0, DataPattern::Random), &tags);
         assert_eq!(flags.iter().map(|f| f.kind).collect::<Vec<_>>(), vec![FlagKind::InterfaceCeiling]);
 
         // Two SATA 3 Gb/s members behind a RAID card on PCIe 2.0 x8: 1626 MB/s is cache.
