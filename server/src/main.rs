@@ -1,7 +1,8 @@
 //! `ssdbase`: the one binary of SSDBase. Subcommands wire command-line arguments to the
-//! `bench` crate (and, later, to the server); no domain logic lives here.
+//! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod parse_cmd;
+mod serve_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -18,10 +19,13 @@ enum Command {
     /// Parse result files and print each result as one line of JSON (SSDBase's public
     /// result format). A file holding several runs prints one line per run.
     Parse(parse_cmd::ParseArgs),
+    /// Serve the API (and the demo data on a new database).
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Parse(args) => parse_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
     }
 }

@@ -1,0 +1,91 @@
+//! The HTTP API under `/api/v1`: one module per resource, each with its own router.
+
+mod compare;
+mod drives;
+mod extract;
+mod health;
+mod results;
+
+use crate::error::{error_response, ApiError};
+use crate::storage::DynStorage;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use std::time::Duration;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+/// Limits of the HTTP layer.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest accepted request body; larger ones get 413.
+    pub max_body_bytes: usize,
+    /// A request (including reading its body) that takes longer gets 408.
+    pub request_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_body_bytes: 4 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub storage: DynStorage,
+}
+
+pub const API_PREFIX: &str = "/api/v1";
+
+/// The whole application: API routes, JSON 404 for everything else, limits.
+pub fn app(storage: DynStorage, limits: &Limits) -> Router {
+    let api = Router::new()
+        .merge(health::router())
+        .merge(results::router())
+        .merge(drives::router())
+        .merge(compare::router());
+    Router::new()
+        .nest(API_PREFIX, api)
+        .fallback(not_found)
+        .with_state(AppState { storage })
+        .layer(DefaultBodyLimit::disable())
+        .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
+        .layer(axum::middleware::map_response(json_errors))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such resource", None)
+}
+
+/// Gives error answers produced outside the handlers (405, 413 from the body limit,
+/// 408 from the timeout) the same JSON body as every other error.
+async fn json_errors(res: Response) -> Response {
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res;
+    }
+    let detail = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
+        StatusCode::METHOD_NOT_ALLOWED => "method not allowed on this resource".to_string(),
+        StatusCode::REQUEST_TIMEOUT => "the request took too long".to_string(),
+        s => s.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let (mut parts, _) = res.into_parts();
+    let fresh = error_response(status, detail);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+    let (_, body) = fresh.into_parts();
+    Response::from_parts(parts, body).into_response()
+}
+
+/// `/api/v1/results/42`.
+pub fn result_url(id: i64) -> String {
+    format!("{API_PREFIX}/results/{id}")
+}

@@ -1,0 +1,99 @@
+//! The one error type of the HTTP API. Every 4xx answer carries a JSON body
+//! `{"errors":[{"detail": "...", "pointer": "..."}]}` saying what was wrong and where
+//! (a field path such as `tags.drive.sku`, or `line 12` of an uploaded file).
+//! Internal errors are logged and reported without details.
+
+use crate::storage::StorageError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorItem {
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    pub errors: Vec<ErrorItem>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Malformed request: bad query string, path or JSON syntax.
+    #[error("bad request")]
+    BadRequest(Vec<ErrorItem>),
+    #[error("not found")]
+    NotFound(Vec<ErrorItem>),
+    /// Well-formed but unusable: a result file that does not parse, an unknown drive.
+    #[error("unprocessable")]
+    Unprocessable(Vec<ErrorItem>),
+    #[error("payload too large")]
+    PayloadTooLarge(String),
+    #[error("unsupported media type")]
+    UnsupportedMediaType(String),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn bad_request(detail: impl Into<String>, pointer: Option<String>) -> ApiError {
+        ApiError::BadRequest(vec![ErrorItem { detail: detail.into(), pointer }])
+    }
+
+    pub fn not_found(detail: impl Into<String>, pointer: Option<String>) -> ApiError {
+        ApiError::NotFound(vec![ErrorItem { detail: detail.into(), pointer }])
+    }
+
+    pub fn unprocessable(detail: impl Into<String>, pointer: Option<String>) -> ApiError {
+        ApiError::Unprocessable(vec![ErrorItem { detail: detail.into(), pointer }])
+    }
+
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn items(self) -> Vec<ErrorItem> {
+        let one = |detail: String| vec![ErrorItem { detail, pointer: None }];
+        match self {
+            ApiError::BadRequest(items) | ApiError::NotFound(items) | ApiError::Unprocessable(items) => items,
+            ApiError::PayloadTooLarge(d) | ApiError::UnsupportedMediaType(d) => one(d),
+            ApiError::Storage(e) => {
+                eprintln!("ssdbase: storage error: {e}");
+                one("internal error".into())
+            }
+            ApiError::Internal(e) => {
+                eprintln!("ssdbase: internal error: {e:#}");
+                one("internal error".into())
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status_code();
+        (status, Json(ErrorBody { errors: self.items() })).into_response()
+    }
+}
+
+/// A JSON error response for a status, for answers produced outside the handlers
+/// (unknown routes, body limits, timeouts).
+pub fn error_response(status: StatusCode, detail: impl Into<String>) -> Response {
+    (status, Json(ErrorBody { errors: vec![ErrorItem { detail: detail.into(), pointer: None }] }))
+        .into_response()
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

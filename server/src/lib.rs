@@ -1,0 +1,26 @@
+//! The `ssdbase` server: storage (SQLite or PostgreSQL behind one trait), the HTTP API
+//! and the seed loader. The binary in `main.rs` only wires command-line arguments to
+//! these pieces.
+
+pub mod api;
+pub mod error;
+pub mod ingest;
+pub mod storage;
+
+use storage::DynStorage;
+
+/// Loads the seed dataset when the database is new and empty. Returns how many results
+/// it loaded (0 when the database was seeded before or holds data).
+pub async fn seed_if_empty(storage: &DynStorage) -> anyhow::Result<usize> {
+    let ds = bench::seeds::seed_dataset().map_err(|e| anyhow::anyhow!("seed dataset: {e}"))?;
+    let submissions = ingest::seed_submissions(&ds);
+    let loaded = storage.seed_if_empty(&ds.drives, &submissions).await?;
+    Ok(if loaded { submissions.len() } else { 0 })
+}
+
+/// Opens the database, applies migrations and loads the seeds when it is new.
+pub async fn open(database_url: &str) -> anyhow::Result<DynStorage> {
+    let storage = storage::connect(database_url).await?;
+    seed_if_empty(&storage).await?;
+    Ok(storage)
+}

@@ -1,0 +1,79 @@
+//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT]`.
+
+use anyhow::Context;
+use ssdbase::api::{self, Limits};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// `sqlite://FILE` (created on first start) or `postgres://USER:PASS@HOST/DB`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ssdbase.db")]
+    database_url: String,
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+}
+
+pub fn run(args: &ServeArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ssdbase: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ssdbase: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    let storage = ssdbase::storage::connect(&args.database_url)
+        .await
+        .with_context(|| format!("opening the database {}", redact(&args.database_url)))?;
+    let seeded = ssdbase::seed_if_empty(&storage).await.context("loading the seed dataset")?;
+    if seeded > 0 {
+        eprintln!("ssdbase: new database: loaded {seeded} seed results");
+    }
+    let app = api::app(storage.clone(), &Limits::default());
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("listening on {}", args.listen))?;
+    eprintln!(
+        "ssdbase: serving http://{}{} ({} database)",
+        listener.local_addr()?,
+        api::API_PREFIX,
+        storage.backend()
+    );
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => match url[s + 3..at].find(':') {
+            Some(colon) => format!("{}:***{}", &url[..s + 3 + colon], &url[at..]),
+            None => url.to_string(),
+        },
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_are_not_printed() {
+        assert_eq!(super::redact("postgres://u:secret@h/db"), "postgres://u:***@h/db");
+        assert_eq!(super::redact("sqlite://ssdbase.db"), "sqlite://ssdbase.db");
+    }
+}

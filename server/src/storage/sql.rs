@@ -1,0 +1,424 @@
+//! The SQL both backends run, written once with `?` placeholders, and the parameters
+//! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
+
+use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
+use bench::{BenchResult, DriveSku, Link, Metric, TestKey};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// A bound value. Every variant binds the same way in SQLite and PostgreSQL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Param {
+    Text(Option<String>),
+    Int(Option<i64>),
+    Float(Option<f64>),
+    Bytes(Vec<u8>),
+}
+
+impl From<&FilterValue> for Param {
+    fn from(v: &FilterValue) -> Param {
+        match v {
+            FilterValue::Text(s) => Param::Text(Some(s.clone())),
+            FilterValue::Int(i) => Param::Int(Some(*i)),
+        }
+    }
+}
+
+/// `?` → `$1`, `$2`, ... (the SQL here never has `?` inside string literals).
+pub fn numbered(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut n = 0;
+    for c in sql.chars() {
+        if c == '?' {
+            n += 1;
+            out.push('$');
+            out.push_str(&n.to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(", ")
+}
+
+/// The serde name of a unit enum value, e.g. `Tool::CrystalDiskMark` → `crystaldiskmark`.
+pub fn enum_name<T: Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        other => panic!("not a unit enum: {other:?}"),
+    }
+}
+
+pub fn enum_from_name<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
+    serde_json::from_value(serde_json::Value::String(s.to_string()))
+        .map_err(|e| StorageError::Corrupt(format!("{s:?}: {e}")))
+}
+
+pub fn from_json<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
+    serde_json::from_str(s).map_err(|e| StorageError::Corrupt(e.to_string()))
+}
+
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("domain types always serialise")
+}
+
+/// A link as a short filterable id: `sata-6`, `sata-1.5`, `pcie-2-x1`, `usb-5`.
+pub fn link_id(link: &Link) -> String {
+    match *link {
+        Link::Sata { gbps } => format!("sata-{gbps}"),
+        Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
+        Link::Usb { gbps } => format!("usb-{gbps}"),
+    }
+}
+
+fn int<T: TryInto<i64>>(v: Option<T>) -> Param {
+    Param::Int(v.and_then(|v| v.try_into().ok()))
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------
+
+pub const INSERT_META_SEEDED: &str =
+    "INSERT INTO app_meta (key, value) VALUES ('seeded', ?) ON CONFLICT (key) DO NOTHING";
+
+pub const COUNT_DATA: &str = "SELECT (SELECT COUNT(*) FROM drives) + (SELECT COUNT(*) FROM submissions)";
+
+pub const INSERT_DRIVE: &str =
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
+     VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+pub fn drive_params(d: &DriveSku) -> Vec<Param> {
+    vec![
+        Param::Text(Some(d.id.clone())),
+        Param::Text(Some(d.vendor.clone())),
+        Param::Text(Some(d.model.clone())),
+        Param::Text(d.part_number.clone()),
+        int(Some(d.capacity_gb)),
+        Param::Text(d.controller.model.clone()),
+        Param::Text(Some(to_json(d))),
+    ]
+}
+
+pub const INSERT_SUBMISSION: &str =
+    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at) \
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+
+pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
+    vec![
+        Param::Text(Some(s.content_hash.clone())),
+        Param::Bytes(s.body.clone()),
+        Param::Text(s.format.clone()),
+        Param::Text(Some(s.edit_token_hash.clone())),
+        Param::Text(s.client.clone()),
+        Param::Int(Some(s.created_at)),
+    ]
+}
+
+pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = ?";
+pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
+
+/// The columns of `results` an insert fills, in the order of [`result_params`].
+const RESULT_COLUMNS: &[&str] = &[
+    "submission_id",
+    "ordinal",
+    "created_at",
+    "drive_sku",
+    "drive_vendor",
+    "drive_model",
+    "drive_part_number",
+    "drive_capacity_gb",
+    "controller",
+    "controller_stepping",
+    "nand_vendor",
+    "firmware",
+    "chipset",
+    "storage_controller",
+    "driver",
+    "mode",
+    "link",
+    "host_link",
+    "raid_level",
+    "raid_members",
+    "os",
+    "filesystem",
+    "tool",
+    "tool_version",
+    "family",
+    "data_pattern",
+    "test_size_bytes",
+    "source",
+    "tags",
+    "result",
+    "flags",
+];
+
+pub fn insert_result_sql() -> String {
+    format!(
+        "INSERT INTO results ({}) VALUES ({}) RETURNING id",
+        RESULT_COLUMNS.join(", "),
+        placeholders(RESULT_COLUMNS.len())
+    )
+}
+
+pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_at: i64) -> Vec<Param> {
+    let t = &r.tags;
+    let p = &t.platform;
+    let res = &r.result;
+    let controller = t.controller.as_ref();
+    let params = vec![
+        Param::Int(Some(submission_id)),
+        int(Some(ordinal)),
+        Param::Int(Some(created_at)),
+        Param::Text(t.drive.sku.clone()),
+        Param::Text(t.drive.vendor.clone()),
+        Param::Text(t.drive.model.clone()),
+        Param::Text(t.drive.part_number.clone()),
+        int(t.drive.capacity_gb),
+        Param::Text(controller.and_then(|c| c.model.clone())),
+        Param::Text(controller.and_then(|c| c.stepping.clone())),
+        Param::Text(t.nand.as_ref().and_then(|n| n.vendor.clone())),
+        Param::Text(t.firmware.clone()),
+        Param::Text(p.chipset.clone()),
+        Param::Text(p.storage_controller.clone()),
+        Param::Text(p.driver.clone()),
+        Param::Text(p.mode.as_ref().map(enum_name)),
+        Param::Text(p.link.as_ref().map(link_id)),
+        Param::Text(p.host_link.as_ref().map(link_id)),
+        int(t.raid.as_ref().map(|r| r.level)),
+        int(t.raid.as_ref().map(|r| r.members)),
+        Param::Text(p.os.clone().or_else(|| res.os.clone())),
+        Param::Text(p.filesystem.clone()),
+        Param::Text(Some(enum_name(&res.tool))),
+        Param::Text(res.tool_version.clone()),
+        Param::Text(Some(enum_name(&res.family()))),
+        Param::Text(res.data_pattern.as_ref().map(enum_name)),
+        int(res.test_size_bytes),
+        Param::Text(r.source.clone()),
+        Param::Text(Some(to_json(&r.tags))),
+        Param::Text(Some(to_json(&r.result))),
+        Param::Text(Some(to_json(&r.flags))),
+    ];
+    debug_assert_eq!(params.len(), RESULT_COLUMNS.len());
+    params
+}
+
+const METRIC_COLUMNS: &[&str] = &[
+    "result_id",
+    "ordinal",
+    "label",
+    "family",
+    "access",
+    "block_size",
+    "queue_depth",
+    "threads",
+    "op",
+    "mix_read_percent",
+    "stat",
+    "mbps",
+    "iops",
+    "latency_us",
+];
+
+/// One multi-row insert for the metrics of a result (`None` when it has none).
+pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, Vec<Param>)> {
+    if result.metrics.is_empty() {
+        return None;
+    }
+    let row = format!("({})", placeholders(METRIC_COLUMNS.len()));
+    let sql = format!(
+        "INSERT INTO metrics ({}) VALUES {}",
+        METRIC_COLUMNS.join(", "),
+        vec![row; result.metrics.len()].join(", ")
+    );
+    let family = enum_name(&result.family());
+    let mut params = Vec::with_capacity(result.metrics.len() * METRIC_COLUMNS.len());
+    for (i, m) in result.metrics.iter().enumerate() {
+        let Metric { label, access, block_size, queue_depth, threads, op, mbps, iops, latency_us, .. } = m;
+        params.extend([
+            Param::Int(Some(result_id)),
+            int(Some(i)),
+            Param::Text(Some(label.clone())),
+            Param::Text(Some(family.clone())),
+            Param::Text(Some(enum_name(access))),
+            int(Some(*block_size)),
+            int(Some(*queue_depth)),
+            int(Some(*threads)),
+            Param::Text(Some(enum_name(op))),
+            int(m.mix_read_percent),
+            Param::Text(m.stat.as_ref().map(enum_name)),
+            Param::Float(*mbps),
+            Param::Float(*iops),
+            Param::Float(*latency_us),
+        ]);
+    }
+    Some((sql, params))
+}
+
+// ---------------------------------------------------------------------------------------
+// Reads
+// ---------------------------------------------------------------------------------------
+
+/// The columns every result read selects, decoded by [`RawResult::decode`].
+pub const RESULT_SELECT: &str =
+    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.source, r.tags, r.result, r.flags FROM results r";
+
+/// A result row before its JSON is read.
+pub struct RawResult {
+    pub id: i64,
+    pub submission_id: i64,
+    pub created_at: i64,
+    pub hidden: bool,
+    pub source: Option<String>,
+    pub tags: String,
+    pub result: String,
+    pub flags: String,
+}
+
+impl RawResult {
+    pub fn decode(self) -> Result<StoredResult, StorageError> {
+        Ok(StoredResult {
+            id: self.id,
+            submission_id: self.submission_id,
+            created_at: self.created_at,
+            hidden: self.hidden,
+            source: self.source,
+            tags: from_json(&self.tags)?,
+            result: from_json(&self.result)?,
+            flags: from_json(&self.flags)?,
+        })
+    }
+}
+
+pub fn get_result_sql() -> String {
+    format!("{RESULT_SELECT} WHERE r.id = ?")
+}
+
+pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
+    let mut sql = String::from(RESULT_SELECT);
+    let mut params = Vec::new();
+    let mut conds: Vec<String> = Vec::new();
+    if !q.include_hidden {
+        conds.push("NOT r.hidden".into());
+    }
+    for (col, v) in &q.filters {
+        conds.push(format!("r.{col} = ?"));
+        params.push(Param::from(v));
+    }
+    if !q.metric_filters.is_empty() {
+        let inner: Vec<String> = q.metric_filters.iter().map(|(col, _)| format!("m.{col} = ?")).collect();
+        conds.push(format!(
+            "EXISTS (SELECT 1 FROM metrics m WHERE m.result_id = r.id AND {})",
+            inner.join(" AND ")
+        ));
+        params.extend(q.metric_filters.iter().map(|(_, v)| Param::from(v)));
+    }
+    if let Some(after) = q.after_id {
+        conds.push(if q.oldest_first { "r.id > ?" } else { "r.id < ?" }.into());
+        params.push(Param::Int(Some(after)));
+    }
+    if !conds.is_empty() {
+        sql.push_str(" WHERE ");
+        sql.push_str(&conds.join(" AND "));
+    }
+    sql.push_str(if q.oldest_first { " ORDER BY r.id ASC" } else { " ORDER BY r.id DESC" });
+    sql.push_str(" LIMIT ?");
+    params.push(Param::Int(Some(q.limit)));
+    (sql, params)
+}
+
+pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
+
+pub const LIST_DRIVES: &str = "SELECT d.spec, \
+     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND NOT r.hidden) AS result_count \
+     FROM drives d ORDER BY d.vendor, d.model, d.capacity_gb, d.id";
+
+pub fn results_for_drives_sql(n: usize) -> String {
+    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
+}
+
+pub fn metrics_for_drives_sql(n: usize) -> String {
+    format!(
+        "SELECT m.result_id, r.drive_sku, m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
+         m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
+         FROM results r JOIN metrics m ON m.result_id = r.id \
+         WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id, m.ordinal",
+        placeholders(n)
+    )
+}
+
+fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
+    T::try_from(v).map_err(|_| StorageError::Corrupt(format!("number {v} out of range")))
+}
+
+/// A metrics row before its enum texts are read.
+pub struct RawMetric {
+    pub result_id: i64,
+    pub drive_sku: String,
+    pub family: String,
+    pub access: String,
+    pub block_size: i64,
+    pub queue_depth: i64,
+    pub threads: i64,
+    pub op: String,
+    pub mix_read_percent: Option<i64>,
+    pub stat: Option<String>,
+    pub mbps: Option<f64>,
+    pub iops: Option<f64>,
+    pub latency_us: Option<f64>,
+}
+
+impl RawMetric {
+    pub fn decode(self) -> Result<super::MetricRow, StorageError> {
+        Ok(super::MetricRow {
+            result_id: self.result_id,
+            drive_sku: self.drive_sku,
+            key: TestKey {
+                family: enum_from_name(&self.family)?,
+                access: enum_from_name(&self.access)?,
+                block_size: num(self.block_size)?,
+                queue_depth: num(self.queue_depth)?,
+                threads: num(self.threads)?,
+                op: enum_from_name(&self.op)?,
+                mix_read_percent: self.mix_read_percent.map(num).transpose()?,
+                stat: self.stat.as_deref().map(enum_from_name).transpose()?,
+            },
+            mbps: self.mbps,
+            iops: self.iops,
+            latency_us: self.latency_us,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_for_postgres() {
+        assert_eq!(numbered("a = ? AND b IN (?, ?)"), "a = $1 AND b IN ($2, $3)");
+    }
+
+    #[test]
+    fn insert_lists_match_their_parameters() {
+        let sql = insert_result_sql();
+        assert_eq!(sql.matches('?').count(), RESULT_COLUMNS.len());
+        let r = NewResult {
+            result: BenchResult::new(bench::Tool::Fio),
+            tags: Default::default(),
+            source: None,
+            flags: vec![],
+        };
+        assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
+    }
+
+    #[test]
+    fn links_have_short_ids() {
+        assert_eq!(link_id(&Link::Sata { gbps: 6.0 }), "sata-6");
+        assert_eq!(link_id(&Link::Sata { gbps: 1.5 }), "sata-1.5");
+        assert_eq!(link_id(&Link::Pcie { gen: 2, lanes: 1 }), "pcie-2-x1");
+    }
+}

@@ -1,0 +1,222 @@
+//! The embedded default: one SQLite file, WAL journal, foreign keys on.
+
+use super::sql::{self, Param, RawMetric, RawResult};
+use super::{
+    DriveRow, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
+};
+use async_trait::async_trait;
+use bench::DriveSku;
+use sqlx::sqlite::{
+    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteRow,
+};
+use sqlx::{Row, Sqlite, SqlitePool};
+use std::str::FromStr;
+use std::time::Duration;
+
+type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
+
+fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
+    params.into_iter().fold(q, |q, p| match p {
+        Param::Text(v) => q.bind(v),
+        Param::Int(v) => q.bind(v),
+        Param::Float(v) => q.bind(v),
+        Param::Bytes(v) => q.bind(v),
+    })
+}
+
+fn raw_result(row: &SqliteRow) -> sqlx::Result<RawResult> {
+    Ok(RawResult {
+        id: row.try_get("id")?,
+        submission_id: row.try_get("submission_id")?,
+        created_at: row.try_get("created_at")?,
+        hidden: row.try_get("hidden")?,
+        source: row.try_get("source")?,
+        tags: row.try_get("tags")?,
+        result: row.try_get("result")?,
+        flags: row.try_get("flags")?,
+    })
+}
+
+fn raw_metric(row: &SqliteRow) -> sqlx::Result<RawMetric> {
+    Ok(RawMetric {
+        result_id: row.try_get("result_id")?,
+        drive_sku: row.try_get("drive_sku")?,
+        family: row.try_get("family")?,
+        access: row.try_get("access")?,
+        block_size: row.try_get("block_size")?,
+        queue_depth: row.try_get("queue_depth")?,
+        threads: row.try_get("threads")?,
+        op: row.try_get("op")?,
+        mix_read_percent: row.try_get("mix_read_percent")?,
+        stat: row.try_get("stat")?,
+        mbps: row.try_get("mbps")?,
+        iops: row.try_get("iops")?,
+        latency_us: row.try_get("latency_us")?,
+    })
+}
+
+pub struct SqliteStorage {
+    pool: SqlitePool,
+}
+
+impl SqliteStorage {
+    /// Opens (creating if missing) the database file and applies the migrations.
+    pub async fn connect(url: &str) -> StorageResult<SqliteStorage> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
+        sqlx::migrate!("../migrations/sqlite").run(&pool).await?;
+        Ok(SqliteStorage { pool })
+    }
+
+    /// Writes a submission on an open transaction; `None` when its hash is known.
+    async fn insert_submission(
+        conn: &mut SqliteConnection,
+        s: &NewSubmission,
+    ) -> StorageResult<Option<(i64, Vec<i64>)>> {
+        let Some(row) = bind(sqlx::query(sql::INSERT_SUBMISSION), sql::submission_params(s))
+            .fetch_optional(&mut *conn)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let submission_id: i64 = row.try_get(0)?;
+        let insert = sql::insert_result_sql();
+        let mut ids = Vec::with_capacity(s.results.len());
+        for (i, r) in s.results.iter().enumerate() {
+            let id: i64 = bind(sqlx::query(&insert), sql::result_params(r, submission_id, i, s.created_at))
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get(0)?;
+            if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
+                bind(sqlx::query(&metrics_sql), params).execute(&mut *conn).await?;
+            }
+            ids.push(id);
+        }
+        Ok(Some((submission_id, ids)))
+    }
+
+    async fn existing(&self, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
+        let Some(row) =
+            sqlx::query(sql::SUBMISSION_BY_HASH).bind(content_hash).fetch_optional(&self.pool).await?
+        else {
+            return Ok(None);
+        };
+        let id: i64 = row.try_get(0)?;
+        let ids = sqlx::query(sql::RESULT_IDS_OF_SUBMISSION)
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<sqlx::Result<Vec<i64>>>()?;
+        Ok(Some((id, ids)))
+    }
+}
+
+#[async_trait]
+impl Storage for SqliteStorage {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    async fn ping(&self) -> StorageResult<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn seed_if_empty(&self, drives: &[DriveSku], submissions: &[NewSubmission]) -> StorageResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let marked = sqlx::query(sql::INSERT_META_SEEDED).bind("1").execute(&mut *tx).await?.rows_affected();
+        if marked == 0 {
+            return Ok(false); // seeded before (or by another server right now)
+        }
+        let count: i64 = sqlx::query(sql::COUNT_DATA).fetch_one(&mut *tx).await?.try_get(0)?;
+        if count > 0 {
+            tx.commit().await?; // data without the mark: never seed over it
+            return Ok(false);
+        }
+        for d in drives {
+            bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
+        }
+        for s in submissions {
+            Self::insert_submission(&mut tx, s).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn submit(&self, s: &NewSubmission) -> StorageResult<Submitted> {
+        let mut tx = self.pool.begin().await?;
+        match Self::insert_submission(&mut tx, s).await? {
+            Some((submission_id, result_ids)) => {
+                tx.commit().await?;
+                Ok(Submitted::Stored { submission_id, result_ids })
+            }
+            None => {
+                tx.rollback().await?;
+                let (submission_id, result_ids) = self
+                    .existing(&s.content_hash)
+                    .await?
+                    .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
+                Ok(Submitted::Duplicate { submission_id, result_ids })
+            }
+        }
+    }
+
+    async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>> {
+        let sql = sql::get_result_sql();
+        match sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? {
+            Some(row) => Ok(Some(raw_result(&row)?.decode()?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn list_results(&self, q: &ResultQuery) -> StorageResult<Vec<StoredResult>> {
+        let (sql, params) = sql::list_results_sql(q);
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| raw_result(r)?.decode()).collect()
+    }
+
+    async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
+        match sqlx::query(sql::GET_DRIVE).bind(id).fetch_optional(&self.pool).await? {
+            Some(row) => Ok(Some(sql::from_json(&row.try_get::<String, _>(0)?)?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
+        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DriveRow {
+                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
+                    result_count: r.try_get(1)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = sql::results_for_drives_sql(ids.len());
+        let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| raw_result(r)?.decode()).collect()
+    }
+
+    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = sql::metrics_for_drives_sql(ids.len());
+        let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| raw_metric(r)?.decode()).collect()
+    }
+}
