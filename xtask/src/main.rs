@@ -1,6 +1,6 @@
 //! Project automation, in Rust rather than shell (see matklad's cargo-xtask).
 //!
-//!   cargo xtask run    build SSDBase and start it
+//!   cargo xtask run    build SSDBase and start the server with the demo data
 //!   cargo xtask test   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask setup  only install the prerequisites
@@ -33,7 +33,11 @@ fn dispatch() -> Result<()> {
         Some("run") => run(&args[1..]),
         Some("test") => test(),
         Some("fuzz") => fuzz(&args[1..]),
-        Some("setup") => setup_for_tests(),
+        Some("setup") => {
+            let env = setup_for_tests()?;
+            println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
+            Ok(())
+        }
         _ => bail!(USAGE),
     }
 }
@@ -46,29 +50,31 @@ fn project_root() -> PathBuf {
 // Commands
 // ---------------------------------------------------------------------------------------
 
-/// Builds the `ssdbase` binary and runs it on the real-world corpus, so a newcomer sees
-/// what SSDBase reads. Extra arguments go to `ssdbase` instead.
+/// Builds the `ssdbase` binary and starts the server on the embedded database
+/// (`ssdbase.db` in the checkout, created with the demo data on first start). Extra
+/// arguments go to `ssdbase` instead, e.g. `cargo xtask run parse FILE`.
 fn run(extra: &[String]) -> Result<()> {
     cargo(&["build", "--release", "-p", "ssdbase"])?;
     let bin = Path::new("target/release/ssdbase");
     if !extra.is_empty() {
         return status(Command::new(bin).args(extra));
     }
-    let corpus = shared_dir()?.join("corpus/real");
-    let mut files: Vec<PathBuf> =
-        walk(&corpus)?.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")).collect();
-    files.sort();
-    println!("ssdbase parse: {} real result files from {}", files.len(), corpus.display());
-    status(Command::new(bin).arg("parse").args(&files))
+    println!("ssdbase serve: API at http://127.0.0.1:8080/api/v1 (Ctrl-C stops it)");
+    status(Command::new(bin).arg("serve"))
 }
 
 /// Everything the README promises: host tests of the whole workspace, the bench crate
 /// built and tested as WebAssembly, formatting and lints.
 fn test() -> Result<()> {
-    setup_for_tests()?;
+    let env = setup_for_tests()?;
     cargo(&["fmt", "--all", "--", "--check"]).context("code is not formatted: run `cargo fmt --all`")?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
-    cargo(&["test", "--workspace", "--all-targets"])?;
+    // The server's API tests run against SQLite and against this PostgreSQL.
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["test", "--workspace", "--all-targets"])
+            .env("SSDBASE_TEST_POSTGRES_URL", &env.postgres_url),
+    )?;
     // The bench crate runs in the browser: prove it builds and passes its tests there.
     cargo(&["build", "-p", "bench", "--target", "wasm32-unknown-unknown", "--release"])?;
     let runner =
@@ -135,13 +141,85 @@ fn fuzz(args: &[String]) -> Result<()> {
 // Prerequisites
 // ---------------------------------------------------------------------------------------
 
-fn setup_for_tests() -> Result<()> {
+/// What the tests need from outside the workspace, once set up.
+struct TestEnv {
+    /// A PostgreSQL role and database for the server's API tests (the role may create
+    /// databases: each test makes its own and drops it).
+    postgres_url: String,
+}
+
+fn setup_for_tests() -> Result<TestEnv> {
     ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
         .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
     ensure(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
     debian_packages(&[("node", "nodejs")])?;
     wasm_bindgen_cli()?;
-    Ok(())
+    let postgres_url = postgres_for_tests()?;
+    Ok(TestEnv { postgres_url })
+}
+
+const PG_TEST_ROLE: &str = "ssdbase_test";
+
+/// A running PostgreSQL with a test role and database: `$SSDBASE_TEST_POSTGRES_URL` when
+/// set, else Debian's `postgresql` package (installed when missing), its cluster started
+/// and the role created.
+fn postgres_for_tests() -> Result<String> {
+    if let Ok(url) = env::var("SSDBASE_TEST_POSTGRES_URL") {
+        return Ok(url);
+    }
+    if postgres_versions().is_empty() {
+        apt_install(&["postgresql"])?;
+    }
+    let Some(version) = postgres_versions().pop() else {
+        bail!("the postgresql package installed no server under /usr/lib/postgresql");
+    };
+    let clusters = output(Command::new("pg_lsclusters").arg("-h"))?;
+    // Lines: VERSION CLUSTER PORT STATUS OWNER DATADIR LOGFILE
+    let mut ours = clusters
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() >= 4 && f[0] == version && f[1] == "main")
+        .map(|f| (f[2].to_string(), f[3].to_string()));
+    if ours.is_none() {
+        as_root(Command::new("pg_createcluster").args([&version, "main"]))?;
+        ours = Some(("5432".into(), "down".into()));
+    }
+    let (port, state) = ours.expect("set above");
+    if !state.starts_with("online") {
+        println!("xtask: starting PostgreSQL {version}");
+        as_root(Command::new("pg_ctlcluster").args([&version, "main", "start"]))?;
+    }
+    let psql = |sql: &str| -> Result<String> {
+        let args = ["-u", "postgres", "--", "psql", "-v", "ON_ERROR_STOP=1", "-qAt", "-p", &port, "-c", sql];
+        if is_root() {
+            output(Command::new("runuser").args(args))
+        } else {
+            output(Command::new("sudo").arg("runuser").args(args))
+        }
+    };
+    let role = PG_TEST_ROLE;
+    psql(&format!(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN \
+         CREATE ROLE {role} LOGIN CREATEDB PASSWORD '{role}'; END IF; END $$"
+    ))?;
+    if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{role}'"))?.trim() != "1" {
+        psql(&format!("CREATE DATABASE {role} OWNER {role}"))?;
+    }
+    Ok(format!("postgres://{role}:{role}@127.0.0.1:{port}/{role}"))
+}
+
+/// Installed PostgreSQL server versions, oldest first.
+fn postgres_versions() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().join("bin/postgres").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort_by_key(|s| s.parse::<u32>().unwrap_or(0));
+    v
 }
 
 /// wasm-bindgen-cli must be exactly the version of the `wasm-bindgen` crate in
@@ -177,27 +255,47 @@ fn debian_packages(wanted: &[(&str, &str)]) -> Result<()> {
     if missing.is_empty() {
         return Ok(());
     }
-    let root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
-    let apt = |args: &[&str]| {
-        let mut c = if root { Command::new("apt-get") } else { Command::new("sudo") };
-        if !root {
-            c.arg("apt-get");
-        }
-        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-        ensure(&mut c)
-    };
-    if which("apt-get").is_none() || (!root && which("sudo").is_none()) {
+    apt_install(&missing)
+}
+
+/// `apt-get install` of these packages, as root or through sudo.
+fn apt_install(packages: &[&str]) -> Result<()> {
+    if which("apt-get").is_none() || (!is_root() && which("sudo").is_none()) {
         bail!(
             "missing: {} — install these Debian packages: apt-get install {}",
-            missing.join(", "),
-            missing.join(" ")
+            packages.join(", "),
+            packages.join(" ")
         );
     }
-    println!("xtask: installing Debian packages {}", missing.join(" "));
+    let apt = |args: &[&str]| {
+        let mut c = Command::new("apt-get");
+        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        as_root(&mut c)
+    };
+    println!("xtask: installing Debian packages {}", packages.join(" "));
     apt(&["update", "-q"])?;
     let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
-    args.extend(&missing);
+    args.extend(packages);
     apt(&args)
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
+}
+
+/// Runs a command as root: directly when we are root, else through sudo.
+fn as_root(cmd: &mut Command) -> Result<()> {
+    if is_root() {
+        return ensure(cmd);
+    }
+    let mut sudo = Command::new("sudo");
+    sudo.arg("--preserve-env=DEBIAN_FRONTEND").arg(cmd.get_program()).args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            sudo.env(k, v);
+        }
+    }
+    ensure(&mut sudo)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -221,19 +319,6 @@ fn shared_dir() -> Result<PathBuf> {
     }
 }
 
-fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = entry?.path();
-        if path.is_dir() {
-            out.extend(walk(&path)?);
-        } else {
-            out.push(path);
-        }
-    }
-    Ok(out)
-}
-
 fn which(cmd: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> =
         env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
@@ -253,6 +338,15 @@ fn status(cmd: &mut Command) -> Result<()> {
         bail!("{cmd:?} failed ({s})");
     }
     Ok(())
+}
+
+/// Runs a command and returns its standard output.
+fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd.output().with_context(|| format!("could not start {cmd:?}"))?;
+    if !out.status.success() {
+        bail!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Like [`status`], quiet on success.
