@@ -168,10 +168,16 @@ pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<Benc
         Format::AsSsd => asssd::parse(doc),
         Format::HdTune => hdtune::parse(doc),
     }?;
-    if results.is_empty() {
-        return Err(ParseError::whole(Some(format), "at least one result", "none"));
+    // A run whose every test printed zeros or dashes was not run: not a result. One rule
+    // here instead of in every parser.
+    let printed = results.len();
+    let ran: Vec<BenchResult> = results.into_iter().filter(|r| !r.metrics.is_empty()).collect();
+    if ran.is_empty() {
+        let found =
+            if printed == 0 { "none".to_string() } else { format!("{printed} run(s) with no test that ran") };
+        return Err(ParseError::whole(Some(format), "at least one result with a test that ran", found));
     }
-    Ok(results)
+    Ok(ran)
 }
 
 /// The promises every parser keeps about what it returns: at least one result, every
