@@ -118,11 +118,12 @@ fn fuzz(args: &[String]) -> Result<()> {
         // A crash ends this target's run; report it and go on with the next target.
         let run = status(
             Command::new("cargo")
-                .args(["+nightly", "fuzz", "run", t, &corpus])
+                // Safe Rust needs no AddressSanitizer; without it runs are ~5x faster.
+                .args(["+nightly", "fuzz", "run", "--sanitizer", "none", t, &corpus])
                 .arg(&seeds)
                 .arg("--")
                 .arg(format!("-max_total_time={seconds}"))
-                .arg("-max_len=16384")
+                .arg("-max_len=8192")
                 .arg("-timeout=10")
                 .current_dir("crates/bench"),
         );
