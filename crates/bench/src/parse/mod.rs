@@ -228,7 +228,7 @@ pub(crate) fn rescale(value: f64, factor: f64) -> f64 {
     }
 }
 
-/// Parses a printed number: `1,234.5`, `19,730.47` (thousands separators) and the
+/// Parses a printed, non-negative number: `1,234.5`, `19,730.47` (thousands separators) and the
 /// decimal comma of some locales (`2863,65`).
 pub(crate) fn number(s: &str) -> Option<f64> {
     let s = s.trim();
@@ -239,7 +239,8 @@ pub(crate) fn number(s: &str) -> Option<f64> {
     } else {
         s.replace(',', "").parse::<f64>().ok()
     }?;
-    v.is_finite().then_some(v)
+    // No benchmark prints a negative speed, IOPS or latency: a minus sign is damage.
+    (v.is_finite() && v >= 0.0).then_some(v)
 }
 
 #[cfg(test)]
@@ -255,6 +256,7 @@ mod tests {
         assert_eq!(number("1060963.4"), Some(1060963.4));
         assert_eq!(number("x"), None);
         assert_eq!(number("inf"), None);
+        assert_eq!(number("-0.4"), None);
     }
 
     #[test]
