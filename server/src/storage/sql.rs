@@ -266,7 +266,8 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
 pub const RESULT_SELECT: &str =
     "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.source, r.tags, r.result, r.flags FROM results r";
 
-/// A result row before its JSON is read.
+/// A result row before its JSON is read. `FromRow` decodes it from either backend.
+#[derive(sqlx::FromRow)]
 pub struct RawResult {
     pub id: i64,
     pub submission_id: i64,
@@ -355,6 +356,7 @@ fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
 }
 
 /// A metrics row before its enum texts are read.
+#[derive(sqlx::FromRow)]
 pub struct RawMetric {
     pub result_id: i64,
     pub drive_sku: String,

@@ -7,9 +7,9 @@ use super::{
 use async_trait::async_trait;
 use bench::DriveSku;
 use sqlx::sqlite::{
-    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteRow,
+    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
 };
-use sqlx::{Row, Sqlite, SqlitePool};
+use sqlx::{FromRow, Row, Sqlite, SqlitePool};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -21,37 +21,6 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
         Param::Int(v) => q.bind(v),
         Param::Float(v) => q.bind(v),
         Param::Bytes(v) => q.bind(v),
-    })
-}
-
-fn raw_result(row: &SqliteRow) -> sqlx::Result<RawResult> {
-    Ok(RawResult {
-        id: row.try_get("id")?,
-        submission_id: row.try_get("submission_id")?,
-        created_at: row.try_get("created_at")?,
-        hidden: row.try_get("hidden")?,
-        source: row.try_get("source")?,
-        tags: row.try_get("tags")?,
-        result: row.try_get("result")?,
-        flags: row.try_get("flags")?,
-    })
-}
-
-fn raw_metric(row: &SqliteRow) -> sqlx::Result<RawMetric> {
-    Ok(RawMetric {
-        result_id: row.try_get("result_id")?,
-        drive_sku: row.try_get("drive_sku")?,
-        family: row.try_get("family")?,
-        access: row.try_get("access")?,
-        block_size: row.try_get("block_size")?,
-        queue_depth: row.try_get("queue_depth")?,
-        threads: row.try_get("threads")?,
-        op: row.try_get("op")?,
-        mix_read_percent: row.try_get("mix_read_percent")?,
-        stat: row.try_get("stat")?,
-        mbps: row.try_get("mbps")?,
-        iops: row.try_get("iops")?,
-        latency_us: row.try_get("latency_us")?,
     })
 }
 
@@ -170,7 +139,7 @@ impl Storage for SqliteStorage {
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>> {
         let sql = sql::get_result_sql();
         match sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? {
-            Some(row) => Ok(Some(raw_result(&row)?.decode()?)),
+            Some(row) => Ok(Some(RawResult::from_row(&row)?.decode()?)),
             None => Ok(None),
         }
     }
@@ -178,7 +147,7 @@ impl Storage for SqliteStorage {
     async fn list_results(&self, q: &ResultQuery) -> StorageResult<Vec<StoredResult>> {
         let (sql, params) = sql::list_results_sql(q);
         let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
-        rows.iter().map(|r| raw_result(r)?.decode()).collect()
+        rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
@@ -207,7 +176,7 @@ impl Storage for SqliteStorage {
         let sql = sql::results_for_drives_sql(ids.len());
         let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
         let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
-        rows.iter().map(|r| raw_result(r)?.decode()).collect()
+        rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
     async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>> {
@@ -217,6 +186,6 @@ impl Storage for SqliteStorage {
         let sql = sql::metrics_for_drives_sql(ids.len());
         let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
         let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
-        rows.iter().map(|r| raw_metric(r)?.decode()).collect()
+        rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
     }
 }
