@@ -1,0 +1,86 @@
+//! A test's distribution: one row per group (platform, drive, data pattern), every
+//! sample as a dot over a box of median ± MAD with min–max whiskers, and the sample
+//! count. Single numbers hide spread; this shows it.
+
+use crate::{format_value, nice_axis, text, value_axis, DrawResult, HitBox, Theme};
+use bench::analysis::summarize;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistGroup {
+    pub label: String,
+    pub values: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    /// The test, e.g. `SEQ 1MiB Q1T1 read`.
+    pub test: String,
+    pub unit: String,
+    pub groups: Vec<DistGroup>,
+}
+
+const PAD: i32 = 8;
+const TITLE_H: i32 = 22;
+const ROW_H: i32 = 26;
+const AXIS_H: i32 = 36;
+const VALUE_W: i32 = 112;
+
+pub fn distribution_height(chart: &Distribution) -> u32 {
+    (PAD + TITLE_H + chart.groups.len() as i32 * ROW_H + AXIS_H) as u32
+}
+
+/// Draws `chart` over `area`; hit boxes are one per sample (`group`, `item` = index in
+/// `values`) plus one per row with `item = usize::MAX` for the summary.
+pub fn draw_distribution<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &Distribution,
+    theme: &Theme,
+) -> DrawResult<Vec<HitBox>, DB> {
+    area.fill(&theme.background)?;
+    let (w, _) = area.dim_in_pixel();
+    let w = w as i32;
+    text(area, &chart.test, (PAD, PAD + 8), &theme.foreground, (HPos::Left, VPos::Center))?;
+    let x0 = (w * 28 / 100).clamp(80, 150);
+    let x1 = (w - VALUE_W).max(x0 + 20);
+    let top = PAD + TITLE_H;
+    let bottom = top + chart.groups.len() as i32 * ROW_H;
+    let max =
+        chart.groups.iter().flat_map(|g| &g.values).copied().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let axis = nice_axis(max);
+    value_axis(area, (x0, x1), (top, bottom), axis, &chart.unit, theme)?;
+    let scale = |v: f64| x0 + ((x1 - x0) as f64 * (v / axis.1).clamp(0.0, 1.0)).round() as i32;
+
+    let mut hits = Vec::new();
+    for (g, group) in chart.groups.iter().enumerate() {
+        let y = top + g as i32 * ROW_H;
+        let c = y + ROW_H / 2;
+        let color = theme.series_color(g);
+        text(area, &group.label, (x0 - 6, c), &theme.foreground, (HPos::Right, VPos::Center))?;
+        let Some(s) = summarize(&group.values) else {
+            text(area, "no samples", (x0 + 4, c), &theme.muted, (HPos::Left, VPos::Center))?;
+            continue;
+        };
+        let line = color.stroke_width(1);
+        area.draw(&PathElement::new(vec![(scale(s.min), c), (scale(s.max), c)], line))?;
+        for end in [s.min, s.max] {
+            area.draw(&PathElement::new(vec![(scale(end), c - 4), (scale(end), c + 4)], line))?;
+        }
+        let (a, b) = (scale(s.median - s.mad), scale(s.median + s.mad).max(scale(s.median - s.mad) + 2));
+        area.draw(&Rectangle::new([(a, c - 7), (b, c + 7)], color.mix(0.25).filled()))?;
+        area.draw(&Rectangle::new([(a, c - 7), (b, c + 7)], line))?;
+        let m = scale(s.median);
+        area.draw(&PathElement::new(vec![(m, c - 9), (m, c + 9)], theme.foreground.stroke_width(2)))?;
+        for (i, v) in group.values.iter().enumerate().filter(|(_, v)| v.is_finite()) {
+            let x = scale(*v);
+            area.draw(&Circle::new((x, c), 3, color.filled()))?;
+            hits.push(HitBox { group: g, item: i, x0: x - 4, y0: c - 4, x1: x + 4, y1: c + 4 });
+        }
+        let label = format!("{} n={}", format_value(s.median), s.count);
+        text(area, &label, (x1 + 6, c), &theme.foreground, (HPos::Left, VPos::Center))?;
+        hits.push(HitBox { group: g, item: usize::MAX, x0, y0: y, x1: w - PAD, y1: y + ROW_H });
+    }
+    Ok(hits)
+}

@@ -1,0 +1,157 @@
+//! The compare chart: one group of horizontal bars per comparable test, one bar per
+//! drive. A drive without the test gets a visible "missing" slot, never a zero bar and
+//! never another test's number. Every bar is labelled with its value and sample count.
+
+use crate::{nice_axis, text, value_axis, DrawResult, HitBox, Theme};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+/// One drive's figure for one test.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bar {
+    /// The median, or `None` when the drive has no result with this test.
+    pub value: Option<f64>,
+    /// Median absolute deviation, drawn as a whisker around the bar's end.
+    pub spread: Option<f64>,
+    /// How many results the value summarises.
+    pub count: usize,
+}
+
+/// One comparable test: one bar per series, in series order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarGroup {
+    pub name: String,
+    pub bars: Vec<Bar>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupedBars {
+    /// The unit of every value, e.g. `MB/s`.
+    pub unit: String,
+    /// Series names (drives), one colour each.
+    pub series: Vec<String>,
+    pub groups: Vec<BarGroup>,
+}
+
+const PAD: i32 = 8;
+const LEGEND_ROW: i32 = 18;
+const BAR_H: i32 = 14;
+const BAR_GAP: i32 = 3;
+const GROUP_GAP: i32 = 14;
+const AXIS_H: i32 = 36;
+const VALUE_W: i32 = 96;
+
+fn legend_height(chart: &GroupedBars) -> i32 {
+    chart.series.len() as i32 * LEGEND_ROW + 6
+}
+
+fn group_height(chart: &GroupedBars) -> i32 {
+    let n = chart.series.len().max(1) as i32;
+    n * (BAR_H + BAR_GAP) - BAR_GAP + GROUP_GAP
+}
+
+/// The height in pixels the chart needs (its width is the caller's choice), so a page
+/// can size the canvas before drawing and nothing jumps.
+pub fn grouped_bars_height(chart: &GroupedBars) -> u32 {
+    (PAD + legend_height(chart) + chart.groups.len() as i32 * group_height(chart) + AXIS_H) as u32
+}
+
+/// Width of the test-name column for a chart `width` pixels wide.
+fn label_width(width: i32) -> i32 {
+    (width * 32 / 100).clamp(90, 170)
+}
+
+/// Draws `chart` over the whole of `area` and returns one hit box per bar
+/// (`group` = test index, `item` = series index), missing slots included.
+pub fn draw_grouped_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &GroupedBars,
+    theme: &Theme,
+) -> DrawResult<Vec<HitBox>, DB> {
+    area.fill(&theme.background)?;
+    let (w, _) = area.dim_in_pixel();
+    let w = w as i32;
+
+    // Legend: one row per series.
+    for (i, name) in chart.series.iter().enumerate() {
+        let y = PAD + i as i32 * LEGEND_ROW;
+        area.draw(&Rectangle::new([(PAD, y + 3), (PAD + 12, y + 13)], theme.series_color(i).filled()))?;
+        text(area, name, (PAD + 18, y + 8), &theme.foreground, (HPos::Left, VPos::Center))?;
+    }
+
+    let label_w = label_width(w);
+    let x0 = label_w;
+    let x1 = (w - VALUE_W).max(x0 + 20);
+    let top = PAD + legend_height(chart);
+    let bottom = top + chart.groups.len() as i32 * group_height(chart);
+    let max = chart
+        .groups
+        .iter()
+        .flat_map(|g| &g.bars)
+        .filter_map(|b| Some(b.value? + b.spread.unwrap_or(0.0)))
+        .fold(0.0, f64::max);
+    let axis = nice_axis(max);
+    value_axis(area, (x0, x1), (top - 4, bottom - GROUP_GAP + 4), axis, &chart.unit, theme)?;
+    let scale = |v: f64| x0 + ((x1 - x0) as f64 * (v / axis.1).clamp(0.0, 1.0)).round() as i32;
+
+    let max_chars = (label_w / 7).max(8) as usize;
+    let mut hits = Vec::new();
+    for (g, group) in chart.groups.iter().enumerate() {
+        let gy = top + g as i32 * group_height(chart);
+        let mid = gy + (group_height(chart) - GROUP_GAP) / 2;
+        text(
+            area,
+            &ellipsize(&group.name, max_chars),
+            (x0 - 6, mid),
+            &theme.foreground,
+            (HPos::Right, VPos::Center),
+        )?;
+        for (i, bar) in group.bars.iter().enumerate() {
+            let y = gy + i as i32 * (BAR_H + BAR_GAP);
+            let color = theme.series_color(i);
+            match bar.value {
+                Some(v) => {
+                    let end = scale(v).max(x0 + 1);
+                    area.draw(&Rectangle::new([(x0, y), (end, y + BAR_H)], color.filled()))?;
+                    if let Some(s) = bar.spread.filter(|s| *s > 0.0) {
+                        let (a, b) = (scale(v - s), scale(v + s));
+                        let c = y + BAR_H / 2;
+                        let style = theme.foreground.stroke_width(1);
+                        area.draw(&PathElement::new(vec![(a, c), (b, c)], style))?;
+                        area.draw(&PathElement::new(vec![(a, c - 3), (a, c + 3)], style))?;
+                        area.draw(&PathElement::new(vec![(b, c - 3), (b, c + 3)], style))?;
+                    }
+                    let label = format!("{} n={}", crate::format_value(v), bar.count);
+                    let lx = scale(v + bar.spread.unwrap_or(0.0)).max(end) + 4;
+                    text(area, &label, (lx, y + BAR_H / 2), &theme.foreground, (HPos::Left, VPos::Center))?;
+                    hits.push(HitBox { group: g, item: i, x0, y0: y, x1: lx + 70, y1: y + BAR_H });
+                }
+                None => {
+                    let outline = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 1 };
+                    area.draw(&Rectangle::new([(x0, y), (x0 + 12, y + BAR_H)], outline))?;
+                    text(
+                        area,
+                        "missing",
+                        (x0 + 18, y + BAR_H / 2),
+                        &theme.muted,
+                        (HPos::Left, VPos::Center),
+                    )?;
+                    hits.push(HitBox { group: g, item: i, x0, y0: y, x1: x0 + 80, y1: y + BAR_H });
+                }
+            }
+        }
+    }
+    Ok(hits)
+}
+
+/// `s` cut to `max` characters with an ellipsis, on a character boundary.
+fn ellipsize(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}

@@ -1,0 +1,1 @@
+//! See tests/site.rs: the site in headless Chromium against `ssdbase serve`.
