@@ -1,0 +1,321 @@
+//! The `/api/v1` JSON as the site reads it: every answer the site decodes is typed here
+//! and nowhere else, reusing `bench`'s serde types (results, tags, flags, summaries) so
+//! that a change of the API shows up in one place. The HTTP calls (browser only) are at
+//! the bottom.
+
+use bench::analysis::{Flag, RatedVsMeasured, Summary};
+use bench::{BenchResult, DataPattern, DriveSku, Platform, Tags, TestKey, Tool};
+use serde::{Deserialize, Serialize};
+
+pub const API: &str = "/api/v1";
+
+/// Every 4xx/5xx body: `{"errors":[{"detail": ..., "pointer": ...}]}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ErrorBody {
+    pub errors: Vec<ErrorItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ErrorItem {
+    pub detail: String,
+    #[serde(default)]
+    pub pointer: Option<String>,
+}
+
+/// What went wrong with a request, as the pages show it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiError {
+    /// The server answered with an error status and its error list.
+    Status { status: u16, errors: Vec<ErrorItem> },
+    /// No answer (server down, offline) or an answer that is not the expected JSON.
+    Network(String),
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::Status { status, errors } => {
+                let details: Vec<String> = errors
+                    .iter()
+                    .map(|e| match &e.pointer {
+                        Some(p) => format!("{} ({p})", e.detail),
+                        None => e.detail.clone(),
+                    })
+                    .collect();
+                write!(f, "{} (HTTP {status})", details.join("; "))
+            }
+            ApiError::Network(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+// --- /drives -----------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DriveList {
+    pub drives: Vec<DriveListItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DriveListItem {
+    #[serde(flatten)]
+    pub drive: DriveSku,
+    pub result_count: i64,
+}
+
+/// Median/MAD/count of each figure over some results, and which results.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct Aggregates {
+    #[serde(default)]
+    pub mbps: Option<Summary>,
+    #[serde(default)]
+    pub iops: Option<Summary>,
+    #[serde(default)]
+    pub latency_us: Option<Summary>,
+    #[serde(default)]
+    pub result_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct TestSummary {
+    pub key: TestKey,
+    pub name: String,
+    #[serde(flatten)]
+    pub aggregates: Aggregates,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DriveResult {
+    pub id: i64,
+    pub tool: Tool,
+    pub tool_version: Option<String>,
+    pub data_pattern: Option<DataPattern>,
+    pub test_size_bytes: Option<u64>,
+    pub platform: Platform,
+    pub source: Option<String>,
+    pub flags: Vec<Flag>,
+    pub rated_vs_measured: Vec<RatedVsMeasured>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DrivePage {
+    pub drive: DriveSku,
+    pub results: Vec<DriveResult>,
+    pub tests: Vec<TestSummary>,
+}
+
+// --- /compare ----------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ComparedDrive {
+    pub id: String,
+    pub vendor: String,
+    pub model: String,
+    pub capacity_gb: u32,
+}
+
+impl ComparedDrive {
+    pub fn label(&self) -> String {
+        format!("{} {} {} GB", self.vendor, self.model, self.capacity_gb)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DriveCell {
+    pub drive: String,
+    pub missing: bool,
+    #[serde(flatten)]
+    pub aggregates: Aggregates,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ComparedTest {
+    pub key: TestKey,
+    pub name: String,
+    pub drives: Vec<DriveCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Comparison {
+    pub drives: Vec<ComparedDrive>,
+    pub tests: Vec<ComparedTest>,
+}
+
+// --- /results ----------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ResultView {
+    pub id: i64,
+    pub submission_id: i64,
+    /// Unix seconds.
+    pub created_at: i64,
+    #[serde(default)]
+    pub source: Option<String>,
+    pub test_names: Vec<String>,
+    pub result: BenchResult,
+    pub tags: Tags,
+    pub flags: Vec<Flag>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ResultList {
+    pub results: Vec<ResultView>,
+    pub next_cursor: Option<String>,
+}
+
+/// `POST /results` body.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Submission {
+    pub text: String,
+    /// Skips detection: `cdm`, `kdiskmark`, `fio`, `orion`, `asssd`, `hdtune`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    pub tags: Tags,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SubmittedResult {
+    pub id: i64,
+    pub flags: Vec<Flag>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SubmitResponse {
+    pub id: i64,
+    pub edit_token: Option<String>,
+    pub flags: Vec<Flag>,
+    pub duplicate: bool,
+    pub results: Vec<SubmittedResult>,
+}
+
+/// Unix seconds as `YYYY-MM-DD` (UTC), without a date library.
+pub fn format_date(unix: i64) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = unix.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// A platform in a few words: chipset, storage controller, RAID, e.g.
+/// `ICH10R · ASUS U3S6 (Marvell 88SE9123)`.
+pub fn platform_label(p: &Platform, raid: Option<&bench::Raid>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(c) = &p.chipset {
+        parts.push(c.clone());
+    }
+    if let Some(s) = &p.storage_controller {
+        if p.chipset.as_ref().is_none_or(|c| !s.contains(c.as_str())) {
+            parts.push(s.clone());
+        }
+    }
+    if let Some(r) = raid {
+        parts.push(format!("RAID {} ×{}", r.level, r.members));
+    }
+    if parts.is_empty() {
+        "unknown platform".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+pub fn pattern_label(p: Option<DataPattern>) -> &'static str {
+    match p {
+        Some(DataPattern::Random) => "random",
+        Some(DataPattern::ZeroFill) => "0-fill",
+        Some(DataPattern::OneFill) => "1-fill",
+        None => "pattern unknown",
+    }
+}
+
+/// Percent-encodes a query value (RFC 3986 unreserved characters stay).
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use http::*;
+
+#[cfg(target_arch = "wasm32")]
+mod http {
+    use super::*;
+    use gloo_net::http::{Request, Response};
+    use serde::de::DeserializeOwned;
+
+    async fn decode<T: DeserializeOwned>(res: Response) -> Result<T, ApiError> {
+        let status = res.status();
+        let text = res.text().await.map_err(|e| ApiError::Network(format!("reading the answer: {e}")))?;
+        if (200..300).contains(&status) {
+            serde_json::from_str(&text)
+                .map_err(|e| ApiError::Network(format!("unexpected answer from the server: {e}")))
+        } else {
+            let errors = serde_json::from_str::<ErrorBody>(&text).map(|b| b.errors).unwrap_or_else(|_| {
+                vec![ErrorItem { detail: format!("the server answered {status}"), pointer: None }]
+            });
+            Err(ApiError::Status { status, errors })
+        }
+    }
+
+    fn network(e: gloo_net::Error) -> ApiError {
+        ApiError::Network(format!("cannot reach the server: {e}"))
+    }
+
+    /// `GET /api/v1{path}` decoded as `T`.
+    pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
+        let res = Request::get(&format!("{API}{path}")).send().await.map_err(network)?;
+        decode(res).await
+    }
+
+    pub async fn submit(body: &Submission) -> Result<SubmitResponse, ApiError> {
+        let req = Request::post(&format!("{API}/results"))
+            .json(body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the submission: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(format_date(0), "1970-01-01");
+        assert_eq!(format_date(1_700_000_000), "2023-11-14");
+        assert_eq!(format_date(951_782_400), "2000-02-29");
+    }
+
+    #[test]
+    fn query_values_are_escaped() {
+        assert_eq!(encode("ASUS U3S6 (Marvell)"), "ASUS%20U3S6%20%28Marvell%29");
+        assert_eq!(encode("a&b=c"), "a%26b%3Dc");
+    }
+
+    #[test]
+    fn api_shapes_decode() {
+        let compare = r#"{"drives":[{"id":"a","url":"/api/v1/drives/a","vendor":"Crucial","model":"C300","capacity_gb":64}],
+          "tests":[{"key":{"family":"cdm-native","access":"seq","block_size":1048576,"queue_depth":1,"threads":1,"op":"read","mix_read_percent":null,"stat":null},
+          "name":"SEQ 1MiB Q1T1 read","drives":[{"drive":"a","missing":false,"mbps":{"count":2,"median":270.0,"mad":3.0,"min":267.0,"max":273.0},"iops":null,"latency_us":null,"result_ids":[1,2]},
+          {"drive":"b","missing":true}]}]}"#;
+        let c: Comparison = serde_json::from_str(compare).unwrap();
+        assert_eq!(c.tests[0].drives[0].aggregates.mbps.unwrap().count, 2);
+        assert!(c.tests[0].drives[1].missing);
+        let err: ErrorBody = serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();
+        assert_eq!(err.errors[0].pointer.as_deref(), Some("text line 3"));
+    }
+}

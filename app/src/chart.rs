@@ -1,0 +1,85 @@
+//! A `<canvas>` that draws one chart from the `charts` crate and reports which datum
+//! the pointer is over. The caller gives the chart's height up front (the chart crate
+//! computes it from the data), so the page does not jump when the drawing arrives; the
+//! width follows the container and the chart is redrawn when the window resizes.
+
+use charts::{HitBox, Theme};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::sync::Arc;
+
+/// Draws on the area and returns the hit boxes.
+pub type DrawFn = Arc<dyn Fn(&DrawingArea<CanvasBackend, Shift>, &Theme) -> Vec<HitBox> + Send + Sync>;
+
+/// The theme the system asks for.
+pub fn theme() -> Theme {
+    let dark = window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    if dark {
+        Theme::DARK
+    } else {
+        Theme::LIGHT
+    }
+}
+
+/// Milliseconds since navigation start.
+pub fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+#[component]
+pub fn ChartCanvas(
+    /// Height in CSS pixels.
+    height: u32,
+    /// What the chart shows, for screen readers.
+    label: String,
+    draw: DrawFn,
+    /// Called with the datum under the pointer (or tap), `None` when off every datum.
+    #[prop(optional, into)]
+    on_hit: Option<Callback<Option<HitBox>>>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let hits = StoredValue::new(Vec::<HitBox>::new());
+    let (resized, set_resized) = signal(0u32);
+    let handle = window_event_listener(leptos::ev::resize, move |_| set_resized.update(|n| *n += 1));
+    on_cleanup(move || handle.remove());
+
+    Effect::new(move |_| {
+        resized.track();
+        let Some(el) = canvas.get() else { return };
+        let width = el.parent_element().map(|p| p.client_width()).unwrap_or(0).max(280) as u32;
+        el.set_width(width);
+        el.set_height(height);
+        let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else { return };
+        let area = backend.into_drawing_area();
+        let drawn = draw(&area, &theme());
+        let _ = area.present();
+        hits.set_value(drawn);
+        // Read by the end-to-end test: when the first chart was on screen.
+        let _ = el.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms()));
+    });
+
+    let pick = move |x: i32, y: i32| {
+        if let Some(on_hit) = on_hit {
+            on_hit.run(charts::hit(&hits.get_value(), x, y));
+        }
+    };
+    view! {
+        <div class="chart" style=format!("height:{height}px")>
+            <canvas
+                node_ref=canvas
+                role="img"
+                aria-label=label
+                height=height
+                on:mousemove=move |ev| pick(ev.offset_x(), ev.offset_y())
+                on:click=move |ev| pick(ev.offset_x(), ev.offset_y())
+            ></canvas>
+        </div>
+    }
+}

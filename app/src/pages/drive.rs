@@ -1,0 +1,363 @@
+//! A drive: specs, rated vs measured per capacity (gap and the flags that explain it),
+//! each test's distribution, and its results grouped by platform. The API gives the
+//! specs and per-test aggregates; the per-result figures come from the results
+//! themselves, analysed in the browser by `bench` (the same code the server runs).
+
+use super::{flag_name, loaded, ErrorBox, Loading};
+use crate::api::{self, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList, ResultView};
+use crate::chart::{ChartCanvas, DrawFn};
+use crate::pages::result::link_label;
+use bench::analysis::{rated_vs_measured, summarize, RatedFigure};
+use bench::{DriveSku, TestKey};
+use charts::{
+    distribution_height, draw_distribution, draw_rated_bars, format_value, rated_bars_height, DistGroup,
+    Distribution, RatedBars, RatedRow,
+};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A model line's capacities with their results (the drive's siblings and itself).
+type Family = Vec<(DriveSku, Vec<ResultView>)>;
+
+async fn family(id: String) -> Result<Family, ApiError> {
+    let list: DriveList = api::get("/drives").await?;
+    let me = list
+        .drives
+        .iter()
+        .find(|d| d.drive.id == id)
+        .ok_or_else(|| ApiError::Network(format!("no drive {id:?} in the catalogue")))?
+        .drive
+        .clone();
+    let mut siblings: Vec<DriveSku> = list
+        .drives
+        .into_iter()
+        .map(|d| d.drive)
+        .filter(|d| d.vendor == me.vendor && d.model == me.model)
+        .collect();
+    siblings.sort_by_key(|d| d.capacity_gb);
+    let mut out = Vec::new();
+    for sku in siblings {
+        let results: ResultList = api::get(&format!("/results?drive={}&limit=500", api::encode(&sku.id))).await?;
+        out.push((sku, results.results));
+    }
+    Ok(out)
+}
+
+#[component]
+pub fn DrivePage() -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let page = LocalResource::new(move || {
+        let id = id.get();
+        async move { api::get::<Page>(&format!("/drives/{}", api::encode(&id))).await }
+    });
+    let fam = LocalResource::new(move || family(id.get()));
+
+    view! {
+        <section>
+            {loaded(page, 260, |p: Page| view! { <Specs page=p /> })}
+            <h2>"Rated vs measured, per capacity"</h2>
+            <p class="muted">
+                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded); the bar is the median over results, n their number."
+            </p>
+            {move || match fam.get() {
+                None => view! { <Loading height=360 /> }.into_any(),
+                Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                Some(Ok(f)) => view! { <Rated family=f /> }.into_any(),
+            }}
+            <h2>"Distributions"</h2>
+            {move || match fam.get() {
+                None => view! { <Loading height=200 /> }.into_any(),
+                Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                Some(Ok(f)) => {
+                    let mine = f.into_iter().find(|(d, _)| d.id == id.get_untracked()).map(|(_, r)| r).unwrap_or_default();
+                    view! { <Distributions results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn Specs(page: Page) -> impl IntoView {
+    let d = page.drive;
+    let title = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
+    let controller = [d.controller.vendor.clone(), d.controller.model.clone(), d.controller.stepping.clone().map(|s| format!("stepping {s}"))]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let nand = [
+        d.nand.vendor.clone(),
+        d.nand.process_nm.map(|n| format!("{n} nm")),
+        d.nand.cell.map(|c| format!("{c:?}").to_uppercase()),
+        d.nand.interface.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let r = &d.rated;
+    let rated = [
+        r.seq_read_mbps.map(|v| format!("read {} MB/s", format_value(v))),
+        r.seq_write_mbps.map(|v| format!("write {} MB/s", format_value(v))),
+        r.rnd4k_read_iops.map(|v| format!("4K read {} IOPS", format_value(v))),
+        r.rnd4k_write_iops.map(|v| format!("4K write {} IOPS", format_value(v))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    let specs: Vec<(&str, String)> = [
+        ("Part number", d.part_number.clone()),
+        ("Interface", d.interface.map(link_label)),
+        ("Controller", (!controller.is_empty()).then_some(controller)),
+        ("NAND", (!nand.is_empty()).then_some(nand)),
+        ("DRAM", d.dram_mb.map(|m| format!("{m} MB"))),
+        ("Rated", (!rated.is_empty()).then_some(rated)),
+        ("Results", Some(page.results.len().to_string())),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k, v?)))
+    .collect();
+    let tests = page.tests;
+    let compare = format!("/compare?drives={}", d.id);
+    view! {
+        <h1>{title}</h1>
+        <dl class="facts">{specs.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}</dl>
+        <p>
+            <A href=compare>"Compare with other drives"</A>
+            " · "
+            <A href=format!("/results?drive={}", d.id)>"All its results"</A>
+        </p>
+        <h2>"Every test, all results"</h2>
+        <div class="table-wrap">
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">"Test"</th>
+                        <th scope="col" class="num">"Median"</th>
+                        <th scope="col" class="num">"MAD"</th>
+                        <th scope="col" class="num">"n"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {tests
+                        .into_iter()
+                        .map(|t| {
+                            let a = &t.aggregates;
+                            let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
+                                (Some(s), _, _) => (Some(s), "MB/s"),
+                                (None, Some(s), _) => (Some(s), "IOPS"),
+                                (None, None, s) => (s, "µs"),
+                            };
+                            view! {
+                                <tr>
+                                    <th scope="row">{t.name}</th>
+                                    <td class="num">{s.map(|s| format!("{} {unit}", format_value(s.median)))}</td>
+                                    <td class="num">{s.map(|s| format_value(s.mad))}</td>
+                                    <td class="num">{s.map(|s| s.count)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+const FIGURES: [(RatedFigure, &str, &str); 4] = [
+    (RatedFigure::SeqReadMbps, "Sequential read", "MB/s"),
+    (RatedFigure::SeqWriteMbps, "Sequential write", "MB/s"),
+    (RatedFigure::Rnd4kReadIops, "Random 4K read", "IOPS"),
+    (RatedFigure::Rnd4kWriteIops, "Random 4K write", "IOPS"),
+];
+
+/// One chart per rated figure, one row per capacity.
+fn rated_charts(family: &Family) -> Vec<RatedBars> {
+    FIGURES
+        .iter()
+        .filter_map(|(figure, name, unit)| {
+            let rows: Vec<RatedRow> = family
+                .iter()
+                .filter_map(|(sku, results)| {
+                    let rated = figure.of(&sku.rated)?;
+                    let mut measured = Vec::new();
+                    let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
+                    for r in results.iter().filter(|r| r.tags.raid.is_none()) {
+                        let Some(m) = rated_vs_measured(&r.result, &sku.rated).into_iter().find(|m| m.figure == *figure)
+                        else {
+                            continue;
+                        };
+                        measured.push(m.measured);
+                        for f in r.flags.iter().filter(|f| f.label == m.label) {
+                            *notes.entry(flag_name(f)).or_default() += 1;
+                        }
+                    }
+                    let n = measured.len();
+                    let note = (!notes.is_empty()).then(|| {
+                        notes.iter().map(|(k, c)| format!("{k}: {c} of {n}")).collect::<Vec<_>>().join(", ")
+                    });
+                    Some(RatedRow {
+                        label: format!("{} GB", sku.capacity_gb),
+                        rated,
+                        measured: summarize(&measured).map(|s| s.median),
+                        count: n,
+                        note,
+                    })
+                })
+                .collect();
+            (!rows.is_empty()).then(|| RatedBars { figure: name.to_string(), unit: unit.to_string(), rows })
+        })
+        .collect()
+}
+
+#[component]
+fn Rated(family: Family) -> impl IntoView {
+    let charts = rated_charts(&family);
+    if charts.is_empty() {
+        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }.into_any();
+    }
+    view! {
+        <div class="grid2">
+            {charts
+                .into_iter()
+                .map(|c| {
+                    let height = rated_bars_height(&c);
+                    let label = format!(
+                        "{}: {}",
+                        c.figure,
+                        c.rows
+                            .iter()
+                            .map(|r| format!(
+                                "{} rated {} measured {}",
+                                r.label,
+                                format_value(r.rated),
+                                r.measured.map(format_value).unwrap_or_else(|| "none".into())
+                            ))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    );
+                    let draw: DrawFn = Arc::new(move |area, theme| draw_rated_bars(area, &c, theme).unwrap_or_default());
+                    view! { <ChartCanvas height=height label=label draw=draw /> }
+                })
+                .collect_view()}
+        </div>
+    }
+    .into_any()
+}
+
+/// Per test, the samples of each platform-and-pattern group.
+fn distributions(results: &[ResultView]) -> Vec<(TestKey, String, Vec<DistGroup>)> {
+    let mut by: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    for r in results {
+        let group = format!(
+            "{} · {}",
+            platform_label(&r.tags.platform, r.tags.raid.as_ref()),
+            pattern_label(r.result.data_pattern)
+        );
+        for (k, m) in r.result.keyed_metrics() {
+            if let Some(v) = m.mbps.or(m.iops) {
+                by.entry(k).or_default().entry(group.clone()).or_default().push(v);
+            }
+        }
+    }
+    by.into_iter()
+        .map(|(k, groups)| {
+            let unit = if results.iter().flat_map(|r| r.result.keyed_metrics()).any(|(kk, m)| kk == k && m.mbps.is_some()) {
+                "MB/s"
+            } else {
+                "IOPS"
+            };
+            (k, unit.to_string(), groups.into_iter().map(|(label, values)| DistGroup { label, values }).collect())
+        })
+        .collect()
+}
+
+#[component]
+fn Distributions(results: Vec<ResultView>) -> impl IntoView {
+    let all = distributions(&results);
+    if all.is_empty() {
+        return view! { <p class="muted">"No results yet."</p> }.into_any();
+    }
+    let names: Vec<String> = all.iter().map(|(k, _, _)| k.short_name()).collect();
+    let (pick, set_pick) = signal(0usize);
+    let all = Arc::new(all);
+    let chart = move || {
+        let (k, unit, groups) = all.get(pick.get())?.clone();
+        let d = Distribution { test: k.short_name(), unit, groups };
+        let height = distribution_height(&d);
+        let label = format!("Distribution of {} per platform", d.test);
+        let draw: DrawFn = Arc::new(move |area, theme| draw_distribution(area, &d, theme).unwrap_or_default());
+        Some(view! { <ChartCanvas height=height label=label draw=draw /> })
+    };
+    view! {
+        <label>
+            "Test "
+            <select on:change=move |ev| set_pick.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+            </select>
+        </label>
+        <p class="muted">"Each dot is one result; the box spans median ± MAD, the whiskers min to max."</p>
+        {chart}
+    }
+    .into_any()
+}
+
+#[component]
+fn ByPlatform(results: Vec<ResultView>) -> impl IntoView {
+    let mut groups: BTreeMap<String, Vec<ResultView>> = BTreeMap::new();
+    for r in results {
+        groups.entry(platform_label(&r.tags.platform, r.tags.raid.as_ref())).or_default().push(r);
+    }
+    let best = |r: &ResultView, f: RatedFigure| {
+        bench::analysis::measured_for(&r.result, f).map(|(_, v)| format_value(v)).unwrap_or_else(|| "—".into())
+    };
+    view! {
+        <h2 id="platforms">"Results by platform"</h2>
+        {groups
+            .into_iter()
+            .map(|(platform, rs)| {
+                view! {
+                    <h3>{format!("{platform} ({} results)", rs.len())}</h3>
+                    <div class="table-wrap">
+                        <table>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Result"</th>
+                                    <th scope="col">"Tool"</th>
+                                    <th scope="col">"Data"</th>
+                                    <th scope="col" class="num">"Seq read MB/s"</th>
+                                    <th scope="col" class="num">"Seq write MB/s"</th>
+                                    <th scope="col">"Flags"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {rs
+                                    .into_iter()
+                                    .map(|r| {
+                                        let flags = r.flags.iter().map(flag_name).collect::<Vec<_>>().join(", ");
+                                        view! {
+                                            <tr>
+                                                <td><A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A></td>
+                                                <td>{format!("{} {}", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default())}</td>
+                                                <td>{pattern_label(r.result.data_pattern)}</td>
+                                                <td class="num">{best(&r, RatedFigure::SeqReadMbps)}</td>
+                                                <td class="num">{best(&r, RatedFigure::SeqWriteMbps)}</td>
+                                                <td>{flags}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+            })
+            .collect_view()}
+    }
+}

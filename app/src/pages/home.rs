@@ -1,0 +1,176 @@
+//! Home: what SSDBase is, search over the catalogue, the classic comparisons from the
+//! source articles, the latest results.
+
+use super::{drive_list, loaded};
+use crate::api::{self, platform_label, ResultList};
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+/// The questions the seed articles asked, one click each.
+const CLASSICS: &[(&str, &str, &str)] = &[
+    (
+        "C300 vs M2S vs SF-2281",
+        "Marvell 88SS9174 twice and SandForce, same test, side by side",
+        "/compare?drives=crucial-realssd-c300-128gb,plextor-px-m2s-128gb,patriot-wildfire-120gb",
+    ),
+    (
+        "One drive on ICH10R vs U3S6 vs SB850",
+        "Plextor M2S 256 GB on Intel, a Marvell add-in card and AMD",
+        "/drives/plextor-px-m2s-256gb#platforms",
+    ),
+    (
+        "RAID 0 of 2 and 4 drives vs one",
+        "C300 64 GB alone and striped on ICH10R and a 3ware card",
+        "/drives/crucial-realssd-c300-64gb#platforms",
+    ),
+    (
+        "Random vs 0-fill data",
+        "SandForce compresses: Patriot Wildfire with both patterns",
+        "/drives/patriot-wildfire-120gb#platforms",
+    ),
+];
+
+#[component]
+pub fn Home() -> impl IntoView {
+    let drives = drive_list();
+    let (q, set_q) = signal(String::new());
+    let latest = LocalResource::new(|| api::get::<ResultList>("/results?limit=8"));
+
+    let matches = move || {
+        let q = q.get().to_lowercase();
+        let words: Vec<&str> = q.split_whitespace().collect();
+        if words.is_empty() {
+            return Vec::new();
+        }
+        drives
+            .get()
+            .and_then(|r| r.ok())
+            .map(|list| {
+                list.drives
+                    .into_iter()
+                    .filter(|d| {
+                        let d = &d.drive;
+                        let hay = format!(
+                            "{} {} {} {} {} {}gb {}",
+                            d.id,
+                            d.vendor,
+                            d.model,
+                            d.part_number.as_deref().unwrap_or(""),
+                            d.controller.model.as_deref().unwrap_or(""),
+                            d.capacity_gb,
+                            d.controller.vendor.as_deref().unwrap_or(""),
+                        )
+                        .to_lowercase();
+                        words.iter().all(|w| hay.contains(w))
+                    })
+                    .take(10)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+
+    view! {
+        <section class="hero">
+            <h1>"SSDBase"</h1>
+            <p class="lead">
+                "One place to publish, compare and chart SSD benchmark results — only like with like, always with sample counts."
+            </p>
+            <label class="search">
+                <span class="sr-only">"Search drives"</span>
+                <input
+                    type="search"
+                    placeholder="Search a drive, controller or part number (e.g. C300, 88SS9174, SF-2281)"
+                    prop:value=q
+                    on:input=move |ev| set_q.set(event_target_value(&ev))
+                />
+            </label>
+            <ul class="matches" aria-live="polite">
+                {move || {
+                    matches()
+                        .into_iter()
+                        .map(|d| {
+                            let href = format!("/drives/{}", d.drive.id);
+                            let controller = d.drive.controller.model.clone().unwrap_or_default();
+                            view! {
+                                <li>
+                                    <A href=href>
+                                        {format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}
+                                    </A>
+                                    <span class="muted">
+                                        {format!(" {controller} · {} results", d.result_count)}
+                                    </span>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+        <section>
+            <h2>"Classic comparisons"</h2>
+            <ul class="cards">
+                {CLASSICS
+                    .iter()
+                    .map(|(title, what, href)| {
+                        view! {
+                            <li>
+                                <A href=*href>
+                                    <strong>{*title}</strong>
+                                    <span>{*what}</span>
+                                </A>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+        <section>
+            <h2>"Latest results"</h2>
+            <div class="table-wrap" style="min-height:300px">
+                {loaded(latest, 300, |list: ResultList| {
+                    view! {
+                        <table>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Result"</th>
+                                    <th scope="col">"Drive"</th>
+                                    <th scope="col">"Platform"</th>
+                                    <th scope="col">"Tool"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {list
+                                    .results
+                                    .into_iter()
+                                    .map(|r| {
+                                        view! {
+                                            <tr>
+                                                <td>
+                                                    <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
+                                                </td>
+                                                <td>{super::results::drive_label(&r.tags)}</td>
+                                                <td>{platform_label(&r.tags.platform, r.tags.raid.as_ref())}</td>
+                                                <td>
+                                                    {format!(
+                                                        "{} {}",
+                                                        r.result.tool.name(),
+                                                        r.result.tool_version.clone().unwrap_or_default(),
+                                                    )}
+                                                </td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    }
+                })}
+            </div>
+            <p>
+                <A href="/results">"Browse all results"</A>
+                " · "
+                <A href="/submit">"Submit yours"</A>
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,145 @@
+//! The pages and the pieces they share (loading and error states, flags).
+
+mod compare;
+mod drive;
+mod home;
+mod result;
+mod results;
+mod submit;
+
+use crate::api::{self, ApiError, DriveList};
+use bench::analysis::Flag;
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::path;
+
+#[component]
+pub fn App() -> impl IntoView {
+    view! {
+        <Router>
+            <header class="top">
+                <a class="skip" href="#main">"Skip to content"</a>
+                <A href="/" attr:class="brand">"SSDBase"</A>
+                <nav aria-label="Main">
+                    <A href="/results">"Results"</A>
+                    <A href="/compare">"Compare"</A>
+                    <A href="/submit">"Submit"</A>
+                </nav>
+            </header>
+            <main id="main">
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=home::Home />
+                    <Route path=path!("/results") view=results::Results />
+                    <Route path=path!("/results/:id") view=result::ResultPage />
+                    <Route path=path!("/drives/:id") view=drive::DrivePage />
+                    <Route path=path!("/compare") view=compare::Compare />
+                    <Route path=path!("/submit") view=submit::Submit />
+                </Routes>
+            </main>
+            <footer class="foot">
+                "SSDBase · data: "
+                <a href="/api/v1/results?format=csv">"CSV"</a>
+                " · "
+                <a href="/api/v1/results">"JSON"</a>
+            </footer>
+        </Router>
+    }
+}
+
+#[component]
+fn NotFound() -> impl IntoView {
+    view! {
+        <section>
+            <h1>"Page not found"</h1>
+            <p>"There is nothing at this address. " <A href="/">"Go to the start page"</A> "."</p>
+        </section>
+    }
+}
+
+/// A placeholder of fixed height while data loads, so that nothing jumps.
+#[component]
+pub fn Loading(#[prop(default = 120)] height: u32, #[prop(default = "Loading…")] what: &'static str) -> impl IntoView {
+    view! {
+        <div class="loading" style=format!("min-height:{height}px") role="status" aria-live="polite">
+            {what}
+        </div>
+    }
+}
+
+#[component]
+pub fn ErrorBox(error: ApiError) -> impl IntoView {
+    view! {
+        <div class="error" role="alert">
+            <strong>"Could not load this: "</strong>
+            {error.to_string()}
+        </div>
+    }
+}
+
+#[component]
+pub fn Flags(flags: Vec<Flag>) -> impl IntoView {
+    if flags.is_empty() {
+        return view! { <p class="muted">"No flags: nothing about the path explains these numbers away."</p> }
+            .into_any();
+    }
+    view! {
+        <ul class="flags">
+            {flags
+                .into_iter()
+                .map(|f| {
+                    view! {
+                        <li>
+                            <span class=format!("flag {}", flag_class(&f))>{flag_name(&f)}</span>
+                            " "
+                            <strong>{f.label}</strong>
+                            ": "
+                            {f.detail}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+pub fn flag_name(f: &Flag) -> &'static str {
+    use bench::analysis::FlagKind::*;
+    match f.kind {
+        InterfaceCeiling => "interface ceiling",
+        CacheInflated => "cache-inflated",
+        FarAboveRated => "far above rated",
+        CompressionSensitive => "compresses",
+    }
+}
+
+fn flag_class(f: &Flag) -> &'static str {
+    use bench::analysis::FlagKind::*;
+    match f.kind {
+        InterfaceCeiling => "ceiling",
+        CacheInflated | FarAboveRated => "warn",
+        CompressionSensitive => "info",
+    }
+}
+
+/// The catalogue, loaded once per page that needs it.
+pub fn drive_list() -> LocalResource<Result<DriveList, ApiError>> {
+    LocalResource::new(|| api::get::<DriveList>("/drives"))
+}
+
+/// `Ok` value of a resource as a view, with loading and error states.
+pub fn loaded<T, V>(
+    res: LocalResource<Result<T, ApiError>>,
+    height: u32,
+    show: impl Fn(T) -> V + Send + Sync + 'static,
+) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    move || match res.get() {
+        None => view! { <Loading height=height /> }.into_any(),
+        Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+        Some(Ok(v)) => show(v).into_any(),
+    }
+}

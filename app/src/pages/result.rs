@@ -1,0 +1,155 @@
+//! One result: what was measured, on what, its flags, where it came from, its permalink.
+
+use super::{loaded, Flags};
+use crate::api::{self, format_date, pattern_label, platform_label, ResultView};
+use crate::pages::results::drive_label;
+use bench::Tags;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn ResultPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let res = LocalResource::new(move || {
+        let id = id();
+        async move {
+            if id.parse::<i64>().is_err() {
+                return Err(api::ApiError::Network(format!("{id:?} is not a result number")));
+            }
+            api::get::<ResultView>(&format!("/results/{id}")).await
+        }
+    });
+    view! { <section>{loaded(res, 500, show)}</section> }
+}
+
+fn show(r: ResultView) -> impl IntoView {
+    let permalink = format!("{}/results/{}", window().location().origin().unwrap_or_default(), r.id);
+    let json_href = format!("/api/v1/results/{}", r.id);
+    let res = &r.result;
+    let facts: Vec<(&str, String)> = [
+        ("Tool", Some(format!("{} {}", res.tool.name(), res.tool_version.clone().unwrap_or_default()))),
+        ("Method", Some(format!("{:?}", res.family()))),
+        ("Profile", res.profile.clone()),
+        ("Test size", res.test_size_bytes.map(|b| format!("{} MiB", b / (1024 * 1024)))),
+        ("Passes", res.passes.map(|p| p.to_string())),
+        ("Data pattern", Some(pattern_label(res.data_pattern).to_string())),
+        ("Run date", res.date.clone()),
+        ("OS (as printed)", res.os.clone()),
+        ("Target", res.target.clone()),
+        ("Engine", res.engine.clone()),
+        ("Comment", res.comment.clone()),
+        ("Added", Some(format_date(r.created_at))),
+        ("Source", r.source.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k, v?)))
+    .collect();
+    let metrics = res.keyed_metrics().map(|(k, m)| (k.short_name(), m.clone())).collect::<Vec<_>>();
+    let not_run = res.not_run.clone();
+    view! {
+        <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
+        <p class="permalink">
+            "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
+            <a href=json_href>"JSON"</a>
+        </p>
+        <h2>"Flags"</h2>
+        <Flags flags=r.flags.clone() />
+        <h2>"Measurements"</h2>
+        <div class="table-wrap">
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">"Test"</th>
+                        <th scope="col">"As printed"</th>
+                        <th scope="col" class="num">"MB/s"</th>
+                        <th scope="col" class="num">"IOPS"</th>
+                        <th scope="col" class="num">"Latency µs"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {metrics
+                        .into_iter()
+                        .map(|(name, m)| {
+                            let f = |v: Option<f64>| v.map(charts::format_value).unwrap_or_else(|| "—".into());
+                            view! {
+                                <tr>
+                                    <td>{name}</td>
+                                    <td>{m.label}</td>
+                                    <td class="num">{f(m.mbps)}</td>
+                                    <td class="num">{f(m.iops)}</td>
+                                    <td class="num">{f(m.latency_us)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        {(!not_run.is_empty()).then(|| view! { <p class="muted">"Not run: " {not_run.join(", ")}</p> })}
+        <h2>"Measured on"</h2>
+        <Tags tags=r.tags.clone() />
+        <dl class="facts">
+            {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
+        </dl>
+        <h2>"Original upload"</h2>
+        <p class="muted">
+            {format!("Submission #{}: the upload is stored byte for byte; ", r.submission_id)}
+            "what was understood from it is shown above and as "
+            <a href=format!("/api/v1/results/{}", r.id)>"JSON"</a> "."
+        </p>
+    }
+}
+
+#[component]
+fn Tags(tags: Tags) -> impl IntoView {
+    let p = &tags.platform;
+    let rows: Vec<(&str, Option<String>, Option<String>)> = vec![
+        ("Drive", Some(drive_label(&tags)), tags.drive.sku.clone().map(|s| format!("/drives/{s}"))),
+        ("Part number", tags.drive.part_number.clone(), None),
+        (
+            "Controller",
+            tags.controller.as_ref().map(|c| {
+                [c.vendor.clone(), c.model.clone(), c.stepping.clone().map(|s| format!("stepping {s}"))]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            None,
+        ),
+        ("Firmware", tags.firmware.clone(), None),
+        ("Platform", Some(platform_label(p, tags.raid.as_ref())), None),
+        ("CPU", p.cpu.clone(), None),
+        ("Motherboard", p.motherboard.clone(), None),
+        ("Driver", p.driver.clone(), None),
+        ("Mode", p.mode.map(|m| format!("{m:?}").to_uppercase()), None),
+        ("Link", p.link.map(link_label), None),
+        ("Host link", p.host_link.map(link_label), None),
+        ("OS", p.os.clone(), None),
+    ];
+    view! {
+        <dl class="facts">
+            {rows
+                .into_iter()
+                .filter_map(|(k, v, href)| Some((k, v?, href)))
+                .map(|(k, v, href)| {
+                    let value = match href {
+                        Some(h) => view! { <A href=h>{v}</A> }.into_any(),
+                        None => v.into_any(),
+                    };
+                    view! { <dt>{k}</dt> <dd>{value}</dd> }
+                })
+                .collect_view()}
+        </dl>
+    }
+}
+
+pub fn link_label(l: bench::Link) -> String {
+    match l {
+        bench::Link::Sata { gbps } => format!("SATA {gbps} Gb/s"),
+        bench::Link::Pcie { gen, lanes } => format!("PCIe {gen}.0 x{lanes}"),
+        bench::Link::Usb { gbps } => format!("USB {gbps} Gb/s"),
+    }
+}

@@ -1,0 +1,197 @@
+//! Results: a filterable, sortable, paginated table. The URL holds the whole state
+//! (filters, sort, page, order), so any view is a permalink.
+
+use super::loaded;
+use crate::api::{self, format_date, pattern_label, platform_label, ResultList, ResultView};
+use crate::query::{api_query, with_param, FILTERS, ORDERS};
+use bench::Tags;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+/// `Crucial RealSSD C300 64 GB`, from whatever the tags say.
+pub fn drive_label(t: &Tags) -> String {
+    let d = &t.drive;
+    let mut parts: Vec<String> = [d.vendor.clone(), d.model.clone()].into_iter().flatten().collect();
+    if let Some(c) = d.capacity_gb {
+        parts.push(format!("{c} GB"));
+    }
+    if parts.is_empty() {
+        d.sku.clone().unwrap_or_else(|| "unknown drive".into())
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn sort_key(r: &ResultView, order: &str) -> String {
+    match order {
+        "drive" => drive_label(&r.tags).to_lowercase(),
+        "tool" => format!("{} {}", r.result.tool.name(), r.result.tool_version.as_deref().unwrap_or("")),
+        "platform" => platform_label(&r.tags.platform, r.tags.raid.as_ref()).to_lowercase(),
+        _ => String::new(),
+    }
+}
+
+#[component]
+pub fn Results() -> impl IntoView {
+    let query = use_query_map();
+    let params = Memo::new(move |_| {
+        query.with(|q| q.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>())
+    });
+    let list = LocalResource::new(move || {
+        let q = api_query(&params.get());
+        async move { api::get::<ResultList>(&format!("/results?{q}")).await }
+    });
+    let param = move |k: &str| params.with(|p| p.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()));
+    let navigate = use_navigate();
+    let go = move |href: String| navigate(&href, Default::default());
+
+    let go_filters = go.clone();
+    let on_filter = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(form) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlFormElement>(t).ok())
+        else {
+            return;
+        };
+        let mut p = params.get_untracked();
+        for (name, _) in FILTERS {
+            let value = form
+                .elements()
+                .named_item(name)
+                .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok())
+                .map(|i| i.value())
+                .unwrap_or_default();
+            let href = with_param(&p, name, value.trim());
+            p = parse_href(&href);
+        }
+        go_filters(with_param(&p, "cursor", ""));
+    };
+    let go_sort = go.clone();
+    let go_order = go.clone();
+    let go_limit = go;
+
+    let csv_href = move || format!("/api/v1/results?{}&format=csv", api_query(&params.get()));
+    view! {
+        <section>
+            <h1>"Results"</h1>
+            <details class="filters" open=move || params.with(|p| p.iter().any(|(k, _)| FILTERS.iter().any(|(f, _)| f == k)))>
+                <summary>"Filters"</summary>
+                <form on:submit=on_filter class="filter-grid">
+                    {FILTERS
+                        .iter()
+                        .map(|(name, label)| {
+                            view! {
+                                <label>
+                                    <span>{*label}</span>
+                                    <input name=*name prop:value=move || param(name).unwrap_or_default() />
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                    <div class="actions">
+                        <button type="submit">"Apply filters"</button>
+                        <A href="/results">"Clear"</A>
+                    </div>
+                </form>
+            </details>
+            <div class="toolbar">
+                <label>
+                    "Sort "
+                    <select on:change=move |ev| go_sort(with_param(&params.get_untracked(), "sort", &event_target_value(&ev)))>
+                        <option value="newest" selected=move || param("sort").as_deref() != Some("oldest")>"newest first"</option>
+                        <option value="oldest" selected=move || param("sort").as_deref() == Some("oldest")>"oldest first"</option>
+                    </select>
+                </label>
+                <label>
+                    "Order this page by "
+                    <select on:change=move |ev| go_order(with_param(&params.get_untracked(), "order", &event_target_value(&ev)))>
+                        {ORDERS
+                            .iter()
+                            .map(|(v, label)| view! { <option value=*v selected=move || param("order").unwrap_or_default() == *v>{*label}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Per page "
+                    <select on:change=move |ev| go_limit(with_param(&params.get_untracked(), "limit", &event_target_value(&ev)))>
+                        {["25", "50", "100"]
+                            .into_iter()
+                            .map(|n| view! { <option value=n selected=move || param("limit").unwrap_or_else(|| "50".into()) == n>{n}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <a href=csv_href>"Download CSV"</a>
+            </div>
+            <div class="table-wrap" style="min-height:420px">
+                {loaded(list, 420, move |list: ResultList| {
+                    let order = param("order").unwrap_or_default();
+                    let mut rows = list.results;
+                    if !order.is_empty() {
+                        rows.sort_by_cached_key(|r| sort_key(r, &order));
+                    }
+                    let next = list.next_cursor.map(|c| with_param(&params.get_untracked(), "cursor", &c));
+                    let first = param("cursor").map(|_| with_param(&params.get_untracked(), "cursor", ""));
+                    let empty = rows.is_empty();
+                    view! {
+                        <table class="results">
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Result"</th>
+                                    <th scope="col">"Added"</th>
+                                    <th scope="col">"Drive"</th>
+                                    <th scope="col">"Platform"</th>
+                                    <th scope="col">"Tool"</th>
+                                    <th scope="col">"Data"</th>
+                                    <th scope="col" class="num">"Tests"</th>
+                                    <th scope="col" class="num">"Flags"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {rows.into_iter().map(row).collect_view()}
+                            </tbody>
+                        </table>
+                        {empty.then(|| view! { <p class="muted">"No result matches these filters."</p> })}
+                        <nav class="pager" aria-label="Pages">
+                            {first.map(|h| view! { <A href=h>"« First page"</A> })}
+                            {next.map(|h| view! { <A href=h>"Next page »"</A> })}
+                        </nav>
+                    }
+                })}
+            </div>
+        </section>
+    }
+}
+
+fn row(r: ResultView) -> impl IntoView {
+    let label = drive_label(&r.tags);
+    let drive = match r.tags.drive.sku.clone() {
+        Some(sku) => view! { <A href=format!("/drives/{sku}")>{label}</A> }.into_any(),
+        None => label.into_any(),
+    };
+    view! {
+        <tr>
+            <td>
+                <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
+            </td>
+            <td>{format_date(r.created_at)}</td>
+            <td>{drive}</td>
+            <td>{platform_label(&r.tags.platform, r.tags.raid.as_ref())}</td>
+            <td>{format!("{} {}", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default())}</td>
+            <td>{pattern_label(r.result.data_pattern)}</td>
+            <td class="num">{r.test_names.len()}</td>
+            <td class="num">{r.flags.len()}</td>
+        </tr>
+    }
+}
+
+/// The parameters of a `/results?...` href built by [`with_param`].
+fn parse_href(href: &str) -> Vec<(String, String)> {
+    let Some((_, q)) = href.split_once('?') else { return Vec::new() };
+    q.split('&')
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            let v = js_sys::decode_uri_component(v).ok()?.as_string()?;
+            Some((k.to_string(), v))
+        })
+        .collect()
+}

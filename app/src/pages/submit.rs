@@ -1,0 +1,311 @@
+//! Submit: paste text or drop a file; `bench` parses it right here and shows what it
+//! understood (or the line it stumbled on) before anything is sent; then tags, and the
+//! server's answer shown plainly.
+
+use super::{drive_list, Flags};
+use crate::api::{self, ApiError, Submission, SubmitResponse};
+use bench::{BenchResult, Format, Link, ParseError, Tags};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::components::A;
+use wasm_bindgen::JsCast;
+
+/// What the browser-side parse made of the text.
+fn preview(text: &str, format: Option<Format>) -> Option<Result<Vec<BenchResult>, ParseError>> {
+    (!text.trim().is_empty()).then(|| bench::parse_str(text, format))
+}
+
+/// The lines around `line` (1-based), numbered, for an error message.
+fn excerpt(text: &str, line: usize) -> Vec<(usize, String, bool)> {
+    let from = line.saturating_sub(2).max(1);
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.to_string(), i + 1 == line))
+        .filter(|(n, _, _)| *n >= from && *n <= line + 2)
+        .collect()
+}
+
+#[derive(Debug, Clone, Default)]
+struct TagForm {
+    sku: String,
+    vendor: String,
+    model: String,
+    capacity_gb: String,
+    firmware: String,
+    controller: String,
+    chipset: String,
+    storage_controller: String,
+    driver: String,
+    os: String,
+    link: String,
+    raid_members: String,
+    source: String,
+}
+
+impl TagForm {
+    fn tags(&self) -> Tags {
+        let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        let mut t = Tags::default();
+        t.drive.sku = opt(&self.sku);
+        t.drive.vendor = opt(&self.vendor);
+        t.drive.model = opt(&self.model);
+        t.drive.capacity_gb = self.capacity_gb.trim().parse().ok();
+        t.firmware = opt(&self.firmware);
+        if let Some(model) = opt(&self.controller) {
+            t.controller = Some(bench::ControllerTag { model: Some(model), ..Default::default() });
+        }
+        t.platform.chipset = opt(&self.chipset);
+        t.platform.storage_controller = opt(&self.storage_controller);
+        t.platform.driver = opt(&self.driver);
+        t.platform.os = opt(&self.os);
+        t.platform.link = self.link.parse::<f32>().ok().map(|gbps| Link::Sata { gbps });
+        if let Ok(members) = self.raid_members.trim().parse::<u8>() {
+            if members > 1 {
+                t.raid = Some(bench::Raid { level: 0, members, stripe_bytes: None });
+            }
+        }
+        t
+    }
+}
+
+#[component]
+pub fn Submit() -> impl IntoView {
+    let (text, set_text) = signal(String::new());
+    let (format, set_format) = signal(None::<Format>);
+    let parsed = Memo::new(move |_| text.with(|t| preview(t, format.get())));
+    let form = RwSignal::new(TagForm::default());
+    let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
+    let (sending, set_sending) = signal(false);
+    let (dragging, set_dragging) = signal(false);
+    let drives = drive_list();
+
+    // A file's bytes go through bench's decoder (UTF-16 exports, BOMs) into the text box.
+    let load_file = move |file: web_sys::File| {
+        spawn_local(async move {
+            let Ok(buf) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await else { return };
+            let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+            set_text.set(bench::text::decode(&bytes));
+            set_answer.set(None);
+        });
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = ev.target().unwrap().unchecked_into();
+        if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            load_file(f);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        set_dragging.set(false);
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
+            load_file(f);
+        }
+    };
+
+    let send = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if sending.get_untracked() || !matches!(parsed.get_untracked(), Some(Ok(_))) {
+            return;
+        }
+        let body = Submission { text: text.get_untracked(), format: format.get_untracked().map(|f| f.id().to_string()), tags: form.get_untracked().tags(), source: Some(form.get_untracked().source).filter(|s| !s.trim().is_empty()) };
+        set_sending.set(true);
+        spawn_local(async move {
+            let res = api::submit(&body).await;
+            set_answer.set(Some(res));
+            set_sending.set(false);
+        });
+    };
+
+    let field = move |label: &'static str, name: &'static str, get: fn(&TagForm) -> String, put: fn(&mut TagForm, String), list: Option<&'static str>| {
+        view! {
+            <label>
+                <span>{label}</span>
+                <input
+                    name=name
+                    list=list
+                    prop:value=move || form.with(get)
+                    on:input=move |ev| form.update(|f| put(f, event_target_value(&ev)))
+                />
+            </label>
+        }
+    };
+
+    view! {
+        <section>
+            <h1>"Submit a result"</h1>
+            <p class="muted">
+                "Paste a CrystalDiskMark, KDiskMark, fio, ORION, AS SSD or HD Tune export, or drop the file. It is read here first; nothing is sent until you press Submit."
+            </p>
+            <form on:submit=send class="submit">
+                <div
+                    class="drop"
+                    class:dragging=dragging
+                    on:dragover=move |ev: leptos::ev::DragEvent| {
+                        ev.prevent_default();
+                        set_dragging.set(true);
+                    }
+                    on:dragleave=move |_| set_dragging.set(false)
+                    on:drop=on_drop
+                >
+                    <label for="result-text">"Result text"</label>
+                    <textarea
+                        id="result-text"
+                        name="text"
+                        rows="14"
+                        spellcheck="false"
+                        placeholder="Paste the tool's text output here, or drop a file on this box"
+                        prop:value=text
+                        on:input=move |ev| {
+                            set_text.set(event_target_value(&ev));
+                            set_answer.set(None);
+                        }
+                    ></textarea>
+                    <div class="row">
+                        <label>
+                            "…or choose a file "
+                            <input type="file" name="file" accept=".txt,.log,.json,.csv,text/*" on:change=on_file />
+                        </label>
+                        <label>
+                            "Format "
+                            <select name="format" on:change=move |ev| set_format.set(Format::from_id(&event_target_value(&ev)))>
+                                <option value="">"detect"</option>
+                                {Format::ALL.into_iter().map(|f| view! { <option value=f.id()>{f.to_string()}</option> }).collect_view()}
+                            </select>
+                        </label>
+                    </div>
+                </div>
+                <div class="preview" aria-live="polite">
+                    {move || match parsed.get() {
+                        None => view! { <p class="muted">"The preview appears here."</p> }.into_any(),
+                        Some(Err(e)) => {
+                            let lines = e.line.map(|l| text.with_untracked(|t| excerpt(t, l))).unwrap_or_default();
+                            view! {
+                                <div class="error" role="alert" id="parse-error">
+                                    <strong>{match e.line { Some(l) => format!("Line {l}: "), None => String::new() }}</strong>
+                                    {e.to_string()}
+                                    <pre class="excerpt">
+                                        {lines
+                                            .into_iter()
+                                            .map(|(n, l, bad)| view! { <span class:bad=bad>{format!("{n:>4} │ {l}\n")}</span> })
+                                            .collect_view()}
+                                    </pre>
+                                </div>
+                            }
+                            .into_any()
+                        }
+                        Some(Ok(results)) => view! { <Preview results=results /> }.into_any(),
+                    }}
+                </div>
+                <fieldset class="tags">
+                    <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
+                    <datalist id="skus">
+                        {move || drives.get().and_then(|r| r.ok()).map(|l| l.drives.into_iter().map(|d| view! {
+                            <option value=d.drive.id.clone()>{format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}</option>
+                        }).collect_view())}
+                    </datalist>
+                    <div class="filter-grid">
+                        {field("Catalogue drive", "sku", |f| f.sku.clone(), |f, v| f.sku = v, Some("skus"))}
+                        {field("Vendor", "vendor", |f| f.vendor.clone(), |f, v| f.vendor = v, None)}
+                        {field("Model", "model", |f| f.model.clone(), |f, v| f.model = v, None)}
+                        {field("Capacity (GB)", "capacity_gb", |f| f.capacity_gb.clone(), |f, v| f.capacity_gb = v, None)}
+                        {field("Firmware", "firmware", |f| f.firmware.clone(), |f, v| f.firmware = v, None)}
+                        {field("Controller", "controller", |f| f.controller.clone(), |f, v| f.controller = v, None)}
+                        {field("Chipset", "chipset", |f| f.chipset.clone(), |f, v| f.chipset = v, None)}
+                        {field("Storage controller", "storage_controller", |f| f.storage_controller.clone(), |f, v| f.storage_controller = v, None)}
+                        {field("Driver", "driver", |f| f.driver.clone(), |f, v| f.driver = v, None)}
+                        {field("OS", "os", |f| f.os.clone(), |f, v| f.os = v, None)}
+                        {field("RAID 0 members", "raid_members", |f| f.raid_members.clone(), |f, v| f.raid_members = v, None)}
+                        {field("Source (URL or note)", "source", |f| f.source.clone(), |f, v| f.source = v, None)}
+                        <label>
+                            <span>"SATA link"</span>
+                            <select name="link" on:change=move |ev| form.update(|f| f.link = event_target_value(&ev))>
+                                <option value="">"unknown"</option>
+                                <option value="1.5">"1.5 Gb/s"</option>
+                                <option value="3">"3 Gb/s"</option>
+                                <option value="6">"6 Gb/s"</option>
+                            </select>
+                        </label>
+                    </div>
+                </fieldset>
+                <button type="submit" id="submit" disabled=move || sending.get() || !matches!(parsed.get(), Some(Ok(_)))>
+                    {move || if sending.get() { "Sending…" } else { "Submit" }}
+                </button>
+            </form>
+            <div class="answer" aria-live="polite">
+                {move || answer.get().map(|a| match a {
+                    Err(e) => view! {
+                        <div class="error" role="alert">
+                            <strong>"Not stored: "</strong>
+                            {e.to_string()}
+                        </div>
+                    }.into_any(),
+                    Ok(r) => view! { <Answer r=r /> }.into_any(),
+                })}
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn Preview(results: Vec<BenchResult>) -> impl IntoView {
+    view! {
+        {results
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let head = format!(
+                    "Run {}: {} {} · {} · {} tests",
+                    i + 1,
+                    r.tool.name(),
+                    r.tool_version.clone().unwrap_or_default(),
+                    api::pattern_label(r.data_pattern),
+                    r.metrics.len()
+                );
+                let rows = r.keyed_metrics().map(|(k, m)| (k.short_name(), m.clone())).collect::<Vec<_>>();
+                view! {
+                    <h3 class="understood">{head}</h3>
+                    <div class="table-wrap">
+                        <table>
+                            <thead><tr><th scope="col">"Test"</th><th scope="col">"As printed"</th><th scope="col" class="num">"MB/s"</th><th scope="col" class="num">"IOPS"</th></tr></thead>
+                            <tbody>
+                                {rows.into_iter().map(|(name, m)| view! {
+                                    <tr>
+                                        <td>{name}</td>
+                                        <td>{m.label}</td>
+                                        <td class="num">{m.mbps.map(charts::format_value)}</td>
+                                        <td class="num">{m.iops.map(charts::format_value)}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+            })
+            .collect_view()}
+    }
+}
+
+#[component]
+fn Answer(r: SubmitResponse) -> impl IntoView {
+    let href = format!("/results/{}", r.id);
+    let others: Vec<i64> = r.results.iter().skip(1).map(|x| x.id).collect();
+    view! {
+        <div class="ok" role="status" id="submit-answer">
+            {if r.duplicate {
+                view! { <p><strong>"Already here: "</strong> "this exact upload was stored before, as " <A href=href.clone()>{format!("result #{}", r.id)}</A> "."</p> }.into_any()
+            } else {
+                view! { <p><strong>"Stored "</strong> "as " <A href=href.clone()>{format!("result #{}", r.id)}</A> "."</p> }.into_any()
+            }}
+            {(!others.is_empty()).then(|| view! {
+                <p>"The file held more runs, stored as "
+                    {others.into_iter().map(|id| view! { <A href=format!("/results/{id}")>{format!("#{id}")}</A> " " }).collect_view()}
+                </p>
+            })}
+            {r.edit_token.map(|t| view! {
+                <p>"Edit token (keep it to correct or delete this result later; it is shown only once): " <code>{t}</code></p>
+            })}
+            <p>{format!("{} flag(s) raised{}", r.flags.len(), if r.flags.is_empty() { "." } else { ":" })}</p>
+            <Flags flags=r.flags.clone() />
+        </div>
+    }
+}

@@ -1,0 +1,78 @@
+//! The results page's state as it lives in the URL (`/results?vendor=Crucial&sort=oldest`),
+//! so that every view is a permalink. Only names the API knows pass through to it.
+
+/// Filters the results page offers, by their API name, with a label.
+pub const FILTERS: &[(&str, &str)] = &[
+    ("vendor", "Vendor"),
+    ("model", "Model"),
+    ("drive", "Drive (catalogue id)"),
+    ("capacity_gb", "Capacity (GB)"),
+    ("controller", "Controller"),
+    ("firmware", "Firmware"),
+    ("chipset", "Chipset"),
+    ("storage_controller", "Storage controller"),
+    ("driver", "Driver"),
+    ("os", "OS"),
+    ("tool", "Tool"),
+    ("tool_version", "Tool version"),
+    ("data_pattern", "Data pattern"),
+    ("raid_members", "RAID members"),
+];
+
+/// Parameters the results page passes to the API besides filters.
+const PASSED: &[&str] = &["sort", "cursor", "limit"];
+
+/// Columns the loaded page can be ordered by on the client (`order=`); the server
+/// orders by date (`sort=`).
+pub const ORDERS: &[(&str, &str)] =
+    &[("", "as the server sorts"), ("drive", "drive"), ("tool", "tool"), ("platform", "platform")];
+
+/// The API query string for a page URL's parameters: known filters and paging only,
+/// non-empty values only, percent-encoded.
+pub fn api_query(params: &[(String, String)]) -> String {
+    let parts: Vec<String> = params
+        .iter()
+        .filter(|(k, v)| !v.is_empty() && (FILTERS.iter().any(|(f, _)| f == k) || PASSED.contains(&k.as_str())))
+        .map(|(k, v)| format!("{k}={}", crate::api::encode(v)))
+        .collect();
+    parts.join("&")
+}
+
+/// The page URL with `key` set to `value` (removed when empty); changing anything but
+/// the cursor goes back to the first page.
+pub fn with_param(params: &[(String, String)], key: &str, value: &str) -> String {
+    let mut out: Vec<(String, String)> =
+        params.iter().filter(|(k, _)| k != key && (key == "cursor" || k != "cursor")).cloned().collect();
+    if !value.is_empty() {
+        out.push((key.to_string(), value.to_string()));
+    }
+    let q: Vec<String> = out.iter().map(|(k, v)| format!("{k}={}", crate::api::encode(v))).collect();
+    if q.is_empty() {
+        "/results".to_string()
+    } else {
+        format!("/results?{}", q.join("&"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(q: &[(&str, &str)]) -> Vec<(String, String)> {
+        q.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn only_known_parameters_reach_the_api() {
+        let q = p(&[("vendor", "Crucial"), ("order", "drive"), ("chipset", ""), ("cursor", "12")]);
+        assert_eq!(api_query(&q), "vendor=Crucial&cursor=12");
+    }
+
+    #[test]
+    fn changing_a_filter_resets_the_page() {
+        let q = p(&[("vendor", "Crucial"), ("cursor", "12")]);
+        assert_eq!(with_param(&q, "os", "Windows 7"), "/results?vendor=Crucial&os=Windows%207");
+        assert_eq!(with_param(&q, "cursor", "40"), "/results?vendor=Crucial&cursor=40");
+        assert_eq!(with_param(&p(&[("vendor", "x")]), "vendor", ""), "/results");
+    }
+}
