@@ -315,7 +315,8 @@ mod tests {
         let c: Comparison = serde_json::from_str(compare).unwrap();
         assert_eq!(c.tests[0].drives[0].aggregates.mbps.unwrap().count, 2);
         assert!(c.tests[0].drives[1].missing);
-        let err: ErrorBody = serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();
+        let err: ErrorBody =
+            serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();
         assert_eq!(err.errors[0].pointer.as_deref(), Some("text line 3"));
     }
 }

@@ -16,11 +16,8 @@ pub type DrawFn = Arc<dyn Fn(&DrawingArea<CanvasBackend, Shift>, &Theme) -> Vec<
 
 /// The theme the system asks for.
 pub fn theme() -> Theme {
-    let dark = window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches());
+    let dark =
+        window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
     if dark {
         Theme::DARK
     } else {

@@ -32,7 +32,9 @@ pub const ORDERS: &[(&str, &str)] =
 pub fn api_query(params: &[(String, String)]) -> String {
     let parts: Vec<String> = params
         .iter()
-        .filter(|(k, v)| !v.is_empty() && (FILTERS.iter().any(|(f, _)| f == k) || PASSED.contains(&k.as_str())))
+        .filter(|(k, v)| {
+            !v.is_empty() && (FILTERS.iter().any(|(f, _)| f == k) || PASSED.contains(&k.as_str()))
+        })
         .map(|(k, v)| format!("{k}={}", crate::api::encode(v)))
         .collect();
     parts.join("&")

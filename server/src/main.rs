@@ -19,7 +19,7 @@ enum Command {
     /// Parse result files and print each result as one line of JSON (SSDBase's public
     /// result format). A file holding several runs prints one line per run.
     Parse(parse_cmd::ParseArgs),
-    /// Serve the API (and the demo data on a new database).
+    /// Serve the website and the API (and the demo data on a new database).
     Serve(serve_cmd::ServeArgs),
 }
 

@@ -1,8 +1,9 @@
-//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT]`.
+//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR]`.
 
 use anyhow::Context;
 use ssdbase::api::{self, Limits};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -13,6 +14,9 @@ pub struct ServeArgs {
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+    /// The built website (`trunk build` output) served outside /api.
+    #[arg(long, default_value = "dist")]
+    site: PathBuf,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -40,16 +44,27 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     if seeded > 0 {
         eprintln!("ssdbase: new database: loaded {seeded} seed results");
     }
-    let app = api::app(storage.clone(), &Limits::default());
+    let site = ssdbase::site::is_built(&args.site).then_some(args.site.as_path());
+    if site.is_none() {
+        eprintln!(
+            "ssdbase: no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
+            args.site.display()
+        );
+    }
+    let app = api::app_with_site(storage.clone(), &Limits::default(), site);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
-    eprintln!(
-        "ssdbase: serving http://{}{} ({} database)",
-        listener.local_addr()?,
-        api::API_PREFIX,
-        storage.backend()
-    );
+    let addr = listener.local_addr()?;
+    match site {
+        Some(dir) => eprintln!(
+            "ssdbase: serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
+            dir.display(),
+            api::API_PREFIX,
+            storage.backend()
+        ),
+        None => eprintln!("ssdbase: serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+    }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

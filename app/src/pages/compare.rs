@@ -226,7 +226,8 @@ fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, u
         c.drives.iter().map(|d| d.label()).collect::<Vec<_>>().join(", ")
     );
     let drawn = chart.clone();
-    let draw: DrawFn = Arc::new(move |area, theme| draw_grouped_bars(area, &drawn, theme).unwrap_or_default());
+    let draw: DrawFn =
+        Arc::new(move |area, theme| draw_grouped_bars(area, &drawn, theme).unwrap_or_default());
     let on_hit = move |h: Option<HitBox>| selected.set(h.map(|h| (h.group, h.item)));
     let shown = Arc::new(c.clone());
     let chart_tests: Vec<String> = chart.groups.iter().map(|g| g.name.clone()).collect();
@@ -330,11 +331,8 @@ fn cell(d: &api::DriveCell) -> impl IntoView {
         return view! { <td class="num missing">"missing"</td> }.into_any();
     }
     let a = &d.aggregates;
-    let main = a
-        .mbps
-        .map(|s| (s, "MB/s"))
-        .or(a.iops.map(|s| (s, "IOPS")))
-        .or(a.latency_us.map(|s| (s, "µs")));
+    let main =
+        a.mbps.map(|s| (s, "MB/s")).or(a.iops.map(|s| (s, "IOPS"))).or(a.latency_us.map(|s| (s, "µs")));
     match main {
         Some((s, unit)) => view! {
             <td class="num">

@@ -4,7 +4,9 @@
 //! themselves, analysed in the browser by `bench` (the same code the server runs).
 
 use super::{flag_name, loaded, ErrorBox, Loading};
-use crate::api::{self, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList, ResultView};
+use crate::api::{
+    self, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList, ResultView,
+};
 use crate::chart::{ChartCanvas, DrawFn};
 use crate::pages::result::link_label;
 use bench::analysis::{rated_vs_measured, summarize, RatedFigure};
@@ -40,7 +42,8 @@ async fn family(id: String) -> Result<Family, ApiError> {
     siblings.sort_by_key(|d| d.capacity_gb);
     let mut out = Vec::new();
     for sku in siblings {
-        let results: ResultList = api::get(&format!("/results?drive={}&limit=500", api::encode(&sku.id))).await?;
+        let results: ResultList =
+            api::get(&format!("/results?drive={}&limit=500", api::encode(&sku.id))).await?;
         out.push((sku, results.results));
     }
     Ok(out)
@@ -85,11 +88,15 @@ pub fn DrivePage() -> impl IntoView {
 fn Specs(page: Page) -> impl IntoView {
     let d = page.drive;
     let title = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
-    let controller = [d.controller.vendor.clone(), d.controller.model.clone(), d.controller.stepping.clone().map(|s| format!("stepping {s}"))]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let controller = [
+        d.controller.vendor.clone(),
+        d.controller.model.clone(),
+        d.controller.stepping.clone().map(|s| format!("stepping {s}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
     let nand = [
         d.nand.vendor.clone(),
         d.nand.process_nm.map(|n| format!("{n} nm")),
@@ -189,7 +196,9 @@ fn rated_charts(family: &Family) -> Vec<RatedBars> {
                     let mut measured = Vec::new();
                     let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
                     for r in results.iter().filter(|r| r.tags.raid.is_none()) {
-                        let Some(m) = rated_vs_measured(&r.result, &sku.rated).into_iter().find(|m| m.figure == *figure)
+                        let Some(m) = rated_vs_measured(&r.result, &sku.rated)
+                            .into_iter()
+                            .find(|m| m.figure == *figure)
                         else {
                             continue;
                         };
@@ -220,7 +229,8 @@ fn rated_charts(family: &Family) -> Vec<RatedBars> {
 fn Rated(family: Family) -> impl IntoView {
     let charts = rated_charts(&family);
     if charts.is_empty() {
-        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }.into_any();
+        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }
+            .into_any();
     }
     view! {
         <div class="grid2">
@@ -268,12 +278,20 @@ fn distributions(results: &[ResultView]) -> Vec<(TestKey, String, Vec<DistGroup>
     }
     by.into_iter()
         .map(|(k, groups)| {
-            let unit = if results.iter().flat_map(|r| r.result.keyed_metrics()).any(|(kk, m)| kk == k && m.mbps.is_some()) {
+            let unit = if results
+                .iter()
+                .flat_map(|r| r.result.keyed_metrics())
+                .any(|(kk, m)| kk == k && m.mbps.is_some())
+            {
                 "MB/s"
             } else {
                 "IOPS"
             };
-            (k, unit.to_string(), groups.into_iter().map(|(label, values)| DistGroup { label, values }).collect())
+            (
+                k,
+                unit.to_string(),
+                groups.into_iter().map(|(label, values)| DistGroup { label, values }).collect(),
+            )
         })
         .collect()
 }
@@ -292,7 +310,8 @@ fn Distributions(results: Vec<ResultView>) -> impl IntoView {
         let d = Distribution { test: k.short_name(), unit, groups };
         let height = distribution_height(&d);
         let label = format!("Distribution of {} per platform", d.test);
-        let draw: DrawFn = Arc::new(move |area, theme| draw_distribution(area, &d, theme).unwrap_or_default());
+        let draw: DrawFn =
+            Arc::new(move |area, theme| draw_distribution(area, &d, theme).unwrap_or_default());
         Some(view! { <ChartCanvas height=height label=label draw=draw /> })
     };
     view! {
@@ -315,7 +334,9 @@ fn ByPlatform(results: Vec<ResultView>) -> impl IntoView {
         groups.entry(platform_label(&r.tags.platform, r.tags.raid.as_ref())).or_default().push(r);
     }
     let best = |r: &ResultView, f: RatedFigure| {
-        bench::analysis::measured_for(&r.result, f).map(|(_, v)| format_value(v)).unwrap_or_else(|| "—".into())
+        bench::analysis::measured_for(&r.result, f)
+            .map(|(_, v)| format_value(v))
+            .unwrap_or_else(|| "—".into())
     };
     view! {
         <h2 id="platforms">"Results by platform"</h2>

@@ -58,7 +58,10 @@ fn NotFound() -> impl IntoView {
 
 /// A placeholder of fixed height while data loads, so that nothing jumps.
 #[component]
-pub fn Loading(#[prop(default = 120)] height: u32, #[prop(default = "Loading…")] what: &'static str) -> impl IntoView {
+pub fn Loading(
+    #[prop(default = 120)] height: u32,
+    #[prop(default = "Loading…")] what: &'static str,
+) -> impl IntoView {
     view! {
         <div class="loading" style=format!("min-height:{height}px") role="status" aria-live="polite">
             {what}

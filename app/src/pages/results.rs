@@ -49,7 +49,8 @@ pub fn Results() -> impl IntoView {
     let go_filters = go.clone();
     let on_filter = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(form) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlFormElement>(t).ok())
+        let Some(form) =
+            ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlFormElement>(t).ok())
         else {
             return;
         };

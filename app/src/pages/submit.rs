@@ -107,7 +107,12 @@ pub fn Submit() -> impl IntoView {
         if sending.get_untracked() || !matches!(parsed.get_untracked(), Some(Ok(_))) {
             return;
         }
-        let body = Submission { text: text.get_untracked(), format: format.get_untracked().map(|f| f.id().to_string()), tags: form.get_untracked().tags(), source: Some(form.get_untracked().source).filter(|s| !s.trim().is_empty()) };
+        let body = Submission {
+            text: text.get_untracked(),
+            format: format.get_untracked().map(|f| f.id().to_string()),
+            tags: form.get_untracked().tags(),
+            source: Some(form.get_untracked().source).filter(|s| !s.trim().is_empty()),
+        };
         set_sending.set(true);
         spawn_local(async move {
             let res = api::submit(&body).await;
@@ -116,7 +121,11 @@ pub fn Submit() -> impl IntoView {
         });
     };
 
-    let field = move |label: &'static str, name: &'static str, get: fn(&TagForm) -> String, put: fn(&mut TagForm, String), list: Option<&'static str>| {
+    let field = move |label: &'static str,
+                      name: &'static str,
+                      get: fn(&TagForm) -> String,
+                      put: fn(&mut TagForm, String),
+                      list: Option<&'static str>| {
         view! {
             <label>
                 <span>{label}</span>

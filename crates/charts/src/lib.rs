@@ -71,6 +71,7 @@ pub fn register_native_fonts() {
     });
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 const FONT_FAMILY: &str = "sans-serif";
 const FONT_SIZE: f64 = 12.0;
 

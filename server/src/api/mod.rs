@@ -11,6 +11,7 @@ use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::any;
 use axum::Router;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -38,16 +39,31 @@ pub struct AppState {
 
 pub const API_PREFIX: &str = "/api/v1";
 
-/// The whole application: API routes, JSON 404 for everything else, limits.
+/// The API alone: API routes, JSON 404 for everything else, limits.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
+    app_with_site(storage, limits, None)
+}
+
+/// The API and, when `site` is given, the built website (`dist/`) for every path outside
+/// `/api`: deep links get the site's `index.html`, unknown `/api/...` paths keep their
+/// JSON 404.
+pub fn app_with_site(storage: DynStorage, limits: &Limits, site: Option<&std::path::Path>) -> Router {
     let api = Router::new()
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
-        .merge(compare::router());
-    Router::new()
-        .nest(API_PREFIX, api)
-        .fallback(not_found)
+        .merge(compare::router())
+        // Its own fallback, so that the site's never answers an /api/v1 path.
+        .fallback(not_found);
+    let router = Router::new().nest(API_PREFIX, api);
+    let router = match site {
+        Some(dir) => router
+            .route("/api", any(not_found))
+            .route("/api/{*rest}", any(not_found))
+            .fallback_service(crate::site::router(dir)),
+        None => router.fallback(not_found),
+    };
+    router
         .with_state(AppState { storage })
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))

@@ -1,0 +1,83 @@
+//! `ssdbase serve --site DIR`: the built website next to the API. Deep links load the
+//! app, assets come gzipped, and unknown `/api` paths keep their JSON 404.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use ssdbase::api::{app_with_site, Limits};
+use std::path::PathBuf;
+use tower::ServiceExt;
+
+const INDEX: &str = "<!DOCTYPE html><html><body>SSDBase site index</body></html>";
+
+struct Site {
+    dir: PathBuf,
+    router: Router,
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn site() -> Site {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("ssdbase_site_{}_{nanos}", std::process::id()));
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), INDEX).unwrap();
+    // Big and repetitive, like a wasm file: worth compressing.
+    std::fs::write(dist.join("app-0123456789abcdef.js"), "export const x = 1;\n".repeat(2000)).unwrap();
+    let storage = ssdbase::open(&format!("sqlite://{}", dir.join("site.db").display())).await.unwrap();
+    Site { router: app_with_site(storage, &Limits::default(), Some(&dist)), dir }
+}
+
+async fn get(router: &Router, path: &str, gzip: bool) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    let mut req = Request::get(path);
+    if gzip {
+        req = req.header(header::ACCEPT_ENCODING, "gzip");
+    }
+    let res = router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    let (parts, body) = res.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap().to_vec();
+    (parts.status, parts.headers, bytes)
+}
+
+#[tokio::test]
+async fn deep_links_get_the_app_and_api_paths_keep_json_errors() {
+    let s = site().await;
+    for path in ["/", "/compare?drives=a,b", "/drives/crucial-realssd-c300-64gb", "/results/17"] {
+        let (status, headers, body) = get(&s.router, path, false).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(String::from_utf8(body).unwrap(), INDEX, "{path}");
+        assert_eq!(headers[header::CACHE_CONTROL], "no-cache", "{path}: the index is revalidated");
+    }
+    for path in ["/api/v1/nope", "/api/nope", "/api", "/api/v2/results"] {
+        let (status, headers, body) = get(&s.router, path, false).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("application/json"), "{path}");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(v["errors"][0]["detail"].is_string(), "{path}: {v}");
+    }
+    // The API itself still answers.
+    let (status, _, body) = get(&s.router, "/api/v1/drives", false).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(String::from_utf8(body).unwrap().contains("crucial-realssd-c300-64gb"));
+}
+
+#[tokio::test]
+async fn assets_are_gzipped_and_cached_for_good() {
+    let s = site().await;
+    let (status, headers, plain) = get(&s.router, "/app-0123456789abcdef.js", false).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plain.len(), 40_000);
+    assert_eq!(headers[header::CACHE_CONTROL], "public, max-age=31536000, immutable");
+    let (status, headers, gz) = get(&s.router, "/app-0123456789abcdef.js", true).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+    assert!(gz.len() < plain.len() / 10, "{} bytes gzipped", gz.len());
+    // API answers are not affected by the site's layers.
+    let (_, headers, _) = get(&s.router, "/api/v1/health", true).await;
+    assert!(headers.get(header::CONTENT_ENCODING).is_none());
+}
