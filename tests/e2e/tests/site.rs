@@ -1,0 +1,386 @@
+//! The site end to end: the Trunk-built `dist/` served by a real `ssdbase serve` on a
+//! fresh SQLite file, driven in Debian's headless Chromium through chromedriver.
+//!
+//! `cargo xtask test` builds the site and the server first and sets `SSDBASE_SITE_DIR`
+//! and `SSDBASE_BIN`; run alone, the test builds the server itself and expects a built
+//! site in `dist/`. Screenshots of the main pages land in `target/e2e-screenshots/`.
+//! The time from navigation to the first drawn compare chart is printed.
+
+use anyhow::{bail, ensure, Context, Result};
+use bench::analysis::summarize;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const C300: &str = "crucial-realssd-c300-128gb";
+const M2S: &str = "plextor-px-m2s-128gb";
+const WAIT: Duration = Duration::from_secs(30);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("tests/e2e is two levels down").to_path_buf()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
+}
+
+/// The shared corpus: `$SSDBASE_SHARED`, or a `shared/` beside an ancestor.
+fn shared() -> PathBuf {
+    if let Some(p) = std::env::var_os("SSDBASE_SHARED") {
+        return PathBuf::from(p);
+    }
+    root().ancestors().map(|a| a.join("shared")).find(|p| p.is_dir()).expect("the shared corpus (set SSDBASE_SHARED)")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Kills the child on drop, so a failing test leaves no server or driver behind.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_for_port(port: u16, child: &mut Child, what: &str) -> Result<()> {
+    let start = Instant::now();
+    while start.elapsed() < WAIT {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        if let Some(status) = child.try_wait()? {
+            bail!("{what} exited with {status} before listening");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    bail!("{what} did not listen on port {port} within {WAIT:?}")
+}
+
+fn ssdbase_bin() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("SSDBASE_BIN") {
+        return Ok(PathBuf::from(p));
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo).args(["build", "--quiet", "-p", "ssdbase"]).current_dir(root()).status()?;
+    ensure!(status.success(), "building ssdbase failed");
+    Ok(target_dir().join("debug").join("ssdbase"))
+}
+
+struct World {
+    base: String,
+    client: Client,
+    shots: PathBuf,
+    _server: Process,
+    _driver: Process,
+    tmp: PathBuf,
+}
+
+impl World {
+    async fn start() -> Result<World> {
+        let site = std::env::var_os("SSDBASE_SITE_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("dist"));
+        ensure!(
+            site.join("index.html").is_file(),
+            "no built site in {} (cargo xtask test builds it with trunk)",
+            site.display()
+        );
+        let tmp = std::env::temp_dir().join(format!("ssdbase_e2e_{}", std::process::id()));
+        std::fs::create_dir_all(&tmp)?;
+
+        let port = free_port();
+        let mut server = Command::new(ssdbase_bin()?)
+            .arg("serve")
+            .arg("--database-url")
+            .arg(format!("sqlite://{}", tmp.join("e2e.db").display()))
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--site")
+            .arg(&site)
+            .stdout(Stdio::null())
+            .spawn()
+            .context("starting ssdbase serve")?;
+        wait_for_port(port, &mut server, "ssdbase serve")?;
+        let server = Process(server);
+
+        let driver_port = free_port();
+        let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+        let mut driver = Command::new(&chromedriver)
+            .arg(format!("--port={driver_port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {chromedriver} (apt-get install chromium-driver)"))?;
+        wait_for_port(driver_port, &mut driver, "chromedriver")?;
+        let driver = Process(driver);
+
+        let profile = tmp.join("chromium-profile");
+        let caps = json!({
+            "goog:chromeOptions": {
+                "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+                // Headless, as root, and quiet on a closed network (see shared/GUIDE.md).
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1200,1600",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        });
+        let Value::Object(caps) = caps else { unreachable!() };
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{driver_port}"))
+            .await
+            .context("opening a Chromium session")?;
+        let shots = target_dir().join("e2e-screenshots");
+        std::fs::create_dir_all(&shots)?;
+        Ok(World { base: format!("http://127.0.0.1:{port}"), client, shots, _server: server, _driver: driver, tmp })
+    }
+
+    async fn goto(&self, path: &str) -> Result<()> {
+        self.client.goto(&format!("{}{path}", self.base)).await?;
+        Ok(())
+    }
+
+    async fn wait(&self, css: &str) -> Result<fantoccini::elements::Element> {
+        match self.client.wait().at_most(WAIT).for_element(Locator::Css(css)).await {
+            Ok(el) => Ok(el),
+            Err(e) => bail!("waiting for {css:?} on {}: {e}", self.url().await),
+        }
+    }
+
+    async fn url(&self) -> String {
+        self.client.current_url().await.map(|u| u.to_string()).unwrap_or_default()
+    }
+
+    async fn shot(&self, name: &str) -> Result<()> {
+        let png = self.client.screenshot().await?;
+        ensure!(png.starts_with(b"\x89PNG"), "a screenshot is a PNG");
+        std::fs::write(self.shots.join(format!("{name}.png")), png)?;
+        Ok(())
+    }
+
+    async fn body_text(&self) -> Result<String> {
+        Ok(self.client.find(Locator::Css("main")).await?.text().await?)
+    }
+}
+
+/// The seed figure the compare table must show for `drive` in the test named `name`:
+/// the median and count over the seed results, computed here independently of the server.
+fn seed_cell(drive: &str, name: &str) -> String {
+    let ds = bench::seeds::seed_dataset().unwrap();
+    let values: Vec<f64> = ds
+        .results
+        .iter()
+        .filter(|r| r.tags.drive.sku.as_deref() == Some(drive))
+        .flat_map(|r| r.result.keyed_metrics().filter(|(k, _)| k.short_name() == name).filter_map(|(_, m)| m.mbps))
+        .collect();
+    let s = summarize(&values).unwrap_or_else(|| panic!("{drive} has {name} in the seeds"));
+    format!("{} MB/s n={}", charts::format_value(s.median), s.count)
+}
+
+/// Counts the pixels of the first canvas that differ from its top-left pixel.
+const CANVAS_INK: &str = r#"
+    const c = document.querySelector('canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) {
+        if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) ink++;
+    }
+    return [ink, c.width * c.height];
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_site_in_a_real_browser() -> Result<()> {
+    let w = World::start().await?;
+    let outcome = run(&w).await;
+    if outcome.is_err() {
+        let _ = w.shot("failure").await;
+    }
+    let tmp = w.tmp.clone();
+    w.client.clone().close().await.ok();
+    drop(w);
+    let _ = std::fs::remove_dir_all(tmp);
+    outcome
+}
+
+async fn run(w: &World) -> Result<()> {
+    compare_draws_the_chart_and_the_seed_figures(w).await?;
+    let id = submit_a_crystaldiskmark_export(w).await?;
+    find_it_in_the_results(w, id).await?;
+    the_other_pages(w).await?;
+    Ok(())
+}
+
+async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
+    let started = Instant::now();
+    w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
+    let canvas = w.wait("canvas[data-drawn-ms]").await?;
+    let wall = started.elapsed();
+    let drawn_ms: f64 = canvas.attr("data-drawn-ms").await?.unwrap_or_default().parse()?;
+    println!(
+        "time to first compare chart: {drawn_ms:.0} ms from navigation start (performance.now), {} ms wall clock including WebDriver",
+        wall.as_millis()
+    );
+    let ink = w.client.execute(CANVAS_INK, vec![]).await?;
+    let (ink, total) = (ink[0].as_u64().unwrap_or(0), ink[1].as_u64().unwrap_or(1));
+    println!("compare chart: {ink} of {total} canvas pixels drawn");
+    ensure!(total > 10_000, "the canvas has a real size ({total} px)");
+    ensure!(ink * 50 > total, "the chart's canvas is drawn, not blank ({ink} of {total} pixels)");
+
+    let table = w.wait("table.compare").await?.text().await?;
+    for (drive, test) in [(C300, "SEQ 1MiB Q1T1 read"), (M2S, "SEQ 1MiB Q1T1 read"), (C300, "SEQ 1MiB Q1T1 write")] {
+        let cell = seed_cell(drive, test);
+        ensure!(table.contains(&cell), "the compare table shows {drive} {test} as {cell:?}:\n{table}");
+    }
+    ensure!(table.contains("Crucial RealSSD C300 128 GB") && table.contains("Plextor PX-M2S 128 GB"), "{table}");
+
+    // Tapping the first bar (first test, first drive: its top-left corner is right of the
+    // 170 px name column, under the two-row legend) shows the results behind it.
+    w.client
+        .execute(
+            "const c = document.querySelector('canvas'); const r = c.getBoundingClientRect();
+             c.dispatchEvent(new MouseEvent('click', {clientX: r.left + 175, clientY: r.top + 57, bubbles: true}));",
+            vec![],
+        )
+        .await?;
+    let detail = w.client.find(Locator::Css(".detail")).await?.text().await?;
+    ensure!(
+        detail.contains("Crucial RealSSD C300 128 GB") && detail.contains("From results #"),
+        "tapping a bar shows its results: {detail}"
+    );
+    w.shot("compare").await?;
+
+    // Phone width: the page still draws and nothing overflows the viewport.
+    w.client.set_window_size(390, 844).await?;
+    w.goto(&format!("/compare?drives={C300},{M2S},patriot-wildfire-120gb")).await?;
+    w.wait("canvas[data-drawn-ms]").await?;
+    let overflow = w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
+    ensure!(overflow.as_i64().unwrap_or(1) <= 0, "the page fits a 390 px wide phone (overflow {overflow})");
+    ensure!(w.body_text().await?.contains("missing"), "tests a drive lacks are shown as missing");
+    w.shot("compare-phone").await?;
+    w.client.set_window_size(1200, 1600).await?;
+    Ok(())
+}
+
+async fn submit_a_crystaldiskmark_export(w: &World) -> Result<i64> {
+    let file = shared().join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt");
+    ensure!(file.is_file(), "{} exists", file.display());
+    w.goto("/submit").await?;
+    // First a broken paste: the browser-side parser names the line.
+    w.wait("#result-text").await?;
+    let mut broken = std::fs::read_to_string(&file)?;
+    broken = broken.replacen("534.383 MB/s", "534.383 MB/s garbage [", 1);
+    set_text(w, &broken).await?;
+    let err = w.wait("#parse-error").await?.text().await;
+    // Whether the damaged line is rejected or read, the page must say what it understood.
+    match err {
+        Ok(text) => ensure!(text.contains("Line"), "a parse error names its line: {text}"),
+        Err(_) => bail!("no parse error shown"),
+    }
+
+    // The real file, chosen through the file input: read and decoded by bench in the browser.
+    let input = w.client.find(Locator::Css("input[type=file]")).await?;
+    input.send_keys(&file.display().to_string()).await?;
+    let understood = w.wait("h3.understood").await?.text().await?;
+    ensure!(understood.contains("CrystalDiskMark 8.0.1"), "the preview names the tool: {understood}");
+    ensure!(understood.contains("8 tests"), "the preview counts the tests: {understood}");
+    let preview = w.client.find(Locator::Css(".preview")).await?.text().await?;
+    ensure!(preview.contains("534.4") && preview.contains("RND 4KiB Q32T1 write"), "{preview}");
+
+    w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Samsung").await?;
+    w.client.find(Locator::Css("input[name=model]")).await?.send_keys("840 EVO e2e").await?;
+    w.client.find(Locator::Css("input[name=capacity_gb]")).await?.send_keys("120").await?;
+    w.client.find(Locator::Css("input[name=chipset]")).await?.send_keys("X370").await?;
+    w.client.find(Locator::Css("select[name=link]")).await?.select_by_value("6").await?;
+    w.client.find(Locator::Css("#submit")).await?.click().await?;
+    let answer = w.wait("#submit-answer").await?.text().await?;
+    w.shot("submit").await?;
+    ensure!(answer.contains("Stored"), "the server stored it: {answer}");
+    ensure!(answer.contains("Edit token"), "the edit token is shown once: {answer}");
+    let id: i64 = answer
+        .split("result #")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("a result number in {answer:?}"))?;
+
+    // The same file again is recognised, not stored twice.
+    w.client.find(Locator::Css("#submit")).await?.click().await?;
+    let again = w.wait("#submit-answer").await?;
+    w.client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::XPath("//*[@id='submit-answer'][contains(., 'Already here')]"))
+        .await
+        .with_context(|| "the duplicate is recognised".to_string())?;
+    ensure!(again.text().await?.contains(&format!("#{id}")), "the duplicate points at the stored result");
+    Ok(id)
+}
+
+async fn set_text(w: &World, text: &str) -> Result<()> {
+    w.client
+        .execute(
+            "const t = document.querySelector('#result-text'); t.value = arguments[0];
+             t.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![json!(text)],
+        )
+        .await?;
+    Ok(())
+}
+
+async fn find_it_in_the_results(w: &World, id: i64) -> Result<()> {
+    // A permalink with a filter, loaded directly (a deep link served by ssdbase).
+    w.goto("/results?model=840%20EVO%20e2e").await?;
+    let link = w.wait(&format!("a[href='/results/{id}']")).await?;
+    let table = w.client.find(Locator::Css("table.results")).await?.text().await?;
+    ensure!(table.contains("Samsung 840 EVO e2e 120 GB"), "{table}");
+    ensure!(table.lines().filter(|l| l.contains('#')).count() == 1, "only the filtered result: {table}");
+    w.shot("results-filtered").await?;
+
+    link.click().await?;
+    let h1 = w.wait("main h1").await?.text().await?;
+    ensure!(h1.contains(&format!("Result #{id}")), "{h1}");
+    let body = w.body_text().await?;
+    ensure!(body.contains("SEQ 1MiB Q8T1 read") && body.contains("534.4"), "the result page shows the numbers");
+    ensure!(body.contains("X370") && body.contains("SATA 6 Gb/s"), "and the tags");
+    ensure!(body.contains(&format!("/results/{id}")), "and its permalink");
+    w.shot("result").await?;
+
+    // The unfiltered list, newest first, starts with it.
+    w.goto("/results").await?;
+    let first = w.wait("table.results tbody tr").await?.text().await?;
+    ensure!(first.contains(&format!("#{id}")), "newest first: {first}");
+    w.shot("results").await?;
+    Ok(())
+}
+
+async fn the_other_pages(w: &World) -> Result<()> {
+    w.goto("/").await?;
+    w.wait("table tbody tr").await?;
+    let home = w.body_text().await?;
+    ensure!(home.contains("C300 vs M2S vs SF-2281"), "the classic comparisons are one click away");
+    w.client.find(Locator::Css("input[type=search]")).await?.send_keys("88SS9174").await?;
+    let hit = w.wait(".matches a").await?.text().await?;
+    ensure!(hit.contains("C300") || hit.contains("M2S") || hit.contains("C400"), "search by controller: {hit}");
+    w.shot("home").await?;
+
+    w.goto("/drives/crucial-realssd-c300-64gb").await?;
+    w.wait("canvas[data-drawn-ms]").await?;
+    w.wait("#platforms").await?;
+    let page = w.body_text().await?;
+    ensure!(page.contains("Rated vs measured"), "{page}");
+    ensure!(page.contains("RAID 0 ×2") && page.contains("RAID 0 ×4"), "results grouped by platform incl. RAID");
+    w.shot("drive").await?;
+
+    // An unknown page is the app's own not-found page; an unknown API path stays JSON.
+    w.goto("/no/such/page").await?;
+    ensure!(w.wait("main h1").await?.text().await? == "Page not found");
+    Ok(())
+}
