@@ -11,6 +11,9 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 
+/// The chart's height in CSS pixels for a width.
+pub type HeightFn = Arc<dyn Fn(u32) -> u32 + Send + Sync>;
+
 /// Draws on the area and returns the hit boxes.
 pub type DrawFn = Arc<dyn Fn(&DrawingArea<CanvasBackend, Shift>, &Theme) -> Vec<HitBox> + Send + Sync>;
 
@@ -32,8 +35,8 @@ pub fn now_ms() -> f64 {
 
 #[component]
 pub fn ChartCanvas(
-    /// Height in CSS pixels.
-    height: u32,
+    /// Height in CSS pixels for a width: charts lay out differently on phones.
+    height: HeightFn,
     /// What the chart shows, for screen readers.
     label: String,
     draw: DrawFn,
@@ -47,12 +50,23 @@ pub fn ChartCanvas(
     let handle = window_event_listener(leptos::ev::resize, move |_| set_resized.update(|n| *n += 1));
     on_cleanup(move || handle.remove());
 
+    // A first guess from the window's width, so the space is reserved before measuring.
+    let guess = window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .map_or(800, |w| (w as u32).min(1080).saturating_sub(32));
+    let initial = height(guess);
     Effect::new(move |_| {
         resized.track();
         let Some(el) = canvas.get() else { return };
-        let width = el.parent_element().map(|p| p.client_width()).unwrap_or(0).max(280) as u32;
+        let Some(container) = el.parent_element() else { return };
+        let width = container.client_width().max(280) as u32;
+        let h = height(width);
+        // Sized here, before the first paint, rather than through a signal.
+        let _ = container.set_attribute("style", &format!("height:{h}px"));
         el.set_width(width);
-        el.set_height(height);
+        el.set_height(h);
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else { return };
         let area = backend.into_drawing_area();
         let drawn = draw(&area, &theme());
@@ -68,12 +82,11 @@ pub fn ChartCanvas(
         }
     };
     view! {
-        <div class="chart" style=format!("height:{height}px")>
+        <div class="chart" style=format!("height:{initial}px")>
             <canvas
                 node_ref=canvas
                 role="img"
                 aria-label=label
-                height=height
                 on:mousemove=move |ev| pick(ev.offset_x(), ev.offset_y())
                 on:click=move |ev| pick(ev.offset_x(), ev.offset_y())
             ></canvas>

@@ -59,8 +59,9 @@ fn run(extra: &[String]) -> Result<()> {
     if !extra.is_empty() {
         return status(Command::new(bin).args(extra));
     }
-    println!("ssdbase serve: API at http://127.0.0.1:8080/api/v1 (Ctrl-C stops it)");
-    status(Command::new(bin).arg("serve"))
+    let site = build_site()?;
+    println!("ssdbase serve: the site at http://127.0.0.1:8080/, the API under /api/v1 (Ctrl-C stops it)");
+    status(Command::new(bin).arg("serve").arg("--site").arg(site))
 }
 
 /// Everything the README promises: host tests of the whole workspace, the bench crate
@@ -69,12 +70,15 @@ fn test() -> Result<()> {
     let env = setup_for_tests()?;
     cargo(&["fmt", "--all", "--", "--check"]).context("code is not formatted: run `cargo fmt --all`")?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    let site = build_site()?;
+    lint_site()?;
     // The server's API tests run against SQLite and against this PostgreSQL.
     status(
         Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["test", "--workspace", "--all-targets"])
+            .args(["test", "--workspace", "--all-targets", "--exclude", "e2e"])
             .env("SSDBASE_TEST_POSTGRES_URL", &env.postgres_url),
     )?;
+    site_end_to_end(&site)?;
     // The bench crate runs in the browser: prove it builds and passes its tests there.
     cargo(&["build", "-p", "bench", "--target", "wasm32-unknown-unknown", "--release"])?;
     let runner =
@@ -85,6 +89,55 @@ fn test() -> Result<()> {
     status(&mut cmd)?;
     println!("\nxtask test: all tests passed (host and wasm32)");
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The website: Trunk build, its lints, the browser tests
+// ---------------------------------------------------------------------------------------
+
+/// Trunk 0.22 needs a newer rustc than the one pinned here.
+const TRUNK_VERSION: &str = "0.21.14";
+
+/// Builds the site (app/, see Trunk.toml) into `dist/` with Trunk, installing the
+/// wasm32 target, the wasm-bindgen-cli that Cargo.lock pins and Trunk when missing.
+/// `--offline`: Trunk uses the tools on PATH and downloads nothing.
+fn build_site() -> Result<PathBuf> {
+    ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
+        .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
+    wasm_bindgen_cli()?;
+    let have = Command::new("trunk")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.split_whitespace().nth(1).map(str::to_string));
+    if have.as_deref() != Some(TRUNK_VERSION) {
+        println!("xtask: installing trunk {TRUNK_VERSION} (found {have:?}); this takes about 9 minutes");
+        cargo(&["install", "--locked", &format!("trunk@{TRUNK_VERSION}")])?;
+    }
+    status(Command::new("trunk").args(["build", "--release", "--offline"]))
+        .context("building the site with trunk")?;
+    Ok(project_root().join("dist"))
+}
+
+/// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run
+/// does not see it: lint it for its real target.
+fn lint_site() -> Result<()> {
+    cargo(&["clippy", "-p", "app", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
+}
+
+/// The site in Debian's headless Chromium (installed here with its chromedriver)
+/// against a real `ssdbase serve`: tests/e2e. Prints the site's download size and the
+/// time to the first compare chart; screenshots go to target/e2e-screenshots/.
+fn site_end_to_end(site: &Path) -> Result<()> {
+    debian_packages(&[("chromium", "chromium"), ("chromedriver", "chromium-driver")])?;
+    cargo(&["build", "-p", "ssdbase"])?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["test", "-p", "e2e", "--", "--nocapture"])
+            .env("SSDBASE_SITE_DIR", site)
+            .env("SSDBASE_BIN", project_root().join("target/debug/ssdbase")),
+    )
 }
 
 /// Runs each fuzz target for a while (default 60 s each). Crashes land in

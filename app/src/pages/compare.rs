@@ -4,7 +4,7 @@
 
 use super::{drive_list, ErrorBox, Loading};
 use crate::api::{self, Comparison};
-use crate::chart::{ChartCanvas, DrawFn};
+use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use charts::{draw_grouped_bars, format_value, grouped_bars_height, Bar, BarGroup, GroupedBars, HitBox};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -219,7 +219,8 @@ pub fn Compare() -> impl IntoView {
 #[component]
 fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
     let chart = chart_of(&c, figure);
-    let height = grouped_bars_height(&chart);
+    let sized = chart.clone();
+    let height: HeightFn = Arc::new(move |w| grouped_bars_height(&sized, w));
     let label = format!(
         "Bar chart of {} per test for {}",
         figure.unit(),

@@ -7,7 +7,7 @@ use super::{flag_name, loaded, ErrorBox, Loading};
 use crate::api::{
     self, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList, ResultView,
 };
-use crate::chart::{ChartCanvas, DrawFn};
+use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
 use bench::analysis::{rated_vs_measured, summarize, RatedFigure};
 use bench::{DriveSku, TestKey};
@@ -237,7 +237,8 @@ fn Rated(family: Family) -> impl IntoView {
             {charts
                 .into_iter()
                 .map(|c| {
-                    let height = rated_bars_height(&c);
+                    let h = rated_bars_height(&c);
+                    let height: HeightFn = Arc::new(move |_| h);
                     let label = format!(
                         "{}: {}",
                         c.figure,
@@ -308,7 +309,8 @@ fn Distributions(results: Vec<ResultView>) -> impl IntoView {
     let chart = move || {
         let (k, unit, groups) = all.get(pick.get())?.clone();
         let d = Distribution { test: k.short_name(), unit, groups };
-        let height = distribution_height(&d);
+        let h = distribution_height(&d);
+        let height: HeightFn = Arc::new(move |_| h);
         let label = format!("Distribution of {} per platform", d.test);
         let draw: DrawFn =
             Arc::new(move |area, theme| draw_distribution(area, &d, theme).unwrap_or_default());

@@ -24,7 +24,9 @@ pub struct Distribution {
 
 const PAD: i32 = 8;
 const TITLE_H: i32 = 22;
-const ROW_H: i32 = 26;
+/// A row: its label on a line of its own, then the plot.
+const LABEL_H: i32 = 16;
+const ROW_H: i32 = LABEL_H + 22;
 const AXIS_H: i32 = 36;
 const VALUE_W: i32 = 112;
 
@@ -43,7 +45,7 @@ pub fn draw_distribution<DB: DrawingBackend>(
     let (w, _) = area.dim_in_pixel();
     let w = w as i32;
     text(area, &chart.test, (PAD, PAD + 8), &theme.foreground, (HPos::Left, VPos::Center))?;
-    let x0 = (w * 28 / 100).clamp(80, 150);
+    let x0 = PAD + 4;
     let x1 = (w - VALUE_W).max(x0 + 20);
     let top = PAD + TITLE_H;
     let bottom = top + chart.groups.len() as i32 * ROW_H;
@@ -56,9 +58,9 @@ pub fn draw_distribution<DB: DrawingBackend>(
     let mut hits = Vec::new();
     for (g, group) in chart.groups.iter().enumerate() {
         let y = top + g as i32 * ROW_H;
-        let c = y + ROW_H / 2;
+        let c = y + LABEL_H + (ROW_H - LABEL_H) / 2;
         let color = theme.series_color(g);
-        text(area, &group.label, (x0 - 6, c), &theme.foreground, (HPos::Right, VPos::Center))?;
+        text(area, &group.label, (PAD, y + LABEL_H / 2 + 2), &theme.muted, (HPos::Left, VPos::Center))?;
         let Some(s) = summarize(&group.values) else {
             text(area, "no samples", (x0 + 4, c), &theme.muted, (HPos::Left, VPos::Center))?;
             continue;

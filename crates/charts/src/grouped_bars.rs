@@ -46,20 +46,31 @@ fn legend_height(chart: &GroupedBars) -> i32 {
     chart.series.len() as i32 * LEGEND_ROW + 6
 }
 
-fn group_height(chart: &GroupedBars) -> i32 {
+/// Below this width test names go on their own line above their bars (phones), instead
+/// of a column beside them.
+const NARROW: i32 = 560;
+const NAME_LINE: i32 = 18;
+
+fn group_height(chart: &GroupedBars, width: i32) -> i32 {
     let n = chart.series.len().max(1) as i32;
-    n * (BAR_H + BAR_GAP) - BAR_GAP + GROUP_GAP
+    let name = if width < NARROW { NAME_LINE } else { 0 };
+    name + n * (BAR_H + BAR_GAP) - BAR_GAP + GROUP_GAP
 }
 
-/// The height in pixels the chart needs (its width is the caller's choice), so a page
-/// can size the canvas before drawing and nothing jumps.
-pub fn grouped_bars_height(chart: &GroupedBars) -> u32 {
-    (PAD + legend_height(chart) + chart.groups.len() as i32 * group_height(chart) + AXIS_H) as u32
+/// The height in pixels the chart needs at `width` pixels wide, so a page can size the
+/// canvas before drawing and nothing jumps.
+pub fn grouped_bars_height(chart: &GroupedBars, width: u32) -> u32 {
+    let width = width as i32;
+    (PAD + legend_height(chart) + chart.groups.len() as i32 * group_height(chart, width) + AXIS_H) as u32
 }
 
-/// Width of the test-name column for a chart `width` pixels wide.
+/// Width of the test-name column for a chart `width` pixels wide (none when narrow).
 fn label_width(width: i32) -> i32 {
-    (width * 32 / 100).clamp(90, 170)
+    if width < NARROW {
+        PAD
+    } else {
+        (width * 30 / 100).clamp(90, 170)
+    }
 }
 
 /// Draws `chart` over the whole of `area` and returns one hit box per bar
@@ -84,7 +95,9 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
     let x0 = label_w;
     let x1 = (w - VALUE_W).max(x0 + 20);
     let top = PAD + legend_height(chart);
-    let bottom = top + chart.groups.len() as i32 * group_height(chart);
+    let gh = group_height(chart, w);
+    let name_line = if w < NARROW { NAME_LINE } else { 0 };
+    let bottom = top + chart.groups.len() as i32 * gh;
     let max = chart
         .groups
         .iter()
@@ -95,20 +108,21 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
     value_axis(area, (x0, x1), (top - 4, bottom - GROUP_GAP + 4), axis, &chart.unit, theme)?;
     let scale = |v: f64| x0 + ((x1 - x0) as f64 * (v / axis.1).clamp(0.0, 1.0)).round() as i32;
 
-    let max_chars = (label_w / 7).max(8) as usize;
+    // Test names are at most ~24 characters; 8 px per character is safe for 12 px fonts.
+    let max_chars = (label_w / 8).max(8) as usize;
     let mut hits = Vec::new();
     for (g, group) in chart.groups.iter().enumerate() {
-        let gy = top + g as i32 * group_height(chart);
-        let mid = gy + (group_height(chart) - GROUP_GAP) / 2;
-        text(
-            area,
-            &ellipsize(&group.name, max_chars),
-            (x0 - 6, mid),
-            &theme.foreground,
-            (HPos::Right, VPos::Center),
-        )?;
+        let gy = top + g as i32 * gh;
+        if name_line > 0 {
+            let at = (PAD, gy + NAME_LINE / 2 - 2);
+            text(area, &group.name, at, &theme.foreground, (HPos::Left, VPos::Center))?;
+        } else {
+            let mid = gy + (gh - GROUP_GAP) / 2;
+            let name = ellipsize(&group.name, max_chars);
+            text(area, &name, (x0 - 6, mid), &theme.foreground, (HPos::Right, VPos::Center))?;
+        }
         for (i, bar) in group.bars.iter().enumerate() {
-            let y = gy + i as i32 * (BAR_H + BAR_GAP);
+            let y = gy + name_line + i as i32 * (BAR_H + BAR_GAP);
             let color = theme.series_color(i);
             match bar.value {
                 Some(v) => {

@@ -83,7 +83,7 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
     assert!(missing > 0, "SF-2281 results use another tool version, so some tests are missing");
     assert!(present > chart.groups.len(), "most tests have more than one drive");
 
-    let height = grouped_bars_height(&chart);
+    let height = grouped_bars_height(&chart, 640);
     let (svg, hits) = render((640, height), |area| draw_grouped_bars(area, &chart, &Theme::LIGHT).unwrap());
     let t = texts(&svg);
     for d in drives {
@@ -114,9 +114,14 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
 fn compare_chart_draws_at_phone_width_and_in_the_dark_theme() {
     let data = seeds();
     let chart = compare_chart(&data, &["crucial-realssd-c300-64gb", "plextor-px-m2s-256gb"]);
-    let (svg, hits) = render((340, grouped_bars_height(&chart)), |area| {
+    let (svg, hits) = render((340, grouped_bars_height(&chart, 340)), |area| {
         draw_grouped_bars(area, &chart, &Theme::DARK).unwrap()
     });
+    // Narrow: every test name is written out in full on its own line.
+    let t = texts(&svg);
+    for g in &chart.groups {
+        assert!(t.contains(&g.name), "{} in full at phone width", g.name);
+    }
     assert!(svg.contains("fill=\"#18181B\""), "dark background");
     // Every bar stays inside the 340 px.
     for h in &hits {

@@ -20,7 +20,11 @@ const M2S: &str = "plextor-px-m2s-128gb";
 const WAIT: Duration = Duration::from_secs(30);
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("tests/e2e is two levels down").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("tests/e2e is two levels down")
+        .to_path_buf()
 }
 
 fn target_dir() -> PathBuf {
@@ -32,7 +36,11 @@ fn shared() -> PathBuf {
     if let Some(p) = std::env::var_os("SSDBASE_SHARED") {
         return PathBuf::from(p);
     }
-    root().ancestors().map(|a| a.join("shared")).find(|p| p.is_dir()).expect("the shared corpus (set SSDBASE_SHARED)")
+    root()
+        .ancestors()
+        .map(|a| a.join("shared"))
+        .find(|p| p.is_dir())
+        .expect("the shared corpus (set SSDBASE_SHARED)")
 }
 
 fn free_port() -> u16 {
@@ -68,7 +76,8 @@ fn ssdbase_bin() -> Result<PathBuf> {
         return Ok(PathBuf::from(p));
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo).args(["build", "--quiet", "-p", "ssdbase"]).current_dir(root()).status()?;
+    let status =
+        Command::new(cargo).args(["build", "--quiet", "-p", "ssdbase"]).current_dir(root()).status()?;
     ensure!(status.success(), "building ssdbase failed");
     Ok(target_dir().join("debug").join("ssdbase"))
 }
@@ -84,7 +93,8 @@ struct World {
 
 impl World {
     async fn start() -> Result<World> {
-        let site = std::env::var_os("SSDBASE_SITE_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("dist"));
+        let site =
+            std::env::var_os("SSDBASE_SITE_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("dist"));
         ensure!(
             site.join("index.html").is_file(),
             "no built site in {} (cargo xtask test builds it with trunk)",
@@ -140,7 +150,14 @@ impl World {
             .context("opening a Chromium session")?;
         let shots = target_dir().join("e2e-screenshots");
         std::fs::create_dir_all(&shots)?;
-        Ok(World { base: format!("http://127.0.0.1:{port}"), client, shots, _server: server, _driver: driver, tmp })
+        Ok(World {
+            base: format!("http://127.0.0.1:{port}"),
+            client,
+            shots,
+            _server: server,
+            _driver: driver,
+            tmp,
+        })
     }
 
     async fn goto(&self, path: &str) -> Result<()> {
@@ -179,11 +196,23 @@ fn seed_cell(drive: &str, name: &str) -> String {
         .results
         .iter()
         .filter(|r| r.tags.drive.sku.as_deref() == Some(drive))
-        .flat_map(|r| r.result.keyed_metrics().filter(|(k, _)| k.short_name() == name).filter_map(|(_, m)| m.mbps))
+        .flat_map(|r| {
+            r.result.keyed_metrics().filter(|(k, _)| k.short_name() == name).filter_map(|(_, m)| m.mbps)
+        })
         .collect();
     let s = summarize(&values).unwrap_or_else(|| panic!("{drive} has {name} in the seeds"));
     format!("{} MB/s n={}", charts::format_value(s.median), s.count)
 }
+
+/// Bytes of wasm and JS the page loaded, compressed (on the wire) and not.
+const TRANSFER_SIZES: &str = r#"
+    const r = performance.getEntriesByType('resource').filter(e => /\.(wasm|js)$/.test(new URL(e.name).pathname));
+    return {
+        files: r.map(e => new URL(e.name).pathname + ' ' + e.encodedBodySize + '/' + e.decodedBodySize),
+        wasm_js_encoded: r.reduce((a, e) => a + e.encodedBodySize, 0),
+        wasm_js_decoded: r.reduce((a, e) => a + e.decodedBodySize, 0),
+    };
+"#;
 
 /// Counts the pixels of the first canvas that differ from its top-left pixel.
 const CANVAS_INK: &str = r#"
@@ -228,6 +257,16 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
         "time to first compare chart: {drawn_ms:.0} ms from navigation start (performance.now), {} ms wall clock including WebDriver",
         wall.as_millis()
     );
+    let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
+    println!("site download (as served by ssdbase, gzip): {sizes}");
+    let wasm_js = sizes["wasm_js_encoded"].as_u64().unwrap_or(0);
+    ensure!(wasm_js > 0, "the wasm and JS were loaded: {sizes}");
+    println!(
+        "FIGURE site wasm+js transferred: {:.1} KB gzipped ({:.1} KB uncompressed)",
+        wasm_js as f64 / 1024.0,
+        sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
+    );
+    println!("FIGURE time to first compare chart: {drawn_ms:.0} ms");
     let ink = w.client.execute(CANVAS_INK, vec![]).await?;
     let (ink, total) = (ink[0].as_u64().unwrap_or(0), ink[1].as_u64().unwrap_or(1));
     println!("compare chart: {ink} of {total} canvas pixels drawn");
@@ -235,11 +274,16 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     ensure!(ink * 50 > total, "the chart's canvas is drawn, not blank ({ink} of {total} pixels)");
 
     let table = w.wait("table.compare").await?.text().await?;
-    for (drive, test) in [(C300, "SEQ 1MiB Q1T1 read"), (M2S, "SEQ 1MiB Q1T1 read"), (C300, "SEQ 1MiB Q1T1 write")] {
+    for (drive, test) in
+        [(C300, "SEQ 1MiB Q1T1 read"), (M2S, "SEQ 1MiB Q1T1 read"), (C300, "SEQ 1MiB Q1T1 write")]
+    {
         let cell = seed_cell(drive, test);
         ensure!(table.contains(&cell), "the compare table shows {drive} {test} as {cell:?}:\n{table}");
     }
-    ensure!(table.contains("Crucial RealSSD C300 128 GB") && table.contains("Plextor PX-M2S 128 GB"), "{table}");
+    ensure!(
+        table.contains("Crucial RealSSD C300 128 GB") && table.contains("Plextor PX-M2S 128 GB"),
+        "{table}"
+    );
 
     // Tapping the first bar (first test, first drive: its top-left corner is right of the
     // 170 px name column, under the two-row legend) shows the results behind it.
@@ -261,7 +305,8 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     w.client.set_window_size(390, 844).await?;
     w.goto(&format!("/compare?drives={C300},{M2S},patriot-wildfire-120gb")).await?;
     w.wait("canvas[data-drawn-ms]").await?;
-    let overflow = w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
+    let overflow =
+        w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
     ensure!(overflow.as_i64().unwrap_or(1) <= 0, "the page fits a 390 px wide phone (overflow {overflow})");
     ensure!(w.body_text().await?.contains("missing"), "tests a drive lacks are shown as missing");
     w.shot("compare-phone").await?;
@@ -270,7 +315,8 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
 }
 
 async fn submit_a_crystaldiskmark_export(w: &World) -> Result<i64> {
-    let file = shared().join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt");
+    let file = shared()
+        .join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt");
     ensure!(file.is_file(), "{} exists", file.display());
     w.goto("/submit").await?;
     // First a broken paste: the browser-side parser names the line.
@@ -348,7 +394,10 @@ async fn find_it_in_the_results(w: &World, id: i64) -> Result<()> {
     let h1 = w.wait("main h1").await?.text().await?;
     ensure!(h1.contains(&format!("Result #{id}")), "{h1}");
     let body = w.body_text().await?;
-    ensure!(body.contains("SEQ 1MiB Q8T1 read") && body.contains("534.4"), "the result page shows the numbers");
+    ensure!(
+        body.contains("SEQ 1MiB Q8T1 read") && body.contains("534.4"),
+        "the result page shows the numbers"
+    );
     ensure!(body.contains("X370") && body.contains("SATA 6 Gb/s"), "and the tags");
     ensure!(body.contains(&format!("/results/{id}")), "and its permalink");
     w.shot("result").await?;
@@ -368,7 +417,10 @@ async fn the_other_pages(w: &World) -> Result<()> {
     ensure!(home.contains("C300 vs M2S vs SF-2281"), "the classic comparisons are one click away");
     w.client.find(Locator::Css("input[type=search]")).await?.send_keys("88SS9174").await?;
     let hit = w.wait(".matches a").await?.text().await?;
-    ensure!(hit.contains("C300") || hit.contains("M2S") || hit.contains("C400"), "search by controller: {hit}");
+    ensure!(
+        hit.contains("C300") || hit.contains("M2S") || hit.contains("C400"),
+        "search by controller: {hit}"
+    );
     w.shot("home").await?;
 
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
@@ -376,7 +428,10 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.wait("#platforms").await?;
     let page = w.body_text().await?;
     ensure!(page.contains("Rated vs measured"), "{page}");
-    ensure!(page.contains("RAID 0 ×2") && page.contains("RAID 0 ×4"), "results grouped by platform incl. RAID");
+    ensure!(
+        page.contains("RAID 0 ×2") && page.contains("RAID 0 ×4"),
+        "results grouped by platform incl. RAID"
+    );
     w.shot("drive").await?;
 
     // An unknown page is the app's own not-found page; an unknown API path stays JSON.
