@@ -1,10 +1,16 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
+mod auth;
 mod compare;
 mod drives;
+mod edit;
 mod extract;
 mod health;
+mod ratelimit;
 mod results;
+mod submit;
+
+pub use ratelimit::SubmitLimiter;
 
 use crate::error::{error_response, ApiError};
 use crate::storage::DynStorage;
@@ -12,6 +18,8 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -31,15 +39,40 @@ impl Default for Limits {
     }
 }
 
+/// Everything the API is configured with.
+#[derive(Debug, Clone, Default)]
+pub struct ApiConfig {
+    pub limits: Limits,
+    /// The moderator's secret (`SSDBASE_ADMIN_TOKEN`); without it nobody can moderate.
+    pub admin_token: Option<String>,
+    /// Submissions (files) a client IP may send per minute (also the burst); `None`:
+    /// unlimited.
+    pub submit_per_minute: Option<NonZeroU32>,
+}
+
 #[derive(Clone)]
 pub struct AppState {
     pub storage: DynStorage,
+    /// sha256 of the admin token.
+    admin_token_hash: Option<[u8; 32]>,
+    limiter: Option<Arc<SubmitLimiter>>,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
 
-/// The whole application: API routes, JSON 404 for everything else, limits.
+/// The whole application with these limits, no moderator and no rate limit.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
+    app_with(storage, &ApiConfig { limits: limits.clone(), ..Default::default() })
+}
+
+/// The whole application: API routes, JSON 404 for everything else, limits.
+pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
+    let limits = &config.limits;
+    let state = AppState {
+        storage,
+        admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
+        limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
+    };
     let api = Router::new()
         .merge(health::router())
         .merge(results::router())
@@ -48,7 +81,7 @@ pub fn app(storage: DynStorage, limits: &Limits) -> Router {
     Router::new()
         .nest(API_PREFIX, api)
         .fallback(not_found)
-        .with_state(AppState { storage })
+        .with_state(state)
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
