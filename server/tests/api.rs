@@ -521,7 +521,9 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
     let uri = format!("/api/v1/results/{id}");
     let fix = json!({"tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": "EDIT-B"}}});
 
-    app.authed(Method::PATCH, &uri, None, Some(&fix)).await.assert_error(StatusCode::UNAUTHORIZED, None);
+    let r = app.authed(Method::PATCH, &uri, None, Some(&fix)).await;
+    r.assert_error(StatusCode::UNAUTHORIZED, None);
+    assert_eq!(r.headers[header::WWW_AUTHENTICATE], "Bearer");
     let r = app.authed(Method::PATCH, &uri, Some("not-the-token"), Some(&fix)).await;
     r.assert_error(StatusCode::FORBIDDEN, None);
     app.authed(Method::PATCH, &uri, Some(&other_token), Some(&fix))
