@@ -188,13 +188,14 @@ impl Storage for PgStorage {
 
     async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
         let mut tx = self.pool.begin().await?;
+        // A write first (as in the SQLite twin, where it takes the write lock at once).
+        sqlx::query(&sql::numbered(sql::DELETE_METRICS_OF_RESULT)).bind(id).execute(&mut *tx).await?;
         let Some(row) =
             sqlx::query(&sql::numbered(sql::SUBMISSION_OF_RESULT)).bind(id).fetch_optional(&mut *tx).await?
         else {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
-        sqlx::query(&sql::numbered(sql::DELETE_METRICS_OF_RESULT)).bind(id).execute(&mut *tx).await?;
         sqlx::query(&sql::numbered(sql::DELETE_RESULT)).bind(id).execute(&mut *tx).await?;
         let gone = sqlx::query(&sql::numbered(sql::DELETE_EMPTY_SUBMISSION))
             .bind(submission_id)

@@ -188,12 +188,14 @@ impl Storage for SqliteStorage {
 
     async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
         let mut tx = self.pool.begin().await?;
+        // A write first: SQLite then takes the write lock at once instead of upgrading a
+        // read transaction, which fails when another writer got in between.
+        sqlx::query(sql::DELETE_METRICS_OF_RESULT).bind(id).execute(&mut *tx).await?;
         let Some(row) = sqlx::query(sql::SUBMISSION_OF_RESULT).bind(id).fetch_optional(&mut *tx).await?
         else {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
-        sqlx::query(sql::DELETE_METRICS_OF_RESULT).bind(id).execute(&mut *tx).await?;
         sqlx::query(sql::DELETE_RESULT).bind(id).execute(&mut *tx).await?;
         let gone = sqlx::query(sql::DELETE_EMPTY_SUBMISSION)
             .bind(submission_id)
