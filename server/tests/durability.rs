@@ -8,9 +8,10 @@
 
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::net::SocketAddr;
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -49,49 +50,15 @@ fn random_below(n: u64) -> u64 {
     u64::from_le_bytes(buf) % n
 }
 
-/// Starts `ssdbase serve` on a free port and returns it with the address it serves.
+/// Starts `ssdbase serve` on a free port with load-test settings (no rate limit).
 fn start_server(database_url: &str) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
-        .args(["serve", "--database-url", database_url, "--listen", "127.0.0.1:0", "--submit-rate", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server exited before serving").unwrap();
-        if let Some(rest) = line.strip_prefix("ssdbase: serving http://") {
-            break rest.split('/').next().unwrap().parse().unwrap();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+    common::start_server(database_url, &["--submit-rate", "0"], &[])
 }
 
-/// POSTs one JSON body over a fresh connection; `Some((status, body))` only when the
-/// whole answer arrived.
+/// POSTs one JSON body; `Some((status, body))` only when the whole answer arrived.
 fn post(addr: SocketAddr, body: &str) -> Option<(u16, String)> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
-    let req = format!(
-        "POST /api/v1/results HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).ok()?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).ok()?;
-    let text = String::from_utf8(raw).ok()?;
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))?
-        .parse()
-        .ok()?;
-    (body.len() == length).then(|| (status, body.to_string()))
+    common::http(addr, "POST", "/api/v1/results", &[("Content-Type", "application/json")], body)
+        .map(|r| (r.status, r.body))
 }
 
 /// One round: clients submit until the server is killed at a random moment.
