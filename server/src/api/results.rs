@@ -262,6 +262,21 @@ enum OutputFormat {
     Csv,
 }
 
+/// One `name=value` filter as the column and typed value it compares.
+pub(super) fn filter_value(
+    kind: FilterKind,
+    name: &str,
+    v: &str,
+) -> Result<(&'static str, FilterValue), ErrorItem> {
+    match kind {
+        FilterKind::Text(col) => Ok((col, FilterValue::Text(v.to_string()))),
+        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FilterValue::Int(i))).map_err(|_| ErrorItem {
+            detail: format!("{name} must be a whole number, not {v:?}"),
+            pointer: Some(name.to_string()),
+        }),
+    }
+}
+
 /// Reads the browse query string: every tag filter by its public name, test
 /// descriptor filters, `sort` (`newest`, the default, or `oldest`), `cursor`, `limit`
 /// and `format` (`json` or `csv`). Unknown names are errors, not silently ignored.
@@ -270,25 +285,15 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
     let mut format = OutputFormat::Json;
     let mut errors = Vec::new();
     let bad = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
-    let value_of =
-        |kind: FilterKind, name: &str, v: &str| -> Result<(&'static str, FilterValue), ErrorItem> {
-            match kind {
-                FilterKind::Text(col) => Ok((col, FilterValue::Text(v.to_string()))),
-                FilterKind::Int(col) => v
-                    .parse::<i64>()
-                    .map(|i| (col, FilterValue::Int(i)))
-                    .map_err(|_| bad(name, format!("{name} must be a whole number, not {v:?}"))),
-            }
-        };
     for (name, v) in pairs {
         let name = name.as_str();
         if let Some((_, kind)) = RESULT_FILTERS.iter().find(|(n, _)| *n == name) {
-            match value_of(*kind, name, v) {
+            match filter_value(*kind, name, v) {
                 Ok(f) => q.filters.push(f),
                 Err(e) => errors.push(e),
             }
         } else if let Some((_, kind)) = METRIC_FILTERS.iter().find(|(n, _)| *n == name) {
-            match value_of(*kind, name, v) {
+            match filter_value(*kind, name, v) {
                 Ok(f) => q.metric_filters.push(f),
                 Err(e) => errors.push(e),
             }

@@ -16,7 +16,7 @@ pub use sqlite::SqliteStorage;
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
-use bench::{BenchResult, DriveSku, Tags, TestKey};
+use bench::{BenchResult, DataPattern, DriveSku, PlatformGroup, Tags, TestKey};
 use std::sync::Arc;
 
 /// What the database layer can fail with.
@@ -154,6 +154,8 @@ pub struct ResultQuery {
 pub struct MetricRow {
     pub result_id: i64,
     pub drive_sku: String,
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
     pub key: TestKey,
     pub mbps: Option<f64>,
     pub iops: Option<f64>,
@@ -195,8 +197,13 @@ pub trait Storage: Send + Sync + 'static {
     /// Visible results that name one of these catalogue drives, oldest first.
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
 
-    /// Every metric of the visible results of these catalogue drives.
-    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>>;
+    /// Every metric of the visible results of these catalogue drives whose results match
+    /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
+    async fn metrics_for_drives(
+        &self,
+        ids: &[String],
+        filters: &[(&'static str, FilterValue)],
+    ) -> StorageResult<Vec<MetricRow>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

@@ -2,7 +2,7 @@
 //! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
 
 use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
-use bench::{BenchResult, DriveSku, Link, Metric, TestKey};
+use bench::{BenchResult, DriveSku, Link, Metric, PlatformGroup, TestKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -63,15 +63,6 @@ pub fn from_json<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
 
 fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("domain types always serialise")
-}
-
-/// A link as a short filterable id: `sata-6`, `sata-1.5`, `pcie-2-x1`, `usb-5`.
-pub fn link_id(link: &Link) -> String {
-    match *link {
-        Link::Sata { gbps } => format!("sata-{gbps}"),
-        Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
-        Link::Usb { gbps } => format!("usb-{gbps}"),
-    }
 }
 
 fn int<T: TryInto<i64>>(v: Option<T>) -> Param {
@@ -186,8 +177,8 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
         Param::Text(p.storage_controller.clone()),
         Param::Text(p.driver.clone()),
         Param::Text(p.mode.as_ref().map(enum_name)),
-        Param::Text(p.link.as_ref().map(link_id)),
-        Param::Text(p.host_link.as_ref().map(link_id)),
+        Param::Text(p.link.as_ref().map(Link::id)),
+        Param::Text(p.host_link.as_ref().map(Link::id)),
         int(t.raid.as_ref().map(|r| r.level)),
         int(t.raid.as_ref().map(|r| r.members)),
         Param::Text(p.os.clone().or_else(|| res.os.clone())),
@@ -341,14 +332,28 @@ pub fn results_for_drives_sql(n: usize) -> String {
     format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
 }
 
-pub fn metrics_for_drives_sql(n: usize) -> String {
-    format!(
-        "SELECT m.result_id, r.drive_sku, m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
+/// Every metric of the visible results of some drives, with the platform group and data
+/// pattern columns of its result, narrowed by equality filters on `results` columns.
+pub fn metrics_for_drives_sql(
+    ids: &[String],
+    filters: &[(&'static str, FilterValue)],
+) -> (String, Vec<Param>) {
+    let mut sql = format!(
+        "SELECT m.result_id, r.drive_sku, r.data_pattern, r.chipset, r.storage_controller, r.driver, \
+         r.mode, r.link, r.host_link, r.raid_level, r.raid_members, \
+         m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
          m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
          FROM results r JOIN metrics m ON m.result_id = r.id \
-         WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id, m.ordinal",
-        placeholders(n)
-    )
+         WHERE r.drive_sku IN ({}) AND NOT r.hidden",
+        placeholders(ids.len())
+    );
+    let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+    for (col, v) in filters {
+        sql.push_str(&format!(" AND r.{col} = ?"));
+        params.push(Param::from(v));
+    }
+    sql.push_str(" ORDER BY r.id, m.ordinal");
+    (sql, params)
 }
 
 fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
@@ -360,6 +365,15 @@ fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
 pub struct RawMetric {
     pub result_id: i64,
     pub drive_sku: String,
+    pub data_pattern: Option<String>,
+    pub chipset: Option<String>,
+    pub storage_controller: Option<String>,
+    pub driver: Option<String>,
+    pub mode: Option<String>,
+    pub link: Option<String>,
+    pub host_link: Option<String>,
+    pub raid_level: Option<i64>,
+    pub raid_members: Option<i64>,
     pub family: String,
     pub access: String,
     pub block_size: i64,
@@ -378,6 +392,17 @@ impl RawMetric {
         Ok(super::MetricRow {
             result_id: self.result_id,
             drive_sku: self.drive_sku,
+            data_pattern: self.data_pattern.as_deref().map(enum_from_name).transpose()?,
+            platform: PlatformGroup {
+                chipset: self.chipset,
+                storage_controller: self.storage_controller,
+                driver: self.driver,
+                mode: self.mode.as_deref().map(enum_from_name).transpose()?,
+                link: self.link,
+                host_link: self.host_link,
+                raid_level: self.raid_level.map(num).transpose()?,
+                raid_members: self.raid_members.map(num).transpose()?,
+            },
             key: TestKey {
                 family: enum_from_name(&self.family)?,
                 access: enum_from_name(&self.access)?,
@@ -415,12 +440,5 @@ mod tests {
             flags: vec![],
         };
         assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
-    }
-
-    #[test]
-    fn links_have_short_ids() {
-        assert_eq!(link_id(&Link::Sata { gbps: 6.0 }), "sata-6");
-        assert_eq!(link_id(&Link::Sata { gbps: 1.5 }), "sata-1.5");
-        assert_eq!(link_id(&Link::Pcie { gen: 2, lanes: 1 }), "pcie-2-x1");
     }
 }
