@@ -11,7 +11,7 @@ use super::extract::QueryPairs;
 use super::results::filter_value;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorItem};
-use crate::storage::{FilterValue, RESULT_FILTERS};
+use crate::storage::{Filter, RESULT_FILTERS};
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -58,7 +58,7 @@ struct Comparison {
 }
 
 /// `drives` plus tag filters, read from the query string.
-fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<(&'static str, FilterValue)>)> {
+fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<Filter>)> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
     let mut errors = Vec::new();

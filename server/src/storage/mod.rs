@@ -127,6 +127,9 @@ pub enum FilterKind {
     Int(&'static str),
 }
 
+/// An equality filter: a column and the value it must hold.
+pub type Filter = (&'static str, FilterValue);
+
 /// A value a filter compares with.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FilterValue {
@@ -199,11 +202,7 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Every metric of the visible results of these catalogue drives whose results match
     /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
-    async fn metrics_for_drives(
-        &self,
-        ids: &[String],
-        filters: &[(&'static str, FilterValue)],
-    ) -> StorageResult<Vec<MetricRow>>;
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

@@ -334,10 +334,7 @@ pub fn results_for_drives_sql(n: usize) -> String {
 
 /// Every metric of the visible results of some drives, with the platform group and data
 /// pattern columns of its result, narrowed by equality filters on `results` columns.
-pub fn metrics_for_drives_sql(
-    ids: &[String],
-    filters: &[(&'static str, FilterValue)],
-) -> (String, Vec<Param>) {
+pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (String, Vec<Param>) {
     let mut sql = format!(
         "SELECT m.result_id, r.drive_sku, r.data_pattern, r.chipset, r.storage_controller, r.driver, \
          r.mode, r.link, r.host_link, r.raid_level, r.raid_members, \

@@ -2,8 +2,7 @@
 
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::{
-    DriveRow, FilterValue, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult,
-    Submitted,
+    DriveRow, Filter, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
 };
 use async_trait::async_trait;
 use bench::DriveSku;
@@ -180,11 +179,7 @@ impl Storage for SqliteStorage {
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
-    async fn metrics_for_drives(
-        &self,
-        ids: &[String],
-        filters: &[(&'static str, FilterValue)],
-    ) -> StorageResult<Vec<MetricRow>> {
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
