@@ -11,7 +11,7 @@ mod sql;
 mod sqlite;
 
 pub use postgres::PgStorage;
-pub use sql::enum_name;
+pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
 
 use async_trait::async_trait;
@@ -137,17 +137,53 @@ pub enum FilterValue {
     Int(i64),
 }
 
-/// A browse query over results: equality filters, newest or oldest first, keyset
-/// pagination on the result id.
+/// A column results can be sorted on, by its public name. Missing values sort as the
+/// smallest (`''` or -1) so that keyset pagination needs no NULL special cases.
+pub const RESULT_SORTS: &[(&str, FilterKind)] = &[
+    ("created", FilterKind::Int("id")),
+    ("drive", FilterKind::Text("drive_model")),
+    ("vendor", FilterKind::Text("drive_vendor")),
+    ("capacity_gb", FilterKind::Int("drive_capacity_gb")),
+    ("controller", FilterKind::Text("controller")),
+    ("chipset", FilterKind::Text("chipset")),
+    ("storage_controller", FilterKind::Text("storage_controller")),
+    ("tool", FilterKind::Text("tool")),
+    ("tool_version", FilterKind::Text("tool_version")),
+    ("test_size_bytes", FilterKind::Int("test_size_bytes")),
+];
+
+/// The order of a browse: one column of [`RESULT_SORTS`], ties broken by result id in
+/// the same direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    pub column: FilterKind,
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    /// Newest first.
+    fn default() -> Sort {
+        Sort { column: FilterKind::Int("id"), descending: true }
+    }
+}
+
+/// Where the previous page ended: the last result's sort value and id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cursor {
+    pub value: FilterValue,
+    pub id: i64,
+}
+
+/// A browse query over results: equality filters, one sort column, keyset pagination.
 #[derive(Debug, Clone, Default)]
 pub struct ResultQuery {
     /// (column, value) pairs on `results`.
-    pub filters: Vec<(&'static str, FilterValue)>,
+    pub filters: Vec<Filter>,
     /// (column, value) pairs on `metrics`: some metric of the result must match all.
-    pub metric_filters: Vec<(&'static str, FilterValue)>,
-    pub oldest_first: bool,
-    /// Continue after this result id (exclusive).
-    pub after_id: Option<i64>,
+    pub metric_filters: Vec<Filter>,
+    pub sort: Sort,
+    /// Continue after this position (exclusive).
+    pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
 }

@@ -1,7 +1,9 @@
 //! The SQL both backends run, written once with `?` placeholders, and the parameters
 //! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
 
-use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
+use super::{
+    Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
+};
 use bench::{BenchResult, DriveSku, Link, Metric, PlatformGroup, TestKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -308,18 +310,57 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
         ));
         params.extend(q.metric_filters.iter().map(|(_, v)| Param::from(v)));
     }
-    if let Some(after) = q.after_id {
-        conds.push(if q.oldest_first { "r.id > ?" } else { "r.id < ?" }.into());
-        params.push(Param::Int(Some(after)));
+    // Missing values sort as the smallest, the same in both backends (SQLite puts NULLs
+    // first, PostgreSQL last), and keep the keyset comparison a plain `<`/`>`.
+    let key = match q.sort.column {
+        FilterKind::Int("id") => "r.id".to_string(),
+        FilterKind::Int(col) => format!("COALESCE(r.{col}, -1)"),
+        FilterKind::Text(col) => format!("COALESCE(r.{col}, '')"),
+    };
+    let (cmp, dir) = if q.sort.descending { ("<", "DESC") } else { (">", "ASC") };
+    if let Some(after) = &q.after {
+        if key == "r.id" {
+            conds.push(format!("r.id {cmp} ?"));
+            params.push(Param::Int(Some(after.id)));
+        } else {
+            conds.push(format!("({key} {cmp} ? OR ({key} = ? AND r.id {cmp} ?))"));
+            params.extend([Param::from(&after.value), Param::from(&after.value), Param::Int(Some(after.id))]);
+        }
     }
     if !conds.is_empty() {
         sql.push_str(" WHERE ");
         sql.push_str(&conds.join(" AND "));
     }
-    sql.push_str(if q.oldest_first { " ORDER BY r.id ASC" } else { " ORDER BY r.id DESC" });
+    if key == "r.id" {
+        sql.push_str(&format!(" ORDER BY r.id {dir}"));
+    } else {
+        sql.push_str(&format!(" ORDER BY {key} {dir}, r.id {dir}"));
+    }
     sql.push_str(" LIMIT ?");
     params.push(Param::Int(Some(q.limit)));
     (sql, params)
+}
+
+/// The cursor that continues a browse after `last` under `sort`: its sort column's value
+/// as stored (derived from the result exactly as on insert) and its id.
+pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
+    let col = match sort.column {
+        FilterKind::Int("id") => return Cursor { value: FilterValue::Int(last.id), id: last.id },
+        FilterKind::Int(col) | FilterKind::Text(col) => col,
+    };
+    let as_new = NewResult {
+        result: last.result.clone(),
+        tags: last.tags.clone(),
+        source: last.source.clone(),
+        flags: Vec::new(),
+    };
+    let i = RESULT_COLUMNS.iter().position(|c| *c == col).expect("sort columns are result columns");
+    let value = match (sort.column, result_params(&as_new, 0, 0, 0).swap_remove(i)) {
+        (FilterKind::Int(_), Param::Int(v)) => FilterValue::Int(v.unwrap_or(-1)),
+        (FilterKind::Text(_), Param::Text(v)) => FilterValue::Text(v.unwrap_or_default()),
+        (kind, p) => unreachable!("column {kind:?} bound as {p:?}"),
+    };
+    Cursor { value, id: last.id }
 }
 
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
