@@ -60,6 +60,7 @@ struct Reply {
     status: StatusCode,
     content_type: String,
     text: String,
+    bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -147,7 +148,12 @@ impl TestApp {
             .map(|v| v.to_str().unwrap().to_string())
             .unwrap_or_default();
         let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-        Reply { status, content_type, text: String::from_utf8(bytes.to_vec()).unwrap() }
+        Reply {
+            status,
+            content_type,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes: bytes.to_vec(),
+        }
     }
 
     async fn get(&self, uri: &str) -> Reply {
@@ -552,6 +558,91 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
     assert!(matches!(app.storage.submit(&fixed).await.unwrap(), storage::Submitted::Stored { .. }));
 }
 
+/// A real screenshot from the shared corpus.
+fn screenshot(n: usize) -> Vec<u8> {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::env::var_os("SSDBASE_SHARED").map(PathBuf::from).unwrap_or_else(|| loop {
+        assert!(dir.pop(), "shared corpus not found: set SSDBASE_SHARED");
+        if dir.join("shared/corpus/screenshots").is_dir() {
+            break dir.join("shared");
+        }
+    });
+    let dir = shared.join("corpus/screenshots");
+    let mut pngs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    pngs.sort();
+    std::fs::read(&pngs[n]).unwrap()
+}
+
+/// Screenshots wait in the database queue: uploads answer at once with their place in
+/// the queue, a worker that dies mid-job loses its lease and the job is taken again,
+/// and the outcome is there for the uploader after any restart.
+async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestApp) {
+    let not_an_image = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(CDM3)).await;
+    not_an_image.assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, None);
+    app.request(Method::POST, "/api/v1/ocr", None, Body::empty())
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, None);
+
+    let (first, second) = (screenshot(0), screenshot(1));
+    let a = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(a.status, StatusCode::ACCEPTED, "{}", a.text);
+    let a = a.json();
+    assert_eq!(a["status"], "queued");
+    let b = app.request(Method::POST, "/api/v1/ocr", None, Body::from(second)).await.json();
+    assert_eq!(b["queue_position"].as_i64().unwrap(), a["queue_position"].as_i64().unwrap() + 1);
+    let again = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(again.status, StatusCode::OK, "the same image is the same job");
+    assert_eq!(again.json()["id"], a["id"]);
+
+    let image = app.get(a["image_url"].as_str().unwrap()).await;
+    assert_eq!(image.content_type, "image/png");
+    assert_eq!(image.bytes, first, "the upload comes back byte for byte");
+
+    // A worker takes the first job, then its server dies: nothing finishes it.
+    let now = 1_900_000_000;
+    let (a_id, b_id) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let lost = app.storage.claim_ocr(now, 60).await.unwrap().expect("a queued job");
+    assert_eq!((lost.id, lost.attempts), (a_id, 1));
+    assert_eq!(lost.image, first);
+    let running = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(running["status"], "running");
+    // Another worker gets the next job, not the leased one; then nothing is left...
+    assert_eq!(app.storage.claim_ocr(now, 60).await.unwrap().unwrap().id, b_id);
+    assert!(app.storage.claim_ocr(now + 30, 60).await.unwrap().is_none());
+    // ...until the dead worker's lease runs out and its job is taken again.
+    let retried = app.storage.claim_ocr(now + 61, 60).await.unwrap().expect("the expired job");
+    assert_eq!((retried.id, retried.attempts), (a_id, 2));
+    app.storage.ocr_progress(a_id, 0.5, "reading values", now + 200).await.unwrap();
+    let halfway = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(
+        (halfway["progress"].as_f64(), halfway["stage"].as_str()),
+        (Some(0.5), Some("reading values"))
+    );
+    // A progress report renewed the lease: a worker looking at now+150 finds only the
+    // second job, whose worker never reported.
+    let b_again = app.storage.claim_ocr(now + 150, 60).await.unwrap().unwrap();
+    assert_eq!((b_again.id, b_again.attempts), (b_id, 2));
+    assert!(app.storage.claim_ocr(now + 150, 60).await.unwrap().is_none());
+
+    app.storage.finish_ocr(a_id, Ok(r#"{"layout":"test"}"#.into()), now + 70).await.unwrap();
+    app.storage.finish_ocr(b_id, Err("no benchmark window in the image".into()), now + 70).await.unwrap();
+    let done = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(done["status"], "done");
+    assert_eq!(done["recognition"]["layout"], "test");
+    let failed = app.get(&format!("/api/v1/ocr/{b_id}")).await.json();
+    assert_eq!(
+        (failed["status"].as_str(), failed["error"].as_str()),
+        (Some("failed"), Some("no benchmark window in the image"))
+    );
+    // A finished job is never claimed again.
+    assert!(app.storage.claim_ocr(now + 10_000, 60).await.unwrap().is_none());
+    app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+}
+
 /// Opening a seeded database again neither seeds twice nor fails.
 async fn seeds_load_once(app: &TestApp) {
     let n = ssdbase::seed_if_empty(&app.storage).await.unwrap();
@@ -595,4 +686,5 @@ on_both_backends!(
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
     seeds_load_once,
+    screenshots_queue_in_the_database_and_outlive_a_lost_worker,
 );

@@ -6,10 +6,12 @@
 //! uploads byte for byte (`submissions`), tool runs with their tags (`results`) and one
 //! row per measured number keyed by its test descriptor (`metrics`).
 
+mod jobs;
 mod postgres;
 mod sql;
 mod sqlite;
 
+pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
@@ -208,8 +210,9 @@ pub struct DriveRow {
     pub result_count: i64,
 }
 
+/// Everything the server keeps; the screenshot queue is its own trait ([`OcrJobs`]).
 #[async_trait]
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Which backend this is (`sqlite` or `postgres`), for health checks and logs.
     fn backend(&self) -> &'static str;
 

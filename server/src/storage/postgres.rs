@@ -22,7 +22,7 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 }
 
 pub struct PgStorage {
-    pool: PgPool,
+    pub(super) pool: PgPool,
 }
 
 impl PgStorage {

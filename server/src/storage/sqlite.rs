@@ -25,7 +25,7 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 }
 
 pub struct SqliteStorage {
-    pool: SqlitePool,
+    pub(super) pool: SqlitePool,
 }
 
 impl SqliteStorage {
