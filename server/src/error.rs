@@ -44,6 +44,9 @@ pub enum ApiError {
     /// The client's submission rate is used up; `retry_after_secs` goes to `Retry-After`.
     #[error("too many requests")]
     TooManyRequests { detail: String, retry_after_secs: u64 },
+    /// The server is saturated (e.g. the screenshot queue is full): 503, try later.
+    #[error("busy")]
+    Busy(String),
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error(transparent)]
@@ -73,6 +76,7 @@ impl ApiError {
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -85,6 +89,7 @@ impl ApiError {
             | ApiError::UnsupportedMediaType(d)
             | ApiError::Unauthorized(d)
             | ApiError::Forbidden(d)
+            | ApiError::Busy(d)
             | ApiError::TooManyRequests { detail: d, .. } => one(d),
             ApiError::Storage(e) => {
                 eprintln!("ssdbase: storage error: {e}");

@@ -53,6 +53,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         limits: api::Limits::default(),
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
+        ..ApiConfig::default()
     };
     let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)

@@ -6,6 +6,7 @@ mod drives;
 mod edit;
 mod extract;
 mod health;
+mod ocr;
 mod ratelimit;
 mod results;
 mod submit;
@@ -13,6 +14,7 @@ mod submit;
 pub use ratelimit::SubmitLimiter;
 
 use crate::error::{error_response, ApiError};
+use crate::ocr_worker::QueueSignal;
 use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
@@ -40,7 +42,7 @@ impl Default for Limits {
 }
 
 /// Everything the API is configured with.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ApiConfig {
     pub limits: Limits,
     /// The moderator's secret (`SSDBASE_ADMIN_TOKEN`); without it nobody can moderate.
@@ -48,6 +50,8 @@ pub struct ApiConfig {
     /// Submissions (files) a client IP may send per minute (also the burst); `None`:
     /// unlimited.
     pub submit_per_minute: Option<NonZeroU32>,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
 }
 
 #[derive(Clone)]
@@ -56,6 +60,8 @@ pub struct AppState {
     /// sha256 of the admin token.
     admin_token_hash: Option<[u8; 32]>,
     limiter: Option<Arc<SubmitLimiter>>,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
@@ -65,11 +71,17 @@ pub fn app(storage: DynStorage, limits: &Limits) -> Router {
     app_with(storage, &ApiConfig { limits: limits.clone(), ..Default::default() })
 }
 
+/// [`app`] whose screenshot uploads wake the workers listening on `queue`.
+pub fn app_with_queue(storage: DynStorage, limits: &Limits, queue: QueueSignal) -> Router {
+    app_with(storage, &ApiConfig { limits: limits.clone(), queue, ..Default::default() })
+}
+
 /// The whole application: API routes, JSON 404 for everything else, limits.
 pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
     let limits = &config.limits;
     let state = AppState {
         storage,
+        queue: config.queue.clone(),
         admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
         limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
     };
@@ -77,7 +89,8 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
-        .merge(compare::router());
+        .merge(compare::router())
+        .merge(ocr::router());
     Router::new()
         .nest(API_PREFIX, api)
         .fallback(not_found)
