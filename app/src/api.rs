@@ -4,7 +4,7 @@
 //! the bottom.
 
 use bench::analysis::{Flag, RatedVsMeasured, Summary};
-use bench::{BenchResult, DataPattern, DriveSku, Platform, Tags, TestKey, Tool};
+use bench::{BenchResult, DataPattern, DriveSku, Platform, PlatformGroup, Tags, TestKey, Tool};
 use serde::{Deserialize, Serialize};
 
 pub const API: &str = "/api/v1";
@@ -76,17 +76,36 @@ pub struct Aggregates {
     pub result_ids: Vec<i64>,
 }
 
+/// The aggregates of one test over one platform group and data pattern: the finest
+/// pool in which the server puts numbers together.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct GroupCell {
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    #[serde(default)]
+    pub data_pattern: Option<DataPattern>,
+    #[serde(flatten)]
+    pub aggregates: Aggregates,
+}
+
+impl GroupCell {
+    /// `ICH10R · random`.
+    pub fn label(&self) -> String {
+        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct TestSummary {
     pub key: TestKey,
     pub name: String,
-    #[serde(flatten)]
-    pub aggregates: Aggregates,
+    pub groups: Vec<GroupCell>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct DriveResult {
     pub id: i64,
+    pub platform_label: String,
     pub tool: Tool,
     pub tool_version: Option<String>,
     pub data_pattern: Option<DataPattern>,
@@ -98,9 +117,17 @@ pub struct DriveResult {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PlatformResults {
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    pub result_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct DrivePage {
     pub drive: DriveSku,
     pub results: Vec<DriveResult>,
+    pub platforms: Vec<PlatformResults>,
     pub tests: Vec<TestSummary>,
 }
 
@@ -124,8 +151,8 @@ impl ComparedDrive {
 pub struct DriveCell {
     pub drive: String,
     pub missing: bool,
-    #[serde(flatten)]
-    pub aggregates: Aggregates,
+    /// One per platform group and data pattern the drive was measured with.
+    pub groups: Vec<GroupCell>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -205,26 +232,9 @@ pub fn format_date(unix: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// A platform in a few words: chipset, storage controller, RAID, e.g.
-/// `ICH10R · ASUS U3S6 (Marvell 88SE9123)`.
-pub fn platform_label(p: &Platform, raid: Option<&bench::Raid>) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(c) = &p.chipset {
-        parts.push(c.clone());
-    }
-    if let Some(s) = &p.storage_controller {
-        if p.chipset.as_ref().is_none_or(|c| !s.contains(c.as_str())) {
-            parts.push(s.clone());
-        }
-    }
-    if let Some(r) = raid {
-        parts.push(format!("RAID {} ×{}", r.level, r.members));
-    }
-    if parts.is_empty() {
-        "unknown platform".into()
-    } else {
-        parts.join(" · ")
-    }
+/// The platform group of a result in a few words, as the server labels its pools.
+pub fn platform_label(tags: &Tags) -> String {
+    PlatformGroup::of(tags).label()
 }
 
 pub fn pattern_label(p: Option<DataPattern>) -> &'static str {
@@ -310,10 +320,13 @@ mod tests {
     fn api_shapes_decode() {
         let compare = r#"{"drives":[{"id":"a","url":"/api/v1/drives/a","vendor":"Crucial","model":"C300","capacity_gb":64}],
           "tests":[{"key":{"family":"cdm-native","access":"seq","block_size":1048576,"queue_depth":1,"threads":1,"op":"read","mix_read_percent":null,"stat":null},
-          "name":"SEQ 1MiB Q1T1 read","drives":[{"drive":"a","missing":false,"mbps":{"count":2,"median":270.0,"mad":3.0,"min":267.0,"max":273.0},"iops":null,"latency_us":null,"result_ids":[1,2]},
-          {"drive":"b","missing":true}]}]}"#;
+          "name":"SEQ 1MiB Q1T1 read","drives":[{"drive":"a","missing":false,"groups":[{"platform":{"chipset":"ICH10R","storage_controller":null,"driver":null,"mode":null,"link":null,"host_link":null,"raid_level":null,"raid_members":null},
+          "platform_label":"ICH10R","data_pattern":"random","mbps":{"count":2,"median":270.0,"mad":3.0,"min":267.0,"max":273.0},"iops":null,"latency_us":null,"result_ids":[1,2]}]},
+          {"drive":"b","missing":true,"groups":[]}]}]}"#;
         let c: Comparison = serde_json::from_str(compare).unwrap();
-        assert_eq!(c.tests[0].drives[0].aggregates.mbps.unwrap().count, 2);
+        let cell = &c.tests[0].drives[0].groups[0];
+        assert_eq!(cell.aggregates.mbps.unwrap().count, 2);
+        assert_eq!(cell.label(), "ICH10R · random");
         assert!(c.tests[0].drives[1].missing);
         let err: ErrorBody =
             serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();

@@ -22,10 +22,35 @@ pub const FILTERS: &[(&str, &str)] = &[
 /// Parameters the results page passes to the API besides filters.
 const PASSED: &[&str] = &["sort", "cursor", "limit"];
 
-/// Columns the loaded page can be ordered by on the client (`order=`); the server
-/// orders by date (`sort=`).
-pub const ORDERS: &[(&str, &str)] =
-    &[("", "as the server sorts"), ("drive", "drive"), ("tool", "tool"), ("platform", "platform")];
+/// Orders the API offers (`sort=`; a leading `-` is descending), with a label.
+pub const SORTS: &[(&str, &str)] = &[
+    ("newest", "newest first"),
+    ("oldest", "oldest first"),
+    ("drive", "drive model A–Z"),
+    ("-drive", "drive model Z–A"),
+    ("vendor", "vendor"),
+    ("capacity_gb", "capacity, small first"),
+    ("-capacity_gb", "capacity, large first"),
+    ("controller", "controller"),
+    ("chipset", "chipset"),
+    ("storage_controller", "storage controller"),
+    ("tool", "tool"),
+    ("tool_version", "tool version"),
+    ("test_size_bytes", "test size"),
+];
+
+/// The sort a column header switches to: ascending first, descending when the column
+/// is already sorted ascending.
+pub fn toggle_sort(current: &str, column: &str) -> String {
+    if column == "created" {
+        return if current == "newest" || current.is_empty() { "oldest".into() } else { "newest".into() };
+    }
+    if current == column {
+        format!("-{column}")
+    } else {
+        column.to_string()
+    }
+}
 
 /// The API query string for a page URL's parameters: known filters and paging only,
 /// non-empty values only, percent-encoded.
@@ -66,8 +91,17 @@ mod tests {
 
     #[test]
     fn only_known_parameters_reach_the_api() {
-        let q = p(&[("vendor", "Crucial"), ("order", "drive"), ("chipset", ""), ("cursor", "12")]);
+        let q = p(&[("vendor", "Crucial"), ("colour", "red"), ("chipset", ""), ("cursor", "12")]);
         assert_eq!(api_query(&q), "vendor=Crucial&cursor=12");
+    }
+
+    #[test]
+    fn headers_toggle_the_direction() {
+        assert_eq!(toggle_sort("", "drive"), "drive");
+        assert_eq!(toggle_sort("drive", "drive"), "-drive");
+        assert_eq!(toggle_sort("-drive", "drive"), "drive");
+        assert_eq!(toggle_sort("newest", "created"), "oldest");
+        assert_eq!(toggle_sort("oldest", "created"), "newest");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Internal errors are logged and reported without details.
 
 use crate::storage::StorageError;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -26,6 +26,12 @@ pub enum ApiError {
     /// Malformed request: bad query string, path or JSON syntax.
     #[error("bad request")]
     BadRequest(Vec<ErrorItem>),
+    /// No credentials where some are required (answered with `WWW-Authenticate: Bearer`).
+    #[error("unauthorized")]
+    Unauthorized(String),
+    /// Credentials that do not grant this action.
+    #[error("forbidden")]
+    Forbidden(String),
     #[error("not found")]
     NotFound(Vec<ErrorItem>),
     /// Well-formed but unusable: a result file that does not parse, an unknown drive.
@@ -35,6 +41,12 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("unsupported media type")]
     UnsupportedMediaType(String),
+    /// The client's submission rate is used up; `retry_after_secs` goes to `Retry-After`.
+    #[error("too many requests")]
+    TooManyRequests { detail: String, retry_after_secs: u64 },
+    /// The server is saturated (e.g. the screenshot queue is full): 503, try later.
+    #[error("busy")]
+    Busy(String),
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error(transparent)]
@@ -57,10 +69,14 @@ impl ApiError {
     pub fn status_code(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -69,7 +85,12 @@ impl ApiError {
         let one = |detail: String| vec![ErrorItem { detail, pointer: None }];
         match self {
             ApiError::BadRequest(items) | ApiError::NotFound(items) | ApiError::Unprocessable(items) => items,
-            ApiError::PayloadTooLarge(d) | ApiError::UnsupportedMediaType(d) => one(d),
+            ApiError::PayloadTooLarge(d)
+            | ApiError::UnsupportedMediaType(d)
+            | ApiError::Unauthorized(d)
+            | ApiError::Forbidden(d)
+            | ApiError::Busy(d)
+            | ApiError::TooManyRequests { detail: d, .. } => one(d),
             ApiError::Storage(e) => {
                 eprintln!("ssdbase: storage error: {e}");
                 one("internal error".into())
@@ -85,7 +106,18 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        (status, Json(ErrorBody { errors: self.items() })).into_response()
+        let extra = match &self {
+            ApiError::Unauthorized(_) => Some((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))),
+            ApiError::TooManyRequests { retry_after_secs, .. } => {
+                Some((header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(&1).to_owned())))
+            }
+            _ => None,
+        };
+        let mut res = (status, Json(ErrorBody { errors: self.items() })).into_response();
+        if let Some((name, value)) = extra {
+            res.headers_mut().insert(name, value);
+        }
+        res
     }
 }
 

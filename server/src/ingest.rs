@@ -1,10 +1,12 @@
 //! Turning uploads (and the seed dataset) into [`NewSubmission`]s: content hash, edit
 //! token, flags from the analysis. Shared by the API and the seed loader.
 
+use crate::error::ErrorItem;
 use crate::storage::{NewResult, NewSubmission};
 use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
-use bench::{BenchResult, DriveSku, Tags};
+use bench::text::Document;
+use bench::{BenchResult, DriveSku, Format, ParseError, Tags};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -49,9 +51,133 @@ pub fn flags_for(result: &BenchResult, tags: &Tags, sku: Option<&DriveSku>) -> V
     flags
 }
 
+/// An upload read into results, before tags: what the API and `ssdbase import` store.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// The bytes exactly as received.
+    pub body: Vec<u8>,
+    pub content_hash: String,
+    /// `cdm`, `fio`, ... for result files, `json` for the public result format.
+    pub format: Option<String>,
+    pub results: Vec<BenchResult>,
+}
+
+/// A result file in any format the bench crate reads (auto-detected unless `format`).
+pub fn upload_from_file(body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
+    upload_from_document(&Document::from_bytes(&body), body, format)
+}
+
+/// A result file pasted as text (`body` is its UTF-8 bytes).
+pub fn upload_from_text(text: String, format: Option<Format>) -> Result<Upload, ParseError> {
+    let doc = Document::from_text(text);
+    let body = doc.raw.clone().into_bytes();
+    upload_from_document(&doc, body, format)
+}
+
+fn upload_from_document(doc: &Document, body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
+    let format = format.or_else(|| bench::detect(doc));
+    let results = bench::parse_document(doc, format)?;
+    Ok(Upload { content_hash: sha256_hex(&body), body, format: format.map(|f| f.id().to_string()), results })
+}
+
+/// One result in the public result format; `raw` is the JSON as it arrived and is what
+/// is kept. Equal results are equal uploads however their JSON was laid out, so the hash
+/// is of the canonical form.
+pub fn upload_from_result(result: BenchResult, raw: Vec<u8>) -> Result<Upload, String> {
+    let results = vec![result];
+    bench::parse::check_well_formed(&results)?;
+    let canonical = serde_json::to_vec(&results[0]).expect("results serialise");
+    Ok(Upload { body: raw, content_hash: sha256_hex(&canonical), format: Some("json".into()), results })
+}
+
+/// Text that PostgreSQL cannot store (NUL) is refused on every backend alike, with the
+/// path of the field that holds it; everything else is stored exactly as typed.
+pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>) -> Result<(), ErrorItem> {
+    fn find(v: &serde_json::Value, path: &mut String) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('\0'),
+            serde_json::Value::Array(items) => items.iter().enumerate().any(|(i, x)| {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let hit = find(x, path);
+                if !hit {
+                    path.truncate(len);
+                }
+                hit
+            }),
+            serde_json::Value::Object(map) => map.iter().any(|(k, x)| {
+                let len = path.len();
+                path.push('.');
+                path.push_str(k);
+                let hit = find(x, path) || k.contains('\0');
+                if !hit {
+                    path.truncate(len);
+                }
+                hit
+            }),
+            _ => false,
+        }
+    }
+    let nul = |path: String| ErrorItem {
+        detail: "text may not contain NUL characters (U+0000)".into(),
+        pointer: Some(path),
+    };
+    let mut path = String::from("tags");
+    if find(&serde_json::to_value(tags).expect("tags serialise"), &mut path) {
+        return Err(nul(path));
+    }
+    for r in results {
+        let mut path = String::from("result");
+        if find(&serde_json::to_value(r).expect("results serialise"), &mut path) {
+            return Err(nul(path));
+        }
+    }
+    if source.is_some_and(|s| s.contains('\0')) {
+        return Err(nul("source".into()));
+    }
+    Ok(())
+}
+
+/// An upload with its (catalogue-completed) tags as a submission, and the secret edit
+/// token to hand back to the submitter (only its hash is stored).
+pub fn submission(
+    upload: Upload,
+    tags: &Tags,
+    sku: Option<&DriveSku>,
+    source: Option<String>,
+    client: Option<String>,
+) -> (NewSubmission, String) {
+    let (edit_token, edit_token_hash) = new_edit_token();
+    let submission = NewSubmission {
+        body: upload.body,
+        content_hash: upload.content_hash,
+        format: upload.format,
+        edit_token_hash,
+        client,
+        created_at: now_unix(),
+        results: upload
+            .results
+            .into_iter()
+            .map(|result| NewResult {
+                flags: flags_for(&result, tags, sku),
+                result,
+                tags: tags.clone(),
+                source: source.clone(),
+            })
+            .collect(),
+    };
+    (submission, edit_token)
+}
+
 /// The whole seed dataset as submissions: one per result, its JSON as the body.
 pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
-    let skus: HashMap<&str, &DriveSku> = ds.drives.iter().map(|d| (d.id.as_str(), d)).collect();
+    dataset_submissions(ds, &[], "seed")
+}
+
+/// A dataset's results as submissions, one per result with its JSON as the body.
+/// SKUs are looked up in the dataset's drives, then in `known` (the stored catalogue).
+pub fn dataset_submissions(ds: &Dataset, known: &[DriveSku], origin: &str) -> Vec<NewSubmission> {
+    let skus: HashMap<&str, &DriveSku> = known.iter().chain(&ds.drives).map(|d| (d.id.as_str(), d)).collect();
     let created_at = now_unix();
     ds.results
         .iter()
@@ -64,9 +190,9 @@ pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
             NewSubmission {
                 content_hash: sha256_hex(&body),
                 body,
-                format: Some("seed".into()),
+                format: Some(origin.into()),
                 edit_token_hash,
-                client: Some("seed".into()),
+                client: Some(origin.into()),
                 created_at,
                 results: vec![NewResult {
                     flags: flags_for(&tr.result, &tags, sku),
@@ -91,6 +217,25 @@ mod tests {
         assert_eq!(a.len(), 64);
         assert_ne!(a, b);
         assert_eq!(ha, sha256_hex(a.as_bytes()));
+    }
+
+    #[test]
+    fn nul_characters_are_found_with_their_path() {
+        let mut tags = Tags::default();
+        assert!(check_storable(&tags, &[], Some("ok")).is_ok());
+        tags.platform.chipset = Some("ICH\u{0}10R".into());
+        assert_eq!(
+            check_storable(&tags, &[], None).unwrap_err().pointer.as_deref(),
+            Some("tags.platform.chipset")
+        );
+        let mut r = BenchResult::new(bench::Tool::Fio);
+        r.comment = Some("a\0b".into());
+        let e = check_storable(&Tags::default(), &[r], None).unwrap_err();
+        assert_eq!(e.pointer.as_deref(), Some("result.comment"));
+        assert_eq!(
+            check_storable(&Tags::default(), &[], Some("\0")).unwrap_err().pointer.as_deref(),
+            Some("source")
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR]`.
+//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T] [--submit-rate N]`.
 
 use anyhow::Context;
-use ssdbase::api::{self, Limits};
+use ssdbase::api::{self, ApiConfig};
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,6 +18,14 @@ pub struct ServeArgs {
     /// The built website (`trunk build` output) served outside /api.
     #[arg(long, default_value = "dist")]
     site: PathBuf,
+    /// Secret that lets a moderator hide and restore results (and edit or delete any).
+    /// Without it nobody can moderate.
+    #[arg(long, env = "SSDBASE_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+    /// Submissions (files) one client IP may send per minute, also the burst it may send
+    /// at once; 0 turns the limit off (load tests).
+    #[arg(long, env = "SSDBASE_SUBMIT_RATE", default_value_t = 120)]
+    submit_rate: u32,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -44,19 +53,26 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     if seeded > 0 {
         eprintln!("ssdbase: new database: loaded {seeded} seed results");
     }
-    let site = ssdbase::site::is_built(&args.site).then_some(args.site.as_path());
+    let site = ssdbase::site::is_built(&args.site).then(|| args.site.clone());
     if site.is_none() {
         eprintln!(
             "ssdbase: no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
             args.site.display()
         );
     }
-    let app = api::app_with_site(storage.clone(), &Limits::default(), site);
+    let config = ApiConfig {
+        limits: api::Limits::default(),
+        admin_token: args.admin_token.clone(),
+        submit_per_minute: NonZeroU32::new(args.submit_rate),
+        site,
+        ..ApiConfig::default()
+    };
+    let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr()?;
-    match site {
+    match &config.site {
         Some(dir) => eprintln!(
             "ssdbase: serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
             dir.display(),
@@ -64,6 +80,9 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             storage.backend()
         ),
         None => eprintln!("ssdbase: serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+    }
+    if config.admin_token.is_none() {
+        eprintln!("ssdbase: no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
     }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async {

@@ -4,11 +4,14 @@
 //! PostgreSQL tests fail rather than skip, so no run passes without PostgreSQL).
 
 use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use ssdbase::api::{app, Limits};
+use ssdbase::api::{app_with, ApiConfig, Limits};
 use ssdbase::storage::{self, DynStorage, NewResult, NewSubmission};
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -53,13 +56,27 @@ enum Cleanup {
 struct TestApp {
     router: Router,
     storage: DynStorage,
+    /// The database URL, for checks in SQL that the API does not offer.
+    url: String,
     cleanup: Cleanup,
 }
 
 struct Reply {
     status: StatusCode,
     content_type: String,
+    headers: HeaderMap,
     text: String,
+    bytes: Vec<u8>,
+}
+
+const ADMIN: &str = "test-admin-token-0123456789";
+
+/// What a request carries besides method, path and body.
+#[derive(Default, Clone, Copy)]
+struct Extra<'a> {
+    content_type: Option<&'a str>,
+    bearer: Option<&'a str>,
+    peer: Option<SocketAddr>,
 }
 
 impl Reply {
@@ -84,13 +101,19 @@ fn limits() -> Limits {
     Limits { max_body_bytes: 64 * 1024, request_timeout: Duration::from_secs(30) }
 }
 
+/// The test configuration: small body limit, a moderator, no rate limit (one test
+/// builds its own router with one).
+fn config() -> ApiConfig {
+    ApiConfig { limits: limits(), admin_token: Some(ADMIN.into()), ..ApiConfig::default() }
+}
+
 impl TestApp {
     async fn sqlite() -> TestApp {
         let dir = std::env::temp_dir().join(unique("ssdbase_api"));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}", dir.join("test.db").display());
         let storage = ssdbase::open(&url).await.unwrap();
-        TestApp { router: app(storage.clone(), &limits()), storage, cleanup: Cleanup::Dir(dir) }
+        TestApp { router: app_with(storage.clone(), &config()), storage, url, cleanup: Cleanup::Dir(dir) }
     }
 
     async fn postgres() -> TestApp {
@@ -110,8 +133,9 @@ impl TestApp {
         let url = format!("{base}/{name}");
         let storage = ssdbase::open(&url).await.unwrap();
         TestApp {
-            router: app(storage.clone(), &limits()),
+            router: app_with(storage.clone(), &config()),
             storage,
+            url,
             cleanup: Cleanup::PgDatabase { admin_url, name },
         }
     }
@@ -135,19 +159,68 @@ impl TestApp {
     }
 
     async fn request(&self, method: Method, uri: &str, content_type: Option<&str>, body: Body) -> Reply {
+        self.send(&self.router, method, uri, Extra { content_type, ..Extra::default() }, body).await
+    }
+
+    async fn send(&self, router: &Router, method: Method, uri: &str, extra: Extra<'_>, body: Body) -> Reply {
         let mut req = Request::builder().method(method).uri(uri);
-        if let Some(ct) = content_type {
+        if let Some(ct) = extra.content_type {
             req = req.header(header::CONTENT_TYPE, ct);
         }
-        let res = self.router.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+        if let Some(token) = extra.bearer {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let mut req = req.body(body).unwrap();
+        if let Some(peer) = extra.peer {
+            // What `into_make_service_with_connect_info` gives a real connection.
+            req.extensions_mut().insert(ConnectInfo(peer));
+        }
+        let res = router.clone().oneshot(req).await.unwrap();
         let status = res.status();
+        let headers = res.headers().clone();
         let content_type = res
             .headers()
             .get(header::CONTENT_TYPE)
             .map(|v| v.to_str().unwrap().to_string())
             .unwrap_or_default();
         let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-        Reply { status, content_type, text: String::from_utf8(bytes.to_vec()).unwrap() }
+        Reply {
+            status,
+            content_type,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes: bytes.to_vec(),
+        }
+    }
+
+    /// A JSON request with a bearer token (or none).
+    async fn authed(&self, method: Method, uri: &str, token: Option<&str>, body: Option<&Value>) -> Reply {
+        let extra =
+            Extra { content_type: body.map(|_| "application/json"), bearer: token, ..Extra::default() };
+        let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
+        self.send(&self.router, method, uri, extra, body).await
+    }
+
+    /// One number from SQL run directly on the test database.
+    async fn scalar(&self, sql: &str) -> i64 {
+        if self.url.starts_with("sqlite:") {
+            let pool = sqlx::SqlitePool::connect(&self.url).await.unwrap();
+            let n: i64 = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        } else {
+            let pool = sqlx::PgPool::connect(&self.url).await.unwrap();
+            let n: i64 = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        }
+    }
+
+    /// Ids of the results a browse query returns (all pages of up to 500).
+    async fn browse_ids(&self, query: &str, token: Option<&str>) -> Vec<i64> {
+        let r = self.authed(Method::GET, &format!("/api/v1/results?limit=500&{query}"), token, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.json()["results"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
     }
 
     async fn get(&self, uri: &str) -> Reply {
@@ -157,6 +230,16 @@ impl TestApp {
     async fn post_json(&self, uri: &str, body: &Value) -> Reply {
         self.request(Method::POST, uri, Some("application/json"), Body::from(body.to_string())).await
     }
+}
+
+/// Percent-encodes a query value (cursors may hold spaces and any text).
+fn url_encode(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 fn a_result(seq_read: f64) -> Value {
@@ -196,11 +279,17 @@ async fn a_new_database_holds_the_seeds(app: &TestApp) {
     assert_eq!(page["drive"]["id"], C300_64);
     let tests = page["tests"].as_array().unwrap();
     assert!(!tests.is_empty());
-    assert!(tests
-        .iter()
-        .all(|t| t["mbps"]["count"].as_u64() == Some(t["result_ids"].as_array().unwrap().len() as u64)
-            || t["mbps"].is_null()
-            || t["mbps"]["count"].as_u64().unwrap() >= t["result_ids"].as_array().unwrap().len() as u64));
+    for t in tests {
+        for g in t["groups"].as_array().unwrap() {
+            let ids = g["result_ids"].as_array().unwrap().len() as u64;
+            // Several runs of one result never happen in the seeds: one value per result.
+            assert!(g["mbps"].is_null() || g["mbps"]["count"].as_u64() == Some(ids), "{g}");
+        }
+    }
+    // Every result is listed under exactly one platform.
+    let listed: usize =
+        page["platforms"].as_array().unwrap().iter().map(|p| p["result_ids"].as_array().unwrap().len()).sum();
+    assert_eq!(listed, page["results"].as_array().unwrap().len());
     // The seeds' C300 64 GB writes 78.93 MB/s against a rated 70.
     let rated: Vec<&Value> = page["results"]
         .as_array()
@@ -342,6 +431,48 @@ async fn results_are_filtered_sorted_paged_and_exported(app: &TestApp) {
     assert_eq!(seen, sorted, "no repeats, newest first");
     assert!(ids.iter().all(|id| seen.contains(id)));
 
+    // Sorting on a tag walks the seeds in that order, page by page, including results
+    // without the tag (they sort as the smallest) and ties (broken by id).
+    for (sort, field) in [("drive", "model"), ("-drive", "model"), ("capacity_gb", "capacity_gb")] {
+        let mut walked: Vec<Value> = Vec::new();
+        let mut uri = format!("/api/v1/results?sort={sort}&limit=9");
+        loop {
+            let page = app.get(&uri).await;
+            assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+            let page = page.json();
+            walked.extend(page["results"].as_array().unwrap().iter().cloned());
+            match page["next_cursor"].as_str() {
+                Some(c) => {
+                    let c: String = url_encode(c);
+                    uri = format!("/api/v1/results?sort={sort}&limit=9&cursor={c}")
+                }
+                None => break,
+            }
+        }
+        let all = app.get("/api/v1/results?limit=500").await.json();
+        assert_eq!(walked.len(), all["results"].as_array().unwrap().len(), "sort={sort} visits every result");
+        let key = |r: &Value| -> (String, i64) {
+            let v = &r["tags"]["drive"][field];
+            let v = match v {
+                Value::Null => String::new(),
+                Value::Number(n) => format!("{:>10}", n.as_i64().unwrap()),
+                other => other.as_str().unwrap().to_string(),
+            };
+            (v, r["id"].as_i64().unwrap())
+        };
+        let keys: Vec<(String, i64)> = walked.iter().map(key).collect();
+        let mut expected = keys.clone();
+        expected.sort();
+        if sort.starts_with('-') {
+            expected.reverse();
+        }
+        assert_eq!(keys, expected, "sort={sort}");
+    }
+    app.get("/api/v1/results?sort=colour").await.assert_error(StatusCode::BAD_REQUEST, Some("sort"));
+    app.get("/api/v1/results?sort=drive&cursor=12")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("cursor"));
+
     let csv = app.get("/api/v1/results?chipset=TEST-B&format=csv").await;
     assert_eq!(csv.status, StatusCode::OK);
     assert!(csv.content_type.starts_with("text/csv"));
@@ -384,19 +515,87 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
         .find(|t| t["key"]["family"] == "cdm-diskspd" && t["key"]["access"] == "seq")
         .expect("the CDM 8 test is listed");
     assert_eq!(cdm8["drives"][0]["missing"], true);
+    assert_eq!(cdm8["drives"][0]["groups"], json!([]));
     assert_eq!(cdm8["drives"][1]["missing"], false);
-    assert_eq!(cdm8["drives"][1]["result_ids"], json!([new_id]));
-    assert_eq!(cdm8["drives"][1]["mbps"]["median"], 300.0);
+    let m2s = &cdm8["drives"][1]["groups"];
+    assert_eq!(m2s.as_array().unwrap().len(), 1, "{m2s}");
+    assert_eq!(m2s[0]["result_ids"], json!([new_id]));
+    assert_eq!(m2s[0]["mbps"]["median"], 300.0);
+    assert_eq!(m2s[0]["platform_label"], "unknown platform");
     let cdm3 = tests
         .iter()
         .find(|t| t["key"]["family"] == "cdm-native" && t["name"] == "SEQ 1MiB Q1T1 read")
         .unwrap();
-    assert!(cdm3["drives"][0]["mbps"]["count"].as_u64().unwrap() > 1);
+    let c300_groups = cdm3["drives"][0]["groups"].as_array().unwrap();
+    assert!(c300_groups.len() > 1, "the C300 64 GB was measured on several platforms: {c300_groups:?}");
+
+    // A tag filter narrows the results that take part: only the single-drive ICH10R runs.
+    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}&raid_members=4")).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    for t in c.json()["tests"].as_array().unwrap() {
+        assert_eq!(t["drives"][1]["missing"], true, "no M2S 64 GB result is a 4-drive RAID");
+        for g in t["drives"][0]["groups"].as_array().unwrap() {
+            assert_eq!(g["platform"]["raid_members"], 4);
+        }
+    }
+    app.get(&format!("/api/v1/compare?drives={C300_64}&raid_members=four"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("raid_members"));
+    app.get(&format!("/api/v1/compare?drives={C300_64}&colour=red"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
 
     app.get(&format!("/api/v1/compare?drives={C300_64},nope"))
         .await
         .assert_error(StatusCode::NOT_FOUND, Some("drives[1]"));
     app.get("/api/v1/compare").await.assert_error(StatusCode::BAD_REQUEST, Some("drives"));
+}
+
+/// The seeds measured the SF-2281 WILDFIRE RAID 0 with random and with 0-fill data, and
+/// the C300 128 GB on ICH10R and on two Marvell cards: each pools apart.
+async fn aggregates_split_by_platform_and_data_pattern(app: &TestApp) {
+    let c = app.get("/api/v1/compare?drives=patriot-wildfire-120gb&chipset=Z68&raid_members=2").await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    let c = c.json();
+    let split: Vec<&Value> = c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| {
+            let groups = t["drives"][0]["groups"].as_array().unwrap();
+            groups.iter().any(|g| g["data_pattern"] == "random")
+                && groups.iter().any(|g| g["data_pattern"] == "zero-fill")
+        })
+        .collect();
+    assert!(!split.is_empty(), "a test measured with both patterns: {c}");
+    for t in split {
+        let groups = t["drives"][0]["groups"].as_array().unwrap();
+        let median = |pattern: &str| {
+            groups.iter().find(|g| g["data_pattern"] == pattern).unwrap()["mbps"]["median"].as_f64()
+        };
+        // One platform, two patterns: the medians stay apart rather than averaging.
+        assert_ne!(median("random"), median("zero-fill"), "{t}");
+        assert!(groups.iter().all(|g| g["platform"] == groups[0]["platform"]));
+    }
+
+    let page = app.get("/api/v1/drives/crucial-realssd-c300-128gb").await.json();
+    let labels: Vec<&str> =
+        page["platforms"].as_array().unwrap().iter().map(|p| p["platform_label"].as_str().unwrap()).collect();
+    // ICH10R, the U3S6, and the Kuroutoshikou card in a Gen1 x1 and in a Gen2 x1 slot: the
+    // slot alone moves the ceiling from ~200 to ~400 MB/s, so it is a platform of its own.
+    assert_eq!(labels.len(), 4, "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("U3S6")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("Kuroutoshikou") && l.contains("pcie-1-x1 host")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("Kuroutoshikou") && l.contains("pcie-2-x1 host")), "{labels:?}");
+    let seq_write = page["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["key"]["access"] == "seq" && t["key"]["op"] == "write")
+        .expect("a sequential write test");
+    let groups = seq_write["groups"].as_array().unwrap();
+    assert!(groups.len() >= 2, "sequential write per platform: {groups:?}");
+    assert!(groups.iter().all(|g| g["mbps"]["count"].as_u64().unwrap() >= 1));
 }
 
 /// A submission whose second result cannot be stored leaves nothing behind.
@@ -426,10 +625,581 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
     assert!(matches!(app.storage.submit(&fixed).await.unwrap(), storage::Submitted::Stored { .. }));
 }
 
+/// A real screenshot from the shared corpus.
+fn screenshot(n: usize) -> Vec<u8> {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::env::var_os("SSDBASE_SHARED").map(PathBuf::from).unwrap_or_else(|| loop {
+        assert!(dir.pop(), "shared corpus not found: set SSDBASE_SHARED");
+        if dir.join("shared/corpus/screenshots").is_dir() {
+            break dir.join("shared");
+        }
+    });
+    let dir = shared.join("corpus/screenshots");
+    let mut pngs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    pngs.sort();
+    std::fs::read(&pngs[n]).unwrap()
+}
+
+/// Screenshots wait in the database queue: uploads answer at once with their place in
+/// the queue, a worker that dies mid-job loses its lease and the job is taken again,
+/// and the outcome is there for the uploader after any restart.
+async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestApp) {
+    let not_an_image = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(CDM3)).await;
+    not_an_image.assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, None);
+    app.request(Method::POST, "/api/v1/ocr", None, Body::empty())
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, None);
+
+    let (first, second) = (screenshot(0), screenshot(1));
+    let a = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(a.status, StatusCode::ACCEPTED, "{}", a.text);
+    let a = a.json();
+    assert_eq!(a["status"], "queued");
+    let b = app.request(Method::POST, "/api/v1/ocr", None, Body::from(second)).await.json();
+    assert_eq!(b["queue_position"].as_i64().unwrap(), a["queue_position"].as_i64().unwrap() + 1);
+    let again = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(again.status, StatusCode::OK, "the same image is the same job");
+    assert_eq!(again.json()["id"], a["id"]);
+
+    let image = app.get(a["image_url"].as_str().unwrap()).await;
+    assert_eq!(image.content_type, "image/png");
+    assert_eq!(image.bytes, first, "the upload comes back byte for byte");
+
+    // A worker takes the first job, then its server dies: nothing finishes it.
+    let now = 1_900_000_000;
+    let (a_id, b_id) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let lost = app.storage.claim_ocr(now, 60).await.unwrap().expect("a queued job");
+    assert_eq!((lost.id, lost.attempts), (a_id, 1));
+    assert_eq!(lost.image, first);
+    let running = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(running["status"], "running");
+    // Another worker gets the next job, not the leased one; then nothing is left...
+    assert_eq!(app.storage.claim_ocr(now, 60).await.unwrap().unwrap().id, b_id);
+    assert!(app.storage.claim_ocr(now + 30, 60).await.unwrap().is_none());
+    // ...until the dead worker's lease runs out and its job is taken again.
+    let retried = app.storage.claim_ocr(now + 61, 60).await.unwrap().expect("the expired job");
+    assert_eq!((retried.id, retried.attempts), (a_id, 2));
+    app.storage.ocr_progress(a_id, 0.5, "reading values", now + 200).await.unwrap();
+    let halfway = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(
+        (halfway["progress"].as_f64(), halfway["stage"].as_str()),
+        (Some(0.5), Some("reading values"))
+    );
+    // A progress report renewed the lease: a worker looking at now+150 finds only the
+    // second job, whose worker never reported.
+    let b_again = app.storage.claim_ocr(now + 150, 60).await.unwrap().unwrap();
+    assert_eq!((b_again.id, b_again.attempts), (b_id, 2));
+    assert!(app.storage.claim_ocr(now + 150, 60).await.unwrap().is_none());
+
+    app.storage.finish_ocr(a_id, Ok(r#"{"layout":"test"}"#.into()), now + 70).await.unwrap();
+    app.storage.finish_ocr(b_id, Err("no benchmark window in the image".into()), now + 70).await.unwrap();
+    let done = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(done["status"], "done");
+    assert_eq!(done["recognition"]["layout"], "test");
+    let failed = app.get(&format!("/api/v1/ocr/{b_id}")).await.json();
+    assert_eq!(
+        (failed["status"].as_str(), failed["error"].as_str()),
+        (Some("failed"), Some("no benchmark window in the image"))
+    );
+    // A finished job is never claimed again.
+    assert!(app.storage.claim_ocr(now + 10_000, 60).await.unwrap().is_none());
+    app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+}
+
 /// Opening a seeded database again neither seeds twice nor fails.
 async fn seeds_load_once(app: &TestApp) {
     let n = ssdbase::seed_if_empty(&app.storage).await.unwrap();
     assert_eq!(n, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Editing, deleting and moderating
+// ---------------------------------------------------------------------------------------
+
+/// CDM3 with its first figure changed, so each call is a new upload.
+fn cdm3_with(seq_read: &str) -> String {
+    CDM3.replace("505.825", seq_read)
+}
+
+async fn submit_ok(app: &TestApp, body: &Value) -> (i64, String) {
+    let r = app.post_json("/api/v1/results", body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    (v["id"].as_i64().unwrap(), v["edit_token"].as_str().unwrap().to_string())
+}
+
+async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
+    let body = json!({"text": cdm3_with("501.5"), "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": "EDIT-A"}}});
+    let (id, token) = submit_ok(app, &body).await;
+    let (_, other_token) = submit_ok(app, &json!({"text": cdm3_with("502.5")})).await;
+    let uri = format!("/api/v1/results/{id}");
+    let fix = json!({"tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": "EDIT-B"}}});
+
+    let r = app.authed(Method::PATCH, &uri, None, Some(&fix)).await;
+    r.assert_error(StatusCode::UNAUTHORIZED, None);
+    assert_eq!(r.headers[header::WWW_AUTHENTICATE], "Bearer");
+    let r = app.authed(Method::PATCH, &uri, Some("not-the-token"), Some(&fix)).await;
+    r.assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::PATCH, &uri, Some(&other_token), Some(&fix))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::PATCH, &uri, Some(&token), Some(&json!({"tags": {"drive": {"sku": "nope"}}})))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.drive.sku"));
+    app.authed(Method::PATCH, "/api/v1/results/99999999", Some(&token), Some(&fix))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.browse_ids("chipset=EDIT-A", None).await, vec![id], "failed edits changed nothing");
+
+    let r = app.authed(Method::PATCH, &uri, Some(&token), Some(&fix)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let edited = r.json();
+    assert_eq!(edited["tags"]["drive"]["sku"], M2S_64);
+    assert_eq!(edited["tags"]["drive"]["vendor"], "Plextor", "the catalogue completes the new tags");
+    // Flags are derived again from the new drive's rated figures.
+    let m2s = app.storage.get_drive(M2S_64).await.unwrap().unwrap();
+    let stored = app.storage.get_result(id).await.unwrap().unwrap();
+    let expected = ssdbase::ingest::flags_for(&stored.result, &stored.tags, Some(&m2s));
+    assert_eq!(edited["flags"], serde_json::to_value(&expected).unwrap());
+    assert_eq!(stored.flags, expected);
+    // ... and so are the filter columns and every aggregate.
+    assert!(app.browse_ids("chipset=EDIT-A", None).await.is_empty());
+    assert_eq!(app.browse_ids("chipset=EDIT-B", None).await, vec![id]);
+    assert!(app.browse_ids(&format!("drive={M2S_64}"), None).await.contains(&id));
+    assert!(!app.browse_ids(&format!("drive={C300_64}"), None).await.contains(&id));
+    let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+    assert!(page["results"].as_array().unwrap().iter().any(|r| r["id"] == id));
+
+    // Delete: wrong token 403, then gone with its metrics and its upload.
+    app.authed(Method::DELETE, &uri, Some(&other_token), None)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::DELETE, &uri, None, None).await.assert_error(StatusCode::UNAUTHORIZED, None);
+    let sub = stored.submission_id;
+    let r = app.authed(Method::DELETE, &uri, Some(&token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json(), json!({"deleted": id, "submission_deleted": true}));
+    app.get(&uri).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM metrics WHERE result_id = {id}")).await, 0);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {sub}")).await, 0);
+    app.authed(Method::DELETE, &uri, Some(&token), None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    // The content may be submitted again: it is new again.
+    let again = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+
+    // A submission with two results keeps its upload until its last result goes.
+    let result: bench::BenchResult = serde_json::from_value(a_result(77.0)).unwrap();
+    let nr = NewResult { result, tags: Default::default(), source: None, flags: vec![] };
+    let two = NewSubmission {
+        body: b"two runs".to_vec(),
+        content_hash: "e".repeat(64),
+        format: None,
+        edit_token_hash: ssdbase::ingest::sha256_hex(b"two-token"),
+        client: None,
+        created_at: 0,
+        results: vec![nr.clone(), nr],
+    };
+    let storage::Submitted::Stored { submission_id, result_ids } = app.storage.submit(&two).await.unwrap()
+    else {
+        panic!("stored")
+    };
+    let first = app
+        .authed(Method::DELETE, &format!("/api/v1/results/{}", result_ids[0]), Some("two-token"), None)
+        .await;
+    assert_eq!(first.json()["submission_deleted"], false, "{}", first.text);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {submission_id}")).await, 1);
+    let metrics_left =
+        app.scalar(&format!("SELECT COUNT(*) FROM metrics WHERE result_id = {}", result_ids[1])).await;
+    assert_eq!(metrics_left, 2);
+    // The admin may delete too.
+    let last =
+        app.authed(Method::DELETE, &format!("/api/v1/results/{}", result_ids[1]), Some(ADMIN), None).await;
+    assert_eq!(last.json()["submission_deleted"], true, "{}", last.text);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {submission_id}")).await, 0);
+    let logged = app.scalar("SELECT COUNT(*) FROM moderation_log WHERE action = 'delete'").await;
+    assert_eq!(logged, 3);
+}
+
+fn count_of(drives: &Value, id: &str) -> i64 {
+    drives["drives"].as_array().unwrap().iter().find(|d| d["id"] == id).unwrap()["result_count"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Every result id that a compare answer's tests cite for one drive (all groups).
+fn compare_ids(c: &Value, drive_index: usize) -> Vec<i64> {
+    c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| group_ids(&t["drives"][drive_index]["groups"]))
+        .collect()
+}
+
+/// The result ids of a list of aggregate groups.
+fn group_ids(groups: &Value) -> Vec<i64> {
+    groups
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["result_ids"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()))
+        .collect()
+}
+
+async fn hidden_results_leave_every_aggregate(app: &TestApp) {
+    let before = count_of(&app.get("/api/v1/drives").await.json(), M2S_64);
+    let mut r = a_result(333.0);
+    r["tool_version"] = json!("8.0.4 x64");
+    let (id, token) = submit_ok(app, &json!({"result": r, "tags": {"drive": {"sku": M2S_64}}})).await;
+    let compare_uri = format!("/api/v1/compare?drives={C300_64},{M2S_64}");
+    let visible = || async {
+        let drives = app.get("/api/v1/drives").await.json();
+        let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+        let listed = page["results"].as_array().unwrap().iter().any(|x| x["id"] == id);
+        let aggregated =
+            page["tests"].as_array().unwrap().iter().any(|t| group_ids(&t["groups"]).contains(&id));
+        assert_eq!(listed, aggregated, "listed and aggregated alike");
+        let on_page = listed;
+        let compared = compare_ids(&app.get(&compare_uri).await.json(), 1).contains(&id);
+        let browsed = app.browse_ids(&format!("drive={M2S_64}"), None).await.contains(&id);
+        (count_of(&drives, M2S_64), on_page, compared, browsed)
+    };
+    assert_eq!(visible().await, (before + 1, true, true, true));
+
+    let hide = format!("/api/v1/results/{id}/hide");
+    let why = json!({"reason": "numbers above the SATA 6 Gb/s ceiling"});
+    app.authed(Method::POST, &hide, None, Some(&why)).await.assert_error(StatusCode::UNAUTHORIZED, None);
+    app.authed(Method::POST, &hide, Some(&token), Some(&why)).await.assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::POST, &hide, Some(ADMIN), Some(&json!({})))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("reason"));
+    app.authed(Method::POST, "/api/v1/results/99999999/hide", Some(ADMIN), Some(&why))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(visible().await, (before + 1, true, true, true), "refused requests hid nothing");
+
+    let r = app.authed(Method::POST, &hide, Some(ADMIN), Some(&why)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["hidden"], true);
+    assert_eq!(visible().await, (before, false, false, false), "hidden: out of every aggregate");
+    // Its own page says so to everybody but the moderator.
+    let e = app.get(&format!("/api/v1/results/{id}")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert!(e["errors"][0]["detail"].as_str().unwrap().contains("hidden"), "{e}");
+    let seen = app.authed(Method::GET, &format!("/api/v1/results/{id}"), Some(ADMIN), None).await.json();
+    assert_eq!(seen["hidden"], true);
+    assert_eq!(seen["hidden_reason"], why["reason"]);
+    // Browsing hidden results is for the moderator only.
+    app.authed(Method::GET, "/api/v1/results?include_hidden=true", Some(&token), None)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    assert!(app.browse_ids(&format!("drive={M2S_64}&include_hidden=true"), Some(ADMIN)).await.contains(&id));
+
+    let r = app
+        .authed(
+            Method::POST,
+            &format!("/api/v1/results/{id}/restore"),
+            Some(ADMIN),
+            Some(&json!({"reason": "checked: USB bridge"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(visible().await, (before + 1, true, true, true), "restored");
+    let ok = app.get(&format!("/api/v1/results/{id}")).await.json();
+    assert!(ok.get("hidden").is_none() && ok.get("hidden_reason").is_none(), "{ok}");
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM moderation_log WHERE result_id = {id}")).await, 2);
+
+    // A server started without an admin token has no moderator.
+    let plain = app_with(app.storage.clone(), &ApiConfig { limits: limits(), ..Default::default() });
+    let extra = Extra { content_type: Some("application/json"), bearer: Some(ADMIN), ..Extra::default() };
+    let r = app.send(&plain, Method::POST, &hide, extra, Body::from(why.to_string())).await;
+    let e = r.assert_error(StatusCode::FORBIDDEN, None);
+    assert!(e["errors"][0]["detail"].as_str().unwrap().contains("admin token"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Several files at once
+// ---------------------------------------------------------------------------------------
+
+/// A multipart/form-data body: (part name, file name, bytes).
+fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
+    let boundary = "ssdbase-test-boundary-7d1f";
+    let mut body = Vec::new();
+    for (name, file, data) in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match file {
+            Some(f) => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\r\n")
+                    .as_bytes(),
+            ),
+            None => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
+            ),
+        }
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+async fn several_files_in_one_request_are_all_or_nothing(app: &TestApp) {
+    // JSON array: a file, a public-format result and the first file again.
+    let a = json!({"text": cdm3_with("611.1"), "tags": {"platform": {"chipset": "BATCH-J"}}});
+    let b = json!({"result": a_result(612.2), "tags": {"platform": {"chipset": "BATCH-J"}}});
+    let r = app.post_json("/api/v1/results", &json!([a, b, a])).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let files = r.json()["files"].as_array().unwrap().clone();
+    assert_eq!(files.len(), 3);
+    assert_eq!(
+        (files[0]["status"].as_u64(), files[1]["status"].as_u64(), files[2]["status"].as_u64()),
+        (Some(201), Some(201), Some(200))
+    );
+    assert_eq!(files[2]["duplicate"], true);
+    assert_eq!(files[2]["id"], files[0]["id"], "the repeat is the stored one");
+    assert!(files[0]["edit_token"].as_str().is_some() && files[2]["edit_token"].is_null());
+    let mut ids = app.browse_ids("chipset=BATCH-J", None).await;
+    ids.sort_unstable();
+    assert_eq!(ids, vec![files[0]["id"].as_i64().unwrap(), files[1]["id"].as_i64().unwrap()]);
+    // All duplicates: 200.
+    let r = app.post_json("/api/v1/results", &json!([a])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+
+    // One bad item rejects the request with every problem listed, and stores nothing.
+    let fresh = json!({"text": cdm3_with("613.3"), "tags": {"platform": {"chipset": "BATCH-BAD"}}});
+    let broken = json!({"text": CDM3.replace("505.825 MB/s", "abc MB/s")});
+    let unknown = json!({"result": a_result(1.0), "tags": {"drive": {"sku": "nope"}}});
+    let r = app.post_json("/api/v1/results", &json!([fresh, broken, unknown])).await;
+    let e = r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("[1].text line 7"));
+    assert_eq!(e["errors"][1]["pointer"], "[2].tags.drive.sku", "{e}");
+    assert!(app.browse_ids("chipset=BATCH-BAD", None).await.is_empty());
+    app.post_json("/api/v1/results", &json!([{"text": CDM3, "colour": 1}]))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("[0].colour"));
+    app.post_json("/api/v1/results", &json!([])).await.assert_error(StatusCode::UNPROCESSABLE_ENTITY, None);
+
+    // multipart/form-data: two files (one UTF-16LE, as Windows tools write them) and tags.
+    let utf16: Vec<u8> = cdm3_with("621.1").encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let utf16 = [&[0xFF, 0xFE][..], &utf16].concat();
+    let plain = cdm3_with("622.2");
+    let tags = json!({"platform": {"chipset": "BATCH-M"}}).to_string();
+    let (ct, body) = multipart(&[
+        ("file", Some("run1.txt"), &utf16),
+        ("file", Some("run2.txt"), plain.as_bytes()),
+        ("tags", None, tags.as_bytes()),
+    ]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let files = r.json()["files"].as_array().unwrap().clone();
+    assert_eq!(files[0]["name"], "run1.txt");
+    assert_eq!(files[1]["name"], "run2.txt");
+    for f in &files {
+        let one = app.get(f["url"].as_str().unwrap()).await.json();
+        assert_eq!(one["tags"]["platform"]["chipset"], "BATCH-M");
+    }
+    let first = app.get(files[0]["url"].as_str().unwrap()).await.json();
+    assert_eq!(first["result"]["metrics"][0]["mbps"], 621.1);
+    // The upload is kept byte for byte, BOM and all.
+    let sub = first["submission_id"].as_i64().unwrap();
+    let len =
+        app.scalar(&format!("SELECT CAST(LENGTH(body) AS BIGINT) FROM submissions WHERE id = {sub}")).await;
+    assert_eq!(len as usize, utf16.len());
+
+    // A bad file in a multipart request: its name and line, nothing stored.
+    let (ct, body) = multipart(&[
+        ("file", Some("good.txt"), cdm3_with("631.1").as_bytes()),
+        ("file", Some("bad.txt"), CDM3.replace("505.825 MB/s", "abc MB/s").as_bytes()),
+        ("tags", None, json!({"platform": {"chipset": "BATCH-MBAD"}}).to_string().as_bytes()),
+    ]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    let e = r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("files[1] line 7"));
+    assert!(e["errors"][0]["detail"].as_str().unwrap().starts_with("bad.txt: "), "{e}");
+    assert!(app.browse_ids("chipset=BATCH-MBAD", None).await.is_empty());
+    let (ct, body) = multipart(&[("colour", None, b"red")]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("colour"));
+}
+
+async fn submissions_are_rate_limited_per_client(app: &TestApp) {
+    let limited = app_with(
+        app.storage.clone(),
+        &ApiConfig { limits: limits(), submit_per_minute: NonZeroU32::new(3), ..ApiConfig::default() },
+    );
+    let post = |peer: &'static str, body: Value| {
+        let limited = limited.clone();
+        async move {
+            let extra = Extra {
+                content_type: Some("application/json"),
+                peer: Some(peer.parse().unwrap()),
+                ..Extra::default()
+            };
+            app.send(&limited, Method::POST, "/api/v1/results", extra, Body::from(body.to_string())).await
+        }
+    };
+    for i in 0..3 {
+        let r = post("10.9.0.1:5000", json!({"result": a_result(700.0 + f64::from(i))})).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = post("10.9.0.1:5001", json!({"result": a_result(710.0)})).await;
+    r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    let retry: u64 = r.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After {retry}");
+    assert!(app.browse_ids("limit=500", None).await.len() >= 3);
+    // Another client is not affected; reading is never limited.
+    let r = post("10.9.0.2:5000", json!({"result": a_result(711.0)})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // Every file of a batch counts: four files are more than this client's three.
+    let four: Vec<Value> = (0..4).map(|i| json!({"result": a_result(720.0 + f64::from(i))})).collect();
+    post("10.9.0.3:5000", json!(four)).await.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    let reads = app
+        .send(
+            &limited,
+            Method::GET,
+            "/api/v1/results?limit=1",
+            Extra { peer: Some("10.9.0.1:5002".parse().unwrap()), ..Extra::default() },
+            Body::empty(),
+        )
+        .await;
+    assert_eq!(reads.status, StatusCode::OK);
+}
+
+// ---------------------------------------------------------------------------------------
+// Text as typed
+// ---------------------------------------------------------------------------------------
+
+/// Strings that would do harm if anything concatenated them into SQL, HTML or CSV.
+const NASTY: &[&str] = &[
+    "'; DROP TABLE results; --",
+    "Robert'); DELETE FROM metrics WHERE ('1'='1",
+    "<script>alert(\"pwned\")</script>",
+    "<img src=x onerror=alert(1)>&amp;",
+    "\"quoted\", with comma",
+    "=HYPERLINK(\"http://example.invalid\",\"x\")",
+    "ünïcödé 日本語 🚀 \u{202e}txt.exe \u{feff}",
+    "line\nbreak\r\n\ttab \\ backslash $1 ? %s",
+];
+
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// RFC 4180 CSV into rows of cells.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut cell = String::new();
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cell.push(c),
+            (false, '"') if cell.is_empty() => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut cell)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => cell.push(c),
+        }
+    }
+    rows
+}
+
+async fn typed_text_is_stored_and_returned_as_typed(app: &TestApp) {
+    let drives_before = app.get("/api/v1/drives").await.json()["drives"].as_array().unwrap().len();
+    for (i, nasty) in NASTY.iter().enumerate() {
+        let mut result = a_result(800.0 + i as f64);
+        result["comment"] = json!(nasty);
+        let body = json!({
+            "result": result,
+            "source": nasty,
+            "tags": {"firmware": nasty, "platform": {"chipset": nasty, "driver": nasty, "os": nasty}},
+        });
+        let r = app.post_json("/api/v1/results", &body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{nasty:?}: {}", r.text);
+        let id = r.json()["id"].as_i64().unwrap();
+
+        let got = app.get(&format!("/api/v1/results/{id}")).await;
+        assert!(got.content_type.starts_with("application/json"), "{}", got.content_type);
+        let v = got.json();
+        for field in [
+            &v["source"],
+            &v["result"]["comment"],
+            &v["tags"]["firmware"],
+            &v["tags"]["platform"]["chipset"],
+            &v["tags"]["platform"]["driver"],
+            &v["tags"]["platform"]["os"],
+        ] {
+            assert_eq!(field.as_str(), Some(*nasty), "{v}");
+        }
+        // Filters bind the text as a parameter: an exact match finds exactly this one.
+        let q = format!("chipset={}", percent_encode(nasty));
+        assert_eq!(app.browse_ids(&q, None).await, vec![id], "{nasty:?}");
+        // CSV quotes it; only a would-be formula gets a leading apostrophe.
+        let csv = app.get(&format!("/api/v1/results?{q}&format=csv")).await;
+        assert!(csv.content_type.starts_with("text/csv"), "{}", csv.content_type);
+        let rows = parse_csv(&csv.text);
+        assert_eq!(rows.len(), 3, "header and two metrics: {}", csv.text);
+        let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+        let expected = if nasty.starts_with('=') { format!("'{nasty}") } else { nasty.to_string() };
+        for row in &rows[1..] {
+            assert_eq!(row.len(), rows[0].len(), "{}", csv.text);
+            assert_eq!(row[col("chipset")], expected);
+            assert_eq!(row[col("driver")], expected);
+            assert_eq!(row[col("firmware")], expected);
+        }
+    }
+    // Nothing was executed: every table still answers and holds what it held.
+    assert_eq!(app.get("/api/v1/drives").await.json()["drives"].as_array().unwrap().len(), drives_before);
+    assert!(app.scalar("SELECT COUNT(*) FROM metrics").await > 0);
+
+    // NUL cannot be stored by PostgreSQL: refused on both backends with the field.
+    let r = app
+        .post_json(
+            "/api/v1/results",
+            &json!({"result": a_result(899.0), "tags": {"platform": {"chipset": "a\u{0}b"}}}),
+        )
+        .await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.platform.chipset"));
+    let mut r = a_result(898.0);
+    r["comment"] = json!("nul\u{0}");
+    app.post_json("/api/v1/results", &json!({"result": r}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.comment"));
+
+    // Errors that repeat what was typed are JSON too, never HTML.
+    let script = "<script>alert(1)</script>";
+    for reply in [
+        app.get(&format!("/api/v1/drives/{}", percent_encode(script))).await,
+        app.get(&format!("/{}", percent_encode(script))).await,
+        app.post_json(
+            "/api/v1/results",
+            &json!({"result": a_result(1.0), "tags": {"drive": {"sku": script}}}),
+        )
+        .await,
+        app.get(&format!("/api/v1/results?{}=1", percent_encode(script))).await,
+        app.get(&format!("/api/v1/compare?drives={}", percent_encode(script))).await,
+    ] {
+        assert!(reply.status.is_client_error(), "{}", reply.text);
+        assert!(reply.content_type.starts_with("application/json"), "{}: {}", reply.content_type, reply.text);
+        assert!(!reply.content_type.contains("html"));
+    }
 }
 
 macro_rules! on_both_backends {
@@ -466,6 +1236,13 @@ on_both_backends!(
     unknown_paths_and_methods_get_json_errors,
     results_are_filtered_sorted_paged_and_exported,
     compare_lines_up_equal_tests_and_shows_missing_ones,
+    aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
     seeds_load_once,
+    the_edit_token_corrects_tags_and_deletes,
+    hidden_results_leave_every_aggregate,
+    several_files_in_one_request_are_all_or_nothing,
+    submissions_are_rate_limited_per_client,
+    typed_text_is_stored_and_returned_as_typed,
+    screenshots_queue_in_the_database_and_outlive_a_lost_worker,
 );

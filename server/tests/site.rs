@@ -4,7 +4,7 @@
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
-use ssdbase::api::{app_with_site, Limits};
+use ssdbase::api::{app_with, ApiConfig};
 use std::path::PathBuf;
 use tower::ServiceExt;
 
@@ -30,7 +30,8 @@ async fn site() -> Site {
     // Big and repetitive, like a wasm file: worth compressing.
     std::fs::write(dist.join("app-0123456789abcdef.js"), "export const x = 1;\n".repeat(2000)).unwrap();
     let storage = ssdbase::open(&format!("sqlite://{}", dir.join("site.db").display())).await.unwrap();
-    Site { router: app_with_site(storage, &Limits::default(), Some(&dist)), dir }
+    let config = ApiConfig { site: Some(dist), ..ApiConfig::default() };
+    Site { router: app_with(storage, &config), dir }
 }
 
 async fn get(router: &Router, path: &str, gzip: bool) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {

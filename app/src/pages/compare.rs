@@ -3,8 +3,12 @@
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::{drive_list, ErrorBox, Loading};
-use crate::api::{self, Comparison};
+use crate::api::{self, ComparedTest, Comparison, GroupCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
+/// Tag filters the compare page offers (a subset of the API's).
+const FILTERS: &[(&str, &str)] =
+    &[("data_pattern", "Data"), ("chipset", "Chipset"), ("storage_controller", "Storage controller")];
+
 use charts::{draw_grouped_bars, format_value, grouped_bars_height, Bar, BarGroup, GroupedBars, HitBox};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -47,21 +51,57 @@ impl Figure {
     }
 }
 
-/// The chart's input: every test where some drive has this figure.
-fn chart_of(c: &Comparison, figure: Figure) -> GroupedBars {
+/// One bar series: a drive measured on one platform group with one data pattern, the
+/// finest pool the server aggregates. Numbers from different pools are never merged.
+#[derive(Debug, Clone, PartialEq)]
+struct Series {
+    /// Index into the comparison's drives.
+    drive: usize,
+    /// The pool's label (`ICH10R · random`); `None` for a drive without any result.
+    group: Option<String>,
+    label: String,
+}
+
+fn series_of(c: &Comparison) -> Vec<Series> {
+    let mut out = Vec::new();
+    for (i, d) in c.drives.iter().enumerate() {
+        let mut groups: Vec<String> = c
+            .tests
+            .iter()
+            .filter_map(|t| t.drives.get(i))
+            .flat_map(|cell| cell.groups.iter().map(GroupCell::label))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        if groups.is_empty() {
+            out.push(Series { drive: i, group: None, label: format!("{} (no results)", d.label()) });
+        }
+        for g in groups {
+            out.push(Series { drive: i, label: format!("{} · {g}", d.label()), group: Some(g) });
+        }
+    }
+    out
+}
+
+fn cell_of<'a>(test: &'a ComparedTest, s: &Series) -> Option<&'a GroupCell> {
+    let g = s.group.as_ref()?;
+    test.drives.get(s.drive)?.groups.iter().find(|x| &x.label() == g)
+}
+
+/// The chart's input: every test where some series has this figure.
+fn chart_of(c: &Comparison, series: &[Series], figure: Figure) -> GroupedBars {
     GroupedBars {
         unit: figure.unit().into(),
-        series: c.drives.iter().map(|d| d.label()).collect(),
+        series: series.iter().map(|s| s.label.clone()).collect(),
         groups: c
             .tests
             .iter()
-            .filter(|t| t.drives.iter().any(|d| figure.of(&d.aggregates).is_some()))
+            .filter(|t| series.iter().any(|s| cell_of(t, s).and_then(|g| figure.of(&g.aggregates)).is_some()))
             .map(|t| BarGroup {
                 name: t.name.clone(),
-                bars: t
-                    .drives
+                bars: series
                     .iter()
-                    .map(|d| match figure.of(&d.aggregates) {
+                    .map(|s| match cell_of(t, s).and_then(|g| figure.of(&g.aggregates)) {
                         Some(s) => Bar { value: Some(s.median), spread: Some(s.mad), count: s.count },
                         None => Bar { value: None, spread: None, count: 0 },
                     })
@@ -89,23 +129,55 @@ pub fn Compare() -> impl IntoView {
         let f = query.with(|q| q.get("figure")).unwrap_or_default();
         Figure::ALL.into_iter().find(|x| x.id() == f).unwrap_or(Figure::Mbps)
     });
+    // Tag filters narrow which results pool (the API takes every results filter).
+    let filters = Memo::new(move |_| {
+        query.with(|q| {
+            FILTERS
+                .iter()
+                .filter_map(|(k, _)| Some((k.to_string(), q.get(k).filter(|v| !v.is_empty())?)))
+                .collect::<Vec<_>>()
+        })
+    });
+    let filter_query = move |f: &[(String, String)]| {
+        f.iter().map(|(k, v)| format!("&{k}={}", api::encode(v))).collect::<String>()
+    };
     let href = move |ids: &[String], figure: Figure| {
         let mut h = format!("/compare?drives={}", ids.join(","));
         if figure != Figure::Mbps {
             h.push_str(&format!("&figure={}", figure.id()));
         }
+        h.push_str(&filter_query(&filters.get_untracked()));
         h
     };
     let comparison = LocalResource::new(move || {
         let ids = ids.get();
+        let f = filter_query(&filters.get());
         async move {
             if ids.is_empty() {
                 return Ok(None);
             }
             let list: Vec<String> = ids.iter().map(|i| api::encode(i)).collect();
-            api::get::<Comparison>(&format!("/compare?drives={}", list.join(","))).await.map(Some)
+            api::get::<Comparison>(&format!("/compare?drives={}{f}", list.join(","))).await.map(Some)
         }
     });
+    let nav_filter = use_navigate();
+    let set_filter = move |key: &'static str, value: String| {
+        let mut h = format!("/compare?drives={}", ids.get_untracked().join(","));
+        if figure.get_untracked() != Figure::Mbps {
+            h.push_str(&format!("&figure={}", figure.get_untracked().id()));
+        }
+        let mut f: Vec<(String, String)> =
+            filters.get_untracked().into_iter().filter(|(k, _)| k != key).collect();
+        if !value.is_empty() {
+            f.push((key.to_string(), value));
+        }
+        h.push_str(&filter_query(&f));
+        nav_filter(&h, Default::default());
+    };
+    let set_chipset = set_filter.clone();
+    let current = move |key: &str| {
+        filters.with(|f| f.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_default())
+    };
     let drives = drive_list();
     let navigate = use_navigate();
     let nav = navigate.clone();
@@ -125,7 +197,7 @@ pub fn Compare() -> impl IntoView {
         <section>
             <h1>"Compare drives"</h1>
             <p class="muted">
-                "Only equal tests are set side by side (tool family, access, block size, queue depth, threads, operation). Bars are medians with their MAD; n is the number of results."
+                "Only equal tests are set side by side (tool family, access, block size, queue depth, threads, operation), and results pool only within one platform and data pattern. Bars are medians with their MAD; n is the number of results."
             </p>
             <div class="picker">
                 <ul class="chips" aria-label="Compared drives">
@@ -177,6 +249,24 @@ pub fn Compare() -> impl IntoView {
                         }}
                     </select>
                 </label>
+                <label>
+                    "Data "
+                    <select on:change=move |ev| set_filter("data_pattern", event_target_value(&ev))>
+                        {[("", "any pattern"), ("random", "random"), ("zero-fill", "0-fill")]
+                            .into_iter()
+                            .map(|(v, l)| view! { <option value=v selected=move || current("data_pattern") == v>{l}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Chipset "
+                    <input
+                        size="10"
+                        placeholder="any"
+                        prop:value=move || current("chipset")
+                        on:change=move |ev| set_chipset("chipset", event_target_value(&ev).trim().to_string())
+                    />
+                </label>
                 <div class="seg" role="group" aria-label="Figure">
                     {Figure::ALL
                         .into_iter()
@@ -218,105 +308,106 @@ pub fn Compare() -> impl IntoView {
 
 #[component]
 fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
-    let chart = chart_of(&c, figure);
+    let series = series_of(&c);
+    let chart = chart_of(&c, &series, figure);
     let sized = chart.clone();
     let height: HeightFn = Arc::new(move |w| grouped_bars_height(&sized, w));
     let label = format!(
         "Bar chart of {} per test for {}",
         figure.unit(),
-        c.drives.iter().map(|d| d.label()).collect::<Vec<_>>().join(", ")
+        series.iter().map(|s| s.label.clone()).collect::<Vec<_>>().join(", ")
     );
     let drawn = chart.clone();
     let draw: DrawFn =
         Arc::new(move |area, theme| draw_grouped_bars(area, &drawn, theme).unwrap_or_default());
     let on_hit = move |h: Option<HitBox>| selected.set(h.map(|h| (h.group, h.item)));
-    let shown = Arc::new(c.clone());
+    let shown = Arc::new((c.clone(), series.clone()));
     let chart_tests: Vec<String> = chart.groups.iter().map(|g| g.name.clone()).collect();
     let detail = move || {
         let (g, i) = selected.get()?;
+        let (c, series) = &*shown;
         let name = chart_tests.get(g)?;
-        let test = shown.tests.iter().find(|t| &t.name == name)?;
-        let cell = test.drives.get(i)?;
-        let drive = shown.drives.get(i)?;
-        Some(if cell.missing {
-            view! { <p>{format!("{} has no result with {}.", drive.label(), test.name)}</p> }.into_any()
-        } else {
-            let f = |s: Option<bench::analysis::Summary>, unit: &str| {
-                s.map(|s| {
-                    format!(
-                        "{} {unit} median (MAD {}, min {}, max {}, n={})",
-                        format_value(s.median),
-                        format_value(s.mad),
-                        format_value(s.min),
-                        format_value(s.max),
-                        s.count
-                    )
-                })
-            };
-            let lines: Vec<String> = [
-                f(cell.aggregates.mbps, "MB/s"),
-                f(cell.aggregates.iops, "IOPS"),
-                f(cell.aggregates.latency_us, "µs"),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
+        let test = c.tests.iter().find(|t| &t.name == name)?;
+        let s = series.get(i)?;
+        let Some(cell) = cell_of(test, s) else {
+            return Some(
+                view! { <p>{format!("{} has no result with {}.", s.label, test.name)}</p> }.into_any(),
+            );
+        };
+        let f = |s: Option<bench::analysis::Summary>, unit: &str| {
+            s.map(|s| {
+                format!(
+                    "{} {unit} median (MAD {}, min {}, max {}, n={})",
+                    format_value(s.median),
+                    format_value(s.mad),
+                    format_value(s.min),
+                    format_value(s.max),
+                    s.count
+                )
+            })
+        };
+        let a = &cell.aggregates;
+        let lines: Vec<String> =
+            [f(a.mbps, "MB/s"), f(a.iops, "IOPS"), f(a.latency_us, "µs")].into_iter().flatten().collect();
+        let ids = a.result_ids.clone();
+        Some(
             view! {
                 <p>
-                    <strong>{format!("{} · {}", drive.label(), test.name)}</strong>
+                    <strong>{format!("{} · {}", s.label, test.name)}</strong>
                     {lines.into_iter().map(|l| view! { <br /> {l} }).collect_view()}
                     <br />
                     "From results "
-                    {cell
-                        .aggregates
-                        .result_ids
-                        .iter()
+                    {ids
+                        .into_iter()
                         .map(|id| view! { <A href=format!("/results/{id}")>{format!("#{id}")}</A> " " })
                         .collect_view()}
                 </p>
             }
-            .into_any()
-        })
+            .into_any(),
+        )
     };
     let empty = chart.groups.is_empty();
     view! {
         {if empty {
-            view! { <p class="empty">{format!("None of these drives has a result in {}.", figure.unit())}</p> }.into_any()
+            view! { <p class="empty">{format!("None of these drives has a result in {} under these filters.", figure.unit())}</p> }.into_any()
         } else {
             view! { <ChartCanvas height=height label=label draw=draw on_hit=on_hit /> }.into_any()
         }}
         <div class="detail" aria-live="polite">
             {move || detail().unwrap_or_else(|| view! { <p class="muted">"Point at or tap a bar for the results behind it."</p> }.into_any())}
         </div>
-        <Table c=c />
+        <Table c=c series=series />
     }
 }
 
 #[component]
-fn Table(c: Comparison) -> impl IntoView {
+fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
+    let head = series.clone();
     view! {
         <div class="table-wrap">
             <table class="compare">
                 <thead>
                     <tr>
                         <th scope="col">"Test"</th>
-                        {c
-                            .drives
-                            .clone()
+                        {head
                             .into_iter()
-                            .map(|d| view! { <th scope="col" class="num"><A href=format!("/drives/{}", d.id)>{d.label()}</A></th> })
+                            .map(|s| {
+                                let id = c.drives[s.drive].id.clone();
+                                view! { <th scope="col" class="num"><A href=format!("/drives/{id}")>{s.label}</A></th> }
+                            })
                             .collect_view()}
                     </tr>
                 </thead>
                 <tbody>
                     {c
                         .tests
-                        .into_iter()
+                        .iter()
                         .map(|t| {
+                            let cells = series.iter().map(|s| cell(cell_of(t, s))).collect_view();
                             view! {
                                 <tr>
-                                    <th scope="row">{t.name}</th>
-                                    {t.drives.into_iter().map(|d| cell(&d)).collect_view()}
+                                    <th scope="row">{t.name.clone()}</th>
+                                    {cells}
                                 </tr>
                             }
                         })
@@ -327,11 +418,11 @@ fn Table(c: Comparison) -> impl IntoView {
     }
 }
 
-fn cell(d: &api::DriveCell) -> impl IntoView {
-    if d.missing {
+fn cell(g: Option<&GroupCell>) -> impl IntoView {
+    let Some(g) = g else {
         return view! { <td class="num missing">"missing"</td> }.into_any();
-    }
-    let a = &d.aggregates;
+    };
+    let a = &g.aggregates;
     let main =
         a.mbps.map(|s| (s, "MB/s")).or(a.iops.map(|s| (s, "IOPS"))).or(a.latency_us.map(|s| (s, "µs")));
     match main {

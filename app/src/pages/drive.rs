@@ -140,12 +140,13 @@ fn Specs(page: Page) -> impl IntoView {
             " · "
             <A href=format!("/results?drive={}", d.id)>"All its results"</A>
         </p>
-        <h2>"Every test, all results"</h2>
+        <h2>"Every test, per platform and data pattern"</h2>
         <div class="table-wrap">
             <table>
                 <thead>
                     <tr>
                         <th scope="col">"Test"</th>
+                        <th scope="col">"Platform · data"</th>
                         <th scope="col" class="num">"Median"</th>
                         <th scope="col" class="num">"MAD"</th>
                         <th scope="col" class="num">"n"</th>
@@ -154,8 +155,9 @@ fn Specs(page: Page) -> impl IntoView {
                 <tbody>
                     {tests
                         .into_iter()
-                        .map(|t| {
-                            let a = &t.aggregates;
+                        .flat_map(|t| t.groups.into_iter().map(move |g| (t.name.clone(), g)))
+                        .map(|(name, g)| {
+                            let a = &g.aggregates;
                             let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
                                 (Some(s), _, _) => (Some(s), "MB/s"),
                                 (None, Some(s), _) => (Some(s), "IOPS"),
@@ -163,7 +165,8 @@ fn Specs(page: Page) -> impl IntoView {
                             };
                             view! {
                                 <tr>
-                                    <th scope="row">{t.name}</th>
+                                    <th scope="row">{name}</th>
+                                    <td>{g.label()}</td>
                                     <td class="num">{s.map(|s| format!("{} {unit}", format_value(s.median)))}</td>
                                     <td class="num">{s.map(|s| format_value(s.mad))}</td>
                                     <td class="num">{s.map(|s| s.count)}</td>
@@ -266,11 +269,7 @@ fn Rated(family: Family) -> impl IntoView {
 fn distributions(results: &[ResultView]) -> Vec<(TestKey, String, Vec<DistGroup>)> {
     let mut by: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
     for r in results {
-        let group = format!(
-            "{} · {}",
-            platform_label(&r.tags.platform, r.tags.raid.as_ref()),
-            pattern_label(r.result.data_pattern)
-        );
+        let group = format!("{} · {}", platform_label(&r.tags), pattern_label(r.result.data_pattern));
         for (k, m) in r.result.keyed_metrics() {
             if let Some(v) = m.mbps.or(m.iops) {
                 by.entry(k).or_default().entry(group.clone()).or_default().push(v);
@@ -333,7 +332,7 @@ fn Distributions(results: Vec<ResultView>) -> impl IntoView {
 fn ByPlatform(results: Vec<ResultView>) -> impl IntoView {
     let mut groups: BTreeMap<String, Vec<ResultView>> = BTreeMap::new();
     for r in results {
-        groups.entry(platform_label(&r.tags.platform, r.tags.raid.as_ref())).or_default().push(r);
+        groups.entry(platform_label(&r.tags)).or_default().push(r);
     }
     let best = |r: &ResultView, f: RatedFigure| {
         bench::analysis::measured_for(&r.result, f)

@@ -149,7 +149,7 @@ pub fn Home() -> impl IntoView {
                                                     <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
                                                 </td>
                                                 <td>{super::results::drive_label(&r.tags)}</td>
-                                                <td>{platform_label(&r.tags.platform, r.tags.raid.as_ref())}</td>
+                                                <td>{platform_label(&r.tags)}</td>
                                                 <td>
                                                     {format!(
                                                         "{} {}",

@@ -120,7 +120,7 @@ fn Tags(tags: Tags) -> impl IntoView {
             None,
         ),
         ("Firmware", tags.firmware.clone(), None),
-        ("Platform", Some(platform_label(p, tags.raid.as_ref())), None),
+        ("Platform", Some(platform_label(&tags)), None),
         ("CPU", p.cpu.clone(), None),
         ("Motherboard", p.motherboard.clone(), None),
         ("Driver", p.driver.clone(), None),

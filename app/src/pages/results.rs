@@ -3,7 +3,7 @@
 
 use super::loaded;
 use crate::api::{self, format_date, pattern_label, platform_label, ResultList, ResultView};
-use crate::query::{api_query, with_param, FILTERS, ORDERS};
+use crate::query::{api_query, toggle_sort, with_param, FILTERS, SORTS};
 use bench::Tags;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -20,15 +20,6 @@ pub fn drive_label(t: &Tags) -> String {
         d.sku.clone().unwrap_or_else(|| "unknown drive".into())
     } else {
         parts.join(" ")
-    }
-}
-
-fn sort_key(r: &ResultView, order: &str) -> String {
-    match order {
-        "drive" => drive_label(&r.tags).to_lowercase(),
-        "tool" => format!("{} {}", r.result.tool.name(), r.result.tool_version.as_deref().unwrap_or("")),
-        "platform" => platform_label(&r.tags.platform, r.tags.raid.as_ref()).to_lowercase(),
-        _ => String::new(),
     }
 }
 
@@ -68,7 +59,6 @@ pub fn Results() -> impl IntoView {
         go_filters(with_param(&p, "cursor", ""));
     };
     let go_sort = go.clone();
-    let go_order = go.clone();
     let go_limit = go;
 
     let csv_href = move || format!("/api/v1/results?{}&format=csv", api_query(&params.get()));
@@ -99,16 +89,9 @@ pub fn Results() -> impl IntoView {
                 <label>
                     "Sort "
                     <select on:change=move |ev| go_sort(with_param(&params.get_untracked(), "sort", &event_target_value(&ev)))>
-                        <option value="newest" selected=move || param("sort").as_deref() != Some("oldest")>"newest first"</option>
-                        <option value="oldest" selected=move || param("sort").as_deref() == Some("oldest")>"oldest first"</option>
-                    </select>
-                </label>
-                <label>
-                    "Order this page by "
-                    <select on:change=move |ev| go_order(with_param(&params.get_untracked(), "order", &event_target_value(&ev)))>
-                        {ORDERS
+                        {SORTS
                             .iter()
-                            .map(|(v, label)| view! { <option value=*v selected=move || param("order").unwrap_or_default() == *v>{*label}</option> })
+                            .map(|(v, label)| view! { <option value=*v selected=move || param("sort").unwrap_or_else(|| "newest".into()) == *v>{*label}</option> })
                             .collect_view()}
                     </select>
                 </label>
@@ -125,11 +108,20 @@ pub fn Results() -> impl IntoView {
             </div>
             <div class="table-wrap" style="min-height:420px">
                 {loaded(list, 420, move |list: ResultList| {
-                    let order = param("order").unwrap_or_default();
-                    let mut rows = list.results;
-                    if !order.is_empty() {
-                        rows.sort_by_cached_key(|r| sort_key(r, &order));
-                    }
+                    let rows = list.results;
+                    let p = params.get_untracked();
+                    let sort = param("sort").unwrap_or_default();
+                    let header = |label: &'static str, column: &'static str| {
+                        let href = with_param(&p, "sort", &toggle_sort(&sort, column));
+                        let state = match (sort.as_str(), column) {
+                            ("newest" | "", "created") => "descending",
+                            ("oldest", "created") => "ascending",
+                            (s, c) if s == c => "ascending",
+                            (s, c) if s.strip_prefix('-') == Some(c) => "descending",
+                            _ => "none",
+                        };
+                        view! { <th scope="col" aria-sort=state><A href=href>{label}</A></th> }
+                    };
                     let next = list.next_cursor.map(|c| with_param(&params.get_untracked(), "cursor", &c));
                     let first = param("cursor").map(|_| with_param(&params.get_untracked(), "cursor", ""));
                     let empty = rows.is_empty();
@@ -138,10 +130,10 @@ pub fn Results() -> impl IntoView {
                             <thead>
                                 <tr>
                                     <th scope="col">"Result"</th>
-                                    <th scope="col">"Added"</th>
-                                    <th scope="col">"Drive"</th>
-                                    <th scope="col">"Platform"</th>
-                                    <th scope="col">"Tool"</th>
+                                    {header("Added", "created")}
+                                    {header("Drive", "drive")}
+                                    {header("Platform", "chipset")}
+                                    {header("Tool", "tool")}
                                     <th scope="col">"Data"</th>
                                     <th scope="col" class="num">"Tests"</th>
                                     <th scope="col" class="num">"Flags"</th>
@@ -176,7 +168,7 @@ fn row(r: ResultView) -> impl IntoView {
             </td>
             <td>{format_date(r.created_at)}</td>
             <td>{drive}</td>
-            <td>{platform_label(&r.tags.platform, r.tags.raid.as_ref())}</td>
+            <td>{platform_label(&r.tags)}</td>
             <td>{format!("{} {}", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default())}</td>
             <td>{pattern_label(r.result.data_pattern)}</td>
             <td class="num">{r.test_names.len()}</td>

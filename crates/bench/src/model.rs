@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// The program that produced a result, as recognised from its output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Tool {
     #[serde(rename = "crystaldiskmark")]
     CrystalDiskMark,
@@ -46,6 +47,7 @@ impl Tool {
 /// KDiskMark and fio share a family on purpose: KDiskMark is a fio front end and its
 /// numbers are fio's own bandwidth, IOPS and latency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolFamily {
     /// CrystalDiskMark 2.x and 3.x (own Win32 I/O engine).
@@ -83,6 +85,7 @@ impl ToolFamily {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Access {
     Seq,
@@ -90,6 +93,7 @@ pub enum Access {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     Read,
@@ -102,6 +106,7 @@ pub enum Op {
 /// (HD Tune's minimum/maximum/average transfer rate, its burst rate).
 /// `None` means the tool's single headline figure for that test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Stat {
     Min,
@@ -113,6 +118,7 @@ pub enum Stat {
 /// The content written during write tests. It matters: SandForce and Indilinx
 /// controllers compress, so 0-fill writes can be several times faster than random ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DataPattern {
     Random,
@@ -122,6 +128,7 @@ pub enum DataPattern {
 
 /// One measured number, with the test that produced it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Metric {
     /// The row label exactly as the tool printed it (whitespace collapsed).
     pub label: String,
@@ -145,6 +152,7 @@ pub struct Metric {
 /// The canonical description of a test: only numbers with equal `TestKey`s may be put
 /// side by side. Built from a metric plus its result's tool family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TestKey {
     pub family: ToolFamily,
     pub access: Access,
@@ -213,6 +221,7 @@ pub fn format_block_size(bytes: u64) -> String {
 
 /// Everything one tool run reported: SSDBase's public result format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BenchResult {
     pub tool: Tool,
     /// The version exactly as printed, e.g. `3.0.1 x64`, `8.0.4 Shizuku Edition x64`.
@@ -279,6 +288,7 @@ impl BenchResult {
 // ---------------------------------------------------------------------------------------
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Tags {
     pub drive: DriveTag,
@@ -294,6 +304,7 @@ pub struct Tags {
 /// Which drive was measured. `sku` points into the catalogue when the exact capacity
 /// variant is known (it is what "rated vs measured" compares against).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct DriveTag {
     pub sku: Option<String>,
@@ -305,6 +316,7 @@ pub struct DriveTag {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct ControllerTag {
     pub vendor: Option<String>,
@@ -315,6 +327,7 @@ pub struct ControllerTag {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum CellType {
     Slc,
@@ -324,6 +337,7 @@ pub enum CellType {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct NandTag {
     pub vendor: Option<String>,
@@ -333,7 +347,8 @@ pub struct NandTag {
     pub interface: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum StorageMode {
     Ide,
@@ -345,6 +360,7 @@ pub enum StorageMode {
 
 /// A physical link, drive side or host side.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Link {
     /// SATA at 1.5, 3 or 6 Gb/s.
@@ -356,6 +372,16 @@ pub enum Link {
 }
 
 impl Link {
+    /// A short id, used in filters and grouping keys: `sata-6`, `sata-1.5`, `pcie-2-x1`,
+    /// `usb-5`.
+    pub fn id(&self) -> String {
+        match *self {
+            Link::Sata { gbps } => format!("sata-{gbps}"),
+            Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
+            Link::Usb { gbps } => format!("usb-{gbps}"),
+        }
+    }
+
     /// The sustained payload rate this link practically allows, in decimal MB/s:
     /// what results pile up against when the link, not the drive, is the limit.
     pub fn practical_ceiling_mbps(&self) -> f64 {
@@ -387,6 +413,7 @@ impl Link {
 
 /// The machine and I/O path a result was measured on.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Platform {
     pub cpu: Option<String>,
@@ -411,6 +438,73 @@ pub struct Platform {
     pub allocation_unit_bytes: Option<u32>,
 }
 
+/// The parts of a platform that decide how fast a drive can go: the storage controller
+/// and chipset, driver, mode, links and RAID set. Aggregates pool results only within one
+/// group, because a C300 on Intel ICH10R, on a Marvell add-in card and in a RAID 0 of two
+/// are three different measurements. OS, filesystem and CPU are kept with each result but
+/// do not split groups (they shift numbers far less, and splitting on them would leave
+/// most groups with one sample).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(default)]
+pub struct PlatformGroup {
+    pub chipset: Option<String>,
+    pub storage_controller: Option<String>,
+    pub driver: Option<String>,
+    pub mode: Option<StorageMode>,
+    /// [`Link::id`] of the drive-side link.
+    pub link: Option<String>,
+    /// [`Link::id`] of an add-in card's host link.
+    pub host_link: Option<String>,
+    pub raid_level: Option<u8>,
+    pub raid_members: Option<u8>,
+}
+
+impl PlatformGroup {
+    pub fn of(tags: &Tags) -> PlatformGroup {
+        let p = &tags.platform;
+        PlatformGroup {
+            chipset: p.chipset.clone(),
+            storage_controller: p.storage_controller.clone(),
+            driver: p.driver.clone(),
+            mode: p.mode,
+            link: p.link.as_ref().map(Link::id),
+            host_link: p.host_link.as_ref().map(Link::id),
+            raid_level: tags.raid.as_ref().map(|r| r.level),
+            raid_members: tags.raid.as_ref().map(|r| r.members),
+        }
+    }
+
+    /// A short human label, e.g. `ICH10R · IMSM · RAID · SATA-3` or
+    /// `ASUS U3S6 · Marvell · pcie-2-x1 host · RAID 0 ×2`; `unknown platform` when
+    /// nothing is known.
+    pub fn label(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        match (&self.chipset, &self.storage_controller) {
+            // "Intel ICH10R" on chipset ICH10R says it once; an add-in card names both.
+            (Some(c), Some(s)) if !s.contains(c.as_str()) => parts.push(format!("{s} on {c}")),
+            (Some(_), Some(s)) => parts.push(s.clone()),
+            (Some(c), _) => parts.push(c.clone()),
+            (None, Some(s)) => parts.push(s.clone()),
+            (None, None) => {}
+        }
+        parts.extend(self.driver.clone());
+        if let Some(mode) = self.mode {
+            parts.push(format!("{mode:?}").to_uppercase().replace("NVME", "NVMe"));
+        }
+        parts.extend(self.link.clone());
+        parts.extend(self.host_link.as_ref().map(|l| format!("{l} host")));
+        if let (Some(level), Some(members)) = (self.raid_level, self.raid_members) {
+            parts.push(format!("RAID {level} ×{members}"));
+        }
+        if parts.is_empty() {
+            "unknown platform".into()
+        } else {
+            parts.join(" · ")
+        }
+    }
+}
+
 impl Platform {
     /// The narrowest link on the path from the drive to the CPU.
     pub fn ceiling_mbps(&self) -> Option<f64> {
@@ -419,6 +513,7 @@ impl Platform {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Raid {
     /// RAID level as a number: 0, 1, 5, 10.
@@ -428,6 +523,7 @@ pub struct Raid {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DriveState {
     Fresh,
@@ -436,6 +532,7 @@ pub enum DriveState {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Conditions {
     pub drive_state: Option<DriveState>,
@@ -445,6 +542,7 @@ pub struct Conditions {
 
 /// A result with its tags, as stored and as shipped in datasets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TaggedResult {
     pub result: BenchResult,
     #[serde(default)]
@@ -461,6 +559,7 @@ pub struct TaggedResult {
 /// What the maker rated one capacity variant at. Sequential figures in decimal MB/s,
 /// random 4K figures in IOPS; any may be unknown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct RatedSpec {
     pub seq_read_mbps: Option<f64>,
@@ -471,6 +570,7 @@ pub struct RatedSpec {
 
 /// One orderable drive: a model at one capacity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DriveSku {
     /// Stable slug, e.g. `crucial-realssd-c300-64gb`.
     pub id: String,
@@ -495,6 +595,7 @@ pub struct DriveSku {
 /// Kept beside results so that nothing a source measured is lost, but never mixed into
 /// the per-test aggregates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Observation {
     /// What was measured, e.g. `DelayRatio`, `copy time`.
     pub name: String,
@@ -508,4 +609,40 @@ pub struct Observation {
     pub tags: Tags,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_have_short_ids() {
+        assert_eq!(Link::Sata { gbps: 6.0 }.id(), "sata-6");
+        assert_eq!(Link::Sata { gbps: 1.5 }.id(), "sata-1.5");
+        assert_eq!(Link::Pcie { gen: 2, lanes: 1 }.id(), "pcie-2-x1");
+    }
+
+    #[test]
+    fn platform_groups_split_on_controller_and_raid_but_not_os() {
+        let mut tags = Tags::default();
+        tags.platform.chipset = Some("ICH10R".into());
+        tags.platform.storage_controller = Some("Intel ICH10R".into());
+        tags.platform.mode = Some(StorageMode::Ahci);
+        tags.platform.link = Some(Link::Sata { gbps: 3.0 });
+        tags.platform.os = Some("Windows 7".into());
+        let single = PlatformGroup::of(&tags);
+        assert_eq!(single.label(), "Intel ICH10R · AHCI · sata-3");
+        tags.platform.storage_controller = Some("ASUS U3S6".into());
+        assert_eq!(PlatformGroup::of(&tags).label(), "ASUS U3S6 on ICH10R · AHCI · sata-3");
+        tags.platform.storage_controller = Some("Intel ICH10R".into());
+
+        tags.platform.os = Some("Windows 10".into());
+        assert_eq!(PlatformGroup::of(&tags), single, "the OS does not split a group");
+
+        tags.raid = Some(Raid { level: 0, members: 2, stripe_bytes: Some(131072) });
+        let raid = PlatformGroup::of(&tags);
+        assert_ne!(raid, single);
+        assert!(raid.label().ends_with("RAID 0 ×2"), "{}", raid.label());
+        assert_eq!(PlatformGroup::default().label(), "unknown platform");
+    }
 }

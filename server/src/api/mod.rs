@@ -1,18 +1,28 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
+mod auth;
 mod compare;
 mod drives;
+mod edit;
 mod extract;
 mod health;
+mod ocr;
+mod ratelimit;
 mod results;
+mod submit;
+
+pub use ratelimit::SubmitLimiter;
 
 use crate::error::{error_response, ApiError};
+use crate::ocr_worker::QueueSignal;
 use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
+use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -32,31 +42,64 @@ impl Default for Limits {
     }
 }
 
+/// Everything the API is configured with.
+#[derive(Clone, Default)]
+pub struct ApiConfig {
+    pub limits: Limits,
+    /// The moderator's secret (`SSDBASE_ADMIN_TOKEN`); without it nobody can moderate.
+    pub admin_token: Option<String>,
+    /// Submissions (files) a client IP may send per minute (also the burst); `None`:
+    /// unlimited.
+    pub submit_per_minute: Option<NonZeroU32>,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
+    /// The built website (`trunk build` output, `dist/`) to serve outside `/api`.
+    pub site: Option<std::path::PathBuf>,
+}
+
 #[derive(Clone)]
 pub struct AppState {
     pub storage: DynStorage,
+    /// sha256 of the admin token.
+    admin_token_hash: Option<[u8; 32]>,
+    limiter: Option<Arc<SubmitLimiter>>,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
 
-/// The API alone: API routes, JSON 404 for everything else, limits.
+/// The whole application with these limits, no moderator and no rate limit.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
-    app_with_site(storage, limits, None)
+    app_with(storage, &ApiConfig { limits: limits.clone(), ..Default::default() })
 }
 
-/// The API and, when `site` is given, the built website (`dist/`) for every path outside
-/// `/api`: deep links get the site's `index.html`, unknown `/api/...` paths keep their
-/// JSON 404.
-pub fn app_with_site(storage: DynStorage, limits: &Limits, site: Option<&std::path::Path>) -> Router {
+/// [`app`] whose screenshot uploads wake the workers listening on `queue`.
+pub fn app_with_queue(storage: DynStorage, limits: &Limits, queue: QueueSignal) -> Router {
+    app_with(storage, &ApiConfig { limits: limits.clone(), queue, ..Default::default() })
+}
+
+/// The whole application: API routes, JSON 404 for everything else, limits.
+pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
+    let limits = &config.limits;
+    let state = AppState {
+        storage,
+        queue: config.queue.clone(),
+        admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
+        limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
+    };
     let api = Router::new()
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
         .merge(compare::router())
+        .merge(ocr::router())
         // Its own fallback, so that the site's never answers an /api/v1 path.
         .fallback(not_found);
     let router = Router::new().nest(API_PREFIX, api);
-    let router = match site {
+    // With a built site, every path outside /api is the site (deep links get its
+    // index.html); unknown /api/... paths keep their JSON 404.
+    let router = match config.site.as_deref() {
         Some(dir) => router
             .route("/api", any(not_found))
             .route("/api/{*rest}", any(not_found))
@@ -64,7 +107,7 @@ pub fn app_with_site(storage: DynStorage, limits: &Limits, site: Option<&std::pa
         None => router.fallback(not_found),
     };
     router
-        .with_state(AppState { storage })
+        .with_state(state)
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))

@@ -6,17 +6,19 @@
 //! uploads byte for byte (`submissions`), tool runs with their tags (`results`) and one
 //! row per measured number keyed by its test descriptor (`metrics`).
 
+mod jobs;
 mod postgres;
 mod sql;
 mod sqlite;
 
+pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
-pub use sql::enum_name;
+pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
-use bench::{BenchResult, DriveSku, Tags, TestKey};
+use bench::{BenchResult, DataPattern, DriveSku, PlatformGroup, Tags, TestKey};
 use std::sync::Arc;
 
 /// What the database layer can fail with.
@@ -78,10 +80,46 @@ pub struct StoredResult {
     pub submission_id: i64,
     pub created_at: i64,
     pub hidden: bool,
+    /// Why a moderator hid it (only while hidden).
+    pub hidden_reason: Option<String>,
+    pub hidden_at: Option<i64>,
     pub source: Option<String>,
     pub result: BenchResult,
     pub tags: Tags,
     pub flags: Vec<Flag>,
+}
+
+/// What the edit-token check needs to know about a stored result.
+#[derive(Debug, Clone)]
+pub struct ResultOwner {
+    pub submission_id: i64,
+    /// sha256 of the submission's edit token, lowercase hex.
+    pub edit_token_hash: String,
+}
+
+/// Who changed a stored result, for the moderation log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    /// The holder of the submission's edit token.
+    Owner,
+    /// The holder of the server's admin token.
+    Admin,
+}
+
+impl Actor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Owner => "owner",
+            Actor::Admin => "admin",
+        }
+    }
+}
+
+/// What [`Storage::delete_result`] removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deleted {
+    /// The result was its submission's last one, so the upload went too.
+    pub submission_deleted: bool,
 }
 
 /// A filterable column of `results`, by its public (query-string) name.
@@ -127,6 +165,9 @@ pub enum FilterKind {
     Int(&'static str),
 }
 
+/// An equality filter: a column and the value it must hold.
+pub type Filter = (&'static str, FilterValue);
+
 /// A value a filter compares with.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FilterValue {
@@ -134,17 +175,53 @@ pub enum FilterValue {
     Int(i64),
 }
 
-/// A browse query over results: equality filters, newest or oldest first, keyset
-/// pagination on the result id.
+/// A column results can be sorted on, by its public name. Missing values sort as the
+/// smallest (`''` or -1) so that keyset pagination needs no NULL special cases.
+pub const RESULT_SORTS: &[(&str, FilterKind)] = &[
+    ("created", FilterKind::Int("id")),
+    ("drive", FilterKind::Text("drive_model")),
+    ("vendor", FilterKind::Text("drive_vendor")),
+    ("capacity_gb", FilterKind::Int("drive_capacity_gb")),
+    ("controller", FilterKind::Text("controller")),
+    ("chipset", FilterKind::Text("chipset")),
+    ("storage_controller", FilterKind::Text("storage_controller")),
+    ("tool", FilterKind::Text("tool")),
+    ("tool_version", FilterKind::Text("tool_version")),
+    ("test_size_bytes", FilterKind::Int("test_size_bytes")),
+];
+
+/// The order of a browse: one column of [`RESULT_SORTS`], ties broken by result id in
+/// the same direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    pub column: FilterKind,
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    /// Newest first.
+    fn default() -> Sort {
+        Sort { column: FilterKind::Int("id"), descending: true }
+    }
+}
+
+/// Where the previous page ended: the last result's sort value and id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cursor {
+    pub value: FilterValue,
+    pub id: i64,
+}
+
+/// A browse query over results: equality filters, one sort column, keyset pagination.
 #[derive(Debug, Clone, Default)]
 pub struct ResultQuery {
     /// (column, value) pairs on `results`.
-    pub filters: Vec<(&'static str, FilterValue)>,
+    pub filters: Vec<Filter>,
     /// (column, value) pairs on `metrics`: some metric of the result must match all.
-    pub metric_filters: Vec<(&'static str, FilterValue)>,
-    pub oldest_first: bool,
-    /// Continue after this result id (exclusive).
-    pub after_id: Option<i64>,
+    pub metric_filters: Vec<Filter>,
+    pub sort: Sort,
+    /// Continue after this position (exclusive).
+    pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
 }
@@ -154,6 +231,8 @@ pub struct ResultQuery {
 pub struct MetricRow {
     pub result_id: i64,
     pub drive_sku: String,
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
     pub key: TestKey,
     pub mbps: Option<f64>,
     pub iops: Option<f64>,
@@ -167,8 +246,9 @@ pub struct DriveRow {
     pub result_count: i64,
 }
 
+/// Everything the server keeps; the screenshot queue is its own trait ([`OcrJobs`]).
 #[async_trait]
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Which backend this is (`sqlite` or `postgres`), for health checks and logs.
     fn backend(&self) -> &'static str;
 
@@ -182,7 +262,41 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Stores an upload and its results in one transaction, or recognises the same
     /// content hash and stores nothing.
-    async fn submit(&self, submission: &NewSubmission) -> StorageResult<Submitted>;
+    async fn submit(&self, submission: &NewSubmission) -> StorageResult<Submitted> {
+        let mut done = self.store_batch(&[], std::slice::from_ref(submission)).await?;
+        Ok(done.pop().expect("one outcome per submission"))
+    }
+
+    /// Stores several uploads in ONE transaction: all of them or (on any error) none.
+    /// Catalogue drives not yet known are added first (`ssdbase import` of a dataset);
+    /// known ids are left as they are. One outcome per submission, in order; an upload
+    /// whose content hash is stored already (or appears earlier in the batch) is a
+    /// [`Submitted::Duplicate`].
+    async fn store_batch(
+        &self,
+        drives: &[DriveSku],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>>;
+
+    /// The submission and edit-token hash of a stored result (hidden or not).
+    async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>>;
+
+    // -- Changes to stored results ------------------------------------------------------
+    // After `store_batch`, results change only through the three methods below, each in
+    // one transaction that also writes the moderation log. Anything derived from the
+    // visible results (e.g. a per-drive summary table) must be maintained here, inside
+    // the same transaction, and in `store_batch`.
+
+    /// Replaces a result's tags and flags (and every filter column derived from them).
+    /// `update.result` must be the stored result unchanged. False when there is no such id.
+    async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool>;
+
+    /// Deletes a result and its metrics, and its submission when no result is left.
+    /// `None` when there is no such id.
+    async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>>;
+
+    /// Hides (with a reason) or restores a result. False when there is no such id.
+    async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool>;
 
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>>;
 
@@ -195,8 +309,9 @@ pub trait Storage: Send + Sync + 'static {
     /// Visible results that name one of these catalogue drives, oldest first.
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
 
-    /// Every metric of the visible results of these catalogue drives.
-    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>>;
+    /// Every metric of the visible results of these catalogue drives whose results match
+    /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

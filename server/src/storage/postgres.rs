@@ -3,7 +3,8 @@
 
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::{
-    DriveRow, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
+    Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
+    StorageResult, StoredResult, Submitted,
 };
 use async_trait::async_trait;
 use bench::DriveSku;
@@ -22,7 +23,7 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 }
 
 pub struct PgStorage {
-    pool: PgPool,
+    pub(super) pool: PgPool,
 }
 
 impl PgStorage {
@@ -60,10 +61,11 @@ impl PgStorage {
         Ok(Some((submission_id, ids)))
     }
 
-    async fn existing(&self, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
+    /// The stored submission with this content hash and its result ids.
+    async fn existing(conn: &mut PgConnection, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
         let Some(row) = sqlx::query(&sql::numbered(sql::SUBMISSION_BY_HASH))
             .bind(content_hash)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *conn)
             .await?
         else {
             return Ok(None);
@@ -71,12 +73,29 @@ impl PgStorage {
         let id: i64 = row.try_get(0)?;
         let ids = sqlx::query(&sql::numbered(sql::RESULT_IDS_OF_SUBMISSION))
             .bind(id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await?
             .iter()
             .map(|r| r.try_get(0))
             .collect::<sqlx::Result<Vec<i64>>>()?;
         Ok(Some((id, ids)))
+    }
+
+    async fn log(
+        conn: &mut PgConnection,
+        result_id: i64,
+        action: &str,
+        actor: Actor,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<()> {
+        bind(
+            sqlx::query(&sql::numbered(sql::INSERT_MODERATION_LOG)),
+            sql::moderation_log_params(result_id, action, actor, reason, at),
+        )
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
     }
 }
 
@@ -119,22 +138,91 @@ impl Storage for PgStorage {
         Ok(true)
     }
 
-    async fn submit(&self, s: &NewSubmission) -> StorageResult<Submitted> {
+    async fn store_batch(
+        &self,
+        drives: &[DriveSku],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
-        match Self::insert_submission(&mut tx, s).await? {
-            Some((submission_id, result_ids)) => {
-                tx.commit().await?;
-                Ok(Submitted::Stored { submission_id, result_ids })
-            }
-            None => {
-                tx.rollback().await?;
-                let (submission_id, result_ids) = self
-                    .existing(&s.content_hash)
-                    .await?
-                    .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
-                Ok(Submitted::Duplicate { submission_id, result_ids })
-            }
+        for d in drives {
+            bind(sqlx::query(&sql::numbered(sql::INSERT_DRIVE_IF_NEW)), sql::drive_params(d))
+                .execute(&mut *tx)
+                .await?;
         }
+        let mut outcomes = Vec::with_capacity(submissions.len());
+        for s in submissions {
+            outcomes.push(match Self::insert_submission(&mut tx, s).await? {
+                Some((submission_id, result_ids)) => Submitted::Stored { submission_id, result_ids },
+                None => {
+                    let (submission_id, result_ids) = Self::existing(&mut tx, &s.content_hash)
+                        .await?
+                        .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
+                    Submitted::Duplicate { submission_id, result_ids }
+                }
+            });
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>> {
+        let row = sqlx::query(&sql::numbered(sql::RESULT_OWNER)).bind(id).fetch_optional(&self.pool).await?;
+        row.map(|r| Ok(ResultOwner { submission_id: r.try_get(0)?, edit_token_hash: r.try_get(1)? }))
+            .transpose()
+    }
+
+    async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let sql = sql::update_result_sql();
+        let changed = bind(sqlx::query(&sql::numbered(&sql)), sql::update_result_params(id, update))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed == 0 {
+            return Ok(false);
+        }
+        Self::log(&mut tx, id, "edit", actor, None, at).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
+        let mut tx = self.pool.begin().await?;
+        // A write first (as in the SQLite twin, where it takes the write lock at once).
+        sqlx::query(&sql::numbered(sql::DELETE_METRICS_OF_RESULT)).bind(id).execute(&mut *tx).await?;
+        let Some(row) =
+            sqlx::query(&sql::numbered(sql::SUBMISSION_OF_RESULT)).bind(id).fetch_optional(&mut *tx).await?
+        else {
+            return Ok(None);
+        };
+        let submission_id: i64 = row.try_get(0)?;
+        sqlx::query(&sql::numbered(sql::DELETE_RESULT)).bind(id).execute(&mut *tx).await?;
+        let gone = sqlx::query(&sql::numbered(sql::DELETE_EMPTY_SUBMISSION))
+            .bind(submission_id)
+            .bind(submission_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        Self::log(&mut tx, id, "delete", actor, None, at).await?;
+        tx.commit().await?;
+        Ok(Some(Deleted { submission_deleted: gone > 0 }))
+    }
+
+    async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let (hide, restore) = (sql::numbered(sql::HIDE_RESULT), sql::numbered(sql::RESTORE_RESULT));
+        let q = if hidden {
+            sqlx::query(&hide).bind(reason).bind(at).bind(id)
+        } else {
+            sqlx::query(&restore).bind(id)
+        };
+        if q.execute(&mut *tx).await?.rows_affected() == 0 {
+            return Ok(false);
+        }
+        let action = if hidden { "hide" } else { "restore" };
+        Self::log(&mut tx, id, action, Actor::Admin, reason, at).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>> {
@@ -180,12 +268,11 @@ impl Storage for PgStorage {
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
-    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>> {
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let sql = sql::metrics_for_drives_sql(ids.len());
-        let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+        let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
         let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
     }

@@ -1,8 +1,10 @@
 //! The SQL both backends run, written once with `?` placeholders, and the parameters
 //! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
 
-use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
-use bench::{BenchResult, DriveSku, Link, Metric, TestKey};
+use super::{
+    Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
+};
+use bench::{BenchResult, DriveSku, Link, Metric, PlatformGroup, TestKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -65,15 +67,6 @@ fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("domain types always serialise")
 }
 
-/// A link as a short filterable id: `sata-6`, `sata-1.5`, `pcie-2-x1`, `usb-5`.
-pub fn link_id(link: &Link) -> String {
-    match *link {
-        Link::Sata { gbps } => format!("sata-{gbps}"),
-        Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
-        Link::Usb { gbps } => format!("usb-{gbps}"),
-    }
-}
-
 fn int<T: TryInto<i64>>(v: Option<T>) -> Param {
     Param::Int(v.and_then(|v| v.try_into().ok()))
 }
@@ -102,6 +95,11 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
         Param::Text(Some(to_json(d))),
     ]
 }
+
+/// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
+pub const INSERT_DRIVE_IF_NEW: &str =
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
 pub const INSERT_SUBMISSION: &str =
     "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at) \
@@ -186,8 +184,8 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
         Param::Text(p.storage_controller.clone()),
         Param::Text(p.driver.clone()),
         Param::Text(p.mode.as_ref().map(enum_name)),
-        Param::Text(p.link.as_ref().map(link_id)),
-        Param::Text(p.host_link.as_ref().map(link_id)),
+        Param::Text(p.link.as_ref().map(Link::id)),
+        Param::Text(p.host_link.as_ref().map(Link::id)),
         int(t.raid.as_ref().map(|r| r.level)),
         int(t.raid.as_ref().map(|r| r.members)),
         Param::Text(p.os.clone().or_else(|| res.os.clone())),
@@ -204,6 +202,56 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
     ];
     debug_assert_eq!(params.len(), RESULT_COLUMNS.len());
     params
+}
+
+/// The columns a tag correction rewrites: everything after `submission_id`,
+/// `ordinal` and `created_at`, i.e. every filter column, the tags, result and flags.
+const UPDATABLE_FROM: usize = 3;
+
+pub fn update_result_sql() -> String {
+    let sets: Vec<String> = RESULT_COLUMNS[UPDATABLE_FROM..].iter().map(|c| format!("{c} = ?")).collect();
+    format!("UPDATE results SET {} WHERE id = ?", sets.join(", "))
+}
+
+pub fn update_result_params(id: i64, r: &NewResult) -> Vec<Param> {
+    let mut params = result_params(r, 0, 0, 0).split_off(UPDATABLE_FROM);
+    params.push(Param::Int(Some(id)));
+    params
+}
+
+pub const SUBMISSION_OF_RESULT: &str = "SELECT submission_id FROM results WHERE id = ?";
+
+pub const RESULT_OWNER: &str = "SELECT r.submission_id, s.edit_token_hash \
+     FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+
+pub const DELETE_METRICS_OF_RESULT: &str = "DELETE FROM metrics WHERE result_id = ?";
+pub const DELETE_RESULT: &str = "DELETE FROM results WHERE id = ?";
+/// Deletes a submission that has no result left (bind its id twice).
+pub const DELETE_EMPTY_SUBMISSION: &str =
+    "DELETE FROM submissions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM results WHERE submission_id = ?)";
+
+pub const HIDE_RESULT: &str =
+    "UPDATE results SET hidden = TRUE, hidden_reason = ?, hidden_at = ? WHERE id = ?";
+pub const RESTORE_RESULT: &str =
+    "UPDATE results SET hidden = FALSE, hidden_reason = NULL, hidden_at = NULL WHERE id = ?";
+
+pub const INSERT_MODERATION_LOG: &str =
+    "INSERT INTO moderation_log (result_id, action, actor, reason, created_at) VALUES (?, ?, ?, ?, ?)";
+
+pub fn moderation_log_params(
+    result_id: i64,
+    action: &str,
+    actor: super::Actor,
+    reason: Option<&str>,
+    at: i64,
+) -> Vec<Param> {
+    vec![
+        Param::Int(Some(result_id)),
+        Param::Text(Some(action.to_string())),
+        Param::Text(Some(actor.name().to_string())),
+        Param::Text(reason.map(str::to_string)),
+        Param::Int(Some(at)),
+    ]
 }
 
 const METRIC_COLUMNS: &[&str] = &[
@@ -264,7 +312,8 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
 
 /// The columns every result read selects, decoded by [`RawResult::decode`].
 pub const RESULT_SELECT: &str =
-    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.source, r.tags, r.result, r.flags FROM results r";
+    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
+     r.result, r.flags FROM results r";
 
 /// A result row before its JSON is read. `FromRow` decodes it from either backend.
 #[derive(sqlx::FromRow)]
@@ -273,6 +322,8 @@ pub struct RawResult {
     pub submission_id: i64,
     pub created_at: i64,
     pub hidden: bool,
+    pub hidden_reason: Option<String>,
+    pub hidden_at: Option<i64>,
     pub source: Option<String>,
     pub tags: String,
     pub result: String,
@@ -286,6 +337,8 @@ impl RawResult {
             submission_id: self.submission_id,
             created_at: self.created_at,
             hidden: self.hidden,
+            hidden_reason: self.hidden_reason,
+            hidden_at: self.hidden_at,
             source: self.source,
             tags: from_json(&self.tags)?,
             result: from_json(&self.result)?,
@@ -317,18 +370,57 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
         ));
         params.extend(q.metric_filters.iter().map(|(_, v)| Param::from(v)));
     }
-    if let Some(after) = q.after_id {
-        conds.push(if q.oldest_first { "r.id > ?" } else { "r.id < ?" }.into());
-        params.push(Param::Int(Some(after)));
+    // Missing values sort as the smallest, the same in both backends (SQLite puts NULLs
+    // first, PostgreSQL last), and keep the keyset comparison a plain `<`/`>`.
+    let key = match q.sort.column {
+        FilterKind::Int("id") => "r.id".to_string(),
+        FilterKind::Int(col) => format!("COALESCE(r.{col}, -1)"),
+        FilterKind::Text(col) => format!("COALESCE(r.{col}, '')"),
+    };
+    let (cmp, dir) = if q.sort.descending { ("<", "DESC") } else { (">", "ASC") };
+    if let Some(after) = &q.after {
+        if key == "r.id" {
+            conds.push(format!("r.id {cmp} ?"));
+            params.push(Param::Int(Some(after.id)));
+        } else {
+            conds.push(format!("({key} {cmp} ? OR ({key} = ? AND r.id {cmp} ?))"));
+            params.extend([Param::from(&after.value), Param::from(&after.value), Param::Int(Some(after.id))]);
+        }
     }
     if !conds.is_empty() {
         sql.push_str(" WHERE ");
         sql.push_str(&conds.join(" AND "));
     }
-    sql.push_str(if q.oldest_first { " ORDER BY r.id ASC" } else { " ORDER BY r.id DESC" });
+    if key == "r.id" {
+        sql.push_str(&format!(" ORDER BY r.id {dir}"));
+    } else {
+        sql.push_str(&format!(" ORDER BY {key} {dir}, r.id {dir}"));
+    }
     sql.push_str(" LIMIT ?");
     params.push(Param::Int(Some(q.limit)));
     (sql, params)
+}
+
+/// The cursor that continues a browse after `last` under `sort`: its sort column's value
+/// as stored (derived from the result exactly as on insert) and its id.
+pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
+    let col = match sort.column {
+        FilterKind::Int("id") => return Cursor { value: FilterValue::Int(last.id), id: last.id },
+        FilterKind::Int(col) | FilterKind::Text(col) => col,
+    };
+    let as_new = NewResult {
+        result: last.result.clone(),
+        tags: last.tags.clone(),
+        source: last.source.clone(),
+        flags: Vec::new(),
+    };
+    let i = RESULT_COLUMNS.iter().position(|c| *c == col).expect("sort columns are result columns");
+    let value = match (sort.column, result_params(&as_new, 0, 0, 0).swap_remove(i)) {
+        (FilterKind::Int(_), Param::Int(v)) => FilterValue::Int(v.unwrap_or(-1)),
+        (FilterKind::Text(_), Param::Text(v)) => FilterValue::Text(v.unwrap_or_default()),
+        (kind, p) => unreachable!("column {kind:?} bound as {p:?}"),
+    };
+    Cursor { value, id: last.id }
 }
 
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
@@ -341,14 +433,25 @@ pub fn results_for_drives_sql(n: usize) -> String {
     format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
 }
 
-pub fn metrics_for_drives_sql(n: usize) -> String {
-    format!(
-        "SELECT m.result_id, r.drive_sku, m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
+/// Every metric of the visible results of some drives, with the platform group and data
+/// pattern columns of its result, narrowed by equality filters on `results` columns.
+pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (String, Vec<Param>) {
+    let mut sql = format!(
+        "SELECT m.result_id, r.drive_sku, r.data_pattern, r.chipset, r.storage_controller, r.driver, \
+         r.mode, r.link, r.host_link, r.raid_level, r.raid_members, \
+         m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
          m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
          FROM results r JOIN metrics m ON m.result_id = r.id \
-         WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id, m.ordinal",
-        placeholders(n)
-    )
+         WHERE r.drive_sku IN ({}) AND NOT r.hidden",
+        placeholders(ids.len())
+    );
+    let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+    for (col, v) in filters {
+        sql.push_str(&format!(" AND r.{col} = ?"));
+        params.push(Param::from(v));
+    }
+    sql.push_str(" ORDER BY r.id, m.ordinal");
+    (sql, params)
 }
 
 fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
@@ -360,6 +463,15 @@ fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
 pub struct RawMetric {
     pub result_id: i64,
     pub drive_sku: String,
+    pub data_pattern: Option<String>,
+    pub chipset: Option<String>,
+    pub storage_controller: Option<String>,
+    pub driver: Option<String>,
+    pub mode: Option<String>,
+    pub link: Option<String>,
+    pub host_link: Option<String>,
+    pub raid_level: Option<i64>,
+    pub raid_members: Option<i64>,
     pub family: String,
     pub access: String,
     pub block_size: i64,
@@ -378,6 +490,17 @@ impl RawMetric {
         Ok(super::MetricRow {
             result_id: self.result_id,
             drive_sku: self.drive_sku,
+            data_pattern: self.data_pattern.as_deref().map(enum_from_name).transpose()?,
+            platform: PlatformGroup {
+                chipset: self.chipset,
+                storage_controller: self.storage_controller,
+                driver: self.driver,
+                mode: self.mode.as_deref().map(enum_from_name).transpose()?,
+                link: self.link,
+                host_link: self.host_link,
+                raid_level: self.raid_level.map(num).transpose()?,
+                raid_members: self.raid_members.map(num).transpose()?,
+            },
             key: TestKey {
                 family: enum_from_name(&self.family)?,
                 access: enum_from_name(&self.access)?,
@@ -418,9 +541,16 @@ mod tests {
     }
 
     #[test]
-    fn links_have_short_ids() {
-        assert_eq!(link_id(&Link::Sata { gbps: 6.0 }), "sata-6");
-        assert_eq!(link_id(&Link::Sata { gbps: 1.5 }), "sata-1.5");
-        assert_eq!(link_id(&Link::Pcie { gen: 2, lanes: 1 }), "pcie-2-x1");
+    fn updates_bind_every_column_they_set() {
+        let sql = update_result_sql();
+        let r = NewResult {
+            result: BenchResult::new(bench::Tool::Fio),
+            tags: Default::default(),
+            source: None,
+            flags: vec![],
+        };
+        assert_eq!(sql.matches('?').count(), update_result_params(7, &r).len());
+        assert!(sql.starts_with("UPDATE results SET drive_sku = ?"), "{sql}");
+        assert_eq!(update_result_params(7, &r).last(), Some(&Param::Int(Some(7))));
     }
 }
