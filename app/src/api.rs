@@ -217,6 +217,19 @@ pub struct SubmitResponse {
     pub results: Vec<SubmittedResult>,
 }
 
+/// `PATCH /results/{id}` body: the corrected tags, replacing the old ones whole.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edit {
+    pub tags: Tags,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Deleted {
+    pub deleted: i64,
+    /// True when this was the submission's last result, so its upload is gone too.
+    pub submission_deleted: bool,
+}
+
 /// Unix seconds as `YYYY-MM-DD` (UTC), without a date library.
 pub fn format_date(unix: i64) -> String {
     // Howard Hinnant's civil_from_days.
@@ -288,6 +301,25 @@ mod http {
     /// `GET /api/v1{path}` decoded as `T`.
     pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
         let res = Request::get(&format!("{API}{path}")).send().await.map_err(network)?;
+        decode(res).await
+    }
+
+    /// Corrects a result's tags with its submission's edit token.
+    pub async fn edit(id: i64, token: &str, body: &Edit) -> Result<ResultView, ApiError> {
+        let req = Request::patch(&format!("{API}/results/{id}"))
+            .header("Authorization", &format!("Bearer {}", token.trim()))
+            .json(body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the tags: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+
+    /// Deletes a result with its submission's edit token.
+    pub async fn delete(id: i64, token: &str) -> Result<Deleted, ApiError> {
+        let res = Request::delete(&format!("{API}/results/{id}"))
+            .header("Authorization", &format!("Bearer {}", token.trim()))
+            .send()
+            .await
+            .map_err(network)?;
         decode(res).await
     }
 

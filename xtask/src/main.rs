@@ -13,7 +13,8 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|setup>";
+const USAGE: &str =
+    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|setup|wasm-strip-names (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
     match dispatch() {
@@ -33,6 +34,7 @@ fn dispatch() -> Result<()> {
         Some("run") => run(&args[1..]),
         Some("test") => test(),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("wasm-strip-names") => wasm_strip_names(),
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
@@ -118,6 +120,65 @@ fn build_site() -> Result<PathBuf> {
     status(Command::new("trunk").args(["build", "--release", "--offline"]))
         .context("building the site with trunk")?;
     Ok(project_root().join("dist"))
+}
+
+/// Trunk's post-build hook (Trunk.toml): drops the `name` custom section (function names
+/// for stack traces, a fifth of the gzipped download) from every wasm file in Trunk's
+/// staging directory. Neither Trunk nor wasm-bindgen offers this, `strip = true` would
+/// also drop the `target_features` section wasm-bindgen reads, and Debian's wasm-opt is
+/// too old for what rustc emits.
+fn wasm_strip_names() -> Result<()> {
+    let dir =
+        env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
+    for entry in std::fs::read_dir(&dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "wasm") {
+            let bytes = std::fs::read(&path)?;
+            let stripped = without_custom_section(&bytes, "name")
+                .with_context(|| format!("{} is not a WebAssembly module", path.display()))?;
+            println!("xtask: {}: {} -> {} bytes without names", path.display(), bytes.len(), stripped.len());
+            std::fs::write(&path, stripped)?;
+        }
+    }
+    Ok(())
+}
+
+/// `wasm` without its custom sections called `name`; `None` when it is malformed.
+fn without_custom_section(wasm: &[u8], name: &str) -> Option<Vec<u8>> {
+    fn leb(b: &[u8], i: &mut usize) -> Option<usize> {
+        let (mut v, mut shift) = (0usize, 0);
+        loop {
+            let byte = *b.get(*i)?;
+            *i += 1;
+            v |= usize::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(v);
+            }
+            shift += 7;
+        }
+    }
+    if wasm.get(..4)? != b"\0asm" {
+        return None;
+    }
+    let mut out = wasm.get(..8)?.to_vec();
+    let mut i = 8;
+    while i < wasm.len() {
+        let start = i;
+        let id = wasm[i];
+        i += 1;
+        let size = leb(wasm, &mut i)?;
+        let end = i.checked_add(size).filter(|e| *e <= wasm.len())?;
+        let drop = id == 0 && {
+            let mut j = i;
+            let len = leb(wasm, &mut j)?;
+            wasm.get(j..j.checked_add(len)?)? == name.as_bytes()
+        };
+        if !drop {
+            out.extend_from_slice(&wasm[start..end]);
+        }
+        i = end;
+    }
+    Some(out)
 }
 
 /// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run

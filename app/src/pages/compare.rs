@@ -380,33 +380,31 @@ fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, u
     }
 }
 
+/// One row per series (drive · platform · data pattern), one column per test: series
+/// labels are long, test names short, so this reads on narrow screens too.
 #[component]
 fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
-    let head = series.clone();
+    let names: Vec<String> = c.tests.iter().map(|t| t.name.clone()).collect();
     view! {
         <div class="table-wrap">
             <table class="compare">
                 <thead>
                     <tr>
-                        <th scope="col">"Test"</th>
-                        {head
-                            .into_iter()
-                            .map(|s| {
-                                let id = c.drives[s.drive].id.clone();
-                                view! { <th scope="col" class="num"><A href=format!("/drives/{id}")>{s.label}</A></th> }
-                            })
-                            .collect_view()}
+                        <th scope="col">"Drive · platform · data"</th>
+                        {names.into_iter().map(|n| view! { <th scope="col" class="num">{n}</th> }).collect_view()}
                     </tr>
                 </thead>
                 <tbody>
-                    {c
-                        .tests
-                        .iter()
-                        .map(|t| {
-                            let cells = series.iter().map(|s| cell(cell_of(t, s))).collect_view();
+                    {series
+                        .into_iter()
+                        .map(|s| {
+                            let id = c.drives[s.drive].id.clone();
+                            let cells = c.tests.iter().map(|t| cell(cell_of(t, &s))).collect_view();
                             view! {
                                 <tr>
-                                    <th scope="row">{t.name.clone()}</th>
+                                    <th scope="row" class="series">
+                                        <A href=format!("/drives/{id}")>{s.label}</A>
+                                    </th>
                                     {cells}
                                 </tr>
                             }

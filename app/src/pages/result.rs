@@ -93,12 +93,107 @@ fn show(r: ResultView) -> impl IntoView {
         <dl class="facts">
             {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
         </dl>
+        <EditBox r=r.clone() />
         <h2>"Original upload"</h2>
         <p class="muted">
             {format!("Submission #{}: the upload is stored byte for byte; ", r.submission_id)}
             "what was understood from it is shown above and as "
             <a href=format!("/api/v1/results/{}", r.id)>"JSON"</a> "."
         </p>
+    }
+}
+
+/// Correct the tags or delete the result, with the edit token the submitter was given.
+#[component]
+fn EditBox(r: ResultView) -> impl IntoView {
+    let id = r.id;
+    let token = RwSignal::new(String::new());
+    let tags = StoredValue::new(r.tags.clone());
+    let field = |get: fn(&Tags) -> Option<String>| RwSignal::new(get(&r.tags).unwrap_or_default());
+    let vendor = field(|t| t.drive.vendor.clone());
+    let model = field(|t| t.drive.model.clone());
+    let chipset = field(|t| t.platform.chipset.clone());
+    let storage = field(|t| t.platform.storage_controller.clone());
+    let os = field(|t| t.platform.os.clone());
+    let firmware = field(|t| t.firmware.clone());
+    let (status, set_status) = signal(None::<Result<String, String>>);
+    let opt = |s: String| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let mut t = tags.get_value();
+        t.drive.vendor = opt(vendor.get_untracked());
+        t.drive.model = opt(model.get_untracked());
+        t.platform.chipset = opt(chipset.get_untracked());
+        t.platform.storage_controller = opt(storage.get_untracked());
+        t.platform.os = opt(os.get_untracked());
+        t.firmware = opt(firmware.get_untracked());
+        let tok = token.get_untracked();
+        leptos::task::spawn_local(async move {
+            set_status.set(Some(match api::edit(id, &tok, &api::Edit { tags: t }).await {
+                Ok(v) => {
+                    tags.set_value(v.tags);
+                    Ok(format!(
+                        "Saved: result #{id} now has these tags and {} flag(s). Reload to see them above.",
+                        v.flags.len()
+                    ))
+                }
+                Err(e) => Err(e.to_string()),
+            }));
+        });
+    };
+    let delete = move |_| {
+        if !window()
+            .confirm_with_message(&format!("Delete result #{id}? This cannot be undone."))
+            .unwrap_or(false)
+        {
+            return;
+        }
+        let tok = token.get_untracked();
+        leptos::task::spawn_local(async move {
+            set_status.set(Some(match api::delete(id, &tok).await {
+                Ok(d) => Ok(format!(
+                    "Deleted result #{}{}.",
+                    d.deleted,
+                    if d.submission_deleted { " and its upload" } else { "" }
+                )),
+                Err(e) => Err(e.to_string()),
+            }));
+        });
+    };
+    let input = |label: &'static str, sig: RwSignal<String>| {
+        view! {
+            <label>
+                <span>{label}</span>
+                <input prop:value=sig on:input=move |ev| sig.set(event_target_value(&ev)) />
+            </label>
+        }
+    };
+    view! {
+        <details class="edit">
+            <summary>"Correct or delete (needs the edit token)"</summary>
+            <form on:submit=save class="filter-grid">
+                <label>
+                    <span>"Edit token"</span>
+                    <input type="password" autocomplete="off" prop:value=token on:input=move |ev| token.set(event_target_value(&ev)) />
+                </label>
+                {input("Vendor", vendor)}
+                {input("Model", model)}
+                {input("Firmware", firmware)}
+                {input("Chipset", chipset)}
+                {input("Storage controller", storage)}
+                {input("OS", os)}
+                <div class="actions">
+                    <button type="submit">"Save tags"</button>
+                    <button type="button" class="danger" on:click=delete>"Delete result"</button>
+                </div>
+            </form>
+            <div aria-live="polite">
+                {move || status.get().map(|s| match s {
+                    Ok(m) => view! { <div class="ok" role="status">{m}</div> }.into_any(),
+                    Err(e) => view! { <div class="error" role="alert">{e}</div> }.into_any(),
+                })}
+            </div>
+        </details>
     }
 }
 

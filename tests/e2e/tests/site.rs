@@ -250,8 +250,8 @@ async fn the_site_in_a_real_browser() -> Result<()> {
 
 async fn run(w: &World) -> Result<()> {
     compare_draws_the_chart_and_the_seed_figures(w).await?;
-    let id = submit_a_crystaldiskmark_export(w).await?;
-    find_it_in_the_results(w, id).await?;
+    let (id, token) = submit_a_crystaldiskmark_export(w).await?;
+    find_it_in_the_results(w, id, &token).await?;
     the_other_pages(w).await?;
     Ok(())
 }
@@ -297,7 +297,7 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
 
     // Tapping the first bar (first test, first series: right of the 170 px name column,
     // under the legend's one 18 px row per series) shows the results behind it.
-    let series = w.client.find_all(Locator::Css("table.compare thead th")).await?.len() - 1;
+    let series = w.client.find_all(Locator::Css("table.compare tbody tr")).await?.len();
     let y = 8 + series * 18 + 6 + 7;
     w.client
         .execute(
@@ -327,7 +327,7 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     Ok(())
 }
 
-async fn submit_a_crystaldiskmark_export(w: &World) -> Result<i64> {
+async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     let file = shared()
         .join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt");
     ensure!(file.is_file(), "{} exists", file.display());
@@ -363,6 +363,8 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<i64> {
     w.shot("submit").await?;
     ensure!(answer.contains("Stored"), "the server stored it: {answer}");
     ensure!(answer.contains("Edit token"), "the edit token is shown once: {answer}");
+    let token = w.client.find(Locator::Css("#submit-answer code")).await?.text().await?;
+    ensure!(token.len() >= 16, "an edit token: {token:?}");
     let id: i64 = answer
         .split("result #")
         .nth(1)
@@ -380,7 +382,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<i64> {
         .await
         .with_context(|| "the duplicate is recognised".to_string())?;
     ensure!(again.text().await?.contains(&format!("#{id}")), "the duplicate points at the stored result");
-    Ok(id)
+    Ok((id, token))
 }
 
 async fn set_text(w: &World, text: &str) -> Result<()> {
@@ -394,7 +396,7 @@ async fn set_text(w: &World, text: &str) -> Result<()> {
     Ok(())
 }
 
-async fn find_it_in_the_results(w: &World, id: i64) -> Result<()> {
+async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
     // A permalink with a filter, loaded directly (a deep link served by ssdbase).
     w.goto("/results?model=840%20EVO%20e2e").await?;
     let link = w.wait(&format!("a[href='/results/{id}']")).await?;
@@ -414,6 +416,27 @@ async fn find_it_in_the_results(w: &World, id: i64) -> Result<()> {
     ensure!(body.contains("X370") && body.contains("SATA 6 Gb/s"), "and the tags");
     ensure!(body.contains(&format!("/results/{id}")), "and its permalink");
     w.shot("result").await?;
+
+    // Correcting the tags needs the edit token: a wrong one is refused, the right one works.
+    w.client.find(Locator::Css("details.edit summary")).await?.click().await?;
+    let token_input = w.client.find(Locator::Css("details.edit input[type=password]")).await?;
+    token_input.send_keys("not-the-token").await?;
+    w.client.find(Locator::XPath("//details[@class='edit']//button[@type='submit']")).await?.click().await?;
+    let refused = w.wait("details.edit .error").await?.text().await?;
+    ensure!(refused.contains("403") || refused.contains("401"), "a wrong token is refused: {refused}");
+    token_input.clear().await?;
+    token_input.send_keys(token).await?;
+    w.client.execute(
+        "const i = [...document.querySelectorAll('details.edit label')].find(l => l.textContent.startsWith('Firmware')).querySelector('input');
+         i.value = 'EXT0BB6Q'; i.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![],
+    ).await?;
+    w.client.find(Locator::XPath("//details[@class='edit']//button[@type='submit']")).await?.click().await?;
+    let saved = w.wait("details.edit .ok").await?.text().await?;
+    ensure!(saved.contains("Saved"), "{saved}");
+    w.client.refresh().await?;
+    w.wait("main h1").await?;
+    ensure!(w.body_text().await?.contains("EXT0BB6Q"), "the corrected firmware is stored");
 
     // The unfiltered list, newest first, starts with it.
     w.goto("/results").await?;
