@@ -38,9 +38,9 @@ pub fn App() -> impl IntoView {
             </main>
             <footer class="foot">
                 "SSDBase · data: "
-                <a href="/api/v1/results?format=csv">"CSV"</a>
+                <a rel="external" href="/api/v1/results?format=csv">"CSV"</a>
                 " · "
-                <a href="/api/v1/results">"JSON"</a>
+                <a rel="external" href="/api/v1/results">"JSON"</a>
             </footer>
         </Router>
     }

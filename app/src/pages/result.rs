@@ -52,7 +52,7 @@ fn show(r: ResultView) -> impl IntoView {
         <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
         <p class="permalink">
             "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
-            <a href=json_href>"JSON"</a>
+            <a rel="external" href=json_href>"JSON"</a>
         </p>
         <h2>"Flags"</h2>
         <Flags flags=r.flags.clone() />
@@ -95,10 +95,12 @@ fn show(r: ResultView) -> impl IntoView {
         </dl>
         <EditBox r=r.clone() />
         <h2>"Original upload"</h2>
-        <p class="muted">
-            {format!("Submission #{}: the upload is stored byte for byte; ", r.submission_id)}
-            "what was understood from it is shown above and as "
-            <a href=format!("/api/v1/results/{}", r.id)>"JSON"</a> "."
+        <p>
+            {format!("Submission #{} is stored byte for byte: ", r.submission_id)}
+            <a rel="external" href=format!("/api/v1/results/{}/upload", r.id)>"the file as it was uploaded"</a>
+            "; what was understood from it is above, and as "
+            <a rel="external" href=format!("/api/v1/results/{}", r.id)>"JSON"</a>
+            "."
         </p>
     }
 }

@@ -104,7 +104,7 @@ pub fn Results() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <a href=csv_href>"Download CSV"</a>
+                <a rel="external" href=csv_href>"Download CSV"</a>
             </div>
             <div class="table-wrap" style="min-height:420px">
                 {loaded(list, 420, move |list: ResultList| {

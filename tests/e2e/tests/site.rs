@@ -438,6 +438,14 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
     w.wait("main h1").await?;
     ensure!(w.body_text().await?.contains("EXT0BB6Q"), "the corrected firmware is stored");
 
+    // The original upload, byte for byte, one click away.
+    w.client.find(Locator::LinkText("the file as it was uploaded")).await?.click().await?;
+    let original = w.client.find(Locator::Css("body")).await?.text().await?;
+    ensure!(
+        original.contains("CrystalDiskMark 8.0.1 x64") && original.contains("534.383"),
+        "the upload: {original}"
+    );
+
     // The unfiltered list, newest first, starts with it.
     w.goto("/results").await?;
     let first = w.wait("table.results tbody tr").await?.text().await?;
