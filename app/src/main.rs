@@ -3,7 +3,10 @@
 //! charts from the `charts` crate on canvases and parses pasted results with `bench`
 //! before anything is sent.
 
+// Natively only these modules' unit tests use them: the site itself is wasm32.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod api;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod query;
 
 #[cfg(target_arch = "wasm32")]

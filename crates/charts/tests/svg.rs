@@ -90,7 +90,7 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
         assert!(t.iter().any(|s| s == d), "legend names {d}");
     }
     for g in &chart.groups {
-        assert!(t.iter().any(|s| *s == g.name), "test {} is labelled", g.name);
+        assert!(t.contains(&g.name), "test {} is labelled", g.name);
         for b in g.bars.iter().filter_map(|b| Some((b.value?, b.count))) {
             let label = format!("{} n={}", format_value(b.0), b.1);
             assert!(t.contains(&label), "bar label {label:?} in {}", g.name);
@@ -100,9 +100,7 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
     assert_eq!(t.iter().filter(|s| s.contains(" n=")).count(), present);
     // One filled rect per bar and per legend swatch, plus the background.
     let series_fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", 0, 114, 178);
-    assert!(
-        count(&svg, &series_fill) >= 1 + chart.groups.iter().filter(|g| g.bars[0].value.is_some()).count()
-    );
+    assert!(count(&svg, &series_fill) > chart.groups.iter().filter(|g| g.bars[0].value.is_some()).count());
     assert_eq!(hits.len(), chart.groups.len() * drives.len(), "one hit box per slot");
     // Hit boxes sit inside the picture and map back to the right slot.
     let first = hits[0];
