@@ -7,6 +7,7 @@ mod edit;
 mod extract;
 mod health;
 mod ocr;
+mod openapi;
 mod ratelimit;
 mod results;
 mod submit;
@@ -19,12 +20,14 @@ use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Router;
+use axum::{Extension, Router};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// Limits of the HTTP layer.
 #[derive(Debug, Clone)]
@@ -85,12 +88,17 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
         limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
     };
-    let api = Router::new()
+    // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
+    // handlers); the document is completed and serialised once, here.
+    let (api, doc) = OpenApiRouter::with_openapi(openapi::base())
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
         .merge(compare::router())
-        .merge(ocr::router());
+        .merge(ocr::router())
+        .routes(routes!(openapi::serve))
+        .split_for_parts();
+    let api = api.layer(Extension(openapi::Served::new(&openapi::finish(doc))));
     Router::new()
         .nest(API_PREFIX, api)
         .fallback(not_found)
