@@ -108,6 +108,7 @@ fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<Filter
 #[utoipa::path(
     get,
     path = "/compare",
+    operation_id = "compare_drives",
     tag = "drives",
     // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
     params(("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",

@@ -38,6 +38,7 @@ struct DriveList {
 #[utoipa::path(
     get,
     path = "/drives",
+    operation_id = "list_drives",
     tag = "drives",
     responses((status = 200, description = "The catalogue", body = DriveList))
 )]
@@ -173,6 +174,7 @@ struct DrivePage {
 #[utoipa::path(
     get,
     path = "/drives/{id}",
+    operation_id = "get_drive",
     tag = "drives",
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
     responses(

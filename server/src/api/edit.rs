@@ -69,6 +69,7 @@ async fn authorize(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<
 #[utoipa::path(
     patch,
     path = "/results/{id}",
+    operation_id = "edit_result",
     tag = "results",
     params(("id" = i64, Path, description = "Result id")),
     request_body = EditBody,
@@ -125,6 +126,7 @@ pub async fn edit(
 #[utoipa::path(
     delete,
     path = "/results/{id}",
+    operation_id = "delete_result",
     tag = "results",
     params(("id" = i64, Path, description = "Result id")),
     security(("edit_token" = []), ("admin_token" = [])),
@@ -155,6 +157,7 @@ pub async fn delete(
 #[utoipa::path(
     post,
     path = "/results/{id}/hide",
+    operation_id = "hide_result",
     tag = "moderation",
     params(("id" = i64, Path, description = "Result id")),
     request_body = ModerationBody,
@@ -191,6 +194,7 @@ pub async fn hide(
 #[utoipa::path(
     post,
     path = "/results/{id}/restore",
+    operation_id = "restore_result",
     tag = "moderation",
     params(("id" = i64, Path, description = "Result id")),
     request_body = ModerationBody,

@@ -28,6 +28,7 @@ pub struct Health {
 #[utoipa::path(
     get,
     path = "/health",
+    operation_id = "health",
     tag = "health",
     responses(
         (status = 200, description = "The server and its database answer", body = Health),

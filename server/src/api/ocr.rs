@@ -66,6 +66,7 @@ impl From<OcrJob> for JobView {
 #[utoipa::path(
     post,
     path = "/ocr",
+    operation_id = "upload_screenshot",
     tag = "ocr",
     request_body(
         description = "The image file, as is",
@@ -133,6 +134,7 @@ async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Respons
 #[utoipa::path(
     get,
     path = "/ocr/{id}",
+    operation_id = "get_screenshot_job",
     tag = "ocr",
     params(("id" = i64, Path, description = "Job id")),
     responses(
@@ -152,6 +154,7 @@ async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) ->
 #[utoipa::path(
     get,
     path = "/ocr/{id}/image",
+    operation_id = "get_screenshot_image",
     tag = "ocr",
     params(("id" = i64, Path, description = "Job id")),
     responses(

@@ -61,6 +61,7 @@ impl Served {
 #[utoipa::path(
     get,
     path = "/openapi.json",
+    operation_id = "openapi_document",
     tag = "meta",
     responses((status = 200, description = "The OpenAPI 3.1 document", body = Object))
 )]

@@ -83,6 +83,7 @@ impl From<StoredResult> for ResultView {
 #[utoipa::path(
     get,
     path = "/results/{id}",
+    operation_id = "get_result",
     tag = "results",
     params(("id" = i64, Path, description = "Result id")),
     security((), ("admin_token" = [])),
@@ -264,6 +265,7 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
 #[utoipa::path(
     get,
     path = "/results",
+    operation_id = "list_results",
     tag = "results",
     // The filters, `sort` and `limit` are added from the tables the handler reads
     // (`api::openapi::finish`), so the document cannot drift from what is accepted.

@@ -146,6 +146,7 @@ struct Item {
 #[utoipa::path(
     post,
     path = "/results",
+    operation_id = "submit_results",
     tag = "results",
     request_body(
         description = "One submission or a list (JSON), or files (multipart)",
