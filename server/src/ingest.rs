@@ -2,7 +2,7 @@
 //! token, flags from the analysis. Shared by the API and the seed loader.
 
 use crate::error::ErrorItem;
-use crate::storage::{NewResult, NewSubmission};
+use crate::storage::{Correction, NewResult, NewSubmission};
 use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
 use bench::text::Document;
@@ -165,6 +165,7 @@ pub fn submission(
                 source: source.clone(),
             })
             .collect(),
+        provenance: None,
     };
     (submission, edit_token)
 }
@@ -200,13 +201,73 @@ pub fn dataset_submissions(ds: &Dataset, known: &[DriveSku], origin: &str) -> Ve
                     tags,
                     source: tr.source.clone(),
                 }],
+                provenance: None,
             }
         })
         .collect()
 }
 
+/// Every value of `published` that differs from `recognised` (same row label and
+/// operation), and every recognised value left out: what a person corrected by hand.
+pub fn corrections(recognised: &BenchResult, published: &BenchResult) -> Vec<Correction> {
+    type Fields = [(&'static str, Option<f64>); 3];
+    let fields =
+        |m: &bench::Metric| -> Fields { [("mbps", m.mbps), ("iops", m.iops), ("latency_us", m.latency_us)] };
+    let find = |r: &BenchResult, m: &bench::Metric| {
+        r.metrics.iter().find(|o| o.label == m.label && o.op == m.op).map(fields)
+    };
+    let mut out = Vec::new();
+    for m in &published.metrics {
+        let before = find(recognised, m).unwrap_or([("mbps", None), ("iops", None), ("latency_us", None)]);
+        for ((field, now), (_, was)) in fields(m).into_iter().zip(before) {
+            if now != was {
+                out.push(Correction {
+                    label: m.label.clone(),
+                    op: m.op,
+                    field: field.into(),
+                    recognised: was,
+                    published: now,
+                });
+            }
+        }
+    }
+    for m in &recognised.metrics {
+        if find(published, m).is_none() {
+            for (field, was) in fields(m) {
+                if was.is_some() {
+                    out.push(Correction {
+                        label: m.label.clone(),
+                        op: m.op,
+                        field: field.into(),
+                        recognised: was,
+                        published: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn corrections_list_every_changed_added_and_dropped_value() {
+        let recognised: bench::BenchResult = bench::parse_str(tests_cdm8(), None).unwrap().remove(0);
+        assert!(super::corrections(&recognised, &recognised).is_empty());
+        let mut published = recognised.clone();
+        published.metrics[0].mbps = Some(published.metrics[0].mbps.unwrap() + 1000.0);
+        let dropped = published.metrics.pop().unwrap();
+        let c = super::corrections(&recognised, &published);
+        assert_eq!(c.len(), 1 + [dropped.mbps, dropped.iops, dropped.latency_us].iter().flatten().count());
+        assert_eq!(c[0].label, recognised.metrics[0].label);
+        assert_eq!(
+            (c[0].field.as_str(), c[0].recognised, c[0].published),
+            ("mbps", recognised.metrics[0].mbps, published.metrics[0].mbps)
+        );
+        assert!(c[1..].iter().all(|x| x.label == dropped.label && x.published.is_none()));
+    }
+
     use super::*;
 
     #[test]
@@ -245,5 +306,34 @@ mod tests {
         assert_eq!(subs.len(), ds.results.len());
         let hashes: std::collections::HashSet<_> = subs.iter().map(|s| &s.content_hash).collect();
         assert_eq!(hashes.len(), subs.len());
+    }
+
+    fn tests_cdm8() -> &'static str {
+        "------------------------------------------------------------------------------
+CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo
+                                  Crystal Dew World: https://crystalmark.info/
+------------------------------------------------------------------------------
+* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]
+* KB = 1000 bytes, KiB = 1024 bytes
+
+[Read]
+  SEQ    1MiB (Q=  8, T= 1):   560.123 MB/s [    534.2 IOPS] < 14953.01 us>
+  SEQ    1MiB (Q=  1, T= 1):   520.456 MB/s [    496.3 IOPS] <  2013.72 us>
+  RND    4KiB (Q= 32, T= 1):   380.789 MB/s [  92966.1 IOPS] <   343.89 us>
+  RND    4KiB (Q=  1, T= 1):    45.012 MB/s [  10989.3 IOPS] <    90.86 us>
+
+[Write]
+  SEQ    1MiB (Q=  8, T= 1):   510.345 MB/s [    486.7 IOPS] < 16377.53 us>
+  SEQ    1MiB (Q=  1, T= 1):   480.678 MB/s [    458.4 IOPS] <  2180.04 us>
+  RND    4KiB (Q= 32, T= 1):   330.901 MB/s [  80786.4 IOPS] <   395.71 us>
+  RND    4KiB (Q=  1, T= 1):   120.234 MB/s [  29354.0 IOPS] <    34.01 us>
+
+Profile: Default
+   Test: 1 GiB (x5) [C: 40% (190/476GiB)]
+   Mode: [Admin]
+   Time: Measure 5 sec / Interval 5 sec 
+   Date: 2021/06/01 12:00:00
+     OS: Windows 10 Professional [10.0 Build 19043] (x64)
+"
     }
 }

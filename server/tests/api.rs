@@ -619,6 +619,7 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
             NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![] },
             NewResult { result, tags: bad_tags, source: None, flags: vec![] },
         ],
+        provenance: None,
     };
     let before = app.get("/api/v1/results?limit=500").await.json()["results"].as_array().unwrap().len();
     assert!(app.storage.submit(&sub).await.is_err());
@@ -809,6 +810,7 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
         client: None,
         created_at: 0,
         results: vec![nr.clone(), nr],
+        provenance: None,
     };
     let storage::Submitted::Stored { submission_id, result_ids } = app.storage.submit(&two).await.unwrap()
     else {

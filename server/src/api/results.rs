@@ -6,8 +6,8 @@ use super::extract::{PathParam, QueryPairs};
 use super::{edit, result_url, submit, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{
-    cursor_after, Cursor, FilterKind, FilterValue, ResultQuery, Sort, StoredResult, METRIC_FILTERS,
-    RESULT_FILTERS, RESULT_SORTS,
+    cursor_after, Cursor, FilterKind, FilterValue, Provenance, ResultQuery, Sort, StoredResult,
+    METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
 };
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -23,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, submit::submit))
         .routes(routes!(get_one, edit::edit, edit::delete))
+        .routes(routes!(upload))
         .routes(routes!(edit::hide))
         .routes(routes!(edit::restore))
 }
@@ -56,6 +57,22 @@ pub struct ResultView {
     result: BenchResult,
     tags: Tags,
     flags: Vec<Flag>,
+    /// The original upload, byte for byte (a result file, JSON or a screenshot).
+    upload_url: String,
+    /// What the upload was and, for a screenshot, which values were corrected by hand
+    /// (single-result view only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    upload: Option<UploadView>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UploadView {
+    /// `cdm`, `kdiskmark`, `fio`, ... `json`, or the media type of a screenshot.
+    format: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    ocr: Option<Provenance>,
 }
 
 impl From<StoredResult> for ResultView {
@@ -72,6 +89,8 @@ impl From<StoredResult> for ResultView {
             result: r.result,
             tags: r.tags,
             flags: r.flags,
+            upload_url: format!("{}/upload", result_url(r.id)),
+            upload: None,
         }
     }
 }
@@ -98,13 +117,72 @@ async fn get_one(
     headers: HeaderMap,
     PathParam(id): PathParam<i64>,
 ) -> ApiResult<Json<ResultView>> {
+    let r = visible_result(&state, &headers, id).await?;
+    let mut view = ResultView::from(r);
+    view.upload =
+        state.storage.upload_info(id).await?.map(|u| UploadView { format: u.format, ocr: u.provenance });
+    Ok(Json(view))
+}
+
+/// A stored result the caller may see: hidden ones only for the moderator.
+async fn visible_result(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<StoredResult> {
     match state.storage.get_result(id).await? {
-        Some(r) if !r.hidden || state.is_admin(&headers) => Ok(Json(r.into())),
+        Some(r) if !r.hidden || state.is_admin(headers) => Ok(r),
         Some(_) => {
             Err(ApiError::not_found(format!("result {id} was hidden by a moderator"), Some("id".into())))
         }
         None => Err(ApiError::not_found(format!("no result {id}"), Some("id".into()))),
     }
+}
+
+/// A result's original upload
+///
+/// The upload byte for byte. Result files go out as plain text (or bytes when not
+/// UTF-8), screenshots as their image type, always with `nosniff` so that no browser
+/// renders an upload as a page.
+#[utoipa::path(
+    get,
+    path = "/results/{id}/upload",
+    operation_id = "get_result_upload",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The upload as received",
+            content(("text/plain"), ("application/json"), ("application/octet-stream"), ("image/png"),
+                ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp")),
+            headers(("content-disposition" = String, description = "`inline` with a file name"))),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
+async fn upload(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+) -> ApiResult<Response> {
+    visible_result(&state, &headers, id).await?;
+    let (format, body) = state
+        .storage
+        .upload_body(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no result {id}"), None))?;
+    let (content_type, ext) = match format.as_deref() {
+        Some(media) if media.starts_with("image/") => (media.to_string(), media.trim_start_matches("image/")),
+        Some("json") => ("application/json".to_string(), "json"),
+        _ if std::str::from_utf8(&body).is_ok() => ("text/plain; charset=utf-8".to_string(), "txt"),
+        _ => ("application/octet-stream".to_string(), "txt"),
+    };
+    let disposition = format!("inline; filename=\"ssdbase-result-{id}-upload.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_str(&content_type).map_err(anyhow::Error::from)?),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CONTENT_DISPOSITION, HeaderValue::from_str(&disposition).map_err(anyhow::Error::from)?),
+        ],
+        body,
+    )
+        .into_response())
 }
 
 pub(super) const DEFAULT_LIMIT: i64 = 50;

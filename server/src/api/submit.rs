@@ -10,7 +10,7 @@ use super::extract::{media_type, parse_json, read_body};
 use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Upload};
-use crate::storage::{NewSubmission, Submitted};
+use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
 use axum::extract::{ConnectInfo, FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -41,6 +41,9 @@ pub struct SubmitBody {
     tags: Tags,
     /// Where the numbers come from: an article, a file name.
     source: Option<String>,
+    /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
+    /// person checked (and maybe corrected) them; the stored upload is the image.
+    ocr_job: Option<i64>,
 }
 
 /// The JSON body of `POST /results`: one submission, or a list of 1 to 100 that is
@@ -134,6 +137,8 @@ struct Item {
     upload: Upload,
     tags: Tags,
     source: Option<String>,
+    /// The recognition job whose screenshot this result was read from.
+    ocr_job: Option<i64>,
 }
 
 /// Submit results
@@ -268,6 +273,12 @@ fn parse_format(id: &str, pointer: &str) -> ApiResult<Format> {
 
 fn item_from_body(req: SubmitBody, raw: &[u8], pointer: String) -> ApiResult<Item> {
     let upload = match (req.text, req.result) {
+        (Some(_), None) | (None, None) if req.ocr_job.is_some() => {
+            return Err(ApiError::unprocessable(
+                "publishing a screenshot needs result: the values as checked against the image",
+                Some(under(&pointer, "result")),
+            ))
+        }
         (Some(text), None) => {
             let format = req.format.as_deref().map(|f| parse_format(f, &pointer)).transpose()?;
             ingest::upload_from_text(text, format).map_err(|e| {
@@ -301,7 +312,7 @@ fn item_from_body(req: SubmitBody, raw: &[u8], pointer: String) -> ApiResult<Ite
             ))
         }
     };
-    Ok(Item { name: None, pointer, upload, tags: req.tags, source: req.source })
+    Ok(Item { name: None, pointer, upload, tags: req.tags, source: req.source, ocr_job: req.ocr_job })
 }
 
 /// Reads `file` parts (any part with a file name counts as one), one optional `tags`
@@ -359,9 +370,14 @@ async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<E
             }),
         };
         match upload {
-            Ok(upload) => {
-                items.push(Item { name, pointer, upload, tags: tags.clone(), source: source.clone() })
-            }
+            Ok(upload) => items.push(Item {
+                name,
+                pointer,
+                upload,
+                tags: tags.clone(),
+                source: source.clone(),
+                ocr_job: None,
+            }),
             Err(e) => errors.push(e),
         }
     }
@@ -375,8 +391,16 @@ async fn prepare(
     item: Item,
     client: Option<String>,
 ) -> Result<(NewSubmission, String), Vec<ErrorItem>> {
-    let Item { pointer, upload, mut tags, source, .. } = item;
+    let Item { pointer, mut upload, mut tags, source, ocr_job, .. } = item;
     let fail = |detail: String, at: String| vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }];
+    let provenance = match ocr_job {
+        Some(job) => Some(
+            from_screenshot(state, job, &mut upload)
+                .await
+                .map_err(|detail| fail(detail, "ocr_job".into()))?,
+        ),
+        None => None,
+    };
     let sku: Option<DriveSku> = match tags.drive.sku.as_deref() {
         Some(id) => match state.storage.get_drive(id).await {
             Ok(Some(d)) => Some(d),
@@ -396,7 +420,55 @@ async fn prepare(
     ingest::complete_tags(&mut tags, sku.as_ref());
     ingest::check_storable(&tags, &upload.results, source.as_deref())
         .map_err(|e| fail(e.detail, e.pointer.unwrap_or_default()))?;
-    Ok(ingest::submission(upload, &tags, sku.as_ref(), source, client))
+    let (mut submission, token) = ingest::submission(upload, &tags, sku.as_ref(), source, client);
+    submission.provenance = provenance;
+    Ok((submission, token))
+}
+
+/// Makes a checked screenshot reading the upload: the stored bytes become the image
+/// (so the same screenshot published twice is recognised as a duplicate), and every
+/// value that differs from what was recognised is recorded as corrected by hand.
+async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Result<Provenance, String> {
+    let internal = |e: crate::storage::StorageError| {
+        eprintln!("ssdbase: storage error: {e}");
+        "internal error".to_string()
+    };
+    let Some(status) = state.storage.get_ocr(job).await.map_err(internal)? else {
+        return Err(format!("no recognition job {job}"));
+    };
+    let recognition = match (status.status, status.result) {
+        (JobStatus::Done, Some(json)) => json,
+        (JobStatus::Failed, _) => {
+            return Err(format!(
+                "recognition job {job} failed ({}); enter the values as a result file instead",
+                status.error.unwrap_or_default()
+            ))
+        }
+        _ => return Err(format!("recognition job {job} has not finished; wait for it, then publish")),
+    };
+    #[derive(Deserialize)]
+    struct Recognised {
+        result: BenchResult,
+        confidence: f32,
+    }
+    let recognised: Recognised = serde_json::from_str(&recognition)
+        .map_err(|e| format!("recognition job {job} holds no readable result: {e}"))?;
+    let (media_type, image) = state
+        .storage
+        .ocr_image(job)
+        .await
+        .map_err(internal)?
+        .ok_or_else(|| format!("no recognition job {job}"))?;
+    let published = upload.results.first().ok_or("no result to publish")?;
+    let provenance = Provenance {
+        ocr_job: job,
+        confidence: recognised.confidence,
+        corrected: ingest::corrections(&recognised.result, published),
+    };
+    upload.content_hash = ingest::sha256_hex(&image);
+    upload.body = image;
+    upload.format = Some(media_type);
+    Ok(provenance)
 }
 
 async fn store_batch(

@@ -57,6 +57,38 @@ pub struct NewSubmission {
     pub client: Option<String>,
     pub created_at: i64,
     pub results: Vec<NewResult>,
+    /// Set when the results were read from a screenshot rather than parsed from a file.
+    pub provenance: Option<Provenance>,
+}
+
+/// How a screenshot became a result: the recognition job, and every value the person
+/// publishing it changed from what was read (shown as hand-corrected on its page).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Provenance {
+    pub ocr_job: i64,
+    /// The recogniser's lowest confidence over the values it read (0–1).
+    pub confidence: f32,
+    pub corrected: Vec<Correction>,
+}
+
+/// One value published differently from how it was recognised.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Correction {
+    /// The row (`SEQ1M Q8T1`, `4K QD32`) and column (`read`, `write`, `mix`).
+    pub label: String,
+    pub op: bench::Op,
+    /// `mbps`, `iops` or `latency_us`.
+    pub field: String,
+    pub recognised: Option<f64>,
+    pub published: Option<f64>,
+}
+
+/// What a result's upload was, without its bytes.
+#[derive(Debug, Clone)]
+pub struct UploadInfo {
+    /// `cdm`, `fio`, ... for result files, `json`, or the media type of a screenshot.
+    pub format: Option<String>,
+    pub provenance: Option<Provenance>,
 }
 
 /// The outcome of [`Storage::submit`].
@@ -277,6 +309,12 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
         drives: &[DriveSku],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>>;
+
+    /// The format and provenance of the upload a result came from.
+    async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>>;
+
+    /// The upload a result came from, byte for byte, with its format.
+    async fn upload_body(&self, result_id: i64) -> StorageResult<Option<(Option<String>, Vec<u8>)>>;
 
     /// The submission and edit-token hash of a stored result (hidden or not).
     async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>>;

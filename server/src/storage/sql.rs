@@ -102,8 +102,8 @@ pub const INSERT_DRIVE_IF_NEW: &str =
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
 pub const INSERT_SUBMISSION: &str =
-    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at) \
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance) \
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 
 pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
     vec![
@@ -113,8 +113,16 @@ pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
         Param::Text(Some(s.edit_token_hash.clone())),
         Param::Text(s.client.clone()),
         Param::Int(Some(s.created_at)),
+        Param::Text(s.provenance.as_ref().map(to_json)),
     ]
 }
+
+/// The upload a result came from: its format (media type for images), provenance, and
+/// (only with [`UPLOAD_BODY_OF_RESULT`]) its bytes.
+pub const UPLOAD_INFO_OF_RESULT: &str =
+    "SELECT s.format, s.provenance FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+pub const UPLOAD_BODY_OF_RESULT: &str =
+    "SELECT s.format, s.body FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
 
 pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = ?";
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";

@@ -3,7 +3,7 @@
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
-    StorageResult, StoredResult, Submitted,
+    StorageResult, StoredResult, Submitted, UploadInfo,
 };
 use async_trait::async_trait;
 use bench::DriveSku;
@@ -163,6 +163,23 @@ impl Storage for SqliteStorage {
         }
         tx.commit().await?;
         Ok(outcomes)
+    }
+
+    async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>> {
+        let row = sqlx::query(sql::UPLOAD_INFO_OF_RESULT).bind(result_id).fetch_optional(&self.pool).await?;
+        row.map(|r| {
+            let provenance: Option<String> = r.try_get(1)?;
+            Ok(UploadInfo {
+                format: r.try_get(0)?,
+                provenance: provenance.as_deref().map(sql::from_json).transpose()?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn upload_body(&self, result_id: i64) -> StorageResult<Option<(Option<String>, Vec<u8>)>> {
+        let row = sqlx::query(sql::UPLOAD_BODY_OF_RESULT).bind(result_id).fetch_optional(&self.pool).await?;
+        row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
     }
 
     async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>> {

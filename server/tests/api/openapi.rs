@@ -226,6 +226,7 @@ pub async fn the_openapi_document_is_valid_openapi_3_1(app: &TestApp) {
         ("get", "/results/{id}"),
         ("patch", "/results/{id}"),
         ("delete", "/results/{id}"),
+        ("get", "/results/{id}/upload"),
         ("post", "/results/{id}/hide"),
         ("post", "/results/{id}/restore"),
         ("get", "/drives"),
@@ -282,6 +283,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/results", "/results?limit=3&sort=-capacity_gb".into(), None, None),
         ("post", "/results", "/results".into(), None, Some(json!({"result": a_result(432.5), "tags": {}}))),
         ("get", "/results/{id}", format!("/results/{seed_id}"), None, None),
+        ("get", "/results/{id}/upload", format!("/results/{seed_id}/upload"), None, None),
         (
             "patch",
             "/results/{id}",
