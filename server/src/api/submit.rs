@@ -52,7 +52,7 @@ pub struct SubmitBody {
 #[serde(untagged)]
 #[allow(dead_code)] // describes the body that `submit` reads by hand
 enum SubmitRequest {
-    One(SubmitBody),
+    One(Box<SubmitBody>),
     Several(Vec<SubmitBody>),
 }
 
