@@ -1256,4 +1256,5 @@ on_both_backends!(
     every_documented_route_answers_and_nothing_else,
     answers_match_their_schemas_and_wrong_ones_do_not,
     query_parameters_are_exactly_the_accepted_ones,
+    public_type_schemas_follow_their_serde_form,
 );

@@ -103,6 +103,16 @@ impl Doc {
         }
     }
 
+    /// Asserts that a JSON request body is one the document describes.
+    fn check_request(&self, method: &str, path: &str, body: &Value) {
+        let schema = &self.operation(method, path)["requestBody"]["content"]["application/json"]["schema"];
+        let problems = Doc::problems(&self.validator(schema), body);
+        assert!(
+            problems.is_empty(),
+            "{method} {path}: the request {body} does not match {schema}: {problems:?}"
+        );
+    }
+
     /// The documented schema of a JSON answer.
     fn response_schema(&self, method: &str, path: &str, status: u16) -> &Value {
         &self.operation(method, path)["responses"][status.to_string()]["content"]["application/json"]
@@ -312,6 +322,9 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     assert_eq!(covered, doc.operations(), "each documented operation needs a request here, and only those");
 
     for (method, path, uri, token, body) in &cases {
+        if let Some(body) = body {
+            doc.check_request(method, path, body);
+        }
         let m = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
         let r = app.authed(m, &format!("{base}{uri}"), *token, body.as_ref()).await;
         assert!(r.status.is_success(), "{method} {uri}: {} {}", r.status, r.text);
@@ -326,8 +339,20 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
 
     // Several files: a JSON array and a multipart upload answer the batch shape.
     let list = json!([{"result": a_result(433.5)}, {"text": CDM3, "format": "cdm"}]);
+    doc.check_request("post", "/results", &list);
     let r = app.post_json(&format!("{base}/results"), &list).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // Bodies the server refuses for their shape are refused by the document too.
+    for bad in
+        [json!({"text": CDM3, "colour": "red"}), json!({"text": CDM3, "format": "word"}), json!([1, 2])]
+    {
+        let schema =
+            &doc.operation("post", "/results")["requestBody"]["content"]["application/json"]["schema"];
+        assert!(!Doc::problems(&doc.validator(schema), &bad).is_empty(), "{bad} passed");
+        let r = app.post_json(&format!("{base}/results"), &bad).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {}", r.text);
+        doc.check("post", "/results", &r);
+    }
     doc.check("post", "/results", &r);
     let tags = json!({"platform": {"chipset": "OPENAPI"}}).to_string();
     let one = serde_json::to_vec(&a_result(434.5)).unwrap();
@@ -529,4 +554,113 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         .clone();
     assert!(!sorts.as_array().unwrap().contains(&json!("colour")));
     app.get(&format!("{base}/results?sort=colour")).await.assert_error(StatusCode::BAD_REQUEST, Some("sort"));
+}
+
+/// The schemas derived for the public types say what serde writes: every seed drive
+/// and result (tags included) validates, every enum lists exactly the names serde uses
+/// (`rename_all`, `rename`), and `Link` is tagged by `kind`.
+pub async fn public_type_schemas_follow_their_serde_form(app: &TestApp) {
+    use bench::analysis::{FlagKind, RatedFigure};
+    use bench::{Access, CellType, DataPattern, DriveState, Op, Stat, StorageMode, Tool, ToolFamily};
+    let doc = Doc::fetch(app).await;
+    let valid = |name: &str, value: &Value| {
+        let problems = Doc::problems(&doc.component(name), value);
+        assert!(problems.is_empty(), "{name} {value}: {problems:?}");
+    };
+    let seeds = bench::seeds::seed_dataset().unwrap();
+    for drive in &seeds.drives {
+        valid("DriveSku", &serde_json::to_value(drive).unwrap());
+    }
+    for r in &seeds.results {
+        valid("BenchResult", &serde_json::to_value(&r.result).unwrap());
+        valid("Tags", &serde_json::to_value(&r.tags).unwrap());
+    }
+    let full: bench::Tags = serde_json::from_value(json!({
+        "drive": {"sku": "x", "vendor": "v", "model": "m", "part_number": "p", "capacity_gb": 64},
+        "controller": {"vendor": "Marvell", "model": "88SS9174", "stepping": "BKK2"},
+        "nand": {"vendor": "Micron", "process_nm": 34, "cell": "MLC", "interface": "ONFI 2.x"},
+        "dram_mb": 256, "firmware": "0006",
+        "platform": {"cpu": "i7", "chipset": "ICH10R", "motherboard": "mb", "storage_controller": "ASUS U3S6",
+            "add_in_card": true, "driver": "Marvell", "mode": "NVMe", "link": {"kind": "sata", "gbps": 6.0},
+            "host_link": {"kind": "pcie", "gen": 2, "lanes": 1}, "os": "Windows 7", "filesystem": "NTFS",
+            "allocation_unit_bytes": 4096},
+        "raid": {"level": 0, "members": 2, "stripe_bytes": 131072},
+        "conditions": {"drive_state": "secure-erased", "fill_percent": 50.0}
+    }))
+    .unwrap();
+    valid("Tags", &serde_json::to_value(&full).unwrap());
+
+    fn names<T: serde::Serialize>(variants: &[T]) -> BTreeSet<String> {
+        variants.iter().map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_string()).collect()
+    }
+    for (name, serde_names) in [
+        (
+            "Tool",
+            names(&[
+                Tool::CrystalDiskMark,
+                Tool::KDiskMark,
+                Tool::Fio,
+                Tool::Orion,
+                Tool::AsSsd,
+                Tool::HdTune,
+                Tool::Atto,
+            ]),
+        ),
+        (
+            "ToolFamily",
+            names(&[
+                ToolFamily::CdmNative,
+                ToolFamily::CdmDiskspd,
+                ToolFamily::Fio,
+                ToolFamily::Orion,
+                ToolFamily::AsSsd,
+                ToolFamily::HdTune,
+                ToolFamily::Atto,
+            ]),
+        ),
+        ("Access", names(&[Access::Seq, Access::Rnd])),
+        ("Op", names(&[Op::Read, Op::Write, Op::Mix])),
+        ("Stat", names(&[Stat::Min, Stat::Max, Stat::Avg, Stat::Burst])),
+        ("DataPattern", names(&[DataPattern::Random, DataPattern::ZeroFill, DataPattern::OneFill])),
+        ("CellType", names(&[CellType::Slc, CellType::Mlc, CellType::Tlc, CellType::Qlc])),
+        ("StorageMode", names(&[StorageMode::Ide, StorageMode::Ahci, StorageMode::Raid, StorageMode::Nvme])),
+        ("DriveState", names(&[DriveState::Fresh, DriveState::SecureErased, DriveState::Used])),
+        (
+            "RatedFigure",
+            names(&[
+                RatedFigure::SeqReadMbps,
+                RatedFigure::SeqWriteMbps,
+                RatedFigure::Rnd4kReadIops,
+                RatedFigure::Rnd4kWriteIops,
+            ]),
+        ),
+        (
+            "FlagKind",
+            names(&[
+                FlagKind::InterfaceCeiling,
+                FlagKind::CacheInflated,
+                FlagKind::FarAboveRated,
+                FlagKind::CompressionSensitive,
+            ]),
+        ),
+    ] {
+        let documented: BTreeSet<String> = doc.json["components"]["schemas"][name]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} is an enum"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(documented, serde_names, "{name}");
+    }
+    for link in [
+        bench::Link::Sata { gbps: 1.5 },
+        bench::Link::Pcie { gen: 3, lanes: 4 },
+        bench::Link::Usb { gbps: 0.48 },
+    ] {
+        valid("Link", &serde_json::to_value(link).unwrap());
+    }
+    let link = doc.component("Link");
+    assert!(!link.is_valid(&json!({"kind": "sata", "gen": 2, "lanes": 1})), "a SATA link has gbps");
+    assert!(!link.is_valid(&json!({"gbps": 6.0})), "the kind is required");
+    assert!(!link.is_valid(&json!({"kind": "Sata", "gbps": 6.0})), "kinds are lowercase");
 }
