@@ -9,15 +9,22 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One thing wrong with a request.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ErrorItem {
+    /// What was wrong, in words.
     pub detail: String,
+    /// Where: a field path (`tags.drive.sku`, `[2].text line 7`), a query parameter, or
+    /// `line N` of an uploaded file. Absent when the whole request is meant.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub pointer: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The body of every 4xx and 5xx answer.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
+    #[schema(min_items = 1)]
     pub errors: Vec<ErrorItem>,
 }
 

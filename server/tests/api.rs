@@ -17,6 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tower::ServiceExt;
 
+/// The OpenAPI document against the server (its own file: it is a suite of its own).
+#[path = "api/openapi.rs"]
+mod openapi;
+use openapi::*;
+
 const CDM3: &str = "\
 -----------------------------------------------------------------------
 CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
@@ -1247,4 +1252,9 @@ on_both_backends!(
     submissions_are_rate_limited_per_client,
     typed_text_is_stored_and_returned_as_typed,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
+    the_openapi_document_is_valid_openapi_3_1,
+    every_documented_route_answers_and_nothing_else,
+    answers_match_their_schemas_and_wrong_ones_do_not,
+    query_parameters_are_exactly_the_accepted_ones,
+    public_type_schemas_follow_their_serde_form,
 );

@@ -7,7 +7,7 @@ use super::auth::{self, bearer};
 use super::extract::{JsonBody, PathParam};
 use super::results::ResultView;
 use super::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest;
 use crate::storage::{Actor, NewResult};
 use axum::extract::State;
@@ -17,13 +17,13 @@ use bench::Tags;
 use serde::{Deserialize, Serialize};
 
 /// `PATCH` body: the corrected tags, replacing the old ones whole.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditBody {
     tags: Tags,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct DeleteResponse {
     deleted: i64,
     /// True when this was the submission's last result, so its upload is gone too.
@@ -31,13 +31,14 @@ pub struct DeleteResponse {
 }
 
 /// `hide` / `restore` body. A reason is required to hide.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModerationBody {
+    /// Why; required to hide, optional to restore. Written to the moderation log.
     reason: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ModerationResponse {
     id: i64,
     hidden: bool,
@@ -61,7 +62,30 @@ async fn authorize(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<
     }
 }
 
-/// Replaces the tags; the catalogue completes them and the flags are derived again.
+/// Correct a result's tags
+///
+/// Replaces the tags whole; the catalogue completes them, and the flags and filter
+/// columns are derived again. With the submission's edit token, or the admin token.
+#[utoipa::path(
+    patch,
+    path = "/results/{id}",
+    operation_id = "edit_result",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    request_body = EditBody,
+    security(("edit_token" = []), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The updated result", body = ResultView),
+        (status = 400, description = "The id or the JSON does not read", body = ErrorBody),
+        (status = 401, description = "No bearer token", body = ErrorBody,
+            headers(("www-authenticate" = String, description = "`Bearer`"))),
+        (status = 403, description = "The token is not this result's edit token nor the admin token", body = ErrorBody),
+        (status = 404, description = "No such result", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "Not application/json", body = ErrorBody),
+        (status = 422, description = "A tag is wrong or names an unknown drive", body = ErrorBody),
+    )
+)]
 pub async fn edit(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -95,6 +119,26 @@ pub async fn edit(
     Ok(Json(updated.into()))
 }
 
+/// Delete a result
+///
+/// Deletes the result and its metrics, and the upload when it was its last result.
+/// With the submission's edit token, or the admin token.
+#[utoipa::path(
+    delete,
+    path = "/results/{id}",
+    operation_id = "delete_result",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security(("edit_token" = []), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "Deleted", body = DeleteResponse),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 401, description = "No bearer token", body = ErrorBody,
+            headers(("www-authenticate" = String, description = "`Bearer`"))),
+        (status = 403, description = "The token is not this result's edit token nor the admin token", body = ErrorBody),
+        (status = 404, description = "No such result", body = ErrorBody),
+    )
+)]
 pub async fn delete(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -106,6 +150,30 @@ pub async fn delete(
     Ok(Json(DeleteResponse { deleted: id, submission_deleted: deleted.submission_deleted }))
 }
 
+/// Hide a result (moderators)
+///
+/// A hidden result leaves every aggregate and browse, and its page answers 404; it stays
+/// in the database and can be restored. A reason is required.
+#[utoipa::path(
+    post,
+    path = "/results/{id}/hide",
+    operation_id = "hide_result",
+    tag = "moderation",
+    params(("id" = i64, Path, description = "Result id")),
+    request_body = ModerationBody,
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Hidden", body = ModerationResponse),
+        (status = 400, description = "The id or the JSON does not read", body = ErrorBody),
+        (status = 401, description = "No bearer token", body = ErrorBody,
+            headers(("www-authenticate" = String, description = "`Bearer`"))),
+        (status = 403, description = "Not the admin token, or the server has none", body = ErrorBody),
+        (status = 404, description = "No such result", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "Not application/json", body = ErrorBody),
+        (status = 422, description = "No reason given", body = ErrorBody),
+    )
+)]
 pub async fn hide(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -122,6 +190,27 @@ pub async fn hide(
     moderate(&state, id, true, Some(reason)).await
 }
 
+/// Restore a hidden result (moderators)
+#[utoipa::path(
+    post,
+    path = "/results/{id}/restore",
+    operation_id = "restore_result",
+    tag = "moderation",
+    params(("id" = i64, Path, description = "Result id")),
+    request_body = ModerationBody,
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Visible again", body = ModerationResponse),
+        (status = 400, description = "The id or the JSON does not read", body = ErrorBody),
+        (status = 401, description = "No bearer token", body = ErrorBody,
+            headers(("www-authenticate" = String, description = "`Bearer`"))),
+        (status = 403, description = "Not the admin token, or the server has none", body = ErrorBody),
+        (status = 404, description = "No such result", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit", body = ErrorBody),
+        (status = 415, description = "Not application/json", body = ErrorBody),
+        (status = 422, description = "The reason cannot be stored (NUL)", body = ErrorBody),
+    )
+)]
 pub async fn restore(
     State(state): State<AppState>,
     headers: HeaderMap,

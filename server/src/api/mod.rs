@@ -7,6 +7,7 @@ mod edit;
 mod extract;
 mod health;
 mod ocr;
+mod openapi;
 mod ratelimit;
 mod results;
 mod submit;
@@ -20,12 +21,14 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use axum::Router;
+use axum::{Extension, Router};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// Limits of the HTTP layer.
 #[derive(Debug, Clone)]
@@ -88,14 +91,18 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
         limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
     };
-    let api = Router::new()
+    // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
+    // handlers); the document is completed and serialised once, here.
+    let (api, doc) = OpenApiRouter::with_openapi(openapi::base())
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
         .merge(compare::router())
         .merge(ocr::router())
-        // Its own fallback, so that the site's never answers an /api/v1 path.
-        .fallback(not_found);
+        .routes(routes!(openapi::serve))
+        .split_for_parts();
+    // Its own fallback, so that the site's never answers an /api/v1 path.
+    let api = api.fallback(not_found).layer(Extension(openapi::Served::new(&openapi::finish(doc))));
     let router = Router::new().nest(API_PREFIX, api);
     // With a built site, every path outside /api is the site (deep links get its
     // index.html); unknown /api/... paths keep their JSON 404.

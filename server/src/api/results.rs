@@ -4,7 +4,7 @@
 
 use super::extract::{PathParam, QueryPairs};
 use super::{edit, result_url, submit, AppState};
-use crate::error::{ApiError, ApiResult, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{
     cursor_after, Cursor, FilterKind, FilterValue, Provenance, ResultQuery, Sort, StoredResult,
     METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
@@ -12,19 +12,20 @@ use crate::storage::{
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use bench::analysis::Flag;
 use bench::{BenchResult, Tags};
 use serde::Serialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/results", get(list).post(submit::submit))
-        .route("/results/{id}", get(get_one).patch(edit::edit).delete(edit::delete))
-        .route("/results/{id}/upload", get(upload))
-        .route("/results/{id}/hide", post(edit::hide))
-        .route("/results/{id}/restore", post(edit::restore))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, submit::submit))
+        .routes(routes!(get_one, edit::edit, edit::delete))
+        .routes(routes!(upload))
+        .routes(routes!(edit::hide))
+        .routes(routes!(edit::restore))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -32,19 +33,26 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------------------------------
 
 /// A stored result as the API shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ResultView {
     id: i64,
+    /// `/api/v1/results/{id}`.
     url: String,
     submission_id: i64,
+    /// Unix seconds.
     created_at: i64,
     /// Only ever true in a moderator's view: others get 404 for a hidden result.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schema(required = false)]
     hidden: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     hidden_reason: Option<String>,
+    /// Where the numbers come from (an article, a file name), when the submitter said.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     source: Option<String>,
+    /// Each metric's comparable test, named (`SEQ 1MiB Q1T1 read`), in metric order.
     test_names: Vec<String>,
     result: BenchResult,
     tags: Tags,
@@ -54,14 +62,16 @@ pub struct ResultView {
     /// What the upload was and, for a screenshot, which values were corrected by hand
     /// (single-result view only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     upload: Option<UploadView>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct UploadView {
     /// `cdm`, `kdiskmark`, `fio`, ... `json`, or the media type of a screenshot.
     format: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     ocr: Option<Provenance>,
 }
 
@@ -85,8 +95,23 @@ impl From<StoredResult> for ResultView {
     }
 }
 
-/// One result. A hidden result is 404 with a detail saying it was hidden, except for
-/// the moderator, who sees it with `hidden` and `hidden_reason`.
+/// One result
+///
+/// A hidden result is 404 with a detail saying it was hidden, except for the moderator
+/// (admin token), who sees it with `hidden` and `hidden_reason`.
+#[utoipa::path(
+    get,
+    path = "/results/{id}",
+    operation_id = "get_result",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The result", body = ResultView),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
 async fn get_one(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -110,9 +135,27 @@ async fn visible_result(state: &AppState, headers: &HeaderMap, id: i64) -> ApiRe
     }
 }
 
-/// `GET /results/{id}/upload`: the original upload, byte for byte. Result files go out
-/// as plain text (or bytes when not UTF-8), screenshots as their image type, always with
-/// `nosniff` so that no browser renders an upload as a page.
+/// A result's original upload
+///
+/// The upload byte for byte. Result files go out as plain text (or bytes when not
+/// UTF-8), screenshots as their image type, always with `nosniff` so that no browser
+/// renders an upload as a page.
+#[utoipa::path(
+    get,
+    path = "/results/{id}/upload",
+    operation_id = "get_result_upload",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The upload as received",
+            content(("text/plain"), ("application/json"), ("application/octet-stream"), ("image/png"),
+                ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp")),
+            headers(("content-disposition" = String, description = "`inline` with a file name"))),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
 async fn upload(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -142,17 +185,20 @@ async fn upload(
         .into_response())
 }
 
-const DEFAULT_LIMIT: i64 = 50;
-const MAX_LIMIT: i64 = 500;
+pub(super) const DEFAULT_LIMIT: i64 = 50;
+pub(super) const MAX_LIMIT: i64 = 500;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ListResponse {
     results: Vec<ResultView>,
-    /// Pass as `cursor` for the next page; absent on the last page.
+    /// Pass as `cursor` for the next page; null on the last page.
     next_cursor: Option<String>,
 }
 
-#[derive(Debug, PartialEq)]
+/// `json` (the default) or `csv`: one row per metric, formula-like cells prefixed with
+/// an apostrophe.
+#[derive(Debug, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
 enum OutputFormat {
     Json,
     Csv,
@@ -288,6 +334,37 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
     }
 }
 
+/// Browse and search results
+///
+/// Every filter is an equality on a tag (`drive`, `capacity_gb`, `chipset`, ...) or on
+/// the test descriptor of some metric (`access`, `block_size`, `queue_depth`, `threads`,
+/// `op`); unknown parameters are errors (400), not ignored. `next_cursor` (JSON) or the
+/// `X-Next-Cursor` header (CSV) continues with the next page.
+#[utoipa::path(
+    get,
+    path = "/results",
+    operation_id = "list_results",
+    tag = "results",
+    // The filters, `sort` and `limit` are added from the tables the handler reads
+    // (`api::openapi::finish`), so the document cannot drift from what is accepted.
+    params(
+        ("cursor" = Option<String>, Query, example = "1234",
+            description = "`next_cursor` of the previous page, with the same sort"),
+        ("format" = inline(Option<OutputFormat>), Query),
+        ("include_hidden" = Option<bool>, Query,
+            description = "Also list hidden results (moderators only: send the admin token)"),
+    ),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "One page of results, newest first unless sorted otherwise",
+            content((ListResponse = "application/json"), (String = "text/csv")),
+            headers(("x-next-cursor" = String,
+                description = "CSV only: the cursor of the next page, percent-encoded; absent on the last page"))),
+        (status = 400, description = "An unknown parameter or a value that does not read; every problem is listed",
+            body = ErrorBody),
+        (status = 403, description = "include_hidden without the admin token", body = ErrorBody),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,

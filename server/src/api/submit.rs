@@ -8,7 +8,7 @@
 
 use super::extract::{media_type, parse_json, read_body};
 use super::{result_url, AppState};
-use crate::error::{ApiError, ApiResult, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Upload};
 use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
 use axum::extract::{ConnectInfo, FromRequest, Multipart, Request, State};
@@ -25,30 +25,75 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 pub const MAX_FILES: usize = 100;
 
 /// A submission: a result file as text (any format the bench crate reads), or one
-/// result in the public result format; with tags.
-#[derive(Debug, Deserialize)]
+/// result in the public result format; with tags. Exactly one of `text` and `result`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitBody {
+    /// A result file as the tool wrote it (or as pasted).
     text: Option<String>,
     /// Skip auto-detection for `text`: cdm, kdiskmark, fio, orion, asssd, hdtune.
     format: Option<String>,
+    /// One result in the public result format.
     result: Option<BenchResult>,
+    /// What the result ran on; `tags.drive.sku` must name a catalogue drive, which then
+    /// completes the drive tags.
     #[serde(default)]
     tags: Tags,
+    /// Where the numbers come from: an article, a file name.
     source: Option<String>,
     /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
     /// person checked (and maybe corrected) them; the stored upload is the image.
     ocr_job: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+/// The JSON body of `POST /results`: one submission, or a list of 1 to 100 that is
+/// stored all or nothing.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // describes the body that `submit` reads by hand
+enum SubmitRequest {
+    One(Box<SubmitBody>),
+    Several(Vec<SubmitBody>),
+}
+
+/// The `multipart/form-data` body of `POST /results`: one part per file, all stored
+/// or none.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // describes the parts that `read_multipart` reads by hand
+struct SubmitForm {
+    /// 1 to 100 files, one part each (named `file`, or any part with a file name): any
+    /// format the parsers read, or one result in the public result format (JSON).
+    #[schema(value_type = Vec<String>, format = Binary, min_items = 1, max_items = 100)]
+    file: Vec<Vec<u8>>,
+    /// Tags for every file (JSON).
+    #[schema(nullable = false)]
+    tags: Option<Tags>,
+    /// Skip auto-detection: cdm, kdiskmark, fio, orion, asssd, hdtune.
+    #[schema(nullable = false)]
+    format: Option<String>,
+    /// Where the numbers come from, for every file.
+    #[schema(nullable = false)]
+    source: Option<String>,
+}
+
+/// The answer to `POST /results`: a single JSON submission gets a [`SubmitResponse`],
+/// a list or a multipart upload a [`BatchResponse`].
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // describes the two shapes `submit` answers with
+enum SubmitReply {
+    One(SubmitResponse),
+    Several(BatchResponse),
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct SubmittedResult {
     id: i64,
     url: String,
     flags: Vec<Flag>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct SubmitResponse {
     /// The first (usually the only) stored result.
     id: i64,
@@ -63,21 +108,23 @@ pub struct SubmitResponse {
 }
 
 /// One file's outcome in a several-file submission.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct FileOutcome {
     /// Position in the request (0-based).
     index: usize,
     /// The part's file name (multipart) when it had one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     name: Option<String>,
     /// 201 stored now, 200 stored before (a duplicate).
+    #[schema(minimum = 200, maximum = 201)]
     status: u16,
     #[serde(flatten)]
     submitted: SubmitResponse,
 }
 
 /// The answer to a several-file submission: 201 when any file was stored, else 200.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct BatchResponse {
     files: Vec<FileOutcome>,
 }
@@ -94,6 +141,39 @@ struct Item {
     ocr_job: Option<i64>,
 }
 
+/// Submit results
+///
+/// One result file as text or one result in the public format (a JSON object); or
+/// several at once (a JSON array of such objects, or `multipart/form-data` with one part
+/// per file). Several files are all or nothing: if any is bad the answer is 422 listing
+/// every problem and nothing is stored. The same upload again is recognised (200,
+/// `duplicate: true`, the stored ids, no edit token).
+#[utoipa::path(
+    post,
+    path = "/results",
+    operation_id = "submit_results",
+    tag = "results",
+    request_body(
+        description = "One submission or a list (JSON), or files (multipart)",
+        content(
+            (SubmitRequest = "application/json"),
+            (SubmitForm = "multipart/form-data", encoding(("tags" = (content_type = "application/json")))),
+        )
+    ),
+    responses(
+        (status = 201, description = "Stored (for several files: at least one was new); new files carry their edit token",
+            body = SubmitReply,
+            headers(("location" = String, description = "Single submissions: the URL of the stored result"))),
+        (status = 200, description = "Stored before: every file was a duplicate", body = SubmitReply),
+        (status = 400, description = "The JSON or multipart body does not read", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit (4 MiB by default)", body = ErrorBody),
+        (status = 415, description = "Neither application/json nor multipart/form-data", body = ErrorBody),
+        (status = 422, description = "A file does not parse, a field is wrong or a drive unknown: every problem, with where (`[2].text line 7`, `files[1] line 7`, `tags.drive.sku`)",
+            body = ErrorBody),
+        (status = 429, description = "This client's submission rate is used up", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub async fn submit(
     State(state): State<AppState>,
     connect: Option<Extension<ConnectInfo<SocketAddr>>>,
