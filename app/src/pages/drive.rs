@@ -136,6 +136,10 @@ fn Specs(page: Page) -> impl IntoView {
         <h1>{title}</h1>
         <dl class="facts">{specs.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}</dl>
         <p>
+            {d.controller.model.clone().map(|m| view! {
+                <A href=format!("/controllers/{}", crate::api::encode(&m))>{format!("Every drive on the {m}")}</A>
+                " · "
+            })}
             <A href=compare>"Compare with other drives"</A>
             " · "
             <A href=format!("/results?drive={}", d.id)>"All its results"</A>

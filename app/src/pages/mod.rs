@@ -1,6 +1,7 @@
 //! The pages and the pieces they share (loading and error states, flags).
 
 mod compare;
+mod controller;
 mod drive;
 mod home;
 mod result;
@@ -33,6 +34,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/results/:id") view=result::ResultPage />
                     <Route path=path!("/drives/:id") view=drive::DrivePage />
                     <Route path=path!("/compare") view=compare::Compare />
+                    <Route path=path!("/controllers/:model") view=controller::ControllerPage />
                     <Route path=path!("/submit") view=submit::Submit />
                 </Routes>
             </main>

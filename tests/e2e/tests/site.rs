@@ -478,6 +478,17 @@ async fn the_other_pages(w: &World) -> Result<()> {
     );
     w.shot("drive").await?;
 
+    // Its controller's page: every drive on the Marvell 88SS9174, one click from comparing.
+    w.client.find(Locator::XPath("//a[contains(., 'Every drive on the 88SS9174')]")).await?.click().await?;
+    w.wait("main table tbody tr").await?;
+    let controller = w.body_text().await?;
+    for drive in ["RealSSD C300 64 GB", "PX-M2S 256 GB", "RealSSD C400 128 GB", "SSD 510 120 GB"] {
+        ensure!(controller.contains(drive), "{drive} is on the 88SS9174 page: {controller}");
+    }
+    w.client.find(Locator::XPath("//a[contains(., 'measured drives side by side')]")).await?.click().await?;
+    w.wait("canvas[data-drawn-ms]").await?;
+    w.shot("controller-compare").await?;
+
     // An unknown page is the app's own not-found page; an unknown API path stays JSON.
     w.goto("/no/such/page").await?;
     ensure!(w.wait("main h1").await?.text().await? == "Page not found");

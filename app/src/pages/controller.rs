@@ -1,0 +1,66 @@
+//! A controller: every catalogue drive built on it (e.g. the Marvell 88SS9174 in the C300,
+//! M2S, C400 and Intel 510), one click from comparing them all.
+
+use super::{drive_list, loaded};
+use crate::api::DriveList;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn ControllerPage() -> impl IntoView {
+    let params = use_params_map();
+    let model = move || params.with(|p| p.get("model").unwrap_or_default());
+    let drives = drive_list();
+    view! {
+        <section>
+            <h1>{move || format!("Controller {}", model())}</h1>
+            {move || {
+                let model = model();
+                loaded(drives, 200, move |list: DriveList| {
+                    let mut on: Vec<_> = list
+                        .drives
+                        .into_iter()
+                        .filter(|d| d.drive.controller.model.as_deref() == Some(model.as_str()))
+                        .collect();
+                    on.sort_by(|a, b| (&a.drive.vendor, &a.drive.model, a.drive.capacity_gb).cmp(&(&b.drive.vendor, &b.drive.model, b.drive.capacity_gb)));
+                    let measured: Vec<String> = on.iter().filter(|d| d.result_count > 0).map(|d| d.drive.id.clone()).collect();
+                    let compare = format!("/compare?drives={}", measured.join(","));
+                    let none = on.is_empty();
+                    view! {
+                        {none.then(|| view! { <p class="empty">"No catalogue drive has this controller."</p> })}
+                        {(!measured.is_empty()).then(|| view! {
+                            <p><A href=compare>{format!("Compare the {} measured drives side by side", measured.len())}</A></p>
+                        })}
+                        <div class="table-wrap">
+                            <table>
+                                <thead>
+                                    <tr>
+                                        <th scope="col">"Drive"</th>
+                                        <th scope="col">"Stepping"</th>
+                                        <th scope="col">"NAND"</th>
+                                        <th scope="col" class="num">"Results"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    {on.into_iter().map(|d| {
+                                        let nand = [d.drive.nand.vendor.clone(), d.drive.nand.process_nm.map(|n| format!("{n} nm"))]
+                                            .into_iter().flatten().collect::<Vec<_>>().join(" ");
+                                        view! {
+                                            <tr>
+                                                <td><A href=format!("/drives/{}", d.drive.id)>{format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}</A></td>
+                                                <td>{d.drive.controller.stepping.clone().unwrap_or_default()}</td>
+                                                <td>{nand}</td>
+                                                <td class="num">{d.result_count}</td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    }
+                })
+            }}
+        </section>
+    }
+}
