@@ -84,11 +84,14 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
     let (w, _) = area.dim_in_pixel();
     let w = w as i32;
 
+    // More series than colours: colours repeat, so legend and bars carry numbers.
+    let numbered = chart.series.len() > theme.series.len();
     // Legend: one row per series.
     for (i, name) in chart.series.iter().enumerate() {
         let y = PAD + i as i32 * LEGEND_ROW;
         area.draw(&Rectangle::new([(PAD, y + 3), (PAD + 12, y + 13)], theme.series_color(i).filled()))?;
-        text(area, name, (PAD + 18, y + 8), &theme.foreground, (HPos::Left, VPos::Center))?;
+        let name = if numbered { format!("{}. {name}", i + 1) } else { name.clone() };
+        text(area, &name, (PAD + 18, y + 8), &theme.foreground, (HPos::Left, VPos::Center))?;
     }
 
     let label_w = label_width(w);
@@ -136,7 +139,11 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
                         area.draw(&PathElement::new(vec![(a, c - 3), (a, c + 3)], style))?;
                         area.draw(&PathElement::new(vec![(b, c - 3), (b, c + 3)], style))?;
                     }
-                    let label = format!("{} n={}", crate::format_value(v), bar.count);
+                    let label = if numbered {
+                        format!("{}: {} n={}", i + 1, crate::format_value(v), bar.count)
+                    } else {
+                        format!("{} n={}", crate::format_value(v), bar.count)
+                    };
                     let lx = scale(v + bar.spread.unwrap_or(0.0)).max(end) + 4;
                     text(area, &label, (lx, y + BAR_H / 2), &theme.foreground, (HPos::Left, VPos::Center))?;
                     hits.push(HitBox { group: g, item: i, x0, y0: y, x1: lx + 70, y1: y + BAR_H });

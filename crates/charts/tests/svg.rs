@@ -28,35 +28,44 @@ where
     (svg, hits)
 }
 
-/// The compare chart's input for `drives`, MB/s medians per test, the way the site
-/// builds it from the compare API: every test any drive has, missing where a drive lacks it.
+/// The compare chart's input for `drives` the way the site builds it from the compare
+/// API: one series per drive, platform group and data pattern (the pools the server
+/// aggregates), MB/s medians per test, missing where a series lacks the test.
 fn compare_chart(data: &Dataset, drives: &[&str]) -> GroupedBars {
-    let mut samples: BTreeMap<TestKey, BTreeMap<&str, Vec<f64>>> = BTreeMap::new();
-    for r in &data.results {
-        let Some(sku) = r.tags.drive.sku.as_deref() else { continue };
-        let Some(&drive) = drives.iter().find(|d| **d == sku) else { continue };
-        for (key, m) in r.result.keyed_metrics() {
-            if let Some(v) = m.mbps {
-                samples.entry(key).or_default().entry(drive).or_default().push(v);
+    let mut samples: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    let mut series: Vec<String> = Vec::new();
+    for drive in drives {
+        let mut pools: Vec<String> = Vec::new();
+        for r in data.results.iter().filter(|r| r.tags.drive.sku.as_deref() == Some(drive)) {
+            let pattern = format!("{:?}", r.result.data_pattern);
+            let pool = format!("{drive} · {} · {pattern}", bench::PlatformGroup::of(&r.tags).label());
+            for (key, m) in r.result.keyed_metrics() {
+                if let Some(v) = m.mbps {
+                    samples.entry(key).or_default().entry(pool.clone()).or_default().push(v);
+                }
             }
+            pools.push(pool);
         }
+        pools.sort();
+        pools.dedup();
+        series.extend(pools);
     }
     GroupedBars {
         unit: "MB/s".into(),
-        series: drives.iter().map(|d| d.to_string()).collect(),
         groups: samples
             .into_iter()
-            .map(|(key, per_drive)| BarGroup {
+            .map(|(key, per_pool)| BarGroup {
                 name: key.short_name(),
-                bars: drives
+                bars: series
                     .iter()
-                    .map(|d| match per_drive.get(d).and_then(|v| summarize(v)) {
+                    .map(|p| match per_pool.get(p).and_then(|v| summarize(v)) {
                         Some(s) => Bar { value: Some(s.median), spread: Some(s.mad), count: s.count },
                         None => Bar { value: None, spread: None, count: 0 },
                     })
                     .collect(),
             })
             .collect(),
+        series,
     }
 }
 
@@ -86,14 +95,15 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
     let height = grouped_bars_height(&chart, 640);
     let (svg, hits) = render((640, height), |area| draw_grouped_bars(area, &chart, &Theme::LIGHT).unwrap());
     let t = texts(&svg);
-    for d in drives {
-        assert!(t.iter().any(|s| s == d), "legend names {d}");
+    // (Numbered when there are more series than colours.)
+    for name in &chart.series {
+        assert!(t.iter().any(|s| s.ends_with(name.as_str())), "legend names {name}");
     }
     for g in &chart.groups {
         assert!(t.contains(&g.name), "test {} is labelled", g.name);
         for b in g.bars.iter().filter_map(|b| Some((b.value?, b.count))) {
             let label = format!("{} n={}", format_value(b.0), b.1);
-            assert!(t.contains(&label), "bar label {label:?} in {}", g.name);
+            assert!(t.iter().any(|s| s.ends_with(&label)), "bar label {label:?} in {}", g.name);
         }
     }
     assert_eq!(t.iter().filter(|s| s.as_str() == "missing").count(), missing);
@@ -101,7 +111,7 @@ fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
     // One filled rect per bar and per legend swatch, plus the background.
     let series_fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", 0, 114, 178);
     assert!(count(&svg, &series_fill) > chart.groups.iter().filter(|g| g.bars[0].value.is_some()).count());
-    assert_eq!(hits.len(), chart.groups.len() * drives.len(), "one hit box per slot");
+    assert_eq!(hits.len(), chart.groups.len() * chart.series.len(), "one hit box per slot");
     // Hit boxes sit inside the picture and map back to the right slot.
     let first = hits[0];
     assert!(first.y1 <= height as i32 && first.x0 >= 0);
@@ -126,6 +136,26 @@ fn compare_chart_draws_at_phone_width_and_in_the_dark_theme() {
         assert!(h.x0 >= 0 && h.x0 < 340, "{h:?}");
     }
     assert!(texts(&svg).iter().any(|s| s.starts_with("SEQ")));
+}
+
+#[test]
+fn more_series_than_colours_are_numbered() {
+    let data = seeds();
+    let chart = compare_chart(&data, &["crucial-realssd-c300-64gb", "plextor-px-m2s-256gb"]);
+    assert!(chart.series.len() > Theme::LIGHT.series.len(), "{:?}", chart.series);
+    let (svg, _) = render((640, grouped_bars_height(&chart, 640)), |area| {
+        draw_grouped_bars(area, &chart, &Theme::LIGHT).unwrap()
+    });
+    let t = texts(&svg);
+    assert!(t.contains(&format!("7. {}", chart.series[6])), "legend entries are numbered");
+    for g in &chart.groups {
+        for (i, b) in g.bars.iter().enumerate() {
+            if let Some(v) = b.value {
+                let label = format!("{}: {} n={}", i + 1, format_value(v), b.count);
+                assert!(t.contains(&label), "{label} in {}", g.name);
+            }
+        }
+    }
 }
 
 #[test]
