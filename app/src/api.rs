@@ -4,7 +4,7 @@
 //! the bottom.
 
 use bench::analysis::{Flag, RatedVsMeasured, Summary};
-use bench::{BenchResult, DataPattern, DriveSku, Platform, PlatformGroup, Tags, TestKey, Tool};
+use bench::{BenchResult, DataPattern, DriveSku, Op, Platform, PlatformGroup, Tags, TestKey, Tool};
 use serde::{Deserialize, Serialize};
 
 pub const API: &str = "/api/v1";
@@ -182,6 +182,128 @@ pub struct ResultView {
     pub result: BenchResult,
     pub tags: Tags,
     pub flags: Vec<Flag>,
+    /// The original upload, byte for byte (a result file, JSON or a screenshot).
+    #[serde(default)]
+    pub upload_url: String,
+    /// What the upload was (single-result view only).
+    #[serde(default)]
+    pub upload: Option<UploadView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct UploadView {
+    /// `cdm`, `fio`, ... `json`, or the media type of a screenshot.
+    #[serde(default)]
+    pub format: Option<String>,
+    #[serde(default)]
+    pub ocr: Option<Provenance>,
+}
+
+/// How a screenshot became a result: its recognition job and the values changed by hand.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Provenance {
+    pub ocr_job: i64,
+    pub confidence: f32,
+    pub corrected: Vec<Correction>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Correction {
+    pub label: String,
+    pub op: Op,
+    /// `mbps`, `iops` or `latency_us`.
+    pub field: String,
+    pub recognised: Option<f64>,
+    pub published: Option<f64>,
+}
+
+impl Provenance {
+    /// The correction of `field` of the metric `label`/`op`, if it was changed by hand.
+    pub fn correction(&self, label: &str, op: Op, field: &str) -> Option<&Correction> {
+        self.corrected.iter().find(|c| c.label == label && c.op == op && c.field == field)
+    }
+}
+
+// --- /ocr --------------------------------------------------------------------------------
+
+/// `GET /ocr/{id}`: a screenshot's recognition job.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct OcrJob {
+    pub id: i64,
+    /// `queued`, `running`, `done` or `failed`.
+    pub status: String,
+    #[serde(default)]
+    pub stage: Option<String>,
+    /// 0 to 1.
+    pub progress: f64,
+    /// Jobs queued before this one, while it waits.
+    #[serde(default)]
+    pub queue_position: Option<i64>,
+    #[serde(default)]
+    pub error: Option<String>,
+    pub image_url: String,
+    #[serde(default)]
+    pub recognition: Option<Recognition>,
+}
+
+impl OcrJob {
+    pub fn finished(&self) -> bool {
+        matches!(self.status.as_str(), "done" | "failed")
+    }
+}
+
+/// What the recogniser read: the result in the public format plus, per row and column,
+/// how sure it was.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Recognition {
+    pub result: BenchResult,
+    #[serde(default)]
+    pub rows: Vec<RowReading>,
+    /// The lowest confidence of any value that went into `result` (0–1).
+    #[serde(default)]
+    pub confidence: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct RowReading {
+    /// Canonical label (`SEQ1M Q8T1`), `None` when unreadable.
+    #[serde(default)]
+    pub label: Option<String>,
+    pub cells: Vec<CellReading>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CellReading {
+    /// `Read`, `Write` or `Mix`.
+    pub column: String,
+    pub confidence: f32,
+}
+
+impl Recognition {
+    /// How sure the recogniser was of the value of metric `label`/`op` (1 when unknown).
+    pub fn confidence_of(&self, label: &str, op: Op) -> f32 {
+        let column = match op {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Mix => "mix",
+        };
+        self.rows
+            .iter()
+            .filter(|r| r.label.as_deref() == Some(label))
+            .flat_map(|r| &r.cells)
+            .find(|c| c.column.eq_ignore_ascii_case(column))
+            .map_or(1.0, |c| c.confidence)
+    }
+}
+
+/// `POST /results` body publishing a checked screenshot reading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScreenshotSubmission {
+    pub result: BenchResult,
+    pub tags: Tags,
+    pub ocr_job: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -321,6 +443,23 @@ mod http {
             .await
             .map_err(network)?;
         decode(res).await
+    }
+
+    /// Queues a screenshot (the image bytes as the body) for recognition.
+    pub async fn upload_screenshot(bytes: &[u8]) -> Result<OcrJob, ApiError> {
+        let body = js_sys::Uint8Array::from(bytes);
+        let req = Request::post(&format!("{API}/ocr"))
+            .body(body)
+            .map_err(|e| ApiError::Network(format!("cannot send the image: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+
+    /// Publishes a checked screenshot reading.
+    pub async fn publish_screenshot(body: &ScreenshotSubmission) -> Result<SubmitResponse, ApiError> {
+        let req = Request::post(&format!("{API}/results"))
+            .json(body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the result: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
     }
 
     pub async fn submit(body: &Submission) -> Result<SubmitResponse, ApiError> {

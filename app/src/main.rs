@@ -8,6 +8,8 @@
 mod api;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod query;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod screenshot;
 
 #[cfg(target_arch = "wasm32")]
 mod chart;

@@ -48,6 +48,8 @@ fn show(r: ResultView) -> impl IntoView {
     .collect();
     let metrics = res.keyed_metrics().map(|(k, m)| (k.short_name(), m.clone())).collect::<Vec<_>>();
     let not_run = res.not_run.clone();
+    let ocr = r.upload.as_ref().and_then(|u| u.ocr.clone());
+    let corrected_count = ocr.as_ref().map_or(0, |o| o.corrected.len());
     view! {
         <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
         <p class="permalink">
@@ -72,14 +74,31 @@ fn show(r: ResultView) -> impl IntoView {
                     {metrics
                         .into_iter()
                         .map(|(name, m)| {
-                            let f = |v: Option<f64>| v.map(charts::format_value).unwrap_or_else(|| "—".into());
+                            // A value changed by hand after screenshot recognition is marked,
+                            // with what was read, so readers can weigh it.
+                            let cell = |field: &str, v: Option<f64>| {
+                                let text = v.map(charts::format_value).unwrap_or_else(|| "—".into());
+                                match ocr.as_ref().and_then(|o| o.correction(&m.label, m.op, field)) {
+                                    Some(c) => {
+                                        let was = c.recognised.map(charts::format_value).unwrap_or_else(|| "nothing".into());
+                                        view! {
+                                            <td class="num corrected" title=format!("corrected by hand; the screenshot was read as {was}")>
+                                                {text} <span aria-hidden="true">" ✎"</span>
+                                                <span class="sr-only">{format!(" (corrected by hand; read as {was})")}</span>
+                                            </td>
+                                        }
+                                        .into_any()
+                                    }
+                                    None => view! { <td class="num">{text}</td> }.into_any(),
+                                }
+                            };
                             view! {
                                 <tr>
                                     <td>{name}</td>
-                                    <td>{m.label}</td>
-                                    <td class="num">{f(m.mbps)}</td>
-                                    <td class="num">{f(m.iops)}</td>
-                                    <td class="num">{f(m.latency_us)}</td>
+                                    <td>{m.label.clone()}</td>
+                                    {cell("mbps", m.mbps)}
+                                    {cell("iops", m.iops)}
+                                    {cell("latency_us", m.latency_us)}
                                 </tr>
                             }
                         })
@@ -88,6 +107,14 @@ fn show(r: ResultView) -> impl IntoView {
             </table>
         </div>
         {(!not_run.is_empty()).then(|| view! { <p class="muted">"Not run: " {not_run.join(", ")}</p> })}
+        {ocr.is_some().then(|| view! {
+            <p class="muted" id="ocr-note">
+                {match corrected_count {
+                    0 => "Read from a screenshot (below); the submitter changed none of the values read.".to_string(),
+                    n => format!("Read from a screenshot (below); {n} value(s) marked ✎ were corrected by hand."),
+                }}
+            </p>
+        })}
         <h2>"Measured on"</h2>
         <Tags tags=r.tags.clone() />
         <dl class="facts">
@@ -95,6 +122,11 @@ fn show(r: ResultView) -> impl IntoView {
         </dl>
         <EditBox r=r.clone() />
         <h2>"Original upload"</h2>
+        {r.upload.as_ref().and_then(|u| u.ocr.as_ref()).map(|_| view! {
+            <figure class="upload-shot">
+                <img src=r.upload_url.clone() alt="The screenshot this result was read from" loading="lazy" />
+            </figure>
+        })}
         <p>
             {format!("Submission #{} is stored byte for byte: ", r.submission_id)}
             <a rel="external" href=format!("/api/v1/results/{}/upload", r.id)>"the file as it was uploaded"</a>

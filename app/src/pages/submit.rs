@@ -1,9 +1,15 @@
 //! Submit: paste text or drop a file; `bench` parses it right here and shows what it
 //! understood (or the line it stumbled on) before anything is sent; then tags, and the
 //! server's answer shown plainly.
+//!
+//! A dropped or chosen image (PNG, JPEG, GIF, BMP, WebP) takes the screenshot path
+//! instead: it is queued at `POST /ocr`, its job polled (queue position, stage,
+//! progress bar), and the recognised values shown beside the image in an editable table,
+//! the doubtful ones highlighted; the checked values are published with the job's id.
 
 use super::{drive_list, Flags};
-use crate::api::{self, ApiError, Submission, SubmitResponse};
+use crate::api::{self, ApiError, OcrJob, ScreenshotSubmission, Submission, SubmitResponse};
+use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::{BenchResult, Format, Link, ParseError, Tags};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -68,6 +74,22 @@ impl TagForm {
     }
 }
 
+/// Waits `ms` milliseconds (a `setTimeout` promise).
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// The screenshot being read, if the user gave one instead of text.
+#[derive(Debug, Clone, PartialEq)]
+enum Shot {
+    Uploading,
+    Job(OcrJob),
+    Refused(ApiError),
+}
+
 #[component]
 pub fn Submit() -> impl IntoView {
     let (text, set_text) = signal(String::new());
@@ -78,14 +100,71 @@ pub fn Submit() -> impl IntoView {
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
     let drives = drive_list();
+    let shot = RwSignal::new(None::<Shot>);
+    // The person's values for the recognised metrics, in metric order.
+    let values = RwSignal::new(Vec::<String>::new());
+    // Bumped by every new file, so a superseded job stops being polled.
+    let generation = StoredValue::new(0u32);
+    let checked = Memo::new(move |_| match shot.get() {
+        Some(Shot::Job(OcrJob { recognition: Some(r), .. })) => {
+            Some(values.with(|v| screenshot::corrected(&r.result, v)))
+        }
+        _ => None,
+    });
 
-    // A file's bytes go through bench's decoder (UTF-16 exports, BOMs) into the text box.
+    // A screenshot is queued, then its job polled until it is done or failed.
+    let read_screenshot = move |bytes: Vec<u8>| {
+        let gen = generation.get_value() + 1;
+        generation.set_value(gen);
+        shot.set(Some(Shot::Uploading));
+        spawn_local(async move {
+            let mut job = match api::upload_screenshot(&bytes).await {
+                Ok(job) => job,
+                Err(e) => return shot.set(Some(Shot::Refused(e))),
+            };
+            loop {
+                if generation.get_value() != gen {
+                    return;
+                }
+                if job.finished() {
+                    if let Some(r) = &job.recognition {
+                        values.set(
+                            r.result
+                                .metrics
+                                .iter()
+                                .map(|m| screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default())
+                                .collect(),
+                        );
+                    }
+                    shot.set(Some(Shot::Job(job)));
+                    return;
+                }
+                shot.set(Some(Shot::Job(job.clone())));
+                sleep(400).await;
+                match api::get::<OcrJob>(&format!("/ocr/{}", job.id)).await {
+                    Ok(j) => job = j,
+                    // A lost poll is retried; the job lives on in the server's queue.
+                    Err(_) => sleep(1000).await,
+                }
+            }
+        });
+    };
+
+    // A file's bytes go through bench's decoder (UTF-16 exports, BOMs) into the text box;
+    // an image goes to the screenshot reader.
     let load_file = move |file: web_sys::File| {
         spawn_local(async move {
             let Ok(buf) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await else { return };
             let bytes = js_sys::Uint8Array::new(&buf).to_vec();
-            set_text.set(bench::text::decode(&bytes));
             set_answer.set(None);
+            if screenshot::is_image(&bytes) {
+                set_text.set(String::new());
+                read_screenshot(bytes);
+            } else {
+                generation.update_value(|g| *g += 1);
+                shot.set(None);
+                set_text.set(bench::text::decode(&bytes));
+            }
         });
     };
     let on_file = move |ev: leptos::ev::Event| {
@@ -104,7 +183,28 @@ pub fn Submit() -> impl IntoView {
 
     let send = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if sending.get_untracked() || !matches!(parsed.get_untracked(), Some(Ok(_))) {
+        if sending.get_untracked() {
+            return;
+        }
+        if shot.with_untracked(Option::is_some) {
+            let (Some(Shot::Job(job)), Some(Ok(result))) = (shot.get_untracked(), checked.get_untracked()) else {
+                return;
+            };
+            let f = form.get_untracked();
+            let body = ScreenshotSubmission {
+                result,
+                tags: f.tags(),
+                ocr_job: job.id,
+                source: Some(f.source).filter(|s| !s.trim().is_empty()),
+            };
+            set_sending.set(true);
+            spawn_local(async move {
+                set_answer.set(Some(api::publish_screenshot(&body).await));
+                set_sending.set(false);
+            });
+            return;
+        }
+        if !matches!(parsed.get_untracked(), Some(Ok(_))) {
             return;
         }
         let body = Submission {
@@ -143,7 +243,7 @@ pub fn Submit() -> impl IntoView {
         <section>
             <h1>"Submit a result"</h1>
             <p class="muted">
-                "Paste a CrystalDiskMark, KDiskMark, fio, ORION, AS SSD or HD Tune export, or drop the file. It is read here first; nothing is sent until you press Submit."
+                "Paste a CrystalDiskMark, KDiskMark, fio, ORION, AS SSD or HD Tune export, or drop the file. It is read here first; nothing is sent until you press Submit. A screenshot of CrystalDiskMark or KDiskMark (PNG, JPEG, GIF, BMP, WebP) is read on the server; you check the values before publishing."
             </p>
             <form on:submit=send class="submit">
                 <div
@@ -167,12 +267,14 @@ pub fn Submit() -> impl IntoView {
                         on:input=move |ev| {
                             set_text.set(event_target_value(&ev));
                             set_answer.set(None);
+                            generation.update_value(|g| *g += 1);
+                            shot.set(None);
                         }
                     ></textarea>
                     <div class="row">
                         <label>
                             "…or choose a file "
-                            <input type="file" name="file" accept=".txt,.log,.json,.csv,text/*" on:change=on_file />
+                            <input type="file" name="file" accept=".txt,.log,.json,.csv,text/*,image/png,image/jpeg,image/gif,image/bmp,image/webp" on:change=on_file />
                         </label>
                         <label>
                             "Format "
@@ -184,7 +286,8 @@ pub fn Submit() -> impl IntoView {
                     </div>
                 </div>
                 <div class="preview" aria-live="polite">
-                    {move || match parsed.get() {
+                    {move || shot.get().map(|s| view! { <Screenshot shot=s values=values checked=checked /> })}
+                    {move || shot.with(Option::is_none).then(|| match parsed.get() {
                         None => view! { <p class="muted">"The preview appears here."</p> }.into_any(),
                         Some(Err(e)) => {
                             let lines = e.line.map(|l| text.with_untracked(|t| excerpt(t, l))).unwrap_or_default();
@@ -203,7 +306,7 @@ pub fn Submit() -> impl IntoView {
                             .into_any()
                         }
                         Some(Ok(results)) => view! { <Preview results=results /> }.into_any(),
-                    }}
+                    })}
                 </div>
                 <fieldset class="tags">
                     <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
@@ -236,8 +339,23 @@ pub fn Submit() -> impl IntoView {
                         </label>
                     </div>
                 </fieldset>
-                <button type="submit" id="submit" disabled=move || sending.get() || !matches!(parsed.get(), Some(Ok(_)))>
-                    {move || if sending.get() { "Sending…" } else { "Submit" }}
+                <button
+                    type="submit"
+                    id="submit"
+                    disabled=move || {
+                        sending.get()
+                            || if shot.with(Option::is_some) {
+                                !matches!(checked.get(), Some(Ok(_)))
+                            } else {
+                                !matches!(parsed.get(), Some(Ok(_)))
+                            }
+                    }
+                >
+                    {move || match (sending.get(), shot.with(Option::is_some)) {
+                        (true, _) => "Sending…",
+                        (false, true) => "Publish the checked values",
+                        (false, false) => "Submit",
+                    }}
                 </button>
             </form>
             <div class="answer" aria-live="polite">
@@ -253,6 +371,117 @@ pub fn Submit() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// The screenshot beside what was read from it: queue position and progress while it
+/// is read, then the values to check (doubtful ones highlighted), or why it failed.
+#[component]
+fn Screenshot(
+    shot: Shot,
+    values: RwSignal<Vec<String>>,
+    checked: Memo<Option<Result<BenchResult, String>>>,
+) -> impl IntoView {
+    let job = match shot {
+        Shot::Uploading => {
+            return view! { <p class="muted" id="ocr-status" role="status">"Sending the image…"</p> }.into_any()
+        }
+        Shot::Refused(e) => {
+            return view! {
+                <div class="error" role="alert" id="ocr-error">
+                    <strong>"The image was not accepted: "</strong>
+                    {e.to_string()}
+                </div>
+            }
+            .into_any()
+        }
+        Shot::Job(job) => job,
+    };
+    let reading = match (job.status.as_str(), job.recognition.clone()) {
+        ("failed", _) => view! {
+            <div class="error" role="alert" id="ocr-error">
+                <strong>"The screenshot could not be read: "</strong>
+                {job.error.clone().unwrap_or_else(|| "no reason given".into())}
+                <p>"Paste the tool's text export instead, or try a sharper, uncropped screenshot."</p>
+            </div>
+        }
+        .into_any(),
+        ("done", Some(r)) => {
+            let rows = r
+                .result
+                .metrics
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    let conf = r.confidence_of(&m.label, m.op);
+                    let unit = screenshot::shown_value(m).map_or("", |v| v.1);
+                    let op = format!("{:?}", m.op);
+                    let op_id = op.to_lowercase();
+                    let name = format!("{} {op}", m.label);
+                    let low = conf < LOW_CONFIDENCE;
+                    view! {
+                        <tr class:low=low>
+                            <td>{m.label.clone()}</td>
+                            <td>{op}</td>
+                            <td class="num">
+                                <input
+                                    class="value"
+                                    inputmode="decimal"
+                                    aria-label=format!("{name} in {unit}")
+                                    data-label=m.label.clone()
+                                    data-op=op_id
+                                    prop:value=move || values.with(|v| v.get(i).cloned().unwrap_or_default())
+                                    on:input=move |ev| values.update(|v| if let Some(x) = v.get_mut(i) { *x = event_target_value(&ev) })
+                                />
+                            </td>
+                            <td>{unit}</td>
+                            <td class="num" title="how sure the reader was">
+                                {format!("{:.0} %", conf * 100.0)}
+                                {low.then_some(" check")}
+                            </td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <h3 class="understood">
+                    {format!("Read: {} {} · {} tests", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default(), r.result.metrics.len())}
+                </h3>
+                <p class="muted">"Check every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
+                <div class="table-wrap">
+                    <table id="ocr-values">
+                        <thead><tr><th scope="col">"Row"</th><th scope="col">"Column"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+                {move || checked.get().and_then(Result::err).map(|e| view! { <div class="error" role="alert">{e}</div> })}
+            }
+            .into_any()
+        }
+        (status, _) => {
+            let words = match (status, job.queue_position) {
+                ("queued", Some(0)) => "Queued: next in line".to_string(),
+                ("queued", Some(n)) => format!("Queued: {n} screenshot(s) ahead"),
+                ("queued", None) => "Queued".to_string(),
+                _ => format!("Reading: {}", job.stage.clone().unwrap_or_else(|| "starting".into())),
+            };
+            view! {
+                <div id="ocr-status" role="status">
+                    <p>{words}</p>
+                    <progress max="1" value=job.progress aria-label="Recognition progress"></progress>
+                </div>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div class="shot" data-status=job.status.clone()>
+            <figure>
+                <img src=job.image_url.clone() alt="The screenshot being read" />
+            </figure>
+            <div class="reading">{reading}</div>
+        </div>
+    }
+    .into_any()
 }
 
 #[component]

@@ -252,6 +252,7 @@ async fn run(w: &World) -> Result<()> {
     compare_draws_the_chart_and_the_seed_figures(w).await?;
     let (id, token) = submit_a_crystaldiskmark_export(w).await?;
     find_it_in_the_results(w, id, &token).await?;
+    publish_a_screenshot(w).await?;
     the_other_pages(w).await?;
     Ok(())
 }
@@ -383,6 +384,126 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
         .with_context(|| "the duplicate is recognised".to_string())?;
     ensure!(again.text().await?.contains(&format!("#{id}")), "the duplicate points at the stored result");
     Ok((id, token))
+}
+
+/// The screenshot this test reads, and its hand-checked values from LABELS.json:
+/// `(row label, column, value)`.
+fn labelled_screenshot() -> Result<(PathBuf, Vec<(String, String, f64)>)> {
+    const FILE: &str = "02__ame0011_blog-docusaurus__CrystalDiskMark_20230918123836_MX500.png";
+    let dir = shared().join("corpus/screenshots");
+    let labels: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("LABELS.json"))?)?;
+    let image = labels["images"]
+        .as_array()
+        .and_then(|a| a.iter().find(|i| i["file"] == FILE))
+        .with_context(|| format!("{FILE} in LABELS.json"))?;
+    let mut values = Vec::new();
+    for row in image["rows"].as_array().context("rows")? {
+        for column in ["read", "write", "mix"] {
+            if let Some(v) = row[column].as_f64() {
+                values.push((row["label"].as_str().context("label")?.to_string(), column.to_string(), v));
+            }
+        }
+    }
+    Ok((dir.join(FILE), values))
+}
+
+/// A CrystalDiskMark screenshot through the submit page: recognised on the server while
+/// the page shows the job's state, the values checked against the hand-made labels, one
+/// corrected, published, and the result page shows the image and the corrected mark.
+async fn publish_a_screenshot(w: &World) -> Result<()> {
+    let (file, labels) = labelled_screenshot()?;
+    w.goto("/submit").await?;
+    w.wait("input[type=file]").await?.send_keys(&file.display().to_string()).await?;
+    // Queue position / progress, then the values: reading may take seconds on a busy machine.
+    let table = match w
+        .client
+        .wait()
+        .at_most(Duration::from_secs(120))
+        .for_element(Locator::Css("#ocr-values, #ocr-error"))
+        .await
+    {
+        Ok(el) => el,
+        Err(e) => bail!("the screenshot was not read within 120 s ({e}): {}", w.body_text().await?),
+    };
+    ensure!(
+        table.attr("id").await?.as_deref() == Some("ocr-values"),
+        "the screenshot was read: {}",
+        table.text().await?
+    );
+    let width = image_width(w, ".shot img").await?;
+    ensure!(width == 682, "the uploaded image is shown beside the values: {width} px wide");
+    w.shot("submit-screenshot").await?;
+
+    // Every labelled value is in the table, read exactly.
+    let inputs = w.client.find_all(Locator::Css("#ocr-values input.value")).await?;
+    let mut shown = Vec::new();
+    for input in &inputs {
+        let label = input.attr("data-label").await?.unwrap_or_default();
+        let op = input.attr("data-op").await?.unwrap_or_default();
+        let value = input.prop("value").await?.unwrap_or_default();
+        shown.push((label, op, value));
+    }
+    ensure!(shown.len() == labels.len(), "{} values shown, {} labelled: {shown:?}", shown.len(), labels.len());
+    for (label, column, want) in &labels {
+        let got = shown
+            .iter()
+            .find(|(l, o, _)| l == label && o == column)
+            .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
+        ensure!(got.2.parse::<f64>().ok() == Some(*want), "{label} {column}: read {:?}, labelled {want}", got.2);
+    }
+
+    // Correct one value by hand, tag and publish.
+    let (label, column, was) = &labels[0];
+    let fixed = format!("{:.2}", was + 1.0);
+    let first = &inputs[0];
+    first.clear().await?;
+    first.send_keys(&fixed).await?;
+    w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Crucial").await?;
+    w.client.find(Locator::Css("input[name=model]")).await?.send_keys("MX500 e2e").await?;
+    w.client.find(Locator::Css("#submit")).await?.click().await?;
+    let answer = w.wait("#submit-answer").await?.text().await?;
+    ensure!(answer.contains("Stored"), "the checked screenshot was published: {answer}");
+    let id: i64 = answer
+        .split("result #")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("a result number in {answer:?}"))?;
+
+    // Its page: the image as uploaded, and the one corrected value marked.
+    w.goto(&format!("/results/{id}")).await?;
+    let corrected = w.wait("td.corrected").await?.text().await?;
+    ensure!(corrected.contains(&charts::format_value(was + 1.0)), "the corrected value is marked: {corrected}");
+    ensure!(
+        w.client.find_all(Locator::Css("td.corrected")).await?.len() == 1,
+        "only the corrected value ({label} {column}) is marked"
+    );
+    let note = w.wait("#ocr-note").await?.text().await?;
+    ensure!(note.contains("1 value(s)"), "{note}");
+    w.wait(".upload-shot img").await?;
+    let width = image_width(w, ".upload-shot img").await?;
+    ensure!(width == 682, "the result page shows the uploaded screenshot: {width} px wide");
+    w.shot("result-screenshot").await?;
+    Ok(())
+}
+
+/// The natural width of the image at `css` once it has loaded (0: it failed to load).
+async fn image_width(w: &World, css: &str) -> Result<u64> {
+    let start = Instant::now();
+    loop {
+        let width: Value = w
+            .client
+            .execute(
+                "const i = document.querySelector(arguments[0]); return i && i.complete ? i.naturalWidth : -1;",
+                vec![json!(css)],
+            )
+            .await?;
+        match width.as_i64() {
+            Some(n) if n >= 0 => return Ok(n as u64),
+            _ if start.elapsed() > WAIT => bail!("{css} did not load within {WAIT:?}"),
+            _ => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
 }
 
 async fn set_text(w: &World, text: &str) -> Result<()> {
