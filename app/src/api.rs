@@ -503,4 +503,34 @@ mod tests {
             serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();
         assert_eq!(err.errors[0].pointer.as_deref(), Some("text line 3"));
     }
+
+    #[test]
+    fn screenshot_jobs_and_provenance_decode() {
+        let job = r#"{"id":7,"status":"done","stage":"done","progress":1.0,"queue_position":null,"attempts":1,
+          "media_type":"image/png","created_at":1,"finished_at":2,"error":null,"url":"/api/v1/ocr/7",
+          "image_url":"/api/v1/ocr/7/image","recognition":{"result":{"tool":"crystaldiskmark","metrics":[
+          {"label":"SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},
+          {"label":"SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},
+          "layout":{"family":"crystaldiskmark-7+"},"settings":{},"confidence":0.62,
+          "rows":[{"label":"SEQ1M Q8T1","label_confidence":0.99,"label_raw":"SEQ1M Q8T1","unit":"MB/s","cells":[
+            {"column":"Read","text":"560.41","value":560.41,"confidence":0.98,"rect":{}},
+            {"column":"Write","text":"513.47","value":513.47,"confidence":0.62,"rect":{}}]}]}}"#;
+        let job: OcrJob = serde_json::from_str(job).unwrap();
+        assert!(job.finished());
+        let r = job.recognition.unwrap();
+        assert_eq!(r.confidence_of("SEQ1M Q8T1", Op::Read), 0.98);
+        assert_eq!(r.confidence_of("SEQ1M Q8T1", Op::Write), 0.62);
+        assert_eq!(r.confidence_of("RND4K Q1T1", Op::Read), 1.0, "a value without a reading is not flagged");
+        let queued: OcrJob = serde_json::from_str(
+            r#"{"id":8,"status":"queued","stage":null,"progress":0,"queue_position":3,"error":null,"image_url":"/x"}"#,
+        )
+        .unwrap();
+        assert!(!queued.finished() && queued.queue_position == Some(3));
+        let p: Provenance = serde_json::from_str(
+            r#"{"ocr_job":7,"confidence":0.62,"corrected":[{"label":"SEQ1M Q8T1","op":"write","field":"mbps","recognised":513.47,"published":514.47}]}"#,
+        )
+        .unwrap();
+        assert_eq!(p.correction("SEQ1M Q8T1", Op::Write, "mbps").unwrap().published, Some(514.47));
+        assert!(p.correction("SEQ1M Q8T1", Op::Read, "mbps").is_none());
+    }
 }
