@@ -8,10 +8,11 @@
 //! the doubtful ones highlighted; the checked values are published with the job's id.
 
 use super::{drive_list, Flags};
-use crate::api::{self, ApiError, OcrJob, ScreenshotSubmission, Submission, SubmitResponse};
+use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submission, SubmitResponse};
 use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::{BenchResult, Format, Link, ParseError, Tags};
 use leptos::prelude::*;
+use std::collections::BTreeSet;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 use wasm_bindgen::JsCast;
@@ -29,6 +30,15 @@ fn excerpt(text: &str, line: usize) -> Vec<(usize, String, bool)> {
         .map(|(i, l)| (i + 1, l.to_string(), i + 1 == line))
         .filter(|(n, _, _)| *n >= from && *n <= line + 2)
         .collect()
+}
+
+/// Known values for the free-text tags, sorted and without repeats.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Suggestions {
+    vendors: BTreeSet<String>,
+    controllers: BTreeSet<String>,
+    chipsets: BTreeSet<String>,
+    storage_controllers: BTreeSet<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -100,6 +110,33 @@ pub fn Submit() -> impl IntoView {
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
     let drives = drive_list();
+    // Suggestions for the free-text tags: the catalogue's controllers and vendors, and
+    // the platforms of recent results (chipsets and storage controllers people used).
+    let recent = LocalResource::new(|| api::get::<ResultList>("/results?limit=100"));
+    let suggestions = Memo::new(move |_| {
+        let mut s = Suggestions::default();
+        if let Some(Ok(list)) = drives.get() {
+            for d in &list.drives {
+                s.vendors.insert(d.drive.vendor.clone());
+                s.controllers.extend(d.drive.controller.model.clone());
+            }
+        }
+        if let Some(Ok(list)) = recent.get() {
+            for r in &list.results {
+                s.controllers.extend(r.tags.controller.as_ref().and_then(|c| c.model.clone()));
+                s.chipsets.extend(r.tags.platform.chipset.clone());
+                s.storage_controllers.extend(r.tags.platform.storage_controller.clone());
+            }
+        }
+        s
+    });
+    let datalist = move |id: &'static str, pick: fn(&Suggestions) -> &BTreeSet<String>| {
+        view! {
+            <datalist id=id>
+                {move || suggestions.with(|s| pick(s).iter().map(|v| view! { <option value=v.clone()></option> }).collect_view())}
+            </datalist>
+        }
+    };
     let shot = RwSignal::new(None::<Shot>);
     // The person's values for the recognised metrics, in metric order.
     let values = RwSignal::new(Vec::<String>::new());
@@ -315,15 +352,19 @@ pub fn Submit() -> impl IntoView {
                             <option value=d.drive.id.clone()>{format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}</option>
                         }).collect_view())}
                     </datalist>
+                    {datalist("vendors", |s| &s.vendors)}
+                    {datalist("controllers", |s| &s.controllers)}
+                    {datalist("chipsets", |s| &s.chipsets)}
+                    {datalist("storage-controllers", |s| &s.storage_controllers)}
                     <div class="filter-grid">
                         {field("Catalogue drive", "sku", |f| f.sku.clone(), |f, v| f.sku = v, Some("skus"))}
-                        {field("Vendor", "vendor", |f| f.vendor.clone(), |f, v| f.vendor = v, None)}
+                        {field("Vendor", "vendor", |f| f.vendor.clone(), |f, v| f.vendor = v, Some("vendors"))}
                         {field("Model", "model", |f| f.model.clone(), |f, v| f.model = v, None)}
                         {field("Capacity (GB)", "capacity_gb", |f| f.capacity_gb.clone(), |f, v| f.capacity_gb = v, None)}
                         {field("Firmware", "firmware", |f| f.firmware.clone(), |f, v| f.firmware = v, None)}
-                        {field("Controller", "controller", |f| f.controller.clone(), |f, v| f.controller = v, None)}
-                        {field("Chipset", "chipset", |f| f.chipset.clone(), |f, v| f.chipset = v, None)}
-                        {field("Storage controller", "storage_controller", |f| f.storage_controller.clone(), |f, v| f.storage_controller = v, None)}
+                        {field("Controller", "controller", |f| f.controller.clone(), |f, v| f.controller = v, Some("controllers"))}
+                        {field("Chipset", "chipset", |f| f.chipset.clone(), |f, v| f.chipset = v, Some("chipsets"))}
+                        {field("Storage controller", "storage_controller", |f| f.storage_controller.clone(), |f, v| f.storage_controller = v, Some("storage-controllers"))}
                         {field("Driver", "driver", |f| f.driver.clone(), |f, v| f.driver = v, None)}
                         {field("OS", "os", |f| f.os.clone(), |f, v| f.os = v, None)}
                         {field("RAID 0 members", "raid_members", |f| f.raid_members.clone(), |f, v| f.raid_members = v, None)}

@@ -354,6 +354,14 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     let preview = w.client.find(Locator::Css(".preview")).await?.text().await?;
     ensure!(preview.contains("534.4") && preview.contains("RND 4KiB Q32T1 write"), "{preview}");
 
+    // The free-text tags suggest what the catalogue and earlier results use.
+    w.wait("datalist#chipsets option[value='ICH10R']").await?;
+    let controllers = w.client.find_all(Locator::Css("datalist#controllers option")).await?;
+    ensure!(!controllers.is_empty(), "catalogue controllers are suggested");
+    ensure!(
+        w.client.find(Locator::Css("input[name=chipset]")).await?.attr("list").await?.as_deref() == Some("chipsets"),
+        "the chipset field offers the suggestions"
+    );
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Samsung").await?;
     w.client.find(Locator::Css("input[name=model]")).await?.send_keys("840 EVO e2e").await?;
     w.client.find(Locator::Css("input[name=capacity_gb]")).await?.send_keys("120").await?;
