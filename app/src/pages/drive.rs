@@ -348,8 +348,14 @@ fn ByPlatform(results: Vec<ResultView>) -> impl IntoView {
         {groups
             .into_iter()
             .map(|(platform, rs)| {
+                let chipset = rs.first().and_then(|r| r.tags.platform.chipset.clone());
                 view! {
-                    <h3>{format!("{platform} ({} results)", rs.len())}</h3>
+                    <h3>
+                        {format!("{platform} ({} results)", rs.len())}
+                        {chipset.map(|c| view! {
+                            " · " <A href=format!("/platforms/{}", crate::api::encode(&c))>{format!("every drive on {c}")}</A>
+                        })}
+                    </h3>
                     <div class="table-wrap">
                         <table>
                             <thead>

@@ -4,6 +4,7 @@ mod compare;
 mod controller;
 mod drive;
 mod home;
+mod platform;
 mod result;
 mod results;
 mod submit;
@@ -35,6 +36,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/drives/:id") view=drive::DrivePage />
                     <Route path=path!("/compare") view=compare::Compare />
                     <Route path=path!("/controllers/:model") view=controller::ControllerPage />
+                    <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                     <Route path=path!("/submit") view=submit::Submit />
                 </Routes>
             </main>

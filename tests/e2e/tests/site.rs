@@ -618,6 +618,19 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.wait("canvas[data-drawn-ms]").await?;
     w.shot("controller-compare").await?;
 
+    // A platform page: every drive measured on AMD SB850, one click from comparing there.
+    w.goto("/platforms/SB850").await?;
+    w.wait("main table tbody tr").await?;
+    let platform = w.body_text().await?;
+    for drive in ["RealSSD C300 256 GB", "PX-M2S 256 GB"] {
+        ensure!(platform.contains(drive), "{drive} was measured on SB850: {platform}");
+    }
+    ensure!(!platform.contains("C300 64 GB"), "only drives measured on SB850 are listed: {platform}");
+    w.shot("platform").await?;
+    w.client.find(Locator::XPath("//a[contains(., 'catalogue drives on SB850')]")).await?.click().await?;
+    w.wait("canvas[data-drawn-ms]").await?;
+    ensure!(w.url().await.contains("chipset=SB850"), "the comparison keeps the platform: {}", w.url().await);
+
     // An unknown page is the app's own not-found page; an unknown API path stays JSON.
     w.goto("/no/such/page").await?;
     ensure!(w.wait("main h1").await?.text().await? == "Page not found");
