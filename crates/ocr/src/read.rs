@@ -1,0 +1,156 @@
+//! Reading one crop: scale it to the glyph size Tesseract reads best, separate the
+//! glyphs from bars and gradients by brightness (dark text on CrystalDiskMark's light
+//! cells, light text on KDiskMark's dark ones), and recognise it as one line or block.
+
+use crate::engine;
+use crate::grid::Rect;
+use crate::OcrError;
+use image::imageops::{self, FilterType};
+use image::{GrayImage, Luma};
+
+/// Glyph height (pixels) the crops are scaled to: Tesseract's LSTM reads 30–50 px best.
+const TARGET_GLYPH: f32 = 40.0;
+/// White border around a crop: Tesseract needs some background around the text.
+const PAD: u32 = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Polarity {
+    DarkText,
+    LightText,
+}
+
+/// Which polarity is more likely: the glyphs are the extreme that covers fewer pixels
+/// (black digits on a white or green cell, white digits on a dark cell with a blue bar).
+pub fn likely_polarity(img: &GrayImage) -> Polarity {
+    let (lo, hi) = range(img);
+    let span = f32::from(hi.saturating_sub(lo)).max(1.0);
+    let (mut dark, mut light) = (0u32, 0u32);
+    for p in img.pixels() {
+        let v = f32::from(p[0]);
+        if v < f32::from(lo) + 0.25 * span {
+            dark += 1;
+        } else if v > f32::from(hi) - 0.25 * span {
+            light += 1;
+        }
+    }
+    if dark <= light {
+        Polarity::DarkText
+    } else {
+        Polarity::LightText
+    }
+}
+
+/// 2nd and 98th percentile brightness: robust to a few stray pixels.
+fn range(img: &GrayImage) -> (u8, u8) {
+    let mut hist = [0u32; 256];
+    for p in img.pixels() {
+        hist[p[0] as usize] += 1;
+    }
+    let n: u32 = hist.iter().sum();
+    let (mut acc, mut lo, mut hi) = (0u32, 0u8, 255u8);
+    let (qlo, qhi) = (n / 50, n - n / 50);
+    let mut found_lo = false;
+    for (v, c) in hist.iter().enumerate() {
+        acc += c;
+        if !found_lo && acc > qlo {
+            lo = v as u8;
+            found_lo = true;
+        }
+        if acc >= qhi {
+            hi = v as u8;
+            break;
+        }
+    }
+    (lo, hi)
+}
+
+/// Crops `rect` from `gray`, scaled so glyphs of height `glyph` become `TARGET_GLYPH` high.
+pub fn crop_scaled(gray: &GrayImage, rect: Rect, glyph: f32) -> Option<GrayImage> {
+    let r = rect.clip(gray.width(), gray.height());
+    if r.width() < 4 || r.height() < 4 {
+        return None;
+    }
+    let sub = imageops::crop_imm(gray, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
+    let scale = (TARGET_GLYPH / glyph.max(4.0)).clamp(0.5, 6.0);
+    let (w, h) = ((r.width() as f32 * scale).round() as u32, (r.height() as f32 * scale).round() as u32);
+    Some(imageops::resize(&sub, w.max(1), h.max(1), FilterType::CatmullRom))
+}
+
+/// Black glyphs on white, padded; `None` when the crop holds no contrast at all.
+pub fn binarize(img: &GrayImage, polarity: Polarity) -> Option<GrayImage> {
+    let (lo, hi) = range(img);
+    if hi.saturating_sub(lo) < 40 {
+        return None;
+    }
+    let span = f32::from(hi - lo);
+    let mut out = GrayImage::from_pixel(img.width() + 2 * PAD, img.height() + 2 * PAD, Luma([255]));
+    for (x, y, p) in img.enumerate_pixels() {
+        let v = f32::from(p[0]);
+        let ink = match polarity {
+            Polarity::DarkText => v < f32::from(lo) + 0.42 * span,
+            Polarity::LightText => v > f32::from(hi) - 0.35 * span,
+        };
+        if ink {
+            out.put_pixel(x + PAD, y + PAD, Luma([0]));
+        }
+    }
+    Some(out)
+}
+
+/// One OCR reading of a crop.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub text: String,
+    /// Tesseract's mean confidence, 0–100.
+    pub conf: f32,
+    pub polarity: Polarity,
+}
+
+/// Reads a crop in the likely polarity first; tries the other one only when the first
+/// reading is not `acceptable`.
+pub fn read(
+    scaled: &GrayImage,
+    block: bool,
+    whitelist: &str,
+    acceptable: impl Fn(&str) -> bool,
+) -> Result<Vec<Reading>, OcrError> {
+    let first = likely_polarity(scaled);
+    let other = if first == Polarity::DarkText { Polarity::LightText } else { Polarity::DarkText };
+    let mut out = Vec::new();
+    for polarity in [first, other] {
+        let Some(bin) = binarize(scaled, polarity) else { break };
+        let (text, conf) = engine::read_text(&bin, block, whitelist)?;
+        let ok = acceptable(&text) && conf >= 70.0;
+        out.push(Reading { text, conf, polarity });
+        if ok {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// A value as drawn: digits, optional thousands separators, optional decimals.
+pub fn valid_number(text: &str) -> bool {
+    let t = text.trim();
+    let (int, frac) = match t.rsplit_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (t, None),
+    };
+    if let Some(f) = frac {
+        if f.is_empty() || f.len() > 3 || !f.chars().all(|c| c.is_ascii_digit()) {
+            return false;
+        }
+    }
+    if int.is_empty() || int.starts_with(',') || int.ends_with(',') {
+        return false;
+    }
+    let groups: Vec<&str> = int.split(',').collect();
+    let plain = groups.iter().all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()));
+    let grouped = groups.len() == 1 || (groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
+    // A leading zero only in `0.xx`.
+    plain && grouped && !(int.len() > 1 && int.starts_with('0'))
+}
+
+pub fn decimals(text: &str) -> Option<usize> {
+    text.rsplit_once('.').map(|(_, f)| f.len())
+}
