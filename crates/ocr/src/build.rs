@@ -9,7 +9,7 @@ use crate::{CellReading, Layout, OcrError, Recognition, RowReading, Settings};
 use bench::parse::{number, rescale};
 use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
 use image::imageops::{self, FilterType};
-use image::GrayImage;
+use image::{GrayImage, RgbImage};
 
 /// The page pass runs on at most this many pixels (a 4K desktop is scaled down):
 /// enough to find a window's grid, and the cells are re-read at full resolution.
@@ -19,8 +19,9 @@ const CDM8_DIGIT_HEIGHT: f32 = 22.0;
 const NUMBER_CHARS: &str = "0123456789.,";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
-pub fn recognize_gray(gray: &GrayImage) -> Result<Recognition, OcrError> {
-    let words = page_words(gray)?;
+pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
+    let words = page_words(rgb)?;
+    let gray = &image::DynamicImage::ImageRgb8(rgb.clone()).into_luma8();
     let grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
         detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
     })?;
@@ -223,16 +224,16 @@ fn column_name(i: usize) -> &'static str {
     ["Read", "Write", "Mix", "Column 4"][i.min(3)]
 }
 
-fn page_words(gray: &GrayImage) -> Result<Vec<Word>, OcrError> {
-    let pixels = (gray.width() * gray.height()) as f32;
+fn page_words(rgb: &RgbImage) -> Result<Vec<Word>, OcrError> {
+    let pixels = (rgb.width() * rgb.height()) as f32;
     if pixels <= PAGE_PIXELS {
-        return engine::page_words(gray);
+        return engine::page_words(rgb);
     }
     let s = (PAGE_PIXELS / pixels).sqrt();
     let small = imageops::resize(
-        gray,
-        (gray.width() as f32 * s) as u32,
-        (gray.height() as f32 * s) as u32,
+        rgb,
+        (rgb.width() as f32 * s) as u32,
+        (rgb.height() as f32 * s) as u32,
         FilterType::Triangle,
     );
     let mut words = engine::page_words(&small)?;

@@ -3,7 +3,7 @@
 //! about 0.1 s, recognising a cell a few milliseconds.
 
 use crate::OcrError;
-use image::GrayImage;
+use image::{GrayImage, RgbImage};
 use std::cell::RefCell;
 use tesseract_rs::{TessPageSegMode, TesseractAPI};
 
@@ -73,11 +73,15 @@ fn set_gray(api: &TesseractAPI, img: &GrayImage) -> Result<(), OcrError> {
 }
 
 /// Full-page recognition with sparse-text segmentation: every word with its box.
-pub fn page_words(img: &GrayImage) -> Result<Vec<Word>, OcrError> {
+/// Colour matters here: Tesseract thresholds each channel, which separates white digits
+/// from a blue bar far better than any grey conversion.
+pub fn page_words(img: &RgbImage) -> Result<Vec<Word>, OcrError> {
     with_engine(|api| {
         api.set_variable("tessedit_char_whitelist", "").map_err(engine_err("whitelist"))?;
         api.set_page_seg_mode(TessPageSegMode::PSM_SPARSE_TEXT).map_err(engine_err("page mode"))?;
-        set_gray(api, img)?;
+        let (w, h) = (img.width() as i32, img.height() as i32);
+        api.set_image(img.as_raw(), w, h, 3, 3 * w).map_err(engine_err("set image"))?;
+        api.set_source_resolution(300).map_err(engine_err("set resolution"))?;
         let tsv = api.get_tsv_text(0).map_err(engine_err("recognise page"))?;
         Ok(parse_tsv(&tsv))
     })

@@ -65,9 +65,15 @@ pub struct Grid {
     pub right_aligned: Option<bool>,
 }
 
+/// A page-pass word without the marks that stick to numbers (cell borders read as `|`,
+/// a bar edge read as `,`).
+pub fn trim_number(text: &str) -> &str {
+    text.trim_matches(|c: char| !c.is_ascii_digit())
+}
+
 /// Characters a value may be made of on screen.
 fn is_numeric(text: &str) -> bool {
-    let t = text.trim_matches(|c: char| matches!(c, '|' | '[' | ']' | '(' | ')' | '\'' | '"' | '‘' | '’'));
+    let t = trim_number(text);
     t.len() >= 3
         && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
         && t.starts_with(|c: char| c.is_ascii_digit())
@@ -108,9 +114,23 @@ pub fn find(words: &[Word]) -> Option<Grid> {
         }
     }
 
-    // 2. The value rows: same glyph height as the tallest row holding at least two
-    //    numbers, overlapping it horizontally (a desktop shot has other windows).
-    let seed = rows.iter().filter(|r| r.words.len() >= 2).max_by(|a, b| a.h.total_cmp(&b.h))?;
+    // 2. Every row holding two or more numbers may be the grid's; the grid is the seed
+    //    giving the most cells (a desktop shot holds other windows with numbers).
+    let mut best: Option<(f32, Grid)> = None;
+    for seed in rows.iter().filter(|r| r.words.len() >= 2) {
+        if let Some(g) = grid_from_seed(&rows, seed) {
+            let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
+            let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
+            if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                best = Some((score, g));
+            }
+        }
+    }
+    best.map(|(_, g)| g)
+}
+
+/// The grid containing `seed`: rows of the same glyph height overlapping it horizontally.
+fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
     let (seed_h, seed_x0, seed_x1) = (
         seed.h,
         seed.words.iter().map(|w| w.left).min()?,
@@ -142,13 +162,20 @@ pub fn find(words: &[Word]) -> Option<Grid> {
             runs.push(vec![i + 1]);
         }
     }
-    let best = runs.into_iter().max_by_key(|r| r.len())?;
-    picked = best.into_iter().map(|i| picked[i]).collect();
+    let seed_at = picked.iter().position(|r| std::ptr::eq(*r, seed))?;
+    let run = runs.into_iter().find(|r| r.contains(&seed_at))?;
+    picked = run.into_iter().map(|i| picked[i]).collect();
     if picked.len() < 2 {
         return None;
     }
     let pitch = median(picked.windows(2).map(|p| p[1].cy - p[0].cy).filter(|g| *g < 1.5 * pitch).collect());
-    let digit_height = median(picked.iter().map(|r| r.h).collect());
+    // Lower quartile of the word heights: a box that swallowed a cell border is taller
+    // than the digits, never shorter.
+    let digit_height = {
+        let mut hs: Vec<f32> = picked.iter().flat_map(|r| r.words.iter().map(|w| w.height as f32)).collect();
+        hs.sort_by(|a, b| a.total_cmp(b));
+        hs[hs.len() / 4]
+    };
 
     // 4. Columns: horizontal bands of the numbers, merged where they overlap.
     let mut spans: Vec<(i32, i32)> =
@@ -247,7 +274,6 @@ impl Grid {
                 let mut ws: Vec<&Word> = words
                     .iter()
                     .filter(|w| w.right() <= left && w.right() > left - reach && (w.cy() - cy).abs() < half)
-                    .filter(|w| (w.height as f32) < self.digit_height)
                     .collect();
                 ws.sort_by_key(|w| -w.right());
                 let first = ws.first()?;

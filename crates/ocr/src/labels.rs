@@ -43,7 +43,22 @@ fn re() -> &'static Regex {
     })
 }
 
+/// A number in a label. Sizes, queue depths and thread counts are powers of two in every
+/// preset, so when the letter-for-digit reading is not one but the reading without the
+/// confusable letters is (`QI1T1`: the serif of a `1` read as `I` as well), that wins.
 fn digits(s: &str) -> Option<u32> {
+    let mapped = digits_mapped(s)?;
+    if mapped.is_power_of_two() {
+        return Some(mapped);
+    }
+    let bare: String = s.chars().filter(char::is_ascii_digit).collect();
+    match bare.parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && bare.len() < s.len() => Some(n),
+        _ => Some(mapped),
+    }
+}
+
+fn digits_mapped(s: &str) -> Option<u32> {
     let fixed: String = s
         .chars()
         .map(|c| match c {
@@ -140,6 +155,7 @@ mod tests {
         assert_eq!(text("4K\nQD32"), Some("4K QD32".into()));
         assert_eq!(text("Seq\nQ32T1"), Some("Seq Q32T1".into()));
         assert_eq!(text("SEQ1M"), None);
+        assert_eq!(text("RND4K QI1T1"), Some("RND4K Q1T1".into()));
         assert_eq!(text("Read"), None);
         let l = parse("4K QD32").unwrap();
         assert_eq!(l.kind, RowKind::Test { access: Access::Rnd, block_size: 4096, queue_depth: 32, threads: 1 });

@@ -19,7 +19,7 @@
 
 mod build;
 mod decode;
-mod engine;
+pub mod engine;
 mod grid;
 pub mod labels;
 mod read;
@@ -126,6 +126,11 @@ pub struct CellReading {
 /// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes).
 pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
     let rgb = decode::decode(bytes)?;
-    let gray = image::DynamicImage::ImageRgb8(rgb).into_luma8();
-    build::recognize_gray(&gray)
+    build::recognize_rgb(&rgb)
+}
+
+/// The page pass alone (words with boxes), for debugging layouts.
+#[doc(hidden)]
+pub fn debug_page_words(gray: &image::RgbImage) -> Result<Vec<engine::Word>, OcrError> {
+    engine::page_words(gray)
 }
