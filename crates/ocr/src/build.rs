@@ -9,7 +9,7 @@ use crate::{CellReading, Layout, OcrError, Recognition, RowReading, Settings};
 use bench::parse::{number, rescale};
 use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
 use image::imageops::{self, FilterType};
-use image::{GrayImage, RgbImage};
+use image::RgbImage;
 
 /// The page pass runs on at most this many pixels (a 4K desktop is scaled down):
 /// enough to find a window's grid, and the cells are re-read at full resolution.
@@ -21,10 +21,11 @@ const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
 pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     let words = page_words(rgb)?;
-    let gray = &image::DynamicImage::ImageRgb8(rgb.clone()).into_luma8();
-    let grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
+    let gray = rgb;
+    let mut grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
         detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
     })?;
+    probe_rows(gray, &mut grid)?;
 
     // Values.
     let mut cells: Vec<Vec<CellReading>> = Vec::new();
@@ -81,9 +82,17 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     for rect in &label_rects {
         let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
         if let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph)) {
-            for r in read::read(&scaled, true, LABEL_CHARS, |t| labels::parse(t).is_some())? {
+            let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
+            for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
                 let parsed = labels::parse(&r.text);
-                if parsed.is_some() && (best.0.is_none() || r.conf > best.1) {
+                let better = match (&parsed, &best.0) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(p), Some(b)) => {
+                        (labels::plausible(p), r.conf) > (labels::plausible(b), best.1 * 100.0)
+                    }
+                };
+                if better {
                     best = (parsed, r.conf / 100.0, r.text.replace('\n', " "));
                 } else if best.0.is_none() && best.2.is_empty() {
                     best.2 = r.text.replace('\n', " ");
@@ -212,6 +221,48 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
         });
     }
     Ok(recognition)
+}
+
+/// Adds rows the page pass missed above and below the grid (a row whose digits all
+/// straddle a bar edge can be invisible to it): a neighbour at one pitch becomes a row
+/// when at least half its cells read as numbers in the grid's format.
+fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
+    let seen: Vec<usize> = grid
+        .rows
+        .iter()
+        .flat_map(|r| r.page_text.iter().flatten())
+        .filter_map(|t| decimals(grid::trim_number(t)))
+        .collect();
+    let usual = mode(&seen);
+    let n = grid.columns.len();
+    for up in [true, false] {
+        // Windows have at most a handful of rows; stop at the first non-row.
+        for _ in 0..4 {
+            let row = grid.neighbour(up);
+            if row.top < 0 || row.bottom >= img.height() as i32 {
+                break;
+            }
+            let mut good = 0;
+            for ci in 0..n {
+                let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(&row, ci), grid.digit_height) else {
+                    continue;
+                };
+                let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
+                if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
+                    good += 1;
+                }
+            }
+            if good == 0 || good * 2 < n {
+                break;
+            }
+            if up {
+                grid.rows.insert(0, row);
+            } else {
+                grid.rows.push(row);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The test a Peak/Real profile's IOPS or latency row belongs to: the nearest test above
@@ -379,7 +430,7 @@ fn header_text(words: &[Word], grid: &Grid) -> Option<String> {
 /// The settings strip: the line of combo boxes above the column headers, read again at
 /// the value glyph scale, plus what the page pass read there.
 fn read_settings(
-    gray: &GrayImage,
+    gray: &RgbImage,
     words: &[Word],
     grid: &Grid,
     label_rects: &[Option<Rect>],

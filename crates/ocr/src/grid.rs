@@ -246,6 +246,18 @@ impl Grid {
     /// The pixels to read for one value: the column's band, widened because a digit the
     /// page pass missed may sit on either side, and the row's digits plus a margin.
     pub fn cell_rect(&self, row: usize, col: usize) -> Rect {
+        self.cell_rect_of(&self.rows[row], col)
+    }
+
+    /// A row one pitch above the first (`up`) or below the last, for probing rows the
+    /// page pass missed.
+    pub fn neighbour(&self, up: bool) -> GridRow {
+        let edge = if up { &self.rows[0] } else { self.rows.last().expect("a grid has rows") };
+        let dy = if up { -self.pitch } else { self.pitch } as i32;
+        GridRow { top: edge.top + dy, bottom: edge.bottom + dy, page_text: vec![None; self.columns.len()] }
+    }
+
+    pub fn cell_rect_of(&self, r: &GridRow, col: usize) -> Rect {
         let h = self.digit_height;
         let (c0, c1) = self.columns[col];
         let mut x0 = c0 - (0.7 * h) as i32;
@@ -256,7 +268,6 @@ impl Grid {
         if col + 1 < self.columns.len() {
             x1 = x1.min((c1 + self.columns[col + 1].0) / 2);
         }
-        let r = &self.rows[row];
         Rect { x0, x1, y0: r.top - (0.3 * h) as i32, y1: r.bottom + (0.3 * h) as i32 }
     }
 

@@ -51,6 +51,12 @@ fn digits(s: &str) -> Option<u32> {
     if mapped.is_power_of_two() {
         return Some(mapped);
     }
+    // `S` is a 5 or an 8 at small sizes.
+    if s.contains('S') {
+        if let Some(n) = digits_mapped(&s.replace('S', "8")).filter(|n| n.is_power_of_two()) {
+            return Some(n);
+        }
+    }
     let bare: String = s.chars().filter(char::is_ascii_digit).collect();
     match bare.parse::<u32>() {
         Ok(n) if n.is_power_of_two() && bare.len() < s.len() => Some(n),
@@ -71,6 +77,17 @@ fn digits_mapped(s: &str) -> Option<u32> {
         })
         .collect();
     fixed.parse().ok().filter(|n| *n > 0)
+}
+
+/// True when every number in the label is a power of two, as in every preset and custom
+/// setting the tools offer; a reading that is not is probably a misreading.
+pub fn plausible(label: &Label) -> bool {
+    match label.kind {
+        RowKind::Test { block_size, queue_depth, threads, .. } => {
+            block_size.is_power_of_two() && queue_depth.is_power_of_two() && threads.is_power_of_two()
+        }
+        RowKind::Iops { block_size, .. } | RowKind::Latency { block_size, .. } => block_size.is_power_of_two(),
+    }
 }
 
 /// Reads a label from OCR text of one row button (one or two lines).
@@ -155,6 +172,7 @@ mod tests {
         assert_eq!(text("4K\nQD32"), Some("4K QD32".into()));
         assert_eq!(text("Seq\nQ32T1"), Some("Seq Q32T1".into()));
         assert_eq!(text("SEQ1M"), None);
+        assert_eq!(text("SEQIM QsT1"), Some("SEQ1M Q8T1".into()));
         assert_eq!(text("RND4K QI1T1"), Some("RND4K Q1T1".into()));
         assert_eq!(text("Read"), None);
         let l = parse("4K QD32").unwrap();

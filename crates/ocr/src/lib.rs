@@ -134,3 +134,9 @@ pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
 pub fn debug_page_words(gray: &image::RgbImage) -> Result<Vec<engine::Word>, OcrError> {
     engine::page_words(gray)
 }
+
+/// The grid found in a page pass, for debugging layouts.
+#[doc(hidden)]
+pub fn debug_grid(words: &[engine::Word]) -> Option<String> {
+    grid::find(words).map(|g| format!("{g:#?}"))
+}

@@ -6,7 +6,7 @@ use crate::engine;
 use crate::grid::Rect;
 use crate::OcrError;
 use image::imageops::{self, FilterType};
-use image::{GrayImage, Luma};
+use image::{GrayImage, Luma, RgbImage};
 
 /// Glyph height (pixels) the crops are scaled to: Tesseract's LSTM reads 30–50 px best.
 const TARGET_GLYPH: f32 = 40.0;
@@ -21,7 +21,8 @@ pub enum Polarity {
 
 /// Which polarity is more likely: the glyphs are the extreme that covers fewer pixels
 /// (black digits on a white or green cell, white digits on a dark cell with a blue bar).
-pub fn likely_polarity(img: &GrayImage) -> Polarity {
+pub fn likely_polarity(rgb: &RgbImage) -> Polarity {
+    let img = &image::DynamicImage::ImageRgb8(rgb.clone()).into_luma8();
     let (lo, hi) = range(img);
     let span = f32::from(hi.saturating_sub(lo)).max(1.0);
     let (mut dark, mut light) = (0u32, 0u32);
@@ -65,7 +66,7 @@ fn range(img: &GrayImage) -> (u8, u8) {
 }
 
 /// Crops `rect` from `gray`, scaled so glyphs of height `glyph` become `TARGET_GLYPH` high.
-pub fn crop_scaled(gray: &GrayImage, rect: Rect, glyph: f32) -> Option<GrayImage> {
+pub fn crop_scaled(gray: &RgbImage, rect: Rect, glyph: f32) -> Option<RgbImage> {
     let r = rect.clip(gray.width(), gray.height());
     if r.width() < 4 || r.height() < 4 {
         return None;
@@ -77,7 +78,19 @@ pub fn crop_scaled(gray: &GrayImage, rect: Rect, glyph: f32) -> Option<GrayImage
 }
 
 /// Black glyphs on white, padded; `None` when the crop holds no contrast at all.
-pub fn binarize(img: &GrayImage, polarity: Polarity) -> Option<GrayImage> {
+///
+/// The digits and labels of every supported theme are achromatic (black, grey, white)
+/// while bars and buttons are coloured, so dark glyphs are separated on the brightest
+/// channel (a green or blue bar is bright in it) and light glyphs on the darkest channel
+/// (a blue bar is dark in red, a green one in blue).
+pub fn binarize(rgb: &RgbImage, polarity: Polarity) -> Option<GrayImage> {
+    let img = &GrayImage::from_fn(rgb.width(), rgb.height(), |x, y| {
+        let p = rgb.get_pixel(x, y).0;
+        Luma([match polarity {
+            Polarity::DarkText => p[0].max(p[1]).max(p[2]),
+            Polarity::LightText => p[0].min(p[1]).min(p[2]),
+        }])
+    });
     let (lo, hi) = range(img);
     if hi.saturating_sub(lo) < 40 {
         return None;
@@ -106,10 +119,11 @@ pub struct Reading {
     pub polarity: Polarity,
 }
 
-/// Reads a crop in the likely polarity first; tries the other one only when the first
-/// reading is not `acceptable`.
+/// Reads a crop in the likely polarity first, then (when the reading is not
+/// `acceptable`) without the whitelist, which sometimes splits glyphs better, then in the
+/// other polarity. All readings are returned, the acceptable one last.
 pub fn read(
-    scaled: &GrayImage,
+    scaled: &RgbImage,
     block: bool,
     whitelist: &str,
     acceptable: impl Fn(&str) -> bool,
@@ -117,9 +131,20 @@ pub fn read(
     let first = likely_polarity(scaled);
     let other = if first == Polarity::DarkText { Polarity::LightText } else { Polarity::DarkText };
     let mut out = Vec::new();
-    for polarity in [first, other] {
+    let attempts = [(first, whitelist), (first, ""), (other, whitelist)];
+    for (polarity, wl) in attempts {
+        if wl.is_empty() && whitelist.is_empty() {
+            continue;
+        }
         let Some(bin) = binarize(scaled, polarity) else { break };
-        let (text, conf) = engine::read_text(&bin, block, whitelist)?;
+        let (text, conf) = engine::read_text(&bin, block, wl)?;
+        if let Ok(dir) = std::env::var("SSDBASE_OCR_DEBUG_DIR") {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let safe: String = text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+            let _ = bin.save(format!("{dir}/{n:04}_{safe}_{conf:.0}.png"));
+        }
         let ok = acceptable(&text) && conf >= 70.0;
         out.push(Reading { text, conf, polarity });
         if ok {
