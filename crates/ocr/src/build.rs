@@ -25,6 +25,7 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     let mut grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
         detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
     })?;
+    grid.refine_rows(|b| read::ink_extent(gray, b));
     probe_rows(gray, &mut grid)?;
 
     // Values.

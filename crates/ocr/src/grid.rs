@@ -43,6 +43,8 @@ pub struct GridRow {
     pub bottom: i32,
     /// Per column: the page pass's word(s) for that cell, joined.
     pub page_text: Vec<Option<String>>,
+    /// The page pass's boxes of this row's numbers.
+    pub boxes: Vec<Rect>,
 }
 
 impl GridRow {
@@ -223,6 +225,7 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
                     top: (cy - digit_height / 2.0) as i32,
                     bottom: (cy + digit_height / 2.0) as i32,
                     page_text: vec![None; columns.len()],
+                    boxes: Vec::new(),
                 });
             }
         }
@@ -234,9 +237,14 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
                 page_text[ci] = Some(ws.iter().map(|w| w.text.as_str()).collect::<String>());
             }
         }
-        let tops: Vec<f32> = r.words.iter().map(|w| w.top as f32).collect();
-        let bottoms: Vec<f32> = r.words.iter().map(|w| w.bottom() as f32).collect();
-        out.push(GridRow { top: median(tops) as i32, bottom: median(bottoms) as i32, page_text });
+        // The row's centre from boxes of digit height: a box that swallowed part of a
+        // bar or border is taller and off-centre.
+        let fitting: Vec<f32> =
+            r.words.iter().filter(|w| (w.height as f32) <= 1.3 * digit_height).map(|w| w.cy()).collect();
+        let cy = if fitting.is_empty() { r.cy } else { median(fitting) };
+        let half = digit_height / 2.0;
+        let boxes = r.words.iter().map(|w| Rect { x0: w.left, y0: w.top, x1: w.right(), y1: w.bottom() }).collect();
+        out.push(GridRow { top: (cy - half).round() as i32, bottom: (cy + half).round() as i32, page_text, boxes });
     }
 
     Some(Grid { rows: out, columns, digit_height, pitch, right_aligned })
@@ -254,7 +262,12 @@ impl Grid {
     pub fn neighbour(&self, up: bool) -> GridRow {
         let edge = if up { &self.rows[0] } else { self.rows.last().expect("a grid has rows") };
         let dy = if up { -self.pitch } else { self.pitch } as i32;
-        GridRow { top: edge.top + dy, bottom: edge.bottom + dy, page_text: vec![None; self.columns.len()] }
+        GridRow {
+            top: edge.top + dy,
+            bottom: edge.bottom + dy,
+            page_text: vec![None; self.columns.len()],
+            boxes: Vec::new(),
+        }
     }
 
     pub fn cell_rect_of(&self, r: &GridRow, col: usize) -> Rect {
@@ -285,6 +298,7 @@ impl Grid {
                 let mut ws: Vec<&Word> = words
                     .iter()
                     .filter(|w| w.right() <= left && w.right() > left - reach && (w.cy() - cy).abs() < half)
+                    .filter(|w| w.text.chars().any(char::is_alphanumeric))
                     .collect();
                 ws.sort_by_key(|w| -w.right());
                 let first = ws.first()?;
@@ -305,18 +319,48 @@ impl Grid {
         if known.is_empty() {
             return vec![None; self.rows.len()];
         }
-        let x0 = median(known.iter().map(|k| k.0 as f32).collect()) as i32;
-        let x1 = median(known.iter().map(|k| k.1 as f32).collect()) as i32;
+        let x0 = known.iter().map(|k| k.0).min().expect("known is not empty");
+        let x1 = known.iter().map(|k| k.1).max().expect("known is not empty");
         let pad = (0.25 * self.digit_height) as i32;
         self.rows
             .iter()
-            .zip(&found)
-            .map(|(r, f)| {
-                let (a, b) = f.unwrap_or((x0, x1));
-                let (a, b) = (a.min(x0), b.max(x1));
+            .map(|r| {
+                let (a, b) = (x0, x1);
                 let cy = r.cy();
                 Some(Rect { x0: a - pad, x1: b + pad, y0: (cy - 0.42 * self.pitch) as i32, y1: (cy + 0.42 * self.pitch) as i32 })
             })
             .collect()
+    }
+}
+
+impl Grid {
+    /// Replaces the page pass's box heights by the measured ink: boxes often include part
+    /// of a bar or the whole cell, the ink of the digits does not.
+    pub fn refine_rows(&mut self, ink: impl Fn(Rect) -> Option<(i32, i32)>) {
+        let mut heights = Vec::new();
+        for r in &mut self.rows {
+            let spans: Vec<(i32, i32)> = r.boxes.iter().filter_map(|b| ink(*b)).collect();
+            if spans.is_empty() {
+                continue;
+            }
+            r.top = median(spans.iter().map(|s| s.0 as f32).collect()) as i32;
+            r.bottom = median(spans.iter().map(|s| s.1 as f32).collect()) as i32;
+            heights.push((r.bottom - r.top) as f32);
+        }
+        if heights.is_empty() {
+            return;
+        }
+        let h = median(heights);
+        if h >= 6.0 {
+            self.digit_height = h;
+            // Rows the page pass did not see: same height around their centre.
+            for r in &mut self.rows {
+                if r.boxes.is_empty() {
+                    let cy = r.cy();
+                    r.top = (cy - h / 2.0) as i32;
+                    r.bottom = (cy + h / 2.0) as i32;
+                }
+            }
+        }
     }
 }

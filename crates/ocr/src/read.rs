@@ -179,3 +179,45 @@ pub fn valid_number(text: &str) -> bool {
 pub fn decimals(text: &str) -> Option<usize> {
     text.rsplit_once('.').map(|(_, f)| f.len())
 }
+
+/// The vertical extent of the glyphs inside `rect` (unscaled): the longest run of pixel
+/// rows holding ink, allowing one-pixel gaps.
+pub fn ink_extent(img: &RgbImage, rect: Rect) -> Option<(i32, i32)> {
+    let r = rect.clip(img.width(), img.height());
+    if r.width() < 3 || r.height() < 3 {
+        return None;
+    }
+    let sub = imageops::crop_imm(img, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
+    let bin = binarize(&sub, likely_polarity(&sub))?;
+    let rows: Vec<bool> = (PAD..bin.height() - PAD)
+        .map(|y| (PAD..bin.width() - PAD).filter(|&x| bin.get_pixel(x, y)[0] == 0).count() >= 2)
+        .collect();
+    let (mut best, mut start, mut gap) = ((0usize, 0usize), None::<usize>, 0usize);
+    for (y, ink) in rows.iter().enumerate() {
+        match (ink, start) {
+            (true, None) => {
+                start = Some(y);
+                gap = 0;
+            }
+            (true, Some(s)) => {
+                gap = 0;
+                if y + 1 - s > best.1 - best.0 {
+                    best = (s, y + 1);
+                }
+            }
+            (false, Some(_)) => {
+                gap += 1;
+                if gap > 1 {
+                    start = None;
+                }
+            }
+            (false, None) => {}
+        }
+        if let (true, Some(s)) = (ink, start) {
+            if y + 1 - s > best.1 - best.0 {
+                best = (s, y + 1);
+            }
+        }
+    }
+    (best.1 > best.0).then(|| (r.y0 + best.0 as i32, r.y0 + best.1 as i32))
+}
