@@ -7,6 +7,8 @@ use image::codecs::{gif::GifDecoder, png::PngDecoder, webp::WebPDecoder};
 use image::{AnimationDecoder, DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
 use std::io::Cursor;
 
+/// Larger than any real screenshot file (a lossless 4K desktop PNG is about 25 MB).
+pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 /// Larger than any real screenshot (an 8K desktop is 7680×4320).
 pub const MAX_SIDE: u32 = 10_000;
 /// Total decoder allocations; a 10 000 × 10 000 RGBA image needs 400 MB, so the pixel
@@ -29,6 +31,11 @@ fn limits() -> Limits {
 pub fn decode(bytes: &[u8]) -> Result<RgbImage, OcrError> {
     if bytes.is_empty() {
         return Err(OcrError::NotAnImage { detail: "the input is empty".into() });
+    }
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(OcrError::TooLarge {
+            detail: format!("{} bytes is more than the {MAX_INPUT_BYTES} bytes a screenshot may have", bytes.len()),
+        });
     }
     let format = image::guess_format(bytes).map_err(|_| OcrError::NotAnImage {
         detail: format!("no PNG, JPEG, GIF, BMP or WebP signature in the first bytes ({})", hex_head(bytes)),

@@ -26,7 +26,7 @@ mod read;
 mod settings;
 pub mod corpus;
 
-pub use decode::{MAX_PIXELS, MAX_SIDE};
+pub use decode::{MAX_INPUT_BYTES, MAX_PIXELS, MAX_SIDE};
 pub use grid::Rect;
 
 use bench::{BenchResult, Tool};

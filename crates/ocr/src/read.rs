@@ -116,7 +116,6 @@ pub struct Reading {
     pub text: String,
     /// Tesseract's mean confidence, 0–100.
     pub conf: f32,
-    pub polarity: Polarity,
 }
 
 /// Reads a crop in the likely polarity first, then (when the reading is not
@@ -146,7 +145,7 @@ pub fn read(
             let _ = bin.save(format!("{dir}/{n:04}_{safe}_{conf:.0}.png"));
         }
         let ok = acceptable(&text) && conf >= 70.0;
-        out.push(Reading { text, conf, polarity });
+        out.push(Reading { text, conf });
         if ok {
             break;
         }
