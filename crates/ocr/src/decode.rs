@@ -65,6 +65,11 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, OcrError> {
             detail: format!("{w}×{h} pixels is too small to show a benchmark window"),
         });
     }
+    // The JPEG decoder fills a cut-off image with grey instead of failing: check that
+    // the end-of-image marker is there (some writers append a few bytes after it).
+    if format == ImageFormat::Jpeg && !bytes.windows(2).rev().take(4096).any(|w| w == [0xFF, 0xD9]) {
+        return Err(OcrError::Corrupt { format: name, detail: "truncated: no end-of-image marker".into() });
+    }
     let frames = frame_count(format, bytes).map_err(corrupt)?;
     if frames > 1 {
         return Err(OcrError::Animated { format: name });
