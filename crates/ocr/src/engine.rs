@@ -44,6 +44,16 @@ fn tessdata() -> String {
 }
 
 fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Result<T, OcrError> {
+    static ONE_THREAD: std::sync::Once = std::sync::Once::new();
+    ONE_THREAD.call_once(|| {
+        // Debian's Tesseract is built with OpenMP, whose worker threads spin while they
+        // wait: on a busy machine that made each image take several times longer. One
+        // thread per recognition; callers get parallelism by recognising several images
+        // at once. Set before the first engine exists, unless the user chose otherwise.
+        if std::env::var_os("OMP_THREAD_LIMIT").is_none() {
+            std::env::set_var("OMP_THREAD_LIMIT", "1");
+        }
+    });
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {

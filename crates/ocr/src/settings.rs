@@ -17,7 +17,7 @@ fn version_re() -> &'static Regex {
 
 fn size_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    re(&RE, r"(?:^|[^\d.])(\d{1,3})\W{0,6}?(\d{1,5}) ?(MiB|GiB|MB|GB|KiB|TiB)\b")
+    re(&RE, r"(?:^|[^\d.])(\d{1,2})[^\d]{0,8}?(\d{1,5}) ?(MiB|GiB|MB|GB|KiB|TiB)(?:[^A-Za-z]|$)")
 }
 
 fn drive_re() -> &'static Regex {
