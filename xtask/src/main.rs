@@ -177,12 +177,15 @@ fn ocr_prerequisites() -> Result<()> {
         .map(|v| v.trim().to_string())
         .filter(|v| v != "(none)");
     let installed = output(Command::new("dpkg-query").args(["-W", "-f=${Version}", "libcurl4"])).ok();
-    let mut args: Vec<String> = ["install", "-y", "-q", "--no-install-recommends", "libtesseract-dev"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> =
+        ["install", "-y", "-q", "--no-install-recommends", "libtesseract-dev"].map(String::from).to_vec();
     if let (Some(v), Some(have)) = (candidate, installed) {
         if v != have.trim() {
-            args.extend([format!("libcurl4={v}"), format!("libcurl4-openssl-dev={v}"), "--allow-downgrades".into()]);
+            args.extend([
+                format!("libcurl4={v}"),
+                format!("libcurl4-openssl-dev={v}"),
+                "--allow-downgrades".into(),
+            ]);
         }
     }
     println!("xtask: installing libtesseract-dev");

@@ -16,10 +16,7 @@ fn main() {
     let labels = corpus::load(&dir).expect("LABELS.json");
     let tesseract = which_tesseract();
 
-    println!(
-        "{:<44} {:>9} {:>7} {:>7} | {:>9} {:>7}",
-        "image", "ours", "labels", "s", "tesseract", "s"
-    );
+    println!("{:<44} {:>9} {:>7} {:>7} | {:>9} {:>7}", "image", "ours", "labels", "s", "tesseract", "s");
     let (mut fields, mut ours_exact, mut labels_n, mut labels_ok) = (0usize, 0usize, 0usize, 0usize);
     let (mut ours_secs, mut tess_exact, mut tess_secs) = (0f64, 0usize, 0f64);
     for img in &labels.images {
@@ -52,7 +49,12 @@ fn main() {
         let short: String = img.file.chars().take(44).collect();
         println!(
             "{short:<44} {:>4}/{:<4} {:>3}/{:<3} {secs:>7.2} | {:>4}/{:<4} {t_secs:>7.2}",
-            s.exact, s.fields, s.labels_ok, s.labels, t_exact, expected.len()
+            s.exact,
+            s.fields,
+            s.labels_ok,
+            s.labels,
+            t_exact,
+            expected.len()
         );
         for n in &s.notes {
             println!("    {n}");

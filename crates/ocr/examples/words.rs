@@ -8,6 +8,9 @@ fn main() {
         return;
     }
     for w in words {
-        println!("{:>5} {:>5} {:>4} {:>4} {:>5.1} {:?} {:?}", w.left, w.top, w.width, w.height, w.conf, w.line, w.text);
+        println!(
+            "{:>5} {:>5} {:>4} {:>4} {:>5.1} {:?} {:?}",
+            w.left, w.top, w.width, w.height, w.conf, w.line, w.text
+        );
     }
 }

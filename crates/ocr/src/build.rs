@@ -111,7 +111,10 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
 
     let thousands = cells.iter().flatten().any(|c| c.text.as_deref().is_some_and(|t| t.contains(',')));
     let tool = tool_from_title.unwrap_or(
-        if settings.unit.as_deref().is_some_and(|u| u.contains("iB")) || thousands || grid.right_aligned == Some(false) {
+        if settings.unit.as_deref().is_some_and(|u| u.contains("iB"))
+            || thousands
+            || grid.right_aligned == Some(false)
+        {
             Tool::KDiskMark
         } else {
             Tool::CrystalDiskMark
@@ -127,7 +130,10 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
             Some(RowKind::Latency { .. }) => "μs".to_string(),
             _ => window_unit.clone(),
         };
-        rows.push((label, RowReading { label: None, label_confidence: label_conf, label_raw: raw, unit, cells: row_cells }));
+        rows.push((
+            label,
+            RowReading { label: None, label_confidence: label_conf, label_raw: raw, unit, cells: row_cells },
+        ));
     }
     for (l, r) in rows.iter_mut() {
         r.label = l.as_ref().map(|l| l.text.clone());
@@ -245,11 +251,15 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
             }
             let mut good = 0;
             for ci in 0..n {
-                let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(&row, ci), grid.digit_height) else {
+                let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(&row, ci), grid.digit_height)
+                else {
                     continue;
                 };
                 let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
-                if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
+                if read::read(&scaled, false, NUMBER_CHARS, fits)?
+                    .iter()
+                    .any(|r| fits(&r.text) && r.conf >= 80.0)
+                {
                     good += 1;
                 }
             }
@@ -325,7 +335,8 @@ fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, 
             if d != u {
                 conf *= 0.5;
             }
-        } else if usual_decimals.is_some() && decimals(&c.text).is_none() && c.text.replace(',', "").len() < 7 {
+        } else if usual_decimals.is_some() && decimals(&c.text).is_none() && c.text.replace(',', "").len() < 7
+        {
             // Only values of a million or more are printed without decimals.
             conf *= 0.5;
         }
@@ -357,7 +368,10 @@ fn label_height(words: &[Word], rects: &[Option<Rect>]) -> Option<f32> {
     let mut hs: Vec<f32> = words
         .iter()
         .filter(|w| {
-            rects.iter().flatten().any(|r| w.left >= r.x0 && w.right() <= r.x1 && w.top >= r.y0 && w.bottom() <= r.y1)
+            rects
+                .iter()
+                .flatten()
+                .any(|r| w.left >= r.x0 && w.right() <= r.x1 && w.top >= r.y0 && w.bottom() <= r.y1)
         })
         .filter(|w| w.text.chars().any(|c| c.is_ascii_alphanumeric()))
         .map(|w| w.height as f32)
@@ -501,8 +515,19 @@ fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)],
     } else if has("SEQ128K Q32T1") && has("RND4K Q32T16") {
         "nvme"
     } else if names.iter().all(|n| {
-        ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q32T16", "RND4K Q1T1", "Seq Q32T1", "4K Q32T1", "4K Q8T8", "Seq", "4K"]
-            .contains(n)
+        [
+            "SEQ1M Q8T1",
+            "SEQ1M Q1T1",
+            "RND4K Q32T1",
+            "RND4K Q32T16",
+            "RND4K Q1T1",
+            "Seq Q32T1",
+            "4K Q32T1",
+            "4K Q8T8",
+            "Seq",
+            "4K",
+        ]
+        .contains(n)
     }) {
         "default"
     } else {

@@ -34,7 +34,10 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, OcrError> {
     }
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(OcrError::TooLarge {
-            detail: format!("{} bytes is more than the {MAX_INPUT_BYTES} bytes a screenshot may have", bytes.len()),
+            detail: format!(
+                "{} bytes is more than the {MAX_INPUT_BYTES} bytes a screenshot may have",
+                bytes.len()
+            ),
         });
     }
     let format = image::guess_format(bytes).map_err(|_| OcrError::NotAnImage {
@@ -87,19 +90,9 @@ fn frame_count(format: ImageFormat, bytes: &[u8]) -> image::ImageResult<usize> {
         ImageFormat::Png => {
             let mut d = PngDecoder::new(Cursor::new(bytes))?;
             d.set_limits(limits())?;
-            if d.is_apng()? {
-                2
-            } else {
-                1
-            }
+            1 + usize::from(d.is_apng()?)
         }
-        ImageFormat::WebP => {
-            if WebPDecoder::new(Cursor::new(bytes))?.has_animation() {
-                2
-            } else {
-                1
-            }
-        }
+        ImageFormat::WebP => 1 + usize::from(WebPDecoder::new(Cursor::new(bytes))?.has_animation()),
         ImageFormat::Gif => {
             let mut d = GifDecoder::new(Cursor::new(bytes))?;
             d.set_limits(limits())?;

@@ -133,11 +133,8 @@ pub fn find(words: &[Word]) -> Option<Grid> {
 
 /// The grid containing `seed`: rows of the same glyph height overlapping it horizontally.
 fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
-    let (seed_h, seed_x0, seed_x1) = (
-        seed.h,
-        seed.words.iter().map(|w| w.left).min()?,
-        seed.words.iter().map(|w| w.right()).max()?,
-    );
+    let (seed_h, seed_x0, seed_x1) =
+        (seed.h, seed.words.iter().map(|w| w.left).min()?, seed.words.iter().map(|w| w.right()).max()?);
     let slack = (3.0 * seed_h) as i32;
     let mut picked: Vec<&Row> = rows
         .iter()
@@ -200,13 +197,17 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
     let mut centre_spread = 0.0;
     let mut widths_differ = false;
     for &(c0, c1) in &columns {
-        let ws: Vec<&&Word> = picked.iter().flat_map(|r| r.words.iter()).filter(|w| w.left >= c0 && w.right() <= c1).collect();
-        let (Some(minr), Some(maxr)) = (ws.iter().map(|w| w.right()).min(), ws.iter().map(|w| w.right()).max()) else {
+        let ws: Vec<&&Word> =
+            picked.iter().flat_map(|r| r.words.iter()).filter(|w| w.left >= c0 && w.right() <= c1).collect();
+        let (Some(minr), Some(maxr)) =
+            (ws.iter().map(|w| w.right()).min(), ws.iter().map(|w| w.right()).max())
+        else {
             continue;
         };
         let cs: Vec<f32> = ws.iter().map(|w| (w.left + w.right()) as f32 / 2.0).collect();
         right_spread += (maxr - minr) as f32;
-        centre_spread += cs.iter().copied().fold(f32::MIN, f32::max) - cs.iter().copied().fold(f32::MAX, f32::min);
+        centre_spread +=
+            cs.iter().copied().fold(f32::MIN, f32::max) - cs.iter().copied().fold(f32::MAX, f32::min);
         let wmin = ws.iter().map(|w| w.width).min().unwrap_or(0);
         let wmax = ws.iter().map(|w| w.width).max().unwrap_or(0);
         widths_differ |= (wmax - wmin) as f32 > 0.6 * digit_height;
@@ -243,8 +244,14 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
             r.words.iter().filter(|w| (w.height as f32) <= 1.3 * digit_height).map(|w| w.cy()).collect();
         let cy = if fitting.is_empty() { r.cy } else { median(fitting) };
         let half = digit_height / 2.0;
-        let boxes = r.words.iter().map(|w| Rect { x0: w.left, y0: w.top, x1: w.right(), y1: w.bottom() }).collect();
-        out.push(GridRow { top: (cy - half).round() as i32, bottom: (cy + half).round() as i32, page_text, boxes });
+        let boxes =
+            r.words.iter().map(|w| Rect { x0: w.left, y0: w.top, x1: w.right(), y1: w.bottom() }).collect();
+        out.push(GridRow {
+            top: (cy - half).round() as i32,
+            bottom: (cy + half).round() as i32,
+            page_text,
+            boxes,
+        });
     }
 
     Some(Grid { rows: out, columns, digit_height, pitch, right_aligned })
@@ -327,7 +334,12 @@ impl Grid {
             .map(|r| {
                 let (a, b) = (x0, x1);
                 let cy = r.cy();
-                Some(Rect { x0: a - pad, x1: b + pad, y0: (cy - 0.42 * self.pitch) as i32, y1: (cy + 0.42 * self.pitch) as i32 })
+                Some(Rect {
+                    x0: a - pad,
+                    x1: b + pad,
+                    y0: (cy - 0.42 * self.pitch) as i32,
+                    y1: (cy + 0.42 * self.pitch) as i32,
+                })
             })
             .collect()
     }

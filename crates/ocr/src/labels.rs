@@ -86,7 +86,9 @@ pub fn plausible(label: &Label) -> bool {
         RowKind::Test { block_size, queue_depth, threads, .. } => {
             block_size.is_power_of_two() && queue_depth.is_power_of_two() && threads.is_power_of_two()
         }
-        RowKind::Iops { block_size, .. } | RowKind::Latency { block_size, .. } => block_size.is_power_of_two(),
+        RowKind::Iops { block_size, .. } | RowKind::Latency { block_size, .. } => {
+            block_size.is_power_of_two()
+        }
     }
 }
 
@@ -101,7 +103,8 @@ pub fn parse(text: &str) -> Option<Label> {
         })
         .collect();
     // Stray marks at the ends (button borders read as `|`, `_`, `-`, `.`).
-    let compact = compact.trim_matches(|c: char| matches!(c, '_' | '-' | '.' | '—' | '~' | '\'' | '"' | ',' | '‘' | '’'));
+    let compact = compact
+        .trim_matches(|c: char| matches!(c, '_' | '-' | '.' | '—' | '~' | '\'' | '"' | ',' | '‘' | '’'));
     let c = re().captures(compact)?;
     let get = |i: usize| c.get(i).map(|m| m.as_str());
     if let Some(kind) = get(1) {
@@ -123,7 +126,9 @@ pub fn parse(text: &str) -> Option<Label> {
             Some(p) if p.contains("PS") && p.len() >= 3 => {
                 Some(Label { text: format!("{head} (IOPS)"), kind: RowKind::Iops { access, block_size } })
             }
-            Some(_) => Some(Label { text: format!("{head} (μs)"), kind: RowKind::Latency { access, block_size } }),
+            Some(_) => {
+                Some(Label { text: format!("{head} (μs)"), kind: RowKind::Latency { access, block_size } })
+            }
             // A bare `SEQ1M`: the second line was lost; not enough to name the test.
             None => None,
         };
@@ -176,8 +181,14 @@ mod tests {
         assert_eq!(text("RND4K QI1T1"), Some("RND4K Q1T1".into()));
         assert_eq!(text("Read"), None);
         let l = parse("4K QD32").unwrap();
-        assert_eq!(l.kind, RowKind::Test { access: Access::Rnd, block_size: 4096, queue_depth: 32, threads: 1 });
+        assert_eq!(
+            l.kind,
+            RowKind::Test { access: Access::Rnd, block_size: 4096, queue_depth: 32, threads: 1 }
+        );
         let l = parse("Seq Q32T1").unwrap();
-        assert_eq!(l.kind, RowKind::Test { access: Access::Seq, block_size: 131072, queue_depth: 32, threads: 1 });
+        assert_eq!(
+            l.kind,
+            RowKind::Test { access: Access::Seq, block_size: 131072, queue_depth: 32, threads: 1 }
+        );
     }
 }

@@ -18,13 +18,13 @@
 //! allocates in proportion to the (capped) image size.
 
 mod build;
+pub mod corpus;
 mod decode;
 pub mod engine;
 mod grid;
 pub mod labels;
 mod read;
 mod settings;
-pub mod corpus;
 
 pub use decode::{MAX_INPUT_BYTES, MAX_PIXELS, MAX_SIDE};
 pub use grid::Rect;

@@ -71,7 +71,8 @@ pub fn crop_scaled(gray: &RgbImage, rect: Rect, glyph: f32) -> Option<RgbImage> 
     if r.width() < 4 || r.height() < 4 {
         return None;
     }
-    let sub = imageops::crop_imm(gray, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
+    let sub =
+        imageops::crop_imm(gray, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
     let scale = (TARGET_GLYPH / glyph.max(4.0)).clamp(0.5, 6.0);
     let (w, h) = ((r.width() as f32 * scale).round() as u32, (r.height() as f32 * scale).round() as u32);
     Some(imageops::resize(&sub, w.max(1), h.max(1), FilterType::CatmullRom))
@@ -141,7 +142,8 @@ pub fn read(
             use std::sync::atomic::{AtomicUsize, Ordering};
             static N: AtomicUsize = AtomicUsize::new(0);
             let n = N.fetch_add(1, Ordering::Relaxed);
-            let safe: String = text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+            let safe: String =
+                text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
             let _ = bin.save(format!("{dir}/{n:04}_{safe}_{conf:.0}.png"));
         }
         let ok = acceptable(&text) && conf >= 70.0;
@@ -186,7 +188,8 @@ pub fn ink_extent(img: &RgbImage, rect: Rect) -> Option<(i32, i32)> {
     if r.width() < 3 || r.height() < 3 {
         return None;
     }
-    let sub = imageops::crop_imm(img, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
+    let sub =
+        imageops::crop_imm(img, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
     let bin = binarize(&sub, likely_polarity(&sub))?;
     let rows: Vec<bool> = (PAD..bin.height() - PAD)
         .map(|y| (PAD..bin.width() - PAD).filter(|&x| bin.get_pixel(x, y)[0] == 0).count() >= 2)

@@ -12,7 +12,8 @@ const MIN_LABELS: f64 = 0.99;
 
 #[test]
 fn corpus_accuracy() {
-    let shared = corpus::shared_dir().expect("the shared corpus (set SSDBASE_SHARED or place shared/ beside the checkout)");
+    let shared = corpus::shared_dir()
+        .expect("the shared corpus (set SSDBASE_SHARED or place shared/ beside the checkout)");
     let dir = shared.join("corpus/screenshots");
     let labels = corpus::load(&dir).unwrap();
     let (mut fields, mut exact, mut lab, mut lab_ok, mut verdicts) = (0, 0, 0, 0, 0);
@@ -24,13 +25,22 @@ fn corpus_accuracy() {
         let s = corpus::score(img, &outcome);
         println!(
             "{:<60} values {:>2}/{:<2} labels {}/{} verdict {} {:.2}s",
-            img.file, s.exact, s.fields, s.labels_ok, s.labels, if s.verdict_ok { "ok" } else { "WRONG" }, secs
+            img.file,
+            s.exact,
+            s.fields,
+            s.labels_ok,
+            s.labels,
+            if s.verdict_ok { "ok" } else { "WRONG" },
+            secs
         );
         for n in &s.notes {
             println!("    {n}");
         }
         if let Ok(r) = &outcome {
-            println!("    layout {} {} tool {:?} version {:?} settings {:?}", r.layout.family, r.layout.preset, r.layout.tool, r.settings.version, r.settings);
+            println!(
+                "    layout {} {} tool {:?} version {:?} settings {:?}",
+                r.layout.family, r.layout.preset, r.layout.tool, r.settings.version, r.settings
+            );
         }
         fields += s.fields;
         exact += s.exact;
