@@ -82,8 +82,16 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     let mut row_labels = Vec::new();
     for rect in &label_rects {
         let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
-        if let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph)) {
-            let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
+        let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
+        // A second size when the first gives no plausible label: Tesseract's misreadings
+        // of thin glyphs (`1` as `7` or `I1`) depend on the scale.
+        for size in [1.0, 1.4] {
+            if best.0.as_ref().is_some_and(labels::plausible) {
+                break;
+            }
+            let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph * size)) else {
+                break;
+            };
             for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
                 let parsed = labels::parse(&r.text);
                 let better = match (&parsed, &best.0) {
@@ -464,25 +472,41 @@ fn read_settings(
     let band = (header_top as f32 - 0.95 * grid.pitch, header_top as f32 - 0.05 * grid.pitch);
     let left = label_rects.iter().flatten().map(|r| r.x0).min().unwrap_or(g.x0) - grid.pitch as i32;
     let right = g.x1 + grid.pitch as i32;
-    let strip: Vec<&Word> = words
+    let mut band_words: Vec<&Word> = words
         .iter()
         .filter(|w| w.cy() > band.0 && w.cy() < band.1 && w.left >= left && w.right() <= right)
         .collect();
+    band_words.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
+    // The band may also hold the menu line: the settings are the line nearest the headers.
+    let mut lines_in_band: Vec<Vec<&Word>> = Vec::new();
+    for w in band_words {
+        match lines_in_band.last_mut() {
+            Some(l) if w.cy() - l.last().expect("lines are non-empty").cy() < 0.5 * grid.pitch / 2.0 => {
+                l.push(w)
+            }
+            _ => lines_in_band.push(vec![w]),
+        }
+    }
+    let strip = lines_in_band.pop().unwrap_or_default();
     let mut texts = Vec::new();
-    if !strip.is_empty() {
-        let glyph = {
-            let mut hs: Vec<i32> = strip.iter().map(|w| w.height).collect();
-            hs.sort();
-            hs[hs.len() / 2] as f32
+    let letters: Vec<&&Word> = strip.iter().filter(|w| w.text.chars().any(char::is_alphanumeric)).collect();
+    if !letters.is_empty() {
+        let mut hs: Vec<i32> = letters.iter().map(|w| w.height).collect();
+        hs.sort();
+        let glyph = hs[hs.len() / 2] as f32;
+        let cy = {
+            let mut cys: Vec<f32> = letters.iter().map(|w| w.cy()).collect();
+            cys.sort_by(|a, b| a.total_cmp(b));
+            cys[cys.len() / 2]
         };
         let rect = Rect {
             x0: strip.iter().map(|w| w.left).min().unwrap_or(left) - glyph as i32,
             x1: strip.iter().map(|w| w.right()).max().unwrap_or(right) + glyph as i32,
-            y0: strip.iter().map(|w| w.top).min().unwrap_or(0) - (0.4 * glyph) as i32,
-            y1: strip.iter().map(|w| w.bottom()).max().unwrap_or(0) + (0.4 * glyph) as i32,
+            y0: (cy - 1.0 * glyph) as i32,
+            y1: (cy + 1.0 * glyph) as i32,
         };
-        if let Some(scaled) = read::crop_scaled(gray, rect, glyph * 1.4) {
-            for r in read::read(&scaled, false, "", |t| t.contains('%'))? {
+        if let Some(scaled) = read::crop_scaled(gray, rect, glyph * 1.2) {
+            for r in read::read_with(&scaled, false, "", true, |t| t.contains('%'))? {
                 texts.push(r.text);
             }
         }

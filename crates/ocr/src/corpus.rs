@@ -78,6 +78,9 @@ pub struct Score {
     pub exact: usize,
     pub labels: usize,
     pub labels_ok: usize,
+    /// Settings-bar texts and the title-bar version that are visible in the image.
+    pub settings: usize,
+    pub settings_ok: usize,
     /// The all-zero verdict matched (an all-zero window refused, others accepted).
     pub verdict_ok: bool,
     pub notes: Vec<String>,
@@ -99,6 +102,40 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
         Ok(_) => !img.all_zero(),
         Err(_) => false,
     };
+    if let Some(r) = rec {
+        let st = &r.settings;
+        let count = st.test_count.map(|c| c.to_string());
+        let ours = [
+            ("test_count", count.as_deref()),
+            ("test_size", st.test_size.as_deref()),
+            ("drive", st.drive.as_deref()),
+            ("unit", st.unit.as_deref()),
+            ("mix_ratio", st.mix_ratio.as_deref()),
+        ];
+        for (key, got) in ours {
+            let Some(want) = img.settings.get(key).and_then(|v| v.as_str()) else { continue };
+            // A drive text cut off inside its widget is not scored.
+            if want.contains("[truncated") {
+                continue;
+            }
+            s.settings += 1;
+            if got == Some(want) {
+                s.settings_ok += 1;
+            } else {
+                s.notes.push(format!("setting {key}: want {want:?}, read {got:?}"));
+            }
+        }
+        if img.tool == "CrystalDiskMark" {
+            if let Some(want) = img.version.as_deref() {
+                s.settings += 1;
+                if r.settings.version.as_deref() == Some(want) {
+                    s.settings_ok += 1;
+                } else {
+                    s.notes.push(format!("version: want {want:?}, read {:?}", r.settings.version));
+                }
+            }
+        }
+    }
     for (ri, row) in img.rows.iter().enumerate() {
         let got = rec.and_then(|r| r.rows.get(ri));
         s.labels += 1;

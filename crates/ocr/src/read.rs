@@ -128,15 +128,30 @@ pub fn read(
     whitelist: &str,
     acceptable: impl Fn(&str) -> bool,
 ) -> Result<Vec<Reading>, OcrError> {
+    read_with(scaled, block, whitelist, false, acceptable)
+}
+
+/// [`read`], optionally erasing ruled lines first (the borders of combo boxes).
+pub fn read_with(
+    scaled: &RgbImage,
+    block: bool,
+    whitelist: &str,
+    erase_rules: bool,
+    acceptable: impl Fn(&str) -> bool,
+) -> Result<Vec<Reading>, OcrError> {
     let first = likely_polarity(scaled);
     let other = if first == Polarity::DarkText { Polarity::LightText } else { Polarity::DarkText };
     let mut out = Vec::new();
-    let attempts = [(first, whitelist), (first, ""), (other, whitelist)];
+    let mut attempts = vec![(first, whitelist)];
+    if !whitelist.is_empty() {
+        attempts.push((first, ""));
+    }
+    attempts.push((other, whitelist));
     for (polarity, wl) in attempts {
-        if wl.is_empty() && whitelist.is_empty() {
-            continue;
+        let Some(mut bin) = binarize(scaled, polarity) else { break };
+        if erase_rules {
+            remove_rules(&mut bin);
         }
-        let Some(bin) = binarize(scaled, polarity) else { break };
         let (text, conf) = engine::read_text(&bin, block, wl)?;
         if let Ok(dir) = std::env::var("SSDBASE_OCR_DEBUG_DIR") {
             use std::sync::atomic::{AtomicUsize, Ordering};
@@ -222,4 +237,48 @@ pub fn ink_extent(img: &RgbImage, rect: Rect) -> Option<(i32, i32)> {
         }
     }
     (best.1 > best.0).then(|| (r.y0 + best.0 as i32, r.y0 + best.1 as i32))
+}
+
+/// Erases ink runs longer than any glyph stroke: box borders and separators, which make
+/// Tesseract read a whole strip as noise. Glyphs are `TARGET_GLYPH` high after scaling.
+pub fn remove_rules(bin: &mut GrayImage) {
+    let (w, h) = bin.dimensions();
+    let max_h = (2.0 * TARGET_GLYPH) as u32;
+    let max_v = (1.25 * TARGET_GLYPH) as u32;
+    let mut erase = Vec::new();
+    for y in 0..h {
+        let mut start = None;
+        for x in 0..=w {
+            let ink = x < w && bin.get_pixel(x, y)[0] == 0;
+            match (ink, start) {
+                (true, None) => start = Some(x),
+                (false, Some(s)) => {
+                    if x - s > max_h {
+                        erase.extend((s..x).map(|xx| (xx, y)));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for x in 0..w {
+        let mut start = None;
+        for y in 0..=h {
+            let ink = y < h && bin.get_pixel(x, y)[0] == 0;
+            match (ink, start) {
+                (true, None) => start = Some(y),
+                (false, Some(s)) => {
+                    if y - s > max_v {
+                        erase.extend((s..y).map(|yy| (x, yy)));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for (x, y) in erase {
+        bin.put_pixel(x, y, Luma([255]));
+    }
 }

@@ -7,7 +7,7 @@ use ocr::corpus;
 /// Share of numeric fields that must be read exactly (as drawn, separators included).
 /// Measured: 340/340 (2026-11-29).
 const MIN_EXACT: f64 = 0.99;
-/// Share of row labels that must be recognised. Measured: 163/164.
+/// Share of row labels that must be recognised. Measured: 164/164.
 const MIN_LABELS: f64 = 0.99;
 
 #[test]
@@ -17,6 +17,7 @@ fn corpus_accuracy() {
     let dir = shared.join("corpus/screenshots");
     let labels = corpus::load(&dir).unwrap();
     let (mut fields, mut exact, mut lab, mut lab_ok, mut verdicts) = (0, 0, 0, 0, 0);
+    let (mut settings, mut settings_ok) = (0, 0);
     for img in &labels.images {
         let bytes = std::fs::read(dir.join(&img.file)).unwrap();
         let t = std::time::Instant::now();
@@ -47,11 +48,14 @@ fn corpus_accuracy() {
         lab += s.labels;
         lab_ok += s.labels_ok;
         verdicts += usize::from(s.verdict_ok);
+        settings += s.settings;
+        settings_ok += s.settings_ok;
     }
     let share = exact as f64 / fields as f64;
     let label_share = lab_ok as f64 / lab as f64;
     println!(
-        "\ncorpus: {exact}/{fields} values exact ({:.2} %), {lab_ok}/{lab} labels ({:.2} %), {verdicts}/{} verdicts",
+        "\ncorpus: {exact}/{fields} values exact ({:.2} %), {lab_ok}/{lab} labels ({:.2} %), {verdicts}/{} verdicts, \
+         {settings_ok}/{settings} settings and versions (reported, not asserted)",
         100.0 * share,
         100.0 * label_share,
         labels.images.len()
