@@ -1,6 +1,12 @@
 //! The one place that talks to Tesseract (Debian's libtesseract through tesseract-rs).
 //! An engine is loaded once per thread and reused: loading the English LSTM model costs
 //! about 0.1 s, recognising a cell a few milliseconds.
+//!
+//! Run processes that use it with `OMP_THREAD_LIMIT=1`: Debian builds Tesseract with
+//! OpenMP, whose spinning worker threads made recognition about ten times slower on a
+//! busy machine. libgomp reads the variable when it loads, before any Rust code runs, so
+//! it cannot be set from here (`.cargo/config.toml` sets it for cargo; `ssdbase` re-execs
+//! itself with it).
 
 use crate::OcrError;
 use image::{GrayImage, RgbImage};
@@ -44,16 +50,6 @@ fn tessdata() -> String {
 }
 
 fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Result<T, OcrError> {
-    static ONE_THREAD: std::sync::Once = std::sync::Once::new();
-    ONE_THREAD.call_once(|| {
-        // Debian's Tesseract is built with OpenMP, whose worker threads spin while they
-        // wait: on a busy machine that made each image take several times longer. One
-        // thread per recognition; callers get parallelism by recognising several images
-        // at once. Set before the first engine exists, unless the user chose otherwise.
-        if std::env::var_os("OMP_THREAD_LIMIT").is_none() {
-            std::env::set_var("OMP_THREAD_LIMIT", "1");
-        }
-    });
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
