@@ -256,6 +256,9 @@ fn postgres_for_tests() -> Result<String> {
         "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN \
          CREATE ROLE {role} LOGIN CREATEDB PASSWORD '{role}'; END IF; END $$"
     ))?;
+    // Tests drop their databases `WITH (FORCE)`; on a busy server another role's backend
+    // (autovacuum, a second checkout's run) may be attached, and ending it needs this.
+    psql(&format!("GRANT pg_signal_backend TO {role}"))?;
     if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{role}'"))?.trim() != "1" {
         psql(&format!("CREATE DATABASE {role} OWNER {role}"))?;
     }

@@ -253,6 +253,9 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
     for up in [true, false] {
         // Windows have at most a handful of rows; stop at the first non-row.
         for _ in 0..4 {
+            if grid.rows.len() >= grid::MAX_ROWS {
+                break;
+            }
             let row = grid.neighbour(up);
             if row.top < 0 || row.bottom >= img.height() as i32 {
                 break;

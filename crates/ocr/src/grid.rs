@@ -10,6 +10,9 @@
 
 use crate::engine::Word;
 
+/// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
+pub const MAX_ROWS: usize = 8;
+
 /// A rectangle in image pixels (half-open: `x1`, `y1` excluded).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Rect {
@@ -163,6 +166,11 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
     }
     let seed_at = picked.iter().position(|r| std::ptr::eq(*r, seed))?;
     let run = runs.into_iter().find(|r| r.contains(&seed_at))?;
+    // No supported window has more than a handful of rows; a taller "grid" is a table or
+    // a spreadsheet, and reading it would only cost time.
+    if run.len() > MAX_ROWS {
+        return None;
+    }
     picked = run.into_iter().map(|i| picked[i]).collect();
     if picked.len() < 2 {
         return None;
