@@ -37,6 +37,15 @@ fn corpus_accuracy() {
         for n in &s.notes {
             println!("    {n}");
         }
+        // The result itself keeps the parsers' promises, and the zero cells (tests not
+        // run) are in `not_run`, never among the metrics.
+        if let Ok(r) = &outcome {
+            bench::parse::check_well_formed(std::slice::from_ref(&r.result))
+                .unwrap_or_else(|e| panic!("{}: {e}", img.file));
+            let zeros =
+                img.expected_values().iter().filter(|t| t.chars().all(|c| c == '0' || c == '.')).count();
+            assert_eq!(r.result.not_run.len(), zeros, "{}: not_run {:?}", img.file, r.result.not_run);
+        }
         if let Ok(r) = &outcome {
             println!(
                 "    layout {} {} tool {:?} version {:?} settings {:?}",
