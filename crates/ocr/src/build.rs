@@ -509,6 +509,14 @@ fn read_settings(
             y1: (cy + 1.0 * glyph) as i32,
         };
         if let Some(scaled) = read::crop_scaled(gray, rect, glyph * 1.2) {
+            let boxes = read::read_boxes(&scaled)?;
+            if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+                eprintln!("settings boxes: {boxes:?}");
+            }
+            settings::parse_boxes(&boxes, s);
+            if !boxes.is_empty() {
+                texts.push(boxes.join("  "));
+            }
             for r in read::read_with(&scaled, false, "", true, |t| t.contains('%'))? {
                 texts.push(r.text);
             }

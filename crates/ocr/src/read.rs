@@ -282,3 +282,53 @@ pub fn remove_rules(bin: &mut GrayImage) {
         bin.put_pixel(x, y, Luma([255]));
     }
 }
+
+/// Reads a strip of boxed fields (combo boxes) one box at a time: the vertical borders
+/// (ink runs taller than any glyph) split it, and each box is read as its own line.
+/// Returns the texts left to right; empty when the strip has no such borders.
+pub fn read_boxes(scaled: &RgbImage) -> Result<Vec<String>, OcrError> {
+    let polarity = likely_polarity(scaled);
+    let Some(bin) = binarize(scaled, polarity) else { return Ok(Vec::new()) };
+    let (w, h) = bin.dimensions();
+    let tall = (1.25 * TARGET_GLYPH) as u32;
+    let border: Vec<bool> = (0..w)
+        .map(|x| {
+            let (mut run, mut best) = (0, 0);
+            for y in 0..h {
+                if bin.get_pixel(x, y)[0] == 0 {
+                    run += 1;
+                    best = best.max(run);
+                } else {
+                    run = 0;
+                }
+            }
+            best > tall
+        })
+        .collect();
+    let mut cuts: Vec<u32> = Vec::new();
+    for x in 1..w {
+        if border[x as usize] && !border[x as usize - 1] {
+            cuts.push(x);
+        }
+    }
+    if cuts.len() < 2 {
+        return Ok(Vec::new());
+    }
+    cuts.push(w);
+    let mut texts = Vec::new();
+    let mut start = 0;
+    for cut in cuts {
+        if cut - start > (0.8 * TARGET_GLYPH) as u32 {
+            let part = imageops::crop_imm(scaled, start, 0, cut - start, scaled.height()).to_image();
+            if let Some(mut b) = binarize(&part, polarity) {
+                remove_rules(&mut b);
+                let (text, _) = engine::read_text(&b, false, "")?;
+                if !text.is_empty() {
+                    texts.push(text);
+                }
+            }
+        }
+        start = cut;
+    }
+    Ok(texts)
+}

@@ -60,6 +60,53 @@ pub fn title(line: &str) -> (Option<bench::Tool>, Option<String>) {
     (Some(bench::Tool::CrystalDiskMark), version)
 }
 
+fn count_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(&RE, r"^\W{0,2}(\d{1,2})\W{0,3}[v~]?\W{0,3}$")
+}
+
+fn box_size_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(&RE, r"^\W{0,2}(\d{1,5})( ?)(MiB|GiB|MB|GB|KiB|TiB)")
+}
+
+/// Fills the settings from the strip read one combo box at a time: each box holds one
+/// setting, so each text is classified on its own.
+pub fn parse_boxes(boxes: &[String], s: &mut Settings) {
+    for b in boxes {
+        let t = b.trim().replace("|:", "I:").replace("l:", "I:");
+        if s.test_count.is_none() && s.test_size.is_none() {
+            if let Some(c) = count_re().captures(&t) {
+                s.test_count = c[1].parse().ok().filter(|n| (1..=99).contains(n));
+                continue;
+            }
+        }
+        if s.test_size.is_none() && s.drive.is_none() {
+            if let Some(c) = box_size_re().captures(&t) {
+                s.test_size = Some(format!("{}{}{}", &c[1], &c[2], &c[3]));
+                continue;
+            }
+        }
+        if s.drive.is_none() {
+            if let Some(c) = drive_re().captures(&t) {
+                s.drive = Some(c[1].trim().to_string());
+                continue;
+            }
+        }
+        if s.mix_ratio.is_none() {
+            if let Some(c) = mix_re().captures(&t) {
+                s.mix_ratio = Some(format!("R{}%/W{}%", &c[1], &c[2]));
+                continue;
+            }
+        }
+        if s.unit.is_none() && s.drive.is_some() {
+            if let Some(c) = unit_re().captures(&t) {
+                s.unit = Some(c[1].replace('µ', "μ"));
+            }
+        }
+    }
+}
+
 /// Fills the settings from texts of the settings strip, best source first.
 pub fn parse_bar(texts: &[String], s: &mut Settings) {
     for t in texts {
@@ -113,6 +160,17 @@ pub fn size_bytes(size: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_boxes() {
+        let mut s = Settings::default();
+        let boxes = ["All", "5 v", "1GiB v", "C: 29% (37/126GiB) v", "MB/s v"].map(String::from);
+        parse_boxes(&boxes, &mut s);
+        assert_eq!(s.test_count, Some(5));
+        assert_eq!(s.test_size.as_deref(), Some("1GiB"));
+        assert_eq!(s.drive.as_deref(), Some("C: 29% (37/126GiB)"));
+        assert_eq!(s.unit.as_deref(), Some("MB/s"));
+    }
 
     #[test]
     fn settings_bar_texts() {
