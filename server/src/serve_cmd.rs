@@ -80,7 +80,6 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
-        ..ApiConfig::default()
     };
     let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)
