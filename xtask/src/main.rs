@@ -3,6 +3,7 @@
 //!   cargo xtask run    build SSDBase and start the server with the demo data
 //!   cargo xtask test   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
+//!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -13,7 +14,7 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|setup>";
+const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-server|setup>";
 
 fn main() -> std::process::ExitCode {
     match dispatch() {
@@ -33,6 +34,7 @@ fn dispatch() -> Result<()> {
         Some("run") => run(&args[1..]),
         Some("test") => test(),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("bench-server") => bench_server(),
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
@@ -85,6 +87,18 @@ fn test() -> Result<()> {
     status(&mut cmd)?;
     println!("\nxtask test: all tests passed (host and wasm32)");
     Ok(())
+}
+
+/// The server benchmark (server/benches/server.rs): submissions per second through HTTP
+/// against the raw insert rate, browse and compare latency at 1,000,000 results, on
+/// SQLite and on the PostgreSQL that the tests use (each run makes its own databases).
+fn bench_server() -> Result<()> {
+    let env = setup_for_tests()?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["bench", "-p", "ssdbase", "--bench", "server"])
+            .env("SSDBASE_BENCH_POSTGRES_URL", &env.postgres_url),
+    )
 }
 
 /// Runs each fuzz target for a while (default 60 s each). Crashes land in

@@ -7,7 +7,7 @@
 //! row per measured number keyed by its test descriptor (`metrics`).
 
 mod postgres;
-mod sql;
+pub mod sql;
 mod sqlite;
 
 pub use postgres::PgStorage;

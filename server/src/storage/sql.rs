@@ -1,5 +1,7 @@
 //! The SQL both backends run, written once with `?` placeholders, and the parameters
 //! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
+//! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
+//! exactly the rows and values that [`super::Storage::submit`] writes.
 
 use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
 use bench::{BenchResult, DriveSku, Link, Metric, TestKey};
@@ -103,6 +105,10 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
     ]
 }
 
+/// The columns of `submissions` an insert fills, in the order of [`submission_params`].
+pub const SUBMISSION_COLUMNS: &[&str] =
+    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at"];
+
 pub const INSERT_SUBMISSION: &str =
     "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at) \
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
@@ -122,7 +128,7 @@ pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_h
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
 
 /// The columns of `results` an insert fills, in the order of [`result_params`].
-const RESULT_COLUMNS: &[&str] = &[
+pub const RESULT_COLUMNS: &[&str] = &[
     "submission_id",
     "ordinal",
     "created_at",
@@ -206,7 +212,8 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
     params
 }
 
-const METRIC_COLUMNS: &[&str] = &[
+/// The columns of `metrics` an insert fills, in the order of [`metric_params`].
+pub const METRIC_COLUMNS: &[&str] = &[
     "result_id",
     "ordinal",
     "label",
@@ -234,8 +241,14 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
         METRIC_COLUMNS.join(", "),
         vec![row; result.metrics.len()].join(", ")
     );
-    let family = enum_name(&result.family());
     let mut params = Vec::with_capacity(result.metrics.len() * METRIC_COLUMNS.len());
+    metric_params(result_id, result, &mut params);
+    Some((sql, params))
+}
+
+/// Appends the [`METRIC_COLUMNS`] values of every metric of a result.
+pub fn metric_params(result_id: i64, result: &BenchResult, params: &mut Vec<Param>) {
+    let family = enum_name(&result.family());
     for (i, m) in result.metrics.iter().enumerate() {
         let Metric { label, access, block_size, queue_depth, threads, op, mbps, iops, latency_us, .. } = m;
         params.extend([
@@ -255,7 +268,6 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
             Param::Float(*latency_us),
         ]);
     }
-    Some((sql, params))
 }
 
 // ---------------------------------------------------------------------------------------
