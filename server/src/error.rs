@@ -35,6 +35,9 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("unsupported media type")]
     UnsupportedMediaType(String),
+    /// The server is saturated (e.g. the screenshot queue is full): 503, try later.
+    #[error("busy")]
+    Busy(String),
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error(transparent)]
@@ -61,6 +64,7 @@ impl ApiError {
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -69,7 +73,7 @@ impl ApiError {
         let one = |detail: String| vec![ErrorItem { detail, pointer: None }];
         match self {
             ApiError::BadRequest(items) | ApiError::NotFound(items) | ApiError::Unprocessable(items) => items,
-            ApiError::PayloadTooLarge(d) | ApiError::UnsupportedMediaType(d) => one(d),
+            ApiError::PayloadTooLarge(d) | ApiError::UnsupportedMediaType(d) | ApiError::Busy(d) => one(d),
             ApiError::Storage(e) => {
                 eprintln!("ssdbase: storage error: {e}");
                 one("internal error".into())

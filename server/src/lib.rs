@@ -5,6 +5,7 @@
 pub mod api;
 pub mod error;
 pub mod ingest;
+pub mod ocr_worker;
 pub mod storage;
 
 use storage::DynStorage;

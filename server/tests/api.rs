@@ -60,6 +60,7 @@ struct Reply {
     status: StatusCode,
     content_type: String,
     text: String,
+    bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -147,7 +148,12 @@ impl TestApp {
             .map(|v| v.to_str().unwrap().to_string())
             .unwrap_or_default();
         let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-        Reply { status, content_type, text: String::from_utf8(bytes.to_vec()).unwrap() }
+        Reply {
+            status,
+            content_type,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes: bytes.to_vec(),
+        }
     }
 
     async fn get(&self, uri: &str) -> Reply {
@@ -157,6 +163,16 @@ impl TestApp {
     async fn post_json(&self, uri: &str, body: &Value) -> Reply {
         self.request(Method::POST, uri, Some("application/json"), Body::from(body.to_string())).await
     }
+}
+
+/// Percent-encodes a query value (cursors may hold spaces and any text).
+fn url_encode(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 fn a_result(seq_read: f64) -> Value {
@@ -196,11 +212,17 @@ async fn a_new_database_holds_the_seeds(app: &TestApp) {
     assert_eq!(page["drive"]["id"], C300_64);
     let tests = page["tests"].as_array().unwrap();
     assert!(!tests.is_empty());
-    assert!(tests
-        .iter()
-        .all(|t| t["mbps"]["count"].as_u64() == Some(t["result_ids"].as_array().unwrap().len() as u64)
-            || t["mbps"].is_null()
-            || t["mbps"]["count"].as_u64().unwrap() >= t["result_ids"].as_array().unwrap().len() as u64));
+    for t in tests {
+        for g in t["groups"].as_array().unwrap() {
+            let ids = g["result_ids"].as_array().unwrap().len() as u64;
+            // Several runs of one result never happen in the seeds: one value per result.
+            assert!(g["mbps"].is_null() || g["mbps"]["count"].as_u64() == Some(ids), "{g}");
+        }
+    }
+    // Every result is listed under exactly one platform.
+    let listed: usize =
+        page["platforms"].as_array().unwrap().iter().map(|p| p["result_ids"].as_array().unwrap().len()).sum();
+    assert_eq!(listed, page["results"].as_array().unwrap().len());
     // The seeds' C300 64 GB writes 78.93 MB/s against a rated 70.
     let rated: Vec<&Value> = page["results"]
         .as_array()
@@ -342,6 +364,48 @@ async fn results_are_filtered_sorted_paged_and_exported(app: &TestApp) {
     assert_eq!(seen, sorted, "no repeats, newest first");
     assert!(ids.iter().all(|id| seen.contains(id)));
 
+    // Sorting on a tag walks the seeds in that order, page by page, including results
+    // without the tag (they sort as the smallest) and ties (broken by id).
+    for (sort, field) in [("drive", "model"), ("-drive", "model"), ("capacity_gb", "capacity_gb")] {
+        let mut walked: Vec<Value> = Vec::new();
+        let mut uri = format!("/api/v1/results?sort={sort}&limit=9");
+        loop {
+            let page = app.get(&uri).await;
+            assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+            let page = page.json();
+            walked.extend(page["results"].as_array().unwrap().iter().cloned());
+            match page["next_cursor"].as_str() {
+                Some(c) => {
+                    let c: String = url_encode(c);
+                    uri = format!("/api/v1/results?sort={sort}&limit=9&cursor={c}")
+                }
+                None => break,
+            }
+        }
+        let all = app.get("/api/v1/results?limit=500").await.json();
+        assert_eq!(walked.len(), all["results"].as_array().unwrap().len(), "sort={sort} visits every result");
+        let key = |r: &Value| -> (String, i64) {
+            let v = &r["tags"]["drive"][field];
+            let v = match v {
+                Value::Null => String::new(),
+                Value::Number(n) => format!("{:>10}", n.as_i64().unwrap()),
+                other => other.as_str().unwrap().to_string(),
+            };
+            (v, r["id"].as_i64().unwrap())
+        };
+        let keys: Vec<(String, i64)> = walked.iter().map(key).collect();
+        let mut expected = keys.clone();
+        expected.sort();
+        if sort.starts_with('-') {
+            expected.reverse();
+        }
+        assert_eq!(keys, expected, "sort={sort}");
+    }
+    app.get("/api/v1/results?sort=colour").await.assert_error(StatusCode::BAD_REQUEST, Some("sort"));
+    app.get("/api/v1/results?sort=drive&cursor=12")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("cursor"));
+
     let csv = app.get("/api/v1/results?chipset=TEST-B&format=csv").await;
     assert_eq!(csv.status, StatusCode::OK);
     assert!(csv.content_type.starts_with("text/csv"));
@@ -384,19 +448,87 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
         .find(|t| t["key"]["family"] == "cdm-diskspd" && t["key"]["access"] == "seq")
         .expect("the CDM 8 test is listed");
     assert_eq!(cdm8["drives"][0]["missing"], true);
+    assert_eq!(cdm8["drives"][0]["groups"], json!([]));
     assert_eq!(cdm8["drives"][1]["missing"], false);
-    assert_eq!(cdm8["drives"][1]["result_ids"], json!([new_id]));
-    assert_eq!(cdm8["drives"][1]["mbps"]["median"], 300.0);
+    let m2s = &cdm8["drives"][1]["groups"];
+    assert_eq!(m2s.as_array().unwrap().len(), 1, "{m2s}");
+    assert_eq!(m2s[0]["result_ids"], json!([new_id]));
+    assert_eq!(m2s[0]["mbps"]["median"], 300.0);
+    assert_eq!(m2s[0]["platform_label"], "unknown platform");
     let cdm3 = tests
         .iter()
         .find(|t| t["key"]["family"] == "cdm-native" && t["name"] == "SEQ 1MiB Q1T1 read")
         .unwrap();
-    assert!(cdm3["drives"][0]["mbps"]["count"].as_u64().unwrap() > 1);
+    let c300_groups = cdm3["drives"][0]["groups"].as_array().unwrap();
+    assert!(c300_groups.len() > 1, "the C300 64 GB was measured on several platforms: {c300_groups:?}");
+
+    // A tag filter narrows the results that take part: only the single-drive ICH10R runs.
+    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}&raid_members=4")).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    for t in c.json()["tests"].as_array().unwrap() {
+        assert_eq!(t["drives"][1]["missing"], true, "no M2S 64 GB result is a 4-drive RAID");
+        for g in t["drives"][0]["groups"].as_array().unwrap() {
+            assert_eq!(g["platform"]["raid_members"], 4);
+        }
+    }
+    app.get(&format!("/api/v1/compare?drives={C300_64}&raid_members=four"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("raid_members"));
+    app.get(&format!("/api/v1/compare?drives={C300_64}&colour=red"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
 
     app.get(&format!("/api/v1/compare?drives={C300_64},nope"))
         .await
         .assert_error(StatusCode::NOT_FOUND, Some("drives[1]"));
     app.get("/api/v1/compare").await.assert_error(StatusCode::BAD_REQUEST, Some("drives"));
+}
+
+/// The seeds measured the SF-2281 WILDFIRE RAID 0 with random and with 0-fill data, and
+/// the C300 128 GB on ICH10R and on two Marvell cards: each pools apart.
+async fn aggregates_split_by_platform_and_data_pattern(app: &TestApp) {
+    let c = app.get("/api/v1/compare?drives=patriot-wildfire-120gb&chipset=Z68&raid_members=2").await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    let c = c.json();
+    let split: Vec<&Value> = c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| {
+            let groups = t["drives"][0]["groups"].as_array().unwrap();
+            groups.iter().any(|g| g["data_pattern"] == "random")
+                && groups.iter().any(|g| g["data_pattern"] == "zero-fill")
+        })
+        .collect();
+    assert!(!split.is_empty(), "a test measured with both patterns: {c}");
+    for t in split {
+        let groups = t["drives"][0]["groups"].as_array().unwrap();
+        let median = |pattern: &str| {
+            groups.iter().find(|g| g["data_pattern"] == pattern).unwrap()["mbps"]["median"].as_f64()
+        };
+        // One platform, two patterns: the medians stay apart rather than averaging.
+        assert_ne!(median("random"), median("zero-fill"), "{t}");
+        assert!(groups.iter().all(|g| g["platform"] == groups[0]["platform"]));
+    }
+
+    let page = app.get("/api/v1/drives/crucial-realssd-c300-128gb").await.json();
+    let labels: Vec<&str> =
+        page["platforms"].as_array().unwrap().iter().map(|p| p["platform_label"].as_str().unwrap()).collect();
+    // ICH10R, the U3S6, and the Kuroutoshikou card in a Gen1 x1 and in a Gen2 x1 slot: the
+    // slot alone moves the ceiling from ~200 to ~400 MB/s, so it is a platform of its own.
+    assert_eq!(labels.len(), 4, "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("U3S6")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("Kuroutoshikou") && l.contains("pcie-1-x1 host")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("Kuroutoshikou") && l.contains("pcie-2-x1 host")), "{labels:?}");
+    let seq_write = page["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["key"]["access"] == "seq" && t["key"]["op"] == "write")
+        .expect("a sequential write test");
+    let groups = seq_write["groups"].as_array().unwrap();
+    assert!(groups.len() >= 2, "sequential write per platform: {groups:?}");
+    assert!(groups.iter().all(|g| g["mbps"]["count"].as_u64().unwrap() >= 1));
 }
 
 /// A submission whose second result cannot be stored leaves nothing behind.
@@ -424,6 +556,91 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
     let mut fixed = sub.clone();
     fixed.results.pop();
     assert!(matches!(app.storage.submit(&fixed).await.unwrap(), storage::Submitted::Stored { .. }));
+}
+
+/// A real screenshot from the shared corpus.
+fn screenshot(n: usize) -> Vec<u8> {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::env::var_os("SSDBASE_SHARED").map(PathBuf::from).unwrap_or_else(|| loop {
+        assert!(dir.pop(), "shared corpus not found: set SSDBASE_SHARED");
+        if dir.join("shared/corpus/screenshots").is_dir() {
+            break dir.join("shared");
+        }
+    });
+    let dir = shared.join("corpus/screenshots");
+    let mut pngs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    pngs.sort();
+    std::fs::read(&pngs[n]).unwrap()
+}
+
+/// Screenshots wait in the database queue: uploads answer at once with their place in
+/// the queue, a worker that dies mid-job loses its lease and the job is taken again,
+/// and the outcome is there for the uploader after any restart.
+async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestApp) {
+    let not_an_image = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(CDM3)).await;
+    not_an_image.assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, None);
+    app.request(Method::POST, "/api/v1/ocr", None, Body::empty())
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, None);
+
+    let (first, second) = (screenshot(0), screenshot(1));
+    let a = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(a.status, StatusCode::ACCEPTED, "{}", a.text);
+    let a = a.json();
+    assert_eq!(a["status"], "queued");
+    let b = app.request(Method::POST, "/api/v1/ocr", None, Body::from(second)).await.json();
+    assert_eq!(b["queue_position"].as_i64().unwrap(), a["queue_position"].as_i64().unwrap() + 1);
+    let again = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
+    assert_eq!(again.status, StatusCode::OK, "the same image is the same job");
+    assert_eq!(again.json()["id"], a["id"]);
+
+    let image = app.get(a["image_url"].as_str().unwrap()).await;
+    assert_eq!(image.content_type, "image/png");
+    assert_eq!(image.bytes, first, "the upload comes back byte for byte");
+
+    // A worker takes the first job, then its server dies: nothing finishes it.
+    let now = 1_900_000_000;
+    let (a_id, b_id) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let lost = app.storage.claim_ocr(now, 60).await.unwrap().expect("a queued job");
+    assert_eq!((lost.id, lost.attempts), (a_id, 1));
+    assert_eq!(lost.image, first);
+    let running = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(running["status"], "running");
+    // Another worker gets the next job, not the leased one; then nothing is left...
+    assert_eq!(app.storage.claim_ocr(now, 60).await.unwrap().unwrap().id, b_id);
+    assert!(app.storage.claim_ocr(now + 30, 60).await.unwrap().is_none());
+    // ...until the dead worker's lease runs out and its job is taken again.
+    let retried = app.storage.claim_ocr(now + 61, 60).await.unwrap().expect("the expired job");
+    assert_eq!((retried.id, retried.attempts), (a_id, 2));
+    app.storage.ocr_progress(a_id, 0.5, "reading values", now + 200).await.unwrap();
+    let halfway = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(
+        (halfway["progress"].as_f64(), halfway["stage"].as_str()),
+        (Some(0.5), Some("reading values"))
+    );
+    // A progress report renewed the lease: a worker looking at now+150 finds only the
+    // second job, whose worker never reported.
+    let b_again = app.storage.claim_ocr(now + 150, 60).await.unwrap().unwrap();
+    assert_eq!((b_again.id, b_again.attempts), (b_id, 2));
+    assert!(app.storage.claim_ocr(now + 150, 60).await.unwrap().is_none());
+
+    app.storage.finish_ocr(a_id, Ok(r#"{"layout":"test"}"#.into()), now + 70).await.unwrap();
+    app.storage.finish_ocr(b_id, Err("no benchmark window in the image".into()), now + 70).await.unwrap();
+    let done = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    assert_eq!(done["status"], "done");
+    assert_eq!(done["recognition"]["layout"], "test");
+    let failed = app.get(&format!("/api/v1/ocr/{b_id}")).await.json();
+    assert_eq!(
+        (failed["status"].as_str(), failed["error"].as_str()),
+        (Some("failed"), Some("no benchmark window in the image"))
+    );
+    // A finished job is never claimed again.
+    assert!(app.storage.claim_ocr(now + 10_000, 60).await.unwrap().is_none());
+    app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
 }
 
 /// Opening a seeded database again neither seeds twice nor fails.
@@ -466,6 +683,8 @@ on_both_backends!(
     unknown_paths_and_methods_get_json_errors,
     results_are_filtered_sorted_paged_and_exported,
     compare_lines_up_equal_tests_and_shows_missing_ones,
+    aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
     seeds_load_once,
+    screenshots_queue_in_the_database_and_outlive_a_lost_worker,
 );

@@ -333,7 +333,7 @@ pub struct NandTag {
     pub interface: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum StorageMode {
     Ide,
@@ -356,6 +356,16 @@ pub enum Link {
 }
 
 impl Link {
+    /// A short id, used in filters and grouping keys: `sata-6`, `sata-1.5`, `pcie-2-x1`,
+    /// `usb-5`.
+    pub fn id(&self) -> String {
+        match *self {
+            Link::Sata { gbps } => format!("sata-{gbps}"),
+            Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
+            Link::Usb { gbps } => format!("usb-{gbps}"),
+        }
+    }
+
     /// The sustained payload rate this link practically allows, in decimal MB/s:
     /// what results pile up against when the link, not the drive, is the limit.
     pub fn practical_ceiling_mbps(&self) -> f64 {
@@ -409,6 +419,72 @@ pub struct Platform {
     pub os: Option<String>,
     pub filesystem: Option<String>,
     pub allocation_unit_bytes: Option<u32>,
+}
+
+/// The parts of a platform that decide how fast a drive can go: the storage controller
+/// and chipset, driver, mode, links and RAID set. Aggregates pool results only within one
+/// group, because a C300 on Intel ICH10R, on a Marvell add-in card and in a RAID 0 of two
+/// are three different measurements. OS, filesystem and CPU are kept with each result but
+/// do not split groups (they shift numbers far less, and splitting on them would leave
+/// most groups with one sample).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlatformGroup {
+    pub chipset: Option<String>,
+    pub storage_controller: Option<String>,
+    pub driver: Option<String>,
+    pub mode: Option<StorageMode>,
+    /// [`Link::id`] of the drive-side link.
+    pub link: Option<String>,
+    /// [`Link::id`] of an add-in card's host link.
+    pub host_link: Option<String>,
+    pub raid_level: Option<u8>,
+    pub raid_members: Option<u8>,
+}
+
+impl PlatformGroup {
+    pub fn of(tags: &Tags) -> PlatformGroup {
+        let p = &tags.platform;
+        PlatformGroup {
+            chipset: p.chipset.clone(),
+            storage_controller: p.storage_controller.clone(),
+            driver: p.driver.clone(),
+            mode: p.mode,
+            link: p.link.as_ref().map(Link::id),
+            host_link: p.host_link.as_ref().map(Link::id),
+            raid_level: tags.raid.as_ref().map(|r| r.level),
+            raid_members: tags.raid.as_ref().map(|r| r.members),
+        }
+    }
+
+    /// A short human label, e.g. `ICH10R · IMSM · RAID · SATA-3` or
+    /// `ASUS U3S6 · Marvell · pcie-2-x1 host · RAID 0 ×2`; `unknown platform` when
+    /// nothing is known.
+    pub fn label(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        match (&self.chipset, &self.storage_controller) {
+            // "Intel ICH10R" on chipset ICH10R says it once; an add-in card names both.
+            (Some(c), Some(s)) if !s.contains(c.as_str()) => parts.push(format!("{s} on {c}")),
+            (Some(_), Some(s)) => parts.push(s.clone()),
+            (Some(c), _) => parts.push(c.clone()),
+            (None, Some(s)) => parts.push(s.clone()),
+            (None, None) => {}
+        }
+        parts.extend(self.driver.clone());
+        if let Some(mode) = self.mode {
+            parts.push(format!("{mode:?}").to_uppercase().replace("NVME", "NVMe"));
+        }
+        parts.extend(self.link.clone());
+        parts.extend(self.host_link.as_ref().map(|l| format!("{l} host")));
+        if let (Some(level), Some(members)) = (self.raid_level, self.raid_members) {
+            parts.push(format!("RAID {level} ×{members}"));
+        }
+        if parts.is_empty() {
+            "unknown platform".into()
+        } else {
+            parts.join(" · ")
+        }
+    }
 }
 
 impl Platform {
@@ -508,4 +584,40 @@ pub struct Observation {
     pub tags: Tags,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_have_short_ids() {
+        assert_eq!(Link::Sata { gbps: 6.0 }.id(), "sata-6");
+        assert_eq!(Link::Sata { gbps: 1.5 }.id(), "sata-1.5");
+        assert_eq!(Link::Pcie { gen: 2, lanes: 1 }.id(), "pcie-2-x1");
+    }
+
+    #[test]
+    fn platform_groups_split_on_controller_and_raid_but_not_os() {
+        let mut tags = Tags::default();
+        tags.platform.chipset = Some("ICH10R".into());
+        tags.platform.storage_controller = Some("Intel ICH10R".into());
+        tags.platform.mode = Some(StorageMode::Ahci);
+        tags.platform.link = Some(Link::Sata { gbps: 3.0 });
+        tags.platform.os = Some("Windows 7".into());
+        let single = PlatformGroup::of(&tags);
+        assert_eq!(single.label(), "Intel ICH10R · AHCI · sata-3");
+        tags.platform.storage_controller = Some("ASUS U3S6".into());
+        assert_eq!(PlatformGroup::of(&tags).label(), "ASUS U3S6 on ICH10R · AHCI · sata-3");
+        tags.platform.storage_controller = Some("Intel ICH10R".into());
+
+        tags.platform.os = Some("Windows 10".into());
+        assert_eq!(PlatformGroup::of(&tags), single, "the OS does not split a group");
+
+        tags.raid = Some(Raid { level: 0, members: 2, stripe_bytes: Some(131072) });
+        let raid = PlatformGroup::of(&tags);
+        assert_ne!(raid, single);
+        assert!(raid.label().ends_with("RAID 0 ×2"), "{}", raid.label());
+        assert_eq!(PlatformGroup::default().label(), "unknown platform");
+    }
 }

@@ -1,12 +1,17 @@
-//! `GET /api/v1/compare?drives=a,b,c`: per comparable test (equal `TestKey`), per drive,
-//! the aggregates and the ids of every underlying result. A test that only some drives
-//! have is listed with the others marked missing, never dropped and never matched to a
-//! different test.
+//! `GET /api/v1/compare?drives=a,b,c[&filters]`: per comparable test (equal `TestKey`),
+//! per drive, per platform group and data pattern, the aggregates and the ids of every
+//! underlying result. A test that only some drives have is listed with the others marked
+//! missing, never dropped and never matched to a different test. Results pool only
+//! within one platform group and data pattern (a C300 on ICH10R and on a Marvell card,
+//! or an SF-2281 with 0-fill and with random data, are different measurements), and any
+//! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::drives::{drive_url, Aggregates, Samples};
+use super::drives::{drive_url, group_cells, GroupCell, GroupKey, Samples};
 use super::extract::QueryPairs;
+use super::results::filter_value;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorItem};
+use crate::storage::{Filter, RESULT_FILTERS};
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -32,10 +37,10 @@ struct ComparedDrive {
 #[derive(Debug, Serialize)]
 struct DriveCell {
     drive: String,
-    /// True when this drive has no result with this test.
+    /// True when this drive has no result with this test (under the filters).
     missing: bool,
-    #[serde(flatten)]
-    aggregates: Option<Aggregates>,
+    /// One entry per platform group and data pattern the drive was measured with.
+    groups: Vec<GroupCell>,
 }
 
 #[derive(Debug, Serialize)]
@@ -52,30 +57,52 @@ struct Comparison {
     tests: Vec<ComparedTest>,
 }
 
+/// `drives` plus tag filters, read from the query string.
+fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<Filter>)> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut filters = Vec::new();
+    let mut errors = Vec::new();
+    for (name, value) in pairs {
+        if name == "drives" {
+            for id in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                if !ids.iter().any(|i| i == id) {
+                    ids.push(id.to_string());
+                }
+            }
+        } else if let Some((_, kind)) = RESULT_FILTERS.iter().find(|(n, _)| n == name) {
+            match filter_value(*kind, name, value) {
+                Ok(f) => filters.push(f),
+                Err(e) => errors.push(e),
+            }
+        } else {
+            let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
+            errors.push(ErrorItem {
+                detail: format!(
+                    "unknown parameter {name:?}; expected drives or a tag filter: {}",
+                    known.join(", ")
+                ),
+                pointer: Some(name.clone()),
+            });
+        }
+    }
+    if ids.is_empty() || ids.len() > MAX_DRIVES {
+        errors.push(ErrorItem {
+            detail: format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated"),
+            pointer: Some("drives".into()),
+        });
+    }
+    if errors.is_empty() {
+        Ok((ids, filters))
+    } else {
+        Err(ApiError::BadRequest(errors))
+    }
+}
+
 async fn compare(
     State(state): State<AppState>,
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Json<Comparison>> {
-    let mut ids: Vec<String> = Vec::new();
-    for (name, value) in &pairs {
-        if name != "drives" {
-            return Err(ApiError::bad_request(
-                format!("unknown parameter {name:?}; expected drives"),
-                Some(name.clone()),
-            ));
-        }
-        for id in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            if !ids.iter().any(|i| i == id) {
-                ids.push(id.to_string());
-            }
-        }
-    }
-    if ids.is_empty() || ids.len() > MAX_DRIVES {
-        return Err(ApiError::bad_request(
-            format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated"),
-            Some("drives".into()),
-        ));
-    }
+    let (ids, filters) = parse_query(&pairs)?;
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -97,14 +124,17 @@ async fn compare(
         return Err(ApiError::NotFound(unknown));
     }
 
-    let mut samples: BTreeMap<TestKey, BTreeMap<String, Samples>> = BTreeMap::new();
-    for m in state.storage.metrics_for_drives(&ids).await? {
-        samples.entry(m.key).or_default().entry(m.drive_sku).or_default().add(
-            m.result_id,
-            m.mbps,
-            m.iops,
-            m.latency_us,
-        );
+    type PerDrive = BTreeMap<String, BTreeMap<GroupKey, Samples>>;
+    let mut samples: BTreeMap<TestKey, PerDrive> = BTreeMap::new();
+    for m in state.storage.metrics_for_drives(&ids, &filters).await? {
+        samples
+            .entry(m.key)
+            .or_default()
+            .entry(m.drive_sku)
+            .or_default()
+            .entry((m.platform, m.data_pattern))
+            .or_default()
+            .add(m.result_id, m.mbps, m.iops, m.latency_us);
     }
     let tests = samples
         .into_iter()
@@ -114,8 +144,8 @@ async fn compare(
             drives: ids
                 .iter()
                 .map(|id| {
-                    let aggregates = per_drive.remove(id).map(Samples::aggregate);
-                    DriveCell { drive: id.clone(), missing: aggregates.is_none(), aggregates }
+                    let groups = per_drive.remove(id).map(group_cells).unwrap_or_default();
+                    DriveCell { drive: id.clone(), missing: groups.is_empty(), groups }
                 })
                 .collect(),
         })

@@ -10,7 +10,7 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use bench::analysis::{self, Flag, RatedVsMeasured, Summary};
-use bench::{DriveSku, Platform, TestKey};
+use bench::{DataPattern, DriveSku, Platform, PlatformGroup, TestKey};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -46,13 +46,40 @@ pub fn drive_url(id: &str) -> String {
     format!("{}/drives/{id}", super::API_PREFIX)
 }
 
-/// One comparable test with its aggregates.
+/// One comparable test with its aggregates, one per platform group and data pattern.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestSummary {
     pub key: TestKey,
     pub name: String,
+    pub groups: Vec<GroupCell>,
+}
+
+/// The aggregates of one test over the results of one platform group and data pattern:
+/// the finest pool in which numbers are comparable.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupCell {
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    /// `random`, `zero-fill`, ...; absent when the tool did not say.
+    pub data_pattern: Option<DataPattern>,
     #[serde(flatten)]
     pub aggregates: Aggregates,
+}
+
+/// Where a sample pools: its platform group and data pattern.
+pub type GroupKey = (PlatformGroup, Option<DataPattern>);
+
+/// Samples of one test, per platform group and data pattern, in key order.
+pub fn group_cells(groups: BTreeMap<GroupKey, Samples>) -> Vec<GroupCell> {
+    groups
+        .into_iter()
+        .map(|((platform, data_pattern), samples)| GroupCell {
+            platform_label: platform.label(),
+            platform,
+            data_pattern,
+            aggregates: samples.aggregate(),
+        })
+        .collect()
 }
 
 /// Median, MAD and count of each figure of one test over a set of results, and the
@@ -98,6 +125,7 @@ impl Samples {
 struct DriveResult {
     id: i64,
     url: String,
+    platform_label: String,
     tool: bench::Tool,
     tool_version: Option<String>,
     data_pattern: Option<bench::DataPattern>,
@@ -108,10 +136,22 @@ struct DriveResult {
     rated_vs_measured: Vec<RatedVsMeasured>,
 }
 
+/// The results measured on one platform group.
+#[derive(Debug, Serialize)]
+struct PlatformResults {
+    platform: PlatformGroup,
+    platform_label: String,
+    result_ids: Vec<i64>,
+}
+
 #[derive(Debug, Serialize)]
 struct DrivePage {
     drive: DriveSku,
+    /// Every visible result, oldest first.
     results: Vec<DriveResult>,
+    /// The same results grouped by platform group, in group order.
+    platforms: Vec<PlatformResults>,
+    /// Per comparable test, per platform group and data pattern: median, MAD, count.
     tests: Vec<TestSummary>,
 }
 
@@ -124,11 +164,24 @@ async fn get_one(
     };
     let results = state.storage.results_for_drives(std::slice::from_ref(&id)).await?;
     let tests = summarize_by_test(&results);
+    let mut platforms: BTreeMap<PlatformGroup, Vec<i64>> = BTreeMap::new();
+    for r in &results {
+        platforms.entry(PlatformGroup::of(&r.tags)).or_default().push(r.id);
+    }
+    let platforms = platforms
+        .into_iter()
+        .map(|(platform, result_ids)| PlatformResults {
+            platform_label: platform.label(),
+            platform,
+            result_ids,
+        })
+        .collect();
     let results = results
         .into_iter()
         .map(|r| DriveResult {
             id: r.id,
             url: result_url(r.id),
+            platform_label: PlatformGroup::of(&r.tags).label(),
             rated_vs_measured: analysis::rated_vs_measured(&r.result, &drive.rated),
             tool: r.result.tool,
             tool_version: r.result.tool_version,
@@ -139,18 +192,24 @@ async fn get_one(
             flags: r.flags,
         })
         .collect();
-    Ok(Json(DrivePage { drive, results, tests }))
+    Ok(Json(DrivePage { drive, results, platforms, tests }))
 }
 
 fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
-    let mut by_key: BTreeMap<TestKey, Samples> = BTreeMap::new();
+    let mut by_key: BTreeMap<TestKey, BTreeMap<GroupKey, Samples>> = BTreeMap::new();
     for r in results {
+        let group = (PlatformGroup::of(&r.tags), r.result.data_pattern);
         for (key, m) in r.result.keyed_metrics() {
-            by_key.entry(key).or_default().add(r.id, m.mbps, m.iops, m.latency_us);
+            by_key.entry(key).or_default().entry(group.clone()).or_default().add(
+                r.id,
+                m.mbps,
+                m.iops,
+                m.latency_us,
+            );
         }
     }
     by_key
         .into_iter()
-        .map(|(key, s)| TestSummary { key, name: key.short_name(), aggregates: s.aggregate() })
+        .map(|(key, groups)| TestSummary { key, name: key.short_name(), groups: group_cells(groups) })
         .collect()
 }

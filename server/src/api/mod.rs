@@ -4,9 +4,11 @@ mod compare;
 mod drives;
 mod extract;
 mod health;
+mod ocr;
 mod results;
 
 use crate::error::{error_response, ApiError};
+use crate::ocr_worker::QueueSignal;
 use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
@@ -34,21 +36,29 @@ impl Default for Limits {
 #[derive(Clone)]
 pub struct AppState {
     pub storage: DynStorage,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
 
 /// The whole application: API routes, JSON 404 for everything else, limits.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
+    app_with_queue(storage, limits, QueueSignal::default())
+}
+
+/// [`app`] whose screenshot uploads wake the workers listening on `queue`.
+pub fn app_with_queue(storage: DynStorage, limits: &Limits, queue: QueueSignal) -> Router {
     let api = Router::new()
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
-        .merge(compare::router());
+        .merge(compare::router())
+        .merge(ocr::router());
     Router::new()
         .nest(API_PREFIX, api)
         .fallback(not_found)
-        .with_state(AppState { storage })
+        .with_state(AppState { storage, queue })
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))

@@ -6,8 +6,8 @@ use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorItem};
 use crate::ingest;
 use crate::storage::{
-    FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, StoredResult, Submitted, METRIC_FILTERS,
-    RESULT_FILTERS,
+    cursor_after, Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StoredResult,
+    Submitted, METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
 };
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -262,47 +262,93 @@ enum OutputFormat {
     Csv,
 }
 
+/// One `name=value` filter as the column and typed value it compares.
+pub(super) fn filter_value(
+    kind: FilterKind,
+    name: &str,
+    v: &str,
+) -> Result<(&'static str, FilterValue), ErrorItem> {
+    match kind {
+        FilterKind::Text(col) => Ok((col, FilterValue::Text(v.to_string()))),
+        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FilterValue::Int(i))).map_err(|_| ErrorItem {
+            detail: format!("{name} must be a whole number, not {v:?}"),
+            pointer: Some(name.to_string()),
+        }),
+    }
+}
+
+/// `newest` (the default), `oldest`, or a column of [`RESULT_SORTS`], `-` first for
+/// descending.
+fn parse_sort(v: &str) -> Option<Sort> {
+    let (name, descending) = match v {
+        "newest" => ("created", true),
+        "oldest" => ("created", false),
+        _ => v.strip_prefix('-').map_or((v, false), |n| (n, true)),
+    };
+    RESULT_SORTS.iter().find(|(n, _)| *n == name).map(|(_, column)| Sort { column: *column, descending })
+}
+
+/// A cursor is the last result's id, then (for sorts other than `created`) a dot and its
+/// sort value: `1234` or `1234.Crucial RealSSD C300`.
+fn format_cursor(c: &Cursor) -> String {
+    match &c.value {
+        FilterValue::Int(v) if *v == c.id => c.id.to_string(),
+        FilterValue::Int(v) => format!("{}.{v}", c.id),
+        FilterValue::Text(v) => format!("{}.{v}", c.id),
+    }
+}
+
+fn parse_cursor(s: &str, sort: Sort) -> Option<Cursor> {
+    let (id, value) = match s.split_once('.') {
+        Some((id, value)) => (id.parse().ok()?, Some(value)),
+        None => (s.parse().ok()?, None),
+    };
+    let value = match (sort.column, value) {
+        (FilterKind::Int("id"), None) => FilterValue::Int(id),
+        (FilterKind::Int(_), Some(v)) => FilterValue::Int(v.parse().ok()?),
+        (FilterKind::Text(_), Some(v)) => FilterValue::Text(v.to_string()),
+        _ => return None,
+    };
+    Some(Cursor { value, id })
+}
+
 /// Reads the browse query string: every tag filter by its public name, test
 /// descriptor filters, `sort` (`newest`, the default, or `oldest`), `cursor`, `limit`
 /// and `format` (`json` or `csv`). Unknown names are errors, not silently ignored.
 fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat)> {
     let mut q = ResultQuery { limit: DEFAULT_LIMIT, ..Default::default() };
     let mut format = OutputFormat::Json;
+    let mut cursor: Option<String> = None;
     let mut errors = Vec::new();
     let bad = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
-    let value_of =
-        |kind: FilterKind, name: &str, v: &str| -> Result<(&'static str, FilterValue), ErrorItem> {
-            match kind {
-                FilterKind::Text(col) => Ok((col, FilterValue::Text(v.to_string()))),
-                FilterKind::Int(col) => v
-                    .parse::<i64>()
-                    .map(|i| (col, FilterValue::Int(i)))
-                    .map_err(|_| bad(name, format!("{name} must be a whole number, not {v:?}"))),
-            }
-        };
     for (name, v) in pairs {
         let name = name.as_str();
         if let Some((_, kind)) = RESULT_FILTERS.iter().find(|(n, _)| *n == name) {
-            match value_of(*kind, name, v) {
+            match filter_value(*kind, name, v) {
                 Ok(f) => q.filters.push(f),
                 Err(e) => errors.push(e),
             }
         } else if let Some((_, kind)) = METRIC_FILTERS.iter().find(|(n, _)| *n == name) {
-            match value_of(*kind, name, v) {
+            match filter_value(*kind, name, v) {
                 Ok(f) => q.metric_filters.push(f),
                 Err(e) => errors.push(e),
             }
         } else {
             match name {
-                "sort" => match v.as_str() {
-                    "newest" | "-id" | "-created_at" => q.oldest_first = false,
-                    "oldest" | "id" | "created_at" => q.oldest_first = true,
-                    _ => errors.push(bad(name, format!("sort must be newest or oldest, not {v:?}"))),
+                "sort" => match parse_sort(v) {
+                    Some(sort) => q.sort = sort,
+                    None => {
+                        let names: Vec<&str> = RESULT_SORTS.iter().map(|(n, _)| *n).collect();
+                        errors.push(bad(
+                            name,
+                            format!(
+                                "sort must be newest, oldest, or one of {} (prefix - for descending), not {v:?}",
+                                names.join(", ")
+                            ),
+                        ))
+                    }
                 },
-                "cursor" => match v.parse::<i64>() {
-                    Ok(id) => q.after_id = Some(id),
-                    Err(_) => errors.push(bad(name, format!("not a cursor from a previous page: {v:?}"))),
-                },
+                "cursor" => cursor = Some(v.clone()),
                 "limit" => match v.parse::<i64>() {
                     Ok(n) if (1..=MAX_LIMIT).contains(&n) => q.limit = n,
                     _ => errors.push(bad(name, format!("limit must be 1 to {MAX_LIMIT}, not {v:?}"))),
@@ -325,6 +371,15 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
             }
         }
     }
+    // The cursor is read last: its value's type depends on the sort column.
+    if let Some(c) = cursor {
+        match parse_cursor(&c, q.sort) {
+            Some(after) => q.after = Some(after),
+            None => {
+                errors.push(bad("cursor", format!("not a cursor from a previous page of this sort: {c:?}")))
+            }
+        }
+    }
     if errors.is_empty() {
         Ok((q, format))
     } else {
@@ -339,7 +394,7 @@ async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> A
     let mut rows = state.storage.list_results(&q).await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
-        rows.last().map(|r| r.id.to_string())
+        rows.last().map(|r| format_cursor(&cursor_after(r, q.sort)))
     } else {
         None
     };
@@ -361,7 +416,9 @@ async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> A
             )
                 .into_response();
             if let Some(c) = next_cursor {
-                res.headers_mut().insert("x-next-cursor", HeaderValue::from_str(&c).expect("digits"));
+                // A text cursor may hold anything a user typed: percent-encode it for the header.
+                let encoded: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
+                res.headers_mut().insert("x-next-cursor", HeaderValue::from_str(&encoded).expect("ascii"));
             }
             res
         }

@@ -6,17 +6,19 @@
 //! uploads byte for byte (`submissions`), tool runs with their tags (`results`) and one
 //! row per measured number keyed by its test descriptor (`metrics`).
 
+mod jobs;
 mod postgres;
 pub mod sql;
 mod sqlite;
 
+pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
-pub use sql::enum_name;
+pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
-use bench::{BenchResult, DriveSku, Tags, TestKey};
+use bench::{BenchResult, DataPattern, DriveSku, PlatformGroup, Tags, TestKey};
 use std::sync::Arc;
 
 /// What the database layer can fail with.
@@ -127,6 +129,9 @@ pub enum FilterKind {
     Int(&'static str),
 }
 
+/// An equality filter: a column and the value it must hold.
+pub type Filter = (&'static str, FilterValue);
+
 /// A value a filter compares with.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FilterValue {
@@ -134,17 +139,53 @@ pub enum FilterValue {
     Int(i64),
 }
 
-/// A browse query over results: equality filters, newest or oldest first, keyset
-/// pagination on the result id.
+/// A column results can be sorted on, by its public name. Missing values sort as the
+/// smallest (`''` or -1) so that keyset pagination needs no NULL special cases.
+pub const RESULT_SORTS: &[(&str, FilterKind)] = &[
+    ("created", FilterKind::Int("id")),
+    ("drive", FilterKind::Text("drive_model")),
+    ("vendor", FilterKind::Text("drive_vendor")),
+    ("capacity_gb", FilterKind::Int("drive_capacity_gb")),
+    ("controller", FilterKind::Text("controller")),
+    ("chipset", FilterKind::Text("chipset")),
+    ("storage_controller", FilterKind::Text("storage_controller")),
+    ("tool", FilterKind::Text("tool")),
+    ("tool_version", FilterKind::Text("tool_version")),
+    ("test_size_bytes", FilterKind::Int("test_size_bytes")),
+];
+
+/// The order of a browse: one column of [`RESULT_SORTS`], ties broken by result id in
+/// the same direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    pub column: FilterKind,
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    /// Newest first.
+    fn default() -> Sort {
+        Sort { column: FilterKind::Int("id"), descending: true }
+    }
+}
+
+/// Where the previous page ended: the last result's sort value and id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cursor {
+    pub value: FilterValue,
+    pub id: i64,
+}
+
+/// A browse query over results: equality filters, one sort column, keyset pagination.
 #[derive(Debug, Clone, Default)]
 pub struct ResultQuery {
     /// (column, value) pairs on `results`.
-    pub filters: Vec<(&'static str, FilterValue)>,
+    pub filters: Vec<Filter>,
     /// (column, value) pairs on `metrics`: some metric of the result must match all.
-    pub metric_filters: Vec<(&'static str, FilterValue)>,
-    pub oldest_first: bool,
-    /// Continue after this result id (exclusive).
-    pub after_id: Option<i64>,
+    pub metric_filters: Vec<Filter>,
+    pub sort: Sort,
+    /// Continue after this position (exclusive).
+    pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
 }
@@ -154,6 +195,8 @@ pub struct ResultQuery {
 pub struct MetricRow {
     pub result_id: i64,
     pub drive_sku: String,
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
     pub key: TestKey,
     pub mbps: Option<f64>,
     pub iops: Option<f64>,
@@ -167,8 +210,9 @@ pub struct DriveRow {
     pub result_count: i64,
 }
 
+/// Everything the server keeps; the screenshot queue is its own trait ([`OcrJobs`]).
 #[async_trait]
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Which backend this is (`sqlite` or `postgres`), for health checks and logs.
     fn backend(&self) -> &'static str;
 
@@ -195,8 +239,9 @@ pub trait Storage: Send + Sync + 'static {
     /// Visible results that name one of these catalogue drives, oldest first.
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
 
-    /// Every metric of the visible results of these catalogue drives.
-    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>>;
+    /// Every metric of the visible results of these catalogue drives whose results match
+    /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

@@ -3,7 +3,7 @@
 
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::{
-    DriveRow, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
+    DriveRow, Filter, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
 };
 use async_trait::async_trait;
 use bench::DriveSku;
@@ -22,7 +22,7 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 }
 
 pub struct PgStorage {
-    pool: PgPool,
+    pub(super) pool: PgPool,
 }
 
 impl PgStorage {
@@ -180,12 +180,11 @@ impl Storage for PgStorage {
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
-    async fn metrics_for_drives(&self, ids: &[String]) -> StorageResult<Vec<MetricRow>> {
+    async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let sql = sql::metrics_for_drives_sql(ids.len());
-        let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+        let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
         let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
     }

@@ -3,8 +3,10 @@
 //! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
 //! exactly the rows and values that [`super::Storage::submit`] writes.
 
-use super::{FilterValue, NewResult, NewSubmission, ResultQuery, StorageError, StoredResult};
-use bench::{BenchResult, DriveSku, Link, Metric, TestKey};
+use super::{
+    Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
+};
+use bench::{BenchResult, DriveSku, Link, Metric, PlatformGroup, TestKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -65,15 +67,6 @@ pub fn from_json<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
 
 fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("domain types always serialise")
-}
-
-/// A link as a short filterable id: `sata-6`, `sata-1.5`, `pcie-2-x1`, `usb-5`.
-pub fn link_id(link: &Link) -> String {
-    match *link {
-        Link::Sata { gbps } => format!("sata-{gbps}"),
-        Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
-        Link::Usb { gbps } => format!("usb-{gbps}"),
-    }
 }
 
 fn int<T: TryInto<i64>>(v: Option<T>) -> Param {
@@ -192,8 +185,8 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
         Param::Text(p.storage_controller.clone()),
         Param::Text(p.driver.clone()),
         Param::Text(p.mode.as_ref().map(enum_name)),
-        Param::Text(p.link.as_ref().map(link_id)),
-        Param::Text(p.host_link.as_ref().map(link_id)),
+        Param::Text(p.link.as_ref().map(Link::id)),
+        Param::Text(p.host_link.as_ref().map(Link::id)),
         int(t.raid.as_ref().map(|r| r.level)),
         int(t.raid.as_ref().map(|r| r.members)),
         Param::Text(p.os.clone().or_else(|| res.os.clone())),
@@ -329,18 +322,57 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
         ));
         params.extend(q.metric_filters.iter().map(|(_, v)| Param::from(v)));
     }
-    if let Some(after) = q.after_id {
-        conds.push(if q.oldest_first { "r.id > ?" } else { "r.id < ?" }.into());
-        params.push(Param::Int(Some(after)));
+    // Missing values sort as the smallest, the same in both backends (SQLite puts NULLs
+    // first, PostgreSQL last), and keep the keyset comparison a plain `<`/`>`.
+    let key = match q.sort.column {
+        FilterKind::Int("id") => "r.id".to_string(),
+        FilterKind::Int(col) => format!("COALESCE(r.{col}, -1)"),
+        FilterKind::Text(col) => format!("COALESCE(r.{col}, '')"),
+    };
+    let (cmp, dir) = if q.sort.descending { ("<", "DESC") } else { (">", "ASC") };
+    if let Some(after) = &q.after {
+        if key == "r.id" {
+            conds.push(format!("r.id {cmp} ?"));
+            params.push(Param::Int(Some(after.id)));
+        } else {
+            conds.push(format!("({key} {cmp} ? OR ({key} = ? AND r.id {cmp} ?))"));
+            params.extend([Param::from(&after.value), Param::from(&after.value), Param::Int(Some(after.id))]);
+        }
     }
     if !conds.is_empty() {
         sql.push_str(" WHERE ");
         sql.push_str(&conds.join(" AND "));
     }
-    sql.push_str(if q.oldest_first { " ORDER BY r.id ASC" } else { " ORDER BY r.id DESC" });
+    if key == "r.id" {
+        sql.push_str(&format!(" ORDER BY r.id {dir}"));
+    } else {
+        sql.push_str(&format!(" ORDER BY {key} {dir}, r.id {dir}"));
+    }
     sql.push_str(" LIMIT ?");
     params.push(Param::Int(Some(q.limit)));
     (sql, params)
+}
+
+/// The cursor that continues a browse after `last` under `sort`: its sort column's value
+/// as stored (derived from the result exactly as on insert) and its id.
+pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
+    let col = match sort.column {
+        FilterKind::Int("id") => return Cursor { value: FilterValue::Int(last.id), id: last.id },
+        FilterKind::Int(col) | FilterKind::Text(col) => col,
+    };
+    let as_new = NewResult {
+        result: last.result.clone(),
+        tags: last.tags.clone(),
+        source: last.source.clone(),
+        flags: Vec::new(),
+    };
+    let i = RESULT_COLUMNS.iter().position(|c| *c == col).expect("sort columns are result columns");
+    let value = match (sort.column, result_params(&as_new, 0, 0, 0).swap_remove(i)) {
+        (FilterKind::Int(_), Param::Int(v)) => FilterValue::Int(v.unwrap_or(-1)),
+        (FilterKind::Text(_), Param::Text(v)) => FilterValue::Text(v.unwrap_or_default()),
+        (kind, p) => unreachable!("column {kind:?} bound as {p:?}"),
+    };
+    Cursor { value, id: last.id }
 }
 
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
@@ -353,14 +385,25 @@ pub fn results_for_drives_sql(n: usize) -> String {
     format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
 }
 
-pub fn metrics_for_drives_sql(n: usize) -> String {
-    format!(
-        "SELECT m.result_id, r.drive_sku, m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
+/// Every metric of the visible results of some drives, with the platform group and data
+/// pattern columns of its result, narrowed by equality filters on `results` columns.
+pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (String, Vec<Param>) {
+    let mut sql = format!(
+        "SELECT m.result_id, r.drive_sku, r.data_pattern, r.chipset, r.storage_controller, r.driver, \
+         r.mode, r.link, r.host_link, r.raid_level, r.raid_members, \
+         m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
          m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
          FROM results r JOIN metrics m ON m.result_id = r.id \
-         WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id, m.ordinal",
-        placeholders(n)
-    )
+         WHERE r.drive_sku IN ({}) AND NOT r.hidden",
+        placeholders(ids.len())
+    );
+    let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+    for (col, v) in filters {
+        sql.push_str(&format!(" AND r.{col} = ?"));
+        params.push(Param::from(v));
+    }
+    sql.push_str(" ORDER BY r.id, m.ordinal");
+    (sql, params)
 }
 
 fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
@@ -372,6 +415,15 @@ fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
 pub struct RawMetric {
     pub result_id: i64,
     pub drive_sku: String,
+    pub data_pattern: Option<String>,
+    pub chipset: Option<String>,
+    pub storage_controller: Option<String>,
+    pub driver: Option<String>,
+    pub mode: Option<String>,
+    pub link: Option<String>,
+    pub host_link: Option<String>,
+    pub raid_level: Option<i64>,
+    pub raid_members: Option<i64>,
     pub family: String,
     pub access: String,
     pub block_size: i64,
@@ -390,6 +442,17 @@ impl RawMetric {
         Ok(super::MetricRow {
             result_id: self.result_id,
             drive_sku: self.drive_sku,
+            data_pattern: self.data_pattern.as_deref().map(enum_from_name).transpose()?,
+            platform: PlatformGroup {
+                chipset: self.chipset,
+                storage_controller: self.storage_controller,
+                driver: self.driver,
+                mode: self.mode.as_deref().map(enum_from_name).transpose()?,
+                link: self.link,
+                host_link: self.host_link,
+                raid_level: self.raid_level.map(num).transpose()?,
+                raid_members: self.raid_members.map(num).transpose()?,
+            },
             key: TestKey {
                 family: enum_from_name(&self.family)?,
                 access: enum_from_name(&self.access)?,
@@ -427,12 +490,5 @@ mod tests {
             flags: vec![],
         };
         assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
-    }
-
-    #[test]
-    fn links_have_short_ids() {
-        assert_eq!(link_id(&Link::Sata { gbps: 6.0 }), "sata-6");
-        assert_eq!(link_id(&Link::Sata { gbps: 1.5 }), "sata-1.5");
-        assert_eq!(link_id(&Link::Pcie { gen: 2, lanes: 1 }), "pcie-2-x1");
     }
 }

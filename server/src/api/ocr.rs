@@ -1,0 +1,126 @@
+//! Screenshot recognition: `POST /api/v1/ocr` queues an image (the body, as sent) and
+//! answers 202 at once; `GET /api/v1/ocr/{id}` reports the queue position, progress and,
+//! when done, the recognised values for the user to check before publishing;
+//! `GET /api/v1/ocr/{id}/image` returns the image as uploaded.
+
+use super::extract::PathParam;
+use super::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::ingest;
+use crate::storage::{NewOcrJob, OcrJob};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Serialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/ocr", post(upload))
+        .route("/ocr/{id}", get(status))
+        .route("/ocr/{id}/image", get(image))
+}
+
+/// The image formats accepted, by the media type they are stored and served with.
+const MEDIA_TYPES: &[(image::ImageFormat, &str)] = &[
+    (image::ImageFormat::Png, "image/png"),
+    (image::ImageFormat::Jpeg, "image/jpeg"),
+    (image::ImageFormat::Gif, "image/gif"),
+    (image::ImageFormat::Bmp, "image/bmp"),
+    (image::ImageFormat::WebP, "image/webp"),
+];
+
+/// Uploads beyond this many waiting jobs are turned away (503) instead of growing the
+/// queue without bound.
+pub const MAX_QUEUED: i64 = 1000;
+
+#[derive(Debug, Serialize)]
+pub struct JobView {
+    #[serde(flatten)]
+    job: OcrJob,
+    url: String,
+    image_url: String,
+    /// The recognised result, its per-value confidences and layout, when done.
+    recognition: Option<serde_json::Value>,
+}
+
+fn job_url(id: i64) -> String {
+    format!("{}/ocr/{id}", super::API_PREFIX)
+}
+
+impl From<OcrJob> for JobView {
+    fn from(mut job: OcrJob) -> JobView {
+        let recognition = job.result.take().and_then(|r| serde_json::from_str(&r).ok());
+        JobView { url: job_url(job.id), image_url: format!("{}/image", job_url(job.id)), recognition, job }
+    }
+}
+
+async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Response> {
+    if body.is_empty() {
+        return Err(ApiError::bad_request(
+            "the request body is empty: send the image file as the body",
+            None,
+        ));
+    }
+    // The content decides, not the Content-Type header (browsers guess it from the name).
+    let media_type = image::guess_format(&body)
+        .ok()
+        .and_then(|f| MEDIA_TYPES.iter().find(|(known, _)| *known == f))
+        .map(|(_, m)| *m)
+        .ok_or_else(|| {
+            ApiError::UnsupportedMediaType(
+                "not a PNG, JPEG, GIF, BMP or WebP image: send a screenshot of CrystalDiskMark or KDiskMark"
+                    .into(),
+            )
+        })?;
+    if state.storage.queued_ocr_jobs().await? >= MAX_QUEUED {
+        return Err(ApiError::Busy(
+            "too many screenshots are waiting to be read; try again in a minute".into(),
+        ));
+    }
+    let job = NewOcrJob {
+        content_hash: ingest::sha256_hex(&body),
+        media_type: media_type.to_string(),
+        image: body.to_vec(),
+        created_at: ingest::now_unix(),
+    };
+    let (id, new) = state.storage.enqueue_ocr(&job).await?;
+    if new {
+        state.queue.job_queued();
+    }
+    let view: JobView = state
+        .storage
+        .get_ocr(id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("ocr job {id} vanished after it was queued"))?
+        .into();
+    let location = HeaderValue::from_str(&view.url).expect("urls are ascii");
+    let code = if new { StatusCode::ACCEPTED } else { StatusCode::OK };
+    Ok((code, [(header::LOCATION, location)], Json(view)).into_response())
+}
+
+async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Json<JobView>> {
+    match state.storage.get_ocr(id).await? {
+        Some(job) => Ok(Json(job.into())),
+        None => Err(ApiError::not_found(format!("no recognition job {id}"), Some("id".into()))),
+    }
+}
+
+async fn image(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Response> {
+    let Some((media_type, bytes)) = state.storage.ocr_image(id).await? else {
+        return Err(ApiError::not_found(format!("no recognition job {id}"), Some("id".into())));
+    };
+    let media_type = HeaderValue::from_str(&media_type).map_err(anyhow::Error::from)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, media_type),
+            // Served as the image type it was sniffed as, never reinterpreted.
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable")),
+        ],
+        bytes,
+    )
+        .into_response())
+}

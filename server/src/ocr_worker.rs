@@ -1,0 +1,92 @@
+//! The bounded pool of screenshot recognition workers. Each worker claims one job at a
+//! time from the database queue ([`crate::storage::OcrJobs`]) and runs the recogniser on
+//! a blocking thread, so a burst of uploads only lengthens the queue: request handling
+//! never waits for recognition, and at most `workers` images are read at once.
+
+use crate::ingest::now_unix;
+use crate::storage::DynStorage;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, Notify};
+
+/// Reads one image: the recognition as JSON, or a message for the user. Reports progress
+/// (0 to 1, and what it is doing) through the callback.
+pub type Recognizer =
+    Arc<dyn Fn(&[u8], &mut dyn FnMut(f64, &str)) -> Result<serde_json::Value, String> + Send + Sync>;
+
+/// How long a claimed job stays with its worker without a progress report. A worker
+/// whose server was killed stops reporting, and the job is claimed again after this.
+pub const LEASE_SECS: i64 = 60;
+
+/// A job claimed this many times without finishing is failed rather than retried
+/// forever (an image that kills its server every time must not take the queue down).
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// Wakes idle workers when a job is queued on this server; workers also poll, which
+/// picks up jobs queued through another server on the same database and expired leases.
+#[derive(Clone, Default)]
+pub struct QueueSignal(Arc<Notify>);
+
+impl QueueSignal {
+    pub fn job_queued(&self) {
+        self.0.notify_one();
+    }
+}
+
+const POLL: Duration = Duration::from_secs(2);
+
+/// Starts `workers` workers on the current tokio runtime.
+pub fn spawn_workers(storage: DynStorage, recognizer: Recognizer, workers: usize, signal: QueueSignal) {
+    for _ in 0..workers.max(1) {
+        tokio::spawn(work(storage.clone(), recognizer.clone(), signal.clone()));
+    }
+}
+
+async fn work(storage: DynStorage, recognizer: Recognizer, signal: QueueSignal) {
+    loop {
+        match storage.claim_ocr(now_unix(), LEASE_SECS).await {
+            Ok(Some(job)) => run_job(&storage, &recognizer, job).await,
+            Ok(None) => {
+                let _ = tokio::time::timeout(POLL, signal.0.notified()).await;
+            }
+            Err(e) => {
+                eprintln!("ssdbase: ocr queue: {e}");
+                tokio::time::sleep(POLL).await;
+            }
+        }
+    }
+}
+
+async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::storage::ClaimedJob) {
+    let outcome = if job.attempts > MAX_ATTEMPTS {
+        Err(format!(
+            "recognition did not finish in {MAX_ATTEMPTS} attempts (its server stopped each time); \
+             the image was not read"
+        ))
+    } else {
+        let (tx, mut rx) = mpsc::unbounded_channel::<(f64, String)>();
+        let recognizer = recognizer.clone();
+        let image = job.image;
+        let reading = tokio::task::spawn_blocking(move || {
+            recognizer(&image, &mut |progress, stage| {
+                let _ = tx.send((progress, stage.to_string()));
+            })
+        });
+        // Progress reports renew the lease; the channel closes when recognition ends.
+        while let Some((progress, stage)) = rx.recv().await {
+            let lease = now_unix() + LEASE_SECS;
+            if let Err(e) = storage.ocr_progress(job.id, progress.clamp(0.0, 1.0), &stage, lease).await {
+                eprintln!("ssdbase: ocr job {}: progress: {e}", job.id);
+            }
+        }
+        match reading.await {
+            Ok(Ok(recognition)) => Ok(recognition.to_string()),
+            Ok(Err(message)) => Err(message),
+            Err(e) => Err(format!("recognition crashed: {e}")),
+        }
+    };
+    if let Err(e) = storage.finish_ocr(job.id, outcome, now_unix()).await {
+        // The lease runs out and another worker takes the job again.
+        eprintln!("ssdbase: ocr job {}: cannot record the outcome: {e}", job.id);
+    }
+}

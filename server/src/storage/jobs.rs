@@ -1,0 +1,228 @@
+//! The screenshot recognition queue, kept in the database (`ocr_jobs`): an upload is a
+//! row before the client hears back, a worker claims a job with a lease and renews it
+//! with every progress report, and a job whose lease ran out (its server was killed or
+//! restarted) is claimed again. Nothing about the queue lives in a server's memory, so a
+//! restart loses no job and several servers on one database share the work.
+
+use super::sql::numbered;
+use super::{PgStorage, SqliteStorage, StorageResult};
+use async_trait::async_trait;
+use serde::Serialize;
+use sqlx::Row;
+
+/// An image to recognise.
+#[derive(Debug, Clone)]
+pub struct NewOcrJob {
+    /// sha256 of `image`, hex: the same image uploaded twice is one job.
+    pub content_hash: String,
+    pub media_type: String,
+    pub image: Vec<u8>,
+    pub created_at: i64,
+}
+
+/// A job a worker now holds until `lease_until`.
+#[derive(Debug, Clone)]
+pub struct ClaimedJob {
+    pub id: i64,
+    pub image: Vec<u8>,
+    /// How many times the job was claimed, this time included.
+    pub attempts: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+impl JobStatus {
+    fn from_db(s: &str) -> StorageResult<JobStatus> {
+        Ok(match s {
+            "queued" => JobStatus::Queued,
+            "running" => JobStatus::Running,
+            "done" => JobStatus::Done,
+            "failed" => JobStatus::Failed,
+            other => return Err(super::StorageError::Corrupt(format!("job status {other:?}"))),
+        })
+    }
+}
+
+/// A job as its submitter sees it (without the image).
+#[derive(Debug, Clone, Serialize)]
+pub struct OcrJob {
+    pub id: i64,
+    pub status: JobStatus,
+    pub stage: Option<String>,
+    /// 0 to 1.
+    pub progress: f64,
+    /// Jobs queued before this one, while it waits.
+    pub queue_position: Option<i64>,
+    pub attempts: i64,
+    pub media_type: String,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    /// The recognition as JSON text, when done.
+    #[serde(skip)]
+    pub result: Option<String>,
+    pub error: Option<String>,
+}
+
+#[async_trait]
+pub trait OcrJobs: Send + Sync {
+    /// Queues an image; returns its job id and whether the job is new (false: the same
+    /// image was queued before and that job is returned).
+    async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)>;
+
+    /// Takes the oldest queued job, or a running one whose lease expired, and leases it
+    /// to the caller until `now + lease_secs`.
+    async fn claim_ocr(&self, now: i64, lease_secs: i64) -> StorageResult<Option<ClaimedJob>>;
+
+    /// Records progress and renews the lease of a running job.
+    async fn ocr_progress(&self, id: i64, progress: f64, stage: &str, lease_until: i64) -> StorageResult<()>;
+
+    /// Ends a running job with its recognition (JSON) or an error message.
+    async fn finish_ocr(&self, id: i64, outcome: Result<String, String>, now: i64) -> StorageResult<()>;
+
+    async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJob>>;
+
+    /// How many jobs wait for a worker.
+    async fn queued_ocr_jobs(&self) -> StorageResult<i64>;
+
+    /// The uploaded image and its media type.
+    async fn ocr_image(&self, id: i64) -> StorageResult<Option<(String, Vec<u8>)>>;
+}
+
+const INSERT: &str =
+    "INSERT INTO ocr_jobs (content_hash, media_type, image, created_at) VALUES (?, ?, ?, ?) \
+     ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+const BY_HASH: &str = "SELECT id FROM ocr_jobs WHERE content_hash = ?";
+/// `{lock}` is empty for SQLite (one writer at a time already) and `FOR UPDATE SKIP
+/// LOCKED` for PostgreSQL, so that concurrent workers never take the same job.
+const CLAIM: &str = "UPDATE ocr_jobs SET status = 'running', lease_until = ?, attempts = attempts + 1, \
+     stage = 'starting' WHERE id = (SELECT id FROM ocr_jobs \
+     WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) ORDER BY id LIMIT 1 {lock}) \
+     RETURNING id, image, attempts";
+const PROGRESS: &str =
+    "UPDATE ocr_jobs SET progress = ?, stage = ?, lease_until = ? WHERE id = ? AND status = 'running'";
+const FINISH: &str = "UPDATE ocr_jobs SET status = ?, result = ?, error = ?, finished_at = ?, progress = 1, \
+     stage = NULL, lease_until = NULL WHERE id = ? AND status = 'running'";
+const GET: &str = "SELECT id, status, stage, progress, attempts, media_type, created_at, finished_at, \
+     result, error, CASE WHEN status = 'queued' THEN \
+     (SELECT COUNT(*) FROM ocr_jobs q WHERE q.status = 'queued' AND q.id < j.id) END AS queue_position \
+     FROM ocr_jobs j WHERE id = ?";
+const QUEUED: &str = "SELECT COUNT(*) FROM ocr_jobs WHERE status = 'queued'";
+const IMAGE: &str = "SELECT media_type, image FROM ocr_jobs WHERE id = ?";
+
+fn finish_params(outcome: Result<String, String>) -> (&'static str, Option<String>, Option<String>) {
+    match outcome {
+        Ok(result) => ("done", Some(result), None),
+        Err(error) => ("failed", None, Some(error)),
+    }
+}
+
+/// One implementation for both backends: the SQL differs only in placeholders and the
+/// claim's row lock, and rows decode the same way.
+macro_rules! impl_ocr_jobs {
+    ($storage:ty, $sql:expr, $lock:expr) => {
+        #[async_trait]
+        impl OcrJobs for $storage {
+            async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)> {
+                let inserted = sqlx::query(&$sql(INSERT))
+                    .bind(&job.content_hash)
+                    .bind(&job.media_type)
+                    .bind(&job.image)
+                    .bind(job.created_at)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                if let Some(row) = inserted {
+                    return Ok((row.try_get(0)?, true));
+                }
+                let row = sqlx::query(&$sql(BY_HASH)).bind(&job.content_hash).fetch_one(&self.pool).await?;
+                Ok((row.try_get(0)?, false))
+            }
+
+            async fn claim_ocr(&self, now: i64, lease_secs: i64) -> StorageResult<Option<ClaimedJob>> {
+                let sql = $sql(&CLAIM.replace("{lock}", $lock));
+                let row =
+                    sqlx::query(&sql).bind(now + lease_secs).bind(now).fetch_optional(&self.pool).await?;
+                row.map(|r| {
+                    Ok(ClaimedJob { id: r.try_get(0)?, image: r.try_get(1)?, attempts: r.try_get(2)? })
+                })
+                .transpose()
+            }
+
+            async fn ocr_progress(
+                &self,
+                id: i64,
+                progress: f64,
+                stage: &str,
+                lease_until: i64,
+            ) -> StorageResult<()> {
+                sqlx::query(&$sql(PROGRESS))
+                    .bind(progress)
+                    .bind(stage)
+                    .bind(lease_until)
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn finish_ocr(
+                &self,
+                id: i64,
+                outcome: Result<String, String>,
+                now: i64,
+            ) -> StorageResult<()> {
+                let (status, result, error) = finish_params(outcome);
+                sqlx::query(&$sql(FINISH))
+                    .bind(status)
+                    .bind(result)
+                    .bind(error)
+                    .bind(now)
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJob>> {
+                let Some(r) = sqlx::query(&$sql(GET)).bind(id).fetch_optional(&self.pool).await? else {
+                    return Ok(None);
+                };
+                Ok(Some(OcrJob {
+                    id: r.try_get("id")?,
+                    status: JobStatus::from_db(r.try_get("status")?)?,
+                    stage: r.try_get("stage")?,
+                    progress: r.try_get("progress")?,
+                    attempts: r.try_get("attempts")?,
+                    media_type: r.try_get("media_type")?,
+                    created_at: r.try_get("created_at")?,
+                    finished_at: r.try_get("finished_at")?,
+                    result: r.try_get("result")?,
+                    error: r.try_get("error")?,
+                    queue_position: r.try_get("queue_position")?,
+                }))
+            }
+
+            async fn queued_ocr_jobs(&self) -> StorageResult<i64> {
+                Ok(sqlx::query(&$sql(QUEUED)).fetch_one(&self.pool).await?.try_get(0)?)
+            }
+
+            async fn ocr_image(&self, id: i64) -> StorageResult<Option<(String, Vec<u8>)>> {
+                let row = sqlx::query(&$sql(IMAGE)).bind(id).fetch_optional(&self.pool).await?;
+                row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+            }
+        }
+    };
+}
+
+fn as_is(sql: &str) -> String {
+    sql.to_string()
+}
+
+impl_ocr_jobs!(SqliteStorage, as_is, "");
+impl_ocr_jobs!(PgStorage, numbered, "FOR UPDATE SKIP LOCKED");
