@@ -126,15 +126,30 @@ async fn compare(
 
     type PerDrive = BTreeMap<String, BTreeMap<GroupKey, Samples>>;
     let mut samples: BTreeMap<TestKey, PerDrive> = BTreeMap::new();
-    for m in state.storage.metrics_for_drives(&ids, &filters).await? {
-        samples
-            .entry(m.key)
-            .or_default()
-            .entry(m.drive_sku)
-            .or_default()
-            .entry((m.platform, m.data_pattern))
-            .or_default()
-            .add(m.result_id, m.mbps, m.iops, m.latency_us);
+    if filters.is_empty() {
+        // Unfiltered, the per-drive summary holds exactly these pools, a few rows per
+        // drive instead of every metric row (storage::summary).
+        for pool in state.storage.pools_for_drives(&ids).await? {
+            for (key, tests) in pool.tests {
+                samples
+                    .entry(key)
+                    .or_default()
+                    .entry(pool.drive_sku.clone())
+                    .or_default()
+                    .insert((pool.platform.clone(), pool.data_pattern), tests.into());
+            }
+        }
+    } else {
+        for m in state.storage.metrics_for_drives(&ids, &filters).await? {
+            samples
+                .entry(m.key)
+                .or_default()
+                .entry(m.drive_sku)
+                .or_default()
+                .entry((m.platform, m.data_pattern))
+                .or_default()
+                .add(m.result_id, m.mbps, m.iops, m.latency_us);
+        }
     }
     let tests = samples
         .into_iter()

@@ -101,6 +101,12 @@ pub struct Samples {
     pub result_ids: Vec<i64>,
 }
 
+impl From<crate::storage::TestSamples> for Samples {
+    fn from(t: crate::storage::TestSamples) -> Samples {
+        Samples { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
+    }
+}
+
 impl Samples {
     pub fn add(&mut self, result_id: i64, mbps: Option<f64>, iops: Option<f64>, latency_us: Option<f64>) {
         self.mbps.extend(mbps);

@@ -2,6 +2,7 @@
 //! [`sql::numbered`].
 
 use super::sql::{self, Param, RawMetric, RawResult};
+use super::summary;
 use super::{
     DriveRow, Filter, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
 };
@@ -30,6 +31,7 @@ impl PgStorage {
     pub async fn connect(url: &str) -> StorageResult<PgStorage> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        summary::postgres::build_if_missing(&pool).await?;
         Ok(PgStorage { pool })
     }
 
@@ -52,6 +54,7 @@ impl PgStorage {
                 .fetch_one(&mut *conn)
                 .await?
                 .try_get(0)?;
+            summary::postgres::add_result(&mut *conn, id, r).await?;
             if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
                 bind(sqlx::query(&sql::numbered(&metrics_sql)), params).execute(&mut *conn).await?;
             }
@@ -187,5 +190,9 @@ impl Storage for PgStorage {
         let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
         let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
+    }
+
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSamples>> {
+        summary::postgres::pools_for_drives(&self.pool, ids).await
     }
 }

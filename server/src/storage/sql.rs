@@ -308,7 +308,7 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
     let mut params = Vec::new();
     let mut conds: Vec<String> = Vec::new();
     if !q.include_hidden {
-        conds.push("NOT r.hidden".into());
+        conds.push("r.hidden = FALSE".into());
     }
     for (col, v) in &q.filters {
         conds.push(format!("r.{col} = ?"));
@@ -378,11 +378,11 @@ pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
 
 pub const LIST_DRIVES: &str = "SELECT d.spec, \
-     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND NOT r.hidden) AS result_count \
+     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
      FROM drives d ORDER BY d.vendor, d.model, d.capacity_gb, d.id";
 
 pub fn results_for_drives_sql(n: usize) -> String {
-    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
+    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id", placeholders(n))
 }
 
 /// Every metric of the visible results of some drives, with the platform group and data
@@ -394,7 +394,7 @@ pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (Str
          m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
          m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
          FROM results r JOIN metrics m ON m.result_id = r.id \
-         WHERE r.drive_sku IN ({}) AND NOT r.hidden",
+         WHERE r.drive_sku IN ({}) AND r.hidden = FALSE",
         placeholders(ids.len())
     );
     let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
