@@ -645,11 +645,11 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
     app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
 }
 
-/// Every visible sample of these drives per (drive, pool, test), from `metrics` and from
-/// the `test_samples` summary, each list sorted: the two must always be equal.
+/// Per (drive, pool, test) the visible result ids and each figure's summary, computed
+/// from `metrics` and read from the `test_samples` summary: the two must always agree.
 async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<String>) {
-    let mut from_metrics: std::collections::BTreeMap<String, (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>)> =
-        Default::default();
+    type Values = (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>);
+    let mut from_metrics: std::collections::BTreeMap<String, Values> = Default::default();
     for m in app.storage.metrics_for_drives(ids, &[]).await.unwrap() {
         let cell = format!("{} {:?} {:?} {:?}", m.drive_sku, m.platform, m.data_pattern, m.key);
         let e = from_metrics.entry(cell).or_default();
@@ -660,13 +660,11 @@ async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<S
         e.2.extend(m.iops);
         e.3.extend(m.latency_us);
     }
+    let summarize = bench::analysis::summarize;
     let from_metrics = from_metrics
         .into_iter()
-        .map(|(cell, (ids, mut a, mut b, mut c))| {
-            for v in [&mut a, &mut b, &mut c] {
-                v.sort_by(f64::total_cmp);
-            }
-            format!("{cell}: {ids:?} {a:?} {b:?} {c:?}")
+        .map(|(cell, (ids, a, b, c))| {
+            format!("{cell}: {ids:?} {:?} {:?} {:?}", summarize(&a), summarize(&b), summarize(&c))
         })
         .collect();
     let mut from_summary = Vec::new();

@@ -16,7 +16,7 @@ pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::{PoolSamples, TestSamples};
+pub use summary::{PoolSummary, TestSummary};
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
@@ -246,9 +246,9 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 
     /// Per pool (platform group and data pattern) of these catalogue drives, per test,
-    /// the ids and sorted values of the visible results: compare's input read from the
-    /// `test_samples` summary (a few rows per drive instead of every metric row).
-    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<PoolSamples>>;
+    /// the visible results' ids and each figure's median, MAD, min, max and count, read
+    /// from the `test_samples` summary: a few rows per drive instead of every metric row.
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<PoolSummary>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

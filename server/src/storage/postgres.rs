@@ -192,7 +192,7 @@ impl Storage for PgStorage {
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
     }
 
-    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSamples>> {
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSummary>> {
         summary::postgres::pools_for_drives(&self.pool, ids).await
     }
 }

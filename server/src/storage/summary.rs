@@ -21,17 +21,39 @@
 
 use super::sql::{enum_from_name, enum_name, numbered, Param, RawMetric};
 use super::{MetricRow, NewResult, StorageError, StorageResult};
+use bench::analysis::{summarize, Summary};
 use bench::{DataPattern, PlatformGroup, TestKey};
 use std::collections::{BTreeMap, HashMap};
 
-/// The visible results of one test in one pool: ids ascending, each figure's values
-/// ascending (figures are summarised one by one, so they need not stay aligned).
+/// The visible results of one test in one pool, as compare shows them: the result ids
+/// (ascending) and the median, MAD, min, max and count of each figure, computed when the
+/// pool was written, exactly as `analysis::summarize` computes them from every value.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct TestSamples {
+pub struct TestSummary {
     pub result_ids: Vec<i64>,
-    pub mbps: Vec<f64>,
-    pub iops: Vec<f64>,
-    pub latency_us: Vec<f64>,
+    pub mbps: Option<Summary>,
+    pub iops: Option<Summary>,
+    pub latency_us: Option<Summary>,
+}
+
+/// One drive's tests in one platform group and data pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolSummary {
+    pub drive_sku: String,
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
+    pub tests: BTreeMap<TestKey, TestSummary>,
+}
+
+/// Every value of one test in one pool, kept for maintenance: ids ascending, each
+/// figure's values ascending (figures are summarised one by one, so they need not stay
+/// aligned, and sorted input makes the summaries cheap to recompute).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct TestSamples {
+    result_ids: Vec<i64>,
+    mbps: Vec<f64>,
+    iops: Vec<f64>,
+    latency_us: Vec<f64>,
 }
 
 impl TestSamples {
@@ -46,15 +68,15 @@ impl TestSamples {
             }
         }
     }
+
+    fn summary(&self) -> [Option<Summary>; 3] {
+        [summarize(&self.mbps), summarize(&self.iops), summarize(&self.latency_us)]
+    }
 }
 
-/// One drive's samples in one platform group and data pattern.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PoolSamples {
-    pub drive_sku: String,
-    pub platform: PlatformGroup,
-    pub data_pattern: Option<DataPattern>,
-    pub tests: BTreeMap<TestKey, TestSamples>,
+/// A drive's samples in one pool, while it is built from metric rows.
+struct PoolSamples {
+    tests: BTreeMap<TestKey, TestSamples>,
 }
 
 /// The `pool` column: the platform group and data pattern as JSON.
@@ -94,9 +116,14 @@ fn parse_key(s: &str) -> Result<TestKey, StorageError> {
     })
 }
 
-/// The `samples` column: per test (in key order) its key text, ids and sorted values,
-/// little-endian with u32 lengths. Binary because a popular pool holds thousands of
-/// numbers and compare must not spend its time parsing text.
+/// Version of the `samples` layout; a database holding another is rebuilt on start-up.
+const FORMAT: &str = "v2";
+
+/// The `samples` column, little-endian with u32 lengths. First what compare reads, per
+/// test in key order: key text, result ids, and per figure its summary (a presence byte,
+/// then count, median, MAD, min, max); then what maintenance needs, per test: each
+/// figure's sorted values. Binary because a popular pool holds thousands of numbers and
+/// compare must not spend its time parsing text or sorting.
 fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend((tests.len() as u32).to_le_bytes());
@@ -106,6 +133,20 @@ fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> Vec<u8> {
         out.extend(k.as_bytes());
         out.extend((s.result_ids.len() as u32).to_le_bytes());
         s.result_ids.iter().for_each(|v| out.extend(v.to_le_bytes()));
+        for summary in s.summary() {
+            match summary {
+                None => out.push(0),
+                Some(m) => {
+                    out.push(1);
+                    out.extend((m.count as u64).to_le_bytes());
+                    for v in [m.median, m.mad, m.min, m.max] {
+                        out.extend(v.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    for s in tests.values() {
         for values in [&s.mbps, &s.iops, &s.latency_us] {
             out.extend((values.len() as u32).to_le_bytes());
             values.iter().for_each(|v| out.extend(v.to_le_bytes()));
@@ -134,15 +175,28 @@ impl Reader<'_> {
         let bytes = self.take(n.checked_mul(8).ok_or_else(|| StorageError::Corrupt("length".into()))?)?;
         Ok(bytes.chunks_exact(8).map(|c| c.try_into().expect("8 bytes")))
     }
+
+    fn summary(&mut self) -> Result<Option<Summary>, StorageError> {
+        if self.take(1)?[0] == 0 {
+            return Ok(None);
+        }
+        let count = u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")) as usize;
+        let mut v = self.eight(4)?.map(f64::from_le_bytes);
+        let mut next = || v.next().expect("four numbers");
+        Ok(Some(Summary { count, median: next(), mad: next(), min: next(), max: next() }))
+    }
 }
 
-/// Reads a `samples` column; `keys` memoises key texts across rows.
-fn decode(bytes: &[u8], keys: &mut HashMap<String, TestKey>) -> StorageResult<BTreeMap<TestKey, TestSamples>> {
-    let mut r = Reader(bytes);
-    let mut tests = BTreeMap::new();
-    for _ in 0..r.len()? {
-        let n = r.len()?;
-        let text = std::str::from_utf8(r.take(n)?).map_err(|e| StorageError::Corrupt(e.to_string()))?;
+/// Reads the first part of a `samples` column; `keys` memoises key texts across rows.
+fn decode_summaries<'a>(
+    r: &mut Reader<'a>,
+    keys: &mut HashMap<String, TestKey>,
+) -> StorageResult<Vec<(TestKey, TestSummary)>> {
+    let n = r.len()?;
+    let mut tests = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = r.len()?;
+        let text = std::str::from_utf8(r.take(len)?).map_err(|e| StorageError::Corrupt(e.to_string()))?;
         let key = match keys.get(text) {
             Some(k) => *k,
             None => {
@@ -153,28 +207,35 @@ fn decode(bytes: &[u8], keys: &mut HashMap<String, TestKey>) -> StorageResult<BT
         };
         let n = r.len()?;
         let result_ids = r.eight(n)?.map(i64::from_le_bytes).collect();
+        let (mbps, iops, latency_us) = (r.summary()?, r.summary()?, r.summary()?);
+        tests.push((key, TestSummary { result_ids, mbps, iops, latency_us }));
+    }
+    Ok(tests)
+}
+
+/// Reads a whole `samples` column back into values.
+fn decode(bytes: &[u8]) -> StorageResult<BTreeMap<TestKey, TestSamples>> {
+    let mut r = Reader(bytes);
+    let summaries = decode_summaries(&mut r, &mut HashMap::new())?;
+    let mut tests = BTreeMap::new();
+    for (key, summary) in summaries {
         let mut figures = [Vec::new(), Vec::new(), Vec::new()];
         for f in &mut figures {
             let n = r.len()?;
             *f = r.eight(n)?.map(f64::from_le_bytes).collect();
         }
         let [mbps, iops, latency_us] = figures;
-        tests.insert(key, TestSamples { result_ids, mbps, iops, latency_us });
+        tests.insert(key, TestSamples { result_ids: summary.result_ids, mbps, iops, latency_us });
     }
     Ok(tests)
 }
 
 /// Groups metric rows (as `metrics_for_drives` reads them) into pools.
-fn pools_of(rows: impl IntoIterator<Item = MetricRow>) -> BTreeMap<(String, String), PoolSamples> {
-    let mut pools: BTreeMap<(String, String), PoolSamples> = BTreeMap::new();
+fn pools_of(rows: impl IntoIterator<Item = MetricRow>) -> BTreeMap<String, PoolSamples> {
+    let mut pools: BTreeMap<String, PoolSamples> = BTreeMap::new();
     for m in rows {
         let pool = pool_text(&m.platform, m.data_pattern);
-        let entry = pools.entry((m.drive_sku.clone(), pool)).or_insert_with(|| PoolSamples {
-            drive_sku: m.drive_sku,
-            platform: m.platform,
-            data_pattern: m.data_pattern,
-            tests: BTreeMap::new(),
-        });
+        let entry = pools.entry(pool).or_insert_with(|| PoolSamples { tests: BTreeMap::new() });
         entry.tests.entry(m.key).or_default().add(m.result_id, m.mbps, m.iops, m.latency_us);
     }
     pools
@@ -187,10 +248,9 @@ fn result_count(tests: &BTreeMap<TestKey, TestSamples>) -> i64 {
     ids.len() as i64
 }
 
-const MARK: &str = "test_samples";
 const MARKED: &str = "SELECT value FROM app_meta WHERE key = 'test_samples'";
-const SET_MARK: &str =
-    "INSERT INTO app_meta (key, value) VALUES ('test_samples', 'built') ON CONFLICT (key) DO NOTHING";
+const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples', ?) \
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = ?";
 const SELECT_POOL: &str = "SELECT samples FROM test_samples WHERE drive_sku = ? AND pool = ?";
@@ -204,10 +264,16 @@ fn pools_for_drives_sql(n: usize) -> String {
     )
 }
 
-fn decode_pool(drive_sku: String, pool: &str, samples: &[u8], keys: &mut HashMap<String, TestKey>) -> StorageResult<PoolSamples> {
+fn decode_pool(
+    drive_sku: String,
+    pool: &str,
+    samples: &[u8],
+    keys: &mut HashMap<String, TestKey>,
+) -> StorageResult<PoolSummary> {
     let (platform, data_pattern): (PlatformGroup, Option<DataPattern>) =
         serde_json::from_str(pool).map_err(|e| StorageError::Corrupt(format!("pool {pool:?}: {e}")))?;
-    Ok(PoolSamples { drive_sku, platform, data_pattern, tests: decode(samples, keys)? })
+    let tests = decode_summaries(&mut Reader(samples), keys)?.into_iter().collect();
+    Ok(PoolSummary { drive_sku, platform, data_pattern, tests })
 }
 
 /// The pool of one new result and its samples, when it names a catalogue drive.
@@ -273,7 +339,7 @@ macro_rules! backend {
                     .map(|row| row.try_get(0))
                     .transpose()?;
                 let mut tests = match stored {
-                    Some(bytes) => decode(&bytes, &mut HashMap::new())?,
+                    Some(bytes) => decode(&bytes)?,
                     None => BTreeMap::new(),
                 };
                 merge(&mut tests, new);
@@ -302,7 +368,7 @@ macro_rules! backend {
                         .iter()
                         .map(|r| <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode())
                         .collect::<StorageResult<Vec<_>>>()?;
-                    for ((_, pool), p) in pools_of(metrics) {
+                    for (pool, p) in pools_of(metrics) {
                         sqlx::query(&$sql(UPSERT_POOL))
                             .bind(sku)
                             .bind(&pool)
@@ -315,26 +381,27 @@ macro_rules! backend {
                 Ok(())
             }
 
-            /// Builds every drive's pools once when the database has none yet (migrated
-            /// from before 0003, or bulk-loaded). Returns how many drives it built.
+            /// Builds every drive's pools when the database has none in the current
+            /// layout (migrated from before 0003, bulk-loaded, or written by a server
+            /// with another [`FORMAT`]). Returns how many drives it built.
             pub async fn build_if_missing(pool: &$pool) -> StorageResult<usize> {
                 let marked: Option<String> = sqlx::query_scalar(&$sql(MARKED)).fetch_optional(pool).await?;
-                if marked.is_some() {
+                if marked.as_deref() == Some(FORMAT) {
                     return Ok(0);
                 }
+                sqlx::query("DELETE FROM test_samples").execute(pool).await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
                 for chunk in drives.chunks(64) {
                     let mut tx = pool.begin().await?;
                     refresh_summaries_for(&mut *tx, chunk).await?;
                     tx.commit().await?;
                 }
-                sqlx::query(&$sql(SET_MARK)).execute(pool).await?;
-                let _ = MARK;
+                sqlx::query(&$sql(SET_MARK)).bind(FORMAT).execute(pool).await?;
                 Ok(drives.len())
             }
 
             /// Every pool of these drives.
-            pub async fn pools_for_drives(pool: &$pool, drive_skus: &[String]) -> StorageResult<Vec<PoolSamples>> {
+            pub async fn pools_for_drives(pool: &$pool, drive_skus: &[String]) -> StorageResult<Vec<PoolSummary>> {
                 if drive_skus.is_empty() {
                     return Ok(Vec::new());
                 }
@@ -386,20 +453,25 @@ mod tests {
     }
 
     #[test]
-    fn samples_round_trip_sorted() {
+    fn pools_round_trip_with_their_summaries() {
         let mut tests = BTreeMap::new();
         let mut s = TestSamples::default();
         s.add(7, Some(3.5), None, Some(90.0));
         s.add(3, Some(1.25), Some(300.0), None);
         s.add(5, Some(2.0), Some(100.0), Some(80.0));
-        tests.insert(key(1), s.clone());
-        tests.insert(key(32), TestSamples::default());
         assert_eq!(s.result_ids, vec![3, 5, 7]);
         assert_eq!(s.mbps, vec![1.25, 2.0, 3.5]);
-        assert_eq!(s.iops, vec![100.0, 300.0]);
-        let back = decode(&encode(&tests), &mut HashMap::new()).unwrap();
-        assert_eq!(back, tests);
-        assert!(decode(&encode(&tests)[..9], &mut HashMap::new()).is_err(), "truncated rows are errors");
+        tests.insert(key(1), s.clone());
+        tests.insert(key(32), TestSamples::default());
+        let bytes = encode(&tests);
+        assert_eq!(decode(&bytes).unwrap(), tests);
+        let summaries = decode_summaries(&mut Reader(&bytes), &mut HashMap::new()).unwrap();
+        assert_eq!(summaries[0].0, key(1));
+        assert_eq!(summaries[0].1.result_ids, vec![3, 5, 7]);
+        assert_eq!(summaries[0].1.mbps, summarize(&[3.5, 1.25, 2.0]));
+        assert_eq!(summaries[0].1.iops, summarize(&[300.0, 100.0]));
+        assert_eq!(summaries[1].1, TestSummary::default());
+        assert!(decode(&bytes[..9]).is_err(), "truncated rows are errors");
     }
 
     #[test]
