@@ -149,7 +149,13 @@ struct Db {
 
 impl Db {
     fn sqlite(file: PathBuf) -> Db {
-        Db { backend: Backend::Sqlite, url: format!("sqlite://{}", file.display()), admin_url: None, pg_name: None, file: Some(file) }
+        Db {
+            backend: Backend::Sqlite,
+            url: format!("sqlite://{}", file.display()),
+            admin_url: None,
+            pg_name: None,
+            file: Some(file),
+        }
     }
 
     fn postgres(admin_url: &str, name: &str) -> Db {
@@ -194,7 +200,9 @@ impl Db {
             Backend::Postgres => {
                 let admin = sqlx::PgPool::connect(self.admin_url.as_deref().unwrap()).await?;
                 let name = self.pg_name.as_deref().unwrap();
-                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&admin).await?;
+                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .execute(&admin)
+                    .await?;
                 sqlx::query(&format!("CREATE DATABASE \"{name}\"")).execute(&admin).await?;
                 admin.close().await;
             }
@@ -206,13 +214,16 @@ impl Db {
         match self.backend {
             Backend::Sqlite => {
                 for suffix in ["", "-wal", "-shm"] {
-                    let _ = std::fs::remove_file(format!("{}{suffix}", self.file.as_ref().unwrap().display()));
+                    let _ =
+                        std::fs::remove_file(format!("{}{suffix}", self.file.as_ref().unwrap().display()));
                 }
             }
             Backend::Postgres => {
                 let admin = sqlx::PgPool::connect(self.admin_url.as_deref().unwrap()).await?;
                 let name = self.pg_name.as_deref().unwrap();
-                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).execute(&admin).await?;
+                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .execute(&admin)
+                    .await?;
                 admin.close().await;
             }
         }
@@ -299,7 +310,8 @@ fn vary_text(text: &str, factor: f64) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for line in text.split_inclusive('\n') {
         let key = line.trim_start();
-        let fio_number = ["\"bw_bytes\"", "\"bw\"", "\"iops\"", "\"mean\""].iter().any(|k| key.starts_with(k));
+        let fio_number =
+            ["\"bw_bytes\"", "\"bw\"", "\"iops\"", "\"mean\""].iter().any(|k| key.starts_with(k));
         if line.contains("MB/s") {
             // CrystalDiskMark / KDiskMark row: scale the decimal numbers (MB/s, IOPS,
             // latency), never the integers of the descriptor (`Q= 8`, `4KiB`).
@@ -384,7 +396,13 @@ struct Upload {
 
 /// `n` distinct uploads: corpus files with varied numbers, tagged with a catalogue drive
 /// and a platform. Each is parsed here, the way the API does it, for the raw baseline.
-fn uploads(corpus: &Corpus, drives: &[DriveSku], n: usize, rng: &mut Rng, seen: &mut HashSet<String>) -> Vec<Upload> {
+fn uploads(
+    corpus: &Corpus,
+    drives: &[DriveSku],
+    n: usize,
+    rng: &mut Rng,
+    seen: &mut HashSet<String>,
+) -> Vec<Upload> {
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let t = &corpus.templates[rng.below(corpus.templates.len())];
@@ -469,7 +487,12 @@ impl Client {
         Ok(Client { send })
     }
 
-    async fn request(&mut self, method: Method, path: &str, body: Option<Bytes>) -> Result<(StatusCode, Bytes)> {
+    async fn request(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<Bytes>,
+    ) -> Result<(StatusCode, Bytes)> {
         self.send.ready().await?;
         let mut req = Request::builder().method(method).uri(path).header("host", "127.0.0.1");
         if body.is_some() {
@@ -495,13 +518,20 @@ impl IngestReport {
     fn line(&self) -> String {
         self.rows
             .iter()
-            .map(|(c, raw, http)| format!("{c:>2} clients: HTTP {http:>7.0} vs raw {raw:>7.0} ({:.2}x)", http / raw))
+            .map(|(c, raw, http)| {
+                format!("{c:>2} clients: HTTP {http:>7.0} vs raw {raw:>7.0} ({:.2}x)", http / raw)
+            })
             .collect::<Vec<_>>()
             .join(" | ")
     }
 }
 
-async fn ingest_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<IngestReport> {
+async fn ingest_bench(
+    backend: Backend,
+    config: &Config,
+    corpus: &Corpus,
+    work: &Path,
+) -> Result<IngestReport> {
     println!("\n== {} ingest", backend.name());
     let db = match backend {
         Backend::Sqlite => Db::sqlite(work.join(format!("ingest-{}.sqlite", std::process::id()))),
@@ -538,7 +568,8 @@ async fn ingest_bench(backend: Backend, config: &Config, corpus: &Corpus, work: 
 /// Splits work over `clients` tasks; returns items per second.
 async fn ingest_raw(storage: &DynStorage, uploads: Vec<Upload>, clients: usize) -> Result<f64> {
     let n = uploads.len();
-    let queue = Arc::new(std::sync::Mutex::new(uploads.into_iter().map(|u| u.submission).collect::<Vec<_>>()));
+    let queue =
+        Arc::new(std::sync::Mutex::new(uploads.into_iter().map(|u| u.submission).collect::<Vec<_>>()));
     let start = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..clients {
@@ -602,7 +633,11 @@ impl QueryReport {
     fn line(&self) -> String {
         let mut s: Vec<String> =
             self.rows.iter().map(|(n, p50, p99)| format!("{n} p50 {p50:.1} ms p99 {p99:.1} ms")).collect();
-        s.push(if self.reused { "fixture reused".into() } else { format!("fixture loaded in {:.0} s", self.load_seconds) });
+        s.push(if self.reused {
+            "fixture reused".into()
+        } else {
+            format!("fixture loaded in {:.0} s", self.load_seconds)
+        });
         s.join(" | ")
     }
 }
@@ -614,9 +649,10 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     println!("\n== {} queries on {} results", backend.name(), config.results);
     let db = match backend {
         Backend::Sqlite => Db::sqlite(work.join(format!("ssdbase-{}.sqlite", config.results))),
-        Backend::Postgres => {
-            Db::postgres(config.postgres_admin_url.as_deref().unwrap(), &format!("ssdbase_bench_{}", config.results))
-        }
+        Backend::Postgres => Db::postgres(
+            config.postgres_admin_url.as_deref().unwrap(),
+            &format!("ssdbase_bench_{}", config.results),
+        ),
     };
     let mark = format!("v{FIXTURE_VERSION}:{}", config.results);
     let mut reused = false;
@@ -640,7 +676,10 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     );
     let opening = Instant::now();
     let storage = ssdbase::storage::connect(&db.url).await?;
-    println!("opened in {:.1} s (migrations, and the compare summary when it was missing)", opening.elapsed().as_secs_f64());
+    println!(
+        "opened in {:.1} s (migrations, and the compare summary when it was missing)",
+        opening.elapsed().as_secs_f64()
+    );
     let counts = fixture_counts(&db).await?;
     println!("fixture holds {} results, {} metrics, {} catalogue drives", counts.0, counts.1, counts.2);
     let server = Server::start(storage).await?;
@@ -652,17 +691,18 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     let browse: Vec<String> = vec![
         format!("/api/v1/results?drive={}&data_pattern=random&limit=50", popular[0].id),
         "/api/v1/results?chipset=Z690&tool=crystaldiskmark&limit=50".to_string(),
-        format!("/api/v1/results?vendor={}&access=rnd&queue_depth=32&limit=50", urlencode(&popular[1].vendor)),
+        format!(
+            "/api/v1/results?vendor={}&access=rnd&queue_depth=32&limit=50",
+            urlencode(&popular[1].vendor)
+        ),
         format!("/api/v1/results?drive={}&os={}&limit=50", fixture.drives[700].id, urlencode(OSES[1])),
     ];
     let (p50, p99) = latency(&mut client, &browse, config.queries).await?;
     println!("browse  (4 filter sets, 50 per page): p50 {p50:.2} ms, p99 {p99:.2} ms");
     rows.push(("browse".to_string(), p50, p99));
 
-    let compare = vec![format!(
-        "/api/v1/compare?drives={},{},{}",
-        popular[0].id, popular[1].id, popular[2].id
-    )];
+    let compare =
+        vec![format!("/api/v1/compare?drives={},{},{}", popular[0].id, popular[1].id, popular[2].id)];
     let (p50, p99) = latency(&mut client, &compare, config.queries).await?;
     println!(
         "compare (3 most popular drives, {} + {} + {} results): p50 {p50:.2} ms, p99 {p99:.2} ms",
@@ -720,7 +760,20 @@ struct Fixture {
 
 const CATALOGUE: usize = 3000;
 const POPULAR: usize = 30;
-const VENDORS: &[&str] = &["Samsung", "Western Digital", "Crucial", "Kingston", "SK hynix", "Seagate", "Sabrent", "Intel", "Corsair", "ADATA", "Plextor", "Toshiba"];
+const VENDORS: &[&str] = &[
+    "Samsung",
+    "Western Digital",
+    "Crucial",
+    "Kingston",
+    "SK hynix",
+    "Seagate",
+    "Sabrent",
+    "Intel",
+    "Corsair",
+    "ADATA",
+    "Plextor",
+    "Toshiba",
+];
 const CAPACITIES: &[u32] = &[120, 240, 250, 256, 480, 500, 512, 960, 1000, 1024, 2000, 4000];
 
 impl Fixture {
@@ -729,16 +782,28 @@ impl Fixture {
         for i in 0..CATALOGUE {
             let vendor = VENDORS[i % VENDORS.len()];
             let capacity_gb = CAPACITIES[(i / VENDORS.len()) % CAPACITIES.len()];
-            let model = format!("Bench {}{}", ["EVO ", "Pro ", "Blue ", "SN", "P", "NV", "Gold "][i % 7], 100 + i / 7);
+            let model = format!(
+                "Bench {}{}",
+                ["EVO ", "Pro ", "Blue ", "SN", "P", "NV", "Gold "][i % 7],
+                100 + i / 7
+            );
             let nvme = i % 3 != 0;
             let base = if nvme { 2000.0 + (i % 5) as f64 * 700.0 } else { 550.0 };
             drives.push(DriveSku {
-                id: format!("{}-{}-{capacity_gb}gb-{i}", vendor.to_lowercase().replace(' ', "-"), model.to_lowercase().replace(' ', "-")),
+                id: format!(
+                    "{}-{}-{capacity_gb}gb-{i}",
+                    vendor.to_lowercase().replace(' ', "-"),
+                    model.to_lowercase().replace(' ', "-")
+                ),
                 vendor: vendor.into(),
                 model,
                 part_number: Some(format!("BP{i:05}")),
                 capacity_gb,
-                interface: Some(if nvme { Link::Pcie { gen: 3 + (i % 2) as u8, lanes: 4 } } else { Link::Sata { gbps: 6.0 } }),
+                interface: Some(if nvme {
+                    Link::Pcie { gen: 3 + (i % 2) as u8, lanes: 4 }
+                } else {
+                    Link::Sata { gbps: 6.0 }
+                }),
                 controller: Default::default(),
                 nand: Default::default(),
                 dram_mb: None,
@@ -752,12 +817,13 @@ impl Fixture {
         }
         // Popular drives: from ~5% of the results down to ~1%, of 1,000,000 that is
         // 6,000 .. 1,000 results each; the rest spread evenly over the catalogue.
-        let popular_share: Vec<f64> = (0..POPULAR).map(|i| 0.006 - 0.005 * i as f64 / (POPULAR - 1) as f64).collect();
+        let popular_share: Vec<f64> =
+            (0..POPULAR).map(|i| 0.006 - 0.005 * i as f64 / (POPULAR - 1) as f64).collect();
         let rest = (1.0 - popular_share.iter().sum::<f64>()) / (CATALOGUE - POPULAR) as f64;
         let mut cumulative = Vec::with_capacity(CATALOGUE);
         let mut acc = 0.0;
         for i in 0..CATALOGUE {
-            acc += if i < POPULAR { popular_share[i] } else { rest };
+            acc += popular_share.get(i).copied().unwrap_or(rest);
             cumulative.push(acc);
         }
         let popular_counts = popular_share.iter().map(|s| (s * results as f64).round() as usize).collect();
@@ -839,7 +905,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
         let d = fixture.pick_drive(&mut rng);
         let sku = &fixture.drives[d];
         let mut result = shapes[rng.below(shapes.len())].clone();
-        let speed = rng.range(0.7, 1.3) * if d % 3 == 0 { 1.0 } else { 3.0 };
+        let speed = rng.range(0.7, 1.3) * if d.is_multiple_of(3) { 1.0 } else { 3.0 };
         for m in &mut result.metrics {
             let f = speed * rng.range(0.95, 1.05);
             m.mbps = m.mbps.map(|v| (v * f * 1000.0).round() / 1000.0);
@@ -865,7 +931,12 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
             edit_token_hash: ingest::sha256_hex(&(i as u64 ^ 0xfeed).to_le_bytes()),
             client: Some(format!("10.0.{}.{}", i % 250, i / 250 % 250)),
             created_at,
-            results: vec![NewResult { flags: ingest::flags_for(&result, &tags, Some(sku)), result, tags, source: None }],
+            results: vec![NewResult {
+                flags: ingest::flags_for(&result, &tags, Some(sku)),
+                result,
+                tags,
+                source: None,
+            }],
         };
         batch.submissions.push(Param::Int(Some(next_submission)));
         batch.submissions.extend(sql::submission_params(&sub));
@@ -906,7 +977,11 @@ fn insert_sql(table: &str, columns: &[&str], with_id: bool, rows: usize, pg: boo
     cols.extend(columns);
     let row = format!("({})", vec!["?"; cols.len()].join(", "));
     let overriding = if pg && with_id { " OVERRIDING SYSTEM VALUE" } else { "" };
-    let s = format!("INSERT INTO {table} ({}){overriding} VALUES {}", cols.join(", "), vec![row; rows].join(", "));
+    let s = format!(
+        "INSERT INTO {table} ({}){overriding} VALUES {}",
+        cols.join(", "),
+        vec![row; rows].join(", ")
+    );
     if pg {
         sql::numbered(&s)
     } else {
@@ -993,7 +1068,8 @@ impl Loader {
         let res_cols = sql::RESULT_COLUMNS.len() + 1;
         debug_assert_eq!(b.submissions.len(), b.n_results * sub_cols);
         debug_assert_eq!(b.results.len(), b.n_results * res_cols);
-        self.exec(&insert_sql("submissions", sql::SUBMISSION_COLUMNS, true, b.n_results, pg), b.submissions).await?;
+        self.exec(&insert_sql("submissions", sql::SUBMISSION_COLUMNS, true, b.n_results, pg), b.submissions)
+            .await?;
         self.exec(&insert_sql("results", sql::RESULT_COLUMNS, true, b.n_results, pg), b.results).await?;
         let per = sql::METRIC_COLUMNS.len();
         let mut metrics = b.metrics.into_iter();

@@ -671,7 +671,8 @@ async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<S
     for p in app.storage.pools_for_drives(ids).await.unwrap() {
         for (key, t) in p.tests {
             let cell = format!("{} {:?} {:?} {:?}", p.drive_sku, p.platform, p.data_pattern, key);
-            from_summary.push(format!("{cell}: {:?} {:?} {:?} {:?}", t.result_ids, t.mbps, t.iops, t.latency_us));
+            from_summary
+                .push(format!("{cell}: {:?} {:?} {:?} {:?}", t.result_ids, t.mbps, t.iops, t.latency_us));
         }
     }
     from_summary.sort();

@@ -8,7 +8,8 @@ use super::{
 use async_trait::async_trait;
 use bench::DriveSku;
 use sqlx::sqlite::{
-    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
+    SqliteSynchronous,
 };
 use sqlx::{FromRow, Row, Sqlite, SqlitePool};
 use std::str::FromStr;

@@ -61,7 +61,9 @@ impl TestSamples {
         if let Err(at) = self.result_ids.binary_search(&result_id) {
             self.result_ids.insert(at, result_id);
         }
-        for (values, v) in [(&mut self.mbps, mbps), (&mut self.iops, iops), (&mut self.latency_us, latency_us)] {
+        for (values, v) in
+            [(&mut self.mbps, mbps), (&mut self.iops, iops), (&mut self.latency_us, latency_us)]
+        {
             if let Some(v) = v {
                 let at = values.partition_point(|x| x.total_cmp(&v).is_lt());
                 values.insert(at, v);
@@ -276,8 +278,11 @@ fn decode_pool(
     Ok(PoolSummary { drive_sku, platform, data_pattern, tests })
 }
 
+/// A new result's drive, pool and samples per test.
+type NewPool = (String, String, Vec<(TestKey, TestSamples)>);
+
 /// The pool of one new result and its samples, when it names a catalogue drive.
-fn new_pool(result_id: i64, r: &NewResult) -> Option<(String, String, Vec<(TestKey, TestSamples)>)> {
+fn new_pool(result_id: i64, r: &NewResult) -> Option<NewPool> {
     let sku = r.tags.drive.sku.clone()?;
     let pool = pool_text(&PlatformGroup::of(&r.tags), r.result.data_pattern);
     let mut tests: BTreeMap<TestKey, TestSamples> = BTreeMap::new();
@@ -296,7 +301,8 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
                 t.result_ids.insert(at, id);
             }
         }
-        for (values, new) in [(&mut t.mbps, s.mbps), (&mut t.iops, s.iops), (&mut t.latency_us, s.latency_us)] {
+        for (values, new) in [(&mut t.mbps, s.mbps), (&mut t.iops, s.iops), (&mut t.latency_us, s.latency_us)]
+        {
             for v in new {
                 let at = values.partition_point(|x| x.total_cmp(&v).is_lt());
                 values.insert(at, v);
@@ -362,7 +368,8 @@ macro_rules! backend {
                         sqlx::query(lock).bind(sku).execute(&mut *conn).await?;
                     }
                     sqlx::query(&$sql(DELETE_DRIVE)).bind(sku).execute(&mut *conn).await?;
-                    let (sql, params) = super::super::sql::metrics_for_drives_sql(std::slice::from_ref(sku), &[]);
+                    let (sql, params) =
+                        super::super::sql::metrics_for_drives_sql(std::slice::from_ref(sku), &[]);
                     let rows = bind(sqlx::query(&$sql(&sql)), params).fetch_all(&mut *conn).await?;
                     let metrics = rows
                         .iter()
@@ -401,7 +408,10 @@ macro_rules! backend {
             }
 
             /// Every pool of these drives.
-            pub async fn pools_for_drives(pool: &$pool, drive_skus: &[String]) -> StorageResult<Vec<PoolSummary>> {
+            pub async fn pools_for_drives(
+                pool: &$pool,
+                drive_skus: &[String],
+            ) -> StorageResult<Vec<PoolSummary>> {
                 if drive_skus.is_empty() {
                     return Ok(Vec::new());
                 }
