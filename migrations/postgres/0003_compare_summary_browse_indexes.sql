@@ -1,14 +1,16 @@
 -- Per-drive sample summary for compare (server/src/storage/summary.rs): per catalogue
 -- drive and pool (platform group + data pattern, as JSON), per test key the visible
--- results' ids and their values, sorted, in a binary column. Derived from results and
--- metrics; the storage layer keeps it in step in the same transaction as every change,
--- and builds it once on start-up when app_meta has no 'test_samples' mark (as after
--- this migration on a database that already holds results).
+-- results' ids, their precomputed aggregates and every value (sorted), in binary.
+-- Derived from results and metrics; the storage layer keeps it in step in the same
+-- transaction as every change, and builds it on start-up when app_meta has no
+-- 'test_samples' mark of its layout (as after this migration on a database that
+-- already holds results).
 CREATE TABLE test_samples (
     drive_sku    TEXT NOT NULL,
     pool         TEXT NOT NULL,
     result_count BIGINT NOT NULL,
-    samples      BYTEA NOT NULL,
+    summaries    BYTEA NOT NULL, -- what compare reads: per test ids and median/MAD/...
+    samples      BYTEA NOT NULL, -- every value, sorted, for keeping the summaries exact
     PRIMARY KEY (drive_sku, pool)
 );
 

@@ -119,14 +119,15 @@ fn parse_key(s: &str) -> Result<TestKey, StorageError> {
 }
 
 /// Version of the `samples` layout; a database holding another is rebuilt on start-up.
-const FORMAT: &str = "v2";
+const FORMAT: &str = "v3";
 
-/// The `samples` column, little-endian with u32 lengths. First what compare reads, per
-/// test in key order: key text, result ids, and per figure its summary (a presence byte,
-/// then count, median, MAD, min, max); then what maintenance needs, per test: each
-/// figure's sorted values. Binary because a popular pool holds thousands of numbers and
-/// compare must not spend its time parsing text or sorting.
-fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> Vec<u8> {
+/// The `summaries` and `samples` columns, little-endian with u32 lengths. `summaries` is
+/// what compare reads, per test in key order: key text, result ids, and per figure its
+/// summary (a presence byte, then count, median, MAD, min, max). `samples` is what
+/// maintenance needs, per test in the same order: each figure's sorted values. Binary
+/// because a popular pool holds thousands of numbers and compare must not spend its
+/// time parsing text or sorting; two columns so that compare does not fetch the values.
+fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> (Vec<u8>, Vec<u8>) {
     let mut out = Vec::new();
     out.extend((tests.len() as u32).to_le_bytes());
     for (key, s) in tests {
@@ -148,13 +149,14 @@ fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> Vec<u8> {
             }
         }
     }
+    let mut samples = Vec::new();
     for s in tests.values() {
         for values in [&s.mbps, &s.iops, &s.latency_us] {
-            out.extend((values.len() as u32).to_le_bytes());
-            values.iter().for_each(|v| out.extend(v.to_le_bytes()));
+            samples.extend((values.len() as u32).to_le_bytes());
+            values.iter().for_each(|v| samples.extend(v.to_le_bytes()));
         }
     }
-    out
+    (out, samples)
 }
 
 struct Reader<'a>(&'a [u8]);
@@ -189,7 +191,7 @@ impl Reader<'_> {
     }
 }
 
-/// Reads the first part of a `samples` column; `keys` memoises key texts across rows.
+/// Reads a `summaries` column; `keys` memoises key texts across rows.
 fn decode_summaries<'a>(
     r: &mut Reader<'a>,
     keys: &mut HashMap<String, TestKey>,
@@ -215,10 +217,10 @@ fn decode_summaries<'a>(
     Ok(tests)
 }
 
-/// Reads a whole `samples` column back into values.
-fn decode(bytes: &[u8]) -> StorageResult<BTreeMap<TestKey, TestSamples>> {
-    let mut r = Reader(bytes);
-    let summaries = decode_summaries(&mut r, &mut HashMap::new())?;
+/// Reads a pool's two columns back into values.
+fn decode(summaries: &[u8], samples: &[u8]) -> StorageResult<BTreeMap<TestKey, TestSamples>> {
+    let summaries = decode_summaries(&mut Reader(summaries), &mut HashMap::new())?;
+    let mut r = Reader(samples);
     let mut tests = BTreeMap::new();
     for (key, summary) in summaries {
         let mut figures = [Vec::new(), Vec::new(), Vec::new()];
@@ -255,13 +257,14 @@ const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples'
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = ?";
-const SELECT_POOL: &str = "SELECT samples FROM test_samples WHERE drive_sku = ? AND pool = ?";
-const UPSERT_POOL: &str = "INSERT INTO test_samples (drive_sku, pool, result_count, samples) VALUES (?, ?, ?, ?) \
-     ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, samples = excluded.samples";
+const SELECT_POOL: &str = "SELECT summaries, samples FROM test_samples WHERE drive_sku = ? AND pool = ?";
+const UPSERT_POOL: &str = "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples) \
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
+     summaries = excluded.summaries, samples = excluded.samples";
 
 fn pools_for_drives_sql(n: usize) -> String {
     format!(
-        "SELECT drive_sku, pool, samples FROM test_samples WHERE drive_sku IN ({}) ORDER BY drive_sku, pool",
+        "SELECT drive_sku, pool, summaries FROM test_samples WHERE drive_sku IN ({}) ORDER BY drive_sku, pool",
         vec!["?"; n].join(", ")
     )
 }
@@ -269,12 +272,12 @@ fn pools_for_drives_sql(n: usize) -> String {
 fn decode_pool(
     drive_sku: String,
     pool: &str,
-    samples: &[u8],
+    summaries: &[u8],
     keys: &mut HashMap<String, TestKey>,
 ) -> StorageResult<PoolSummary> {
     let (platform, data_pattern): (PlatformGroup, Option<DataPattern>) =
         serde_json::from_str(pool).map_err(|e| StorageError::Corrupt(format!("pool {pool:?}: {e}")))?;
-    let tests = decode_summaries(&mut Reader(samples), keys)?.into_iter().collect();
+    let tests = decode_summaries(&mut Reader(summaries), keys)?.into_iter().collect();
     Ok(PoolSummary { drive_sku, platform, data_pattern, tests })
 }
 
@@ -337,23 +340,20 @@ macro_rules! backend {
                 if let Some(lock) = $lock {
                     sqlx::query(lock).bind(&sku).execute(&mut *conn).await?;
                 }
-                let stored: Option<Vec<u8>> = sqlx::query(&$sql(SELECT_POOL))
-                    .bind(&sku)
-                    .bind(&pool)
-                    .fetch_optional(&mut *conn)
-                    .await?
-                    .map(|row| row.try_get(0))
-                    .transpose()?;
+                let stored =
+                    sqlx::query(&$sql(SELECT_POOL)).bind(&sku).bind(&pool).fetch_optional(&mut *conn).await?;
                 let mut tests = match stored {
-                    Some(bytes) => decode(&bytes)?,
+                    Some(row) => decode(row.try_get(0)?, row.try_get(1)?)?,
                     None => BTreeMap::new(),
                 };
                 merge(&mut tests, new);
+                let (summaries, samples) = encode(&tests);
                 sqlx::query(&$sql(UPSERT_POOL))
                     .bind(&sku)
                     .bind(&pool)
                     .bind(result_count(&tests))
-                    .bind(encode(&tests))
+                    .bind(summaries)
+                    .bind(samples)
                     .execute(&mut *conn)
                     .await?;
                 Ok(())
@@ -376,11 +376,13 @@ macro_rules! backend {
                         .map(|r| <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode())
                         .collect::<StorageResult<Vec<_>>>()?;
                     for (pool, p) in pools_of(metrics) {
+                        let (summaries, samples) = encode(&p.tests);
                         sqlx::query(&$sql(UPSERT_POOL))
                             .bind(sku)
                             .bind(&pool)
                             .bind(result_count(&p.tests))
-                            .bind(encode(&p.tests))
+                            .bind(summaries)
+                            .bind(samples)
                             .execute(&mut *conn)
                             .await?;
                     }
@@ -473,15 +475,16 @@ mod tests {
         assert_eq!(s.mbps, vec![1.25, 2.0, 3.5]);
         tests.insert(key(1), s.clone());
         tests.insert(key(32), TestSamples::default());
-        let bytes = encode(&tests);
-        assert_eq!(decode(&bytes).unwrap(), tests);
+        let (bytes, values) = encode(&tests);
+        assert_eq!(decode(&bytes, &values).unwrap(), tests);
         let summaries = decode_summaries(&mut Reader(&bytes), &mut HashMap::new()).unwrap();
         assert_eq!(summaries[0].0, key(1));
         assert_eq!(summaries[0].1.result_ids, vec![3, 5, 7]);
         assert_eq!(summaries[0].1.mbps, summarize(&[3.5, 1.25, 2.0]));
         assert_eq!(summaries[0].1.iops, summarize(&[300.0, 100.0]));
         assert_eq!(summaries[1].1, TestSummary::default());
-        assert!(decode(&bytes[..9]).is_err(), "truncated rows are errors");
+        assert!(decode(&bytes[..9], &values).is_err(), "truncated rows are errors");
+        assert!(decode(&bytes, &values[..5]).is_err(), "truncated rows are errors");
     }
 
     #[test]
