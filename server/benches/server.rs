@@ -427,6 +427,7 @@ fn uploads(
             format: format.map(|f| f.id().to_string()),
             edit_token_hash,
             client: Some("127.0.0.1".into()),
+            provenance: None,
             created_at: ingest::now_unix(),
             results: results
                 .into_iter()
@@ -930,6 +931,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
             format: Some("json".into()),
             edit_token_hash: ingest::sha256_hex(&(i as u64 ^ 0xfeed).to_le_bytes()),
             client: Some(format!("10.0.{}.{}", i % 250, i / 250 % 250)),
+            provenance: None,
             created_at,
             results: vec![NewResult {
                 flags: ingest::flags_for(&result, &tags, Some(sku)),

@@ -4,20 +4,27 @@
 //! Internal errors are logged and reported without details.
 
 use crate::storage::StorageError;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One thing wrong with a request.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ErrorItem {
+    /// What was wrong, in words.
     pub detail: String,
+    /// Where: a field path (`tags.drive.sku`, `[2].text line 7`), a query parameter, or
+    /// `line N` of an uploaded file. Absent when the whole request is meant.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub pointer: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The body of every 4xx and 5xx answer.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
+    #[schema(min_items = 1)]
     pub errors: Vec<ErrorItem>,
 }
 
@@ -26,6 +33,12 @@ pub enum ApiError {
     /// Malformed request: bad query string, path or JSON syntax.
     #[error("bad request")]
     BadRequest(Vec<ErrorItem>),
+    /// No credentials where some are required (answered with `WWW-Authenticate: Bearer`).
+    #[error("unauthorized")]
+    Unauthorized(String),
+    /// Credentials that do not grant this action.
+    #[error("forbidden")]
+    Forbidden(String),
     #[error("not found")]
     NotFound(Vec<ErrorItem>),
     /// Well-formed but unusable: a result file that does not parse, an unknown drive.
@@ -35,6 +48,9 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("unsupported media type")]
     UnsupportedMediaType(String),
+    /// The client's submission rate is used up; `retry_after_secs` goes to `Retry-After`.
+    #[error("too many requests")]
+    TooManyRequests { detail: String, retry_after_secs: u64 },
     /// The server is saturated (e.g. the screenshot queue is full): 503, try later.
     #[error("busy")]
     Busy(String),
@@ -60,6 +76,9 @@ impl ApiError {
     pub fn status_code(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -73,7 +92,12 @@ impl ApiError {
         let one = |detail: String| vec![ErrorItem { detail, pointer: None }];
         match self {
             ApiError::BadRequest(items) | ApiError::NotFound(items) | ApiError::Unprocessable(items) => items,
-            ApiError::PayloadTooLarge(d) | ApiError::UnsupportedMediaType(d) | ApiError::Busy(d) => one(d),
+            ApiError::PayloadTooLarge(d)
+            | ApiError::UnsupportedMediaType(d)
+            | ApiError::Unauthorized(d)
+            | ApiError::Forbidden(d)
+            | ApiError::Busy(d)
+            | ApiError::TooManyRequests { detail: d, .. } => one(d),
             ApiError::Storage(e) => {
                 eprintln!("ssdbase: storage error: {e}");
                 one("internal error".into())
@@ -89,7 +113,18 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        (status, Json(ErrorBody { errors: self.items() })).into_response()
+        let extra = match &self {
+            ApiError::Unauthorized(_) => Some((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))),
+            ApiError::TooManyRequests { retry_after_secs, .. } => {
+                Some((header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(&1).to_owned())))
+            }
+            _ => None,
+        };
+        let mut res = (status, Json(ErrorBody { errors: self.items() })).into_response();
+        if let Some((name, value)) = extra {
+            res.headers_mut().insert(name, value);
+        }
+        res
     }
 }
 

@@ -1,10 +1,12 @@
 //! Turning uploads (and the seed dataset) into [`NewSubmission`]s: content hash, edit
 //! token, flags from the analysis. Shared by the API and the seed loader.
 
-use crate::storage::{NewResult, NewSubmission};
+use crate::error::ErrorItem;
+use crate::storage::{Correction, NewResult, NewSubmission};
 use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
-use bench::{BenchResult, DriveSku, Tags};
+use bench::text::Document;
+use bench::{BenchResult, DriveSku, Format, ParseError, Tags};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -49,9 +51,134 @@ pub fn flags_for(result: &BenchResult, tags: &Tags, sku: Option<&DriveSku>) -> V
     flags
 }
 
+/// An upload read into results, before tags: what the API and `ssdbase import` store.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// The bytes exactly as received.
+    pub body: Vec<u8>,
+    pub content_hash: String,
+    /// `cdm`, `fio`, ... for result files, `json` for the public result format.
+    pub format: Option<String>,
+    pub results: Vec<BenchResult>,
+}
+
+/// A result file in any format the bench crate reads (auto-detected unless `format`).
+pub fn upload_from_file(body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
+    upload_from_document(&Document::from_bytes(&body), body, format)
+}
+
+/// A result file pasted as text (`body` is its UTF-8 bytes).
+pub fn upload_from_text(text: String, format: Option<Format>) -> Result<Upload, ParseError> {
+    let doc = Document::from_text(text);
+    let body = doc.raw.clone().into_bytes();
+    upload_from_document(&doc, body, format)
+}
+
+fn upload_from_document(doc: &Document, body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
+    let format = format.or_else(|| bench::detect(doc));
+    let results = bench::parse_document(doc, format)?;
+    Ok(Upload { content_hash: sha256_hex(&body), body, format: format.map(|f| f.id().to_string()), results })
+}
+
+/// One result in the public result format; `raw` is the JSON as it arrived and is what
+/// is kept. Equal results are equal uploads however their JSON was laid out, so the hash
+/// is of the canonical form.
+pub fn upload_from_result(result: BenchResult, raw: Vec<u8>) -> Result<Upload, String> {
+    let results = vec![result];
+    bench::parse::check_well_formed(&results)?;
+    let canonical = serde_json::to_vec(&results[0]).expect("results serialise");
+    Ok(Upload { body: raw, content_hash: sha256_hex(&canonical), format: Some("json".into()), results })
+}
+
+/// Text that PostgreSQL cannot store (NUL) is refused on every backend alike, with the
+/// path of the field that holds it; everything else is stored exactly as typed.
+pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>) -> Result<(), ErrorItem> {
+    fn find(v: &serde_json::Value, path: &mut String) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('\0'),
+            serde_json::Value::Array(items) => items.iter().enumerate().any(|(i, x)| {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let hit = find(x, path);
+                if !hit {
+                    path.truncate(len);
+                }
+                hit
+            }),
+            serde_json::Value::Object(map) => map.iter().any(|(k, x)| {
+                let len = path.len();
+                path.push('.');
+                path.push_str(k);
+                let hit = find(x, path) || k.contains('\0');
+                if !hit {
+                    path.truncate(len);
+                }
+                hit
+            }),
+            _ => false,
+        }
+    }
+    let nul = |path: String| ErrorItem {
+        detail: "text may not contain NUL characters (U+0000)".into(),
+        pointer: Some(path),
+    };
+    let mut path = String::from("tags");
+    if find(&serde_json::to_value(tags).expect("tags serialise"), &mut path) {
+        return Err(nul(path));
+    }
+    for r in results {
+        let mut path = String::from("result");
+        if find(&serde_json::to_value(r).expect("results serialise"), &mut path) {
+            return Err(nul(path));
+        }
+    }
+    if source.is_some_and(|s| s.contains('\0')) {
+        return Err(nul("source".into()));
+    }
+    Ok(())
+}
+
+/// An upload with its (catalogue-completed) tags as a submission, and the secret edit
+/// token to hand back to the submitter (only its hash is stored).
+pub fn submission(
+    upload: Upload,
+    tags: &Tags,
+    sku: Option<&DriveSku>,
+    source: Option<String>,
+    client: Option<String>,
+) -> (NewSubmission, String) {
+    let (edit_token, edit_token_hash) = new_edit_token();
+    let submission = NewSubmission {
+        body: upload.body,
+        content_hash: upload.content_hash,
+        format: upload.format,
+        edit_token_hash,
+        client,
+        created_at: now_unix(),
+        results: upload
+            .results
+            .into_iter()
+            .map(|result| NewResult {
+                flags: flags_for(&result, tags, sku),
+                result,
+                tags: tags.clone(),
+                source: source.clone(),
+            })
+            .collect(),
+        provenance: None,
+    };
+    (submission, edit_token)
+}
+
 /// The whole seed dataset as submissions: one per result, its JSON as the body.
 pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
-    let skus: HashMap<&str, &DriveSku> = ds.drives.iter().map(|d| (d.id.as_str(), d)).collect();
+    dataset_submissions(ds, &[], "seed")
+}
+
+/// A dataset's results as submissions, one per result with its JSON as the body.
+/// SKUs are looked up in the dataset's drives, then in `known` (the stored catalogue).
+pub fn dataset_submissions(ds: &Dataset, known: &[DriveSku], origin: &str) -> Vec<NewSubmission> {
+    let skus: HashMap<&str, &DriveSku> = known.iter().chain(&ds.drives).map(|d| (d.id.as_str(), d)).collect();
     let created_at = now_unix();
     ds.results
         .iter()
@@ -64,9 +191,9 @@ pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
             NewSubmission {
                 content_hash: sha256_hex(&body),
                 body,
-                format: Some("seed".into()),
+                format: Some(origin.into()),
                 edit_token_hash,
-                client: Some("seed".into()),
+                client: Some(origin.into()),
                 created_at,
                 results: vec![NewResult {
                     flags: flags_for(&tr.result, &tags, sku),
@@ -74,13 +201,73 @@ pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
                     tags,
                     source: tr.source.clone(),
                 }],
+                provenance: None,
             }
         })
         .collect()
 }
 
+/// Every value of `published` that differs from `recognised` (same row label and
+/// operation), and every recognised value left out: what a person corrected by hand.
+pub fn corrections(recognised: &BenchResult, published: &BenchResult) -> Vec<Correction> {
+    type Fields = [(&'static str, Option<f64>); 3];
+    let fields =
+        |m: &bench::Metric| -> Fields { [("mbps", m.mbps), ("iops", m.iops), ("latency_us", m.latency_us)] };
+    let find = |r: &BenchResult, m: &bench::Metric| {
+        r.metrics.iter().find(|o| o.label == m.label && o.op == m.op).map(fields)
+    };
+    let mut out = Vec::new();
+    for m in &published.metrics {
+        let before = find(recognised, m).unwrap_or([("mbps", None), ("iops", None), ("latency_us", None)]);
+        for ((field, now), (_, was)) in fields(m).into_iter().zip(before) {
+            if now != was {
+                out.push(Correction {
+                    label: m.label.clone(),
+                    op: m.op,
+                    field: field.into(),
+                    recognised: was,
+                    published: now,
+                });
+            }
+        }
+    }
+    for m in &recognised.metrics {
+        if find(published, m).is_none() {
+            for (field, was) in fields(m) {
+                if was.is_some() {
+                    out.push(Correction {
+                        label: m.label.clone(),
+                        op: m.op,
+                        field: field.into(),
+                        recognised: was,
+                        published: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn corrections_list_every_changed_added_and_dropped_value() {
+        let recognised: bench::BenchResult = bench::parse_str(tests_cdm8(), None).unwrap().remove(0);
+        assert!(super::corrections(&recognised, &recognised).is_empty());
+        let mut published = recognised.clone();
+        published.metrics[0].mbps = Some(published.metrics[0].mbps.unwrap() + 1000.0);
+        let dropped = published.metrics.pop().unwrap();
+        let c = super::corrections(&recognised, &published);
+        assert_eq!(c.len(), 1 + [dropped.mbps, dropped.iops, dropped.latency_us].iter().flatten().count());
+        assert_eq!(c[0].label, recognised.metrics[0].label);
+        assert_eq!(
+            (c[0].field.as_str(), c[0].recognised, c[0].published),
+            ("mbps", recognised.metrics[0].mbps, published.metrics[0].mbps)
+        );
+        assert!(c[1..].iter().all(|x| x.label == dropped.label && x.published.is_none()));
+    }
+
     use super::*;
 
     #[test]
@@ -94,11 +281,59 @@ mod tests {
     }
 
     #[test]
+    fn nul_characters_are_found_with_their_path() {
+        let mut tags = Tags::default();
+        assert!(check_storable(&tags, &[], Some("ok")).is_ok());
+        tags.platform.chipset = Some("ICH\u{0}10R".into());
+        assert_eq!(
+            check_storable(&tags, &[], None).unwrap_err().pointer.as_deref(),
+            Some("tags.platform.chipset")
+        );
+        let mut r = BenchResult::new(bench::Tool::Fio);
+        r.comment = Some("a\0b".into());
+        let e = check_storable(&Tags::default(), &[r], None).unwrap_err();
+        assert_eq!(e.pointer.as_deref(), Some("result.comment"));
+        assert_eq!(
+            check_storable(&Tags::default(), &[], Some("\0")).unwrap_err().pointer.as_deref(),
+            Some("source")
+        );
+    }
+
+    #[test]
     fn every_seed_becomes_one_submission_with_a_distinct_hash() {
         let ds = bench::seeds::seed_dataset().unwrap();
         let subs = seed_submissions(&ds);
         assert_eq!(subs.len(), ds.results.len());
         let hashes: std::collections::HashSet<_> = subs.iter().map(|s| &s.content_hash).collect();
         assert_eq!(hashes.len(), subs.len());
+    }
+
+    fn tests_cdm8() -> &'static str {
+        "------------------------------------------------------------------------------
+CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo
+                                  Crystal Dew World: https://crystalmark.info/
+------------------------------------------------------------------------------
+* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]
+* KB = 1000 bytes, KiB = 1024 bytes
+
+[Read]
+  SEQ    1MiB (Q=  8, T= 1):   560.123 MB/s [    534.2 IOPS] < 14953.01 us>
+  SEQ    1MiB (Q=  1, T= 1):   520.456 MB/s [    496.3 IOPS] <  2013.72 us>
+  RND    4KiB (Q= 32, T= 1):   380.789 MB/s [  92966.1 IOPS] <   343.89 us>
+  RND    4KiB (Q=  1, T= 1):    45.012 MB/s [  10989.3 IOPS] <    90.86 us>
+
+[Write]
+  SEQ    1MiB (Q=  8, T= 1):   510.345 MB/s [    486.7 IOPS] < 16377.53 us>
+  SEQ    1MiB (Q=  1, T= 1):   480.678 MB/s [    458.4 IOPS] <  2180.04 us>
+  RND    4KiB (Q= 32, T= 1):   330.901 MB/s [  80786.4 IOPS] <   395.71 us>
+  RND    4KiB (Q=  1, T= 1):   120.234 MB/s [  29354.0 IOPS] <    34.01 us>
+
+Profile: Default
+   Test: 1 GiB (x5) [C: 40% (190/476GiB)]
+   Mode: [Admin]
+   Time: Measure 5 sec / Interval 5 sec 
+   Date: 2021/06/01 12:00:00
+     OS: Windows 10 Professional [10.0 Build 19043] (x64)
+"
     }
 }

@@ -1,8 +1,9 @@
-//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT]`.
+//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--admin-token T] [--submit-rate N]`.
 
 use anyhow::Context;
-use ssdbase::api::{self, Limits};
+use ssdbase::api::{self, ApiConfig};
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -13,6 +14,14 @@ pub struct ServeArgs {
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+    /// Secret that lets a moderator hide and restore results (and edit or delete any).
+    /// Without it nobody can moderate.
+    #[arg(long, env = "SSDBASE_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+    /// Submissions (files) one client IP may send per minute, also the burst it may send
+    /// at once; 0 turns the limit off (load tests).
+    #[arg(long, env = "SSDBASE_SUBMIT_RATE", default_value_t = 120)]
+    submit_rate: u32,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -40,7 +49,13 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     if seeded > 0 {
         eprintln!("ssdbase: new database: loaded {seeded} seed results");
     }
-    let app = api::app(storage.clone(), &Limits::default());
+    let config = ApiConfig {
+        limits: api::Limits::default(),
+        admin_token: args.admin_token.clone(),
+        submit_per_minute: NonZeroU32::new(args.submit_rate),
+        ..ApiConfig::default()
+    };
+    let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
@@ -50,6 +65,9 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         api::API_PREFIX,
         storage.backend()
     );
+    if config.admin_token.is_none() {
+        eprintln!("ssdbase: no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
+    }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -4,15 +4,23 @@
 //! PostgreSQL tests fail rather than skip, so no run passes without PostgreSQL).
 
 use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use ssdbase::api::{app, Limits};
+use ssdbase::api::{app_with, ApiConfig, Limits};
 use ssdbase::storage::{self, DynStorage, NewResult, NewSubmission};
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tower::ServiceExt;
+
+/// The OpenAPI document against the server (its own file: it is a suite of its own).
+#[path = "api/openapi.rs"]
+mod openapi;
+use openapi::*;
 
 const CDM3: &str = "\
 -----------------------------------------------------------------------
@@ -53,6 +61,7 @@ enum Cleanup {
 struct TestApp {
     router: Router,
     storage: DynStorage,
+    /// The database URL, for checks in SQL that the API does not offer.
     url: String,
     cleanup: Cleanup,
 }
@@ -60,8 +69,19 @@ struct TestApp {
 struct Reply {
     status: StatusCode,
     content_type: String,
+    headers: HeaderMap,
     text: String,
     bytes: Vec<u8>,
+}
+
+const ADMIN: &str = "test-admin-token-0123456789";
+
+/// What a request carries besides method, path and body.
+#[derive(Default, Clone, Copy)]
+struct Extra<'a> {
+    content_type: Option<&'a str>,
+    bearer: Option<&'a str>,
+    peer: Option<SocketAddr>,
 }
 
 impl Reply {
@@ -86,13 +106,19 @@ fn limits() -> Limits {
     Limits { max_body_bytes: 64 * 1024, request_timeout: Duration::from_secs(30) }
 }
 
+/// The test configuration: small body limit, a moderator, no rate limit (one test
+/// builds its own router with one).
+fn config() -> ApiConfig {
+    ApiConfig { limits: limits(), admin_token: Some(ADMIN.into()), ..ApiConfig::default() }
+}
+
 impl TestApp {
     async fn sqlite() -> TestApp {
         let dir = std::env::temp_dir().join(unique("ssdbase_api"));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}", dir.join("test.db").display());
         let storage = ssdbase::open(&url).await.unwrap();
-        TestApp { router: app(storage.clone(), &limits()), storage, url, cleanup: Cleanup::Dir(dir) }
+        TestApp { router: app_with(storage.clone(), &config()), storage, url, cleanup: Cleanup::Dir(dir) }
     }
 
     async fn postgres() -> TestApp {
@@ -112,7 +138,7 @@ impl TestApp {
         let url = format!("{base}/{name}");
         let storage = ssdbase::open(&url).await.unwrap();
         TestApp {
-            router: app(storage.clone(), &limits()),
+            router: app_with(storage.clone(), &config()),
             storage,
             url,
             cleanup: Cleanup::PgDatabase { admin_url, name },
@@ -138,12 +164,25 @@ impl TestApp {
     }
 
     async fn request(&self, method: Method, uri: &str, content_type: Option<&str>, body: Body) -> Reply {
+        self.send(&self.router, method, uri, Extra { content_type, ..Extra::default() }, body).await
+    }
+
+    async fn send(&self, router: &Router, method: Method, uri: &str, extra: Extra<'_>, body: Body) -> Reply {
         let mut req = Request::builder().method(method).uri(uri);
-        if let Some(ct) = content_type {
+        if let Some(ct) = extra.content_type {
             req = req.header(header::CONTENT_TYPE, ct);
         }
-        let res = self.router.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+        if let Some(token) = extra.bearer {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let mut req = req.body(body).unwrap();
+        if let Some(peer) = extra.peer {
+            // What `into_make_service_with_connect_info` gives a real connection.
+            req.extensions_mut().insert(ConnectInfo(peer));
+        }
+        let res = router.clone().oneshot(req).await.unwrap();
         let status = res.status();
+        let headers = res.headers().clone();
         let content_type = res
             .headers()
             .get(header::CONTENT_TYPE)
@@ -153,9 +192,40 @@ impl TestApp {
         Reply {
             status,
             content_type,
+            headers,
             text: String::from_utf8_lossy(&bytes).into_owned(),
             bytes: bytes.to_vec(),
         }
+    }
+
+    /// A JSON request with a bearer token (or none).
+    async fn authed(&self, method: Method, uri: &str, token: Option<&str>, body: Option<&Value>) -> Reply {
+        let extra =
+            Extra { content_type: body.map(|_| "application/json"), bearer: token, ..Extra::default() };
+        let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
+        self.send(&self.router, method, uri, extra, body).await
+    }
+
+    /// One number from SQL run directly on the test database.
+    async fn scalar(&self, sql: &str) -> i64 {
+        if self.url.starts_with("sqlite:") {
+            let pool = sqlx::SqlitePool::connect(&self.url).await.unwrap();
+            let n: i64 = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        } else {
+            let pool = sqlx::PgPool::connect(&self.url).await.unwrap();
+            let n: i64 = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        }
+    }
+
+    /// Ids of the results a browse query returns (all pages of up to 500).
+    async fn browse_ids(&self, query: &str, token: Option<&str>) -> Vec<i64> {
+        let r = self.authed(Method::GET, &format!("/api/v1/results?limit=500&{query}"), token, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.json()["results"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
     }
 
     async fn get(&self, uri: &str) -> Reply {
@@ -549,6 +619,7 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
             NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![] },
             NewResult { result, tags: bad_tags, source: None, flags: vec![] },
         ],
+        provenance: None,
     };
     let before = app.get("/api/v1/results?limit=500").await.json()["results"].as_array().unwrap().len();
     assert!(app.storage.submit(&sub).await.is_err());
@@ -733,6 +804,493 @@ async fn seeds_load_once(app: &TestApp) {
     assert_eq!(n, 0);
 }
 
+// ---------------------------------------------------------------------------------------
+// Editing, deleting and moderating
+// ---------------------------------------------------------------------------------------
+
+/// CDM3 with its first figure changed, so each call is a new upload.
+fn cdm3_with(seq_read: &str) -> String {
+    CDM3.replace("505.825", seq_read)
+}
+
+async fn submit_ok(app: &TestApp, body: &Value) -> (i64, String) {
+    let r = app.post_json("/api/v1/results", body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    (v["id"].as_i64().unwrap(), v["edit_token"].as_str().unwrap().to_string())
+}
+
+async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
+    let body = json!({"text": cdm3_with("501.5"), "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": "EDIT-A"}}});
+    let (id, token) = submit_ok(app, &body).await;
+    let (_, other_token) = submit_ok(app, &json!({"text": cdm3_with("502.5")})).await;
+    let uri = format!("/api/v1/results/{id}");
+    let fix = json!({"tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": "EDIT-B"}}});
+
+    let r = app.authed(Method::PATCH, &uri, None, Some(&fix)).await;
+    r.assert_error(StatusCode::UNAUTHORIZED, None);
+    assert_eq!(r.headers[header::WWW_AUTHENTICATE], "Bearer");
+    let r = app.authed(Method::PATCH, &uri, Some("not-the-token"), Some(&fix)).await;
+    r.assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::PATCH, &uri, Some(&other_token), Some(&fix))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::PATCH, &uri, Some(&token), Some(&json!({"tags": {"drive": {"sku": "nope"}}})))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.drive.sku"));
+    app.authed(Method::PATCH, "/api/v1/results/99999999", Some(&token), Some(&fix))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.browse_ids("chipset=EDIT-A", None).await, vec![id], "failed edits changed nothing");
+
+    let r = app.authed(Method::PATCH, &uri, Some(&token), Some(&fix)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let edited = r.json();
+    assert_eq!(edited["tags"]["drive"]["sku"], M2S_64);
+    assert_eq!(edited["tags"]["drive"]["vendor"], "Plextor", "the catalogue completes the new tags");
+    // Flags are derived again from the new drive's rated figures.
+    let m2s = app.storage.get_drive(M2S_64).await.unwrap().unwrap();
+    let stored = app.storage.get_result(id).await.unwrap().unwrap();
+    let expected = ssdbase::ingest::flags_for(&stored.result, &stored.tags, Some(&m2s));
+    assert_eq!(edited["flags"], serde_json::to_value(&expected).unwrap());
+    assert_eq!(stored.flags, expected);
+    // ... and so are the filter columns and every aggregate.
+    assert!(app.browse_ids("chipset=EDIT-A", None).await.is_empty());
+    assert_eq!(app.browse_ids("chipset=EDIT-B", None).await, vec![id]);
+    assert!(app.browse_ids(&format!("drive={M2S_64}"), None).await.contains(&id));
+    assert!(!app.browse_ids(&format!("drive={C300_64}"), None).await.contains(&id));
+    let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+    assert!(page["results"].as_array().unwrap().iter().any(|r| r["id"] == id));
+
+    // Delete: wrong token 403, then gone with its metrics and its upload.
+    app.authed(Method::DELETE, &uri, Some(&other_token), None)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::DELETE, &uri, None, None).await.assert_error(StatusCode::UNAUTHORIZED, None);
+    let sub = stored.submission_id;
+    let r = app.authed(Method::DELETE, &uri, Some(&token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json(), json!({"deleted": id, "submission_deleted": true}));
+    app.get(&uri).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM metrics WHERE result_id = {id}")).await, 0);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {sub}")).await, 0);
+    app.authed(Method::DELETE, &uri, Some(&token), None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    // The content may be submitted again: it is new again.
+    let again = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+
+    // A submission with two results keeps its upload until its last result goes.
+    let result: bench::BenchResult = serde_json::from_value(a_result(77.0)).unwrap();
+    let nr = NewResult { result, tags: Default::default(), source: None, flags: vec![] };
+    let two = NewSubmission {
+        body: b"two runs".to_vec(),
+        content_hash: "e".repeat(64),
+        format: None,
+        edit_token_hash: ssdbase::ingest::sha256_hex(b"two-token"),
+        client: None,
+        created_at: 0,
+        results: vec![nr.clone(), nr],
+        provenance: None,
+    };
+    let storage::Submitted::Stored { submission_id, result_ids } = app.storage.submit(&two).await.unwrap()
+    else {
+        panic!("stored")
+    };
+    let first = app
+        .authed(Method::DELETE, &format!("/api/v1/results/{}", result_ids[0]), Some("two-token"), None)
+        .await;
+    assert_eq!(first.json()["submission_deleted"], false, "{}", first.text);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {submission_id}")).await, 1);
+    let metrics_left =
+        app.scalar(&format!("SELECT COUNT(*) FROM metrics WHERE result_id = {}", result_ids[1])).await;
+    assert_eq!(metrics_left, 2);
+    // The admin may delete too.
+    let last =
+        app.authed(Method::DELETE, &format!("/api/v1/results/{}", result_ids[1]), Some(ADMIN), None).await;
+    assert_eq!(last.json()["submission_deleted"], true, "{}", last.text);
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {submission_id}")).await, 0);
+    let logged = app.scalar("SELECT COUNT(*) FROM moderation_log WHERE action = 'delete'").await;
+    assert_eq!(logged, 3);
+}
+
+fn count_of(drives: &Value, id: &str) -> i64 {
+    drives["drives"].as_array().unwrap().iter().find(|d| d["id"] == id).unwrap()["result_count"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Every result id that a compare answer's tests cite for one drive (all groups).
+fn compare_ids(c: &Value, drive_index: usize) -> Vec<i64> {
+    c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| group_ids(&t["drives"][drive_index]["groups"]))
+        .collect()
+}
+
+/// The result ids of a list of aggregate groups.
+fn group_ids(groups: &Value) -> Vec<i64> {
+    groups
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["result_ids"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()))
+        .collect()
+}
+
+async fn hidden_results_leave_every_aggregate(app: &TestApp) {
+    let before = count_of(&app.get("/api/v1/drives").await.json(), M2S_64);
+    let mut r = a_result(333.0);
+    r["tool_version"] = json!("8.0.4 x64");
+    let (id, token) = submit_ok(app, &json!({"result": r, "tags": {"drive": {"sku": M2S_64}}})).await;
+    let compare_uri = format!("/api/v1/compare?drives={C300_64},{M2S_64}");
+    let visible = || async {
+        let drives = app.get("/api/v1/drives").await.json();
+        let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+        let listed = page["results"].as_array().unwrap().iter().any(|x| x["id"] == id);
+        let aggregated =
+            page["tests"].as_array().unwrap().iter().any(|t| group_ids(&t["groups"]).contains(&id));
+        assert_eq!(listed, aggregated, "listed and aggregated alike");
+        let on_page = listed;
+        let compared = compare_ids(&app.get(&compare_uri).await.json(), 1).contains(&id);
+        let browsed = app.browse_ids(&format!("drive={M2S_64}"), None).await.contains(&id);
+        (count_of(&drives, M2S_64), on_page, compared, browsed)
+    };
+    assert_eq!(visible().await, (before + 1, true, true, true));
+
+    let hide = format!("/api/v1/results/{id}/hide");
+    let why = json!({"reason": "numbers above the SATA 6 Gb/s ceiling"});
+    app.authed(Method::POST, &hide, None, Some(&why)).await.assert_error(StatusCode::UNAUTHORIZED, None);
+    app.authed(Method::POST, &hide, Some(&token), Some(&why)).await.assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::POST, &hide, Some(ADMIN), Some(&json!({})))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("reason"));
+    app.authed(Method::POST, "/api/v1/results/99999999/hide", Some(ADMIN), Some(&why))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(visible().await, (before + 1, true, true, true), "refused requests hid nothing");
+
+    let r = app.authed(Method::POST, &hide, Some(ADMIN), Some(&why)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["hidden"], true);
+    assert_eq!(visible().await, (before, false, false, false), "hidden: out of every aggregate");
+    // Its own page says so to everybody but the moderator.
+    let e = app.get(&format!("/api/v1/results/{id}")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert!(e["errors"][0]["detail"].as_str().unwrap().contains("hidden"), "{e}");
+    let seen = app.authed(Method::GET, &format!("/api/v1/results/{id}"), Some(ADMIN), None).await.json();
+    assert_eq!(seen["hidden"], true);
+    assert_eq!(seen["hidden_reason"], why["reason"]);
+    // Browsing hidden results is for the moderator only.
+    app.authed(Method::GET, "/api/v1/results?include_hidden=true", Some(&token), None)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    assert!(app.browse_ids(&format!("drive={M2S_64}&include_hidden=true"), Some(ADMIN)).await.contains(&id));
+
+    let r = app
+        .authed(
+            Method::POST,
+            &format!("/api/v1/results/{id}/restore"),
+            Some(ADMIN),
+            Some(&json!({"reason": "checked: USB bridge"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(visible().await, (before + 1, true, true, true), "restored");
+    let ok = app.get(&format!("/api/v1/results/{id}")).await.json();
+    assert!(ok.get("hidden").is_none() && ok.get("hidden_reason").is_none(), "{ok}");
+    assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM moderation_log WHERE result_id = {id}")).await, 2);
+
+    // A server started without an admin token has no moderator.
+    let plain = app_with(app.storage.clone(), &ApiConfig { limits: limits(), ..Default::default() });
+    let extra = Extra { content_type: Some("application/json"), bearer: Some(ADMIN), ..Extra::default() };
+    let r = app.send(&plain, Method::POST, &hide, extra, Body::from(why.to_string())).await;
+    let e = r.assert_error(StatusCode::FORBIDDEN, None);
+    assert!(e["errors"][0]["detail"].as_str().unwrap().contains("admin token"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Several files at once
+// ---------------------------------------------------------------------------------------
+
+/// A multipart/form-data body: (part name, file name, bytes).
+fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
+    let boundary = "ssdbase-test-boundary-7d1f";
+    let mut body = Vec::new();
+    for (name, file, data) in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match file {
+            Some(f) => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\r\n")
+                    .as_bytes(),
+            ),
+            None => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
+            ),
+        }
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+async fn several_files_in_one_request_are_all_or_nothing(app: &TestApp) {
+    // JSON array: a file, a public-format result and the first file again.
+    let a = json!({"text": cdm3_with("611.1"), "tags": {"platform": {"chipset": "BATCH-J"}}});
+    let b = json!({"result": a_result(612.2), "tags": {"platform": {"chipset": "BATCH-J"}}});
+    let r = app.post_json("/api/v1/results", &json!([a, b, a])).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let files = r.json()["files"].as_array().unwrap().clone();
+    assert_eq!(files.len(), 3);
+    assert_eq!(
+        (files[0]["status"].as_u64(), files[1]["status"].as_u64(), files[2]["status"].as_u64()),
+        (Some(201), Some(201), Some(200))
+    );
+    assert_eq!(files[2]["duplicate"], true);
+    assert_eq!(files[2]["id"], files[0]["id"], "the repeat is the stored one");
+    assert!(files[0]["edit_token"].as_str().is_some() && files[2]["edit_token"].is_null());
+    let mut ids = app.browse_ids("chipset=BATCH-J", None).await;
+    ids.sort_unstable();
+    assert_eq!(ids, vec![files[0]["id"].as_i64().unwrap(), files[1]["id"].as_i64().unwrap()]);
+    // All duplicates: 200.
+    let r = app.post_json("/api/v1/results", &json!([a])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+
+    // One bad item rejects the request with every problem listed, and stores nothing.
+    let fresh = json!({"text": cdm3_with("613.3"), "tags": {"platform": {"chipset": "BATCH-BAD"}}});
+    let broken = json!({"text": CDM3.replace("505.825 MB/s", "abc MB/s")});
+    let unknown = json!({"result": a_result(1.0), "tags": {"drive": {"sku": "nope"}}});
+    let r = app.post_json("/api/v1/results", &json!([fresh, broken, unknown])).await;
+    let e = r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("[1].text line 7"));
+    assert_eq!(e["errors"][1]["pointer"], "[2].tags.drive.sku", "{e}");
+    assert!(app.browse_ids("chipset=BATCH-BAD", None).await.is_empty());
+    app.post_json("/api/v1/results", &json!([{"text": CDM3, "colour": 1}]))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("[0].colour"));
+    app.post_json("/api/v1/results", &json!([])).await.assert_error(StatusCode::UNPROCESSABLE_ENTITY, None);
+
+    // multipart/form-data: two files (one UTF-16LE, as Windows tools write them) and tags.
+    let utf16: Vec<u8> = cdm3_with("621.1").encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let utf16 = [&[0xFF, 0xFE][..], &utf16].concat();
+    let plain = cdm3_with("622.2");
+    let tags = json!({"platform": {"chipset": "BATCH-M"}}).to_string();
+    let (ct, body) = multipart(&[
+        ("file", Some("run1.txt"), &utf16),
+        ("file", Some("run2.txt"), plain.as_bytes()),
+        ("tags", None, tags.as_bytes()),
+    ]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let files = r.json()["files"].as_array().unwrap().clone();
+    assert_eq!(files[0]["name"], "run1.txt");
+    assert_eq!(files[1]["name"], "run2.txt");
+    for f in &files {
+        let one = app.get(f["url"].as_str().unwrap()).await.json();
+        assert_eq!(one["tags"]["platform"]["chipset"], "BATCH-M");
+    }
+    let first = app.get(files[0]["url"].as_str().unwrap()).await.json();
+    assert_eq!(first["result"]["metrics"][0]["mbps"], 621.1);
+    // The upload is kept byte for byte, BOM and all.
+    let sub = first["submission_id"].as_i64().unwrap();
+    let len =
+        app.scalar(&format!("SELECT CAST(LENGTH(body) AS BIGINT) FROM submissions WHERE id = {sub}")).await;
+    assert_eq!(len as usize, utf16.len());
+
+    // A bad file in a multipart request: its name and line, nothing stored.
+    let (ct, body) = multipart(&[
+        ("file", Some("good.txt"), cdm3_with("631.1").as_bytes()),
+        ("file", Some("bad.txt"), CDM3.replace("505.825 MB/s", "abc MB/s").as_bytes()),
+        ("tags", None, json!({"platform": {"chipset": "BATCH-MBAD"}}).to_string().as_bytes()),
+    ]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    let e = r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("files[1] line 7"));
+    assert!(e["errors"][0]["detail"].as_str().unwrap().starts_with("bad.txt: "), "{e}");
+    assert!(app.browse_ids("chipset=BATCH-MBAD", None).await.is_empty());
+    let (ct, body) = multipart(&[("colour", None, b"red")]);
+    let extra = Extra { content_type: Some(&ct), ..Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, Body::from(body)).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("colour"));
+}
+
+async fn submissions_are_rate_limited_per_client(app: &TestApp) {
+    let limited = app_with(
+        app.storage.clone(),
+        &ApiConfig { limits: limits(), submit_per_minute: NonZeroU32::new(3), ..ApiConfig::default() },
+    );
+    let post = |peer: &'static str, body: Value| {
+        let limited = limited.clone();
+        async move {
+            let extra = Extra {
+                content_type: Some("application/json"),
+                peer: Some(peer.parse().unwrap()),
+                ..Extra::default()
+            };
+            app.send(&limited, Method::POST, "/api/v1/results", extra, Body::from(body.to_string())).await
+        }
+    };
+    for i in 0..3 {
+        let r = post("10.9.0.1:5000", json!({"result": a_result(700.0 + f64::from(i))})).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = post("10.9.0.1:5001", json!({"result": a_result(710.0)})).await;
+    r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    let retry: u64 = r.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After {retry}");
+    assert!(app.browse_ids("limit=500", None).await.len() >= 3);
+    // Another client is not affected; reading is never limited.
+    let r = post("10.9.0.2:5000", json!({"result": a_result(711.0)})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // Every file of a batch counts: four files are more than this client's three.
+    let four: Vec<Value> = (0..4).map(|i| json!({"result": a_result(720.0 + f64::from(i))})).collect();
+    post("10.9.0.3:5000", json!(four)).await.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    let reads = app
+        .send(
+            &limited,
+            Method::GET,
+            "/api/v1/results?limit=1",
+            Extra { peer: Some("10.9.0.1:5002".parse().unwrap()), ..Extra::default() },
+            Body::empty(),
+        )
+        .await;
+    assert_eq!(reads.status, StatusCode::OK);
+}
+
+// ---------------------------------------------------------------------------------------
+// Text as typed
+// ---------------------------------------------------------------------------------------
+
+/// Strings that would do harm if anything concatenated them into SQL, HTML or CSV.
+const NASTY: &[&str] = &[
+    "'; DROP TABLE results; --",
+    "Robert'); DELETE FROM metrics WHERE ('1'='1",
+    "<script>alert(\"pwned\")</script>",
+    "<img src=x onerror=alert(1)>&amp;",
+    "\"quoted\", with comma",
+    "=HYPERLINK(\"http://example.invalid\",\"x\")",
+    "ünïcödé 日本語 🚀 \u{202e}txt.exe \u{feff}",
+    "line\nbreak\r\n\ttab \\ backslash $1 ? %s",
+];
+
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// RFC 4180 CSV into rows of cells.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut cell = String::new();
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cell.push(c),
+            (false, '"') if cell.is_empty() => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut cell)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => cell.push(c),
+        }
+    }
+    rows
+}
+
+async fn typed_text_is_stored_and_returned_as_typed(app: &TestApp) {
+    let drives_before = app.get("/api/v1/drives").await.json()["drives"].as_array().unwrap().len();
+    for (i, nasty) in NASTY.iter().enumerate() {
+        let mut result = a_result(800.0 + i as f64);
+        result["comment"] = json!(nasty);
+        let body = json!({
+            "result": result,
+            "source": nasty,
+            "tags": {"firmware": nasty, "platform": {"chipset": nasty, "driver": nasty, "os": nasty}},
+        });
+        let r = app.post_json("/api/v1/results", &body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{nasty:?}: {}", r.text);
+        let id = r.json()["id"].as_i64().unwrap();
+
+        let got = app.get(&format!("/api/v1/results/{id}")).await;
+        assert!(got.content_type.starts_with("application/json"), "{}", got.content_type);
+        let v = got.json();
+        for field in [
+            &v["source"],
+            &v["result"]["comment"],
+            &v["tags"]["firmware"],
+            &v["tags"]["platform"]["chipset"],
+            &v["tags"]["platform"]["driver"],
+            &v["tags"]["platform"]["os"],
+        ] {
+            assert_eq!(field.as_str(), Some(*nasty), "{v}");
+        }
+        // Filters bind the text as a parameter: an exact match finds exactly this one.
+        let q = format!("chipset={}", percent_encode(nasty));
+        assert_eq!(app.browse_ids(&q, None).await, vec![id], "{nasty:?}");
+        // CSV quotes it; only a would-be formula gets a leading apostrophe.
+        let csv = app.get(&format!("/api/v1/results?{q}&format=csv")).await;
+        assert!(csv.content_type.starts_with("text/csv"), "{}", csv.content_type);
+        let rows = parse_csv(&csv.text);
+        assert_eq!(rows.len(), 3, "header and two metrics: {}", csv.text);
+        let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+        let expected = if nasty.starts_with('=') { format!("'{nasty}") } else { nasty.to_string() };
+        for row in &rows[1..] {
+            assert_eq!(row.len(), rows[0].len(), "{}", csv.text);
+            assert_eq!(row[col("chipset")], expected);
+            assert_eq!(row[col("driver")], expected);
+            assert_eq!(row[col("firmware")], expected);
+        }
+    }
+    // Nothing was executed: every table still answers and holds what it held.
+    assert_eq!(app.get("/api/v1/drives").await.json()["drives"].as_array().unwrap().len(), drives_before);
+    assert!(app.scalar("SELECT COUNT(*) FROM metrics").await > 0);
+
+    // NUL cannot be stored by PostgreSQL: refused on both backends with the field.
+    let r = app
+        .post_json(
+            "/api/v1/results",
+            &json!({"result": a_result(899.0), "tags": {"platform": {"chipset": "a\u{0}b"}}}),
+        )
+        .await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.platform.chipset"));
+    let mut r = a_result(898.0);
+    r["comment"] = json!("nul\u{0}");
+    app.post_json("/api/v1/results", &json!({"result": r}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.comment"));
+
+    // Errors that repeat what was typed are JSON too, never HTML.
+    let script = "<script>alert(1)</script>";
+    for reply in [
+        app.get(&format!("/api/v1/drives/{}", percent_encode(script))).await,
+        app.get(&format!("/{}", percent_encode(script))).await,
+        app.post_json(
+            "/api/v1/results",
+            &json!({"result": a_result(1.0), "tags": {"drive": {"sku": script}}}),
+        )
+        .await,
+        app.get(&format!("/api/v1/results?{}=1", percent_encode(script))).await,
+        app.get(&format!("/api/v1/compare?drives={}", percent_encode(script))).await,
+    ] {
+        assert!(reply.status.is_client_error(), "{}", reply.text);
+        assert!(reply.content_type.starts_with("application/json"), "{}: {}", reply.content_type, reply.text);
+        assert!(!reply.content_type.contains("html"));
+    }
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -770,6 +1328,16 @@ on_both_backends!(
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
     seeds_load_once,
+    the_edit_token_corrects_tags_and_deletes,
+    hidden_results_leave_every_aggregate,
+    several_files_in_one_request_are_all_or_nothing,
+    submissions_are_rate_limited_per_client,
+    typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
+    the_openapi_document_is_valid_openapi_3_1,
+    every_documented_route_answers_and_nothing_else,
+    answers_match_their_schemas_and_wrong_ones_do_not,
+    query_parameters_are_exactly_the_accepted_ones,
+    public_type_schemas_follow_their_serde_form,
 );

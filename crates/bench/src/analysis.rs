@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 /// Median, median absolute deviation and count of a sample: robust against the odd
 /// cache-inflated or throttled run that would drag a mean.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Summary {
     pub count: usize,
     pub median: f64,
@@ -52,6 +53,7 @@ fn median_of_sorted(v: &[f64]) -> f64 {
 
 /// Which of a maker's rated figures a measurement is set against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RatedFigure {
     SeqReadMbps,
@@ -73,6 +75,7 @@ impl RatedFigure {
 
 /// One rated figure next to the best matching measurement of a result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RatedVsMeasured {
     pub figure: RatedFigure,
     pub rated: f64,
@@ -140,6 +143,7 @@ pub fn rated_vs_measured(result: &BenchResult, spec: &RatedSpec) -> Vec<RatedVsM
 // ---------------------------------------------------------------------------------------
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FlagKind {
     /// The result sits at the practical limit of the narrowest link: the link, not the
@@ -155,6 +159,7 @@ pub enum FlagKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Flag {
     pub kind: FlagKind,
     /// The metric the flag is about.
@@ -222,6 +227,7 @@ pub fn rated_flags(result: &BenchResult, spec: &RatedSpec) -> Vec<Flag> {
 
 /// A write test measured with random and with 0-fill data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CompressionSensitivity {
     pub test: TestKey,
     pub random_mbps: f64,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// The program that produced a result, as recognised from its output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Tool {
     #[serde(rename = "crystaldiskmark")]
     CrystalDiskMark,
@@ -46,6 +47,7 @@ impl Tool {
 /// KDiskMark and fio share a family on purpose: KDiskMark is a fio front end and its
 /// numbers are fio's own bandwidth, IOPS and latency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolFamily {
     /// CrystalDiskMark 2.x and 3.x (own Win32 I/O engine).
@@ -83,6 +85,7 @@ impl ToolFamily {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Access {
     Seq,
@@ -90,6 +93,7 @@ pub enum Access {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     Read,
@@ -102,6 +106,7 @@ pub enum Op {
 /// (HD Tune's minimum/maximum/average transfer rate, its burst rate).
 /// `None` means the tool's single headline figure for that test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Stat {
     Min,
@@ -113,6 +118,7 @@ pub enum Stat {
 /// The content written during write tests. It matters: SandForce and Indilinx
 /// controllers compress, so 0-fill writes can be several times faster than random ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DataPattern {
     Random,
@@ -122,6 +128,7 @@ pub enum DataPattern {
 
 /// One measured number, with the test that produced it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Metric {
     /// The row label exactly as the tool printed it (whitespace collapsed).
     pub label: String,
@@ -145,6 +152,7 @@ pub struct Metric {
 /// The canonical description of a test: only numbers with equal `TestKey`s may be put
 /// side by side. Built from a metric plus its result's tool family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TestKey {
     pub family: ToolFamily,
     pub access: Access,
@@ -213,6 +221,7 @@ pub fn format_block_size(bytes: u64) -> String {
 
 /// Everything one tool run reported: SSDBase's public result format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BenchResult {
     pub tool: Tool,
     /// The version exactly as printed, e.g. `3.0.1 x64`, `8.0.4 Shizuku Edition x64`.
@@ -279,6 +288,7 @@ impl BenchResult {
 // ---------------------------------------------------------------------------------------
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Tags {
     pub drive: DriveTag,
@@ -294,6 +304,7 @@ pub struct Tags {
 /// Which drive was measured. `sku` points into the catalogue when the exact capacity
 /// variant is known (it is what "rated vs measured" compares against).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct DriveTag {
     pub sku: Option<String>,
@@ -305,6 +316,7 @@ pub struct DriveTag {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct ControllerTag {
     pub vendor: Option<String>,
@@ -315,6 +327,7 @@ pub struct ControllerTag {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum CellType {
     Slc,
@@ -324,6 +337,7 @@ pub enum CellType {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct NandTag {
     pub vendor: Option<String>,
@@ -334,6 +348,7 @@ pub struct NandTag {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum StorageMode {
     Ide,
@@ -345,6 +360,7 @@ pub enum StorageMode {
 
 /// A physical link, drive side or host side.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Link {
     /// SATA at 1.5, 3 or 6 Gb/s.
@@ -397,6 +413,7 @@ impl Link {
 
 /// The machine and I/O path a result was measured on.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Platform {
     pub cpu: Option<String>,
@@ -428,6 +445,7 @@ pub struct Platform {
 /// do not split groups (they shift numbers far less, and splitting on them would leave
 /// most groups with one sample).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct PlatformGroup {
     pub chipset: Option<String>,
@@ -495,6 +513,7 @@ impl Platform {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Raid {
     /// RAID level as a number: 0, 1, 5, 10.
@@ -504,6 +523,7 @@ pub struct Raid {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DriveState {
     Fresh,
@@ -512,6 +532,7 @@ pub enum DriveState {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Conditions {
     pub drive_state: Option<DriveState>,
@@ -521,6 +542,7 @@ pub struct Conditions {
 
 /// A result with its tags, as stored and as shipped in datasets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TaggedResult {
     pub result: BenchResult,
     #[serde(default)]
@@ -537,6 +559,7 @@ pub struct TaggedResult {
 /// What the maker rated one capacity variant at. Sequential figures in decimal MB/s,
 /// random 4K figures in IOPS; any may be unknown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct RatedSpec {
     pub seq_read_mbps: Option<f64>,
@@ -547,6 +570,7 @@ pub struct RatedSpec {
 
 /// One orderable drive: a model at one capacity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DriveSku {
     /// Stable slug, e.g. `crucial-realssd-c300-64gb`.
     pub id: String,
@@ -571,6 +595,7 @@ pub struct DriveSku {
 /// Kept beside results so that nothing a source measured is lost, but never mixed into
 /// the per-test aggregates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Observation {
     /// What was measured, e.g. `DelayRatio`, `copy time`.
     pub name: String,

@@ -10,22 +10,23 @@ use super::drives::{drive_url, group_cells_of, Aggregates, GroupCell, GroupKey, 
 use super::extract::QueryPairs;
 use super::results::filter_value;
 use super::AppState;
-use crate::error::{ApiError, ApiResult, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use bench::TestKey;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/compare", get(compare))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(compare))
 }
 
 pub const MAX_DRIVES: usize = 12;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ComparedDrive {
     id: String,
     url: String,
@@ -34,7 +35,7 @@ struct ComparedDrive {
     capacity_gb: u32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct DriveCell {
     drive: String,
     /// True when this drive has no result with this test (under the filters).
@@ -43,7 +44,7 @@ struct DriveCell {
     groups: Vec<GroupCell>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ComparedTest {
     key: TestKey,
     name: String,
@@ -51,7 +52,7 @@ struct ComparedTest {
     drives: Vec<DriveCell>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct Comparison {
     drives: Vec<ComparedDrive>,
     tests: Vec<ComparedTest>,
@@ -98,6 +99,27 @@ fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<Filter
     }
 }
 
+/// Compare drives
+///
+/// Per comparable test (equal test key), per requested drive, per platform group and
+/// data pattern: median, MAD and count and the ids of every underlying result. A test
+/// that only some drives have lists the others with `missing: true`. Any tag filter of
+/// `GET /results` narrows which results take part; unknown parameters are errors.
+#[utoipa::path(
+    get,
+    path = "/compare",
+    operation_id = "compare_drives",
+    tag = "drives",
+    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    params(("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
+        description = "1 to 12 catalogue drive ids, comma-separated")),
+    responses(
+        (status = 200, description = "The comparison", body = Comparison),
+        (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
+            body = ErrorBody),
+        (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
+    )
+)]
 async fn compare(
     State(state): State<AppState>,
     QueryPairs(pairs): QueryPairs,

@@ -4,21 +4,22 @@
 
 use super::extract::PathParam;
 use super::{result_url, AppState};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::StoredResult;
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use bench::analysis::{self, Flag, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Platform, PlatformGroup, TestKey};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/drives", get(list)).route("/drives/{id}", get(get_one))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list)).routes(routes!(get_one))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct DriveListItem {
     #[serde(flatten)]
     drive: DriveSku,
@@ -26,11 +27,21 @@ struct DriveListItem {
     result_count: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct DriveList {
     drives: Vec<DriveListItem>,
 }
 
+/// The drive catalogue
+///
+/// Every catalogue drive with its specs and how many visible results it has.
+#[utoipa::path(
+    get,
+    path = "/drives",
+    operation_id = "list_drives",
+    tag = "drives",
+    responses((status = 200, description = "The catalogue", body = DriveList))
+)]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<DriveList>> {
     let drives = state
         .storage
@@ -47,7 +58,7 @@ pub fn drive_url(id: &str) -> String {
 }
 
 /// One comparable test with its aggregates, one per platform group and data pattern.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TestSummary {
     pub key: TestKey,
     pub name: String,
@@ -56,7 +67,7 @@ pub struct TestSummary {
 
 /// The aggregates of one test over the results of one platform group and data pattern:
 /// the finest pool in which numbers are comparable.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct GroupCell {
     pub platform: PlatformGroup,
     pub platform_label: String,
@@ -89,7 +100,7 @@ pub fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> 
 
 /// Median, MAD and count of each figure of one test over a set of results, and the
 /// results they come from.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Aggregates {
     pub mbps: Option<Summary>,
     pub iops: Option<Summary>,
@@ -132,7 +143,7 @@ impl Samples {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct DriveResult {
     id: i64,
     url: String,
@@ -148,14 +159,14 @@ struct DriveResult {
 }
 
 /// The results measured on one platform group.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct PlatformResults {
     platform: PlatformGroup,
     platform_label: String,
     result_ids: Vec<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct DrivePage {
     drive: DriveSku,
     /// Every visible result, oldest first.
@@ -166,6 +177,22 @@ struct DrivePage {
     tests: Vec<TestSummary>,
 }
 
+/// A drive's page
+///
+/// Its specs, its visible results with platform, flags and rated-vs-measured, the
+/// results grouped by platform, and per comparable test the median, MAD and count per
+/// platform group and data pattern.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}",
+    operation_id = "get_drive",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
+    responses(
+        (status = 200, description = "The drive's page", body = DrivePage),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
 async fn get_one(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,

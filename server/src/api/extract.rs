@@ -5,52 +5,71 @@ use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 /// A JSON request body. Syntax errors are 400 with the line and column; type errors are
 /// 422 with the path of the field (`tags.drive.capacity_gb`).
 pub struct JsonBody<T> {
     pub value: T,
-    /// The body exactly as received.
-    pub raw: Bytes,
 }
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let is_json =
-            req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| {
-                ct.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
-            });
-        if !is_json {
+        if media_type(req.headers()) != "application/json" {
             return Err(ApiError::UnsupportedMediaType(
                 "expected a body with Content-Type: application/json".into(),
             ));
         }
-        let raw = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge("the request body is too large".into())
-            } else {
-                ApiError::bad_request(e.body_text(), None)
-            }
-        })?;
-        let de = &mut serde_json::Deserializer::from_slice(&raw);
-        match serde_path_to_error::deserialize(de) {
-            Ok(value) => Ok(JsonBody { value, raw }),
-            Err(err) => {
-                let path = err.path().to_string();
-                let inner = err.into_inner();
-                if inner.is_data() {
-                    let pointer = (path != ".").then_some(path);
-                    Err(ApiError::unprocessable(inner.to_string(), pointer))
-                } else {
-                    Err(ApiError::bad_request(format!("invalid JSON: {inner}"), None))
-                }
-            }
-        }
+        let raw = read_body(req, state).await?;
+        Ok(JsonBody { value: parse_json(&raw, "")? })
     }
+}
+
+/// The media type of the body, lowercase, without parameters (`""` when absent).
+pub fn media_type(headers: &HeaderMap) -> String {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|ct| ct.split(';').next())
+        .map(|m| m.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// The whole body; 413 past the body limit.
+pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(req, state).await.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge("the request body is too large".into())
+        } else {
+            ApiError::bad_request(e.body_text(), None)
+        }
+    })
+}
+
+/// Reads JSON: syntax errors are 400 with the line and column; type errors are 422 with
+/// the path of the field, after `prefix` (`[2]` gives `[2].tags.drive.capacity_gb`).
+pub fn parse_json<T: DeserializeOwned>(raw: &[u8], prefix: &str) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(raw);
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let pointer = match (prefix, path.as_str()) {
+            ("", ".") => None,
+            ("", p) => Some(p.to_string()),
+            (pre, ".") => Some(pre.to_string()),
+            (pre, p) if p.starts_with('[') => Some(format!("{pre}{p}")),
+            (pre, p) => Some(format!("{pre}.{p}")),
+        };
+        if inner.is_data() {
+            ApiError::unprocessable(inner.to_string(), pointer)
+        } else {
+            let at = if prefix.is_empty() { String::new() } else { format!(" in {prefix}") };
+            ApiError::bad_request(format!("invalid JSON{at}: {inner}"), None)
+        }
+    })
 }
 
 /// Path parameters, 400 when they do not read.

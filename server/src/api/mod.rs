@@ -1,11 +1,18 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
+mod auth;
 mod compare;
 mod drives;
+mod edit;
 mod extract;
 mod health;
 mod ocr;
+mod openapi;
+mod ratelimit;
 mod results;
+mod submit;
+
+pub use ratelimit::SubmitLimiter;
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;
@@ -13,10 +20,14 @@ use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Router;
+use axum::{Extension, Router};
+use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// Limits of the HTTP layer.
 #[derive(Debug, Clone)]
@@ -33,32 +44,65 @@ impl Default for Limits {
     }
 }
 
+/// Everything the API is configured with.
+#[derive(Clone, Default)]
+pub struct ApiConfig {
+    pub limits: Limits,
+    /// The moderator's secret (`SSDBASE_ADMIN_TOKEN`); without it nobody can moderate.
+    pub admin_token: Option<String>,
+    /// Submissions (files) a client IP may send per minute (also the burst); `None`:
+    /// unlimited.
+    pub submit_per_minute: Option<NonZeroU32>,
+    /// Wakes this server's recognition workers when a screenshot is queued.
+    pub queue: QueueSignal,
+}
+
 #[derive(Clone)]
 pub struct AppState {
     pub storage: DynStorage,
+    /// sha256 of the admin token.
+    admin_token_hash: Option<[u8; 32]>,
+    limiter: Option<Arc<SubmitLimiter>>,
     /// Wakes this server's recognition workers when a screenshot is queued.
     pub queue: QueueSignal,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
 
-/// The whole application: API routes, JSON 404 for everything else, limits.
+/// The whole application with these limits, no moderator and no rate limit.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
-    app_with_queue(storage, limits, QueueSignal::default())
+    app_with(storage, &ApiConfig { limits: limits.clone(), ..Default::default() })
 }
 
 /// [`app`] whose screenshot uploads wake the workers listening on `queue`.
 pub fn app_with_queue(storage: DynStorage, limits: &Limits, queue: QueueSignal) -> Router {
-    let api = Router::new()
+    app_with(storage, &ApiConfig { limits: limits.clone(), queue, ..Default::default() })
+}
+
+/// The whole application: API routes, JSON 404 for everything else, limits.
+pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
+    let limits = &config.limits;
+    let state = AppState {
+        storage,
+        queue: config.queue.clone(),
+        admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
+        limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
+    };
+    // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
+    // handlers); the document is completed and serialised once, here.
+    let (api, doc) = OpenApiRouter::with_openapi(openapi::base())
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
         .merge(compare::router())
-        .merge(ocr::router());
+        .merge(ocr::router())
+        .routes(routes!(openapi::serve))
+        .split_for_parts();
+    let api = api.layer(Extension(openapi::Served::new(&openapi::finish(doc))));
     Router::new()
         .nest(API_PREFIX, api)
         .fallback(not_found)
-        .with_state(AppState { storage, queue })
+        .with_state(state)
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))

@@ -5,22 +5,20 @@
 
 use super::extract::PathParam;
 use super::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest;
 use crate::storage::{NewOcrJob, OcrJob};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/ocr", post(upload))
-        .route("/ocr/{id}", get(status))
-        .route("/ocr/{id}/image", get(image))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(upload)).routes(routes!(status)).routes(routes!(image))
 }
 
 /// The image formats accepted, by the media type they are stored and served with.
@@ -36,13 +34,16 @@ const MEDIA_TYPES: &[(image::ImageFormat, &str)] = &[
 /// queue without bound.
 pub const MAX_QUEUED: i64 = 1000;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct JobView {
     #[serde(flatten)]
     job: OcrJob,
+    /// `/api/v1/ocr/{id}`: poll it for progress.
     url: String,
+    /// `/api/v1/ocr/{id}/image`: the image as uploaded.
     image_url: String,
     /// The recognised result, its per-value confidences and layout, when done.
+    #[schema(value_type = Option<Object>)]
     recognition: Option<serde_json::Value>,
 }
 
@@ -57,6 +58,31 @@ impl From<OcrJob> for JobView {
     }
 }
 
+/// Read a screenshot
+///
+/// Queues a CrystalDiskMark or KDiskMark screenshot (the image file as the body; its
+/// content decides the type, not the header) and answers at once with the job to poll.
+/// The same image again is the same job (200).
+#[utoipa::path(
+    post,
+    path = "/ocr",
+    operation_id = "upload_screenshot",
+    tag = "ocr",
+    request_body(
+        description = "The image file, as is",
+        content(("image/png"), ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp"))
+    ),
+    responses(
+        (status = 202, description = "Queued", body = JobView,
+            headers(("location" = String, description = "The job's URL"))),
+        (status = 200, description = "This image was uploaded before: its job", body = JobView,
+            headers(("location" = String, description = "The job's URL"))),
+        (status = 400, description = "The body is empty", body = ErrorBody),
+        (status = 413, description = "The image is larger than the limit", body = ErrorBody),
+        (status = 415, description = "Not a PNG, JPEG, GIF, BMP or WebP image", body = ErrorBody),
+        (status = 503, description = "Too many images wait to be read; try again later", body = ErrorBody),
+    )
+)]
 async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Response> {
     if body.is_empty() {
         return Err(ApiError::bad_request(
@@ -101,6 +127,22 @@ async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Respons
     Ok((code, [(header::LOCATION, location)], Json(view)).into_response())
 }
 
+/// A screenshot's recognition
+///
+/// Queue position while it waits, progress while it runs, the recognised values when
+/// done (for the user to check before publishing), or the error.
+#[utoipa::path(
+    get,
+    path = "/ocr/{id}",
+    operation_id = "get_screenshot_job",
+    tag = "ocr",
+    params(("id" = i64, Path, description = "Job id")),
+    responses(
+        (status = 200, description = "The job", body = JobView),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such job", body = ErrorBody),
+    )
+)]
 async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Json<JobView>> {
     match state.storage.get_ocr(id).await? {
         Some(job) => Ok(Json(job.into())),
@@ -108,6 +150,20 @@ async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) ->
     }
 }
 
+/// A screenshot as uploaded
+#[utoipa::path(
+    get,
+    path = "/ocr/{id}/image",
+    operation_id = "get_screenshot_image",
+    tag = "ocr",
+    params(("id" = i64, Path, description = "Job id")),
+    responses(
+        (status = 200, description = "The image, byte for byte, with the type it was recognised as",
+            content(("image/png"), ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp"))),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such job", body = ErrorBody),
+    )
+)]
 async fn image(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Response> {
     let Some((media_type, bytes)) = state.storage.ocr_image(id).await? else {
         return Err(ApiError::not_found(format!("no recognition job {id}"), Some("id".into())));

@@ -1,204 +1,31 @@
-//! `POST /api/v1/results` (submit), `GET /api/v1/results` (browse, `?format=csv`) and
-//! `GET /api/v1/results/{id}`.
+//! The `/api/v1/results` routes: browse (`GET /results`, `?format=csv`) and one result
+//! (`GET /results/{id}`) here; submit in `submit.rs`; edit, delete, hide and restore in
+//! `edit.rs`.
 
-use super::extract::{JsonBody, PathParam, QueryPairs};
-use super::{result_url, AppState};
-use crate::error::{ApiError, ApiResult, ErrorItem};
-use crate::ingest;
+use super::extract::{PathParam, QueryPairs};
+use super::{edit, result_url, submit, AppState};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{
-    cursor_after, Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StoredResult,
-    Submitted, METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
+    cursor_after, Cursor, FilterKind, FilterValue, Provenance, ResultQuery, Sort, StoredResult,
+    METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
 };
-use axum::extract::{ConnectInfo, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Extension, Json, Router};
+use axum::Json;
 use bench::analysis::Flag;
-use bench::text::Document;
-use bench::{BenchResult, Format, Tags};
-use serde::{Deserialize, Serialize};
-use std::net::SocketAddr;
+use bench::{BenchResult, Tags};
+use serde::Serialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/results", get(list).post(submit)).route("/results/{id}", get(get_one))
-}
-
-// ---------------------------------------------------------------------------------------
-// Submit
-// ---------------------------------------------------------------------------------------
-
-/// A submission: a result file as text (any format the bench crate reads), or one
-/// result in the public result format; with tags.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SubmitBody {
-    text: Option<String>,
-    /// Skip auto-detection for `text`: cdm, kdiskmark, fio, orion, asssd, hdtune.
-    format: Option<String>,
-    result: Option<BenchResult>,
-    #[serde(default)]
-    tags: Tags,
-    source: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SubmittedResult {
-    id: i64,
-    url: String,
-    flags: Vec<Flag>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SubmitResponse {
-    /// The first (usually the only) stored result.
-    id: i64,
-    url: String,
-    /// Secret that allows correcting or deleting the submission later; only returned
-    /// when the submission is new.
-    edit_token: Option<String>,
-    flags: Vec<Flag>,
-    duplicate: bool,
-    /// Every result of the submission (a pasted file may hold several runs).
-    results: Vec<SubmittedResult>,
-}
-
-async fn submit(
-    State(state): State<AppState>,
-    connect: Option<Extension<ConnectInfo<SocketAddr>>>,
-    headers: HeaderMap,
-    body: JsonBody<SubmitBody>,
-) -> ApiResult<Response> {
-    let JsonBody { value: req, raw } = body;
-    let (results, stored_body, content_hash, format) = match (req.text, req.result) {
-        (Some(text), None) => {
-            let format = match req.format.as_deref() {
-                None => None,
-                Some(id) => Some(Format::from_id(id).ok_or_else(|| {
-                    let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
-                    ApiError::unprocessable(
-                        format!("unknown format {id:?}; expected one of {}", ids.join(", ")),
-                        Some("format".into()),
-                    )
-                })?),
-            };
-            let doc = Document::from_text(text.clone());
-            let format = format.or_else(|| bench::detect(&doc));
-            let results = bench::parse_document(&doc, format).map_err(|e| {
-                let pointer = Some(match e.line {
-                    Some(line) => format!("text line {line}"),
-                    None => "text".to_string(),
-                });
-                ApiError::unprocessable(e.to_string(), pointer)
-            })?;
-            let bytes = text.into_bytes();
-            let hash = ingest::sha256_hex(&bytes);
-            (results, bytes, hash, format.map(|f| f.id().to_string()))
-        }
-        (None, Some(result)) => {
-            if req.format.is_some() {
-                return Err(ApiError::unprocessable("format applies to text only", Some("format".into())));
-            }
-            let results = vec![result];
-            bench::parse::check_well_formed(&results)
-                .map_err(|e| ApiError::unprocessable(e, Some("result.metrics".into())))?;
-            // Equal results are equal uploads however the JSON was laid out.
-            let canonical = serde_json::to_vec(&results[0]).expect("results serialise");
-            (results, raw.to_vec(), ingest::sha256_hex(&canonical), Some("json".to_string()))
-        }
-        (Some(_), Some(_)) => {
-            return Err(ApiError::unprocessable(
-                "send either text or result, not both",
-                Some("result".into()),
-            ))
-        }
-        (None, None) => {
-            return Err(ApiError::Unprocessable(vec![ErrorItem {
-                detail: "missing the result: send text (a result file) or result (public result format)"
-                    .into(),
-                pointer: Some("text".into()),
-            }]))
-        }
-    };
-
-    let mut tags = req.tags;
-    let sku = match tags.drive.sku.as_deref() {
-        Some(id) => Some(state.storage.get_drive(id).await?.ok_or_else(|| {
-            ApiError::unprocessable(
-                format!("unknown drive {id:?}: not in the catalogue"),
-                Some("tags.drive.sku".into()),
-            )
-        })?),
-        None => None,
-    };
-    ingest::complete_tags(&mut tags, sku.as_ref());
-    let (edit_token, edit_token_hash) = ingest::new_edit_token();
-    let submission = NewSubmission {
-        body: stored_body,
-        content_hash,
-        format,
-        edit_token_hash,
-        client: client_of(&headers, connect.map(|c| c.0 .0)),
-        created_at: ingest::now_unix(),
-        results: results
-            .into_iter()
-            .map(|result| NewResult {
-                flags: ingest::flags_for(&result, &tags, sku.as_ref()),
-                result,
-                tags: tags.clone(),
-                source: req.source.clone(),
-            })
-            .collect(),
-    };
-    match state.storage.submit(&submission).await? {
-        Submitted::Stored { result_ids, .. } => {
-            let results: Vec<SubmittedResult> = result_ids
-                .iter()
-                .zip(&submission.results)
-                .map(|(&id, r)| SubmittedResult { id, url: result_url(id), flags: r.flags.clone() })
-                .collect();
-            let first = &results[0];
-            let body = SubmitResponse {
-                id: first.id,
-                url: first.url.clone(),
-                edit_token: Some(edit_token),
-                flags: first.flags.clone(),
-                duplicate: false,
-                results,
-            };
-            let location = HeaderValue::from_str(&body.url).expect("urls are ascii");
-            Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(body)).into_response())
-        }
-        Submitted::Duplicate { result_ids, .. } => {
-            let mut results = Vec::new();
-            for id in result_ids {
-                let flags = state.storage.get_result(id).await?.map(|r| r.flags).unwrap_or_default();
-                results.push(SubmittedResult { id, url: result_url(id), flags });
-            }
-            let first =
-                results.first().ok_or_else(|| anyhow::anyhow!("stored submission without results"))?;
-            let body = SubmitResponse {
-                id: first.id,
-                url: first.url.clone(),
-                edit_token: None,
-                flags: first.flags.clone(),
-                duplicate: true,
-                results,
-            };
-            Ok((StatusCode::OK, Json(body)).into_response())
-        }
-    }
-}
-
-/// Who sent a submission: the first `X-Forwarded-For` address (behind a proxy), else
-/// the peer address.
-fn client_of(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
-    headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .map(|s| s.trim().chars().take(64).collect())
-        .or_else(|| peer.map(|p| p.ip().to_string()))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, submit::submit))
+        .routes(routes!(get_one, edit::edit, edit::delete))
+        .routes(routes!(upload))
+        .routes(routes!(edit::hide))
+        .routes(routes!(edit::restore))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -206,18 +33,46 @@ fn client_of(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
 // ---------------------------------------------------------------------------------------
 
 /// A stored result as the API shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ResultView {
     id: i64,
+    /// `/api/v1/results/{id}`.
     url: String,
     submission_id: i64,
+    /// Unix seconds.
     created_at: i64,
+    /// Only ever true in a moderator's view: others get 404 for a hidden result.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schema(required = false)]
+    hidden: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    hidden_reason: Option<String>,
+    /// Where the numbers come from (an article, a file name), when the submitter said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     source: Option<String>,
+    /// Each metric's comparable test, named (`SEQ 1MiB Q1T1 read`), in metric order.
     test_names: Vec<String>,
     result: BenchResult,
     tags: Tags,
     flags: Vec<Flag>,
+    /// The original upload, byte for byte (a result file, JSON or a screenshot).
+    upload_url: String,
+    /// What the upload was and, for a screenshot, which values were corrected by hand
+    /// (single-result view only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    upload: Option<UploadView>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UploadView {
+    /// `cdm`, `kdiskmark`, `fio`, ... `json`, or the media type of a screenshot.
+    format: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    ocr: Option<Provenance>,
 }
 
 impl From<StoredResult> for ResultView {
@@ -227,36 +82,123 @@ impl From<StoredResult> for ResultView {
             url: result_url(r.id),
             submission_id: r.submission_id,
             created_at: r.created_at,
+            hidden: r.hidden,
+            hidden_reason: r.hidden_reason,
             source: r.source,
             test_names: r.result.keyed_metrics().map(|(k, _)| k.short_name()).collect(),
             result: r.result,
             tags: r.tags,
             flags: r.flags,
+            upload_url: format!("{}/upload", result_url(r.id)),
+            upload: None,
         }
     }
 }
 
+/// One result
+///
+/// A hidden result is 404 with a detail saying it was hidden, except for the moderator
+/// (admin token), who sees it with `hidden` and `hidden_reason`.
+#[utoipa::path(
+    get,
+    path = "/results/{id}",
+    operation_id = "get_result",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The result", body = ResultView),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
 async fn get_one(
     State(state): State<AppState>,
+    headers: HeaderMap,
     PathParam(id): PathParam<i64>,
 ) -> ApiResult<Json<ResultView>> {
+    let r = visible_result(&state, &headers, id).await?;
+    let mut view = ResultView::from(r);
+    view.upload =
+        state.storage.upload_info(id).await?.map(|u| UploadView { format: u.format, ocr: u.provenance });
+    Ok(Json(view))
+}
+
+/// A stored result the caller may see: hidden ones only for the moderator.
+async fn visible_result(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<StoredResult> {
     match state.storage.get_result(id).await? {
-        Some(r) if !r.hidden => Ok(Json(r.into())),
-        _ => Err(ApiError::not_found(format!("no result {id}"), Some("id".into()))),
+        Some(r) if !r.hidden || state.is_admin(headers) => Ok(r),
+        Some(_) => {
+            Err(ApiError::not_found(format!("result {id} was hidden by a moderator"), Some("id".into())))
+        }
+        None => Err(ApiError::not_found(format!("no result {id}"), Some("id".into()))),
     }
 }
 
-const DEFAULT_LIMIT: i64 = 50;
-const MAX_LIMIT: i64 = 500;
+/// A result's original upload
+///
+/// The upload byte for byte. Result files go out as plain text (or bytes when not
+/// UTF-8), screenshots as their image type, always with `nosniff` so that no browser
+/// renders an upload as a page.
+#[utoipa::path(
+    get,
+    path = "/results/{id}/upload",
+    operation_id = "get_result_upload",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The upload as received",
+            content(("text/plain"), ("application/json"), ("application/octet-stream"), ("image/png"),
+                ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp")),
+            headers(("content-disposition" = String, description = "`inline` with a file name"))),
+        (status = 400, description = "The id is not a whole number", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
+async fn upload(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+) -> ApiResult<Response> {
+    visible_result(&state, &headers, id).await?;
+    let (format, body) = state
+        .storage
+        .upload_body(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no result {id}"), None))?;
+    let (content_type, ext) = match format.as_deref() {
+        Some(media) if media.starts_with("image/") => (media.to_string(), media.trim_start_matches("image/")),
+        Some("json") => ("application/json".to_string(), "json"),
+        _ if std::str::from_utf8(&body).is_ok() => ("text/plain; charset=utf-8".to_string(), "txt"),
+        _ => ("application/octet-stream".to_string(), "txt"),
+    };
+    let disposition = format!("inline; filename=\"ssdbase-result-{id}-upload.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_str(&content_type).map_err(anyhow::Error::from)?),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CONTENT_DISPOSITION, HeaderValue::from_str(&disposition).map_err(anyhow::Error::from)?),
+        ],
+        body,
+    )
+        .into_response())
+}
 
-#[derive(Debug, Serialize)]
+pub(super) const DEFAULT_LIMIT: i64 = 50;
+pub(super) const MAX_LIMIT: i64 = 500;
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ListResponse {
     results: Vec<ResultView>,
-    /// Pass as `cursor` for the next page; absent on the last page.
+    /// Pass as `cursor` for the next page; null on the last page.
     next_cursor: Option<String>,
 }
 
-#[derive(Debug, PartialEq)]
+/// `json` (the default) or `csv`: one row per metric, formula-like cells prefixed with
+/// an apostrophe.
+#[derive(Debug, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
 enum OutputFormat {
     Json,
     Csv,
@@ -353,6 +295,11 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
                     Ok(n) if (1..=MAX_LIMIT).contains(&n) => q.limit = n,
                     _ => errors.push(bad(name, format!("limit must be 1 to {MAX_LIMIT}, not {v:?}"))),
                 },
+                "include_hidden" => match v.as_str() {
+                    "true" | "1" => q.include_hidden = true,
+                    "false" | "0" => q.include_hidden = false,
+                    _ => errors.push(bad(name, format!("include_hidden must be true or false, not {v:?}"))),
+                },
                 "format" => match v.as_str() {
                     "json" => format = OutputFormat::Json,
                     "csv" => format = OutputFormat::Csv,
@@ -363,7 +310,7 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
                         .iter()
                         .chain(METRIC_FILTERS)
                         .map(|(n, _)| *n)
-                        .chain(["sort", "cursor", "limit", "format"])
+                        .chain(["sort", "cursor", "limit", "format", "include_hidden"])
                         .collect();
                     errors
                         .push(bad(name, format!("unknown parameter {name:?}; known: {}", known.join(", "))));
@@ -387,8 +334,46 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
     }
 }
 
-async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+/// Browse and search results
+///
+/// Every filter is an equality on a tag (`drive`, `capacity_gb`, `chipset`, ...) or on
+/// the test descriptor of some metric (`access`, `block_size`, `queue_depth`, `threads`,
+/// `op`); unknown parameters are errors (400), not ignored. `next_cursor` (JSON) or the
+/// `X-Next-Cursor` header (CSV) continues with the next page.
+#[utoipa::path(
+    get,
+    path = "/results",
+    operation_id = "list_results",
+    tag = "results",
+    // The filters, `sort` and `limit` are added from the tables the handler reads
+    // (`api::openapi::finish`), so the document cannot drift from what is accepted.
+    params(
+        ("cursor" = Option<String>, Query, example = "1234",
+            description = "`next_cursor` of the previous page, with the same sort"),
+        ("format" = inline(Option<OutputFormat>), Query),
+        ("include_hidden" = Option<bool>, Query,
+            description = "Also list hidden results (moderators only: send the admin token)"),
+    ),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "One page of results, newest first unless sorted otherwise",
+            content((ListResponse = "application/json"), (String = "text/csv")),
+            headers(("x-next-cursor" = String,
+                description = "CSV only: the cursor of the next page, percent-encoded; absent on the last page"))),
+        (status = 400, description = "An unknown parameter or a value that does not read; every problem is listed",
+            body = ErrorBody),
+        (status = 403, description = "include_hidden without the admin token", body = ErrorBody),
+    )
+)]
+async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
     let (mut q, format) = parse_list_query(&pairs)?;
+    if q.include_hidden && !state.is_admin(&headers) {
+        return Err(ApiError::Forbidden("include_hidden is for moderators (send the admin token)".into()));
+    }
     let limit = q.limit;
     q.limit += 1; // one more tells whether there is a next page
     let mut rows = state.storage.list_results(&q).await?;

@@ -29,7 +29,7 @@ pub struct ClaimedJob {
     pub attempts: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobStatus {
     Queued,
@@ -51,12 +51,13 @@ impl JobStatus {
 }
 
 /// A job as its submitter sees it (without the image).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct OcrJob {
     pub id: i64,
     pub status: JobStatus,
     pub stage: Option<String>,
     /// 0 to 1.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub progress: f64,
     /// Jobs queued before this one, while it waits.
     pub queue_position: Option<i64>,

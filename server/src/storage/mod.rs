@@ -59,6 +59,38 @@ pub struct NewSubmission {
     pub client: Option<String>,
     pub created_at: i64,
     pub results: Vec<NewResult>,
+    /// Set when the results were read from a screenshot rather than parsed from a file.
+    pub provenance: Option<Provenance>,
+}
+
+/// How a screenshot became a result: the recognition job, and every value the person
+/// publishing it changed from what was read (shown as hand-corrected on its page).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Provenance {
+    pub ocr_job: i64,
+    /// The recogniser's lowest confidence over the values it read (0–1).
+    pub confidence: f32,
+    pub corrected: Vec<Correction>,
+}
+
+/// One value published differently from how it was recognised.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Correction {
+    /// The row (`SEQ1M Q8T1`, `4K QD32`) and column (`read`, `write`, `mix`).
+    pub label: String,
+    pub op: bench::Op,
+    /// `mbps`, `iops` or `latency_us`.
+    pub field: String,
+    pub recognised: Option<f64>,
+    pub published: Option<f64>,
+}
+
+/// What a result's upload was, without its bytes.
+#[derive(Debug, Clone)]
+pub struct UploadInfo {
+    /// `cdm`, `fio`, ... for result files, `json`, or the media type of a screenshot.
+    pub format: Option<String>,
+    pub provenance: Option<Provenance>,
 }
 
 /// The outcome of [`Storage::submit`].
@@ -82,10 +114,46 @@ pub struct StoredResult {
     pub submission_id: i64,
     pub created_at: i64,
     pub hidden: bool,
+    /// Why a moderator hid it (only while hidden).
+    pub hidden_reason: Option<String>,
+    pub hidden_at: Option<i64>,
     pub source: Option<String>,
     pub result: BenchResult,
     pub tags: Tags,
     pub flags: Vec<Flag>,
+}
+
+/// What the edit-token check needs to know about a stored result.
+#[derive(Debug, Clone)]
+pub struct ResultOwner {
+    pub submission_id: i64,
+    /// sha256 of the submission's edit token, lowercase hex.
+    pub edit_token_hash: String,
+}
+
+/// Who changed a stored result, for the moderation log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    /// The holder of the submission's edit token.
+    Owner,
+    /// The holder of the server's admin token.
+    Admin,
+}
+
+impl Actor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Owner => "owner",
+            Actor::Admin => "admin",
+        }
+    }
+}
+
+/// What [`Storage::delete_result`] removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deleted {
+    /// The result was its submission's last one, so the upload went too.
+    pub submission_deleted: bool,
 }
 
 /// A filterable column of `results`, by its public (query-string) name.
@@ -228,7 +296,47 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
 
     /// Stores an upload and its results in one transaction, or recognises the same
     /// content hash and stores nothing.
-    async fn submit(&self, submission: &NewSubmission) -> StorageResult<Submitted>;
+    async fn submit(&self, submission: &NewSubmission) -> StorageResult<Submitted> {
+        let mut done = self.store_batch(&[], std::slice::from_ref(submission)).await?;
+        Ok(done.pop().expect("one outcome per submission"))
+    }
+
+    /// Stores several uploads in ONE transaction: all of them or (on any error) none.
+    /// Catalogue drives not yet known are added first (`ssdbase import` of a dataset);
+    /// known ids are left as they are. One outcome per submission, in order; an upload
+    /// whose content hash is stored already (or appears earlier in the batch) is a
+    /// [`Submitted::Duplicate`].
+    async fn store_batch(
+        &self,
+        drives: &[DriveSku],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>>;
+
+    /// The format and provenance of the upload a result came from.
+    async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>>;
+
+    /// The upload a result came from, byte for byte, with its format.
+    async fn upload_body(&self, result_id: i64) -> StorageResult<Option<(Option<String>, Vec<u8>)>>;
+
+    /// The submission and edit-token hash of a stored result (hidden or not).
+    async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>>;
+
+    // -- Changes to stored results ------------------------------------------------------
+    // After `store_batch`, results change only through the three methods below, each in
+    // one transaction that also writes the moderation log. Anything derived from the
+    // visible results (e.g. a per-drive summary table) must be maintained here, inside
+    // the same transaction, and in `store_batch`.
+
+    /// Replaces a result's tags and flags (and every filter column derived from them).
+    /// `update.result` must be the stored result unchanged. False when there is no such id.
+    async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool>;
+
+    /// Deletes a result and its metrics, and its submission when no result is left.
+    /// `None` when there is no such id.
+    async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>>;
+
+    /// Hides (with a reason) or restores a result. False when there is no such id.
+    async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool>;
 
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>>;
 

@@ -4,7 +4,8 @@
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::summary;
 use super::{
-    DriveRow, Filter, MetricRow, NewSubmission, ResultQuery, Storage, StorageResult, StoredResult, Submitted,
+    Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
+    StorageResult, StoredResult, Submitted, UploadInfo,
 };
 use async_trait::async_trait;
 use bench::DriveSku;
@@ -63,10 +64,11 @@ impl PgStorage {
         Ok(Some((submission_id, ids)))
     }
 
-    async fn existing(&self, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
+    /// The stored submission with this content hash and its result ids.
+    async fn existing(conn: &mut PgConnection, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
         let Some(row) = sqlx::query(&sql::numbered(sql::SUBMISSION_BY_HASH))
             .bind(content_hash)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *conn)
             .await?
         else {
             return Ok(None);
@@ -74,12 +76,39 @@ impl PgStorage {
         let id: i64 = row.try_get(0)?;
         let ids = sqlx::query(&sql::numbered(sql::RESULT_IDS_OF_SUBMISSION))
             .bind(id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await?
             .iter()
             .map(|r| r.try_get(0))
             .collect::<sqlx::Result<Vec<i64>>>()?;
         Ok(Some((id, ids)))
+    }
+
+    /// The catalogue drive a result names, if any.
+    async fn drive_of(conn: &mut PgConnection, id: i64) -> StorageResult<Option<String>> {
+        let row =
+            sqlx::query(&sql::numbered(sql::DRIVE_OF_RESULT)).bind(id).fetch_optional(&mut *conn).await?;
+        Ok(match row {
+            Some(r) => r.try_get(0)?,
+            None => None,
+        })
+    }
+
+    async fn log(
+        conn: &mut PgConnection,
+        result_id: i64,
+        action: &str,
+        actor: Actor,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<()> {
+        bind(
+            sqlx::query(&sql::numbered(sql::INSERT_MODERATION_LOG)),
+            sql::moderation_log_params(result_id, action, actor, reason, at),
+        )
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
     }
 }
 
@@ -122,22 +151,123 @@ impl Storage for PgStorage {
         Ok(true)
     }
 
-    async fn submit(&self, s: &NewSubmission) -> StorageResult<Submitted> {
+    async fn store_batch(
+        &self,
+        drives: &[DriveSku],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
-        match Self::insert_submission(&mut tx, s).await? {
-            Some((submission_id, result_ids)) => {
-                tx.commit().await?;
-                Ok(Submitted::Stored { submission_id, result_ids })
-            }
-            None => {
-                tx.rollback().await?;
-                let (submission_id, result_ids) = self
-                    .existing(&s.content_hash)
-                    .await?
-                    .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
-                Ok(Submitted::Duplicate { submission_id, result_ids })
-            }
+        for d in drives {
+            bind(sqlx::query(&sql::numbered(sql::INSERT_DRIVE_IF_NEW)), sql::drive_params(d))
+                .execute(&mut *tx)
+                .await?;
         }
+        let mut outcomes = Vec::with_capacity(submissions.len());
+        for s in submissions {
+            outcomes.push(match Self::insert_submission(&mut tx, s).await? {
+                Some((submission_id, result_ids)) => Submitted::Stored { submission_id, result_ids },
+                None => {
+                    let (submission_id, result_ids) = Self::existing(&mut tx, &s.content_hash)
+                        .await?
+                        .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
+                    Submitted::Duplicate { submission_id, result_ids }
+                }
+            });
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>> {
+        let row = sqlx::query(&sql::numbered(sql::UPLOAD_INFO_OF_RESULT))
+            .bind(result_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            let provenance: Option<String> = r.try_get(1)?;
+            Ok(UploadInfo {
+                format: r.try_get(0)?,
+                provenance: provenance.as_deref().map(sql::from_json).transpose()?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn upload_body(&self, result_id: i64) -> StorageResult<Option<(Option<String>, Vec<u8>)>> {
+        let row = sqlx::query(&sql::numbered(sql::UPLOAD_BODY_OF_RESULT))
+            .bind(result_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+    }
+
+    async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>> {
+        let row = sqlx::query(&sql::numbered(sql::RESULT_OWNER)).bind(id).fetch_optional(&self.pool).await?;
+        row.map(|r| Ok(ResultOwner { submission_id: r.try_get(0)?, edit_token_hash: r.try_get(1)? }))
+            .transpose()
+    }
+
+    async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        // The drive it named before, so that both drives' compare summaries follow.
+        let before = Self::drive_of(&mut tx, id).await?;
+        let sql = sql::update_result_sql();
+        let changed = bind(sqlx::query(&sql::numbered(&sql)), sql::update_result_params(id, update))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if changed == 0 {
+            return Ok(false);
+        }
+        let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
+        drives.dedup();
+        summary::postgres::refresh_summaries_for(&mut tx, &drives).await?;
+        Self::log(&mut tx, id, "edit", actor, None, at).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
+        let mut tx = self.pool.begin().await?;
+        // A write first (as in the SQLite twin, where it takes the write lock at once).
+        sqlx::query(&sql::numbered(sql::DELETE_METRICS_OF_RESULT)).bind(id).execute(&mut *tx).await?;
+        let Some(row) =
+            sqlx::query(&sql::numbered(sql::SUBMISSION_OF_RESULT)).bind(id).fetch_optional(&mut *tx).await?
+        else {
+            return Ok(None);
+        };
+        let submission_id: i64 = row.try_get(0)?;
+        let drive = Self::drive_of(&mut tx, id).await?;
+        sqlx::query(&sql::numbered(sql::DELETE_RESULT)).bind(id).execute(&mut *tx).await?;
+        let gone = sqlx::query(&sql::numbered(sql::DELETE_EMPTY_SUBMISSION))
+            .bind(submission_id)
+            .bind(submission_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        summary::postgres::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
+        Self::log(&mut tx, id, "delete", actor, None, at).await?;
+        tx.commit().await?;
+        Ok(Some(Deleted { submission_deleted: gone > 0 }))
+    }
+
+    async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let (hide, restore) = (sql::numbered(sql::HIDE_RESULT), sql::numbered(sql::RESTORE_RESULT));
+        let q = if hidden {
+            sqlx::query(&hide).bind(reason).bind(at).bind(id)
+        } else {
+            sqlx::query(&restore).bind(id)
+        };
+        if q.execute(&mut *tx).await?.rows_affected() == 0 {
+            return Ok(false);
+        }
+        let drive = Self::drive_of(&mut tx, id).await?;
+        summary::postgres::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
+        let action = if hidden { "hide" } else { "restore" };
+        Self::log(&mut tx, id, action, Actor::Admin, reason, at).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>> {

@@ -98,13 +98,18 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
     ]
 }
 
+/// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
+pub const INSERT_DRIVE_IF_NEW: &str =
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+
 /// The columns of `submissions` an insert fills, in the order of [`submission_params`].
 pub const SUBMISSION_COLUMNS: &[&str] =
-    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at"];
+    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at", "provenance"];
 
 pub const INSERT_SUBMISSION: &str =
-    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at) \
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance) \
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 
 pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
     vec![
@@ -114,8 +119,16 @@ pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
         Param::Text(Some(s.edit_token_hash.clone())),
         Param::Text(s.client.clone()),
         Param::Int(Some(s.created_at)),
+        Param::Text(s.provenance.as_ref().map(to_json)),
     ]
 }
+
+/// The upload a result came from: its format (media type for images), provenance, and
+/// (only with [`UPLOAD_BODY_OF_RESULT`]) its bytes.
+pub const UPLOAD_INFO_OF_RESULT: &str =
+    "SELECT s.format, s.provenance FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+pub const UPLOAD_BODY_OF_RESULT: &str =
+    "SELECT s.format, s.body FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
 
 pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = ?";
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
@@ -205,6 +218,59 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
     params
 }
 
+/// The columns a tag correction rewrites: everything after `submission_id`,
+/// `ordinal` and `created_at`, i.e. every filter column, the tags, result and flags.
+const UPDATABLE_FROM: usize = 3;
+
+pub fn update_result_sql() -> String {
+    let sets: Vec<String> = RESULT_COLUMNS[UPDATABLE_FROM..].iter().map(|c| format!("{c} = ?")).collect();
+    format!("UPDATE results SET {} WHERE id = ?", sets.join(", "))
+}
+
+pub fn update_result_params(id: i64, r: &NewResult) -> Vec<Param> {
+    let mut params = result_params(r, 0, 0, 0).split_off(UPDATABLE_FROM);
+    params.push(Param::Int(Some(id)));
+    params
+}
+
+/// The catalogue drive a result names (for refreshing its compare summary).
+pub const DRIVE_OF_RESULT: &str = "SELECT drive_sku FROM results WHERE id = ?";
+
+pub const SUBMISSION_OF_RESULT: &str = "SELECT submission_id FROM results WHERE id = ?";
+
+pub const RESULT_OWNER: &str = "SELECT r.submission_id, s.edit_token_hash \
+     FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+
+pub const DELETE_METRICS_OF_RESULT: &str = "DELETE FROM metrics WHERE result_id = ?";
+pub const DELETE_RESULT: &str = "DELETE FROM results WHERE id = ?";
+/// Deletes a submission that has no result left (bind its id twice).
+pub const DELETE_EMPTY_SUBMISSION: &str =
+    "DELETE FROM submissions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM results WHERE submission_id = ?)";
+
+pub const HIDE_RESULT: &str =
+    "UPDATE results SET hidden = TRUE, hidden_reason = ?, hidden_at = ? WHERE id = ?";
+pub const RESTORE_RESULT: &str =
+    "UPDATE results SET hidden = FALSE, hidden_reason = NULL, hidden_at = NULL WHERE id = ?";
+
+pub const INSERT_MODERATION_LOG: &str =
+    "INSERT INTO moderation_log (result_id, action, actor, reason, created_at) VALUES (?, ?, ?, ?, ?)";
+
+pub fn moderation_log_params(
+    result_id: i64,
+    action: &str,
+    actor: super::Actor,
+    reason: Option<&str>,
+    at: i64,
+) -> Vec<Param> {
+    vec![
+        Param::Int(Some(result_id)),
+        Param::Text(Some(action.to_string())),
+        Param::Text(Some(actor.name().to_string())),
+        Param::Text(reason.map(str::to_string)),
+        Param::Int(Some(at)),
+    ]
+}
+
 /// The columns of `metrics` an insert fills, in the order of [`metric_params`].
 pub const METRIC_COLUMNS: &[&str] = &[
     "result_id",
@@ -269,7 +335,8 @@ pub fn metric_params(result_id: i64, result: &BenchResult, params: &mut Vec<Para
 
 /// The columns every result read selects, decoded by [`RawResult::decode`].
 pub const RESULT_SELECT: &str =
-    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.source, r.tags, r.result, r.flags FROM results r";
+    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
+     r.result, r.flags FROM results r";
 
 /// A result row before its JSON is read. `FromRow` decodes it from either backend.
 #[derive(sqlx::FromRow)]
@@ -278,6 +345,8 @@ pub struct RawResult {
     pub submission_id: i64,
     pub created_at: i64,
     pub hidden: bool,
+    pub hidden_reason: Option<String>,
+    pub hidden_at: Option<i64>,
     pub source: Option<String>,
     pub tags: String,
     pub result: String,
@@ -291,6 +360,8 @@ impl RawResult {
             submission_id: self.submission_id,
             created_at: self.created_at,
             hidden: self.hidden,
+            hidden_reason: self.hidden_reason,
+            hidden_at: self.hidden_at,
             source: self.source,
             tags: from_json(&self.tags)?,
             result: from_json(&self.result)?,
@@ -490,5 +561,19 @@ mod tests {
             flags: vec![],
         };
         assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
+    }
+
+    #[test]
+    fn updates_bind_every_column_they_set() {
+        let sql = update_result_sql();
+        let r = NewResult {
+            result: BenchResult::new(bench::Tool::Fio),
+            tags: Default::default(),
+            source: None,
+            flags: vec![],
+        };
+        assert_eq!(sql.matches('?').count(), update_result_params(7, &r).len());
+        assert!(sql.starts_with("UPDATE results SET drive_sku = ?"), "{sql}");
+        assert_eq!(update_result_params(7, &r).last(), Some(&Param::Int(Some(7))));
     }
 }

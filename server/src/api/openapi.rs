@@ -1,0 +1,212 @@
+//! The OpenAPI 3.1 document of `/api/v1`, served at `GET /api/v1/openapi.json`.
+//!
+//! Routes are registered only through `utoipa_axum::routes!` from handlers annotated
+//! with `#[utoipa::path]`, so a route cannot exist without its description. What the
+//! annotations cannot say without repeating the code is added here, from the same
+//! values the handlers read: the browse and compare filters (`RESULT_FILTERS`,
+//! `METRIC_FILTERS`), the sorts (`RESULT_SORTS`), the page size, the parser formats, the
+//! security schemes, and the errors every route can answer (408, 413, 500).
+//! Paths are relative to the server URL `/api/v1` (in `servers`).
+
+use super::results::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::error::ErrorBody;
+use crate::storage::{FilterKind, METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS};
+use axum::body::Bytes;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use serde_json::json;
+use utoipa::openapi::path::{Operation, Parameter, ParameterBuilder, ParameterIn, PathItem};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, OpenApi, RefOr, Required, ResponseBuilder};
+use utoipa::{OpenApi as _, ToSchema};
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "SSDBase API",
+        description = "Publish, browse and compare SSD benchmark results. Every 4xx and 5xx \
+            answer is JSON (`ErrorBody`) saying what was wrong and where.",
+    ),
+    servers((url = "/api/v1", description = "This server")),
+    tags(
+        (name = "results", description = "Submit, browse, correct and delete results"),
+        (name = "moderation", description = "Hide and restore results (admin token)"),
+        (name = "drives", description = "The drive catalogue, drive pages and comparisons"),
+        (name = "ocr", description = "Read CrystalDiskMark and KDiskMark screenshots"),
+        (name = "meta", description = "Health and this document"),
+    )
+)]
+struct ApiDoc;
+
+/// The document the routers' paths are merged into.
+pub fn base() -> OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The serialised document, shared by every request.
+#[derive(Clone)]
+pub struct Served(Bytes);
+
+impl Served {
+    pub fn new(doc: &OpenApi) -> Served {
+        Served(Bytes::from(doc.to_json().expect("the OpenAPI document serialises")))
+    }
+}
+
+/// This document
+///
+/// The OpenAPI 3.1 description of every route of `/api/v1`.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    operation_id = "openapi_document",
+    tag = "meta",
+    responses((status = 200, description = "The OpenAPI 3.1 document", body = Object))
+)]
+pub async fn serve(Extension(Served(doc)): Extension<Served>) -> Response {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], doc).into_response()
+}
+
+/// Completes the collected document: security schemes, table-driven query parameters,
+/// parser formats and the errors every route shares.
+pub fn finish(mut doc: OpenApi) -> OpenApi {
+    let components = doc.components.get_or_insert_with(Default::default);
+    let bearer = |description: &str| {
+        SecurityScheme::Http(
+            HttpBuilder::new().scheme(HttpAuthScheme::Bearer).description(Some(description)).build(),
+        )
+    };
+    components.add_security_scheme(
+        "edit_token",
+        bearer("The secret edit token answered with the submission (`edit_token`)."),
+    );
+    components.add_security_scheme(
+        "admin_token",
+        bearer("The moderator's token, set with `--admin-token` or `SSDBASE_ADMIN_TOKEN`."),
+    );
+    // The parser formats a submission may name instead of auto-detection (JSON may say
+    // null for none; a multipart part cannot).
+    let formats = || bench::Format::ALL.iter().map(|f| json!(f.id()));
+    for (name, values) in [
+        ("SubmitBody", formats().chain([serde_json::Value::Null]).collect::<Vec<_>>()),
+        ("SubmitForm", formats().collect()),
+    ] {
+        let object = match components.schemas.get_mut(name) {
+            Some(RefOr::T(Schema::Object(object))) => object,
+            _ => panic!("{name} is an object schema"),
+        };
+        match object.properties.get_mut("format") {
+            Some(RefOr::T(Schema::Object(format))) => format.enum_values = Some(values),
+            _ => panic!("{name}.format is an object schema"),
+        }
+    }
+
+    let mut browse = filters(RESULT_FILTERS, "results whose tag");
+    browse.extend(filters(METRIC_FILTERS, "results with a metric whose test"));
+    browse.push(sort_parameter());
+    browse.push(query(
+        "limit",
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(1))
+            .maximum(Some(MAX_LIMIT as f64))
+            .default(Some(json!(DEFAULT_LIMIT)))
+            .into(),
+        "Results per page.",
+    ));
+    add_parameters(&mut doc, "/results", browse);
+    add_parameters(&mut doc, "/compare", filters(RESULT_FILTERS, "results whose tag"));
+
+    for item in doc.paths.paths.values_mut() {
+        for op in operations(item) {
+            if op.request_body.is_some() {
+                add_error(op, 413, "The request body is larger than the limit (4 MiB by default)");
+            }
+            add_error(op, 408, "The request took longer than the time limit (30 s by default)");
+            add_error(op, 500, "Internal error (details only in the server's log)");
+        }
+    }
+    doc
+}
+
+/// One equality filter per entry of a filter table, typed as the handler reads it.
+fn filters(table: &[(&str, FilterKind)], what: &str) -> Vec<Parameter> {
+    table
+        .iter()
+        .map(|(name, kind)| {
+            let schema = match kind {
+                FilterKind::Text(_) => ObjectBuilder::new().schema_type(Type::String),
+                FilterKind::Int(_) => ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
+            };
+            query(name, schema.into(), &format!("Only {what} `{name}` equals this value."))
+        })
+        .collect()
+}
+
+/// `sort`: `newest`, `oldest`, or a sort column, `-` first for descending.
+fn sort_parameter() -> Parameter {
+    let mut values = vec!["newest".to_string(), "oldest".to_string()];
+    for (name, _) in RESULT_SORTS {
+        values.push(name.to_string());
+        values.push(format!("-{name}"));
+    }
+    query(
+        "sort",
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(values))
+            .default(Some(json!("newest")))
+            .into(),
+        "Order: `newest` (the default) or `oldest` first, or by a column, ascending, or \
+         descending with a leading `-`. Ties go by result id in the same direction.",
+    )
+}
+
+fn query(name: &str, schema: Schema, description: &str) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(schema))
+        .build()
+}
+
+fn add_parameters(doc: &mut OpenApi, path: &str, parameters: Vec<Parameter>) {
+    let op = doc
+        .paths
+        .paths
+        .get_mut(path)
+        .and_then(|item| item.get.as_mut())
+        .unwrap_or_else(|| panic!("GET {path} is documented"));
+    let list = op.parameters.get_or_insert_with(Vec::new);
+    // Table entries first, then the parameters the annotation names.
+    let annotated = std::mem::take(list);
+    list.extend(parameters.into_iter().map(RefOr::T));
+    list.extend(annotated);
+}
+
+fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch]
+        .into_iter()
+        .filter_map(Option::as_mut)
+}
+
+/// Adds an `ErrorBody` answer for `status` unless the annotation has one.
+fn add_error(op: &mut Operation, status: u16, description: &str) {
+    op.responses.responses.entry(status.to_string()).or_insert_with(|| {
+        ResponseBuilder::new()
+            .description(description)
+            .content("application/json", ContentBuilder::new().schema(Some(error_body())).build())
+            .build()
+            .into()
+    });
+}
+
+fn error_body() -> RefOr<Schema> {
+    RefOr::Ref(utoipa::openapi::Ref::from_schema_name(ErrorBody::name()))
+}

@@ -1,0 +1,562 @@
+//! `POST /api/v1/results`: one submission (a JSON object) or several (a JSON array, or
+//! `multipart/form-data` with several file parts and one `tags` part).
+//!
+//! Several files are all-or-nothing: every file is read and checked first; if any is
+//! bad the answer is 422 listing every problem (file, line, field) and nothing is
+//! stored; otherwise all are stored in ONE transaction and the answer lists each file's
+//! outcome (stored, or the existing duplicate).
+
+use super::extract::{media_type, parse_json, read_body};
+use super::{result_url, AppState};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::ingest::{self, Upload};
+use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
+use axum::extract::{ConnectInfo, FromRequest, Multipart, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use bench::analysis::Flag;
+use bench::{BenchResult, DriveSku, Format, Tags};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// Most files in one request.
+pub const MAX_FILES: usize = 100;
+
+/// A submission: a result file as text (any format the bench crate reads), or one
+/// result in the public result format; with tags. Exactly one of `text` and `result`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitBody {
+    /// A result file as the tool wrote it (or as pasted).
+    text: Option<String>,
+    /// Skip auto-detection for `text`: cdm, kdiskmark, fio, orion, asssd, hdtune.
+    format: Option<String>,
+    /// One result in the public result format.
+    result: Option<BenchResult>,
+    /// What the result ran on; `tags.drive.sku` must name a catalogue drive, which then
+    /// completes the drive tags.
+    #[serde(default)]
+    tags: Tags,
+    /// Where the numbers come from: an article, a file name.
+    source: Option<String>,
+    /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
+    /// person checked (and maybe corrected) them; the stored upload is the image.
+    ocr_job: Option<i64>,
+}
+
+/// The JSON body of `POST /results`: one submission, or a list of 1 to 100 that is
+/// stored all or nothing.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // describes the body that `submit` reads by hand
+enum SubmitRequest {
+    One(Box<SubmitBody>),
+    Several(Vec<SubmitBody>),
+}
+
+/// The `multipart/form-data` body of `POST /results`: one part per file, all stored
+/// or none.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // describes the parts that `read_multipart` reads by hand
+struct SubmitForm {
+    /// 1 to 100 files, one part each (named `file`, or any part with a file name): any
+    /// format the parsers read, or one result in the public result format (JSON).
+    #[schema(value_type = Vec<String>, format = Binary, min_items = 1, max_items = 100)]
+    file: Vec<Vec<u8>>,
+    /// Tags for every file (JSON).
+    #[schema(nullable = false)]
+    tags: Option<Tags>,
+    /// Skip auto-detection: cdm, kdiskmark, fio, orion, asssd, hdtune.
+    #[schema(nullable = false)]
+    format: Option<String>,
+    /// Where the numbers come from, for every file.
+    #[schema(nullable = false)]
+    source: Option<String>,
+}
+
+/// The answer to `POST /results`: a single JSON submission gets a [`SubmitResponse`],
+/// a list or a multipart upload a [`BatchResponse`].
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // describes the two shapes `submit` answers with
+enum SubmitReply {
+    One(SubmitResponse),
+    Several(BatchResponse),
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SubmittedResult {
+    id: i64,
+    url: String,
+    flags: Vec<Flag>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SubmitResponse {
+    /// The first (usually the only) stored result.
+    id: i64,
+    url: String,
+    /// Secret that allows correcting or deleting the submission later; only returned
+    /// when the submission is new.
+    edit_token: Option<String>,
+    flags: Vec<Flag>,
+    duplicate: bool,
+    /// Every result of the submission (a pasted file may hold several runs).
+    results: Vec<SubmittedResult>,
+}
+
+/// One file's outcome in a several-file submission.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct FileOutcome {
+    /// Position in the request (0-based).
+    index: usize,
+    /// The part's file name (multipart) when it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    name: Option<String>,
+    /// 201 stored now, 200 stored before (a duplicate).
+    #[schema(minimum = 200, maximum = 201)]
+    status: u16,
+    #[serde(flatten)]
+    submitted: SubmitResponse,
+}
+
+/// The answer to a several-file submission: 201 when any file was stored, else 200.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct BatchResponse {
+    files: Vec<FileOutcome>,
+}
+
+/// One file as read from the request, before the catalogue is consulted.
+struct Item {
+    name: Option<String>,
+    /// Where this item's errors point: `""` (single), `[2]` (JSON array), `files[2]`.
+    pointer: String,
+    upload: Upload,
+    tags: Tags,
+    source: Option<String>,
+    /// The recognition job whose screenshot this result was read from.
+    ocr_job: Option<i64>,
+}
+
+/// Submit results
+///
+/// One result file as text or one result in the public format (a JSON object); or
+/// several at once (a JSON array of such objects, or `multipart/form-data` with one part
+/// per file). Several files are all or nothing: if any is bad the answer is 422 listing
+/// every problem and nothing is stored. The same upload again is recognised (200,
+/// `duplicate: true`, the stored ids, no edit token).
+#[utoipa::path(
+    post,
+    path = "/results",
+    operation_id = "submit_results",
+    tag = "results",
+    request_body(
+        description = "One submission or a list (JSON), or files (multipart)",
+        content(
+            (SubmitRequest = "application/json"),
+            (SubmitForm = "multipart/form-data", encoding(("tags" = (content_type = "application/json")))),
+        )
+    ),
+    responses(
+        (status = 201, description = "Stored (for several files: at least one was new); new files carry their edit token",
+            body = SubmitReply,
+            headers(("location" = String, description = "Single submissions: the URL of the stored result"))),
+        (status = 200, description = "Stored before: every file was a duplicate", body = SubmitReply),
+        (status = 400, description = "The JSON or multipart body does not read", body = ErrorBody),
+        (status = 413, description = "The body is larger than the limit (4 MiB by default)", body = ErrorBody),
+        (status = 415, description = "Neither application/json nor multipart/form-data", body = ErrorBody),
+        (status = 422, description = "A file does not parse, a field is wrong or a drive unknown: every problem, with where (`[2].text line 7`, `files[1] line 7`, `tags.drive.sku`)",
+            body = ErrorBody),
+        (status = 429, description = "This client's submission rate is used up", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds to wait"))),
+    )
+)]
+pub async fn submit(
+    State(state): State<AppState>,
+    connect: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    req: Request,
+) -> ApiResult<Response> {
+    let peer = connect.map(|c| c.0 .0);
+    let ip = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.ip());
+    if let Some(limiter) = &state.limiter {
+        limiter.check(ip, 1)?;
+    }
+    let client = client_of(&headers, peer);
+    match media_type(&headers).as_str() {
+        "application/json" => {
+            let raw = read_body(req, &()).await?;
+            if raw.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+                let parts: Vec<Box<RawValue>> = parse_json(&raw, "")?;
+                let mut items = Vec::new();
+                let mut errors = Vec::new();
+                check_count(parts.len())?;
+                for (i, part) in parts.iter().enumerate() {
+                    let pointer = format!("[{i}]");
+                    match parse_json::<SubmitBody>(part.get().as_bytes(), &pointer)
+                        .and_then(|b| item_from_body(b, part.get().as_bytes(), pointer))
+                    {
+                        Ok(item) => items.push(item),
+                        Err(e) => errors.extend(error_items(e)?),
+                    }
+                }
+                store_batch(&state, items, errors, client, ip).await
+            } else {
+                let body: SubmitBody = parse_json(&raw, "")?;
+                let item = item_from_body(body, &raw, String::new())?;
+                let (submission, token) =
+                    prepare(&state, item, client).await.map_err(ApiError::Unprocessable)?;
+                let outcome = state.storage.submit(&submission).await?;
+                let (status, body) = respond(&state, outcome, &submission, token).await?;
+                let location = HeaderValue::from_str(&body.url).expect("urls are ascii");
+                let mut res = (status, Json(body)).into_response();
+                if status == StatusCode::CREATED {
+                    res.headers_mut().insert(header::LOCATION, location);
+                }
+                Ok(res)
+            }
+        }
+        "multipart/form-data" => {
+            let multipart = Multipart::from_request(req, &())
+                .await
+                .map_err(|e| ApiError::bad_request(e.body_text(), None))?;
+            let (items, errors) = read_multipart(multipart).await?;
+            store_batch(&state, items, errors, client, ip).await
+        }
+        _ => Err(ApiError::UnsupportedMediaType(
+            "expected Content-Type: application/json (one submission or an array of them) or \
+             multipart/form-data (file parts and a tags part)"
+                .into(),
+        )),
+    }
+}
+
+fn check_count(n: usize) -> ApiResult<()> {
+    match n {
+        0 => Err(ApiError::unprocessable("no submissions in the list", None)),
+        n if n > MAX_FILES => {
+            Err(ApiError::unprocessable(format!("{n} submissions in one request; at most {MAX_FILES}"), None))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The error items of a per-item failure; failures of the whole request pass through.
+fn error_items(e: ApiError) -> ApiResult<Vec<ErrorItem>> {
+    match e {
+        ApiError::Unprocessable(items) => Ok(items),
+        other => Err(other),
+    }
+}
+
+/// Prefixes a pointer with the item's position: `[2]` + `text line 7` → `[2].text line 7`.
+fn under(prefix: &str, pointer: &str) -> String {
+    match (prefix.is_empty(), pointer.is_empty()) {
+        (true, _) => pointer.to_string(),
+        (false, true) => prefix.to_string(),
+        (false, false) => format!("{prefix}.{pointer}"),
+    }
+}
+
+fn parse_format(id: &str, pointer: &str) -> ApiResult<Format> {
+    Format::from_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
+        ApiError::unprocessable(
+            format!("unknown format {id:?}; expected one of {}", ids.join(", ")),
+            Some(under(pointer, "format")),
+        )
+    })
+}
+
+fn item_from_body(req: SubmitBody, raw: &[u8], pointer: String) -> ApiResult<Item> {
+    let upload = match (req.text, req.result) {
+        (Some(_), None) | (None, None) if req.ocr_job.is_some() => {
+            return Err(ApiError::unprocessable(
+                "publishing a screenshot needs result: the values as checked against the image",
+                Some(under(&pointer, "result")),
+            ))
+        }
+        (Some(text), None) => {
+            let format = req.format.as_deref().map(|f| parse_format(f, &pointer)).transpose()?;
+            ingest::upload_from_text(text, format).map_err(|e| {
+                let at = match e.line {
+                    Some(line) => format!("text line {line}"),
+                    None => "text".to_string(),
+                };
+                ApiError::unprocessable(e.to_string(), Some(under(&pointer, &at)))
+            })?
+        }
+        (None, Some(result)) => {
+            if req.format.is_some() {
+                return Err(ApiError::unprocessable(
+                    "format applies to text only",
+                    Some(under(&pointer, "format")),
+                ));
+            }
+            ingest::upload_from_result(result, raw.to_vec())
+                .map_err(|e| ApiError::unprocessable(e, Some(under(&pointer, "result.metrics"))))?
+        }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::unprocessable(
+                "send either text or result, not both",
+                Some(under(&pointer, "result")),
+            ))
+        }
+        (None, None) => {
+            return Err(ApiError::unprocessable(
+                "missing the result: send text (a result file) or result (public result format)",
+                Some(under(&pointer, "text")),
+            ))
+        }
+    };
+    Ok(Item { name: None, pointer, upload, tags: req.tags, source: req.source, ocr_job: req.ocr_job })
+}
+
+/// Reads `file` parts (any part with a file name counts as one), one optional `tags`
+/// part (JSON, applies to every file), `format` and `source`.
+async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<ErrorItem>)> {
+    let mut files = Vec::new();
+    let mut tags = Tags::default();
+    let mut format = None;
+    let mut source = None;
+    let bad_part = |e: axum::extract::multipart::MultipartError| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge("the request body is too large".into())
+        } else {
+            ApiError::bad_request(format!("malformed multipart body: {}", e.body_text()), None)
+        }
+    };
+    while let Some(field) = multipart.next_field().await.map_err(bad_part)? {
+        let name = field.name().unwrap_or("").to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let data = field.bytes().await.map_err(bad_part)?;
+        let text = |data: &[u8]| {
+            String::from_utf8(data.to_vec())
+                .map_err(|_| ApiError::unprocessable("not UTF-8 text", Some(name.clone())))
+        };
+        match name.as_str() {
+            "tags" => tags = parse_json(&data, "tags")?,
+            "format" => format = Some(parse_format(text(&data)?.trim(), "")?),
+            "source" => source = Some(text(&data)?),
+            "file" | "files" | "file[]" | "files[]" => files.push((file_name, data)),
+            _ if file_name.is_some() => files.push((file_name, data)),
+            other => {
+                return Err(ApiError::unprocessable(
+                    format!("unknown part {other:?}: expected file parts, tags, format or source"),
+                    Some(other.to_string()),
+                ))
+            }
+        }
+    }
+    check_count(files.len())?;
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    for (i, (name, data)) in files.into_iter().enumerate() {
+        let pointer = format!("files[{i}]");
+        let label = name.clone().unwrap_or_else(|| pointer.clone());
+        // A file may also be one result in the public result format.
+        let upload = match serde_json::from_slice::<BenchResult>(&data) {
+            Ok(result) => ingest::upload_from_result(result, data.to_vec())
+                .map_err(|e| ErrorItem { detail: format!("{label}: {e}"), pointer: Some(pointer.clone()) }),
+            Err(_) => ingest::upload_from_file(data.to_vec(), format).map_err(|e| ErrorItem {
+                detail: format!("{label}: {e}"),
+                pointer: Some(match e.line {
+                    Some(line) => format!("{pointer} line {line}"),
+                    None => pointer.clone(),
+                }),
+            }),
+        };
+        match upload {
+            Ok(upload) => items.push(Item {
+                name,
+                pointer,
+                upload,
+                tags: tags.clone(),
+                source: source.clone(),
+                ocr_job: None,
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    Ok((items, errors))
+}
+
+/// Checks an item against the catalogue and what the database can store, and builds
+/// its submission. Errors point into the item.
+async fn prepare(
+    state: &AppState,
+    item: Item,
+    client: Option<String>,
+) -> Result<(NewSubmission, String), Vec<ErrorItem>> {
+    let Item { pointer, mut upload, mut tags, source, ocr_job, .. } = item;
+    let fail = |detail: String, at: String| vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }];
+    let provenance = match ocr_job {
+        Some(job) => Some(
+            from_screenshot(state, job, &mut upload)
+                .await
+                .map_err(|detail| fail(detail, "ocr_job".into()))?,
+        ),
+        None => None,
+    };
+    let sku: Option<DriveSku> = match tags.drive.sku.as_deref() {
+        Some(id) => match state.storage.get_drive(id).await {
+            Ok(Some(d)) => Some(d),
+            Ok(None) => {
+                return Err(fail(
+                    format!("unknown drive {id:?}: not in the catalogue"),
+                    "tags.drive.sku".into(),
+                ))
+            }
+            Err(e) => {
+                eprintln!("ssdbase: storage error: {e}");
+                return Err(fail("internal error".into(), String::new()));
+            }
+        },
+        None => None,
+    };
+    ingest::complete_tags(&mut tags, sku.as_ref());
+    ingest::check_storable(&tags, &upload.results, source.as_deref())
+        .map_err(|e| fail(e.detail, e.pointer.unwrap_or_default()))?;
+    let (mut submission, token) = ingest::submission(upload, &tags, sku.as_ref(), source, client);
+    submission.provenance = provenance;
+    Ok((submission, token))
+}
+
+/// Makes a checked screenshot reading the upload: the stored bytes become the image
+/// (so the same screenshot published twice is recognised as a duplicate), and every
+/// value that differs from what was recognised is recorded as corrected by hand.
+async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Result<Provenance, String> {
+    let internal = |e: crate::storage::StorageError| {
+        eprintln!("ssdbase: storage error: {e}");
+        "internal error".to_string()
+    };
+    let Some(status) = state.storage.get_ocr(job).await.map_err(internal)? else {
+        return Err(format!("no recognition job {job}"));
+    };
+    let recognition = match (status.status, status.result) {
+        (JobStatus::Done, Some(json)) => json,
+        (JobStatus::Failed, _) => {
+            return Err(format!(
+                "recognition job {job} failed ({}); enter the values as a result file instead",
+                status.error.unwrap_or_default()
+            ))
+        }
+        _ => return Err(format!("recognition job {job} has not finished; wait for it, then publish")),
+    };
+    #[derive(Deserialize)]
+    struct Recognised {
+        result: BenchResult,
+        confidence: f32,
+    }
+    let recognised: Recognised = serde_json::from_str(&recognition)
+        .map_err(|e| format!("recognition job {job} holds no readable result: {e}"))?;
+    let (media_type, image) = state
+        .storage
+        .ocr_image(job)
+        .await
+        .map_err(internal)?
+        .ok_or_else(|| format!("no recognition job {job}"))?;
+    let published = upload.results.first().ok_or("no result to publish")?;
+    let provenance = Provenance {
+        ocr_job: job,
+        confidence: recognised.confidence,
+        corrected: ingest::corrections(&recognised.result, published),
+    };
+    upload.content_hash = ingest::sha256_hex(&image);
+    upload.body = image;
+    upload.format = Some(media_type);
+    Ok(provenance)
+}
+
+async fn store_batch(
+    state: &AppState,
+    items: Vec<Item>,
+    mut errors: Vec<ErrorItem>,
+    client: Option<String>,
+    ip: IpAddr,
+) -> ApiResult<Response> {
+    if let Some(limiter) = &state.limiter {
+        // Every file counts; the first was charged on arrival.
+        let n = items.len() + errors.len();
+        if n > 1 {
+            limiter.check(ip, (n - 1) as u32)?;
+        }
+    }
+    let mut names = Vec::with_capacity(items.len());
+    let mut prepared = Vec::with_capacity(items.len());
+    for item in items {
+        names.push(item.name.clone());
+        match prepare(state, item, client.clone()).await {
+            Ok(p) => prepared.push(p),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::Unprocessable(errors));
+    }
+    let submissions: Vec<NewSubmission> = prepared.iter().map(|(s, _)| s.clone()).collect();
+    let outcomes = state.storage.store_batch(&[], &submissions).await?;
+    let mut files = Vec::with_capacity(outcomes.len());
+    let mut any_stored = false;
+    for (index, ((outcome, (submission, token)), name)) in
+        outcomes.into_iter().zip(prepared).zip(names).enumerate()
+    {
+        let (status, submitted) = respond(state, outcome, &submission, token).await?;
+        any_stored |= status == StatusCode::CREATED;
+        files.push(FileOutcome { index, name, status: status.as_u16(), submitted });
+    }
+    let status = if any_stored { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(BatchResponse { files })).into_response())
+}
+
+/// The answer for one stored (201) or recognised (200) submission.
+async fn respond(
+    state: &AppState,
+    outcome: Submitted,
+    submission: &NewSubmission,
+    edit_token: String,
+) -> ApiResult<(StatusCode, SubmitResponse)> {
+    let (status, results, edit_token) = match outcome {
+        Submitted::Stored { result_ids, .. } => {
+            let results = result_ids
+                .iter()
+                .zip(&submission.results)
+                .map(|(&id, r)| SubmittedResult { id, url: result_url(id), flags: r.flags.clone() })
+                .collect();
+            (StatusCode::CREATED, results, Some(edit_token))
+        }
+        Submitted::Duplicate { result_ids, .. } => {
+            let mut results = Vec::new();
+            for id in result_ids {
+                let flags = state.storage.get_result(id).await?.map(|r| r.flags).unwrap_or_default();
+                results.push(SubmittedResult { id, url: result_url(id), flags });
+            }
+            (StatusCode::OK, results, None)
+        }
+    };
+    let first = results.first().ok_or_else(|| anyhow::anyhow!("stored submission without results"))?;
+    let body = SubmitResponse {
+        id: first.id,
+        url: first.url.clone(),
+        edit_token,
+        flags: first.flags.clone(),
+        duplicate: status == StatusCode::OK,
+        results,
+    };
+    Ok((status, body))
+}
+
+/// Who sent a submission: the first `X-Forwarded-For` address (behind a proxy), else
+/// the peer address. Recorded only; the rate limit keys on the peer address, which a
+/// client cannot choose.
+fn client_of(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
+    headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|s| s.trim().chars().take(64).collect())
+        .or_else(|| peer.map(|p| p.ip().to_string()))
+}

@@ -1,0 +1,243 @@
+//! `ssdbase import FILE|DIR... [--database-url URL] [--tags JSON|FILE] [--format F]`:
+//! loads result files (any format the bench crate reads, or one result in the public
+//! result format) and datasets (`bench::seeds::Dataset` JSON: drives and tagged
+//! results) straight into the database.
+//!
+//! Each file is stored in one transaction, all of it or nothing. A result file's tags
+//! come from its sidecar `FILE.tags.json` (or `STEM.tags.json`), else from `--tags`.
+//! Directories are walked recursively, in name order; sidecars are not inputs.
+
+use anyhow::Context;
+use bench::seeds::Dataset;
+use bench::{BenchResult, DriveSku, Format, Tags};
+use indicatif::{ProgressBar, ProgressStyle};
+use ssdbase::ingest;
+use ssdbase::storage::{DynStorage, NewSubmission, Submitted};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct ImportArgs {
+    /// Result files, dataset JSON files, or directories of them.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// `sqlite://FILE` (created when missing) or `postgres://USER:PASS@HOST/DB`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ssdbase.db")]
+    database_url: String,
+    /// Tags for result files without a sidecar: JSON text, or a file holding it.
+    #[arg(long)]
+    tags: Option<String>,
+    /// Skip auto-detection: cdm, kdiskmark, fio, orion, asssd or hdtune.
+    #[arg(long, value_parser = parse_format)]
+    format: Option<Format>,
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    Format::from_id(s).ok_or_else(|| {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
+        format!("unknown format {s:?}; expected one of {}", ids.join(", "))
+    })
+}
+
+const SIDECAR: &str = ".tags.json";
+
+/// What happened to the files.
+#[derive(Debug, Default)]
+struct Summary {
+    files: usize,
+    stored: usize,
+    duplicates: usize,
+    /// `file: reason` (the reason names the line where there is one).
+    failed: Vec<String>,
+}
+
+pub fn run(args: &ImportArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ssdbase: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(import(args)) {
+        Ok(summary) => {
+            for f in &summary.failed {
+                eprintln!("ssdbase: {f}");
+            }
+            println!(
+                "imported {} files: {} results stored, {} duplicates, {} files failed",
+                summary.files,
+                summary.stored,
+                summary.duplicates,
+                summary.failed.len()
+            );
+            if summary.failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("ssdbase: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn import(args: &ImportArgs) -> anyhow::Result<Summary> {
+    let default_tags: Tags = match &args.tags {
+        None => Tags::default(),
+        Some(t) if t.trim_start().starts_with('{') => serde_json::from_str(t).context("--tags")?,
+        Some(path) => {
+            let text = std::fs::read(path).with_context(|| format!("--tags {path}"))?;
+            serde_json::from_slice(&text).with_context(|| format!("--tags {path}"))?
+        }
+    };
+    let mut files = Vec::new();
+    for p in &args.paths {
+        collect(p, &mut files).with_context(|| format!("reading {}", p.display()))?;
+    }
+    let storage = ssdbase::open(&args.database_url).await.context("opening the database")?;
+
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{bar:40}] {pos}/{len} files {elapsed} {wide_msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut summary = Summary { files: files.len(), ..Summary::default() };
+    for path in &files {
+        bar.set_message(path.display().to_string());
+        let name = path.display().to_string();
+        match import_file(&storage, path, &default_tags, args.format).await {
+            Ok(outcomes) => {
+                for o in outcomes {
+                    match o {
+                        Submitted::Stored { result_ids, .. } => summary.stored += result_ids.len(),
+                        Submitted::Duplicate { result_ids, .. } => summary.duplicates += result_ids.len(),
+                    }
+                }
+            }
+            Err(reason) => summary.failed.push(format!("{name}: {reason}")),
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(summary)
+}
+
+/// Files under `path` (itself when a file), sidecars left out, in name order.
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+        entries.sort();
+        for e in entries {
+            collect(&e, out)?;
+        }
+    } else if !path.to_string_lossy().ends_with(SIDECAR) {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// `run.txt.tags.json`, else `run.tags.json`.
+fn sidecar_of(path: &Path) -> Option<PathBuf> {
+    let full = PathBuf::from(format!("{}{SIDECAR}", path.display()));
+    let stem = path.with_extension("").with_extension(SIDECAR.trim_start_matches('.'));
+    [full, stem].into_iter().find(|p| p.is_file())
+}
+
+/// Stores one file in one transaction. The error says what and where.
+async fn import_file(
+    storage: &DynStorage,
+    path: &Path,
+    default_tags: &Tags,
+    format: Option<Format>,
+) -> Result<Vec<Submitted>, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') && format.is_none() {
+        let value: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| format!("line {}: invalid JSON: {e}", e.line()))?;
+        if value.get("drives").is_some() || value.get("results").is_some() {
+            let ds: Dataset = serde_json::from_value(value).map_err(|e| format!("not a dataset: {e}"))?;
+            return import_dataset(storage, &ds).await;
+        }
+        let result: BenchResult =
+            serde_json::from_value(value).map_err(|e| format!("not a result in the public format: {e}"))?;
+        let upload = ingest::upload_from_result(result, bytes)?;
+        return store_upload(storage, path, upload, default_tags).await;
+    }
+    let upload = ingest::upload_from_file(bytes, format).map_err(|e| e.to_string())?;
+    store_upload(storage, path, upload, default_tags).await
+}
+
+async fn store_upload(
+    storage: &DynStorage,
+    path: &Path,
+    upload: ingest::Upload,
+    default_tags: &Tags,
+) -> Result<Vec<Submitted>, String> {
+    let mut tags = match sidecar_of(path) {
+        Some(side) => {
+            let text = std::fs::read(&side).map_err(|e| format!("{}: {e}", side.display()))?;
+            serde_json::from_slice(&text)
+                .map_err(|e| format!("{}: line {}: {e}", side.display(), e.line()))?
+        }
+        None => default_tags.clone(),
+    };
+    let sku = match tags.drive.sku.as_deref() {
+        Some(id) => Some(
+            storage
+                .get_drive(id)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("unknown drive {id:?}: not in the catalogue"))?,
+        ),
+        None => None,
+    };
+    ingest::complete_tags(&mut tags, sku.as_ref());
+    ingest::check_storable(&tags, &upload.results, None).map_err(|e| pointed(e.detail, e.pointer))?;
+    let source = Some(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
+    let (submission, _token) = ingest::submission(upload, &tags, sku.as_ref(), source, Some("import".into()));
+    storage.store_batch(&[], &[submission]).await.map_err(|e| e.to_string())
+}
+
+/// A dataset: its new drives and all its results in one transaction.
+async fn import_dataset(storage: &DynStorage, ds: &Dataset) -> Result<Vec<Submitted>, String> {
+    let mut known: HashMap<String, DriveSku> = HashMap::new();
+    for d in &ds.drives {
+        if known.insert(d.id.clone(), d.clone()).is_some() {
+            return Err(format!("drive id {:?} is defined twice", d.id));
+        }
+    }
+    let mut stored_drives = Vec::new();
+    for (i, r) in ds.results.iter().enumerate() {
+        let at = |detail: String| format!("results[{i}]: {detail}");
+        if let Some(id) = &r.tags.drive.sku {
+            if !known.contains_key(id) {
+                let d = storage
+                    .get_drive(id)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| at(format!("unknown drive sku {id:?}")))?;
+                known.insert(id.clone(), d.clone());
+                stored_drives.push(d);
+            }
+        }
+        bench::parse::check_well_formed(std::slice::from_ref(&r.result)).map_err(at)?;
+        ingest::check_storable(&r.tags, std::slice::from_ref(&r.result), r.source.as_deref())
+            .map_err(|e| at(pointed(e.detail, e.pointer)))?;
+    }
+    let submissions: Vec<NewSubmission> = ingest::dataset_submissions(ds, &stored_drives, "import");
+    storage.store_batch(&ds.drives, &submissions).await.map_err(|e| e.to_string())
+}
+
+fn pointed(detail: String, pointer: Option<String>) -> String {
+    match pointer {
+        Some(p) => format!("{p}: {detail}"),
+        None => detail,
+    }
+}

@@ -1,0 +1,138 @@
+//! `ssdbase import` end to end: the real binary loads real result files, sidecar tags
+//! and datasets into a temporary SQLite file; bad files are reported with file and line
+//! and leave nothing behind; a second run finds duplicates.
+
+use ssdbase::storage::{FilterValue, ResultQuery};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shared() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SSDBASE_SHARED") {
+        return dir.into();
+    }
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    while dir.pop() {
+        if dir.join("shared/corpus/real").is_dir() {
+            return dir.join("shared");
+        }
+    }
+    panic!("shared corpus not found: set SSDBASE_SHARED");
+}
+
+fn import(db: &str, args: &[&Path], extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+        .arg("import")
+        .args(args)
+        .args(["--database-url", db])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const BROKEN: &str = "CrystalDiskMark 3.0.3 x64 (C) 2007-2013 hiyohiyo\n\nSequential Read : 4x3.079 MB/s\n";
+
+async fn with_chipset(
+    storage: &ssdbase::storage::DynStorage,
+    chipset: &str,
+) -> Vec<ssdbase::storage::StoredResult> {
+    let q = ResultQuery {
+        filters: vec![("chipset", FilterValue::Text(chipset.into()))],
+        limit: 100,
+        ..Default::default()
+    };
+    storage.list_results(&q).await.unwrap()
+}
+
+#[tokio::test]
+async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
+    let dir = std::env::temp_dir().join(format!("ssdbase_import_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let inputs = dir.join("inputs");
+    std::fs::create_dir_all(inputs.join("more")).unwrap();
+    let real = shared().join("corpus/real");
+    // A real CDM 3 paste with a sidecar naming its drive.
+    std::fs::copy(
+        real.join("cdm3/10__pastebin_nLyTADpy__3.0.3_x64_NUMBERED_COLLAPSED.txt"),
+        inputs.join("cdm3.txt"),
+    )
+    .unwrap();
+    std::fs::write(
+        inputs.join("cdm3.txt.tags.json"),
+        r#"{"drive": {"sku": "crucial-realssd-c300-64gb"}, "platform": {"chipset": "IMPORT-SIDECAR"}}"#,
+    )
+    .unwrap();
+    // A real KDiskMark file in a subdirectory, tagged by --tags.
+    std::fs::copy(
+        real.join("kdiskmark/02__JonMagon_KDiskMark__README_3.0.0_example.txt"),
+        inputs.join("more/kdm.txt"),
+    )
+    .unwrap();
+    // A dataset with a new drive and two results on it.
+    let mut result = serde_json::to_value(&bench::seeds::seed_dataset().unwrap().results[0].result).unwrap();
+    let drive = serde_json::json!({
+        "id": "acme-fast-1tb", "vendor": "Acme", "model": "Fast", "capacity_gb": 1000,
+        "controller": {}, "rated": {"seq_read_mbps": 550.0}
+    });
+    let mut results = Vec::new();
+    for (i, chipset) in ["IMPORT-DS", "IMPORT-DS"].iter().enumerate() {
+        result["metrics"][0]["mbps"] = serde_json::json!(400.0 + i as f64);
+        results.push(serde_json::json!({
+            "result": result, "source": format!("test {i}"),
+            "tags": {"drive": {"sku": "acme-fast-1tb"}, "platform": {"chipset": chipset}}
+        }));
+    }
+    let dataset = serde_json::json!({"drives": [drive], "results": results});
+    std::fs::write(inputs.join("dataset.json"), serde_json::to_vec_pretty(&dataset).unwrap()).unwrap();
+    // A dataset whose second result names an unknown drive: none of it may be stored.
+    let mut half = dataset.clone();
+    half["drives"][0]["id"] = serde_json::json!("acme-half-1tb");
+    half["results"][0]["tags"]["drive"]["sku"] = serde_json::json!("acme-half-1tb");
+    half["results"][0]["tags"]["platform"]["chipset"] = serde_json::json!("IMPORT-HALF");
+    half["results"][1]["tags"]["drive"]["sku"] = serde_json::json!("no-such-drive");
+    std::fs::write(inputs.join("half.json"), serde_json::to_vec(&half).unwrap()).unwrap();
+    // A file that does not parse.
+    std::fs::write(inputs.join("broken.txt"), BROKEN).unwrap();
+
+    let db = format!("sqlite://{}", dir.join("import.db").display());
+    let tags = r#"{"platform": {"chipset": "IMPORT-FLAG"}}"#;
+    let out = import(&db, &[&inputs], &["--tags", tags]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "a file failed: {stdout}{stderr}");
+    assert!(stdout.contains("imported 5 files: 4 results stored, 0 duplicates, 2 files failed"), "{stdout}");
+    assert!(stderr.contains("broken.txt: CrystalDiskMark: line 3:"), "{stderr}");
+    assert!(stderr.contains("half.json: results[1]: unknown drive sku \"no-such-drive\""), "{stderr}");
+
+    let storage = ssdbase::open(&db).await.unwrap();
+    let side = with_chipset(&storage, "IMPORT-SIDECAR").await;
+    assert_eq!(side.len(), 1);
+    assert_eq!(side[0].tags.drive.vendor.as_deref(), Some("Crucial"), "catalogue completes sidecar tags");
+    assert_eq!(side[0].result.tool_version.as_deref(), Some("3.0.3 x64"));
+    assert_eq!(side[0].source.as_deref(), Some("cdm3.txt"));
+    let kdm = with_chipset(&storage, "IMPORT-FLAG").await;
+    assert_eq!(kdm.len(), 1, "--tags applies to files without a sidecar");
+    assert_eq!(kdm[0].result.metrics[2].mbps, Some(354.657));
+    let ds = with_chipset(&storage, "IMPORT-DS").await;
+    assert_eq!(ds.len(), 2);
+    assert_eq!(storage.get_drive("acme-fast-1tb").await.unwrap().unwrap().model, "Fast");
+    // Nothing of the half-bad dataset: neither its good result nor its drive.
+    assert!(with_chipset(&storage, "IMPORT-HALF").await.is_empty());
+    assert!(storage.get_drive("acme-half-1tb").await.unwrap().is_none());
+    drop(storage);
+
+    // Again, without the bad files: all duplicates, exit 0.
+    std::fs::remove_file(inputs.join("broken.txt")).unwrap();
+    std::fs::remove_file(inputs.join("half.json")).unwrap();
+    let out = import(&db, &[&inputs], &["--tags", tags]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("imported 3 files: 0 results stored, 4 duplicates, 0 files failed"));
+
+    // Bad arguments are errors before anything is read.
+    let out = import(&db, &[&inputs], &["--tags", "{not json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--tags"), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
