@@ -13,6 +13,9 @@ CREATE TABLE test_samples (
     samples      BYTEA NOT NULL, -- every value, sorted, for keeping the summaries exact
     PRIMARY KEY (drive_sku, pool)
 );
+-- Stored out of line but uncompressed: compare reads ~1.7 MB of summaries for three
+-- popular drives, and pglz decompression cost ~3 ms of its ~16 ms (measured at 1M).
+ALTER TABLE test_samples ALTER COLUMN summaries SET STORAGE EXTERNAL;
 
 -- Browse (GET /api/v1/results, newest first): an equality filter on a common tag plus
 -- `hidden = FALSE`, then the id order, so that a page is a short backward walk of one
