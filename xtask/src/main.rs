@@ -3,6 +3,7 @@
 //!   cargo xtask run    build SSDBase and start the server with the demo data
 //!   cargo xtask test   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
+//!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -13,8 +14,8 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|setup|\
-                     wasm-strip-names (Trunk hook)>";
+const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|\
+                     setup|wasm-strip-names (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
     match dispatch() {
@@ -36,6 +37,7 @@ fn dispatch() -> Result<()> {
         Some("fuzz") => fuzz(&args[1..]),
         Some("wasm-strip-names") => wasm_strip_names(),
         Some("bench-ocr") => bench_ocr(),
+        Some("bench-server") => bench_server(),
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
@@ -200,6 +202,18 @@ fn site_end_to_end(site: &Path) -> Result<()> {
             .args(["test", "-p", "e2e", "--", "--nocapture"])
             .env("SSDBASE_SITE_DIR", site)
             .env("SSDBASE_BIN", project_root().join("target/debug/ssdbase")),
+    )
+}
+
+/// The server benchmark (server/benches/server.rs): submissions per second through HTTP
+/// against the raw insert rate, browse and compare latency at 1,000,000 results, on
+/// SQLite and on the PostgreSQL that the tests use (each run makes its own databases).
+fn bench_server() -> Result<()> {
+    let env = setup_for_tests()?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["bench", "-p", "ssdbase", "--bench", "server"])
+            .env("SSDBASE_BENCH_POSTGRES_URL", &env.postgres_url),
     )
 }
 
