@@ -2,6 +2,7 @@
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod import_cmd;
+mod ocr_cmd;
 mod parse_cmd;
 mod serve_cmd;
 
@@ -20,6 +21,9 @@ enum Command {
     /// Parse result files and print each result as one line of JSON (SSDBase's public
     /// result format). A file holding several runs prints one line per run.
     Parse(parse_cmd::ParseArgs),
+    /// Read CrystalDiskMark / KDiskMark screenshots and print each as one line of JSON:
+    /// the result, a confidence per value, the layout and settings recognised.
+    Ocr(ocr_cmd::OcrArgs),
     /// Serve the website and the API (and the demo data on a new database).
     Serve(serve_cmd::ServeArgs),
     /// Load result files or datasets into the database, each file all or nothing; exits
@@ -28,9 +32,28 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    one_openmp_thread();
     match Cli::parse().command {
         Command::Parse(args) => parse_cmd::run(&args),
+        Command::Ocr(args) => ocr_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
         Command::Import(args) => import_cmd::run(&args),
     }
+}
+
+/// Tesseract (screenshot OCR) runs on OpenMP, whose spinning worker threads made
+/// recognition about ten times slower on a busy machine; one thread per recognition is
+/// faster and parallelism comes from recognising several images at once. libgomp reads
+/// `OMP_THREAD_LIMIT` when it loads, before `main`, so when it is unset the process
+/// re-executes itself once with it set.
+fn one_openmp_thread() {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else { return };
+    let err =
+        std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_THREAD_LIMIT", "1").exec();
+    // Only reached when exec failed: carry on with the default thread count.
+    eprintln!("ssdbase: could not restart with OMP_THREAD_LIMIT=1 ({err}); OCR may be slow");
 }

@@ -14,6 +14,16 @@ use tokio::sync::{mpsc, Notify};
 pub type Recognizer =
     Arc<dyn Fn(&[u8], &mut dyn FnMut(f64, &str)) -> Result<serde_json::Value, String> + Send + Sync>;
 
+/// The real recogniser: [`ocr::recognize`], its [`ocr::Recognition`] as JSON, or its
+/// error as the message the uploader reads.
+pub fn screenshot_recognizer() -> Recognizer {
+    Arc::new(|image, progress| {
+        progress(0.1, "reading the screenshot");
+        let recognition = ocr::recognize(image).map_err(|e| e.to_string())?;
+        serde_json::to_value(&recognition).map_err(|e| format!("recognition does not serialise: {e}"))
+    })
+}
+
 /// How long a claimed job stays with its worker without a progress report. A worker
 /// whose server was killed stops reporting, and the job is claimed again after this.
 pub const LEASE_SECS: i64 = 60;

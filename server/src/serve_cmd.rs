@@ -1,4 +1,5 @@
-//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T] [--submit-rate N]`.
+//! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
+//! [--submit-rate N] [--ocr-workers N]`.
 
 use anyhow::Context;
 use ssdbase::api::{self, ApiConfig};
@@ -26,6 +27,10 @@ pub struct ServeArgs {
     /// at once; 0 turns the limit off (load tests).
     #[arg(long, env = "SSDBASE_SUBMIT_RATE", default_value_t = 120)]
     submit_rate: u32,
+    /// Screenshots this server reads at once (each on one core); 0 leaves the queue to
+    /// other servers on the same database.
+    #[arg(long, env = "SSDBASE_OCR_WORKERS", default_value_t = 1)]
+    ocr_workers: usize,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -60,12 +65,21 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             args.site.display()
         );
     }
+    let queue = ssdbase::ocr_worker::QueueSignal::default();
+    if args.ocr_workers > 0 {
+        ssdbase::ocr_worker::spawn_workers(
+            storage.clone(),
+            ssdbase::ocr_worker::screenshot_recognizer(),
+            args.ocr_workers,
+            queue.clone(),
+        );
+    }
     let config = ApiConfig {
+        queue,
         limits: api::Limits::default(),
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
-        ..ApiConfig::default()
     };
     let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)

@@ -716,6 +716,88 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
     app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
 }
 
+/// Per (drive, pool, test) the visible result ids and each figure's summary, computed
+/// from `metrics` and read from the `test_samples` summary: the two must always agree.
+async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<String>) {
+    type Values = (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>);
+    let mut from_metrics: std::collections::BTreeMap<String, Values> = Default::default();
+    for m in app.storage.metrics_for_drives(ids, &[]).await.unwrap() {
+        let cell = format!("{} {:?} {:?} {:?}", m.drive_sku, m.platform, m.data_pattern, m.key);
+        let e = from_metrics.entry(cell).or_default();
+        if e.0.last() != Some(&m.result_id) {
+            e.0.push(m.result_id);
+        }
+        e.1.extend(m.mbps);
+        e.2.extend(m.iops);
+        e.3.extend(m.latency_us);
+    }
+    let summarize = bench::analysis::summarize;
+    let from_metrics = from_metrics
+        .into_iter()
+        .map(|(cell, (ids, a, b, c))| {
+            format!("{cell}: {ids:?} {:?} {:?} {:?}", summarize(&a), summarize(&b), summarize(&c))
+        })
+        .collect();
+    let mut from_summary = Vec::new();
+    for p in app.storage.pools_for_drives(ids).await.unwrap() {
+        for (key, t) in p.tests {
+            let cell = format!("{} {:?} {:?} {:?}", p.drive_sku, p.platform, p.data_pattern, key);
+            from_summary
+                .push(format!("{cell}: {:?} {:?} {:?} {:?}", t.result_ids, t.mbps, t.iops, t.latency_us));
+        }
+    }
+    from_summary.sort();
+    (from_metrics, from_summary)
+}
+
+/// Compare reads the per-drive summary (`test_samples`) instead of every metric row: it
+/// must hold exactly the visible metrics after stores, and after a result is hidden and
+/// its drive refreshed (what moderation does in its transaction).
+async fn the_compare_summary_follows_every_change(app: &TestApp) {
+    let ids = vec![C300_64.to_string(), M2S_64.to_string()];
+    let (metrics, summary) = samples_both_ways(app, &ids).await;
+    assert!(metrics.len() > 10, "the seeds give both drives samples: {metrics:?}");
+    assert_eq!(summary, metrics, "after seeding");
+
+    let mut stored = Vec::new();
+    for (i, chipset) in ["Z68", "Z68", "X570"].iter().enumerate() {
+        let body = json!({"result": a_result(200.0 + i as f64), "tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": chipset}}});
+        let posted = app.post_json("/api/v1/results", &body).await;
+        assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+        stored.push(posted.json()["id"].as_i64().unwrap());
+    }
+    let (metrics, summary) = samples_both_ways(app, &ids).await;
+    assert_eq!(summary, metrics, "after three submissions");
+    assert!(summary.iter().any(|c| c.contains(&format!(": [{}, {}] ", stored[0], stored[1]))), "{summary:?}");
+
+    // Hide one result the way moderation does: flag and refresh in one transaction.
+    let hide = "UPDATE results SET hidden = TRUE WHERE id = ";
+    if app.storage.backend() == "sqlite" {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&app.url).await.unwrap();
+        let mut tx = c.begin().await.unwrap();
+        sqlx::query(&format!("{hide}{}", stored[1])).execute(&mut *tx).await.unwrap();
+        storage::summary::sqlite::refresh_summaries_for(&mut tx, &ids[1..]).await.unwrap();
+        tx.commit().await.unwrap();
+    } else {
+        use sqlx::Connection;
+        let mut c = sqlx::PgConnection::connect(&app.url).await.unwrap();
+        let mut tx = c.begin().await.unwrap();
+        sqlx::query(&format!("{hide}{}", stored[1])).execute(&mut *tx).await.unwrap();
+        storage::summary::postgres::refresh_summaries_for(&mut tx, &ids[1..]).await.unwrap();
+        tx.commit().await.unwrap();
+    }
+    let (metrics, summary) = samples_both_ways(app, &ids).await;
+    assert_eq!(summary, metrics, "after hiding a result");
+    let hidden_pair = format!(": [{}, {}] ", stored[0], stored[1]);
+    assert!(!summary.iter().any(|c| c.contains(&hidden_pair)), "the hidden result left: {summary:?}");
+    assert!(summary.iter().any(|c| c.contains(&format!(": [{}] ", stored[0]))), "{summary:?}");
+
+    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await.json();
+    let ids_in_compare = c.to_string();
+    assert!(ids_in_compare.contains(&format!("[{}]", stored[0])), "{ids_in_compare}");
+}
+
 /// Opening a seeded database again neither seeds twice nor fails.
 async fn seeds_load_once(app: &TestApp) {
     let n = ssdbase::seed_if_empty(&app.storage).await.unwrap();
@@ -1251,6 +1333,7 @@ on_both_backends!(
     several_files_in_one_request_are_all_or_nothing,
     submissions_are_rate_limited_per_client,
     typed_text_is_stored_and_returned_as_typed,
+    the_compare_summary_follows_every_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
     the_openapi_document_is_valid_openapi_3_1,
     every_documented_route_answers_and_nothing_else,

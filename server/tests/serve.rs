@@ -32,13 +32,13 @@ fn admin_token_from_the_environment_and_submit_rate_from_the_command_line() {
     let (mut child, addr) =
         common::start_server(&url, &["--submit-rate", "2"], &[("SSDBASE_ADMIN_TOKEN", admin)]);
 
-    let first = http(addr, "POST", "/api/v1/results", &[JSON], &result_body(101.0)).unwrap();
+    let first = http(addr, "POST", "/api/v1/results", &[JSON], result_body(101.0)).unwrap();
     assert_eq!(first.status, 201, "{}", first.body);
     let id = serde_json::from_str::<Value>(&first.body).unwrap()["id"].as_i64().unwrap();
-    let second = http(addr, "POST", "/api/v1/results", &[JSON], &result_body(102.0)).unwrap();
+    let second = http(addr, "POST", "/api/v1/results", &[JSON], result_body(102.0)).unwrap();
     assert_eq!(second.status, 201, "{}", second.body);
     // The third from the same address within the minute: 429, JSON, Retry-After.
-    let third = http(addr, "POST", "/api/v1/results", &[JSON], &result_body(103.0)).unwrap();
+    let third = http(addr, "POST", "/api/v1/results", &[JSON], result_body(103.0)).unwrap();
     assert_eq!(third.status, 429, "{}", third.body);
     assert!(third.header("content-type").unwrap().starts_with("application/json"));
     let retry: u64 = third.header("retry-after").expect("Retry-After").parse().unwrap();
@@ -51,7 +51,7 @@ fn admin_token_from_the_environment_and_submit_rate_from_the_command_line() {
         "POST",
         "/api/v1/results",
         &[JSON, ("X-Forwarded-For", "203.0.113.9")],
-        &result_body(104.0),
+        result_body(104.0),
     )
     .unwrap();
     assert_eq!(forged.status, 429, "{}", forged.body);

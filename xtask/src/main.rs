@@ -3,6 +3,7 @@
 //!   cargo xtask run    build SSDBase and start the server with the demo data
 //!   cargo xtask test   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
+//!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -13,8 +14,8 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str =
-    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|setup|wasm-strip-names (Trunk hook)>";
+const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|\
+                     setup|wasm-strip-names (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
     match dispatch() {
@@ -35,6 +36,8 @@ fn dispatch() -> Result<()> {
         Some("test") => test(),
         Some("fuzz") => fuzz(&args[1..]),
         Some("wasm-strip-names") => wasm_strip_names(),
+        Some("bench-ocr") => bench_ocr(),
+        Some("bench-server") => bench_server(),
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
@@ -56,6 +59,7 @@ fn project_root() -> PathBuf {
 /// (`ssdbase.db` in the checkout, created with the demo data on first start). Extra
 /// arguments go to `ssdbase` instead, e.g. `cargo xtask run parse FILE`.
 fn run(extra: &[String]) -> Result<()> {
+    ocr_prerequisites()?;
     cargo(&["build", "--release", "-p", "ssdbase"])?;
     let bin = Path::new("target/release/ssdbase");
     if !extra.is_empty() {
@@ -201,6 +205,18 @@ fn site_end_to_end(site: &Path) -> Result<()> {
     )
 }
 
+/// The server benchmark (server/benches/server.rs): submissions per second through HTTP
+/// against the raw insert rate, browse and compare latency at 1,000,000 results, on
+/// SQLite and on the PostgreSQL that the tests use (each run makes its own databases).
+fn bench_server() -> Result<()> {
+    let env = setup_for_tests()?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["bench", "-p", "ssdbase", "--bench", "server"])
+            .env("SSDBASE_BENCH_POSTGRES_URL", &env.postgres_url),
+    )
+}
+
 /// Runs each fuzz target for a while (default 60 s each). Crashes land in
 /// `crates/bench/fuzz/artifacts/<target>/`; copy them to
 /// `crates/bench/tests/fuzz_regressions/` so the normal test run keeps them fixed.
@@ -256,6 +272,56 @@ fn fuzz(args: &[String]) -> Result<()> {
 // Prerequisites
 // ---------------------------------------------------------------------------------------
 
+/// The screenshot OCR benchmark: our reader against plain `tesseract IMAGE -` on the
+/// shared corpus, in the same run (crates/ocr/benches/corpus.rs).
+fn bench_ocr() -> Result<()> {
+    ocr_prerequisites()?;
+    env::set_var("SSDBASE_SHARED", shared_dir()?);
+    cargo(&["bench", "-p", "ocr", "--bench", "corpus"])
+}
+
+/// What crates/ocr needs: Debian's Tesseract library and English model (linked through
+/// pkg-config by tesseract-rs's `use-system-tesseract`), a C++ runtime to link, and the
+/// `tesseract` command the benchmark compares against.
+fn ocr_prerequisites() -> Result<()> {
+    let has_lib = Command::new("pkg-config")
+        .args(["--exists", "tesseract", "lept"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    let has_model = Path::new("/usr/share/tesseract-ocr/5/tessdata/eng.traineddata").is_file()
+        || env::var_os("TESSDATA_PREFIX").is_some();
+    if has_lib && has_model && which("tesseract").is_some() && which("g++").is_some() {
+        return Ok(());
+    }
+    apt_install(&["pkg-config", "g++", "tesseract-ocr", "tesseract-ocr-eng", "libleptonica-dev"])?;
+    // libtesseract-dev pulls libcurl4-openssl-dev, whose candidate can be older than the
+    // installed libcurl4 (a security update): apt then refuses. Pin both to the dev
+    // package's candidate, allowing that downgrade.
+    let policy = output(Command::new("apt-cache").args(["policy", "libcurl4-openssl-dev"]))?;
+    let candidate = policy
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Candidate:"))
+        .map(|v| v.trim().to_string())
+        .filter(|v| v != "(none)");
+    let installed = output(Command::new("dpkg-query").args(["-W", "-f=${Version}", "libcurl4"])).ok();
+    let mut args: Vec<String> =
+        ["install", "-y", "-q", "--no-install-recommends", "libtesseract-dev"].map(String::from).to_vec();
+    if let (Some(v), Some(have)) = (candidate, installed) {
+        if v != have.trim() {
+            args.extend([
+                format!("libcurl4={v}"),
+                format!("libcurl4-openssl-dev={v}"),
+                "--allow-downgrades".into(),
+            ]);
+        }
+    }
+    println!("xtask: installing libtesseract-dev");
+    let mut apt = Command::new("apt-get");
+    apt.args(&args).env("DEBIAN_FRONTEND", "noninteractive");
+    as_root(&mut apt)
+}
+
 /// What the tests need from outside the workspace, once set up.
 struct TestEnv {
     /// A PostgreSQL role and database for the server's API tests (the role may create
@@ -268,6 +334,7 @@ fn setup_for_tests() -> Result<TestEnv> {
         .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
     ensure(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
     debian_packages(&[("node", "nodejs")])?;
+    ocr_prerequisites()?;
     wasm_bindgen_cli()?;
     let postgres_url = postgres_for_tests()?;
     Ok(TestEnv { postgres_url })
@@ -317,6 +384,9 @@ fn postgres_for_tests() -> Result<String> {
         "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN \
          CREATE ROLE {role} LOGIN CREATEDB PASSWORD '{role}'; END IF; END $$"
     ))?;
+    // Tests drop their databases `WITH (FORCE)`; on a busy server another role's backend
+    // (autovacuum, a second checkout's run) may be attached, and ending it needs this.
+    psql(&format!("GRANT pg_signal_backend TO {role}"))?;
     if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{role}'"))?.trim() != "1" {
         psql(&format!("CREATE DATABASE {role} OWNER {role}"))?;
     }

@@ -6,7 +6,7 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::drives::{drive_url, group_cells, GroupCell, GroupKey, Samples};
+use super::drives::{drive_url, group_cells_of, Aggregates, GroupCell, GroupKey, Samples};
 use super::extract::QueryPairs;
 use super::results::filter_value;
 use super::AppState;
@@ -146,19 +146,43 @@ async fn compare(
         return Err(ApiError::NotFound(unknown));
     }
 
-    type PerDrive = BTreeMap<String, BTreeMap<GroupKey, Samples>>;
-    let mut samples: BTreeMap<TestKey, PerDrive> = BTreeMap::new();
-    for m in state.storage.metrics_for_drives(&ids, &filters).await? {
-        samples
-            .entry(m.key)
-            .or_default()
-            .entry(m.drive_sku)
-            .or_default()
-            .entry((m.platform, m.data_pattern))
-            .or_default()
-            .add(m.result_id, m.mbps, m.iops, m.latency_us);
+    // Per test, per drive, per platform group and data pattern.
+    type PerDrive = BTreeMap<String, BTreeMap<GroupKey, Aggregates>>;
+    let mut cells: BTreeMap<TestKey, PerDrive> = BTreeMap::new();
+    if filters.is_empty() {
+        // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
+        // per drive instead of every metric row (storage::summary).
+        for pool in state.storage.pools_for_drives(&ids).await? {
+            for (key, test) in pool.tests {
+                cells
+                    .entry(key)
+                    .or_default()
+                    .entry(pool.drive_sku.clone())
+                    .or_default()
+                    .insert((pool.platform.clone(), pool.data_pattern), test.into());
+            }
+        }
+    } else {
+        let mut samples: BTreeMap<TestKey, BTreeMap<String, BTreeMap<GroupKey, Samples>>> = BTreeMap::new();
+        for m in state.storage.metrics_for_drives(&ids, &filters).await? {
+            samples
+                .entry(m.key)
+                .or_default()
+                .entry(m.drive_sku)
+                .or_default()
+                .entry((m.platform, m.data_pattern))
+                .or_default()
+                .add(m.result_id, m.mbps, m.iops, m.latency_us);
+        }
+        for (key, per_drive) in samples {
+            let per_drive = per_drive
+                .into_iter()
+                .map(|(d, groups)| (d, groups.into_iter().map(|(g, s)| (g, s.aggregate())).collect()))
+                .collect();
+            cells.insert(key, per_drive);
+        }
     }
-    let tests = samples
+    let tests = cells
         .into_iter()
         .map(|(key, mut per_drive)| ComparedTest {
             key,
@@ -166,7 +190,7 @@ async fn compare(
             drives: ids
                 .iter()
                 .map(|id| {
-                    let groups = per_drive.remove(id).map(group_cells).unwrap_or_default();
+                    let groups = per_drive.remove(id).map(group_cells_of).unwrap_or_default();
                     DriveCell { drive: id.clone(), missing: groups.is_empty(), groups }
                 })
                 .collect(),

@@ -82,13 +82,18 @@ pub type GroupKey = (PlatformGroup, Option<DataPattern>);
 
 /// Samples of one test, per platform group and data pattern, in key order.
 pub fn group_cells(groups: BTreeMap<GroupKey, Samples>) -> Vec<GroupCell> {
+    group_cells_of(groups.into_iter().map(|(k, s)| (k, s.aggregate())).collect())
+}
+
+/// Aggregates of one test, per platform group and data pattern, in key order.
+pub fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> {
     groups
         .into_iter()
-        .map(|((platform, data_pattern), samples)| GroupCell {
+        .map(|((platform, data_pattern), aggregates)| GroupCell {
             platform_label: platform.label(),
             platform,
             data_pattern,
-            aggregates: samples.aggregate(),
+            aggregates,
         })
         .collect()
 }
@@ -110,6 +115,12 @@ pub struct Samples {
     pub iops: Vec<f64>,
     pub latency_us: Vec<f64>,
     pub result_ids: Vec<i64>,
+}
+
+impl From<crate::storage::TestSummary> for Aggregates {
+    fn from(t: crate::storage::TestSummary) -> Aggregates {
+        Aggregates { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
+    }
 }
 
 impl Samples {

@@ -8,13 +8,15 @@
 
 mod jobs;
 mod postgres;
-mod sql;
+pub mod sql;
 mod sqlite;
+pub mod summary;
 
 pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
+pub use summary::{PoolSummary, TestSummary};
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
@@ -350,6 +352,11 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Every metric of the visible results of these catalogue drives whose results match
     /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
     async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
+
+    /// Per pool (platform group and data pattern) of these catalogue drives, per test,
+    /// the visible results' ids and each figure's median, MAD, min, max and count, read
+    /// from the `test_samples` summary: a few rows per drive instead of every metric row.
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<PoolSummary>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

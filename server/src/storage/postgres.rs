@@ -2,6 +2,7 @@
 //! [`sql::numbered`].
 
 use super::sql::{self, Param, RawMetric, RawResult};
+use super::summary;
 use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
     StorageResult, StoredResult, Submitted, UploadInfo,
@@ -31,6 +32,7 @@ impl PgStorage {
     pub async fn connect(url: &str) -> StorageResult<PgStorage> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        summary::postgres::build_if_missing(&pool).await?;
         Ok(PgStorage { pool })
     }
 
@@ -53,6 +55,7 @@ impl PgStorage {
                 .fetch_one(&mut *conn)
                 .await?
                 .try_get(0)?;
+            summary::postgres::add_result(&mut *conn, id, r).await?;
             if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
                 bind(sqlx::query(&sql::numbered(&metrics_sql)), params).execute(&mut *conn).await?;
             }
@@ -79,6 +82,16 @@ impl PgStorage {
             .map(|r| r.try_get(0))
             .collect::<sqlx::Result<Vec<i64>>>()?;
         Ok(Some((id, ids)))
+    }
+
+    /// The catalogue drive a result names, if any.
+    async fn drive_of(conn: &mut PgConnection, id: i64) -> StorageResult<Option<String>> {
+        let row =
+            sqlx::query(&sql::numbered(sql::DRIVE_OF_RESULT)).bind(id).fetch_optional(&mut *conn).await?;
+        Ok(match row {
+            Some(r) => r.try_get(0)?,
+            None => None,
+        })
     }
 
     async fn log(
@@ -196,6 +209,8 @@ impl Storage for PgStorage {
 
     async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool> {
         let mut tx = self.pool.begin().await?;
+        // The drive it named before, so that both drives' compare summaries follow.
+        let before = Self::drive_of(&mut tx, id).await?;
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql::numbered(&sql)), sql::update_result_params(id, update))
             .execute(&mut *tx)
@@ -204,6 +219,9 @@ impl Storage for PgStorage {
         if changed == 0 {
             return Ok(false);
         }
+        let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
+        drives.dedup();
+        summary::postgres::refresh_summaries_for(&mut tx, &drives).await?;
         Self::log(&mut tx, id, "edit", actor, None, at).await?;
         tx.commit().await?;
         Ok(true)
@@ -219,6 +237,7 @@ impl Storage for PgStorage {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
+        let drive = Self::drive_of(&mut tx, id).await?;
         sqlx::query(&sql::numbered(sql::DELETE_RESULT)).bind(id).execute(&mut *tx).await?;
         let gone = sqlx::query(&sql::numbered(sql::DELETE_EMPTY_SUBMISSION))
             .bind(submission_id)
@@ -226,6 +245,7 @@ impl Storage for PgStorage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        summary::postgres::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         Self::log(&mut tx, id, "delete", actor, None, at).await?;
         tx.commit().await?;
         Ok(Some(Deleted { submission_deleted: gone > 0 }))
@@ -242,6 +262,8 @@ impl Storage for PgStorage {
         if q.execute(&mut *tx).await?.rows_affected() == 0 {
             return Ok(false);
         }
+        let drive = Self::drive_of(&mut tx, id).await?;
+        summary::postgres::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         let action = if hidden { "hide" } else { "restore" };
         Self::log(&mut tx, id, action, Actor::Admin, reason, at).await?;
         tx.commit().await?;
@@ -298,5 +320,9 @@ impl Storage for PgStorage {
         let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
         let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
+    }
+
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSummary>> {
+        summary::postgres::pools_for_drives(&self.pool, ids).await
     }
 }

@@ -1,5 +1,7 @@
 //! The SQL both backends run, written once with `?` placeholders, and the parameters
 //! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
+//! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
+//! exactly the rows and values that [`super::Storage::submit`] writes.
 
 use super::{
     Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
@@ -101,6 +103,10 @@ pub const INSERT_DRIVE_IF_NEW: &str =
     "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
+/// The columns of `submissions` an insert fills, in the order of [`submission_params`].
+pub const SUBMISSION_COLUMNS: &[&str] =
+    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at", "provenance"];
+
 pub const INSERT_SUBMISSION: &str =
     "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance) \
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
@@ -128,7 +134,7 @@ pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_h
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
 
 /// The columns of `results` an insert fills, in the order of [`result_params`].
-const RESULT_COLUMNS: &[&str] = &[
+pub const RESULT_COLUMNS: &[&str] = &[
     "submission_id",
     "ordinal",
     "created_at",
@@ -227,6 +233,9 @@ pub fn update_result_params(id: i64, r: &NewResult) -> Vec<Param> {
     params
 }
 
+/// The catalogue drive a result names (for refreshing its compare summary).
+pub const DRIVE_OF_RESULT: &str = "SELECT drive_sku FROM results WHERE id = ?";
+
 pub const SUBMISSION_OF_RESULT: &str = "SELECT submission_id FROM results WHERE id = ?";
 
 pub const RESULT_OWNER: &str = "SELECT r.submission_id, s.edit_token_hash \
@@ -262,7 +271,8 @@ pub fn moderation_log_params(
     ]
 }
 
-const METRIC_COLUMNS: &[&str] = &[
+/// The columns of `metrics` an insert fills, in the order of [`metric_params`].
+pub const METRIC_COLUMNS: &[&str] = &[
     "result_id",
     "ordinal",
     "label",
@@ -290,8 +300,14 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
         METRIC_COLUMNS.join(", "),
         vec![row; result.metrics.len()].join(", ")
     );
-    let family = enum_name(&result.family());
     let mut params = Vec::with_capacity(result.metrics.len() * METRIC_COLUMNS.len());
+    metric_params(result_id, result, &mut params);
+    Some((sql, params))
+}
+
+/// Appends the [`METRIC_COLUMNS`] values of every metric of a result.
+pub fn metric_params(result_id: i64, result: &BenchResult, params: &mut Vec<Param>) {
+    let family = enum_name(&result.family());
     for (i, m) in result.metrics.iter().enumerate() {
         let Metric { label, access, block_size, queue_depth, threads, op, mbps, iops, latency_us, .. } = m;
         params.extend([
@@ -311,7 +327,6 @@ pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, V
             Param::Float(*latency_us),
         ]);
     }
-    Some((sql, params))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -364,7 +379,7 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
     let mut params = Vec::new();
     let mut conds: Vec<String> = Vec::new();
     if !q.include_hidden {
-        conds.push("NOT r.hidden".into());
+        conds.push("r.hidden = FALSE".into());
     }
     for (col, v) in &q.filters {
         conds.push(format!("r.{col} = ?"));
@@ -434,11 +449,11 @@ pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
 
 pub const LIST_DRIVES: &str = "SELECT d.spec, \
-     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND NOT r.hidden) AS result_count \
+     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
      FROM drives d ORDER BY d.vendor, d.model, d.capacity_gb, d.id";
 
 pub fn results_for_drives_sql(n: usize) -> String {
-    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND NOT r.hidden ORDER BY r.id", placeholders(n))
+    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id", placeholders(n))
 }
 
 /// Every metric of the visible results of some drives, with the platform group and data
@@ -450,7 +465,7 @@ pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (Str
          m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
          m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
          FROM results r JOIN metrics m ON m.result_id = r.id \
-         WHERE r.drive_sku IN ({}) AND NOT r.hidden",
+         WHERE r.drive_sku IN ({}) AND r.hidden = FALSE",
         placeholders(ids.len())
     );
     let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();

@@ -1,6 +1,7 @@
 //! The embedded default: one SQLite file, WAL journal, foreign keys on.
 
 use super::sql::{self, Param, RawMetric, RawResult};
+use super::summary;
 use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
     StorageResult, StoredResult, Submitted, UploadInfo,
@@ -9,6 +10,7 @@ use async_trait::async_trait;
 use bench::DriveSku;
 use sqlx::sqlite::{
     SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
+    SqliteSynchronous,
 };
 use sqlx::{FromRow, Row, Sqlite, SqlitePool};
 use std::str::FromStr;
@@ -26,7 +28,13 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 }
 
 pub struct SqliteStorage {
+    /// Readers: in WAL mode they run beside the writer and never wait for it.
     pub(super) pool: SqlitePool,
+    /// The one connection that stores results. SQLite has one writer at a time; queueing
+    /// writers here (in order, woken as soon as the connection is free) rather than in
+    /// SQLite's busy handler (which retries with sleeps of up to 100 ms) keeps many
+    /// concurrent submitters at the speed of one.
+    writer: SqlitePool,
 }
 
 impl SqliteStorage {
@@ -35,11 +43,20 @@ impl SqliteStorage {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
+            // With WAL, NORMAL writes each commit to the WAL file without an fsync (the
+            // WAL is synced at checkpoints). A committed submission therefore survives a
+            // kill -9 of the server: it is in the file, held by the OS. Only an OS crash
+            // or power cut can lose the last commits since the previous checkpoint
+            // (never corrupting the database). FULL would fsync every commit and cap
+            // ingest at the disk's fsync rate.
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
+        sqlx::migrate!("../migrations/sqlite").run(&writer).await?;
+        summary::sqlite::build_if_missing(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
-        sqlx::migrate!("../migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStorage { pool })
+        Ok(SqliteStorage { pool, writer })
     }
 
     /// Writes a submission on an open transaction; `None` when its hash is known.
@@ -61,6 +78,7 @@ impl SqliteStorage {
                 .fetch_one(&mut *conn)
                 .await?
                 .try_get(0)?;
+            summary::sqlite::add_result(&mut *conn, id, r).await?;
             if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
                 bind(sqlx::query(&metrics_sql), params).execute(&mut *conn).await?;
             }
@@ -88,6 +106,15 @@ impl SqliteStorage {
             .map(|r| r.try_get(0))
             .collect::<sqlx::Result<Vec<i64>>>()?;
         Ok(Some((id, ids)))
+    }
+
+    /// The catalogue drive a result names, if any.
+    async fn drive_of(conn: &mut SqliteConnection, id: i64) -> StorageResult<Option<String>> {
+        let row = sqlx::query(sql::DRIVE_OF_RESULT).bind(id).fetch_optional(&mut *conn).await?;
+        Ok(match row {
+            Some(r) => r.try_get(0)?,
+            None => None,
+        })
     }
 
     async fn log(
@@ -120,7 +147,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn seed_if_empty(&self, drives: &[DriveSku], submissions: &[NewSubmission]) -> StorageResult<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let marked = sqlx::query(sql::INSERT_META_SEEDED).bind("1").execute(&mut *tx).await?.rows_affected();
         if marked == 0 {
             return Ok(false); // seeded before (or by another server right now)
@@ -145,7 +172,7 @@ impl Storage for SqliteStorage {
         drives: &[DriveSku],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
         }
@@ -189,7 +216,9 @@ impl Storage for SqliteStorage {
     }
 
     async fn update_result(&self, id: i64, update: &NewResult, actor: Actor, at: i64) -> StorageResult<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        // The drive it named before, so that both drives' compare summaries follow.
+        let before = Self::drive_of(&mut tx, id).await?;
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
             .execute(&mut *tx)
@@ -198,13 +227,16 @@ impl Storage for SqliteStorage {
         if changed == 0 {
             return Ok(false);
         }
+        let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
+        drives.dedup();
+        summary::sqlite::refresh_summaries_for(&mut tx, &drives).await?;
         Self::log(&mut tx, id, "edit", actor, None, at).await?;
         tx.commit().await?;
         Ok(true)
     }
 
     async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         // A write first: SQLite then takes the write lock at once instead of upgrading a
         // read transaction, which fails when another writer got in between.
         sqlx::query(sql::DELETE_METRICS_OF_RESULT).bind(id).execute(&mut *tx).await?;
@@ -213,6 +245,7 @@ impl Storage for SqliteStorage {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
+        let drive = Self::drive_of(&mut tx, id).await?;
         sqlx::query(sql::DELETE_RESULT).bind(id).execute(&mut *tx).await?;
         let gone = sqlx::query(sql::DELETE_EMPTY_SUBMISSION)
             .bind(submission_id)
@@ -220,13 +253,14 @@ impl Storage for SqliteStorage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        summary::sqlite::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         Self::log(&mut tx, id, "delete", actor, None, at).await?;
         tx.commit().await?;
         Ok(Some(Deleted { submission_deleted: gone > 0 }))
     }
 
     async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let q = if hidden {
             sqlx::query(sql::HIDE_RESULT).bind(reason).bind(at).bind(id)
         } else {
@@ -235,6 +269,8 @@ impl Storage for SqliteStorage {
         if q.execute(&mut *tx).await?.rows_affected() == 0 {
             return Ok(false);
         }
+        let drive = Self::drive_of(&mut tx, id).await?;
+        summary::sqlite::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         let action = if hidden { "hide" } else { "restore" };
         Self::log(&mut tx, id, action, Actor::Admin, reason, at).await?;
         tx.commit().await?;
@@ -291,5 +327,9 @@ impl Storage for SqliteStorage {
         let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
         let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
+    }
+
+    async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSummary>> {
+        summary::sqlite::pools_for_drives(&self.pool, ids).await
     }
 }

@@ -52,8 +52,9 @@ pub fn http(
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body: &str,
+    body: impl AsRef<[u8]>,
 ) -> Option<HttpReply> {
+    let body = body.as_ref();
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
     let mut req = format!(
@@ -64,8 +65,9 @@ pub fn http(
         req.push_str(&format!("{n}: {v}\r\n"));
     }
     req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).ok()?;
+    let mut req = req.into_bytes();
+    req.extend_from_slice(body);
+    s.write_all(&req).ok()?;
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).ok()?;
     let text = String::from_utf8(raw).ok()?;

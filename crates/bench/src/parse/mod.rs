@@ -218,7 +218,7 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
 /// A printed value converted to another unit (ms → µs, GB/s → MB/s) without binary
 /// floating-point noise: `4.046 ms` is 4046 µs, not 4046.0000000000005. Tools print at
 /// most a few decimals, so rounding to 1e-6 of the target unit loses nothing.
-pub(crate) fn rescale(value: f64, factor: f64) -> f64 {
+pub fn rescale(value: f64, factor: f64) -> f64 {
     let exact = value * factor;
     let rounded = (exact * 1e6).round() / 1e6;
     if rounded.is_finite() {
@@ -230,7 +230,7 @@ pub(crate) fn rescale(value: f64, factor: f64) -> f64 {
 
 /// Parses a printed, non-negative number: `1,234.5`, `19,730.47` (thousands separators) and the
 /// decimal comma of some locales (`2863,65`).
-pub(crate) fn number(s: &str) -> Option<f64> {
+pub fn number(s: &str) -> Option<f64> {
     let s = s.trim();
     let v = if s.contains('.') {
         s.replace(',', "").parse::<f64>().ok()

@@ -1,0 +1,581 @@
+//! The pipeline after decoding: page pass, grid, cells, labels, settings, result.
+
+use crate::engine::{self, Word};
+use crate::grid::{self, Grid, Rect};
+use crate::labels::{self, RowKind};
+use crate::read::{self, decimals, valid_number};
+use crate::settings;
+use crate::{CellReading, Layout, OcrError, Recognition, RowReading, Settings};
+use bench::parse::{number, rescale};
+use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
+use image::imageops::{self, FilterType};
+use image::RgbImage;
+
+/// The page pass runs on at most this many pixels (a 4K desktop is scaled down):
+/// enough to find a window's grid, and the cells are re-read at full resolution.
+const PAGE_PIXELS: f32 = 2_400_000.0;
+/// Value digit height of a CrystalDiskMark 8 window at 100 % scaling.
+const CDM8_DIGIT_HEIGHT: f32 = 22.0;
+const NUMBER_CHARS: &str = "0123456789.,";
+const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
+
+pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
+    let words = page_words(rgb)?;
+    let gray = rgb;
+    let mut grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
+        detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
+    })?;
+    grid.refine_rows(|b| read::ink_extent(gray, b));
+    probe_rows(gray, &mut grid)?;
+
+    // Values.
+    let mut cells: Vec<Vec<CellReading>> = Vec::new();
+    let mut candidates: Vec<Vec<Vec<Candidate>>> = Vec::new();
+    for (ri, row) in grid.rows.iter().enumerate() {
+        let mut row_cands = Vec::new();
+        for ci in 0..grid.columns.len() {
+            let rect = grid.cell_rect(ri, ci);
+            let mut cands: Vec<Candidate> = Vec::new();
+            if let Some(scaled) = read::crop_scaled(gray, rect, grid.digit_height) {
+                for r in read::read(&scaled, false, NUMBER_CHARS, valid_number)? {
+                    cands.push(Candidate { text: r.text, conf: r.conf, page: false });
+                }
+            }
+            if let Some(t) = &row.page_text[ci] {
+                let t = t.trim_matches(|c: char| !c.is_ascii_digit()).to_string();
+                let conf = page_conf(&words, row, &grid, ci);
+                cands.push(Candidate { text: t, conf, page: true });
+            }
+            row_cands.push(cands);
+        }
+        candidates.push(row_cands);
+    }
+    // The window prints every value with the same number of decimals (bar IOPS of a
+    // million or more, which CrystalDiskMark prints without): prefer readings that do.
+    let first_picks: Vec<usize> = candidates
+        .iter()
+        .flatten()
+        .filter_map(|c| choose(c, None).and_then(|(i, _)| decimals(&c[i].text)))
+        .collect();
+    let usual_decimals = mode(&first_picks);
+    for (ri, row_cands) in candidates.iter().enumerate() {
+        let mut row_cells = Vec::new();
+        for (ci, cands) in row_cands.iter().enumerate() {
+            let rect = grid.cell_rect(ri, ci);
+            let picked = choose(cands, usual_decimals);
+            let (text, value, confidence) = match picked {
+                Some((i, conf)) => {
+                    let t = cands[i].text.clone();
+                    let v = number(&t);
+                    (Some(t), v, conf)
+                }
+                None => (None, None, 0.0),
+            };
+            row_cells.push(CellReading { column: column_name(ci).into(), text, value, confidence, rect });
+        }
+        cells.push(row_cells);
+    }
+
+    // Row labels.
+    let label_rects = grid.label_rects(&words);
+    let label_glyph = label_height(&words, &label_rects).unwrap_or(0.45 * grid.digit_height);
+    let mut row_labels = Vec::new();
+    for rect in &label_rects {
+        let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
+        let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
+        // A second size when the first gives no plausible label: Tesseract's misreadings
+        // of thin glyphs (`1` as `7` or `I1`) depend on the scale.
+        for size in [1.0, 1.4] {
+            if best.0.as_ref().is_some_and(labels::plausible) {
+                break;
+            }
+            let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph * size)) else {
+                break;
+            };
+            for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
+                let parsed = labels::parse(&r.text);
+                let better = match (&parsed, &best.0) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(p), Some(b)) => {
+                        (labels::plausible(p), r.conf) > (labels::plausible(b), best.1 * 100.0)
+                    }
+                };
+                if better {
+                    best = (parsed, r.conf / 100.0, r.text.replace('\n', " "));
+                } else if best.0.is_none() && best.2.is_empty() {
+                    best.2 = r.text.replace('\n', " ");
+                }
+            }
+        }
+        row_labels.push(best);
+    }
+
+    // Title and settings.
+    let (tool_from_title, version, title, title_bar) = title(&words, &grid);
+    let mut settings = Settings { title, version, ..Settings::default() };
+    read_settings(gray, &words, &grid, &label_rects, &mut settings)?;
+    let header_unit = header_text(&words, &grid).as_deref().and_then(settings::header_unit);
+
+    let thousands = cells.iter().flatten().any(|c| c.text.as_deref().is_some_and(|t| t.contains(',')));
+    let tool = tool_from_title.unwrap_or(
+        if settings.unit.as_deref().is_some_and(|u| u.contains("iB"))
+            || thousands
+            || grid.right_aligned == Some(false)
+        {
+            Tool::KDiskMark
+        } else {
+            Tool::CrystalDiskMark
+        },
+    );
+    let window_unit = settings.unit.clone().or(header_unit).unwrap_or_else(|| "MB/s".into());
+
+    // Rows and the result.
+    let mut rows = Vec::new();
+    for ((label, label_conf, raw), row_cells) in row_labels.into_iter().zip(cells) {
+        let unit = match label.as_ref().map(|l| l.kind) {
+            Some(RowKind::Iops { .. }) => "IOPS".to_string(),
+            Some(RowKind::Latency { .. }) => "μs".to_string(),
+            _ => window_unit.clone(),
+        };
+        rows.push((
+            label,
+            RowReading { label: None, label_confidence: label_conf, label_raw: raw, unit, cells: row_cells },
+        ));
+    }
+    for (l, r) in rows.iter_mut() {
+        r.label = l.as_ref().map(|l| l.text.clone());
+    }
+    let layout = layout(tool, &grid, &rows, title_bar);
+    let mut result = BenchResult::new(tool);
+    result.tool_version = settings.version.clone();
+    result.profile = match layout.preset.as_str() {
+        "peak" => Some("Peak".into()),
+        "real" => Some("Real".into()),
+        "default" | "nvme" => Some("Default".into()),
+        _ => None,
+    };
+    if layout.family == "crystaldiskmark-3" && result.tool_version.is_none() {
+        result.family = Some(ToolFamily::CdmNative);
+    }
+    result.passes = settings.test_count;
+    result.test_size_bytes = settings.test_size.as_deref().and_then(settings::size_bytes);
+    result.target = settings.drive.clone();
+    let mix_share = settings.mix_ratio.as_deref().and_then(settings::mix_read_percent);
+
+    let mut confidence: f32 = 1.0;
+    let mut any_value = false;
+    let mut all_zero = true;
+    for (label, row) in &rows {
+        let Some(label) = label else { continue };
+        for cell in &row.cells {
+            let Some(v) = cell.value else { continue };
+            any_value = true;
+            let op = match cell.column.as_str() {
+                "Read" => Op::Read,
+                "Write" => Op::Write,
+                _ => Op::Mix,
+            };
+            let name = format!("{} {}", cell.column, label.text);
+            if v == 0.0 {
+                result.not_run.push(name);
+                continue;
+            }
+            all_zero = false;
+            confidence = confidence.min(cell.confidence).min(row.label_confidence);
+            match label.kind {
+                RowKind::Test { access, block_size, queue_depth, threads } => {
+                    let mut m = Metric {
+                        label: name,
+                        access,
+                        block_size,
+                        queue_depth,
+                        threads,
+                        op,
+                        mbps: None,
+                        iops: None,
+                        latency_us: None,
+                        mix_read_percent: if op == Op::Mix { mix_share } else { None },
+                        stat: None,
+                    };
+                    match row.unit.as_str() {
+                        "GB/s" => m.mbps = Some(rescale(v, 1000.0)),
+                        "MiB/s" => m.mbps = Some(rescale(v, 1.048576)),
+                        "GiB/s" => m.mbps = Some(rescale(v, 1073.741824)),
+                        "IOPS" => m.iops = Some(v),
+                        "μs" => m.latency_us = Some(v),
+                        _ => m.mbps = Some(v),
+                    }
+                    result.metrics.push(m);
+                }
+                RowKind::Iops { access, block_size } | RowKind::Latency { access, block_size } => {
+                    if let Some(m) = owner(&mut result.metrics, access, block_size, op) {
+                        if matches!(label.kind, RowKind::Iops { .. }) {
+                            m.iops = Some(v);
+                        } else {
+                            m.latency_us = Some(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let recognition = Recognition {
+        result,
+        layout,
+        settings,
+        rows: rows.into_iter().map(|(_, r)| r).collect(),
+        confidence: if any_value { confidence } else { 0.0 },
+    };
+    if any_value && all_zero {
+        return Err(OcrError::NoTestRan { recognition: Box::new(recognition) });
+    }
+    if !any_value {
+        return Err(OcrError::NoBenchmarkWindow {
+            detail: "numbers were found but no row label could be read".into(),
+        });
+    }
+    Ok(recognition)
+}
+
+/// Adds rows the page pass missed above and below the grid (a row whose digits all
+/// straddle a bar edge can be invisible to it): a neighbour at one pitch becomes a row
+/// when at least half its cells read as numbers in the grid's format.
+fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
+    let seen: Vec<usize> = grid
+        .rows
+        .iter()
+        .flat_map(|r| r.page_text.iter().flatten())
+        .filter_map(|t| decimals(grid::trim_number(t)))
+        .collect();
+    let usual = mode(&seen);
+    let n = grid.columns.len();
+    for up in [true, false] {
+        // Windows have at most a handful of rows; stop at the first non-row.
+        for _ in 0..4 {
+            if grid.rows.len() >= grid::MAX_ROWS {
+                break;
+            }
+            let row = grid.neighbour(up);
+            if row.top < 0 || row.bottom >= img.height() as i32 {
+                break;
+            }
+            let mut good = 0;
+            for ci in 0..n {
+                let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(&row, ci), grid.digit_height)
+                else {
+                    continue;
+                };
+                let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
+                if read::read(&scaled, false, NUMBER_CHARS, fits)?
+                    .iter()
+                    .any(|r| fits(&r.text) && r.conf >= 80.0)
+                {
+                    good += 1;
+                }
+            }
+            if good == 0 || good * 2 < n {
+                break;
+            }
+            if up {
+                grid.rows.insert(0, row);
+            } else {
+                grid.rows.push(row);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The test a Peak/Real profile's IOPS or latency row belongs to: the nearest test above
+/// with the same access and block size, in the same column.
+fn owner(metrics: &mut [Metric], access: Access, block: u64, op: Op) -> Option<&mut Metric> {
+    metrics.iter_mut().rev().find(|m| m.access == access && m.block_size == block && m.op == op)
+}
+
+fn column_name(i: usize) -> &'static str {
+    ["Read", "Write", "Mix", "Column 4"][i.min(3)]
+}
+
+fn page_words(rgb: &RgbImage) -> Result<Vec<Word>, OcrError> {
+    let pixels = (rgb.width() * rgb.height()) as f32;
+    if pixels <= PAGE_PIXELS {
+        return engine::page_words(rgb);
+    }
+    let s = (PAGE_PIXELS / pixels).sqrt();
+    let small = imageops::resize(
+        rgb,
+        (rgb.width() as f32 * s) as u32,
+        (rgb.height() as f32 * s) as u32,
+        FilterType::Triangle,
+    );
+    let mut words = engine::page_words(&small)?;
+    for w in &mut words {
+        w.left = (w.left as f32 / s) as i32;
+        w.top = (w.top as f32 / s) as i32;
+        w.width = (w.width as f32 / s) as i32;
+        w.height = (w.height as f32 / s) as i32;
+    }
+    Ok(words)
+}
+
+struct Candidate {
+    text: String,
+    conf: f32,
+    /// From the page pass (a second, independent reading).
+    page: bool,
+}
+
+/// Index and confidence (0–1) of the best valid reading.
+fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, f32)> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, c) in cands.iter().enumerate() {
+        if !valid_number(&c.text) {
+            continue;
+        }
+        let agree = cands.iter().enumerate().any(|(j, o)| j != i && o.text == c.text);
+        let mut conf = (c.conf / 100.0).clamp(0.0, 1.0);
+        if c.page {
+            // The page pass reads small glyphs without a whitelist: trust it less alone.
+            conf *= 0.8;
+        }
+        if agree {
+            conf = 1.0 - (1.0 - conf) * 0.25;
+        }
+        if let (Some(d), Some(u)) = (decimals(&c.text), usual_decimals) {
+            if d != u {
+                conf *= 0.5;
+            }
+        } else if usual_decimals.is_some() && decimals(&c.text).is_none() && c.text.replace(',', "").len() < 7
+        {
+            // Only values of a million or more are printed without decimals.
+            conf *= 0.5;
+        }
+        if best.is_none_or(|(_, b)| conf > b) {
+            best = Some((i, conf));
+        }
+    }
+    best
+}
+
+fn mode(v: &[usize]) -> Option<usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for x in v {
+        *counts.entry(*x).or_insert(0) += 1;
+    }
+    counts.into_iter().max_by_key(|(_, n)| *n).map(|(x, _)| x)
+}
+
+fn page_conf(words: &[Word], row: &grid::GridRow, grid: &Grid, col: usize) -> f32 {
+    let (c0, c1) = grid.columns[col];
+    words
+        .iter()
+        .filter(|w| w.left >= c0 && w.right() <= c1 && w.top >= row.top - 2 && w.bottom() <= row.bottom + 2)
+        .map(|w| w.conf)
+        .fold(100.0, f32::min)
+}
+
+fn label_height(words: &[Word], rects: &[Option<Rect>]) -> Option<f32> {
+    let mut hs: Vec<f32> = words
+        .iter()
+        .filter(|w| {
+            rects
+                .iter()
+                .flatten()
+                .any(|r| w.left >= r.x0 && w.right() <= r.x1 && w.top >= r.y0 && w.bottom() <= r.y1)
+        })
+        .filter(|w| w.text.chars().any(|c| c.is_ascii_alphanumeric()))
+        .map(|w| w.height as f32)
+        .collect();
+    if hs.is_empty() {
+        return None;
+    }
+    hs.sort_by(|a, b| a.total_cmp(b));
+    Some(hs[hs.len() / 2])
+}
+
+/// Lines of page words, in reading order, as (top, bottom, left, right, text).
+fn lines(words: &[Word]) -> Vec<(i32, i32, i32, i32, String)> {
+    let mut keys: Vec<(u32, u32, u32)> = words.iter().map(|w| w.line).collect();
+    keys.dedup();
+    let mut seen = std::collections::HashSet::new();
+    keys.retain(|k| seen.insert(*k));
+    keys.iter()
+        .map(|k| {
+            let ws: Vec<&Word> = words.iter().filter(|w| w.line == *k).collect();
+            (
+                ws.iter().map(|w| w.top).min().unwrap_or(0),
+                ws.iter().map(|w| w.bottom()).max().unwrap_or(0),
+                ws.iter().map(|w| w.left).min().unwrap_or(0),
+                ws.iter().map(|w| w.right()).max().unwrap_or(0),
+                ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect()
+}
+
+fn grid_box(grid: &Grid) -> Rect {
+    let first = &grid.rows[0];
+    let last = grid.rows.last().expect("a grid has rows");
+    Rect {
+        x0: grid.columns[0].0,
+        x1: grid.columns.last().expect("a grid has columns").1,
+        y0: first.top,
+        y1: last.bottom,
+    }
+}
+
+/// The title line above the grid: tool, version, title text, and whether one was seen.
+fn title(words: &[Word], grid: &Grid) -> (Option<Tool>, Option<String>, Option<String>, bool) {
+    let g = grid_box(grid);
+    let reach = (6.0 * grid.pitch) as i32;
+    for (top, bottom, left, right, text) in lines(words) {
+        if bottom > g.y0 || top < g.y0 - reach || right < g.x0 - reach || left > g.x1 + reach {
+            continue;
+        }
+        let (tool, version) = settings::title(&text);
+        if tool.is_some() {
+            return (tool, version, Some(text), true);
+        }
+    }
+    (None, None, None, false)
+}
+
+/// The column headers' text (`Read (MB/s) Write (MB/s)`), between settings and grid.
+fn header_text(words: &[Word], grid: &Grid) -> Option<String> {
+    let g = grid_box(grid);
+    let top = g.y0 as f32 - 1.2 * grid.pitch;
+    let ws: Vec<&str> = words
+        .iter()
+        .filter(|w| w.cy() > top && w.bottom() <= g.y0 && w.right() > g.x0 - grid.pitch as i32)
+        .map(|w| w.text.as_str())
+        .collect();
+    (!ws.is_empty()).then(|| ws.join(" "))
+}
+
+/// The settings strip: the line of combo boxes above the column headers, read again at
+/// the value glyph scale, plus what the page pass read there.
+fn read_settings(
+    gray: &RgbImage,
+    words: &[Word],
+    grid: &Grid,
+    label_rects: &[Option<Rect>],
+    s: &mut Settings,
+) -> Result<(), OcrError> {
+    let g = grid_box(grid);
+    let headers: Vec<&Word> = words
+        .iter()
+        .filter(|w| {
+            w.bottom() <= g.y0
+                && w.cy() > g.y0 as f32 - 1.3 * grid.pitch
+                && ["Read", "Write", "Mix"].iter().any(|h| w.text.contains(h))
+        })
+        .collect();
+    let header_top = headers.iter().map(|w| w.top).min().unwrap_or(g.y0 - (0.6 * grid.pitch) as i32);
+    let band = (header_top as f32 - 0.95 * grid.pitch, header_top as f32 - 0.05 * grid.pitch);
+    let left = label_rects.iter().flatten().map(|r| r.x0).min().unwrap_or(g.x0) - grid.pitch as i32;
+    let right = g.x1 + grid.pitch as i32;
+    let mut band_words: Vec<&Word> = words
+        .iter()
+        .filter(|w| w.cy() > band.0 && w.cy() < band.1 && w.left >= left && w.right() <= right)
+        .collect();
+    band_words.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
+    // The band may also hold the menu line: the settings are the line nearest the headers.
+    let mut lines_in_band: Vec<Vec<&Word>> = Vec::new();
+    for w in band_words {
+        match lines_in_band.last_mut() {
+            Some(l) if w.cy() - l.last().expect("lines are non-empty").cy() < 0.5 * grid.pitch / 2.0 => {
+                l.push(w)
+            }
+            _ => lines_in_band.push(vec![w]),
+        }
+    }
+    let strip = lines_in_band.pop().unwrap_or_default();
+    let mut texts = Vec::new();
+    let letters: Vec<&&Word> = strip.iter().filter(|w| w.text.chars().any(char::is_alphanumeric)).collect();
+    if !letters.is_empty() {
+        let mut hs: Vec<i32> = letters.iter().map(|w| w.height).collect();
+        hs.sort();
+        let glyph = hs[hs.len() / 2] as f32;
+        let cy = {
+            let mut cys: Vec<f32> = letters.iter().map(|w| w.cy()).collect();
+            cys.sort_by(|a, b| a.total_cmp(b));
+            cys[cys.len() / 2]
+        };
+        let rect = Rect {
+            x0: strip.iter().map(|w| w.left).min().unwrap_or(left) - glyph as i32,
+            x1: strip.iter().map(|w| w.right()).max().unwrap_or(right) + glyph as i32,
+            y0: (cy - 1.0 * glyph) as i32,
+            y1: (cy + 1.0 * glyph) as i32,
+        };
+        if let Some(scaled) = read::crop_scaled(gray, rect, glyph * 1.2) {
+            let boxes = read::read_boxes(&scaled)?;
+            if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+                eprintln!("settings boxes: {boxes:?}");
+            }
+            settings::parse_boxes(&boxes, s);
+            if !boxes.is_empty() {
+                texts.push(boxes.join("  "));
+            }
+            for r in read::read_with(&scaled, false, "", true, |t| t.contains('%'))? {
+                texts.push(r.text);
+            }
+        }
+        texts.push(strip.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
+    }
+    settings::parse_bar(&texts, s);
+    Ok(())
+}
+
+fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)], title_bar: bool) -> Layout {
+    let names: Vec<&str> = rows.iter().filter_map(|(l, _)| l.as_ref().map(|l| l.text.as_str())).collect();
+    let has = |s: &str| names.iter().any(|n| n.contains(s));
+    let family = if tool == Tool::KDiskMark {
+        "kdiskmark"
+    } else if names.iter().any(|n| *n == "512K" || n.starts_with("4K QD")) {
+        "crystaldiskmark-3"
+    } else if names.iter().any(|n| n.starts_with("Seq") || n.starts_with("4K")) {
+        "crystaldiskmark-5"
+    } else {
+        "crystaldiskmark-7+"
+    };
+    let preset = if family == "crystaldiskmark-3" {
+        "classic"
+    } else if has("(IOPS)") || has("(μs)") {
+        if has("Q1T1") && !has("Q8T1") {
+            "real"
+        } else {
+            "peak"
+        }
+    } else if has("SEQ128K Q32T1") && has("RND4K Q32T16") {
+        "nvme"
+    } else if names.iter().all(|n| {
+        [
+            "SEQ1M Q8T1",
+            "SEQ1M Q1T1",
+            "RND4K Q32T1",
+            "RND4K Q32T16",
+            "RND4K Q1T1",
+            "Seq Q32T1",
+            "4K Q32T1",
+            "4K Q8T8",
+            "Seq",
+            "4K",
+        ]
+        .contains(n)
+    }) {
+        "default"
+    } else {
+        "custom"
+    };
+    Layout {
+        tool,
+        family: family.into(),
+        preset: preset.into(),
+        columns: (0..grid.columns.len()).map(|i| column_name(i).to_string()).collect(),
+        rows: grid.rows.len(),
+        grid: grid_box(grid),
+        scale: ((grid.digit_height / CDM8_DIGIT_HEIGHT) * 4.0).round() / 4.0,
+        title_bar,
+    }
+}

@@ -1,0 +1,194 @@
+//! Scoring against a labelled screenshot corpus (`LABELS.json` in the shared corpus):
+//! used by the corpus test and the benchmark, so both count the same way.
+
+use crate::{OcrError, Recognition};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Deserialize)]
+pub struct Labels {
+    pub images: Vec<LabelledImage>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LabelledImage {
+    pub file: String,
+    pub tool: String,
+    pub version: Option<String>,
+    pub rows: Vec<LabelledRow>,
+    #[serde(default)]
+    pub settings: serde_json::Value,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LabelledRow {
+    pub label: String,
+    pub read_text: Option<String>,
+    pub write_text: Option<String>,
+    pub mix_text: Option<String>,
+}
+
+impl LabelledRow {
+    pub fn texts(&self) -> Vec<Option<&str>> {
+        let mut v = vec![self.read_text.as_deref(), self.write_text.as_deref()];
+        if self.mix_text.is_some() {
+            v.push(self.mix_text.as_deref());
+        }
+        v
+    }
+}
+
+impl LabelledImage {
+    /// Expected value texts in reading order (row by row, left to right).
+    pub fn expected_values(&self) -> Vec<&str> {
+        self.rows.iter().flat_map(|r| r.texts().into_iter().flatten()).collect()
+    }
+    /// True when every value is zero: the window must be refused as "no test ran".
+    pub fn all_zero(&self) -> bool {
+        self.expected_values().iter().all(|t| t.chars().all(|c| c == '0' || c == '.'))
+    }
+}
+
+/// The shared folder: `$SSDBASE_SHARED`, or the nearest ancestor holding `shared/`.
+pub fn shared_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("SSDBASE_SHARED") {
+        return Some(PathBuf::from(p));
+    }
+    let mut dir = std::env::current_dir().ok()?;
+    loop {
+        let cand = dir.join("shared");
+        if cand.join("corpus").is_dir() {
+            return Some(cand);
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+pub fn load(dir: &Path) -> Result<Labels, String> {
+    let text = std::fs::read_to_string(dir.join("LABELS.json")).map_err(|e| format!("LABELS.json: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("LABELS.json: {e}"))
+}
+
+/// One image's score.
+#[derive(Debug, Default, Clone)]
+pub struct Score {
+    pub fields: usize,
+    pub exact: usize,
+    pub labels: usize,
+    pub labels_ok: usize,
+    /// Settings-bar texts and the title-bar version that are visible in the image.
+    pub settings: usize,
+    pub settings_ok: usize,
+    /// The all-zero verdict matched (an all-zero window refused, others accepted).
+    pub verdict_ok: bool,
+    pub notes: Vec<String>,
+}
+
+/// Scores a recognition (or the error it gave) against the labels, cell by cell.
+pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Score {
+    let mut s = Score::default();
+    let rec = match outcome {
+        Ok(r) => Some(r),
+        Err(OcrError::NoTestRan { recognition }) => Some(recognition.as_ref()),
+        Err(e) => {
+            s.notes.push(format!("error: {e}"));
+            None
+        }
+    };
+    s.verdict_ok = match outcome {
+        Err(OcrError::NoTestRan { .. }) => img.all_zero(),
+        Ok(_) => !img.all_zero(),
+        Err(_) => false,
+    };
+    if let Some(r) = rec {
+        let st = &r.settings;
+        let count = st.test_count.map(|c| c.to_string());
+        let ours = [
+            ("test_count", count.as_deref()),
+            ("test_size", st.test_size.as_deref()),
+            ("drive", st.drive.as_deref()),
+            ("unit", st.unit.as_deref()),
+            ("mix_ratio", st.mix_ratio.as_deref()),
+        ];
+        for (key, got) in ours {
+            let Some(want) = img.settings.get(key).and_then(|v| v.as_str()) else { continue };
+            // A drive text cut off inside its widget is not scored.
+            if want.contains("[truncated") {
+                continue;
+            }
+            s.settings += 1;
+            if got == Some(want) {
+                s.settings_ok += 1;
+            } else {
+                s.notes.push(format!("setting {key}: want {want:?}, read {got:?}"));
+            }
+        }
+        if img.tool == "CrystalDiskMark" {
+            if let Some(want) = img.version.as_deref() {
+                s.settings += 1;
+                if r.settings.version.as_deref() == Some(want) {
+                    s.settings_ok += 1;
+                } else {
+                    s.notes.push(format!("version: want {want:?}, read {:?}", r.settings.version));
+                }
+            }
+        }
+    }
+    for (ri, row) in img.rows.iter().enumerate() {
+        let got = rec.and_then(|r| r.rows.get(ri));
+        s.labels += 1;
+        let got_label = got.and_then(|g| g.label.as_deref()).map(|l| l.replace('µ', "μ"));
+        if got_label.as_deref() == Some(row.label.as_str()) {
+            s.labels_ok += 1;
+        } else {
+            s.notes.push(format!(
+                "row {}: label {:?}, read {:?} (raw {:?})",
+                ri + 1,
+                row.label,
+                got_label,
+                got.map(|g| g.label_raw.as_str())
+            ));
+        }
+        for (ci, want) in row.texts().into_iter().enumerate() {
+            let Some(want) = want else { continue };
+            s.fields += 1;
+            let cell = got.and_then(|g| g.cells.get(ci));
+            let read = cell.and_then(|c| c.text.as_deref());
+            if read == Some(want) {
+                s.exact += 1;
+            } else {
+                s.notes.push(format!("row {} col {}: want {want}, read {read:?}", ri + 1, ci + 1));
+            }
+        }
+    }
+    s
+}
+
+/// Numbers in free OCR text that look like benchmark values (decimals, thousands
+/// separators or seven-digit IOPS), in reading order.
+pub fn numbers_in_text(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c == '|')
+        .map(|t| t.trim_matches(|c: char| !c.is_ascii_digit()))
+        .filter(|t| crate::read::valid_number(t) && (t.contains('.') || t.contains(',') || t.len() >= 6))
+        .filter(|t| t.matches('.').count() <= 1)
+        .map(str::to_string)
+        .collect()
+}
+
+/// How many expected values appear, in order, among the found ones (longest common
+/// subsequence): a fair count for tools that give no cell structure.
+pub fn exact_in_order(expected: &[&str], found: &[String]) -> usize {
+    let mut dp = vec![vec![0usize; found.len() + 1]; expected.len() + 1];
+    for i in 1..=expected.len() {
+        for j in 1..=found.len() {
+            dp[i][j] = if expected[i - 1] == found[j - 1] {
+                dp[i - 1][j - 1] + 1
+            } else {
+                dp[i - 1][j].max(dp[i][j - 1])
+            };
+        }
+    }
+    dp[expected.len()][found.len()]
+}

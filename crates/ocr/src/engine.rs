@@ -1,0 +1,133 @@
+//! The one place that talks to Tesseract (Debian's libtesseract through tesseract-rs).
+//! An engine is loaded once per thread and reused: loading the English LSTM model costs
+//! about 0.1 s, recognising a cell a few milliseconds.
+//!
+//! Run processes that use it with `OMP_THREAD_LIMIT=1`: Debian builds Tesseract with
+//! OpenMP, whose spinning worker threads made recognition about ten times slower on a
+//! busy machine. libgomp reads the variable when it loads, before any Rust code runs, so
+//! it cannot be set from here (`.cargo/config.toml` sets it for cargo; `ssdbase` re-execs
+//! itself with it).
+
+use crate::OcrError;
+use image::{GrayImage, RgbImage};
+use std::cell::RefCell;
+use tesseract_rs::{TessPageSegMode, TesseractAPI};
+
+/// Where Debian's `tesseract-ocr-eng` puts its model; `TESSDATA_PREFIX` overrides it.
+const DEBIAN_TESSDATA: &str = "/usr/share/tesseract-ocr/5/tessdata";
+
+thread_local! {
+    static ENGINE: RefCell<Option<TesseractAPI>> = const { RefCell::new(None) };
+}
+
+/// One recognised word of a full-page pass, in image pixels.
+#[derive(Debug, Clone)]
+pub struct Word {
+    pub text: String,
+    pub left: i32,
+    pub top: i32,
+    pub width: i32,
+    pub height: i32,
+    pub conf: f32,
+    /// Tesseract's (block, paragraph, line) numbers: words of one text line share them.
+    pub line: (u32, u32, u32),
+}
+
+impl Word {
+    pub fn right(&self) -> i32 {
+        self.left + self.width
+    }
+    pub fn bottom(&self) -> i32 {
+        self.top + self.height
+    }
+    pub fn cy(&self) -> f32 {
+        self.top as f32 + self.height as f32 / 2.0
+    }
+}
+
+fn tessdata() -> String {
+    std::env::var("TESSDATA_PREFIX").unwrap_or_else(|_| DEBIAN_TESSDATA.to_string())
+}
+
+fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Result<T, OcrError> {
+    ENGINE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let api = TesseractAPI::new();
+            let path = tessdata();
+            api.init(&path, "eng").map_err(|e| OcrError::Engine {
+                detail: format!(
+                    "cannot load Tesseract's English model from {path} ({e}); install tesseract-ocr-eng or set TESSDATA_PREFIX"
+                ),
+            })?;
+            // Tesseract prints "Estimating resolution" and similar to stderr otherwise.
+            let _ = api.set_variable("debug_file", "/dev/null");
+            *slot = Some(api);
+        }
+        f(slot.as_ref().expect("engine was just created"))
+    })
+}
+
+fn engine_err(what: &str) -> impl Fn(tesseract_rs::TesseractError) -> OcrError + '_ {
+    move |e| OcrError::Engine { detail: format!("{what}: {e}") }
+}
+
+fn set_gray(api: &TesseractAPI, img: &GrayImage) -> Result<(), OcrError> {
+    let (w, h) = (img.width() as i32, img.height() as i32);
+    api.set_image(img.as_raw(), w, h, 1, w).map_err(engine_err("set image"))?;
+    api.set_source_resolution(300).map_err(engine_err("set resolution"))
+}
+
+/// Full-page recognition with sparse-text segmentation: every word with its box.
+/// Colour matters here: Tesseract thresholds each channel, which separates white digits
+/// from a blue bar far better than any grey conversion.
+pub fn page_words(img: &RgbImage) -> Result<Vec<Word>, OcrError> {
+    with_engine(|api| {
+        api.set_variable("tessedit_char_whitelist", "").map_err(engine_err("whitelist"))?;
+        api.set_page_seg_mode(TessPageSegMode::PSM_SPARSE_TEXT).map_err(engine_err("page mode"))?;
+        let (w, h) = (img.width() as i32, img.height() as i32);
+        api.set_image(img.as_raw(), w, h, 3, 3 * w).map_err(engine_err("set image"))?;
+        api.set_source_resolution(300).map_err(engine_err("set resolution"))?;
+        let tsv = api.get_tsv_text(0).map_err(engine_err("recognise page"))?;
+        Ok(parse_tsv(&tsv))
+    })
+}
+
+/// One line of text (a value cell, a settings strip) or one block (a two-line row
+/// button), restricted to `whitelist` when given. Returns text and mean confidence 0–100.
+pub fn read_text(img: &GrayImage, block: bool, whitelist: &str) -> Result<(String, f32), OcrError> {
+    with_engine(|api| {
+        api.set_variable("tessedit_char_whitelist", whitelist).map_err(engine_err("whitelist"))?;
+        let mode = if block { TessPageSegMode::PSM_SINGLE_BLOCK } else { TessPageSegMode::PSM_SINGLE_LINE };
+        api.set_page_seg_mode(mode).map_err(engine_err("page mode"))?;
+        set_gray(api, img)?;
+        let text = api.get_utf8_text().map_err(engine_err("recognise"))?;
+        let conf = api.mean_text_conf().map_err(engine_err("confidence"))? as f32;
+        Ok((text.trim().to_string(), conf))
+    })
+}
+
+fn parse_tsv(tsv: &str) -> Vec<Word> {
+    tsv.lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 12 || f[0] != "5" {
+                return None;
+            }
+            let n = |i: usize| f[i].parse::<i32>().ok();
+            let text = f[11].trim();
+            if text.is_empty() {
+                return None;
+            }
+            Some(Word {
+                text: text.to_string(),
+                left: n(6)?,
+                top: n(7)?,
+                width: n(8)?,
+                height: n(9)?,
+                conf: f[10].parse().unwrap_or(0.0),
+                line: (n(2)? as u32, n(3)? as u32, n(4)? as u32),
+            })
+        })
+        .collect()
+}

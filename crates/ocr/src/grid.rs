@@ -1,0 +1,386 @@
+//! Finding the result grid in a full-page word list.
+//!
+//! Every supported window draws its results the same way: R rows (usually 4) × C value
+//! columns (Read, Write and sometimes Mix), the numbers being the tallest text in the
+//! window, with a row button (the test label) left of each row. So the grid is found
+//! from geometry, whatever the theme, language or scale: numeric words are grouped into
+//! rows by their vertical centre, the tallest regular run of rows is the grid, and the
+//! columns are the horizontal bands their numbers occupy. Nothing here depends on pixel
+//! positions or on which file is being read.
+
+use crate::engine::Word;
+
+/// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
+pub const MAX_ROWS: usize = 8;
+
+/// A rectangle in image pixels (half-open: `x1`, `y1` excluded).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Rect {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl Rect {
+    pub fn width(&self) -> i32 {
+        self.x1 - self.x0
+    }
+    pub fn height(&self) -> i32 {
+        self.y1 - self.y0
+    }
+    pub fn clip(self, w: u32, h: u32) -> Rect {
+        Rect {
+            x0: self.x0.clamp(0, w as i32),
+            y0: self.y0.clamp(0, h as i32),
+            x1: self.x1.clamp(0, w as i32),
+            y1: self.y1.clamp(0, h as i32),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct GridRow {
+    /// Vertical extent of the row's numbers (or interpolated when the page pass saw none).
+    pub top: i32,
+    pub bottom: i32,
+    /// Per column: the page pass's word(s) for that cell, joined.
+    pub page_text: Vec<Option<String>>,
+    /// The page pass's boxes of this row's numbers.
+    pub boxes: Vec<Rect>,
+}
+
+impl GridRow {
+    pub fn cy(&self) -> f32 {
+        (self.top + self.bottom) as f32 / 2.0
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub rows: Vec<GridRow>,
+    /// Horizontal extent of each value column's text, left to right.
+    pub columns: Vec<(i32, i32)>,
+    /// Height of the value digits in pixels.
+    pub digit_height: f32,
+    /// Distance between row centres.
+    pub pitch: f32,
+    /// True when, within each column, the numbers share their right edge (CrystalDiskMark)
+    /// rather than their centre (KDiskMark).
+    pub right_aligned: Option<bool>,
+}
+
+/// A page-pass word without the marks that stick to numbers (cell borders read as `|`,
+/// a bar edge read as `,`).
+pub fn trim_number(text: &str) -> &str {
+    text.trim_matches(|c: char| !c.is_ascii_digit())
+}
+
+/// Characters a value may be made of on screen.
+fn is_numeric(text: &str) -> bool {
+    let t = trim_number(text);
+    t.len() >= 3
+        && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && t.starts_with(|c: char| c.is_ascii_digit())
+        && t.ends_with(|c: char| c.is_ascii_digit())
+        && t.chars().filter(|c| c.is_ascii_digit()).count() >= 2
+}
+
+struct Row<'a> {
+    words: Vec<&'a Word>,
+    cy: f32,
+    h: f32,
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+pub fn find(words: &[Word]) -> Option<Grid> {
+    let mut nums: Vec<&Word> = words.iter().filter(|w| w.height >= 6 && is_numeric(&w.text)).collect();
+    nums.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
+
+    // 1. Numbers into rows by vertical centre.
+    let mut rows: Vec<Row> = Vec::new();
+    for w in nums {
+        let h = w.height as f32;
+        match rows.last_mut() {
+            Some(r) if (w.cy() - r.cy).abs() < 0.5 * h.min(r.h) => {
+                r.words.push(w);
+                let n = r.words.len() as f32;
+                r.cy += (w.cy() - r.cy) / n;
+                r.h = median(r.words.iter().map(|w| w.height as f32).collect());
+            }
+            _ => rows.push(Row { words: vec![w], cy: w.cy(), h }),
+        }
+    }
+
+    // 2. Every row holding two or more numbers may be the grid's; the grid is the seed
+    //    giving the most cells (a desktop shot holds other windows with numbers).
+    let mut best: Option<(f32, Grid)> = None;
+    for seed in rows.iter().filter(|r| r.words.len() >= 2) {
+        if let Some(g) = grid_from_seed(&rows, seed) {
+            let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
+            let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
+            if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                best = Some((score, g));
+            }
+        }
+    }
+    best.map(|(_, g)| g)
+}
+
+/// The grid containing `seed`: rows of the same glyph height overlapping it horizontally.
+fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
+    let (seed_h, seed_x0, seed_x1) =
+        (seed.h, seed.words.iter().map(|w| w.left).min()?, seed.words.iter().map(|w| w.right()).max()?);
+    let slack = (3.0 * seed_h) as i32;
+    let mut picked: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.h >= 0.72 * seed_h && r.h <= 1.35 * seed_h)
+        .filter(|r| r.words.iter().any(|w| w.right() > seed_x0 - slack && w.left < seed_x1 + slack))
+        .collect();
+    if picked.len() < 2 {
+        return None;
+    }
+
+    // 3. Keep the longest run of regularly spaced rows, re-inserting a row the page pass
+    //    missed entirely (a gap of two or three pitches).
+    let gaps: Vec<f32> = picked.windows(2).map(|p| p[1].cy - p[0].cy).collect();
+    let pitch = gaps.iter().copied().fold(f32::MAX, f32::min);
+    if pitch < seed_h {
+        return None;
+    }
+    let mut runs: Vec<Vec<usize>> = vec![vec![0]];
+    for (i, g) in gaps.iter().enumerate() {
+        let k = (g / pitch).round();
+        if k <= 3.0 && (g / pitch - k).abs() < 0.25 {
+            runs.last_mut().expect("runs start non-empty").push(i + 1);
+        } else {
+            runs.push(vec![i + 1]);
+        }
+    }
+    let seed_at = picked.iter().position(|r| std::ptr::eq(*r, seed))?;
+    let run = runs.into_iter().find(|r| r.contains(&seed_at))?;
+    // No supported window has more than a handful of rows; a taller "grid" is a table or
+    // a spreadsheet, and reading it would only cost time.
+    if run.len() > MAX_ROWS {
+        return None;
+    }
+    picked = run.into_iter().map(|i| picked[i]).collect();
+    if picked.len() < 2 {
+        return None;
+    }
+    let pitch = median(picked.windows(2).map(|p| p[1].cy - p[0].cy).filter(|g| *g < 1.5 * pitch).collect());
+    // Lower quartile of the word heights: a box that swallowed a cell border is taller
+    // than the digits, never shorter.
+    let digit_height = {
+        let mut hs: Vec<f32> = picked.iter().flat_map(|r| r.words.iter().map(|w| w.height as f32)).collect();
+        hs.sort_by(|a, b| a.total_cmp(b));
+        hs[hs.len() / 4]
+    };
+
+    // 4. Columns: horizontal bands of the numbers, merged where they overlap.
+    let mut spans: Vec<(i32, i32)> =
+        picked.iter().flat_map(|r| r.words.iter().map(|w| (w.left, w.right()))).collect();
+    spans.sort();
+    let join = (0.35 * digit_height) as i32;
+    let mut columns: Vec<(i32, i32)> = Vec::new();
+    for (a, b) in spans {
+        match columns.last_mut() {
+            Some(c) if a <= c.1 + join => c.1 = c.1.max(b),
+            _ => columns.push((a, b)),
+        }
+    }
+    if columns.len() < 2 || columns.len() > 4 {
+        return None;
+    }
+
+    // Alignment: spread of right edges vs spread of centres within columns.
+    let mut right_spread = 0.0;
+    let mut centre_spread = 0.0;
+    let mut widths_differ = false;
+    for &(c0, c1) in &columns {
+        let ws: Vec<&&Word> =
+            picked.iter().flat_map(|r| r.words.iter()).filter(|w| w.left >= c0 && w.right() <= c1).collect();
+        let (Some(minr), Some(maxr)) =
+            (ws.iter().map(|w| w.right()).min(), ws.iter().map(|w| w.right()).max())
+        else {
+            continue;
+        };
+        let cs: Vec<f32> = ws.iter().map(|w| (w.left + w.right()) as f32 / 2.0).collect();
+        right_spread += (maxr - minr) as f32;
+        centre_spread +=
+            cs.iter().copied().fold(f32::MIN, f32::max) - cs.iter().copied().fold(f32::MAX, f32::min);
+        let wmin = ws.iter().map(|w| w.width).min().unwrap_or(0);
+        let wmax = ws.iter().map(|w| w.width).max().unwrap_or(0);
+        widths_differ |= (wmax - wmin) as f32 > 0.6 * digit_height;
+    }
+    let right_aligned = widths_differ.then_some(right_spread < centre_spread);
+
+    // 5. Rows, with the interpolated ones.
+    let mut out: Vec<GridRow> = Vec::new();
+    for (i, r) in picked.iter().enumerate() {
+        if i > 0 {
+            let prev = picked[i - 1];
+            let k = ((r.cy - prev.cy) / pitch).round() as i32;
+            for j in 1..k {
+                let cy = prev.cy + j as f32 * pitch;
+                out.push(GridRow {
+                    top: (cy - digit_height / 2.0) as i32,
+                    bottom: (cy + digit_height / 2.0) as i32,
+                    page_text: vec![None; columns.len()],
+                    boxes: Vec::new(),
+                });
+            }
+        }
+        let mut page_text = vec![None; columns.len()];
+        for (ci, &(c0, c1)) in columns.iter().enumerate() {
+            let mut ws: Vec<&&Word> = r.words.iter().filter(|w| w.left >= c0 && w.right() <= c1).collect();
+            ws.sort_by_key(|w| w.left);
+            if !ws.is_empty() {
+                page_text[ci] = Some(ws.iter().map(|w| w.text.as_str()).collect::<String>());
+            }
+        }
+        // The row's centre from boxes of digit height: a box that swallowed part of a
+        // bar or border is taller and off-centre.
+        let fitting: Vec<f32> =
+            r.words.iter().filter(|w| (w.height as f32) <= 1.3 * digit_height).map(|w| w.cy()).collect();
+        let cy = if fitting.is_empty() { r.cy } else { median(fitting) };
+        let half = digit_height / 2.0;
+        let boxes =
+            r.words.iter().map(|w| Rect { x0: w.left, y0: w.top, x1: w.right(), y1: w.bottom() }).collect();
+        out.push(GridRow {
+            top: (cy - half).round() as i32,
+            bottom: (cy + half).round() as i32,
+            page_text,
+            boxes,
+        });
+    }
+
+    Some(Grid { rows: out, columns, digit_height, pitch, right_aligned })
+}
+
+impl Grid {
+    /// The pixels to read for one value: the column's band, widened because a digit the
+    /// page pass missed may sit on either side, and the row's digits plus a margin.
+    pub fn cell_rect(&self, row: usize, col: usize) -> Rect {
+        self.cell_rect_of(&self.rows[row], col)
+    }
+
+    /// A row one pitch above the first (`up`) or below the last, for probing rows the
+    /// page pass missed.
+    pub fn neighbour(&self, up: bool) -> GridRow {
+        let edge = if up { &self.rows[0] } else { self.rows.last().expect("a grid has rows") };
+        let dy = if up { -self.pitch } else { self.pitch } as i32;
+        GridRow {
+            top: edge.top + dy,
+            bottom: edge.bottom + dy,
+            page_text: vec![None; self.columns.len()],
+            boxes: Vec::new(),
+        }
+    }
+
+    pub fn cell_rect_of(&self, r: &GridRow, col: usize) -> Rect {
+        let h = self.digit_height;
+        let (c0, c1) = self.columns[col];
+        let mut x0 = c0 - (0.7 * h) as i32;
+        let mut x1 = c1 + (0.4 * h) as i32;
+        if col > 0 {
+            x0 = x0.max((self.columns[col - 1].1 + c0) / 2);
+        }
+        if col + 1 < self.columns.len() {
+            x1 = x1.min((c1 + self.columns[col + 1].0) / 2);
+        }
+        Rect { x0, x1, y0: r.top - (0.3 * h) as i32, y1: r.bottom + (0.3 * h) as i32 }
+    }
+
+    /// The area left of the first column where a row's button (its test label) sits: the
+    /// nearest words left of the grid in the row's band.
+    pub fn label_rects(&self, words: &[Word]) -> Vec<Option<Rect>> {
+        let left = self.columns[0].0 - (0.5 * self.digit_height) as i32;
+        let reach = (self.columns[0].1 - self.columns[0].0).max((4.0 * self.digit_height) as i32) * 2;
+        let half = 0.45 * self.pitch;
+        let found: Vec<Option<(i32, i32)>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let cy = r.cy();
+                let mut ws: Vec<&Word> = words
+                    .iter()
+                    .filter(|w| w.right() <= left && w.right() > left - reach && (w.cy() - cy).abs() < half)
+                    .filter(|w| w.text.chars().any(char::is_alphanumeric))
+                    .collect();
+                ws.sort_by_key(|w| -w.right());
+                let first = ws.first()?;
+                let lh = first.height.max(4);
+                // Words of the same button overlap the nearest word's horizontal band.
+                let (mut x0, mut x1) = (first.left, first.right());
+                for w in &ws[1..] {
+                    if w.right() > x0 - lh && w.left < x1 + lh {
+                        x0 = x0.min(w.left);
+                        x1 = x1.max(w.right());
+                    }
+                }
+                Some((x0, x1))
+            })
+            .collect();
+        // Buttons are one column: where a row's words were not found, use the others'.
+        let known: Vec<(i32, i32)> = found.iter().flatten().copied().collect();
+        if known.is_empty() {
+            return vec![None; self.rows.len()];
+        }
+        let x0 = known.iter().map(|k| k.0).min().expect("known is not empty");
+        let x1 = known.iter().map(|k| k.1).max().expect("known is not empty");
+        let pad = (0.25 * self.digit_height) as i32;
+        self.rows
+            .iter()
+            .map(|r| {
+                let (a, b) = (x0, x1);
+                let cy = r.cy();
+                Some(Rect {
+                    x0: a - pad,
+                    x1: b + pad,
+                    y0: (cy - 0.42 * self.pitch) as i32,
+                    y1: (cy + 0.42 * self.pitch) as i32,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Grid {
+    /// Replaces the page pass's box heights by the measured ink: boxes often include part
+    /// of a bar or the whole cell, the ink of the digits does not.
+    pub fn refine_rows(&mut self, ink: impl Fn(Rect) -> Option<(i32, i32)>) {
+        let mut heights = Vec::new();
+        for r in &mut self.rows {
+            let spans: Vec<(i32, i32)> = r.boxes.iter().filter_map(|b| ink(*b)).collect();
+            if spans.is_empty() {
+                continue;
+            }
+            r.top = median(spans.iter().map(|s| s.0 as f32).collect()) as i32;
+            r.bottom = median(spans.iter().map(|s| s.1 as f32).collect()) as i32;
+            heights.push((r.bottom - r.top) as f32);
+        }
+        if heights.is_empty() {
+            return;
+        }
+        let h = median(heights);
+        if h >= 6.0 {
+            self.digit_height = h;
+            // Rows the page pass did not see: same height around their centre.
+            for r in &mut self.rows {
+                if r.boxes.is_empty() {
+                    let cy = r.cy();
+                    r.top = (cy - h / 2.0) as i32;
+                    r.bottom = (cy + h / 2.0) as i32;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1147 @@
+//! The server benchmark: `cargo xtask bench-server` (which starts PostgreSQL and runs
+//! `cargo bench -p ssdbase --bench server`). In one run, for SQLite and for PostgreSQL:
+//!
+//! 1. Ingest. Submissions per second through real HTTP (the `ssdbase serve` router on a
+//!    loopback port, hyper clients on keep-alive connections) with 1 and 16 concurrent
+//!    clients, next to the raw insert rate of the same database in the same run: the same
+//!    kind of uploads, already parsed, handed straight to `Storage::submit` (sqlx, one
+//!    transaction each, no HTTP, no parsing). Uploads are real CrystalDiskMark, KDiskMark
+//!    and fio exports from the shared corpus with their numbers varied, so each one is a
+//!    new content hash.
+//! 2. Queries. p50/p99 latency over HTTP of a browse query (filters and a page) and of a
+//!    three-drive compare, on a database of 1,000,000 results (thousands of catalogue
+//!    drives, popular drives with thousands of results, several platforms and data
+//!    patterns, 6-12 metrics each). The fixture is loaded in bulk once and kept
+//!    (`target/bench/ssdbase-1m.sqlite`, PostgreSQL database `ssdbase_bench_1m`); the
+//!    output says whether it was reused.
+//!
+//! Environment: `SSDBASE_BENCH_POSTGRES_URL` (a role that may create databases; set by
+//! xtask), `SSDBASE_BENCH_RESULTS` (fixture size, default 1000000),
+//! `SSDBASE_BENCH_SUBMISSIONS` (uploads per ingest run, default 3000),
+//! `SSDBASE_BENCH_QUERIES` (timed requests per query, default 300),
+//! `SSDBASE_BENCH_ONLY` (`sqlite` or `postgres`), `SSDBASE_BENCH_PARTS` (`ingest`,
+//! `queries`, or both: the default).
+//!
+//! Run by `cargo test` (no `--bench` argument) it only says how to run it.
+
+use anyhow::{bail, ensure, Context, Result};
+use bench::text::Document;
+use bench::{BenchResult, DataPattern, DriveSku, Link, Platform, RatedSpec, StorageMode, Tags};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::{Method, Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::json;
+use ssdbase::api::{app, Limits};
+use ssdbase::ingest;
+use ssdbase::storage::sql::{self, Param};
+use ssdbase::storage::{DynStorage, NewResult, NewSubmission};
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("server benchmark: run it with `cargo xtask bench-server`");
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    if let Err(e) = runtime.block_on(run()) {
+        eprintln!("bench-server: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+struct Config {
+    postgres_admin_url: Option<String>,
+    results: usize,
+    submissions: usize,
+    queries: usize,
+    only: Option<String>,
+    run_ingest: bool,
+    run_queries: bool,
+}
+
+fn env_usize(name: &str, default: usize) -> Result<usize> {
+    match std::env::var(name) {
+        Ok(v) => v.parse().with_context(|| format!("{name}={v:?} is not a number")),
+        Err(_) => Ok(default),
+    }
+}
+
+async fn run() -> Result<()> {
+    let config = Config {
+        postgres_admin_url: std::env::var("SSDBASE_BENCH_POSTGRES_URL").ok(),
+        results: env_usize("SSDBASE_BENCH_RESULTS", 1_000_000)?,
+        submissions: env_usize("SSDBASE_BENCH_SUBMISSIONS", 3000)?,
+        queries: env_usize("SSDBASE_BENCH_QUERIES", 300)?,
+        only: std::env::var("SSDBASE_BENCH_ONLY").ok(),
+        run_ingest: std::env::var("SSDBASE_BENCH_PARTS").map_or(true, |p| p.contains("ingest")),
+        run_queries: std::env::var("SSDBASE_BENCH_PARTS").map_or(true, |p| p.contains("queries")),
+    };
+    let corpus = Corpus::load(&shared_dir()?)?;
+    println!(
+        "server benchmark: {} corpus files as upload templates; {} uploads per ingest run; \
+         {} timed requests per query; fixture of {} results",
+        corpus.templates.len(),
+        config.submissions,
+        config.queries,
+        config.results
+    );
+    let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
+    std::fs::create_dir_all(&work)?;
+    let started = Instant::now();
+    let mut reports = Vec::new();
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if config.only.as_deref().is_some_and(|o| o != backend.name()) {
+            continue;
+        }
+        if backend == Backend::Postgres && config.postgres_admin_url.is_none() {
+            bail!("SSDBASE_BENCH_POSTGRES_URL is not set: run `cargo xtask bench-server`");
+        }
+        let ingest = match config.run_ingest {
+            true => Some(ingest_bench(backend, &config, &corpus, &work).await?),
+            false => None,
+        };
+        let queries = match config.run_queries {
+            true => Some(query_bench(backend, &config, &corpus, &work).await?),
+            false => None,
+        };
+        reports.push((backend, ingest, queries));
+    }
+    println!("\n== summary ({} s in all)", started.elapsed().as_secs());
+    for (backend, ingest, queries) in &reports {
+        if let Some(ingest) = ingest {
+            println!("{:<8} ingest subs/s  {}", backend.name(), ingest.line());
+        }
+        if let Some(queries) = queries {
+            println!("{:<8} queries @{}  {}", backend.name(), config.results, queries.line());
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+/// A database made for this run (SQLite file or PostgreSQL database) and how to open it.
+struct Db {
+    backend: Backend,
+    url: String,
+    admin_url: Option<String>,
+    pg_name: Option<String>,
+    file: Option<PathBuf>,
+}
+
+impl Db {
+    fn sqlite(file: PathBuf) -> Db {
+        Db {
+            backend: Backend::Sqlite,
+            url: format!("sqlite://{}", file.display()),
+            admin_url: None,
+            pg_name: None,
+            file: Some(file),
+        }
+    }
+
+    fn postgres(admin_url: &str, name: &str) -> Db {
+        let base = admin_url.rsplit_once('/').map(|(b, _)| b).unwrap_or(admin_url);
+        Db {
+            backend: Backend::Postgres,
+            url: format!("{base}/{name}"),
+            admin_url: Some(admin_url.to_string()),
+            pg_name: Some(name.to_string()),
+            file: None,
+        }
+    }
+
+    async fn exists(&self) -> Result<bool> {
+        match self.backend {
+            Backend::Sqlite => Ok(self.file.as_ref().is_some_and(|f| f.exists())),
+            Backend::Postgres => {
+                let admin = sqlx::PgPool::connect(self.admin_url.as_deref().unwrap()).await?;
+                let found = sqlx::query("SELECT 1 FROM pg_database WHERE datname = $1")
+                    .bind(self.pg_name.as_deref().unwrap())
+                    .fetch_optional(&admin)
+                    .await?
+                    .is_some();
+                admin.close().await;
+                Ok(found)
+            }
+        }
+    }
+
+    /// Removes the database if it exists and creates it empty.
+    async fn recreate(&self) -> Result<()> {
+        match self.backend {
+            Backend::Sqlite => {
+                let file = self.file.as_ref().unwrap();
+                for suffix in ["", "-wal", "-shm"] {
+                    let f = PathBuf::from(format!("{}{suffix}", file.display()));
+                    if f.exists() {
+                        std::fs::remove_file(&f)?;
+                    }
+                }
+            }
+            Backend::Postgres => {
+                let admin = sqlx::PgPool::connect(self.admin_url.as_deref().unwrap()).await?;
+                let name = self.pg_name.as_deref().unwrap();
+                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .execute(&admin)
+                    .await?;
+                sqlx::query(&format!("CREATE DATABASE \"{name}\"")).execute(&admin).await?;
+                admin.close().await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn drop_it(&self) -> Result<()> {
+        match self.backend {
+            Backend::Sqlite => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ =
+                        std::fs::remove_file(format!("{}{suffix}", self.file.as_ref().unwrap().display()));
+                }
+            }
+            Backend::Postgres => {
+                let admin = sqlx::PgPool::connect(self.admin_url.as_deref().unwrap()).await?;
+                let name = self.pg_name.as_deref().unwrap();
+                sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .execute(&admin)
+                    .await?;
+                admin.close().await;
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Uploads: corpus files with their numbers varied
+// ---------------------------------------------------------------------------------------
+
+struct Template {
+    name: String,
+    text: String,
+    /// What the file parses to: the shape of the fixture's results.
+    results: Vec<BenchResult>,
+}
+
+struct Corpus {
+    templates: Vec<Template>,
+}
+
+impl Corpus {
+    fn load(shared: &Path) -> Result<Corpus> {
+        let mut templates = Vec::new();
+        for dir in ["cdm3", "cdm5", "cdm6", "cdm7", "cdm8", "kdiskmark", "fio"] {
+            let path = shared.join("corpus/real").join(dir);
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            for f in files {
+                let text = String::from_utf8(std::fs::read(&f)?)
+                    .with_context(|| format!("{} is not UTF-8", f.display()))?;
+                let results = bench::parse_str(&text, None)
+                    .with_context(|| format!("corpus file {} does not parse", f.display()))?;
+                templates.push(Template {
+                    name: f.file_name().unwrap().to_string_lossy().into_owned(),
+                    text,
+                    results,
+                });
+            }
+        }
+        ensure!(templates.len() >= 5, "too few corpus files under {}", shared.display());
+        Ok(Corpus { templates })
+    }
+}
+
+/// splitmix64: a small deterministic generator, so every run uploads the same data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, n).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in [lo, hi).
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (self.next() >> 11) as f64 / (1u64 << 53) as f64 * (hi - lo)
+    }
+}
+
+/// Scales a number as printed, keeping its number of decimals.
+fn scale_number(token: &str, factor: f64) -> String {
+    let decimals = token.split_once('.').map_or(0, |(_, d)| d.len());
+    let v: f64 = token.parse().unwrap_or(0.0);
+    format!("{:.*}", decimals, v * factor)
+}
+
+/// Rewrites every measured number of a result file by `factor` (throughput and IOPS up,
+/// latency down), leaving everything else (labels, dates, versions) as it was.
+fn vary_text(text: &str, factor: f64) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let key = line.trim_start();
+        let fio_number =
+            ["\"bw_bytes\"", "\"bw\"", "\"iops\"", "\"mean\""].iter().any(|k| key.starts_with(k));
+        if line.contains("MB/s") {
+            // CrystalDiskMark / KDiskMark row: scale the decimal numbers (MB/s, IOPS,
+            // latency), never the integers of the descriptor (`Q= 8`, `4KiB`).
+            let mut rest = line;
+            while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+                let len = rest[start..]
+                    .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .unwrap_or(rest.len() - start);
+                let token = &rest[start..start + len];
+                let tail = &rest[start + len..];
+                out.push_str(&rest[..start]);
+                if token.contains('.') && !token.ends_with('.') {
+                    let latency = tail.trim_start().starts_with("us");
+                    out.push_str(&scale_number(token, if latency { 1.0 / factor } else { factor }));
+                } else {
+                    out.push_str(token);
+                }
+                rest = tail;
+            }
+            out.push_str(rest);
+        } else if fio_number {
+            let (head, value) = line.split_once(':').expect("fio key lines have a colon");
+            let number = value.trim().trim_end_matches(',');
+            if number.parse::<f64>().is_ok_and(|v| v > 0.0) {
+                let f = if key.starts_with("\"mean\"") { 1.0 / factor } else { factor };
+                let comma = if value.trim_end().ends_with(',') { "," } else { "" };
+                out.push_str(&format!("{head}: {}{comma}\n", scale_number(number, f)));
+            } else {
+                out.push_str(line);
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+const CHIPSETS: &[(&str, &str, &str, StorageMode)] = &[
+    ("Z690", "Intel Z690", "Microsoft NVMe", StorageMode::Nvme),
+    ("X570", "AMD X570", "AMD NVMe", StorageMode::Nvme),
+    ("B550", "AMD B550", "Microsoft NVMe", StorageMode::Nvme),
+    ("Z390", "Intel Z390", "IRST", StorageMode::Ahci),
+    ("Z68", "Intel Z68", "IMSM", StorageMode::Ahci),
+    ("SB950", "AMD SB950", "AMD AHCI", StorageMode::Ahci),
+    ("X99", "Intel X99", "Microsoft AHCI", StorageMode::Ahci),
+    ("ICH10R", "Intel ICH10R", "IMSM", StorageMode::Raid),
+    ("Apple T2", "Apple T2", "apfs", StorageMode::Nvme),
+    ("B760", "Intel B760", "Microsoft NVMe", StorageMode::Nvme),
+];
+
+const OSES: &[&str] = &[
+    "Windows 10 Professional [10.0 Build 19045] (x64)",
+    "Windows 11 Pro [10.0 Build 22631] (x64)",
+    "Windows 7 Ultimate Edition SP1 [6.1 Build 7601] (x64)",
+    "Ubuntu 22.04 [linux 6.5.0]",
+    "Fedora 39 [linux 6.6.8]",
+];
+
+fn platform(rng: &mut Rng) -> Platform {
+    let (chipset, controller, driver, mode) = CHIPSETS[rng.below(CHIPSETS.len())];
+    let link = match mode {
+        StorageMode::Nvme => Link::Pcie { gen: 3 + rng.below(2) as u8, lanes: 4 },
+        _ => Link::Sata { gbps: 6.0 },
+    };
+    Platform {
+        chipset: Some(chipset.into()),
+        storage_controller: Some(controller.into()),
+        driver: Some(driver.into()),
+        mode: Some(mode),
+        link: Some(link),
+        os: Some(OSES[rng.below(OSES.len())].into()),
+        filesystem: Some(if rng.below(3) == 0 { "ext4" } else { "NTFS" }.into()),
+        ..Platform::default()
+    }
+}
+
+/// One upload, as the HTTP client sends it and as the raw baseline stores it.
+struct Upload {
+    body: Bytes,
+    submission: NewSubmission,
+}
+
+/// `n` distinct uploads: corpus files with varied numbers, tagged with a catalogue drive
+/// and a platform. Each is parsed here, the way the API does it, for the raw baseline.
+fn uploads(
+    corpus: &Corpus,
+    drives: &[DriveSku],
+    n: usize,
+    rng: &mut Rng,
+    seen: &mut HashSet<String>,
+) -> Vec<Upload> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let t = &corpus.templates[rng.below(corpus.templates.len())];
+        let text = vary_text(&t.text, rng.range(0.6, 1.4));
+        let hash = ingest::sha256_hex(text.as_bytes());
+        if !seen.insert(hash.clone()) {
+            continue;
+        }
+        let sku = &drives[rng.below(drives.len())];
+        let mut tags = Tags { platform: platform(rng), ..Tags::default() };
+        tags.drive.sku = Some(sku.id.clone());
+        let body = serde_json::to_vec(&json!({ "text": text, "tags": tags })).expect("json");
+        let doc = Document::from_text(text.clone());
+        let format = bench::detect(&doc);
+        let results = bench::parse_document(&doc, format)
+            .unwrap_or_else(|e| panic!("varied {} does not parse: {e}", t.name));
+        ingest::complete_tags(&mut tags, Some(sku));
+        let (_, edit_token_hash) = ingest::new_edit_token();
+        let submission = NewSubmission {
+            body: text.into_bytes(),
+            content_hash: hash,
+            format: format.map(|f| f.id().to_string()),
+            edit_token_hash,
+            client: Some("127.0.0.1".into()),
+            provenance: None,
+            created_at: ingest::now_unix(),
+            results: results
+                .into_iter()
+                .map(|result| NewResult {
+                    flags: ingest::flags_for(&result, &tags, Some(sku)),
+                    result,
+                    tags: tags.clone(),
+                    source: None,
+                })
+                .collect(),
+        };
+        out.push(Upload { body: Bytes::from(body), submission });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------
+
+/// The real router on a loopback port, as `ssdbase serve` runs it.
+struct Server {
+    addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    async fn start(storage: DynStorage) -> Result<Server> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let router = app(storage, &Limits::default());
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+                .await
+                .expect("server runs");
+        });
+        Ok(Server { addr, task })
+    }
+
+    fn stop(self) {
+        self.task.abort();
+    }
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Client {
+    send: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Result<Client> {
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+        Ok(Client { send })
+    }
+
+    async fn request(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<Bytes>,
+    ) -> Result<(StatusCode, Bytes)> {
+        self.send.ready().await?;
+        let mut req = Request::builder().method(method).uri(path).header("host", "127.0.0.1");
+        if body.is_some() {
+            req = req.header("content-type", "application/json");
+        }
+        let res = self.send.send_request(req.body(Full::new(body.unwrap_or_default()))?).await?;
+        let status = res.status();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        Ok((status, bytes))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Ingest
+// ---------------------------------------------------------------------------------------
+
+struct IngestReport {
+    /// (clients, raw submissions/s, HTTP submissions/s)
+    rows: Vec<(usize, f64, f64)>,
+}
+
+impl IngestReport {
+    fn line(&self) -> String {
+        self.rows
+            .iter()
+            .map(|(c, raw, http)| {
+                format!("{c:>2} clients: HTTP {http:>7.0} vs raw {raw:>7.0} ({:.2}x)", http / raw)
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+async fn ingest_bench(
+    backend: Backend,
+    config: &Config,
+    corpus: &Corpus,
+    work: &Path,
+) -> Result<IngestReport> {
+    println!("\n== {} ingest", backend.name());
+    let db = match backend {
+        Backend::Sqlite => Db::sqlite(work.join(format!("ingest-{}.sqlite", std::process::id()))),
+        Backend::Postgres => Db::postgres(
+            config.postgres_admin_url.as_deref().unwrap(),
+            &format!("ssdbase_bench_ingest_{}", std::process::id()),
+        ),
+    };
+    db.recreate().await?;
+    let storage = ssdbase::open(&db.url).await?;
+    let drives: Vec<DriveSku> = storage.list_drives().await?.into_iter().map(|d| d.drive).collect();
+    let server = Server::start(storage.clone()).await?;
+    let mut rng = Rng(0x5eed ^ backend as u64);
+    let mut seen = HashSet::new();
+    let mut report = IngestReport { rows: Vec::new() };
+    for clients in [1, 16] {
+        let raw = uploads(corpus, &drives, config.submissions, &mut rng, &mut seen);
+        let http = uploads(corpus, &drives, config.submissions, &mut rng, &mut seen);
+        let raw_rate = ingest_raw(&storage, raw, clients).await?;
+        let http_rate = ingest_http(server.addr, http, clients).await?;
+        println!(
+            "{clients:>2} clients: HTTP {http_rate:>7.0} submissions/s, raw Storage::submit {raw_rate:>7.0}/s, \
+             ratio {:.2}",
+            http_rate / raw_rate
+        );
+        report.rows.push((clients, raw_rate, http_rate));
+    }
+    server.stop();
+    drop(storage);
+    db.drop_it().await?;
+    Ok(report)
+}
+
+/// Splits work over `clients` tasks; returns items per second.
+async fn ingest_raw(storage: &DynStorage, uploads: Vec<Upload>, clients: usize) -> Result<f64> {
+    let n = uploads.len();
+    let queue =
+        Arc::new(std::sync::Mutex::new(uploads.into_iter().map(|u| u.submission).collect::<Vec<_>>()));
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let queue = queue.clone();
+        let storage = storage.clone();
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let Some(s) = queue.lock().unwrap().pop() else { return Ok::<_, anyhow::Error>(()) };
+                match storage.submit(&s).await? {
+                    ssdbase::storage::Submitted::Stored { .. } => {}
+                    other => bail!("raw submit did not store: {other:?}"),
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await??;
+    }
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
+
+async fn ingest_http(addr: SocketAddr, uploads: Vec<Upload>, clients: usize) -> Result<f64> {
+    let n = uploads.len();
+    let queue = Arc::new(std::sync::Mutex::new(uploads.into_iter().map(|u| u.body).collect::<Vec<_>>()));
+    let mut conns = Vec::new();
+    for _ in 0..clients {
+        conns.push(Client::connect(addr).await?);
+    }
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for mut client in conns {
+        let queue = queue.clone();
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let Some(body) = queue.lock().unwrap().pop() else { return Ok::<_, anyhow::Error>(()) };
+                let (status, reply) = client.request(Method::POST, "/api/v1/results", Some(body)).await?;
+                if status != StatusCode::CREATED {
+                    bail!("POST /api/v1/results answered {status}: {}", String::from_utf8_lossy(&reply));
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await??;
+    }
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries on 1,000,000 results
+// ---------------------------------------------------------------------------------------
+
+struct QueryReport {
+    reused: bool,
+    load_seconds: f64,
+    /// (name, p50 ms, p99 ms)
+    rows: Vec<(String, f64, f64)>,
+}
+
+impl QueryReport {
+    fn line(&self) -> String {
+        let mut s: Vec<String> =
+            self.rows.iter().map(|(n, p50, p99)| format!("{n} p50 {p50:.1} ms p99 {p99:.1} ms")).collect();
+        s.push(if self.reused {
+            "fixture reused".into()
+        } else {
+            format!("fixture loaded in {:.0} s", self.load_seconds)
+        });
+        s.join(" | ")
+    }
+}
+
+/// Bumped whenever the fixture's generator changes, so an old cached fixture is rebuilt.
+const FIXTURE_VERSION: &str = "1";
+
+async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<QueryReport> {
+    println!("\n== {} queries on {} results", backend.name(), config.results);
+    let db = match backend {
+        Backend::Sqlite => Db::sqlite(work.join(format!("ssdbase-{}.sqlite", config.results))),
+        Backend::Postgres => Db::postgres(
+            config.postgres_admin_url.as_deref().unwrap(),
+            &format!("ssdbase_bench_{}", config.results),
+        ),
+    };
+    let mark = format!("v{FIXTURE_VERSION}:{}", config.results);
+    let mut reused = false;
+    if db.exists().await? {
+        reused = fixture_mark(&db).await.ok().flatten().as_deref() == Some(mark.as_str());
+    }
+    let started = Instant::now();
+    let fixture = Fixture::new(config.results);
+    if !reused {
+        println!("loading the fixture (once; later runs reuse it)");
+        db.recreate().await?;
+        let storage = ssdbase::open(&db.url).await?;
+        drop(storage);
+        load_fixture(&db, &fixture, config.results, corpus, &mark).await?;
+    }
+    let load_seconds = started.elapsed().as_secs_f64();
+    println!(
+        "fixture: {} ({:.0} s)",
+        if reused { "reused from an earlier run" } else { "loaded now" },
+        load_seconds
+    );
+    let opening = Instant::now();
+    let storage = ssdbase::storage::connect(&db.url).await?;
+    println!(
+        "opened in {:.1} s (migrations, and the compare summary when it was missing)",
+        opening.elapsed().as_secs_f64()
+    );
+    let counts = fixture_counts(&db).await?;
+    println!("fixture holds {} results, {} metrics, {} catalogue drives", counts.0, counts.1, counts.2);
+    let server = Server::start(storage).await?;
+    let mut client = Client::connect(server.addr).await?;
+    let mut rows = Vec::new();
+
+    // Browse: a filter or two and a page, the way the site's result list asks.
+    let popular = &fixture.drives[..3];
+    let browse: Vec<String> = vec![
+        format!("/api/v1/results?drive={}&data_pattern=random&limit=50", popular[0].id),
+        "/api/v1/results?chipset=Z690&tool=crystaldiskmark&limit=50".to_string(),
+        format!(
+            "/api/v1/results?vendor={}&access=rnd&queue_depth=32&limit=50",
+            urlencode(&popular[1].vendor)
+        ),
+        format!("/api/v1/results?drive={}&os={}&limit=50", fixture.drives[700].id, urlencode(OSES[1])),
+    ];
+    let (p50, p99) = latency(&mut client, &browse, config.queries).await?;
+    println!("browse  (4 filter sets, 50 per page): p50 {p50:.2} ms, p99 {p99:.2} ms");
+    rows.push(("browse".to_string(), p50, p99));
+
+    let compare =
+        vec![format!("/api/v1/compare?drives={},{},{}", popular[0].id, popular[1].id, popular[2].id)];
+    let (p50, p99) = latency(&mut client, &compare, config.queries).await?;
+    println!(
+        "compare (3 most popular drives, {} + {} + {} results): p50 {p50:.2} ms, p99 {p99:.2} ms",
+        fixture.popular_counts[0], fixture.popular_counts[1], fixture.popular_counts[2]
+    );
+    rows.push(("compare".to_string(), p50, p99));
+
+    let typical = vec![format!(
+        "/api/v1/compare?drives={},{},{}",
+        fixture.drives[500].id, fixture.drives[900].id, fixture.drives[1500].id
+    )];
+    let (p50, p99) = latency(&mut client, &typical, config.queries).await?;
+    println!("compare (3 catalogue drives of ordinary popularity): p50 {p50:.2} ms, p99 {p99:.2} ms");
+    rows.push(("compare-ordinary".to_string(), p50, p99));
+    server.stop();
+    Ok(QueryReport { reused, load_seconds, rows })
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Sends each path in turn (after a warm-up) and returns p50 and p99 in milliseconds.
+async fn latency(client: &mut Client, paths: &[String], n: usize) -> Result<(f64, f64)> {
+    for p in paths.iter().cycle().take(paths.len() * 3) {
+        let (status, body) = client.request(Method::GET, p, None).await?;
+        ensure!(status == StatusCode::OK, "GET {p} answered {status}: {}", String::from_utf8_lossy(&body));
+    }
+    let mut times = Vec::with_capacity(n);
+    for p in paths.iter().cycle().take(n) {
+        let start = Instant::now();
+        let (status, body) = client.request(Method::GET, p, None).await?;
+        times.push(start.elapsed());
+        ensure!(status == StatusCode::OK, "GET {p} answered {status}: {}", String::from_utf8_lossy(&body));
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Ok((ms(at(0.50)), ms(at(0.99))))
+}
+
+/// The fixture's catalogue and how its results spread over it.
+struct Fixture {
+    /// Generated catalogue; the first [`POPULAR`] are the popular drives.
+    drives: Vec<DriveSku>,
+    popular_counts: Vec<usize>,
+    /// Cumulative weights over `drives` for picking a result's drive.
+    cumulative: Vec<f64>,
+}
+
+const CATALOGUE: usize = 3000;
+const POPULAR: usize = 30;
+const VENDORS: &[&str] = &[
+    "Samsung",
+    "Western Digital",
+    "Crucial",
+    "Kingston",
+    "SK hynix",
+    "Seagate",
+    "Sabrent",
+    "Intel",
+    "Corsair",
+    "ADATA",
+    "Plextor",
+    "Toshiba",
+];
+const CAPACITIES: &[u32] = &[120, 240, 250, 256, 480, 500, 512, 960, 1000, 1024, 2000, 4000];
+
+impl Fixture {
+    fn new(results: usize) -> Fixture {
+        let mut drives = Vec::with_capacity(CATALOGUE);
+        for i in 0..CATALOGUE {
+            let vendor = VENDORS[i % VENDORS.len()];
+            let capacity_gb = CAPACITIES[(i / VENDORS.len()) % CAPACITIES.len()];
+            let model = format!(
+                "Bench {}{}",
+                ["EVO ", "Pro ", "Blue ", "SN", "P", "NV", "Gold "][i % 7],
+                100 + i / 7
+            );
+            let nvme = i % 3 != 0;
+            let base = if nvme { 2000.0 + (i % 5) as f64 * 700.0 } else { 550.0 };
+            drives.push(DriveSku {
+                id: format!(
+                    "{}-{}-{capacity_gb}gb-{i}",
+                    vendor.to_lowercase().replace(' ', "-"),
+                    model.to_lowercase().replace(' ', "-")
+                ),
+                vendor: vendor.into(),
+                model,
+                part_number: Some(format!("BP{i:05}")),
+                capacity_gb,
+                interface: Some(if nvme {
+                    Link::Pcie { gen: 3 + (i % 2) as u8, lanes: 4 }
+                } else {
+                    Link::Sata { gbps: 6.0 }
+                }),
+                controller: Default::default(),
+                nand: Default::default(),
+                dram_mb: None,
+                rated: RatedSpec {
+                    seq_read_mbps: Some(base),
+                    seq_write_mbps: Some(base * 0.8),
+                    rnd4k_read_iops: Some(base * 150.0),
+                    rnd4k_write_iops: Some(base * 130.0),
+                },
+            });
+        }
+        // Popular drives: from ~5% of the results down to ~1%, of 1,000,000 that is
+        // 6,000 .. 1,000 results each; the rest spread evenly over the catalogue.
+        let popular_share: Vec<f64> =
+            (0..POPULAR).map(|i| 0.006 - 0.005 * i as f64 / (POPULAR - 1) as f64).collect();
+        let rest = (1.0 - popular_share.iter().sum::<f64>()) / (CATALOGUE - POPULAR) as f64;
+        let mut cumulative = Vec::with_capacity(CATALOGUE);
+        let mut acc = 0.0;
+        for i in 0..CATALOGUE {
+            acc += popular_share.get(i).copied().unwrap_or(rest);
+            cumulative.push(acc);
+        }
+        let popular_counts = popular_share.iter().map(|s| (s * results as f64).round() as usize).collect();
+        Fixture { drives, popular_counts, cumulative }
+    }
+
+    fn pick_drive(&self, rng: &mut Rng) -> usize {
+        let x = rng.range(0.0, *self.cumulative.last().unwrap());
+        self.cumulative.partition_point(|&c| c <= x).min(self.drives.len() - 1)
+    }
+}
+
+async fn fixture_mark(db: &Db) -> Result<Option<String>> {
+    let q = "SELECT value FROM app_meta WHERE key = 'bench_fixture'";
+    Ok(match db.backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(&db.url).await?;
+            let v = sqlx::query_scalar(q).fetch_optional(&pool).await?;
+            pool.close().await;
+            v
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(&db.url).await?;
+            let v = sqlx::query_scalar(q).fetch_optional(&pool).await?;
+            pool.close().await;
+            v
+        }
+    })
+}
+
+async fn fixture_counts(db: &Db) -> Result<(i64, i64, i64)> {
+    let q = "SELECT (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM metrics), (SELECT COUNT(*) FROM drives)";
+    Ok(match db.backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(&db.url).await?;
+            let v = sqlx::query_as(q).fetch_one(&pool).await?;
+            pool.close().await;
+            v
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(&db.url).await?;
+            let v = sqlx::query_as(q).fetch_one(&pool).await?;
+            pool.close().await;
+            v
+        }
+    })
+}
+
+/// Rows of one batch, ready to bind: the values `Storage::submit` would write.
+#[derive(Default)]
+struct Batch {
+    submissions: Vec<Param>,
+    results: Vec<Param>,
+    metrics: Vec<Param>,
+    n_results: usize,
+    n_metrics: usize,
+}
+
+/// Results per multi-row INSERT (metrics follow their results).
+const BATCH: usize = 200;
+
+async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpus, mark: &str) -> Result<()> {
+    // Results of 6 to 12 metrics: CrystalDiskMark and KDiskMark runs.
+    let shapes: Vec<&BenchResult> = corpus
+        .templates
+        .iter()
+        .flat_map(|t| &t.results)
+        .filter(|r| (6..=12).contains(&r.metrics.len()))
+        .collect();
+    ensure!(shapes.len() >= 5, "too few corpus results with 6-12 metrics");
+    let mut loader = Loader::open(db).await?;
+    loader.insert_drives(&fixture.drives).await?;
+    let (mut next_submission, mut next_result) = loader.next_ids().await?;
+    let mut rng = Rng(0x1_000_000);
+    let created_base = 1_600_000_000i64;
+    let started = Instant::now();
+    let mut batch = Batch::default();
+    for i in 0..results {
+        let d = fixture.pick_drive(&mut rng);
+        let sku = &fixture.drives[d];
+        let mut result = shapes[rng.below(shapes.len())].clone();
+        let speed = rng.range(0.7, 1.3) * if d.is_multiple_of(3) { 1.0 } else { 3.0 };
+        for m in &mut result.metrics {
+            let f = speed * rng.range(0.95, 1.05);
+            m.mbps = m.mbps.map(|v| (v * f * 1000.0).round() / 1000.0);
+            m.iops = m.iops.map(|v| (v * f * 10.0).round() / 10.0);
+            m.latency_us = m.latency_us.map(|v| (v / f * 100.0).round() / 100.0);
+        }
+        result.data_pattern = Some(match rng.below(10) {
+            0 => DataPattern::ZeroFill,
+            1 => DataPattern::OneFill,
+            _ => DataPattern::Random,
+        });
+        let mut tags = Tags { platform: platform(&mut rng), ..Tags::default() };
+        tags.drive.sku = Some(sku.id.clone());
+        ingest::complete_tags(&mut tags, Some(sku));
+        let tagged = bench::TaggedResult { result, tags, source: None };
+        let body = serde_json::to_vec(&tagged)?;
+        let bench::TaggedResult { result, tags, .. } = tagged;
+        let created_at = created_base + i as i64 * 60;
+        let sub = NewSubmission {
+            content_hash: ingest::sha256_hex(&body),
+            body,
+            format: Some("json".into()),
+            edit_token_hash: ingest::sha256_hex(&(i as u64 ^ 0xfeed).to_le_bytes()),
+            client: Some(format!("10.0.{}.{}", i % 250, i / 250 % 250)),
+            provenance: None,
+            created_at,
+            results: vec![NewResult {
+                flags: ingest::flags_for(&result, &tags, Some(sku)),
+                result,
+                tags,
+                source: None,
+            }],
+        };
+        batch.submissions.push(Param::Int(Some(next_submission)));
+        batch.submissions.extend(sql::submission_params(&sub));
+        let r = &sub.results[0];
+        batch.results.push(Param::Int(Some(next_result)));
+        batch.results.extend(sql::result_params(r, next_submission, 0, created_at));
+        sql::metric_params(next_result, &r.result, &mut batch.metrics);
+        batch.n_results += 1;
+        batch.n_metrics += r.result.metrics.len();
+        next_submission += 1;
+        next_result += 1;
+        if batch.n_results == BATCH {
+            loader.write(std::mem::take(&mut batch)).await?;
+        }
+        if (i + 1) % 100_000 == 0 {
+            let s = started.elapsed().as_secs_f64();
+            eprintln!("  {} results loaded, {:.0}/s", i + 1, (i + 1) as f64 / s);
+        }
+    }
+    if batch.n_results > 0 {
+        loader.write(batch).await?;
+    }
+    loader.finish(mark).await?;
+    Ok(())
+}
+
+/// Bulk writer: one connection, big transactions, multi-row INSERTs with explicit ids.
+enum Loader {
+    Sqlite(sqlx::SqliteConnection, usize),
+    Postgres(sqlx::PgConnection, usize),
+}
+
+fn insert_sql(table: &str, columns: &[&str], with_id: bool, rows: usize, pg: bool) -> String {
+    let mut cols: Vec<&str> = Vec::new();
+    if with_id {
+        cols.push("id");
+    }
+    cols.extend(columns);
+    let row = format!("({})", vec!["?"; cols.len()].join(", "));
+    let overriding = if pg && with_id { " OVERRIDING SYSTEM VALUE" } else { "" };
+    let s = format!(
+        "INSERT INTO {table} ({}){overriding} VALUES {}",
+        cols.join(", "),
+        vec![row; rows].join(", ")
+    );
+    if pg {
+        sql::numbered(&s)
+    } else {
+        s
+    }
+}
+
+/// Rows per statement, within SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+const METRIC_ROWS_PER_INSERT: usize = 2000;
+
+impl Loader {
+    async fn open(db: &Db) -> Result<Loader> {
+        use sqlx::Connection;
+        Ok(match db.backend {
+            Backend::Sqlite => {
+                let mut c = sqlx::SqliteConnection::connect(&db.url).await?;
+                // A fixture that a crash could corrupt is simply loaded again.
+                sqlx::query("PRAGMA synchronous = OFF").execute(&mut c).await?;
+                sqlx::query("PRAGMA cache_size = -262144").execute(&mut c).await?;
+                sqlx::query("BEGIN").execute(&mut c).await?;
+                Loader::Sqlite(c, 0)
+            }
+            Backend::Postgres => {
+                let mut c = sqlx::PgConnection::connect(&db.url).await?;
+                sqlx::query("SET synchronous_commit = off").execute(&mut c).await?;
+                sqlx::query("BEGIN").execute(&mut c).await?;
+                Loader::Postgres(c, 0)
+            }
+        })
+    }
+
+    async fn exec(&mut self, sql_text: &str, params: Vec<Param>) -> Result<()> {
+        match self {
+            Loader::Sqlite(c, _) => {
+                let q = params.into_iter().fold(sqlx::query(sql_text), |q, p| match p {
+                    Param::Text(v) => q.bind(v),
+                    Param::Int(v) => q.bind(v),
+                    Param::Float(v) => q.bind(v),
+                    Param::Bytes(v) => q.bind(v),
+                });
+                q.persistent(false).execute(&mut *c).await?;
+            }
+            Loader::Postgres(c, _) => {
+                let q = params.into_iter().fold(sqlx::query(sql_text), |q, p| match p {
+                    Param::Text(v) => q.bind(v),
+                    Param::Int(v) => q.bind(v),
+                    Param::Float(v) => q.bind(v),
+                    Param::Bytes(v) => q.bind(v),
+                });
+                q.persistent(false).execute(&mut *c).await?;
+            }
+        }
+        Ok(())
+    }
+
+    fn pg(&self) -> bool {
+        matches!(self, Loader::Postgres(..))
+    }
+
+    async fn insert_drives(&mut self, drives: &[DriveSku]) -> Result<()> {
+        for chunk in drives.chunks(500) {
+            let pg = self.pg();
+            let mut s = sql::INSERT_DRIVE.split(" VALUES ").next().unwrap().to_string();
+            let row = "(?, ?, ?, ?, ?, ?, ?)";
+            s.push_str(" VALUES ");
+            s.push_str(&vec![row; chunk.len()].join(", "));
+            let s = if pg { sql::numbered(&s) } else { s };
+            self.exec(&s, chunk.iter().flat_map(sql::drive_params).collect()).await?;
+        }
+        Ok(())
+    }
+
+    async fn next_ids(&mut self) -> Result<(i64, i64)> {
+        let q = "SELECT COALESCE((SELECT MAX(id) FROM submissions), 0) + 1, COALESCE((SELECT MAX(id) FROM results), 0) + 1";
+        Ok(match self {
+            Loader::Sqlite(c, _) => sqlx::query_as(q).fetch_one(&mut *c).await?,
+            Loader::Postgres(c, _) => sqlx::query_as(q).fetch_one(&mut *c).await?,
+        })
+    }
+
+    async fn write(&mut self, b: Batch) -> Result<()> {
+        let pg = self.pg();
+        let sub_cols = sql::SUBMISSION_COLUMNS.len() + 1;
+        let res_cols = sql::RESULT_COLUMNS.len() + 1;
+        debug_assert_eq!(b.submissions.len(), b.n_results * sub_cols);
+        debug_assert_eq!(b.results.len(), b.n_results * res_cols);
+        self.exec(&insert_sql("submissions", sql::SUBMISSION_COLUMNS, true, b.n_results, pg), b.submissions)
+            .await?;
+        self.exec(&insert_sql("results", sql::RESULT_COLUMNS, true, b.n_results, pg), b.results).await?;
+        let per = sql::METRIC_COLUMNS.len();
+        let mut metrics = b.metrics.into_iter();
+        let mut left = b.n_metrics;
+        while left > 0 {
+            let rows = left.min(METRIC_ROWS_PER_INSERT);
+            let params: Vec<Param> = metrics.by_ref().take(rows * per).collect();
+            self.exec(&insert_sql("metrics", sql::METRIC_COLUMNS, false, rows, pg), params).await?;
+            left -= rows;
+        }
+        // Commit every ~50,000 results: big transactions, bounded WAL.
+        let written = match self {
+            Loader::Sqlite(_, n) | Loader::Postgres(_, n) => {
+                *n += b.n_results;
+                *n
+            }
+        };
+        if written % 50_000 < BATCH {
+            self.exec("COMMIT", vec![]).await?;
+            self.exec("BEGIN", vec![]).await?;
+        }
+        Ok(())
+    }
+
+    async fn finish(mut self, mark: &str) -> Result<()> {
+        if self.pg() {
+            for table in ["submissions", "results", "metrics"] {
+                self.exec(
+                    &format!("SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))"),
+                    vec![],
+                )
+                .await?;
+            }
+        }
+        let set_mark = if self.pg() {
+            "INSERT INTO app_meta (key, value) VALUES ('bench_fixture', $1) ON CONFLICT (key) DO UPDATE SET value = $1"
+        } else {
+            "INSERT INTO app_meta (key, value) VALUES ('bench_fixture', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1"
+        };
+        self.exec(set_mark, vec![Param::Text(Some(mark.to_string()))]).await?;
+        // The rows went around Storage::submit, so the derived compare summary is stale:
+        // drop it and its mark, and the next open rebuilds it (storage::summary).
+        self.exec("DELETE FROM test_samples", vec![]).await?;
+        self.exec("DELETE FROM app_meta WHERE key = 'test_samples'", vec![]).await?;
+        self.exec("COMMIT", vec![]).await?;
+        match self {
+            Loader::Sqlite(mut c, _) => {
+                sqlx::query("ANALYZE").execute(&mut c).await?;
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&mut c).await?;
+            }
+            Loader::Postgres(mut c, _) => {
+                sqlx::query("VACUUM ANALYZE").execute(&mut c).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `$SSDBASE_SHARED`, or the nearest ancestor's `shared/` folder.
+fn shared_dir() -> Result<PathBuf> {
+    if let Ok(dir) = std::env::var("SSDBASE_SHARED") {
+        return Ok(PathBuf::from(dir));
+    }
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    loop {
+        if dir.join("shared/corpus").is_dir() {
+            return Ok(dir.join("shared"));
+        }
+        if !dir.pop() {
+            bail!("cannot find the shared corpus: put it at ../shared or set SSDBASE_SHARED");
+        }
+    }
+}
