@@ -269,6 +269,8 @@ pub struct RowReading {
     /// Canonical label (`SEQ1M Q8T1`), `None` when unreadable.
     #[serde(default)]
     pub label: Option<String>,
+    #[serde(default)]
+    pub label_confidence: Option<f32>,
     pub cells: Vec<CellReading>,
 }
 
@@ -280,19 +282,16 @@ pub struct CellReading {
 }
 
 impl Recognition {
-    /// How sure the recogniser was of the value of metric `label`/`op` (1 when unknown).
-    pub fn confidence_of(&self, label: &str, op: Op) -> f32 {
-        let column = match op {
-            Op::Read => "read",
-            Op::Write => "write",
-            Op::Mix => "mix",
-        };
+    /// How sure the recogniser was of the value of metric `label` (its metrics are named
+    /// `{column} {row label}`, e.g. `Read SEQ1M Q8T1`): the lower of the value's and the
+    /// row label's confidence; 1 when there is no reading for it.
+    pub fn confidence_of(&self, label: &str) -> f32 {
         self.rows
             .iter()
-            .filter(|r| r.label.as_deref() == Some(label))
-            .flat_map(|r| &r.cells)
-            .find(|c| c.column.eq_ignore_ascii_case(column))
-            .map_or(1.0, |c| c.confidence)
+            .filter_map(|r| Some((r.label.as_deref()?, r)))
+            .flat_map(|(row, r)| r.cells.iter().map(move |c| (row, r, c)))
+            .find(|(row, _, c)| label.strip_suffix(row).and_then(|l| l.strip_suffix(' ')) == Some(c.column.as_str()))
+            .map_or(1.0, |(_, r, c)| c.confidence.min(r.label_confidence.unwrap_or(1.0)))
     }
 }
 
@@ -509,18 +508,18 @@ mod tests {
         let job = r#"{"id":7,"status":"done","stage":"done","progress":1.0,"queue_position":null,"attempts":1,
           "media_type":"image/png","created_at":1,"finished_at":2,"error":null,"url":"/api/v1/ocr/7",
           "image_url":"/api/v1/ocr/7/image","recognition":{"result":{"tool":"crystaldiskmark","metrics":[
-          {"label":"SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},
-          {"label":"SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},
+          {"label":"Read SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},
+          {"label":"Write SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},
           "layout":{"family":"crystaldiskmark-7+"},"settings":{},"confidence":0.62,
-          "rows":[{"label":"SEQ1M Q8T1","label_confidence":0.99,"label_raw":"SEQ1M Q8T1","unit":"MB/s","cells":[
+          "rows":[{"label":"SEQ1M Q8T1","label_confidence":0.95,"label_raw":"SEQ1M Q8T1","unit":"MB/s","cells":[
             {"column":"Read","text":"560.41","value":560.41,"confidence":0.98,"rect":{}},
             {"column":"Write","text":"513.47","value":513.47,"confidence":0.62,"rect":{}}]}]}}"#;
         let job: OcrJob = serde_json::from_str(job).unwrap();
         assert!(job.finished());
         let r = job.recognition.unwrap();
-        assert_eq!(r.confidence_of("SEQ1M Q8T1", Op::Read), 0.98);
-        assert_eq!(r.confidence_of("SEQ1M Q8T1", Op::Write), 0.62);
-        assert_eq!(r.confidence_of("RND4K Q1T1", Op::Read), 1.0, "a value without a reading is not flagged");
+        assert_eq!(r.confidence_of("Read SEQ1M Q8T1"), 0.95, "the row label's doubt counts too");
+        assert_eq!(r.confidence_of("Write SEQ1M Q8T1"), 0.62);
+        assert_eq!(r.confidence_of("Read RND4K Q1T1"), 1.0, "a value without a reading is not flagged");
         let queued: OcrJob = serde_json::from_str(
             r#"{"id":8,"status":"queued","stage":null,"progress":0,"queue_position":3,"error":null,"image_url":"/x"}"#,
         )

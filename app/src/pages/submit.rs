@@ -453,7 +453,7 @@ fn Screenshot(
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
-                    let conf = r.confidence_of(&m.label, m.op);
+                    let conf = r.confidence_of(&m.label);
                     let unit = screenshot::shown_value(m).map_or("", |v| v.1);
                     let op = format!("{:?}", m.op);
                     let op_id = op.to_lowercase();
@@ -490,7 +490,7 @@ fn Screenshot(
                 <p class="muted">"Check every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
                 <div class="table-wrap">
                     <table id="ocr-values">
-                        <thead><tr><th scope="col">"Row"</th><th scope="col">"Column"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
+                        <thead><tr><th scope="col">"Test as read"</th><th scope="col">"Operation"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>

@@ -455,7 +455,7 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     for (label, column, want) in &labels {
         let got = shown
             .iter()
-            .find(|(l, o, _)| l == label && o == column)
+            .find(|(l, o, _)| l.ends_with(&format!(" {label}")) && o == column)
             .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
         ensure!(got.2.parse::<f64>().ok() == Some(*want), "{label} {column}: read {:?}, labelled {want}", got.2);
     }
