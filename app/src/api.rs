@@ -269,8 +269,6 @@ pub struct RowReading {
     /// Canonical label (`SEQ1M Q8T1`), `None` when unreadable.
     #[serde(default)]
     pub label: Option<String>,
-    #[serde(default)]
-    pub label_confidence: Option<f32>,
     pub cells: Vec<CellReading>,
 }
 
@@ -283,15 +281,18 @@ pub struct CellReading {
 
 impl Recognition {
     /// How sure the recogniser was of the value of metric `label` (its metrics are named
-    /// `{column} {row label}`, e.g. `Read SEQ1M Q8T1`): the lower of the value's and the
-    /// row label's confidence; 1 when there is no reading for it.
+    /// `{column} {row label}`, e.g. `Read SEQ1M Q8T1`); 1 when there is no reading for it.
+    /// The row label's own confidence is left out: labels are matched to the known rows,
+    /// and what the person checks and edits here is the number.
     pub fn confidence_of(&self, label: &str) -> f32 {
         self.rows
             .iter()
             .filter_map(|r| Some((r.label.as_deref()?, r)))
-            .flat_map(|(row, r)| r.cells.iter().map(move |c| (row, r, c)))
-            .find(|(row, _, c)| label.strip_suffix(row).and_then(|l| l.strip_suffix(' ')) == Some(c.column.as_str()))
-            .map_or(1.0, |(_, r, c)| c.confidence.min(r.label_confidence.unwrap_or(1.0)))
+            .flat_map(|(row, r)| r.cells.iter().map(move |c| (row, c)))
+            .find(|(row, c)| {
+                label.strip_suffix(row).and_then(|l| l.strip_suffix(' ')) == Some(c.column.as_str())
+            })
+            .map_or(1.0, |(_, c)| c.confidence)
     }
 }
 
@@ -517,7 +518,7 @@ mod tests {
         let job: OcrJob = serde_json::from_str(job).unwrap();
         assert!(job.finished());
         let r = job.recognition.unwrap();
-        assert_eq!(r.confidence_of("Read SEQ1M Q8T1"), 0.95, "the row label's doubt counts too");
+        assert_eq!(r.confidence_of("Read SEQ1M Q8T1"), 0.98);
         assert_eq!(r.confidence_of("Write SEQ1M Q8T1"), 0.62);
         assert_eq!(r.confidence_of("Read RND4K Q1T1"), 1.0, "a value without a reading is not flagged");
         let queued: OcrJob = serde_json::from_str(

@@ -48,9 +48,8 @@ pub fn corrected(recognised: &BenchResult, texts: &[String]) -> Result<BenchResu
             out.metrics.push(m.clone());
             continue;
         };
-        let value = parse_value(text).map_err(|()| {
-            format!("{} {:?}: {text:?} is not a number of {unit}", m.label, m.op)
-        })?;
+        let value = parse_value(text)
+            .map_err(|()| format!("{} {:?}: {text:?} is not a number of {unit}", m.label, m.op))?;
         let Some(value) = value else { continue };
         let mut m = m.clone();
         match field {

@@ -18,7 +18,9 @@ pub fn PlatformPage() -> impl IntoView {
     let chipset = move || params.with(|p| p.get("chipset").unwrap_or_default());
     let results = LocalResource::new(move || {
         let chipset = chipset();
-        async move { api::get::<ResultList>(&format!("/results?chipset={}&limit={LIMIT}", encode(&chipset))).await }
+        async move {
+            api::get::<ResultList>(&format!("/results?chipset={}&limit={LIMIT}", encode(&chipset))).await
+        }
     });
     view! {
         <section>

@@ -249,7 +249,11 @@ fn Tags(tags: Tags) -> impl IntoView {
             None,
         ),
         ("Firmware", tags.firmware.clone(), None),
-        ("Platform", Some(platform_label(&tags)), p.chipset.as_ref().map(|c| format!("/platforms/{}", crate::api::encode(c)))),
+        (
+            "Platform",
+            Some(platform_label(&tags)),
+            p.chipset.as_ref().map(|c| format!("/platforms/{}", crate::api::encode(c))),
+        ),
         ("CPU", p.cpu.clone(), None),
         ("Motherboard", p.motherboard.clone(), None),
         ("Driver", p.driver.clone(), None),

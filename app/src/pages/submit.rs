@@ -12,9 +12,9 @@ use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submi
 use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::{BenchResult, Format, Link, ParseError, Tags};
 use leptos::prelude::*;
-use std::collections::BTreeSet;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
+use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 
 /// What the browser-side parse made of the text.
@@ -96,7 +96,7 @@ async fn sleep(ms: i32) {
 #[derive(Debug, Clone, PartialEq)]
 enum Shot {
     Uploading,
-    Job(OcrJob),
+    Job(Box<OcrJob>),
     Refused(ApiError),
 }
 
@@ -143,9 +143,7 @@ pub fn Submit() -> impl IntoView {
     // Bumped by every new file, so a superseded job stops being polled.
     let generation = StoredValue::new(0u32);
     let checked = Memo::new(move |_| match shot.get() {
-        Some(Shot::Job(OcrJob { recognition: Some(r), .. })) => {
-            Some(values.with(|v| screenshot::corrected(&r.result, v)))
-        }
+        Some(Shot::Job(job)) => job.recognition.map(|r| values.with(|v| screenshot::corrected(&r.result, v))),
         _ => None,
     });
 
@@ -169,14 +167,16 @@ pub fn Submit() -> impl IntoView {
                             r.result
                                 .metrics
                                 .iter()
-                                .map(|m| screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default())
+                                .map(|m| {
+                                    screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default()
+                                })
                                 .collect(),
                         );
                     }
-                    shot.set(Some(Shot::Job(job)));
+                    shot.set(Some(Shot::Job(Box::new(job))));
                     return;
                 }
-                shot.set(Some(Shot::Job(job.clone())));
+                shot.set(Some(Shot::Job(Box::new(job.clone()))));
                 sleep(400).await;
                 match api::get::<OcrJob>(&format!("/ocr/{}", job.id)).await {
                     Ok(j) => job = j,
@@ -224,7 +224,8 @@ pub fn Submit() -> impl IntoView {
             return;
         }
         if shot.with_untracked(Option::is_some) {
-            let (Some(Shot::Job(job)), Some(Ok(result))) = (shot.get_untracked(), checked.get_untracked()) else {
+            let (Some(Shot::Job(job)), Some(Ok(result))) = (shot.get_untracked(), checked.get_untracked())
+            else {
                 return;
             };
             let f = form.get_untracked();
@@ -424,7 +425,8 @@ fn Screenshot(
 ) -> impl IntoView {
     let job = match shot {
         Shot::Uploading => {
-            return view! { <p class="muted" id="ocr-status" role="status">"Sending the image…"</p> }.into_any()
+            return view! { <p class="muted" id="ocr-status" role="status">"Sending the image…"</p> }
+                .into_any()
         }
         Shot::Refused(e) => {
             return view! {
@@ -435,7 +437,7 @@ fn Screenshot(
             }
             .into_any()
         }
-        Shot::Job(job) => job,
+        Shot::Job(job) => *job,
     };
     let reading = match (job.status.as_str(), job.recognition.clone()) {
         ("failed", _) => view! {
@@ -455,14 +457,12 @@ fn Screenshot(
                 .map(|(i, m)| {
                     let conf = r.confidence_of(&m.label);
                     let unit = screenshot::shown_value(m).map_or("", |v| v.1);
-                    let op = format!("{:?}", m.op);
-                    let op_id = op.to_lowercase();
-                    let name = format!("{} {op}", m.label);
+                    let op_id = format!("{:?}", m.op).to_lowercase();
+                    let name = m.label.clone();
                     let low = conf < LOW_CONFIDENCE;
                     view! {
                         <tr class:low=low>
                             <td>{m.label.clone()}</td>
-                            <td>{op}</td>
                             <td class="num">
                                 <input
                                     class="value"
@@ -475,7 +475,7 @@ fn Screenshot(
                                 />
                             </td>
                             <td>{unit}</td>
-                            <td class="num" title="how sure the reader was">
+                            <td class="num" title="how sure the reader was of this number">
                                 {format!("{:.0} %", conf * 100.0)}
                                 {low.then_some(" check")}
                             </td>
@@ -490,7 +490,7 @@ fn Screenshot(
                 <p class="muted">"Check every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
                 <div class="table-wrap">
                     <table id="ocr-values">
-                        <thead><tr><th scope="col">"Test as read"</th><th scope="col">"Operation"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
+                        <thead><tr><th scope="col">"Test as read"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>

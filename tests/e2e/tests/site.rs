@@ -359,7 +359,8 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     let controllers = w.client.find_all(Locator::Css("datalist#controllers option")).await?;
     ensure!(!controllers.is_empty(), "catalogue controllers are suggested");
     ensure!(
-        w.client.find(Locator::Css("input[name=chipset]")).await?.attr("list").await?.as_deref() == Some("chipsets"),
+        w.client.find(Locator::Css("input[name=chipset]")).await?.attr("list").await?.as_deref()
+            == Some("chipsets"),
         "the chipset field offers the suggestions"
     );
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Samsung").await?;
@@ -451,13 +452,22 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
         let value = input.prop("value").await?.unwrap_or_default();
         shown.push((label, op, value));
     }
-    ensure!(shown.len() == labels.len(), "{} values shown, {} labelled: {shown:?}", shown.len(), labels.len());
+    ensure!(
+        shown.len() == labels.len(),
+        "{} values shown, {} labelled: {shown:?}",
+        shown.len(),
+        labels.len()
+    );
     for (label, column, want) in &labels {
         let got = shown
             .iter()
             .find(|(l, o, _)| l.ends_with(&format!(" {label}")) && o == column)
             .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
-        ensure!(got.2.parse::<f64>().ok() == Some(*want), "{label} {column}: read {:?}, labelled {want}", got.2);
+        ensure!(
+            got.2.parse::<f64>().ok() == Some(*want),
+            "{label} {column}: read {:?}, labelled {want}",
+            got.2
+        );
     }
 
     // Correct one value by hand, tag and publish.
@@ -481,7 +491,10 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     // Its page: the image as uploaded, and the one corrected value marked.
     w.goto(&format!("/results/{id}")).await?;
     let corrected = w.wait("td.corrected").await?.text().await?;
-    ensure!(corrected.contains(&charts::format_value(was + 1.0)), "the corrected value is marked: {corrected}");
+    ensure!(
+        corrected.contains(&charts::format_value(was + 1.0)),
+        "the corrected value is marked: {corrected}"
+    );
     ensure!(
         w.client.find_all(Locator::Css("td.corrected")).await?.len() == 1,
         "only the corrected value ({label} {column}) is marked"
