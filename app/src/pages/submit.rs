@@ -141,6 +141,8 @@ pub fn Submit() -> impl IntoView {
     // The person's values for the recognised metrics, in metric order.
     let values = RwSignal::new(Vec::<String>::new());
     // Bumped by every new file, so a superseded job stops being polled.
+    // The polling task outlives the page when the user navigates away: it reads this
+    // with `try_` and stops once the page (and this value) is gone.
     let generation = StoredValue::new(0u32);
     let checked = Memo::new(move |_| match shot.get() {
         Some(Shot::Job(job)) => job.recognition.map(|r| values.with(|v| screenshot::corrected(&r.result, v))),
@@ -149,8 +151,12 @@ pub fn Submit() -> impl IntoView {
 
     // A screenshot is queued, then its job polled until it is done or failed.
     let read_screenshot = move |bytes: Vec<u8>| {
-        let gen = generation.get_value() + 1;
-        generation.set_value(gen);
+        let Some(gen) = generation.try_update_value(|g| {
+            *g += 1;
+            *g
+        }) else {
+            return;
+        };
         shot.set(Some(Shot::Uploading));
         spawn_local(async move {
             let mut job = match api::upload_screenshot(&bytes).await {
@@ -158,7 +164,7 @@ pub fn Submit() -> impl IntoView {
                 Err(e) => return shot.set(Some(Shot::Refused(e))),
             };
             loop {
-                if generation.get_value() != gen {
+                if generation.try_get_value() != Some(gen) {
                     return;
                 }
                 if job.finished() {
@@ -198,7 +204,7 @@ pub fn Submit() -> impl IntoView {
                 set_text.set(String::new());
                 read_screenshot(bytes);
             } else {
-                generation.update_value(|g| *g += 1);
+                generation.try_update_value(|g| *g += 1);
                 shot.set(None);
                 set_text.set(bench::text::decode(&bytes));
             }
@@ -305,7 +311,7 @@ pub fn Submit() -> impl IntoView {
                         on:input=move |ev| {
                             set_text.set(event_target_value(&ev));
                             set_answer.set(None);
-                            generation.update_value(|g| *g += 1);
+                            generation.try_update_value(|g| *g += 1);
                             shot.set(None);
                         }
                     ></textarea>
