@@ -505,6 +505,30 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     let width = image_width(w, ".upload-shot img").await?;
     ensure!(width == 682, "the result page shows the uploaded screenshot: {width} px wide");
     w.shot("result-screenshot").await?;
+
+    // An image without a benchmark window (this site's own not-found page): the job
+    // fails and the page says why, with nothing to publish.
+    w.goto("/no/such/page").await?;
+    w.wait("main h1").await?;
+    let not_a_benchmark = w.tmp.join("not-a-benchmark.png");
+    std::fs::write(&not_a_benchmark, w.client.screenshot().await?)?;
+    w.goto("/submit").await?;
+    w.wait("input[type=file]").await?.send_keys(&not_a_benchmark.display().to_string()).await?;
+    let error =
+        match w.client.wait().at_most(Duration::from_secs(120)).for_element(Locator::Css("#ocr-error")).await
+        {
+            Ok(el) => el.text().await?,
+            Err(e) => bail!(
+                "a screenshot without a benchmark window gave no error within 120 s ({e}): {}",
+                w.body_text().await?
+            ),
+        };
+    ensure!(error.contains("could not be read"), "the failure is said plainly: {error}");
+    ensure!(
+        w.client.find(Locator::Css("#submit")).await?.attr("disabled").await?.is_some(),
+        "nothing to publish after a failed reading"
+    );
+    w.shot("submit-screenshot-failed").await?;
     Ok(())
 }
 
