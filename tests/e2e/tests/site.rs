@@ -395,9 +395,11 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     Ok((id, token))
 }
 
-/// The screenshot this test reads, and its hand-checked values from LABELS.json:
-/// `(row label, column, value)`.
-fn labelled_screenshot() -> Result<(PathBuf, Vec<(String, String, f64)>)> {
+/// Hand-checked values of a screenshot: `(row label, column, value)`.
+type Labels = Vec<(String, String, f64)>;
+
+/// The screenshot this test reads, and its hand-checked values from LABELS.json.
+fn labelled_screenshot() -> Result<(PathBuf, Labels)> {
     const FILE: &str = "02__ame0011_blog-docusaurus__CrystalDiskMark_20230918123836_MX500.png";
     let dir = shared().join("corpus/screenshots");
     let labels: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("LABELS.json"))?)?;
