@@ -17,7 +17,9 @@ fn version_re() -> &'static Regex {
 
 fn size_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    re(&RE, r"(?:^|[^\d.])(\d{1,2})[^\d]{0,8}?(\d{1,5}) ?(MiB|GiB|MB|GB|KiB|TiB)(?:[^A-Za-z]|$)")
+    // Count and size sit in two combo boxes; a drive's "(used/total GiB)" must never read
+    // as them, so neither number may follow a bracket or slash, nor the gap hold a slash.
+    re(&RE, r"(?:^|[^\d.(/])(\d{1,2})[^\d/]{0,8}?(\d{1,5}) ?(MiB|GiB|MB|GB|KiB|TiB)(?:[^A-Za-z)]|$)")
 }
 
 fn drive_re() -> &'static Regex {
@@ -186,5 +188,15 @@ mod tests {
         assert_eq!(v.as_deref(), Some("8.0.4 x64"));
         assert_eq!(size_bytes("4000MB"), Some(4000 << 20));
         assert_eq!(size_bytes("1 GiB"), Some(1 << 30));
+    }
+
+    #[test]
+    fn a_drive_text_is_never_read_as_count_and_size() {
+        // The drive box alone, its colon lost, so the drive pattern does not match.
+        for text in ["C 37% (77/209GiB)", "C: 37% (77/209GiB", "37% (77/209GiB)"] {
+            let mut s = Settings::default();
+            parse_bar(&[text.into()], &mut s);
+            assert_eq!((s.test_count, s.test_size.as_deref()), (None, None), "{text}");
+        }
     }
 }
