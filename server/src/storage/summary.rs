@@ -7,7 +7,8 @@
 //!
 //! It is derived data, so it is maintained inside the storage layer, in the same
 //! transaction as each change to results:
-//! - [`add_result`] when a result is stored (`insert_submission`, seeds included);
+//! - [`add_result`] / [`add_results`] when results are stored (`insert_submission`,
+//!   the SQLite group commit once per transaction, seeds included);
 //! - `refresh_summaries_for(drive skus)` (one per backend, below) whenever a stored
 //!   result changes visibility, tags or existence: hide, restore, delete, tag edits
 //!   (call it with the old and the new drive), and after bulk loads that bypass
@@ -336,7 +337,31 @@ macro_rules! backend {
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
             pub async fn add_result(conn: &mut $conn, result_id: i64, r: &NewResult) -> StorageResult<()> {
-                let Some((sku, pool, new)) = new_pool(result_id, r) else { return Ok(()) };
+                add_results(conn, &[(result_id, r)]).await
+            }
+
+            /// Adds several just-stored results, reading and writing each pool they
+            /// touch once (a group commit stores many results of the same drives).
+            /// Call inside the transaction that stored them.
+            pub async fn add_results(conn: &mut $conn, results: &[(i64, &NewResult)]) -> StorageResult<()> {
+                let mut by_pool: BTreeMap<(String, String), Vec<(TestKey, TestSamples)>> = BTreeMap::new();
+                for (id, r) in results {
+                    if let Some((sku, pool, new)) = new_pool(*id, r) {
+                        by_pool.entry((sku, pool)).or_default().extend(new);
+                    }
+                }
+                for ((sku, pool), new) in by_pool {
+                    add_to_pool(&mut *conn, sku, pool, new).await?;
+                }
+                Ok(())
+            }
+
+            async fn add_to_pool(
+                conn: &mut $conn,
+                sku: String,
+                pool: String,
+                new: Vec<(TestKey, TestSamples)>,
+            ) -> StorageResult<()> {
                 if let Some(lock) = $lock {
                     sqlx::query(lock).bind(&sku).execute(&mut *conn).await?;
                 }
