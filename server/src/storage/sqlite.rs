@@ -67,23 +67,23 @@ async fn group_writer(writer: SqlitePool, mut queue: mpsc::Receiver<Pending>) {
                 Err(_) => break,
             }
         }
-        let submissions: Vec<NewSubmission> = group.iter().map(|p| p.submission.clone()).collect();
-        let outcomes = match SqliteStorage::store_group(&writer, &submissions).await {
+        let (submissions, answers): (Vec<NewSubmission>, Vec<_>) =
+            group.into_iter().map(|p| (p.submission, p.done)).unzip();
+        let outcomes = match SqliteStorage::store_group(&writer, &[], &submissions).await {
             Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
-            Err(_) if group.len() > 1 => {
-                let mut each = Vec::with_capacity(group.len());
+            Err(_) if submissions.len() > 1 => {
+                let mut each = Vec::with_capacity(submissions.len());
                 for s in &submissions {
-                    each.push(SqliteStorage::store_group(&writer, std::slice::from_ref(s)).await.map(
-                        |mut o| o.pop().expect("one outcome per submission"),
-                    ));
+                    let one = SqliteStorage::store_group(&writer, &[], std::slice::from_ref(s)).await;
+                    each.push(one.map(|mut o| o.pop().expect("one outcome per submission")));
                 }
                 each
             }
             Err(e) => vec![Err(e)],
         };
-        for (p, outcome) in group.into_iter().zip(outcomes) {
+        for (answer, outcome) in answers.into_iter().zip(outcomes) {
             // The submitter may have gone (client disconnected): its data is stored anyway.
-            let _ = p.done.send(outcome);
+            let _ = answer.send(outcome);
         }
     }
 }
@@ -112,9 +112,17 @@ impl SqliteStorage {
         Ok(SqliteStorage { pool, writer, groups })
     }
 
-    /// Stores submissions in one transaction: all of them, or on any error none.
-    async fn store_group(writer: &SqlitePool, submissions: &[NewSubmission]) -> StorageResult<Vec<Submitted>> {
+    /// Stores catalogue drives not yet known and submissions in one transaction: all of
+    /// them, or on any error none (see [`Storage::store_batch`]).
+    async fn store_group(
+        writer: &SqlitePool,
+        drives: &[DriveSku],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>> {
         let mut tx = writer.begin().await?;
+        for d in drives {
+            bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
+        }
         let mut outcomes = Vec::with_capacity(submissions.len());
         let mut stored = Vec::new();
         for s in submissions {
@@ -271,24 +279,7 @@ impl Storage for SqliteStorage {
         drives: &[DriveSku],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>> {
-        let mut tx = self.writer.begin().await?;
-        for d in drives {
-            bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
-        }
-        let mut outcomes = Vec::with_capacity(submissions.len());
-        for s in submissions {
-            outcomes.push(match Self::insert_submission(&mut tx, s).await? {
-                Some((submission_id, result_ids)) => Submitted::Stored { submission_id, result_ids },
-                None => {
-                    let (submission_id, result_ids) = Self::existing(&mut tx, &s.content_hash)
-                        .await?
-                        .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
-                    Submitted::Duplicate { submission_id, result_ids }
-                }
-            });
-        }
-        tx.commit().await?;
-        Ok(outcomes)
+        Self::store_group(&self.writer, drives, submissions).await
     }
 
     async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>> {
