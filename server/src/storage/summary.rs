@@ -296,21 +296,28 @@ fn new_pool(result_id: i64, r: &NewResult) -> Option<NewPool> {
     Some((sku, pool, tests.into_iter().collect()))
 }
 
-/// Merges the samples of a new result into a stored pool.
+/// Merges the samples of new results into a stored pool. New values are appended and
+/// the vector sorted again: the stable sort finds the two sorted runs and merges them
+/// in linear time, where inserting each value in place would move the whole tail once
+/// per value (a group commit brings many values to a pool of thousands).
 fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSamples)>) {
+    let mut touched = Vec::new();
     for (key, s) in new {
         let t = stored.entry(key).or_default();
-        for id in s.result_ids {
-            if let Err(at) = t.result_ids.binary_search(&id) {
-                t.result_ids.insert(at, id);
-            }
-        }
-        for (values, new) in [(&mut t.mbps, s.mbps), (&mut t.iops, s.iops), (&mut t.latency_us, s.latency_us)]
-        {
-            for v in new {
-                let at = values.partition_point(|x| x.total_cmp(&v).is_lt());
-                values.insert(at, v);
-            }
+        t.result_ids.extend(s.result_ids);
+        t.mbps.extend(s.mbps);
+        t.iops.extend(s.iops);
+        t.latency_us.extend(s.latency_us);
+        touched.push(key);
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    for key in touched {
+        let t = stored.get_mut(&key).expect("touched above");
+        t.result_ids.sort();
+        t.result_ids.dedup();
+        for values in [&mut t.mbps, &mut t.iops, &mut t.latency_us] {
+            values.sort_by(f64::total_cmp);
         }
     }
 }
