@@ -631,6 +631,78 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
     assert!(matches!(app.storage.submit(&fixed).await.unwrap(), storage::Submitted::Stored { .. }));
 }
 
+/// Concurrent submissions (SQLite stores those that queue up together in one group
+/// commit) each get their own outcome: one that cannot be stored fails alone, the same
+/// content twice is stored once and recognised once, and every stored one is readable
+/// and counted in the compare summary.
+async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
+    let result: bench::BenchResult = serde_json::from_value(a_result(321.0)).unwrap();
+    let submission = |n: usize, sku: &str| {
+        let mut tags = bench::Tags::default();
+        tags.drive.sku = Some(sku.to_string());
+        NewSubmission {
+            body: format!("concurrent {n}").into_bytes(),
+            content_hash: format!("{:064x}", 0xc0c0_0000 + n),
+            format: None,
+            edit_token_hash: "0".repeat(64),
+            client: None,
+            created_at: 0,
+            results: vec![NewResult { result: result.clone(), tags, source: None, flags: vec![] }],
+            provenance: None,
+        }
+    };
+    let mut all: Vec<NewSubmission> = (0..10).map(|n| submission(n, C300_64)).collect();
+    all.push(submission(10, "not-in-the-catalogue")); // foreign key violation
+    all.push(submission(3, C300_64)); // the same content as the fourth
+    let before = app.scalar("SELECT COUNT(*) FROM results").await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, s) in all.into_iter().enumerate() {
+        let storage = app.storage.clone();
+        tasks.spawn(async move { (i, storage.submit(&s).await) });
+    }
+    let mut outcomes: Vec<_> = tasks.join_all().await;
+    outcomes.sort_by_key(|(i, _)| *i);
+    let mut stored = Vec::new();
+    for (i, outcome) in &outcomes {
+        match (i, outcome) {
+            (10, outcome) => assert!(outcome.is_err(), "unknown drive stored: {outcome:?}"),
+            (3 | 11, _) => {}
+            (_, Ok(storage::Submitted::Stored { result_ids, .. })) => stored.extend(result_ids),
+            (i, other) => panic!("submission {i}: {other:?}"),
+        }
+    }
+    match (&outcomes[3].1, &outcomes[11].1) {
+        (
+            Ok(storage::Submitted::Stored { submission_id: a, result_ids }),
+            Ok(storage::Submitted::Duplicate { submission_id: b, result_ids: dup }),
+        )
+        | (
+            Ok(storage::Submitted::Duplicate { submission_id: b, result_ids: dup }),
+            Ok(storage::Submitted::Stored { submission_id: a, result_ids }),
+        ) => {
+            assert_eq!((a, result_ids), (b, dup));
+            stored.extend(result_ids);
+        }
+        other => panic!("the same content twice: {other:?}"),
+    }
+    assert_eq!(stored.len(), 10);
+    assert_eq!(app.scalar("SELECT COUNT(*) FROM results").await, before + 10);
+    for id in &stored {
+        assert_eq!(app.get(&format!("/api/v1/results/{id}")).await.status, StatusCode::OK);
+    }
+    let compare = app.get(&format!("/api/v1/compare?drives={C300_64}")).await.json();
+    let mut listed: Vec<i64> = compare["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["drives"][0]["groups"].as_array().unwrap().iter())
+        .flat_map(|g| g["result_ids"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    assert!(stored.iter().all(|id| listed.contains(id)), "compare misses some of {stored:?}");
+}
+
 /// A real screenshot from the shared corpus.
 fn screenshot(n: usize) -> Vec<u8> {
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -1327,6 +1399,7 @@ on_both_backends!(
     compare_lines_up_equal_tests_and_shows_missing_ones,
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
+    concurrent_submissions_each_get_their_own_outcome,
     seeds_load_once,
     the_edit_token_corrects_tags_and_deletes,
     hidden_results_leave_every_aggregate,

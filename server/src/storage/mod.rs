@@ -33,6 +33,9 @@ pub enum StorageError {
     /// A row whose JSON or enum text no longer reads: a bug or a hand-edited database.
     #[error("stored data does not read back: {0}")]
     Corrupt(String),
+    /// The SQLite group-commit task is gone (the runtime is shutting down).
+    #[error("the database writer stopped")]
+    WriterStopped,
 }
 
 pub type StorageResult<T> = Result<T, StorageError>;

@@ -7,7 +7,8 @@
 //!
 //! It is derived data, so it is maintained inside the storage layer, in the same
 //! transaction as each change to results:
-//! - [`add_result`] when a result is stored (`insert_submission`, seeds included);
+//! - [`add_result`] / [`add_results`] when results are stored (`insert_submission`,
+//!   the SQLite group commit once per transaction, seeds included);
 //! - `refresh_summaries_for(drive skus)` (one per backend, below) whenever a stored
 //!   result changes visibility, tags or existence: hide, restore, delete, tag edits
 //!   (call it with the old and the new drive), and after bulk loads that bypass
@@ -295,21 +296,28 @@ fn new_pool(result_id: i64, r: &NewResult) -> Option<NewPool> {
     Some((sku, pool, tests.into_iter().collect()))
 }
 
-/// Merges the samples of a new result into a stored pool.
+/// Merges the samples of new results into a stored pool. New values are appended and
+/// the vector sorted again: the stable sort finds the two sorted runs and merges them
+/// in linear time, where inserting each value in place would move the whole tail once
+/// per value (a group commit brings many values to a pool of thousands).
 fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSamples)>) {
+    let mut touched = Vec::new();
     for (key, s) in new {
         let t = stored.entry(key).or_default();
-        for id in s.result_ids {
-            if let Err(at) = t.result_ids.binary_search(&id) {
-                t.result_ids.insert(at, id);
-            }
-        }
-        for (values, new) in [(&mut t.mbps, s.mbps), (&mut t.iops, s.iops), (&mut t.latency_us, s.latency_us)]
-        {
-            for v in new {
-                let at = values.partition_point(|x| x.total_cmp(&v).is_lt());
-                values.insert(at, v);
-            }
+        t.result_ids.extend(s.result_ids);
+        t.mbps.extend(s.mbps);
+        t.iops.extend(s.iops);
+        t.latency_us.extend(s.latency_us);
+        touched.push(key);
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    for key in touched {
+        let t = stored.get_mut(&key).expect("touched above");
+        t.result_ids.sort();
+        t.result_ids.dedup();
+        for values in [&mut t.mbps, &mut t.iops, &mut t.latency_us] {
+            values.sort_by(f64::total_cmp);
         }
     }
 }
@@ -336,7 +344,31 @@ macro_rules! backend {
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
             pub async fn add_result(conn: &mut $conn, result_id: i64, r: &NewResult) -> StorageResult<()> {
-                let Some((sku, pool, new)) = new_pool(result_id, r) else { return Ok(()) };
+                add_results(conn, &[(result_id, r)]).await
+            }
+
+            /// Adds several just-stored results, reading and writing each pool they
+            /// touch once (a group commit stores many results of the same drives).
+            /// Call inside the transaction that stored them.
+            pub async fn add_results(conn: &mut $conn, results: &[(i64, &NewResult)]) -> StorageResult<()> {
+                let mut by_pool: BTreeMap<(String, String), Vec<(TestKey, TestSamples)>> = BTreeMap::new();
+                for (id, r) in results {
+                    if let Some((sku, pool, new)) = new_pool(*id, r) {
+                        by_pool.entry((sku, pool)).or_default().extend(new);
+                    }
+                }
+                for ((sku, pool), new) in by_pool {
+                    add_to_pool(&mut *conn, sku, pool, new).await?;
+                }
+                Ok(())
+            }
+
+            async fn add_to_pool(
+                conn: &mut $conn,
+                sku: String,
+                pool: String,
+                new: Vec<(TestKey, TestSamples)>,
+            ) -> StorageResult<()> {
                 if let Some(lock) = $lock {
                     sqlx::query(lock).bind(&sku).execute(&mut *conn).await?;
                 }
