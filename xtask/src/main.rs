@@ -239,9 +239,16 @@ fn fuzz(args: &[String]) -> Result<()> {
             Command::new("cargo").args(["+nightly", "fuzz", "list"]).current_dir("crates/bench").output()?;
         targets = String::from_utf8(out.stdout)?.lines().map(str::to_string).collect();
     }
-    let seeds = shared_dir()?.join("corpus/real");
+    let shared = shared_dir()?;
     let mut failed = Vec::new();
     for t in &targets {
+        // Screenshot targets start from the real screenshots, which are far larger than
+        // result files; everything else from the real result exports.
+        let (seeds, max_len) = if t.starts_with("ocr_") {
+            (shared.join("corpus/screenshots"), 2 << 20)
+        } else {
+            (shared.join("corpus/real"), 8192)
+        };
         println!("== fuzzing {t} for {seconds} s");
         let corpus = format!("fuzz/corpus/{t}");
         std::fs::create_dir_all(Path::new("crates/bench").join(&corpus))?;
@@ -253,8 +260,9 @@ fn fuzz(args: &[String]) -> Result<()> {
                 .arg(&seeds)
                 .arg("--")
                 .arg(format!("-max_total_time={seconds}"))
-                .arg("-max_len=8192")
+                .arg(format!("-max_len={max_len}"))
                 .arg("-timeout=10")
+                .env("OMP_THREAD_LIMIT", "1")
                 .current_dir("crates/bench"),
         );
         if let Err(e) = run {

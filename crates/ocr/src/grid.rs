@@ -224,11 +224,20 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
 
     // 5. Rows, with the interpolated ones.
     let mut out: Vec<GridRow> = Vec::new();
+    if !(pitch.is_finite() && pitch > 0.0) {
+        return None;
+    }
     for (i, r) in picked.iter().enumerate() {
         if i > 0 {
             let prev = picked[i - 1];
-            let k = ((r.cy - prev.cy) / pitch).round() as i32;
-            for j in 1..k {
+            let k = ((r.cy - prev.cy) / pitch).round();
+            // Rows missed by the page pass are filled in at the pitch; a gap worth more
+            // rows than a window has is no grid (fuzzing found a pitch near zero that
+            // asked for billions of rows).
+            if !k.is_finite() || k > MAX_ROWS as f32 {
+                return None;
+            }
+            for j in 1..k as i32 {
                 let cy = prev.cy + j as f32 * pitch;
                 out.push(GridRow {
                     top: (cy - digit_height / 2.0) as i32,

@@ -65,6 +65,9 @@ fn range(img: &GrayImage) -> (u8, u8) {
     (lo, hi)
 }
 
+/// Largest crop handed to Tesseract, in pixels after scaling.
+const MAX_CROP_PIXELS: f32 = 1.0e6;
+
 /// Crops `rect` from `gray`, scaled so glyphs of height `glyph` become `TARGET_GLYPH` high.
 pub fn crop_scaled(gray: &RgbImage, rect: Rect, glyph: f32) -> Option<RgbImage> {
     let r = rect.clip(gray.width(), gray.height());
@@ -73,7 +76,15 @@ pub fn crop_scaled(gray: &RgbImage, rect: Rect, glyph: f32) -> Option<RgbImage> 
     }
     let sub =
         imageops::crop_imm(gray, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image();
-    let scale = (TARGET_GLYPH / glyph.max(4.0)).clamp(0.5, 6.0);
+    let mut scale = (TARGET_GLYPH / glyph.max(4.0)).clamp(0.5, 6.0);
+    // A crop that would grow past MAX_CROP_PIXELS is no cell, button or settings strip
+    // (those stay under ~0.2 Mpx scaled): shrink it, so that a window misread from a
+    // hostile image cannot make Tesseract read a huge bitmap (fuzzing found one
+    // 1002×547 JPEG that took 24 GB that way).
+    let area = r.width() as f32 * r.height() as f32 * scale * scale;
+    if area > MAX_CROP_PIXELS {
+        scale *= (MAX_CROP_PIXELS / area).sqrt();
+    }
     let (w, h) = ((r.width() as f32 * scale).round() as u32, (r.height() as f32 * scale).round() as u32);
     Some(imageops::resize(&sub, w.max(1), h.max(1), FilterType::CatmullRom))
 }

@@ -115,3 +115,31 @@ fn errors_say_what_is_wrong() {
     let msg = recognize(b"hello").unwrap_err().to_string();
     assert!(msg.starts_with("not an image"), "{msg}");
 }
+
+/// Inputs the fuzzer (`cargo xtask fuzz ocr_recognize`) found misbehaving, kept so they
+/// stay fixed: each must end in a clear error or a result, quickly and in bounded memory.
+/// `grid-pitch-near-zero.jpg`: a mangled screenshot whose rows had a near-zero pitch, so
+/// the grid asked for billions of interpolated rows (24 GB before the fix).
+#[test]
+fn fuzz_findings_end_in_bounded_time_and_memory() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let started = std::time::Instant::now();
+        let outcome = recognize(&std::fs::read(&path).unwrap());
+        assert!(started.elapsed().as_secs() < 60, "{}: took {:?}", path.display(), started.elapsed());
+        if let Err(e) = &outcome {
+            assert!(!e.to_string().is_empty(), "{}", path.display());
+        }
+        let peak_kb: u64 = std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(peak_kb < 1024 * 1024, "{}: peak memory {peak_kb} kB", path.display());
+        n += 1;
+    }
+    assert!(n > 0, "no fuzz findings in {}", dir.display());
+}
