@@ -3,6 +3,8 @@
 //! (`SSDBASE_TEST_POSTGRES_URL`, which `cargo xtask test` sets up; without it the
 //! PostgreSQL tests fail rather than skip, so no run passes without PostgreSQL).
 
+mod common;
+
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderMap, Method, Request, StatusCode};
@@ -705,21 +707,7 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
 
 /// A real screenshot from the shared corpus.
 fn screenshot(n: usize) -> Vec<u8> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shared = std::env::var_os("SSDBASE_SHARED").map(PathBuf::from).unwrap_or_else(|| loop {
-        assert!(dir.pop(), "shared corpus not found: set SSDBASE_SHARED");
-        if dir.join("shared/corpus/screenshots").is_dir() {
-            break dir.join("shared");
-        }
-    });
-    let dir = shared.join("corpus/screenshots");
-    let mut pngs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    pngs.sort();
-    std::fs::read(&pngs[n]).unwrap()
+    std::fs::read(&common::screenshots()[n]).unwrap()
 }
 
 /// Screenshots wait in the database queue: uploads answer at once with their place in

@@ -1,22 +1,11 @@
 //! `ssdbase parse` end to end: real files in, JSON lines out, errors on stderr with the
 //! file and line, exit status 1 when any input failed while the others still print.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn shared() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SSDBASE_SHARED") {
-        return dir.into();
-    }
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while dir.pop() {
-        if dir.join("shared/corpus/real").is_dir() {
-            return dir.join("shared");
-        }
-    }
-    panic!("shared corpus not found: set SSDBASE_SHARED");
-}
+use common::shared;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn ssdbase(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))

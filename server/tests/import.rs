@@ -2,22 +2,13 @@
 //! and datasets into a temporary SQLite file; bad files are reported with file and line
 //! and leave nothing behind; a second run finds duplicates.
 
-use ssdbase::storage::{FilterValue, ResultQuery};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn shared() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SSDBASE_SHARED") {
-        return dir.into();
-    }
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    while dir.pop() {
-        if dir.join("shared/corpus/real").is_dir() {
-            return dir.join("shared");
-        }
-    }
-    panic!("shared corpus not found: set SSDBASE_SHARED");
-}
+use common::shared;
+
+use ssdbase::storage::{FilterValue, ResultQuery};
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn import(db: &str, args: &[&Path], extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ssdbase"))

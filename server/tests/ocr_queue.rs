@@ -5,27 +5,9 @@
 
 mod common;
 
-use common::{http, start_server};
+use common::{http, screenshots, start_server};
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-fn screenshots() -> Vec<PathBuf> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shared = std::env::var_os("SSDBASE_SHARED").map(PathBuf::from).unwrap_or_else(|| loop {
-        assert!(dir.pop(), "shared corpus not found: set SSDBASE_SHARED");
-        if dir.join("shared/corpus/screenshots").is_dir() {
-            break dir.join("shared");
-        }
-    });
-    let mut pngs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/screenshots"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    pngs.sort();
-    pngs
-}
 
 fn json_of(reply: &common::HttpReply) -> Value {
     serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", reply.body))

@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -80,4 +81,30 @@ pub fn http(
         .collect();
     let length: usize = headers.iter().find(|(n, _)| n == "content-length")?.1.parse().ok()?;
     (body.len() == length).then(|| HttpReply { status, headers, body: body.to_string() })
+}
+
+/// The shared corpus folder: `$SSDBASE_SHARED`, or `shared/` in the nearest ancestor of
+/// this crate that has one.
+pub fn shared() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SSDBASE_SHARED") {
+        return dir.into();
+    }
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    while dir.pop() {
+        if dir.join("shared/corpus").is_dir() {
+            return dir.join("shared");
+        }
+    }
+    panic!("shared corpus not found: set SSDBASE_SHARED");
+}
+
+/// The real PNG screenshots of the shared corpus, in name order.
+pub fn screenshots() -> Vec<PathBuf> {
+    let mut pngs: Vec<PathBuf> = std::fs::read_dir(shared().join("corpus/screenshots"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    pngs.sort();
+    pngs
 }
