@@ -2,6 +2,7 @@
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod import_cmd;
+mod json_lines;
 mod ocr_cmd;
 mod parse_cmd;
 mod serve_cmd;

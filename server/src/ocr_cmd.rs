@@ -1,8 +1,8 @@
 //! `ssdbase ocr IMAGE...`: reads CrystalDiskMark / KDiskMark screenshots.
 
 use serde::Serialize;
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -13,50 +13,21 @@ pub struct OcrArgs {
 }
 
 #[derive(Serialize)]
-struct Output<'a> {
+struct Output {
     file: String,
     #[serde(flatten)]
-    recognition: &'a ocr::Recognition,
+    recognition: ocr::Recognition,
 }
 
 /// Reads every image even when one fails; prints one JSON document (one line) per
 /// recognised image to stdout and one line per failure to stderr; exits 1 if any failed.
 pub fn run(args: &OcrArgs) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut failed = false;
-    for path in &args.images {
-        let name = path.display().to_string();
-        let bytes = match read_bounded(path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("ssdbase: {name}: {e}");
-                failed = true;
-                continue;
-            }
-        };
-        match ocr::recognize(&bytes) {
-            Ok(r) => {
-                let line = serde_json::to_string(&Output { file: name, recognition: &r })
-                    .expect("recognitions always serialise");
-                if writeln!(out, "{line}").is_err() {
-                    return ExitCode::FAILURE; // stdout closed: nobody is listening
-                }
-            }
-            Err(e) => {
-                eprintln!("ssdbase: {name}: {e}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    crate::json_lines::each_input(&args.images, read_bounded, |name, bytes| {
+        ocr::recognize(bytes).map(|recognition| vec![Output { file: name.to_string(), recognition }])
+    })
 }
 
-fn read_bounded(path: &PathBuf) -> io::Result<Vec<u8>> {
+fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
     let len = std::fs::metadata(path)?.len();
     if len > ocr::MAX_INPUT_BYTES as u64 {
         return Err(io::Error::other(format!(
