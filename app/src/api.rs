@@ -1,11 +1,14 @@
 //! The `/api/v1` JSON as the site reads it: every answer the site decodes is typed here
-//! and nowhere else, reusing `bench`'s serde types (results, tags, flags, summaries) so
-//! that a change of the API shows up in one place. The HTTP calls (browser only) are at
-//! the bottom.
+//! or, for the drive and compare answers the server and the chart embeds share, in
+//! `api_types`; both reuse `bench`'s serde types (results, tags, flags, summaries) so that
+//! a change of the API shows up in one place. The HTTP calls (browser only) are at the
+//! bottom.
 
-use bench::analysis::{Flag, RatedVsMeasured, Summary};
-use bench::{BenchResult, DataPattern, DriveSku, Op, Platform, PlatformGroup, Tags, TestKey, Tool};
+use bench::analysis::Flag;
+use bench::{BenchResult, Op, PlatformGroup, Tags};
 use serde::{Deserialize, Serialize};
+
+pub use api_types::{pattern_label, Comparison, DriveList, DrivePage, Figure, FirmwareSeen, GroupCell};
 
 pub const API: &str = "/api/v1";
 
@@ -47,125 +50,6 @@ impl std::fmt::Display for ApiError {
             ApiError::Network(m) => write!(f, "{m}"),
         }
     }
-}
-
-// --- /drives -----------------------------------------------------------------------------
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DriveList {
-    pub drives: Vec<DriveListItem>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DriveListItem {
-    #[serde(flatten)]
-    pub drive: DriveSku,
-    pub result_count: i64,
-}
-
-/// Median/MAD/count of each figure over some results, and which results.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-pub struct Aggregates {
-    #[serde(default)]
-    pub mbps: Option<Summary>,
-    #[serde(default)]
-    pub iops: Option<Summary>,
-    #[serde(default)]
-    pub latency_us: Option<Summary>,
-    #[serde(default)]
-    pub result_ids: Vec<i64>,
-}
-
-/// The aggregates of one test over one platform group and data pattern: the finest
-/// pool in which the server puts numbers together.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GroupCell {
-    pub platform: PlatformGroup,
-    pub platform_label: String,
-    #[serde(default)]
-    pub data_pattern: Option<DataPattern>,
-    #[serde(flatten)]
-    pub aggregates: Aggregates,
-}
-
-impl GroupCell {
-    /// `ICH10R · random`.
-    pub fn label(&self) -> String {
-        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct TestSummary {
-    pub key: TestKey,
-    pub name: String,
-    pub groups: Vec<GroupCell>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DriveResult {
-    pub id: i64,
-    pub platform_label: String,
-    pub tool: Tool,
-    pub tool_version: Option<String>,
-    pub data_pattern: Option<DataPattern>,
-    pub test_size_bytes: Option<u64>,
-    pub platform: Platform,
-    pub source: Option<String>,
-    pub flags: Vec<Flag>,
-    pub rated_vs_measured: Vec<RatedVsMeasured>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct PlatformResults {
-    pub platform: PlatformGroup,
-    pub platform_label: String,
-    pub result_ids: Vec<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DrivePage {
-    pub drive: DriveSku,
-    pub results: Vec<DriveResult>,
-    pub platforms: Vec<PlatformResults>,
-    pub tests: Vec<TestSummary>,
-}
-
-// --- /compare ----------------------------------------------------------------------------
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ComparedDrive {
-    pub id: String,
-    pub vendor: String,
-    pub model: String,
-    pub capacity_gb: u32,
-}
-
-impl ComparedDrive {
-    pub fn label(&self) -> String {
-        format!("{} {} {} GB", self.vendor, self.model, self.capacity_gb)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct DriveCell {
-    pub drive: String,
-    pub missing: bool,
-    /// One per platform group and data pattern the drive was measured with.
-    pub groups: Vec<GroupCell>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ComparedTest {
-    pub key: TestKey,
-    pub name: String,
-    pub drives: Vec<DriveCell>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Comparison {
-    pub drives: Vec<ComparedDrive>,
-    pub tests: Vec<ComparedTest>,
 }
 
 // --- /results ----------------------------------------------------------------------------
@@ -370,15 +254,6 @@ pub fn format_date(unix: i64) -> String {
 /// The platform group of a result in a few words, as the server labels its pools.
 pub fn platform_label(tags: &Tags) -> String {
     PlatformGroup::of(tags).label()
-}
-
-pub fn pattern_label(p: Option<DataPattern>) -> &'static str {
-    match p {
-        Some(DataPattern::Random) => "random",
-        Some(DataPattern::ZeroFill) => "0-fill",
-        Some(DataPattern::OneFill) => "1-fill",
-        None => "pattern unknown",
-    }
 }
 
 /// Percent-encodes a query value (RFC 3986 unreserved characters stay).

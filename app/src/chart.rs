@@ -76,17 +76,59 @@ pub fn ChartCanvas(
         let _ = el.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms()));
     });
 
+    // Keyboard: the arrow keys step through the data in reading order (hit boxes come
+    // in drawing order), Escape clears; the page announces the choice like a tap's.
+    let focused = StoredValue::new(None::<usize>);
     let pick = move |x: i32, y: i32| {
         if let Some(on_hit) = on_hit {
-            on_hit.run(charts::hit(&hits.get_value(), x, y));
+            let boxes = hits.get_value();
+            let hit = charts::hit(&boxes, x, y);
+            focused.set_value(hit.and_then(|h| boxes.iter().position(|b| *b == h)));
+            on_hit.run(hit);
         }
     };
+    let step = move |delta: i32| {
+        let Some(on_hit) = on_hit else { return };
+        let boxes = hits.get_value();
+        let n = boxes.len() as i32;
+        if n == 0 {
+            return;
+        }
+        let next = match focused.get_value() {
+            Some(i) => (i as i32 + delta).rem_euclid(n),
+            None if delta > 0 => 0,
+            None => n - 1,
+        } as usize;
+        focused.set_value(Some(next));
+        on_hit.run(Some(boxes[next]));
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "ArrowRight" | "ArrowDown" => {
+            ev.prevent_default();
+            step(1);
+        }
+        "ArrowLeft" | "ArrowUp" => {
+            ev.prevent_default();
+            step(-1);
+        }
+        "Escape" => {
+            focused.set_value(None);
+            if let Some(on_hit) = on_hit {
+                on_hit.run(None);
+            }
+        }
+        _ => {}
+    };
+    let interactive = on_hit.is_some();
+    let label = if interactive { format!("{label}. Arrow keys step through the bars.") } else { label };
     view! {
         <div class="chart" style=format!("height:{initial}px")>
             <canvas
                 node_ref=canvas
                 role="img"
                 aria-label=label
+                tabindex=interactive.then_some("0")
+                on:keydown=on_key
                 on:mousemove=move |ev| pick(ev.offset_x(), ev.offset_y())
                 on:click=move |ev| pick(ev.offset_x(), ev.offset_y())
             ></canvas>

@@ -4,7 +4,7 @@
 //! before anything is sent.
 
 // Natively only these modules' unit tests use them: the site itself is wasm32.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 mod api;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod query;

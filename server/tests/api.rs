@@ -558,6 +558,108 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
     app.get("/api/v1/compare").await.assert_error(StatusCode::BAD_REQUEST, Some("drives"));
 }
 
+/// The compare chart as the server draws it for embeds: the JSON answer's numbers and
+/// sample counts for every series, missing tests shown missing, typed text escaped, and
+/// the same chart as a PNG of the asked width in the asked theme.
+async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
+    // A platform tag full of markup: it becomes part of a series label in the chart.
+    let typed = "<b>Z68 & \"ICH\"</b>";
+    let posted = app
+        .post_json(
+            "/api/v1/results",
+            &json!({"result": a_result(222.5), "tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": typed}}}),
+        )
+        .await;
+    assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+
+    let query = format!("drives={C300_64},{M2S_64}");
+    let c = app.get(&format!("/api/v1/compare?{query}")).await.json();
+    let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}")).await;
+    assert_eq!(svg.status, StatusCode::OK, "{}", svg.text);
+    assert_eq!(svg.content_type, "image/svg+xml");
+    assert_eq!(svg.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert!(svg.text.starts_with("<svg") && svg.text.trim_end().ends_with("</svg>"), "{}", svg.text);
+    let xml_text = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let (mut bars, mut missing) = (0, 0);
+    for t in c["tests"].as_array().unwrap() {
+        let cells = t["drives"].as_array().unwrap();
+        let groups: Vec<&Value> = cells.iter().flat_map(|d| d["groups"].as_array().unwrap()).collect();
+        if !groups.iter().any(|g| g["mbps"].is_object()) {
+            continue;
+        }
+        assert!(svg.text.contains(&xml_text(t["name"].as_str().unwrap())), "no group for {}", t["name"]);
+        for g in groups.iter().filter(|g| g["mbps"].is_object()) {
+            let label = format!(
+                "{} n={}",
+                charts::format_value(g["mbps"]["median"].as_f64().unwrap()),
+                g["mbps"]["count"]
+            );
+            assert!(svg.text.contains(&label), "{label} of {} is not drawn", t["name"]);
+            bars += 1;
+        }
+        if cells.iter().any(|d| d["missing"] == true) {
+            missing += 1;
+        }
+    }
+    assert!(bars > 10 && missing > 0, "{bars} bars, {missing} tests missing for a drive");
+    assert!(svg.text.contains("missing"));
+    assert!(svg.text.contains("Plextor PX-M2S 64 GB"), "series are labelled by drive");
+    // The typed chipset is in a label, as text: never as markup.
+    assert!(!svg.text.contains("<b>"), "typed markup reached the SVG");
+    assert!(svg.text.contains("&lt;b&gt;Z68 &amp;"), "the typed chipset is not shown escaped");
+
+    let png = app.get(&format!("/api/v1/compare/chart.png?{query}&width=480&theme=dark&figure=iops")).await;
+    assert_eq!(png.status, StatusCode::OK, "{}", png.text);
+    assert_eq!(png.content_type, "image/png");
+    let img = image::load_from_memory_with_format(&png.bytes, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    assert_eq!(img.width(), 480);
+    assert!(img.height() > 100, "{}", img.height());
+    let dark = charts::Theme::DARK;
+    let rgb = |c: charts::RGBColor| image::Rgb([c.0, c.1, c.2]);
+    assert_eq!(*img.get_pixel(0, 0), rgb(dark.background), "the dark theme's background");
+    let first_series = img.pixels().filter(|p| **p == rgb(dark.series[0])).count();
+    assert!(first_series > 200, "the first series' bars are drawn ({first_series} px)");
+
+    for (q, pointer) in [
+        (format!("{query}&width=20000"), "width"),
+        (format!("{query}&figure=speed"), "figure"),
+        (format!("{query}&theme=sepia"), "theme"),
+        (format!("{query}&colour=red"), "colour"),
+        (format!("drives={C300_64},nope"), "drives[1]"),
+    ] {
+        let status = if pointer.starts_with("drives") { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        app.get(&format!("/api/v1/compare/chart.svg?{q}")).await.assert_error(status, Some(pointer));
+    }
+    // The chart parameters belong to the charts only.
+    app.get(&format!("/api/v1/compare?{query}&width=480"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("width"));
+}
+
+/// A drive page lists every firmware its results were measured with, with the results.
+async fn the_drive_page_has_a_firmware_history(app: &TestApp) {
+    let before = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+    let mut ids = Vec::new();
+    for (i, fw) in ["1.00", "1.02", "1.02"].into_iter().enumerate() {
+        let r = a_result(100.0 + i as f64);
+        let tags = json!({"drive": {"sku": M2S_64}, "firmware": fw});
+        let posted = app.post_json("/api/v1/results", &json!({"result": r, "tags": tags})).await;
+        assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+        ids.push(posted.json()["id"].as_i64().unwrap());
+    }
+    let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
+    let history = page["firmware"].as_array().unwrap();
+    let of = |fw: &str| history.iter().find(|f| f["firmware"] == fw).unwrap_or_else(|| panic!("{fw} in {history:?}"));
+    assert_eq!(of("1.00")["result_ids"], json!([ids[0]]));
+    assert_eq!(of("1.02")["result_ids"], json!([ids[1], ids[2]]));
+    assert!(of("1.02")["first_submitted"].as_i64() <= of("1.02")["last_submitted"].as_i64());
+    let counted: usize = history.iter().map(|f| f["result_ids"].as_array().unwrap().len()).sum();
+    assert_eq!(counted, page["results"].as_array().unwrap().len(), "every result under one firmware");
+    assert_eq!(counted, before["results"].as_array().unwrap().len() + 3);
+    let result = page["results"].as_array().unwrap().iter().find(|r| r["id"] == ids[0]).unwrap();
+    assert_eq!(result["firmware"], "1.00");
+}
+
 /// The seeds measured the SF-2281 WILDFIRE RAID 0 with random and with 0-fill data, and
 /// the C300 128 GB on ICH10R and on two Marvell cards: each pools apart.
 async fn aggregates_split_by_platform_and_data_pattern(app: &TestApp) {
@@ -1385,6 +1487,8 @@ on_both_backends!(
     unknown_paths_and_methods_get_json_errors,
     results_are_filtered_sorted_paged_and_exported,
     compare_lines_up_equal_tests_and_shows_missing_ones,
+    the_compare_chart_embeds_as_svg_and_png,
+    the_drive_page_has_a_firmware_history,
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,
     concurrent_submissions_each_get_their_own_outcome,

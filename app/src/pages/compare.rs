@@ -3,113 +3,18 @@
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::{drive_list, ErrorBox, Loading};
-use crate::api::{self, ComparedTest, Comparison, GroupCell};
+use crate::api::{self, Comparison, Figure, GroupCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 /// Tag filters the compare page offers (a subset of the API's).
 const FILTERS: &[(&str, &str)] =
     &[("data_pattern", "Data"), ("chipset", "Chipset"), ("storage_controller", "Storage controller")];
 
-use charts::{draw_grouped_bars, format_value, grouped_bars_height, Bar, BarGroup, GroupedBars, HitBox};
+use charts::compare::{cell_of, compare_chart, series_of, Series};
+use charts::{draw_grouped_bars, format_value, grouped_bars_height, HitBox};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use std::sync::Arc;
-
-/// Which figure the chart plots.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Figure {
-    Mbps,
-    Iops,
-    Latency,
-}
-
-impl Figure {
-    const ALL: [Figure; 3] = [Figure::Mbps, Figure::Iops, Figure::Latency];
-
-    fn id(self) -> &'static str {
-        match self {
-            Figure::Mbps => "mbps",
-            Figure::Iops => "iops",
-            Figure::Latency => "latency",
-        }
-    }
-
-    fn unit(self) -> &'static str {
-        match self {
-            Figure::Mbps => "MB/s",
-            Figure::Iops => "IOPS",
-            Figure::Latency => "µs latency",
-        }
-    }
-
-    fn of(self, a: &api::Aggregates) -> Option<bench::analysis::Summary> {
-        match self {
-            Figure::Mbps => a.mbps,
-            Figure::Iops => a.iops,
-            Figure::Latency => a.latency_us,
-        }
-    }
-}
-
-/// One bar series: a drive measured on one platform group with one data pattern, the
-/// finest pool the server aggregates. Numbers from different pools are never merged.
-#[derive(Debug, Clone, PartialEq)]
-struct Series {
-    /// Index into the comparison's drives.
-    drive: usize,
-    /// The pool's label (`ICH10R · random`); `None` for a drive without any result.
-    group: Option<String>,
-    label: String,
-}
-
-fn series_of(c: &Comparison) -> Vec<Series> {
-    let mut out = Vec::new();
-    for (i, d) in c.drives.iter().enumerate() {
-        let mut groups: Vec<String> = c
-            .tests
-            .iter()
-            .filter_map(|t| t.drives.get(i))
-            .flat_map(|cell| cell.groups.iter().map(GroupCell::label))
-            .collect();
-        groups.sort();
-        groups.dedup();
-        if groups.is_empty() {
-            out.push(Series { drive: i, group: None, label: format!("{} (no results)", d.label()) });
-        }
-        for g in groups {
-            out.push(Series { drive: i, label: format!("{} · {g}", d.label()), group: Some(g) });
-        }
-    }
-    out
-}
-
-fn cell_of<'a>(test: &'a ComparedTest, s: &Series) -> Option<&'a GroupCell> {
-    let g = s.group.as_ref()?;
-    test.drives.get(s.drive)?.groups.iter().find(|x| &x.label() == g)
-}
-
-/// The chart's input: every test where some series has this figure.
-fn chart_of(c: &Comparison, series: &[Series], figure: Figure) -> GroupedBars {
-    GroupedBars {
-        unit: figure.unit().into(),
-        series: series.iter().map(|s| s.label.clone()).collect(),
-        groups: c
-            .tests
-            .iter()
-            .filter(|t| series.iter().any(|s| cell_of(t, s).and_then(|g| figure.of(&g.aggregates)).is_some()))
-            .map(|t| BarGroup {
-                name: t.name.clone(),
-                bars: series
-                    .iter()
-                    .map(|s| match cell_of(t, s).and_then(|g| figure.of(&g.aggregates)) {
-                        Some(s) => Bar { value: Some(s.median), spread: Some(s.mad), count: s.count },
-                        None => Bar { value: None, spread: None, count: 0 },
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }
-}
 
 #[component]
 pub fn Compare() -> impl IntoView {
@@ -127,7 +32,7 @@ pub fn Compare() -> impl IntoView {
     });
     let figure = Memo::new(move |_| {
         let f = query.with(|q| q.get("figure")).unwrap_or_default();
-        Figure::ALL.into_iter().find(|x| x.id() == f).unwrap_or(Figure::Mbps)
+        Figure::from_id(&f).unwrap_or(Figure::Mbps)
     });
     // Tag filters narrow which results pool (the API takes every results filter).
     let filters = Memo::new(move |_| {
@@ -300,16 +205,25 @@ pub fn Compare() -> impl IntoView {
                     }
                         .into_any()
                 }
-                Some(Ok(Some(c))) => view! { <Comparison c=c figure=figure.get() selected=selected /> }.into_any(),
+                Some(Ok(Some(c))) => {
+                    let page = href(&ids.get(), figure.get());
+                    view! { <Comparison c=c figure=figure.get() page=page selected=selected /> }.into_any()
+                }
             }}
         </section>
     }
 }
 
 #[component]
-fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, usize)>>) -> impl IntoView {
+fn Comparison(
+    c: Comparison,
+    figure: Figure,
+    /// This view's path and query (`/compare?drives=...`), which the embed repeats.
+    page: String,
+    selected: RwSignal<Option<(usize, usize)>>,
+) -> impl IntoView {
     let series = series_of(&c);
-    let chart = chart_of(&c, &series, figure);
+    let chart = compare_chart(&c, &series, figure);
     let sized = chart.clone();
     let height: HeightFn = Arc::new(move |w| grouped_bars_height(&sized, w));
     let label = format!(
@@ -371,13 +285,69 @@ fn Comparison(c: Comparison, figure: Figure, selected: RwSignal<Option<(usize, u
         {if empty {
             view! { <p class="empty">{format!("None of these drives has a result in {} under these filters.", figure.unit())}</p> }.into_any()
         } else {
-            view! { <ChartCanvas height=height label=label draw=draw on_hit=on_hit /> }.into_any()
+            view! {
+                <ChartCanvas height=height label=label.clone() draw=draw on_hit=on_hit />
+                <Embed page=page alt=label />
+            }
+            .into_any()
         }}
         <div class="detail" aria-live="polite">
             {move || detail().unwrap_or_else(|| view! { <p class="muted">"Point at or tap a bar for the results behind it."</p> }.into_any())}
         </div>
         <Table c=c series=series />
     }
+}
+
+/// Links to the chart as an image (the server draws it with the same `charts` function)
+/// and an HTML snippet to paste into an article, linking back to this comparison.
+#[component]
+fn Embed(page: String, alt: String) -> impl IntoView {
+    let origin = window().location().origin().unwrap_or_default();
+    let query = page.split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
+    let image = |ext: &str, extra: &str| format!("{origin}{}/compare/chart.{ext}?{query}{extra}", api::API);
+    let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
+    let snippet = format!(
+        "<a href=\"{}\"><img src=\"{}\" alt=\"{}\" width=\"720\"></a>",
+        escape_attr(&format!("{origin}{page}")),
+        escape_attr(&svg),
+        escape_attr(&alt)
+    );
+    let copied = RwSignal::new("");
+    let copy = {
+        let snippet = snippet.clone();
+        move |_| {
+            let done = window().navigator().clipboard().write_text(&snippet);
+            leptos::task::spawn_local(async move {
+                let ok = wasm_bindgen_futures::JsFuture::from(done).await.is_ok();
+                copied.set(if ok { "Copied." } else { "Copying was refused; select the text and copy it." });
+            });
+        }
+    };
+    view! {
+        <details class="embed">
+            <summary>"Embed this chart"</summary>
+            <p class="muted">
+                "The server draws this chart as an image with the same code, so it stays current as results arrive: "
+                <a href=svg>"SVG"</a>
+                " · "
+                <a href=png>"PNG"</a>
+                " · "
+                <a href=dark>"SVG, dark"</a>
+            </p>
+            <label>
+                "HTML for your article"
+                <textarea readonly=true prop:value=snippet></textarea>
+            </label>
+            <button type="button" on:click=copy>"Copy HTML"</button>
+            " "
+            <span aria-live="polite">{move || copied.get()}</span>
+        </details>
+    }
+}
+
+/// `s` safe inside a double-quoted HTML attribute.
+fn escape_attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// One row per series (drive · platform · data pattern), one column per test: series

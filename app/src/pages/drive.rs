@@ -5,7 +5,8 @@
 
 use super::{flag_name, loaded, ErrorBox, Loading};
 use crate::api::{
-    self, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList, ResultView,
+    self, format_date, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList,
+    ResultView,
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
@@ -84,6 +85,25 @@ pub fn DrivePage() -> impl IntoView {
     }
 }
 
+/// One line of the firmware history: the version (linking to its results), how many
+/// results and when they were submitted.
+fn firmware_item(drive: &str, f: crate::api::FirmwareSeen) -> impl IntoView {
+    let n = f.result_ids.len();
+    let when = if f.first_submitted == f.last_submitted {
+        format_date(f.first_submitted)
+    } else {
+        format!("{} to {}", format_date(f.first_submitted), format_date(f.last_submitted))
+    };
+    let counts = format!(" · {n} result{} · submitted {when}", if n == 1 { "" } else { "s" });
+    match f.firmware {
+        Some(fw) => {
+            let href = format!("/results?drive={drive}&firmware={}", crate::api::encode(&fw));
+            view! { <li><A href=href>{fw}</A>{counts}</li> }.into_any()
+        }
+        None => view! { <li>"not tagged"{counts}</li> }.into_any(),
+    }
+}
+
 #[component]
 fn Specs(page: Page) -> impl IntoView {
     let d = page.drive;
@@ -130,11 +150,23 @@ fn Specs(page: Page) -> impl IntoView {
     .into_iter()
     .filter_map(|(k, v)| Some((k, v?)))
     .collect();
+    let firmware = page.firmware.clone();
+    let drive_id = d.id.clone();
     let tests = page.tests;
     let compare = format!("/compare?drives={}", d.id);
     view! {
         <h1>{title}</h1>
-        <dl class="facts">{specs.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}</dl>
+        <dl class="facts">
+            {specs.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
+            {(!firmware.is_empty()).then(|| view! {
+                <dt>"Firmware measured"</dt>
+                <dd>
+                    <ul class="firmware">
+                        {firmware.into_iter().map(|f| firmware_item(&drive_id, f)).collect_view()}
+                    </ul>
+                </dd>
+            })}
+        </dl>
         <p>
             {d.controller.model.clone().map(|m| view! {
                 <A href=format!("/controllers/{}", crate::api::encode(&m))>{format!("Every drive on the {m}")}</A>

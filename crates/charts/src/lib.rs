@@ -10,14 +10,18 @@
 //! Every chart returns its [`HitBox`]es, so a caller can map a pointer position back to
 //! the datum under it (the site's hover and tap details).
 
+pub mod compare;
 mod distribution;
 mod grouped_bars;
 mod rated;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod render;
 mod theme;
 
 pub use distribution::{distribution_height, draw_distribution, DistGroup, Distribution};
 pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
 pub use rated::{draw_rated_bars, rated_bars_height, RatedBars, RatedRow};
+pub use plotters::style::RGBColor;
 pub use theme::Theme;
 
 use plotters::coord::Shift;

@@ -6,94 +6,126 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::drives::{drive_url, group_cells_of, Aggregates, GroupCell, GroupKey, Samples};
+use super::drives::{aggregates_of, drive_url, group_cells_of, Aggregates, GroupKey, Samples};
 use super::extract::QueryPairs;
 use super::results::filter_value;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
 use axum::extract::State;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
+use api_types::{ComparedDrive, ComparedTest, Comparison, DriveCell, Figure};
+use charts::Theme;
 use bench::TestKey;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(compare))
+    OpenApiRouter::new().routes(routes!(compare)).routes(routes!(chart_svg)).routes(routes!(chart_png))
 }
 
 pub const MAX_DRIVES: usize = 12;
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct ComparedDrive {
-    id: String,
-    url: String,
-    vendor: String,
-    model: String,
-    capacity_gb: u32,
+/// `figure` of a chart, as documented (parsed by `Figure::from_id`).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+enum ChartFigure {
+    Mbps,
+    Iops,
+    Latency,
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct DriveCell {
-    drive: String,
-    /// True when this drive has no result with this test (under the filters).
-    missing: bool,
-    /// One entry per platform group and data pattern the drive was measured with.
-    groups: Vec<GroupCell>,
+/// `theme` of a chart, as documented.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+enum ChartTheme {
+    Light,
+    Dark,
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct ComparedTest {
-    key: TestKey,
-    name: String,
-    /// One entry per requested drive, in the order requested.
-    drives: Vec<DriveCell>,
+/// What a compare request asks for: drives, tag filters and, for a chart, how to draw it.
+struct CompareQuery {
+    ids: Vec<String>,
+    filters: Vec<Filter>,
+    chart: ChartOptions,
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct Comparison {
-    drives: Vec<ComparedDrive>,
-    tests: Vec<ComparedTest>,
+/// How an embedded compare chart is drawn.
+struct ChartOptions {
+    figure: Figure,
+    theme: &'static Theme,
+    width: u32,
 }
 
-/// `drives` plus tag filters, read from the query string.
-fn parse_query(pairs: &[(String, String)]) -> ApiResult<(Vec<String>, Vec<Filter>)> {
+const CHART_WIDTHS: std::ops::RangeInclusive<u32> = 320..=1600;
+const CHART_DEFAULT_WIDTH: u32 = 720;
+
+/// `drives` plus tag filters (and with `chart`, `figure`, `theme` and `width`), read from
+/// the query string. Anything else is an error naming the parameter.
+fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
+    let mut options = ChartOptions { figure: Figure::Mbps, theme: &Theme::LIGHT, width: CHART_DEFAULT_WIDTH };
     let mut errors = Vec::new();
+    let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
     for (name, value) in pairs {
-        if name == "drives" {
-            for id in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                if !ids.iter().any(|i| i == id) {
-                    ids.push(id.to_string());
+        match name.as_str() {
+            "drives" => {
+                for id in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    if !ids.iter().any(|i| i == id) {
+                        ids.push(id.to_string());
+                    }
                 }
             }
-        } else if let Some((_, kind)) = RESULT_FILTERS.iter().find(|(n, _)| n == name) {
-            match filter_value(*kind, name, value) {
-                Ok(f) => filters.push(f),
-                Err(e) => errors.push(e),
-            }
-        } else {
-            let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
-            errors.push(ErrorItem {
-                detail: format!(
-                    "unknown parameter {name:?}; expected drives or a tag filter: {}",
-                    known.join(", ")
-                ),
-                pointer: Some(name.clone()),
-            });
+            "figure" if chart => match Figure::from_id(value) {
+                Some(f) => options.figure = f,
+                None => errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency"))),
+            },
+            "theme" if chart => match value.as_str() {
+                "light" => options.theme = &Theme::LIGHT,
+                "dark" => options.theme = &Theme::DARK,
+                _ => errors.push(item(name, format!("theme {value:?} is not light or dark"))),
+            },
+            "width" if chart => match value.parse::<u32>() {
+                Ok(w) if CHART_WIDTHS.contains(&w) => options.width = w,
+                _ => errors.push(item(
+                    name,
+                    format!(
+                        "width {value:?} is not a whole number of pixels from {} to {}",
+                        CHART_WIDTHS.start(),
+                        CHART_WIDTHS.end()
+                    ),
+                )),
+            },
+            _ => match RESULT_FILTERS.iter().find(|(n, _)| n == name) {
+                Some((_, kind)) => match filter_value(*kind, name, value) {
+                    Ok(f) => filters.push(f),
+                    Err(e) => errors.push(e),
+                },
+                None => {
+                    let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
+                    let chart_params = if chart { "figure, theme, width, " } else { "" };
+                    errors.push(item(
+                        name,
+                        format!(
+                            "unknown parameter {name:?}; expected drives, {chart_params}or a tag filter: {}",
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            },
         }
     }
     if ids.is_empty() || ids.len() > MAX_DRIVES {
-        errors.push(ErrorItem {
-            detail: format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated"),
-            pointer: Some("drives".into()),
-        });
+        errors.push(item("drives", format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated")));
     }
     if errors.is_empty() {
-        Ok((ids, filters))
+        Ok(CompareQuery { ids, filters, chart: options })
     } else {
         Err(ApiError::BadRequest(errors))
     }
@@ -124,7 +156,131 @@ async fn compare(
     State(state): State<AppState>,
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Json<Comparison>> {
-    let (ids, filters) = parse_query(&pairs)?;
+    let q = parse_query(&pairs, false)?;
+    Ok(Json(comparison(&state, &q.ids, &q.filters).await?))
+}
+
+/// The compare chart as SVG, for embedding
+///
+/// The chart the compare page draws, rendered by the same function: per comparable test
+/// one group of bars (median with MAD whisker and sample count per drive, platform group
+/// and data pattern; missing tests marked missing), with a caption naming SSDBase.
+/// Takes `GET /compare`'s parameters plus `figure`, `theme` and `width`.
+#[utoipa::path(
+    get,
+    path = "/compare/chart.svg",
+    operation_id = "compare_chart_svg",
+    tag = "drives",
+    params(
+        ("drives" = String, Query, example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb",
+            description = "1 to 12 catalogue drive ids, comma-separated"),
+        ("figure" = inline(Option<ChartFigure>), Query, description = "What the bars show (default `mbps`)"),
+        ("theme" = inline(Option<ChartTheme>), Query, description = "Colours (default `light`)"),
+        ("width" = Option<u32>, Query, minimum = 320, maximum = 1600,
+            description = "Pixels (default 720); the height follows from the data"),
+    ),
+    responses(
+        (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
+            body = ErrorBody),
+        (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
+    )
+)]
+async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (q, c) = chart_input(&state, &pairs).await?;
+    let (chart, height, caption) = embed_of(&c, &q.chart);
+    let svg = charts::render::to_svg(q.chart.width, height, q.chart.theme, &caption, |area| {
+        charts::draw_grouped_bars(area, &chart, q.chart.theme).map(drop).map_err(|e| e.to_string())
+    })
+    .map_err(anyhow::Error::msg)?;
+    Ok(image_response("image/svg+xml", svg.into_bytes()))
+}
+
+/// The compare chart as PNG, for embedding
+///
+/// The same chart as `GET /compare/chart.svg`, as a PNG image.
+#[utoipa::path(
+    get,
+    path = "/compare/chart.png",
+    operation_id = "compare_chart_png",
+    tag = "drives",
+    params(
+        ("drives" = String, Query, example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb",
+            description = "1 to 12 catalogue drive ids, comma-separated"),
+        ("figure" = inline(Option<ChartFigure>), Query, description = "What the bars show (default `mbps`)"),
+        ("theme" = inline(Option<ChartTheme>), Query, description = "Colours (default `light`)"),
+        ("width" = Option<u32>, Query, minimum = 320, maximum = 1600,
+            description = "Pixels (default 720); the height follows from the data"),
+    ),
+    responses(
+        (status = 200, description = "The chart", content(("image/png"))),
+        (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
+            body = ErrorBody),
+        (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
+    )
+)]
+async fn chart_png(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (q, c) = chart_input(&state, &pairs).await?;
+    let (chart, height, caption) = embed_of(&c, &q.chart);
+    let (width, theme) = (q.chart.width, q.chart.theme);
+    // Rasterising and deflating take milliseconds of CPU: off the async workers.
+    let png = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
+        let rgb = charts::render::to_rgb(width, height, theme, &caption, |area| {
+            charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+        })
+        .map_err(anyhow::Error::msg)?;
+        let total = height + charts::render::CAPTION_H;
+        let mut png = Vec::new();
+        image::ImageEncoder::write_image(
+            image::codecs::png::PngEncoder::new(&mut png),
+            &rgb,
+            width,
+            total,
+            image::ExtendedColorType::Rgb8,
+        )?;
+        Ok(png)
+    })
+    .await
+    .map_err(anyhow::Error::from)??;
+    Ok(image_response("image/png", png))
+}
+
+async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<(CompareQuery, Comparison)> {
+    let q = parse_query(pairs, true)?;
+    let c = comparison(state, &q.ids, &q.filters).await?;
+    Ok((q, c))
+}
+
+/// The chart, its height at the asked width, and its caption.
+fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::GroupedBars, u32, String) {
+    let series = charts::compare::series_of(c);
+    let chart = charts::compare::compare_chart(c, &series, options.figure);
+    let height = charts::grouped_bars_height(&chart, options.width);
+    let caption = format!(
+        "SSDBase · {} medians, whiskers ±MAD, n = results · only equal tests side by side",
+        options.figure.unit()
+    );
+    (chart, height, caption)
+}
+
+/// An image answer: typed, never sniffed, cacheable for a few minutes (new results change
+/// the chart, so not for long), and embeddable from any site.
+fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The comparison of drives `ids` under `filters`; 404 naming any drive not in the
+/// catalogue.
+async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> ApiResult<Comparison> {
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -152,19 +308,19 @@ async fn compare(
     if filters.is_empty() {
         // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
         // per drive instead of every metric row (storage::summary).
-        for pool in state.storage.pools_for_drives(&ids).await? {
+        for pool in state.storage.pools_for_drives(ids).await? {
             for (key, test) in pool.tests {
                 cells
                     .entry(key)
                     .or_default()
                     .entry(pool.drive_sku.clone())
                     .or_default()
-                    .insert((pool.platform.clone(), pool.data_pattern), test.into());
+                    .insert((pool.platform.clone(), pool.data_pattern), aggregates_of(test));
             }
         }
     } else {
         let mut samples: BTreeMap<TestKey, BTreeMap<String, BTreeMap<GroupKey, Samples>>> = BTreeMap::new();
-        for m in state.storage.metrics_for_drives(&ids, &filters).await? {
+        for m in state.storage.metrics_for_drives(ids, filters).await? {
             samples
                 .entry(m.key)
                 .or_default()
@@ -196,5 +352,5 @@ async fn compare(
                 .collect(),
         })
         .collect();
-    Ok(Json(Comparison { drives, tests }))
+    Ok(Comparison { drives, tests })
 }

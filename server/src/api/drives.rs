@@ -8,28 +8,16 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::StoredResult;
 use axum::extract::State;
 use axum::Json;
-use bench::analysis::{self, Flag, RatedVsMeasured, Summary};
-use bench::{DataPattern, DriveSku, Platform, PlatformGroup, TestKey};
-use serde::Serialize;
+pub use api_types::{Aggregates, GroupCell, TestSummary};
+use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
+use bench::analysis;
+use bench::{DataPattern, PlatformGroup, TestKey};
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list)).routes(routes!(get_one))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct DriveListItem {
-    #[serde(flatten)]
-    drive: DriveSku,
-    url: String,
-    result_count: i64,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct DriveList {
-    drives: Vec<DriveListItem>,
 }
 
 /// The drive catalogue
@@ -57,26 +45,6 @@ pub fn drive_url(id: &str) -> String {
     format!("{}/drives/{id}", super::API_PREFIX)
 }
 
-/// One comparable test with its aggregates, one per platform group and data pattern.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct TestSummary {
-    pub key: TestKey,
-    pub name: String,
-    pub groups: Vec<GroupCell>,
-}
-
-/// The aggregates of one test over the results of one platform group and data pattern:
-/// the finest pool in which numbers are comparable.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct GroupCell {
-    pub platform: PlatformGroup,
-    pub platform_label: String,
-    /// `random`, `zero-fill`, ...; absent when the tool did not say.
-    pub data_pattern: Option<DataPattern>,
-    #[serde(flatten)]
-    pub aggregates: Aggregates,
-}
-
 /// Where a sample pools: its platform group and data pattern.
 pub type GroupKey = (PlatformGroup, Option<DataPattern>);
 
@@ -98,16 +66,6 @@ pub fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> 
         .collect()
 }
 
-/// Median, MAD and count of each figure of one test over a set of results, and the
-/// results they come from.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct Aggregates {
-    pub mbps: Option<Summary>,
-    pub iops: Option<Summary>,
-    pub latency_us: Option<Summary>,
-    pub result_ids: Vec<i64>,
-}
-
 /// Samples of one test, gathered per result.
 #[derive(Debug, Default)]
 pub struct Samples {
@@ -117,10 +75,9 @@ pub struct Samples {
     pub result_ids: Vec<i64>,
 }
 
-impl From<crate::storage::TestSummary> for Aggregates {
-    fn from(t: crate::storage::TestSummary) -> Aggregates {
-        Aggregates { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
-    }
+/// The compare summary's stored aggregates as the API shows them.
+pub fn aggregates_of(t: crate::storage::TestSummary) -> Aggregates {
+    Aggregates { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
 }
 
 impl Samples {
@@ -141,40 +98,6 @@ impl Samples {
             result_ids: self.result_ids,
         }
     }
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct DriveResult {
-    id: i64,
-    url: String,
-    platform_label: String,
-    tool: bench::Tool,
-    tool_version: Option<String>,
-    data_pattern: Option<bench::DataPattern>,
-    test_size_bytes: Option<u64>,
-    platform: Platform,
-    source: Option<String>,
-    flags: Vec<Flag>,
-    rated_vs_measured: Vec<RatedVsMeasured>,
-}
-
-/// The results measured on one platform group.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct PlatformResults {
-    platform: PlatformGroup,
-    platform_label: String,
-    result_ids: Vec<i64>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct DrivePage {
-    drive: DriveSku,
-    /// Every visible result, oldest first.
-    results: Vec<DriveResult>,
-    /// The same results grouped by platform group, in group order.
-    platforms: Vec<PlatformResults>,
-    /// Per comparable test, per platform group and data pattern: median, MAD, count.
-    tests: Vec<TestSummary>,
 }
 
 /// A drive's page
@@ -214,6 +137,7 @@ async fn get_one(
             result_ids,
         })
         .collect();
+    let firmware = firmware_history(&results);
     let results = results
         .into_iter()
         .map(|r| DriveResult {
@@ -225,12 +149,38 @@ async fn get_one(
             tool_version: r.result.tool_version,
             data_pattern: r.result.data_pattern,
             test_size_bytes: r.result.test_size_bytes,
+            firmware: r.tags.firmware,
+            submitted_at: r.created_at,
             platform: r.tags.platform,
             source: r.source,
             flags: r.flags,
         })
         .collect();
-    Ok(Json(DrivePage { drive, results, platforms, tests }))
+    Ok(Json(DrivePage { drive, results, platforms, firmware, tests }))
+}
+
+/// Every firmware the results were measured with (untagged ones as `None`), in order of
+/// first submission.
+fn firmware_history(results: &[StoredResult]) -> Vec<FirmwareSeen> {
+    let mut seen: Vec<FirmwareSeen> = Vec::new();
+    for r in results {
+        let firmware = r.tags.firmware.clone();
+        match seen.iter_mut().find(|f| f.firmware == firmware) {
+            Some(f) => {
+                f.result_ids.push(r.id);
+                f.first_submitted = f.first_submitted.min(r.created_at);
+                f.last_submitted = f.last_submitted.max(r.created_at);
+            }
+            None => seen.push(FirmwareSeen {
+                firmware,
+                result_ids: vec![r.id],
+                first_submitted: r.created_at,
+                last_submitted: r.created_at,
+            }),
+        }
+    }
+    seen.sort_by(|a, b| (a.first_submitted, &a.firmware).cmp(&(b.first_submitted, &b.firmware)));
+    seen
 }
 
 fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {

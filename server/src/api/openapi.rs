@@ -117,7 +117,9 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         "Results per page.",
     ));
     add_parameters(&mut doc, "/results", browse);
-    add_parameters(&mut doc, "/compare", filters(RESULT_FILTERS, "results whose tag"));
+    for path in ["/compare", "/compare/chart.svg", "/compare/chart.png"] {
+        add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
+    }
 
     for item in doc.paths.paths.values_mut() {
         for op in operations(item) {

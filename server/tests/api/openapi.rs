@@ -242,6 +242,8 @@ pub async fn the_openapi_document_is_valid_openapi_3_1(app: &TestApp) {
         ("get", "/drives"),
         ("get", "/drives/{id}"),
         ("get", "/compare"),
+        ("get", "/compare/chart.svg"),
+        ("get", "/compare/chart.png"),
         ("post", "/ocr"),
         ("get", "/ocr/{id}"),
         ("get", "/ocr/{id}/image"),
@@ -313,6 +315,8 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/drives", "/drives".into(), None, None),
         ("get", "/drives/{id}", format!("/drives/{C300_64}"), None, None),
         ("get", "/compare", format!("/compare?drives={C300_64},{M2S_64}"), None, None),
+        ("get", "/compare/chart.svg", format!("/compare/chart.svg?drives={C300_64},{M2S_64}"), None, None),
+        ("get", "/compare/chart.png", format!("/compare/chart.png?drives={C300_64}&figure=iops"), None, None),
         ("get", "/ocr/{id}", format!("/ocr/{job_id}"), None, None),
         ("get", "/ocr/{id}/image", format!("/ocr/{job_id}/image"), None, None),
     ];
@@ -502,7 +506,10 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
 pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
     let doc = Doc::fetch(app).await;
     let base = doc.server_url().to_string();
-    for (path, fixed) in [("/results", ""), ("/compare", &*format!("drives={C300_64}&"))] {
+    let drive = format!("drives={C300_64}&");
+    for (path, fixed) in
+        [("/results", ""), ("/compare", &*drive), ("/compare/chart.svg", &*drive), ("/compare/chart.png", &*drive)]
+    {
         let documented: BTreeSet<String> =
             doc.query_parameters(path).iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
         let r = app.get(&format!("{base}{path}?{fixed}colour=red")).await;
@@ -510,8 +517,10 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         let detail = body["errors"][0]["detail"].as_str().unwrap();
         let known = detail.rsplit_once(": ").expect("the detail lists the known names").1;
         let mut accepted: BTreeSet<String> = known.split(", ").map(str::to_string).collect();
-        if path == "/compare" {
-            accepted.insert("drives".into()); // named before the list: "expected drives or a tag filter"
+        if path.starts_with("/compare") {
+            // Named before the list: "expected drives[, figure, theme, width,] or a tag filter".
+            let named = detail.split_once("expected ").unwrap().1.split_once("or a tag filter").unwrap().0;
+            accepted.extend(named.split(", ").map(str::trim).filter(|s| !s.is_empty()).map(str::to_string));
         }
         assert_eq!(documented, accepted, "{path}: documented vs accepted query parameters");
 

@@ -1,0 +1,230 @@
+//! The JSON of `/api/v1`'s drive and compare answers, defined once. The server builds
+//! and serialises these (and documents them: feature `openapi`), the site decodes them,
+//! and `charts::compare` turns a [`Comparison`] into the compare chart for both the
+//! site's canvas and the server's SVG/PNG embeds. Results, tags, flags and summaries are
+//! `bench`'s own serde types.
+
+use bench::analysis::{Flag, RatedVsMeasured, Summary};
+use bench::{DataPattern, DriveSku, Platform, PlatformGroup, TestKey, Tool};
+use serde::{Deserialize, Serialize};
+
+// --- /drives -----------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveList {
+    pub drives: Vec<DriveListItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveListItem {
+    #[serde(flatten)]
+    pub drive: DriveSku,
+    pub url: String,
+    /// Visible results of this drive.
+    pub result_count: i64,
+}
+
+/// Median, MAD and count of each figure of one test over a set of results, and the
+/// results they come from.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Aggregates {
+    #[serde(default)]
+    pub mbps: Option<Summary>,
+    #[serde(default)]
+    pub iops: Option<Summary>,
+    #[serde(default)]
+    pub latency_us: Option<Summary>,
+    #[serde(default)]
+    pub result_ids: Vec<i64>,
+}
+
+impl Aggregates {
+    /// The summary of one figure.
+    pub fn of(&self, figure: Figure) -> Option<Summary> {
+        match figure {
+            Figure::Mbps => self.mbps,
+            Figure::Iops => self.iops,
+            Figure::Latency => self.latency_us,
+        }
+    }
+}
+
+/// The aggregates of one test over the results of one platform group and data pattern:
+/// the finest pool in which numbers are comparable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GroupCell {
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    /// `random`, `zero-fill`, ...; absent when the tool did not say.
+    #[serde(default)]
+    pub data_pattern: Option<DataPattern>,
+    #[serde(flatten)]
+    pub aggregates: Aggregates,
+}
+
+impl GroupCell {
+    /// `ICH10R · random`.
+    pub fn label(&self) -> String {
+        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
+    }
+}
+
+/// How a data pattern reads in labels.
+pub fn pattern_label(p: Option<DataPattern>) -> &'static str {
+    match p {
+        Some(DataPattern::Random) => "random",
+        Some(DataPattern::ZeroFill) => "0-fill",
+        Some(DataPattern::OneFill) => "1-fill",
+        None => "pattern unknown",
+    }
+}
+
+/// One comparable test with its aggregates, one per platform group and data pattern.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TestSummary {
+    pub key: TestKey,
+    pub name: String,
+    pub groups: Vec<GroupCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveResult {
+    pub id: i64,
+    pub url: String,
+    pub platform_label: String,
+    pub tool: Tool,
+    pub tool_version: Option<String>,
+    pub data_pattern: Option<DataPattern>,
+    pub test_size_bytes: Option<u64>,
+    /// The drive's firmware as tagged on this result.
+    #[serde(default)]
+    pub firmware: Option<String>,
+    /// When it was submitted (unix seconds).
+    #[serde(default)]
+    pub submitted_at: i64,
+    pub platform: Platform,
+    pub source: Option<String>,
+    pub flags: Vec<Flag>,
+    pub rated_vs_measured: Vec<RatedVsMeasured>,
+}
+
+/// The results measured on one platform group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlatformResults {
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    pub result_ids: Vec<i64>,
+}
+
+/// One firmware version a drive's results were measured with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FirmwareSeen {
+    /// As tagged; `None` for results without a firmware tag.
+    pub firmware: Option<String>,
+    pub result_ids: Vec<i64>,
+    /// When the first and the latest of those results were submitted (unix seconds).
+    pub first_submitted: i64,
+    pub last_submitted: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DrivePage {
+    pub drive: DriveSku,
+    /// Every visible result, oldest first.
+    pub results: Vec<DriveResult>,
+    /// The same results grouped by platform group, in group order.
+    pub platforms: Vec<PlatformResults>,
+    /// Firmware history: every firmware the results were measured with, in order of
+    /// first submission.
+    #[serde(default)]
+    pub firmware: Vec<FirmwareSeen>,
+    /// Per comparable test, per platform group and data pattern: median, MAD, count.
+    pub tests: Vec<TestSummary>,
+}
+
+// --- /compare ----------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ComparedDrive {
+    pub id: String,
+    pub url: String,
+    pub vendor: String,
+    pub model: String,
+    pub capacity_gb: u32,
+}
+
+impl ComparedDrive {
+    /// `Crucial RealSSD C300 128 GB`.
+    pub fn label(&self) -> String {
+        format!("{} {} {} GB", self.vendor, self.model, self.capacity_gb)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveCell {
+    pub drive: String,
+    /// True when this drive has no result with this test (under the filters).
+    pub missing: bool,
+    /// One entry per platform group and data pattern the drive was measured with.
+    pub groups: Vec<GroupCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ComparedTest {
+    pub key: TestKey,
+    pub name: String,
+    /// One entry per requested drive, in the order requested.
+    pub drives: Vec<DriveCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Comparison {
+    pub drives: Vec<ComparedDrive>,
+    pub tests: Vec<ComparedTest>,
+}
+
+/// Which figure a compare chart plots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    Mbps,
+    Iops,
+    Latency,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 3] = [Figure::Mbps, Figure::Iops, Figure::Latency];
+
+    /// The name in URLs (`figure=iops`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Figure::Mbps => "mbps",
+            Figure::Iops => "iops",
+            Figure::Latency => "latency",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Figure> {
+        Figure::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    pub fn unit(self) -> &'static str {
+        match self {
+            Figure::Mbps => "MB/s",
+            Figure::Iops => "IOPS",
+            Figure::Latency => "µs latency",
+        }
+    }
+}
