@@ -8,6 +8,7 @@
 
 use anyhow::{bail, ensure, Context, Result};
 use bench::analysis::summarize;
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -314,6 +315,39 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
         "tapping a bar shows its results: {detail}"
     );
     w.shot("compare").await?;
+
+    // The keyboard reaches the same details: the chart takes focus, the arrow keys step
+    // from bar to bar.
+    let canvas = w.client.find(Locator::Css("canvas[data-drawn-ms]")).await?;
+    ensure!(canvas.attr("tabindex").await?.as_deref() == Some("0"), "the chart is focusable");
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        canvas.send_keys(&char::from(Key::Right).to_string()).await?;
+        let detail = w.client.find(Locator::Css(".detail")).await?.text().await?;
+        ensure!(
+            detail.contains("From results #") || detail.contains("has no result with"),
+            "an arrow key picks a bar: {detail}"
+        );
+        seen.push(detail);
+    }
+    ensure!(seen[0] != seen[1], "the second arrow key moves to another bar: {seen:?}");
+
+    // Embedding: the snippet points at the server's rendering of this very chart.
+    w.client.find(Locator::Css("details.embed summary")).await?.click().await?;
+    let snippet = w.client.find(Locator::Css("details.embed textarea")).await?.prop("value").await?.unwrap_or_default();
+    let svg_path = format!("/api/v1/compare/chart.svg?drives={C300},{M2S}");
+    ensure!(snippet.contains(&svg_path) && snippet.contains("<img "), "the embed snippet: {snippet}");
+    w.goto(&svg_path).await?;
+    let root = w.client.execute("return document.documentElement.tagName;", vec![]).await?;
+    ensure!(root.as_str() == Some("svg"), "the embed URL is an SVG document ({root})");
+    let text = w.client.execute("return document.documentElement.textContent;", vec![]).await?;
+    let text = text.as_str().unwrap_or_default();
+    for cell in seed_cells(C300, "SEQ 1MiB Q1T1 read") {
+        // The bars carry "median n=count", as on the page's canvas.
+        let bar = cell.replace(" MB/s", "");
+        ensure!(text.contains(&bar), "the embedded chart shows the C300's {bar}: {text}");
+    }
+    w.shot("compare-embed").await?;
 
     // Phone width: the page still draws and nothing overflows the viewport.
     w.client.set_window_size(390, 844).await?;
