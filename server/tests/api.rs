@@ -611,7 +611,8 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     let png = app.get(&format!("/api/v1/compare/chart.png?{query}&width=480&theme=dark&figure=iops")).await;
     assert_eq!(png.status, StatusCode::OK, "{}", png.text);
     assert_eq!(png.content_type, "image/png");
-    let img = image::load_from_memory_with_format(&png.bytes, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    let img =
+        image::load_from_memory_with_format(&png.bytes, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     assert_eq!(img.width(), 480);
     assert!(img.height() > 100, "{}", img.height());
     let dark = charts::Theme::DARK;
@@ -627,7 +628,8 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
         (format!("{query}&colour=red"), "colour"),
         (format!("drives={C300_64},nope"), "drives[1]"),
     ] {
-        let status = if pointer.starts_with("drives") { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
+        let status =
+            if pointer.starts_with("drives") { StatusCode::NOT_FOUND } else { StatusCode::BAD_REQUEST };
         app.get(&format!("/api/v1/compare/chart.svg?{q}")).await.assert_error(status, Some(pointer));
     }
     // The chart parameters belong to the charts only.
@@ -649,7 +651,9 @@ async fn the_drive_page_has_a_firmware_history(app: &TestApp) {
     }
     let page = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
     let history = page["firmware"].as_array().unwrap();
-    let of = |fw: &str| history.iter().find(|f| f["firmware"] == fw).unwrap_or_else(|| panic!("{fw} in {history:?}"));
+    let of = |fw: &str| {
+        history.iter().find(|f| f["firmware"] == fw).unwrap_or_else(|| panic!("{fw} in {history:?}"))
+    };
     assert_eq!(of("1.00")["result_ids"], json!([ids[0]]));
     assert_eq!(of("1.02")["result_ids"], json!([ids[1], ids[2]]));
     assert!(of("1.02")["first_submitted"].as_i64() <= of("1.02")["last_submitted"].as_i64());

@@ -77,7 +77,13 @@ mod tests {
     use bench::{DataPattern, PlatformGroup, TestKey};
 
     fn drive(id: &str) -> ComparedDrive {
-        ComparedDrive { id: id.into(), url: String::new(), vendor: "V".into(), model: id.into(), capacity_gb: 64 }
+        ComparedDrive {
+            id: id.into(),
+            url: String::new(),
+            vendor: "V".into(),
+            model: id.into(),
+            capacity_gb: 64,
+        }
     }
 
     fn cell(chipset: &str, mbps: &[f64], iops: &[f64], ids: &[i64]) -> GroupCell {
@@ -124,7 +130,10 @@ mod tests {
                 test(
                     seq,
                     vec![
-                        vec![cell("ICH10R", &[270.0, 280.0, 290.0], &[], &[1, 2, 3]), cell("SB850", &[250.0], &[], &[4])],
+                        vec![
+                            cell("ICH10R", &[270.0, 280.0, 290.0], &[], &[1, 2, 3]),
+                            cell("SB850", &[250.0], &[], &[4]),
+                        ],
                         vec![cell("ICH10R", &[140.0], &[], &[5])],
                         vec![],
                     ],

@@ -20,8 +20,8 @@ mod theme;
 
 pub use distribution::{distribution_height, draw_distribution, DistGroup, Distribution};
 pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
-pub use rated::{draw_rated_bars, rated_bars_height, RatedBars, RatedRow};
 pub use plotters::style::RGBColor;
+pub use rated::{draw_rated_bars, rated_bars_height, RatedBars, RatedRow};
 pub use theme::Theme;
 
 use plotters::coord::Shift;

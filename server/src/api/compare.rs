@@ -12,13 +12,13 @@ use super::results::filter_value;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
+use api_types::{ComparedDrive, ComparedTest, Comparison, DriveCell, Figure};
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use api_types::{ComparedDrive, ComparedTest, Comparison, DriveCell, Figure};
-use charts::Theme;
 use bench::TestKey;
+use charts::Theme;
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -84,7 +84,9 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
             }
             "figure" if chart => match Figure::from_id(value) {
                 Some(f) => options.figure = f,
-                None => errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency"))),
+                None => {
+                    errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency")))
+                }
             },
             "theme" if chart => match value.as_str() {
                 "light" => options.theme = &Theme::LIGHT,
@@ -122,7 +124,10 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
         }
     }
     if ids.is_empty() || ids.len() > MAX_DRIVES {
-        errors.push(item("drives", format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated")));
+        errors.push(item(
+            "drives",
+            format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated"),
+        ));
     }
     if errors.is_empty() {
         Ok(CompareQuery { ids, filters, chart: options })

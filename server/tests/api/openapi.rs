@@ -507,9 +507,12 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
     let doc = Doc::fetch(app).await;
     let base = doc.server_url().to_string();
     let drive = format!("drives={C300_64}&");
-    for (path, fixed) in
-        [("/results", ""), ("/compare", &*drive), ("/compare/chart.svg", &*drive), ("/compare/chart.png", &*drive)]
-    {
+    for (path, fixed) in [
+        ("/results", ""),
+        ("/compare", &*drive),
+        ("/compare/chart.svg", &*drive),
+        ("/compare/chart.png", &*drive),
+    ] {
         let documented: BTreeSet<String> =
             doc.query_parameters(path).iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
         let r = app.get(&format!("{base}{path}?{fixed}colour=red")).await;

@@ -334,7 +334,8 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
 
     // Embedding: the snippet points at the server's rendering of this very chart.
     w.client.find(Locator::Css("details.embed summary")).await?.click().await?;
-    let snippet = w.client.find(Locator::Css("details.embed textarea")).await?.prop("value").await?.unwrap_or_default();
+    let snippet =
+        w.client.find(Locator::Css("details.embed textarea")).await?.prop("value").await?.unwrap_or_default();
     let svg_path = format!("/api/v1/compare/chart.svg?drives={C300},{M2S}");
     ensure!(snippet.contains(&svg_path) && snippet.contains("<img "), "the embed snippet: {snippet}");
     w.goto(&svg_path).await?;
