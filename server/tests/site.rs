@@ -78,6 +78,19 @@ async fn assets_are_gzipped_and_cached_for_good() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
     assert!(gz.len() < plain.len() / 10, "{} bytes gzipped", gz.len());
+    // Precompressed by the build: that file is sent as it is, with the asset's type.
+    let precompressed = b"\x1f\x8b precompressed by the build".to_vec();
+    std::fs::write(s.dir.join("dist/app-0123456789abcdef_bg.wasm"), b"\0asm plain").unwrap();
+    std::fs::write(s.dir.join("dist/app-0123456789abcdef_bg.wasm.gz"), &precompressed).unwrap();
+    let (status, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", true).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+    assert_eq!(headers[header::CONTENT_TYPE], "application/wasm");
+    assert_eq!(headers[header::CACHE_CONTROL], "public, max-age=31536000, immutable");
+    assert_eq!(body, precompressed);
+    let (_, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", false).await;
+    assert!(headers.get(header::CONTENT_ENCODING).is_none());
+    assert_eq!(body, b"\0asm plain", "a client without gzip gets the plain file");
     // API answers are not affected by the site's layers.
     let (_, headers, _) = get(&s.router, "/api/v1/health", true).await;
     assert!(headers.get(header::CONTENT_ENCODING).is_none());
