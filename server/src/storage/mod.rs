@@ -152,6 +152,24 @@ impl Actor {
     }
 }
 
+/// Catalogue drives by id, as read. A catalogue row is written once and never changed
+/// (drives are only inserted, `ON CONFLICT DO NOTHING`), so a drive read once is served
+/// from memory for the life of the storage, even with several servers on one database;
+/// an unknown id is asked again every time (another server may add it). Every
+/// submission names its drive, so this saves a read per `POST /results`.
+#[derive(Debug, Default)]
+struct DriveCache(std::sync::RwLock<std::collections::HashMap<String, DriveSku>>);
+
+impl DriveCache {
+    fn get(&self, id: &str) -> Option<DriveSku> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+
+    fn remember(&self, drive: &DriveSku) {
+        self.0.write().unwrap_or_else(|e| e.into_inner()).insert(drive.id.clone(), drive.clone());
+    }
+}
+
 /// What [`Storage::delete_result`] removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Deleted {

@@ -25,6 +25,7 @@ fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 
 pub struct PgStorage {
     pub(super) pool: PgPool,
+    drives: super::DriveCache,
 }
 
 impl PgStorage {
@@ -33,7 +34,7 @@ impl PgStorage {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
-        Ok(PgStorage { pool })
+        Ok(PgStorage { pool, drives: Default::default() })
     }
 
     /// Writes a submission on an open transaction; `None` when its hash is known.
@@ -285,8 +286,15 @@ impl Storage for PgStorage {
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
+        if let Some(d) = self.drives.get(id) {
+            return Ok(Some(d));
+        }
         match sqlx::query(&sql::numbered(sql::GET_DRIVE)).bind(id).fetch_optional(&self.pool).await? {
-            Some(row) => Ok(Some(sql::from_json(&row.try_get::<String, _>(0)?)?)),
+            Some(row) => {
+                let drive: DriveSku = sql::from_json(&row.try_get::<String, _>(0)?)?;
+                self.drives.remember(&drive);
+                Ok(Some(drive))
+            }
             None => Ok(None),
         }
     }

@@ -39,6 +39,7 @@ pub struct SqliteStorage {
     /// Single submissions (`submit`, what `POST /results` does) go to the group-commit
     /// task ([`group_writer`]) rather than taking the writer one by one.
     groups: mpsc::Sender<Pending>,
+    drives: super::DriveCache,
 }
 
 /// A submission waiting for the group commit, and where its outcome goes.
@@ -109,7 +110,7 @@ impl SqliteStorage {
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
-        Ok(SqliteStorage { pool, writer, groups })
+        Ok(SqliteStorage { pool, writer, groups, drives: Default::default() })
     }
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of
@@ -382,8 +383,15 @@ impl Storage for SqliteStorage {
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
+        if let Some(d) = self.drives.get(id) {
+            return Ok(Some(d));
+        }
         match sqlx::query(sql::GET_DRIVE).bind(id).fetch_optional(&self.pool).await? {
-            Some(row) => Ok(Some(sql::from_json(&row.try_get::<String, _>(0)?)?)),
+            Some(row) => {
+                let drive: DriveSku = sql::from_json(&row.try_get::<String, _>(0)?)?;
+                self.drives.remember(&drive);
+                Ok(Some(drive))
+            }
             None => Ok(None),
         }
     }
