@@ -545,6 +545,60 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
             assert_eq!(g["platform"]["raid_members"], 4);
         }
     }
+    // The same comparison as CSV: a row per test, drive and pool (or one marked missing),
+    // with the JSON's medians, counts and result ids.
+    let query = format!("drives={C300_64},{M2S_64}");
+    let json = app.get(&format!("/api/v1/compare?{query}")).await.json();
+    let csv = app.get(&format!("/api/v1/compare?{query}&format=csv")).await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    assert!(csv.content_type.starts_with("text/csv"), "{}", csv.content_type);
+    let lines: Vec<&str> = csv.text.trim_end().split("\r\n").collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col =
+        |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name} column"));
+    let mut expected = 0;
+    for t in json["tests"].as_array().unwrap() {
+        for d in t["drives"].as_array().unwrap() {
+            let groups = d["groups"].as_array().unwrap();
+            expected += groups.len().max(1);
+            for g in groups {
+                let ids: Vec<String> =
+                    g["result_ids"].as_array().unwrap().iter().map(|i| i.to_string()).collect();
+                let row = lines
+                    .iter()
+                    .map(|l| l.split(',').collect::<Vec<_>>())
+                    .find(|r| {
+                        r[col("test")] == t["name"]
+                            && r[col("drive")] == d["drive"]
+                            && r[col("result_ids")] == ids.join(" ")
+                    })
+                    .unwrap_or_else(|| panic!("no CSV row for {} {} {ids:?}", t["name"], d["drive"]));
+                assert_eq!(row[col("missing")], "false");
+                if let Some(m) = g["mbps"]["median"].as_f64() {
+                    assert_eq!(row[col("mbps_median")].parse::<f64>().unwrap(), m);
+                    assert_eq!(row[col("mbps_n")], g["mbps"]["count"].to_string());
+                }
+            }
+            if groups.is_empty() {
+                assert!(
+                    lines.iter().any(|l| {
+                        let r: Vec<&str> = l.split(',').collect();
+                        r[col("test")] == t["name"]
+                            && r[col("drive")] == d["drive"]
+                            && r[col("missing")] == "true"
+                    }),
+                    "{} lacks {}: a row says so",
+                    d["drive"],
+                    t["name"]
+                );
+            }
+        }
+    }
+    assert_eq!(lines.len() - 1, expected, "one row per test, drive and pool");
+    app.get(&format!("/api/v1/compare?{query}&format=xml"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("format"));
+
     app.get(&format!("/api/v1/compare?drives={C300_64}&raid_members=four"))
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("raid_members"));

@@ -287,7 +287,7 @@ fn Comparison(
         } else {
             view! {
                 <ChartCanvas height=height label=label.clone() draw=draw on_hit=on_hit />
-                <Embed page=page alt=label />
+                <Embed page=page.clone() alt=label />
             }
             .into_any()
         }}
@@ -295,7 +295,21 @@ fn Comparison(
             {move || detail().unwrap_or_else(|| view! { <p class="muted">"Point at or tap a bar for the results behind it."</p> }.into_any())}
         </div>
         <Table c=c series=series />
+        <p class="muted">
+            "This comparison as data: "
+            <a href=export(&page, "csv") download="compare.csv">"CSV"</a>
+            " · "
+            <a href=export(&page, "json")>"JSON"</a>
+        </p>
     }
+}
+
+/// The compare API's URL for the view at `page` (`/compare?...`) in `format`: the same
+/// drives and filters; `figure` only chooses the chart, so it is left out.
+fn export(page: &str, format: &str) -> String {
+    let query = page.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let kept: Vec<&str> = query.split('&').filter(|p| !p.is_empty() && !p.starts_with("figure=")).collect();
+    format!("{}/compare?{}&format={format}", api::API, kept.join("&"))
 }
 
 /// Links to the chart as an image (the server draws it with the same `charts` function)

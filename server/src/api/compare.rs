@@ -8,7 +8,7 @@
 
 use super::drives::{aggregates_of, drive_url, group_cells_of, Aggregates, GroupKey, Samples};
 use super::extract::QueryPairs;
-use super::results::filter_value;
+use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
@@ -52,6 +52,8 @@ enum ChartTheme {
 struct CompareQuery {
     ids: Vec<String>,
     filters: Vec<Filter>,
+    /// JSON or CSV (`GET /compare` only).
+    format: OutputFormat,
     chart: ChartOptions,
 }
 
@@ -65,12 +67,13 @@ struct ChartOptions {
 const CHART_WIDTHS: std::ops::RangeInclusive<u32> = 320..=1600;
 const CHART_DEFAULT_WIDTH: u32 = 720;
 
-/// `drives` plus tag filters (and with `chart`, `figure`, `theme` and `width`), read from
-/// the query string. Anything else is an error naming the parameter.
+/// `drives` plus tag filters, and `format` (or, with `chart`, `figure`, `theme` and
+/// `width`), read from the query string. Anything else is an error naming the parameter.
 fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
     let mut options = ChartOptions { figure: Figure::Mbps, theme: &Theme::LIGHT, width: CHART_DEFAULT_WIDTH };
+    let mut format = OutputFormat::Json;
     let mut errors = Vec::new();
     let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
     for (name, value) in pairs {
@@ -82,6 +85,10 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
                     }
                 }
             }
+            "format" if !chart => match OutputFormat::parse(name, value) {
+                Ok(f) => format = f,
+                Err(e) => errors.push(e),
+            },
             "figure" if chart => match Figure::from_id(value) {
                 Some(f) => options.figure = f,
                 None => {
@@ -111,11 +118,11 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
                 },
                 None => {
                     let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
-                    let chart_params = if chart { "figure, theme, width, " } else { "" };
+                    let own = if chart { "figure, theme, width, " } else { "format, " };
                     errors.push(item(
                         name,
                         format!(
-                            "unknown parameter {name:?}; expected drives, {chart_params}or a tag filter: {}",
+                            "unknown parameter {name:?}; expected drives, {own}or a tag filter: {}",
                             known.join(", ")
                         ),
                     ));
@@ -130,7 +137,7 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
         ));
     }
     if errors.is_empty() {
-        Ok(CompareQuery { ids, filters, chart: options })
+        Ok(CompareQuery { ids, filters, format, chart: options })
     } else {
         Err(ApiError::BadRequest(errors))
     }
@@ -148,21 +155,113 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
     operation_id = "compare_drives",
     tag = "drives",
     // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
-    params(("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
-        description = "1 to 12 catalogue drive ids, comma-separated")),
+    params(
+        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
+            description = "1 to 12 catalogue drive ids, comma-separated"),
+        ("format" = inline(Option<OutputFormat>), Query,
+            description = "`json` (default) or `csv`: one row per test, drive, platform group and data \
+                pattern (a missing test is a row marked missing), with each figure's median, MAD and \
+                count and the result ids"),
+    ),
     responses(
-        (status = 200, description = "The comparison", body = Comparison),
+        (status = 200, description = "The comparison",
+            content((Comparison = "application/json"), (String = "text/csv"))),
         (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
             body = ErrorBody),
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
-async fn compare(
-    State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Json<Comparison>> {
+async fn compare(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let q = parse_query(&pairs, false)?;
-    Ok(Json(comparison(&state, &q.ids, &q.filters).await?))
+    let c = comparison(&state, &q.ids, &q.filters).await?;
+    Ok(match q.format {
+        OutputFormat::Json => Json(c).into_response(),
+        OutputFormat::Csv => csv_response("compare.csv", compare_csv(&c)),
+    })
+}
+
+const COMPARE_CSV_HEADER: &[&str] = &[
+    "test",
+    "family",
+    "access",
+    "block_size",
+    "queue_depth",
+    "threads",
+    "op",
+    "mix_read_percent",
+    "stat",
+    "drive",
+    "platform",
+    "data_pattern",
+    "missing",
+    "mbps_median",
+    "mbps_mad",
+    "mbps_n",
+    "iops_median",
+    "iops_mad",
+    "iops_n",
+    "latency_us_median",
+    "latency_us_mad",
+    "latency_us_n",
+    "result_ids",
+];
+
+/// The comparison as CSV: per test, per drive, one row per platform group and data
+/// pattern (the pools the aggregates come from), or one row marked missing.
+fn compare_csv(c: &Comparison) -> String {
+    use crate::storage::enum_name as name;
+    let mut out = COMPARE_CSV_HEADER.join(",");
+    out.push_str("\r\n");
+    for t in &c.tests {
+        let k = &t.key;
+        let test = [
+            t.name.clone(),
+            name(&k.family),
+            name(&k.access),
+            k.block_size.to_string(),
+            k.queue_depth.to_string(),
+            k.threads.to_string(),
+            name(&k.op),
+            k.mix_read_percent.map(|p| p.to_string()).unwrap_or_default(),
+            k.stat.as_ref().map(name).unwrap_or_default(),
+        ];
+        for cell in &t.drives {
+            let mut rows: Vec<Vec<String>> = cell
+                .groups
+                .iter()
+                .map(|g| {
+                    let a = &g.aggregates;
+                    let mut row = vec![
+                        cell.drive.clone(),
+                        g.platform_label.clone(),
+                        g.data_pattern.as_ref().map(name).unwrap_or_default(),
+                        "false".into(),
+                    ];
+                    for s in [a.mbps, a.iops, a.latency_us] {
+                        match s {
+                            Some(s) => {
+                                row.extend([s.median.to_string(), s.mad.to_string(), s.count.to_string()])
+                            }
+                            None => row.extend([String::new(), String::new(), String::new()]),
+                        }
+                    }
+                    row.push(a.result_ids.iter().map(i64::to_string).collect::<Vec<_>>().join(" "));
+                    row
+                })
+                .collect();
+            if rows.is_empty() {
+                let mut row = vec![cell.drive.clone(), String::new(), String::new(), "true".into()];
+                row.extend(std::iter::repeat_n(String::new(), 10));
+                rows.push(row);
+            }
+            for row in rows {
+                let line: Vec<String> = test.iter().chain(&row).map(|v| csv_cell(v)).collect();
+                out.push_str(&line.join(","));
+                out.push_str("\r\n");
+            }
+        }
+    }
+    out
 }
 
 /// The compare chart as SVG, for embedding

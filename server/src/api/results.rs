@@ -195,13 +195,54 @@ struct ListResponse {
     next_cursor: Option<String>,
 }
 
-/// `json` (the default) or `csv`: one row per metric, formula-like cells prefixed with
-/// an apostrophe.
-#[derive(Debug, PartialEq, utoipa::ToSchema)]
+/// `json` (the default) or `csv` (formula-like cells prefixed with an apostrophe).
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
-enum OutputFormat {
+pub(super) enum OutputFormat {
     Json,
     Csv,
+}
+
+impl OutputFormat {
+    /// The `format` query parameter.
+    pub(super) fn parse(name: &str, v: &str) -> Result<OutputFormat, ErrorItem> {
+        match v {
+            "json" => Ok(OutputFormat::Json),
+            "csv" => Ok(OutputFormat::Csv),
+            _ => Err(ErrorItem {
+                detail: format!("format must be json or csv, not {v:?}"),
+                pointer: Some(name.to_string()),
+            }),
+        }
+    }
+}
+
+/// A CSV answer (RFC 4180 lines) offered as a download named `file`.
+pub(super) fn csv_response(file: &'static str, body: String) -> Response {
+    let disposition = format!("attachment; filename=\"{file}\"");
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8")),
+            (header::CONTENT_DISPOSITION, HeaderValue::from_str(&disposition).expect("ascii file name")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// One CSV cell: quoted when it holds a separator, quote or line break; a leading
+/// apostrophe when a spreadsheet would read it as a formula.
+pub(super) fn csv_cell(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
 }
 
 /// One `name=value` filter as the column and typed value it compares.
@@ -300,10 +341,9 @@ fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Outpu
                     "false" | "0" => q.include_hidden = false,
                     _ => errors.push(bad(name, format!("include_hidden must be true or false, not {v:?}"))),
                 },
-                "format" => match v.as_str() {
-                    "json" => format = OutputFormat::Json,
-                    "csv" => format = OutputFormat::Csv,
-                    _ => errors.push(bad(name, format!("format must be json or csv, not {v:?}"))),
+                "format" => match OutputFormat::parse(name, v) {
+                    Ok(f) => format = f,
+                    Err(e) => errors.push(e),
                 },
                 _ => {
                     let known: Vec<&str> = RESULT_FILTERS
@@ -389,17 +429,7 @@ async fn list(
                 .into_response()
         }
         OutputFormat::Csv => {
-            let mut res = (
-                [
-                    (header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8")),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        HeaderValue::from_static("attachment; filename=\"results.csv\""),
-                    ),
-                ],
-                to_csv(&rows),
-            )
-                .into_response();
+            let mut res = csv_response("results.csv", to_csv(&rows));
             if let Some(c) = next_cursor {
                 // A text cursor may hold anything a user typed: percent-encode it for the header.
                 let encoded: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
@@ -443,18 +473,6 @@ const CSV_HEADER: &[&str] = &[
 /// One CSV row per metric (RFC 4180 quoting). Cells that a spreadsheet would read as a
 /// formula get a leading apostrophe.
 fn to_csv(rows: &[StoredResult]) -> String {
-    fn cell(s: &str) -> String {
-        let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
-            format!("'{s}")
-        } else {
-            s.to_string()
-        };
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s
-        }
-    }
     fn opt<T: ToString>(v: &Option<T>) -> String {
         v.as_ref().map(T::to_string).unwrap_or_default()
     }
@@ -496,7 +514,7 @@ fn to_csv(rows: &[StoredResult]) -> String {
                 opt(&m.iops),
                 opt(&m.latency_us),
             ];
-            let line: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+            let line: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
             out.push_str(&line.join(","));
             out.push_str("\r\n");
         }

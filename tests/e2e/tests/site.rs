@@ -332,6 +332,16 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     }
     ensure!(seen[0] != seen[1], "the second arrow key moves to another bar: {seen:?}");
 
+    // The comparison as data: the CSV link asks the API for the same drives as CSV.
+    let csv = w
+        .client
+        .find(Locator::Css("a[download='compare.csv']"))
+        .await?
+        .attr("href")
+        .await?
+        .unwrap_or_default();
+    ensure!(csv == format!("/api/v1/compare?drives={C300},{M2S}&format=csv"), "the CSV link: {csv}");
+
     // Embedding: the snippet points at the server's rendering of this very chart.
     w.client.find(Locator::Css("details.embed summary")).await?.click().await?;
     let snippet =
