@@ -505,9 +505,7 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
     assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
     let new_id = posted.json()["id"].as_i64().unwrap();
 
-    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await;
-    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
-    let c = c.json();
+    let c = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await;
     assert_eq!(c["drives"][0]["id"], C300_64);
     assert_eq!(c["drives"][1]["id"], M2S_64);
     let tests = c["tests"].as_array().unwrap();
@@ -537,9 +535,8 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
     assert!(c300_groups.len() > 1, "the C300 64 GB was measured on several platforms: {c300_groups:?}");
 
     // A tag filter narrows the results that take part: only the single-drive ICH10R runs.
-    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}&raid_members=4")).await;
-    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
-    for t in c.json()["tests"].as_array().unwrap() {
+    let c = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}&raid_members=4")).await;
+    for t in c["tests"].as_array().unwrap() {
         assert_eq!(t["drives"][1]["missing"], true, "no M2S 64 GB result is a 4-drive RAID");
         for g in t["drives"][0]["groups"].as_array().unwrap() {
             assert_eq!(g["platform"]["raid_members"], 4);
@@ -548,7 +545,7 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
     // The same comparison as CSV: a row per test, drive and pool (or one marked missing),
     // with the JSON's medians, counts and result ids.
     let query = format!("drives={C300_64},{M2S_64}");
-    let json = app.get(&format!("/api/v1/compare?{query}")).await.json();
+    let json = compare(app, &format!("/api/v1/compare?{query}")).await;
     let csv = app.get(&format!("/api/v1/compare?{query}&format=csv")).await;
     assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
     assert!(csv.content_type.starts_with("text/csv"), "{}", csv.content_type);
@@ -627,7 +624,7 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
 
     let query = format!("drives={C300_64},{M2S_64}");
-    let c = app.get(&format!("/api/v1/compare?{query}")).await.json();
+    let c = compare(app, &format!("/api/v1/compare?{query}")).await;
     let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}")).await;
     assert_eq!(svg.status, StatusCode::OK, "{}", svg.text);
     assert_eq!(svg.content_type, "image/svg+xml");
@@ -721,9 +718,7 @@ async fn the_drive_page_has_a_firmware_history(app: &TestApp) {
 /// The seeds measured the SF-2281 WILDFIRE RAID 0 with random and with 0-fill data, and
 /// the C300 128 GB on ICH10R and on two Marvell cards: each pools apart.
 async fn aggregates_split_by_platform_and_data_pattern(app: &TestApp) {
-    let c = app.get("/api/v1/compare?drives=patriot-wildfire-120gb&chipset=Z68&raid_members=2").await;
-    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
-    let c = c.json();
+    let c = compare(app, "/api/v1/compare?drives=patriot-wildfire-120gb&chipset=Z68&raid_members=2").await;
     let split: Vec<&Value> = c["tests"]
         .as_array()
         .unwrap()
@@ -852,7 +847,7 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
     for id in &stored {
         assert_eq!(app.get(&format!("/api/v1/results/{id}")).await.status, StatusCode::OK);
     }
-    let compare = app.get(&format!("/api/v1/compare?drives={C300_64}")).await.json();
+    let compare = compare(app, &format!("/api/v1/compare?drives={C300_64}")).await;
     let mut listed: Vec<i64> = compare["tests"]
         .as_array()
         .unwrap()
@@ -1013,7 +1008,7 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     assert!(!summary.iter().any(|c| c.contains(&hidden_pair)), "the hidden result left: {summary:?}");
     assert!(summary.iter().any(|c| c.contains(&format!(": [{}] ", stored[0]))), "{summary:?}");
 
-    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await.json();
+    let c = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await;
     let ids_in_compare = c.to_string();
     assert!(ids_in_compare.contains(&format!("[{}]", stored[0])), "{ids_in_compare}");
 }
@@ -1141,6 +1136,44 @@ fn count_of(drives: &Value, id: &str) -> i64 {
         .unwrap()
 }
 
+/// A compare answer (asserted 200) in the long form: every cell with its pool's platform,
+/// label and data pattern and its result ids (its own, or else its pool's), so that
+/// tests read each cell alone. Checks what the short form promises on the way: each
+/// pool listed once, under a compared drive, and each cell's ids among its pool's.
+async fn compare(app: &TestApp, uri: &str) -> Value {
+    let reply = app.get(uri).await;
+    assert_eq!(reply.status, StatusCode::OK, "{uri}: {}", reply.text);
+    let mut c = reply.json();
+    let pools = c["pools"].as_array().expect("pools").clone();
+    let mut seen = std::collections::HashSet::new();
+    for p in &pools {
+        let identity = (p["drive"].to_string(), p["platform"].to_string(), p["data_pattern"].to_string());
+        assert!(seen.insert(identity), "pool listed twice: {p}");
+        assert!(c["drives"].as_array().unwrap().iter().any(|d| d["id"] == p["drive"]), "{p}");
+    }
+    for t in c["tests"].as_array_mut().unwrap() {
+        for d in t["drives"].as_array_mut().unwrap() {
+            let drive = d["drive"].clone();
+            for g in d["groups"].as_array_mut().unwrap() {
+                let pool = &pools[g["pool"].as_u64().unwrap() as usize];
+                assert_eq!(pool["drive"], drive, "a cell refers to a pool of its own drive");
+                let pool_ids = pool["result_ids"].as_array().unwrap();
+                if g["result_ids"].is_null() {
+                    g["result_ids"] = pool["result_ids"].clone();
+                } else {
+                    let own = g["result_ids"].as_array().unwrap();
+                    assert!(own.iter().all(|i| pool_ids.contains(i)), "{own:?} not in its pool");
+                    assert_ne!(own, pool_ids, "ids equal to the pool's are left out");
+                }
+                for k in ["platform", "platform_label", "data_pattern"] {
+                    g[k] = pool[k].clone();
+                }
+            }
+        }
+    }
+    c
+}
+
 /// Every result id that a compare answer's tests cite for one drive (all groups).
 fn compare_ids(c: &Value, drive_index: usize) -> Vec<i64> {
     c["tests"]
@@ -1175,7 +1208,7 @@ async fn hidden_results_leave_every_aggregate(app: &TestApp) {
             page["tests"].as_array().unwrap().iter().any(|t| group_ids(&t["groups"]).contains(&id));
         assert_eq!(listed, aggregated, "listed and aggregated alike");
         let on_page = listed;
-        let compared = compare_ids(&app.get(&compare_uri).await.json(), 1).contains(&id);
+        let compared = compare_ids(&compare(app, &compare_uri).await, 1).contains(&id);
         let browsed = app.browse_ids(&format!("drive={M2S_64}"), None).await.contains(&id);
         (count_of(&drives, M2S_64), on_page, compared, browsed)
     };

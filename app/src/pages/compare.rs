@@ -3,7 +3,7 @@
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::{drive_list, ErrorBox, Loading};
-use crate::api::{self, Comparison, Figure, GroupCell};
+use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 /// Tag filters the compare page offers (a subset of the API's).
 const FILTERS: &[(&str, &str)] =
@@ -260,10 +260,16 @@ fn Comparison(
                 )
             })
         };
-        let a = &cell.aggregates;
-        let lines: Vec<String> =
-            [f(a.mbps, "MB/s"), f(a.iops, "IOPS"), f(a.latency_us, "µs")].into_iter().flatten().collect();
-        let ids = a.result_ids.clone();
+        let lines: Vec<String> = [f(cell.mbps, "MB/s"), f(cell.iops, "IOPS"), f(cell.latency_us, "µs")]
+            .into_iter()
+            .flatten()
+            .collect();
+        // A popular drive's pool holds thousands of results: link the first ones.
+        const SHOWN: usize = 40;
+        let all = c.result_ids(cell);
+        let ids = all[..all.len().min(SHOWN)].to_vec();
+        let more = all.len().saturating_sub(SHOWN);
+        let drive = c.drives.get(s.drive).map(|d| d.id.clone()).unwrap_or_default();
         Some(
             view! {
                 <p>
@@ -275,6 +281,9 @@ fn Comparison(
                         .into_iter()
                         .map(|id| view! { <A href=format!("/results/{id}")>{format!("#{id}")}</A> " " })
                         .collect_view()}
+                    {(more > 0).then(|| view! {
+                        <A href=format!("/results?drive={drive}")>{format!("and {more} more")}</A>
+                    })}
                 </p>
             }
             .into_any(),
@@ -400,11 +409,10 @@ fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
     }
 }
 
-fn cell(g: Option<&GroupCell>) -> impl IntoView {
-    let Some(g) = g else {
+fn cell(g: Option<&PoolCell>) -> impl IntoView {
+    let Some(a) = g else {
         return view! { <td class="num missing">"missing"</td> }.into_any();
     };
-    let a = &g.aggregates;
     let main =
         a.mbps.map(|s| (s, "MB/s")).or(a.iops.map(|s| (s, "IOPS"))).or(a.latency_us.map(|s| (s, "µs")));
     match main {

@@ -41,17 +41,6 @@ pub struct Aggregates {
     pub result_ids: Vec<i64>,
 }
 
-impl Aggregates {
-    /// The summary of one figure.
-    pub fn of(&self, figure: Figure) -> Option<Summary> {
-        match figure {
-            Figure::Mbps => self.mbps,
-            Figure::Iops => self.iops,
-            Figure::Latency => self.latency_us,
-        }
-    }
-}
-
 /// The aggregates of one test over the results of one platform group and data pattern:
 /// the finest pool in which numbers are comparable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,14 +159,67 @@ impl ComparedDrive {
     }
 }
 
+/// One pool of a comparison: the results of one compared drive measured on one platform
+/// group with one data pattern, the finest set whose numbers are put together. Listed once
+/// per comparison; test cells refer to it by index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ComparedPool {
+    /// Catalogue id of the drive.
+    pub drive: String,
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    /// `random`, `zero-fill`, ...; absent when the tool did not say.
+    #[serde(default)]
+    pub data_pattern: Option<DataPattern>,
+    /// Every result of the pool that takes part, ascending (the union over its tests).
+    pub result_ids: Vec<i64>,
+}
+
+impl ComparedPool {
+    /// `ICH10R · random`.
+    pub fn label(&self) -> String {
+        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
+    }
+}
+
+/// One test's aggregates over one pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PoolCell {
+    /// Index into the comparison's `pools`.
+    pub pool: usize,
+    #[serde(default)]
+    pub mbps: Option<Summary>,
+    #[serde(default)]
+    pub iops: Option<Summary>,
+    #[serde(default)]
+    pub latency_us: Option<Summary>,
+    /// The results behind these aggregates when they are not all of the pool's results
+    /// (some ran without this test); absent when they are exactly the pool's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_ids: Option<Vec<i64>>,
+}
+
+impl PoolCell {
+    /// The summary of one figure.
+    pub fn of(&self, figure: Figure) -> Option<Summary> {
+        match figure {
+            Figure::Mbps => self.mbps,
+            Figure::Iops => self.iops,
+            Figure::Latency => self.latency_us,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DriveCell {
     pub drive: String,
     /// True when this drive has no result with this test (under the filters).
     pub missing: bool,
-    /// One entry per platform group and data pattern the drive was measured with.
-    pub groups: Vec<GroupCell>,
+    /// One entry per pool of the drive that has this test, in pool order.
+    pub groups: Vec<PoolCell>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -189,11 +231,31 @@ pub struct ComparedTest {
     pub drives: Vec<DriveCell>,
 }
 
+/// A comparison: the drives, every pool they were measured in (listed once: a popular
+/// drive's result ids would otherwise repeat in every test), and per comparable test the
+/// aggregates per drive and pool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Comparison {
     pub drives: Vec<ComparedDrive>,
+    /// Per drive in the order requested, its pools in platform and pattern order.
+    pub pools: Vec<ComparedPool>,
     pub tests: Vec<ComparedTest>,
+}
+
+impl Comparison {
+    /// The pool a cell summarises.
+    pub fn pool_of(&self, cell: &PoolCell) -> Option<&ComparedPool> {
+        self.pools.get(cell.pool)
+    }
+
+    /// The results behind a cell: its own list, or its pool's.
+    pub fn result_ids<'a>(&'a self, cell: &'a PoolCell) -> &'a [i64] {
+        match &cell.result_ids {
+            Some(ids) => ids,
+            None => self.pool_of(cell).map_or(&[], |p| &p.result_ids),
+        }
+    }
 }
 
 /// Which figure a compare chart plots.

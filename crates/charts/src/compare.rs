@@ -2,16 +2,17 @@
 //! canvas and the server's SVG/PNG embeds build the very same [`GroupedBars`].
 
 use crate::{Bar, BarGroup, GroupedBars};
-use api_types::{ComparedTest, Comparison, Figure, GroupCell};
+use api_types::{ComparedTest, Comparison, Figure, PoolCell};
 
-/// One bar series: a drive measured on one platform group with one data pattern, the
-/// finest pool the server aggregates. Numbers from different pools are never merged.
+/// One bar series: a drive measured on one platform group with one data pattern (one of
+/// the comparison's pools), the finest set the server aggregates. Numbers from different
+/// pools are never merged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
     /// Index into the comparison's drives.
     pub drive: usize,
-    /// The pool's label (`ICH10R · random`); `None` for a drive without any result.
-    pub group: Option<String>,
+    /// Index into the comparison's pools; `None` for a drive without any result.
+    pub pool: Option<usize>,
     pub label: String,
 }
 
@@ -20,34 +21,34 @@ pub struct Series {
 pub fn series_of(c: &Comparison) -> Vec<Series> {
     let mut out = Vec::new();
     for (i, d) in c.drives.iter().enumerate() {
-        let mut groups: Vec<String> = c
-            .tests
+        let mut pools: Vec<(String, usize)> = c
+            .pools
             .iter()
-            .filter_map(|t| t.drives.get(i))
-            .flat_map(|cell| cell.groups.iter().map(GroupCell::label))
+            .enumerate()
+            .filter(|(_, p)| p.drive == d.id)
+            .map(|(index, p)| (p.label(), index))
             .collect();
-        groups.sort();
-        groups.dedup();
-        if groups.is_empty() {
-            out.push(Series { drive: i, group: None, label: format!("{} (no results)", d.label()) });
+        pools.sort();
+        if pools.is_empty() {
+            out.push(Series { drive: i, pool: None, label: format!("{} (no results)", d.label()) });
         }
-        for g in groups {
-            out.push(Series { drive: i, label: format!("{} · {g}", d.label()), group: Some(g) });
+        for (label, index) in pools {
+            out.push(Series { drive: i, pool: Some(index), label: format!("{} · {label}", d.label()) });
         }
     }
     out
 }
 
 /// The cell of `test` that series `s` stands for, if that pool has the test.
-pub fn cell_of<'a>(test: &'a ComparedTest, s: &Series) -> Option<&'a GroupCell> {
-    let g = s.group.as_ref()?;
-    test.drives.get(s.drive)?.groups.iter().find(|x| &x.label() == g)
+pub fn cell_of<'a>(test: &'a ComparedTest, s: &Series) -> Option<&'a PoolCell> {
+    let pool = s.pool?;
+    test.drives.get(s.drive)?.groups.iter().find(|x| x.pool == pool)
 }
 
 /// The chart's input: one bar group per test where some series has `figure`, one bar
 /// per series (missing where that pool lacks the test).
 pub fn compare_chart(c: &Comparison, series: &[Series], figure: Figure) -> GroupedBars {
-    let summary = |t: &ComparedTest, s: &Series| cell_of(t, s).and_then(|g| g.aggregates.of(figure));
+    let summary = |t: &ComparedTest, s: &Series| cell_of(t, s).and_then(|g| g.of(figure));
     GroupedBars {
         unit: figure.unit().into(),
         series: series.iter().map(|s| s.label.clone()).collect(),
@@ -72,7 +73,7 @@ pub fn compare_chart(c: &Comparison, series: &[Series], figure: Figure) -> Group
 #[cfg(test)]
 mod tests {
     use super::*;
-    use api_types::{Aggregates, ComparedDrive, DriveCell};
+    use api_types::{ComparedDrive, ComparedPool, DriveCell};
     use bench::analysis::summarize;
     use bench::{DataPattern, PlatformGroup, TestKey};
 
@@ -86,22 +87,22 @@ mod tests {
         }
     }
 
-    fn cell(chipset: &str, mbps: &[f64], iops: &[f64], ids: &[i64]) -> GroupCell {
+    fn pool(drive: &str, chipset: &str, ids: &[i64]) -> ComparedPool {
         let platform = PlatformGroup { chipset: Some(chipset.into()), ..Default::default() };
-        GroupCell {
+        ComparedPool {
+            drive: drive.into(),
             platform_label: platform.label(),
             platform,
             data_pattern: Some(DataPattern::Random),
-            aggregates: Aggregates {
-                mbps: summarize(mbps),
-                iops: summarize(iops),
-                latency_us: None,
-                result_ids: ids.to_vec(),
-            },
+            result_ids: ids.to_vec(),
         }
     }
 
-    fn test(key: TestKey, drives: Vec<Vec<GroupCell>>) -> ComparedTest {
+    fn cell(pool: usize, mbps: &[f64], iops: &[f64]) -> PoolCell {
+        PoolCell { pool, mbps: summarize(mbps), iops: summarize(iops), latency_us: None, result_ids: None }
+    }
+
+    fn test(key: TestKey, drives: Vec<Vec<PoolCell>>) -> ComparedTest {
         ComparedTest {
             key,
             name: key.short_name(),
@@ -126,19 +127,18 @@ mod tests {
         let (seq, rnd) = two_keys();
         let c = Comparison {
             drives: vec![drive("a"), drive("b"), drive("c")],
+            // Listed SB850 first: series follow label order within a drive.
+            pools: vec![pool("a", "SB850", &[4]), pool("a", "ICH10R", &[1, 2, 3]), pool("b", "ICH10R", &[5])],
             tests: vec![
                 test(
                     seq,
                     vec![
-                        vec![
-                            cell("ICH10R", &[270.0, 280.0, 290.0], &[], &[1, 2, 3]),
-                            cell("SB850", &[250.0], &[], &[4]),
-                        ],
-                        vec![cell("ICH10R", &[140.0], &[], &[5])],
+                        vec![cell(1, &[270.0, 280.0, 290.0], &[]), cell(0, &[250.0], &[])],
+                        vec![cell(2, &[140.0], &[])],
                         vec![],
                     ],
                 ),
-                test(rnd, vec![vec![cell("ICH10R", &[], &[9000.0], &[1])], vec![], vec![]]),
+                test(rnd, vec![vec![cell(1, &[], &[9000.0])], vec![], vec![]]),
             ],
         };
         let series = series_of(&c);
@@ -167,5 +167,11 @@ mod tests {
         assert_eq!(iops.groups[0].name, rnd.short_name());
         let values: Vec<Option<f64>> = iops.groups[0].bars.iter().map(|b| b.value).collect();
         assert_eq!(values, [Some(9000.0), None, None, None], "only the ICH10R pool of a has it");
+
+        // A cell without its own ids stands for its pool's; one with its own, for those.
+        let first = &c.tests[0].drives[0].groups[0];
+        assert_eq!(c.result_ids(first), [1, 2, 3]);
+        let own = PoolCell { result_ids: Some(vec![2]), ..first.clone() };
+        assert_eq!(c.result_ids(&own), [2]);
     }
 }

@@ -6,13 +6,13 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::drives::{aggregates_of, drive_url, group_cells_of, Aggregates, GroupKey, Samples};
+use super::drives::{aggregates_of, drive_url, Aggregates, GroupKey, Samples};
 use super::extract::QueryPairs;
 use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
-use api_types::{ComparedDrive, ComparedTest, Comparison, DriveCell, Figure};
+use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -230,14 +230,14 @@ fn compare_csv(c: &Comparison) -> String {
                 .groups
                 .iter()
                 .map(|g| {
-                    let a = &g.aggregates;
+                    let pool = c.pool_of(g);
                     let mut row = vec![
                         cell.drive.clone(),
-                        g.platform_label.clone(),
-                        g.data_pattern.as_ref().map(name).unwrap_or_default(),
+                        pool.map(|p| p.platform_label.clone()).unwrap_or_default(),
+                        pool.and_then(|p| p.data_pattern.as_ref()).map(name).unwrap_or_default(),
                         "false".into(),
                     ];
-                    for s in [a.mbps, a.iops, a.latency_us] {
+                    for s in [g.mbps, g.iops, g.latency_us] {
                         match s {
                             Some(s) => {
                                 row.extend([s.median.to_string(), s.mad.to_string(), s.count.to_string()])
@@ -245,7 +245,7 @@ fn compare_csv(c: &Comparison) -> String {
                             None => row.extend([String::new(), String::new(), String::new()]),
                         }
                     }
-                    row.push(a.result_ids.iter().map(i64::to_string).collect::<Vec<_>>().join(" "));
+                    row.push(c.result_ids(g).iter().map(i64::to_string).collect::<Vec<_>>().join(" "));
                     row
                 })
                 .collect();
@@ -442,19 +442,59 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
             cells.insert(key, per_drive);
         }
     }
+    // Every pool once, per drive in the order asked for: its result ids are the union over
+    // its tests, and a test cell repeats them only where they differ.
+    let mut pools: Vec<ComparedPool> = Vec::new();
+    let mut pool_index: BTreeMap<(&str, &GroupKey), usize> = BTreeMap::new();
+    for id in ids {
+        let mut union: BTreeMap<&GroupKey, Vec<i64>> = BTreeMap::new();
+        for per_drive in cells.values() {
+            for (group, a) in per_drive.get(id).into_iter().flatten() {
+                union.entry(group).or_default().extend(&a.result_ids);
+            }
+        }
+        for (group, mut result_ids) in union {
+            result_ids.sort_unstable();
+            result_ids.dedup();
+            pool_index.insert((id.as_str(), group), pools.len());
+            let (platform, data_pattern) = group.clone();
+            pools.push(ComparedPool {
+                drive: id.clone(),
+                platform_label: platform.label(),
+                platform,
+                data_pattern,
+                result_ids,
+            });
+        }
+    }
     let tests = cells
-        .into_iter()
-        .map(|(key, mut per_drive)| ComparedTest {
-            key,
+        .iter()
+        .map(|(key, per_drive)| ComparedTest {
+            key: *key,
             name: key.short_name(),
             drives: ids
                 .iter()
                 .map(|id| {
-                    let groups = per_drive.remove(id).map(group_cells_of).unwrap_or_default();
+                    let groups: Vec<PoolCell> = per_drive
+                        .get(id)
+                        .into_iter()
+                        .flatten()
+                        .map(|(group, a)| {
+                            let pool = pool_index[&(id.as_str(), group)];
+                            let own = a.result_ids != pools[pool].result_ids;
+                            PoolCell {
+                                pool,
+                                mbps: a.mbps,
+                                iops: a.iops,
+                                latency_us: a.latency_us,
+                                result_ids: own.then(|| a.result_ids.clone()),
+                            }
+                        })
+                        .collect();
                     DriveCell { drive: id.clone(), missing: groups.is_empty(), groups }
                 })
                 .collect(),
         })
         .collect();
-    Ok(Comparison { drives, tests })
+    Ok(Comparison { drives, pools, tests })
 }

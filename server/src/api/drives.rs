@@ -54,7 +54,7 @@ pub fn group_cells(groups: BTreeMap<GroupKey, Samples>) -> Vec<GroupCell> {
 }
 
 /// Aggregates of one test, per platform group and data pattern, in key order.
-pub fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> {
+fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> {
     groups
         .into_iter()
         .map(|((platform, data_pattern), aggregates)| GroupCell {
