@@ -447,15 +447,22 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
     let mut pools: Vec<ComparedPool> = Vec::new();
     let mut pool_index: BTreeMap<(&str, &GroupKey), usize> = BTreeMap::new();
     for id in ids {
-        let mut union: BTreeMap<&GroupKey, Vec<i64>> = BTreeMap::new();
+        let mut lists: BTreeMap<&GroupKey, Vec<&Vec<i64>>> = BTreeMap::new();
         for per_drive in cells.values() {
             for (group, a) in per_drive.get(id).into_iter().flatten() {
-                union.entry(group).or_default().extend(&a.result_ids);
+                lists.entry(group).or_default().push(&a.result_ids);
             }
         }
-        for (group, mut result_ids) in union {
-            result_ids.sort_unstable();
-            result_ids.dedup();
+        for (group, lists) in lists {
+            // Usually every test of a pool has the same results: no need to merge then.
+            let result_ids = if lists.iter().all(|l| *l == lists[0]) {
+                lists[0].clone()
+            } else {
+                let mut all: Vec<i64> = lists.into_iter().flatten().copied().collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            };
             pool_index.insert((id.as_str(), group), pools.len());
             let (platform, data_pattern) = group.clone();
             pools.push(ComparedPool {
