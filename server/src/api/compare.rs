@@ -29,6 +29,26 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 pub const MAX_DRIVES: usize = 12;
 
+/// The chart embeds' own query parameters, as documented (the handlers read them with
+/// the tag filters in [`parse_query`]).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only
+struct ChartQuery {
+    /// 1 to 12 catalogue drive ids, comma-separated
+    #[param(example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb")]
+    drives: String,
+    /// What the bars show (default `mbps`)
+    #[param(inline)]
+    figure: Option<ChartFigure>,
+    /// Colours (default `light`)
+    #[param(inline)]
+    theme: Option<ChartTheme>,
+    /// Pixels (default 720); the height follows from the data
+    #[param(minimum = 320, maximum = 1600)]
+    width: Option<u32>,
+}
+
 /// `figure` of a chart, as documented (parsed by `Figure::from_id`).
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
@@ -275,14 +295,8 @@ fn compare_csv(c: &Comparison) -> String {
     path = "/compare/chart.svg",
     operation_id = "compare_chart_svg",
     tag = "drives",
-    params(
-        ("drives" = String, Query, example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb",
-            description = "1 to 12 catalogue drive ids, comma-separated"),
-        ("figure" = inline(Option<ChartFigure>), Query, description = "What the bars show (default `mbps`)"),
-        ("theme" = inline(Option<ChartTheme>), Query, description = "Colours (default `light`)"),
-        ("width" = Option<u32>, Query, minimum = 320, maximum = 1600,
-            description = "Pixels (default 720); the height follows from the data"),
-    ),
+    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
         (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
@@ -308,14 +322,8 @@ async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
     path = "/compare/chart.png",
     operation_id = "compare_chart_png",
     tag = "drives",
-    params(
-        ("drives" = String, Query, example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb",
-            description = "1 to 12 catalogue drive ids, comma-separated"),
-        ("figure" = inline(Option<ChartFigure>), Query, description = "What the bars show (default `mbps`)"),
-        ("theme" = inline(Option<ChartTheme>), Query, description = "Colours (default `light`)"),
-        ("width" = Option<u32>, Query, minimum = 320, maximum = 1600,
-            description = "Pixels (default 720); the height follows from the data"),
-    ),
+    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
         (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
