@@ -14,7 +14,7 @@ use sqlx::{FromRow, PgPool, Postgres, Row};
 
 type Query<'q> = sqlx::query::Query<'q, Postgres, PgArguments>;
 
-fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
+pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
     params.into_iter().fold(q, |q, p| match p {
         Param::Text(v) => q.bind(v),
         Param::Int(v) => q.bind(v),

@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 
 type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
 
-fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
+pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
     params.into_iter().fold(q, |q, p| match p {
         Param::Text(v) => q.bind(v),
         Param::Int(v) => q.bind(v),

@@ -393,16 +393,8 @@ macro_rules! backend {
             use super::*;
             use sqlx::Row;
 
-            type Query<'q> = sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>;
-
-            fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
-                params.into_iter().fold(q, |q, p| match p {
-                    Param::Text(v) => q.bind(v),
-                    Param::Int(v) => q.bind(v),
-                    Param::Float(v) => q.bind(v),
-                    Param::Bytes(v) => q.bind(v),
-                })
-            }
+            // The backend's own parameter binding.
+            use crate::storage::$name::bind;
 
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
