@@ -161,12 +161,20 @@ impl Actor {
 struct DriveCache(std::sync::RwLock<std::collections::HashMap<String, DriveSku>>);
 
 impl DriveCache {
-    fn get(&self, id: &str) -> Option<DriveSku> {
-        self.0.read().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
-    }
-
-    fn remember(&self, drive: &DriveSku) {
+    /// The drive `id` from memory, or else decoded from the catalogue row's JSON that
+    /// `read` fetches (`None`: no such drive) and remembered.
+    async fn get_or_read(
+        &self,
+        id: &str,
+        read: impl std::future::Future<Output = StorageResult<Option<String>>>,
+    ) -> StorageResult<Option<DriveSku>> {
+        if let Some(d) = self.0.read().unwrap_or_else(|e| e.into_inner()).get(id) {
+            return Ok(Some(d.clone()));
+        }
+        let Some(spec) = read.await? else { return Ok(None) };
+        let drive: DriveSku = sql::from_json(&spec)?;
         self.0.write().unwrap_or_else(|e| e.into_inner()).insert(drive.id.clone(), drive.clone());
+        Ok(Some(drive))
     }
 }
 

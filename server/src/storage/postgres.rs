@@ -286,17 +286,11 @@ impl Storage for PgStorage {
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
-        if let Some(d) = self.drives.get(id) {
-            return Ok(Some(d));
-        }
-        match sqlx::query(&sql::numbered(sql::GET_DRIVE)).bind(id).fetch_optional(&self.pool).await? {
-            Some(row) => {
-                let drive: DriveSku = sql::from_json(&row.try_get::<String, _>(0)?)?;
-                self.drives.remember(&drive);
-                Ok(Some(drive))
-            }
-            None => Ok(None),
-        }
+        let read = async {
+            let row = sqlx::query(&sql::numbered(sql::GET_DRIVE)).bind(id).fetch_optional(&self.pool).await?;
+            Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)
+        };
+        self.drives.get_or_read(id, read).await
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
