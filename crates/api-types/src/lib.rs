@@ -58,8 +58,13 @@ pub struct GroupCell {
 impl GroupCell {
     /// `ICH10R · random`.
     pub fn label(&self) -> String {
-        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
+        pool_label(&self.platform_label, self.data_pattern)
     }
+}
+
+/// How a pool (platform group and data pattern) reads: `ICH10R · random`.
+pub fn pool_label(platform_label: &str, pattern: Option<DataPattern>) -> String {
+    format!("{platform_label} · {}", pattern_label(pattern))
 }
 
 /// How a data pattern reads in labels.
@@ -179,7 +184,7 @@ pub struct ComparedPool {
 impl ComparedPool {
     /// `ICH10R · random`.
     pub fn label(&self) -> String {
-        format!("{} · {}", self.platform_label, pattern_label(self.data_pattern))
+        pool_label(&self.platform_label, self.data_pattern)
     }
 }
 
