@@ -316,9 +316,15 @@ fn Comparison(
 /// The compare API's URL for the view at `page` (`/compare?...`) in `format`: the same
 /// drives and filters; `figure` only chooses the chart, so it is left out.
 fn export(page: &str, format: &str) -> String {
+    format!("{}/compare?{}&format={format}", api::API, query_of(page, false))
+}
+
+/// The query of the view at `page` (`/compare?...`), with or without its `figure`.
+fn query_of(page: &str, with_figure: bool) -> String {
     let query = page.split_once('?').map(|(_, q)| q).unwrap_or_default();
-    let kept: Vec<&str> = query.split('&').filter(|p| !p.is_empty() && !p.starts_with("figure=")).collect();
-    format!("{}/compare?{}&format={format}", api::API, kept.join("&"))
+    let kept: Vec<&str> =
+        query.split('&').filter(|p| !p.is_empty() && (with_figure || !p.starts_with("figure="))).collect();
+    kept.join("&")
 }
 
 /// Links to the chart as an image (the server draws it with the same `charts` function)
@@ -326,7 +332,7 @@ fn export(page: &str, format: &str) -> String {
 #[component]
 fn Embed(page: String, alt: String) -> impl IntoView {
     let origin = window().location().origin().unwrap_or_default();
-    let query = page.split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
+    let query = query_of(&page, true);
     let image = |ext: &str, extra: &str| format!("{origin}{}/compare/chart.{ext}?{query}{extra}", api::API);
     let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
     let snippet = format!(
