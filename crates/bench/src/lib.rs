@@ -9,5 +9,12 @@ pub mod parse;
 pub mod seeds;
 pub mod text;
 
+/// The regex engine behind every pattern (see Cargo.toml): the full `regex` natively,
+/// `regex-lite` in the browser; the patterns are written for both.
+#[cfg(not(target_arch = "wasm32"))]
+use ::regex as re;
+#[cfg(target_arch = "wasm32")]
+use regex_lite as re;
+
 pub use model::*;
 pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError};

@@ -7,7 +7,7 @@
 //! that parsers see one canonical form: each line trimmed, whitespace runs collapsed to
 //! a single space, decorations removed, and the original line number kept for errors.
 
-use regex_lite::Regex;
+use crate::re::Regex;
 use std::sync::OnceLock;
 
 /// One cleaned line and where it was in the input (1-based).
@@ -96,7 +96,7 @@ fn html_tag() -> &'static Regex {
     // `<DefaultAffinity=DISABLED>` and `< 48.38 us>`, which must survive.
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)</?(?:blockquote|p|br|pre|code|div|span|td|tr|th|table|tbody|thead|li|ul|ol|b|i|u|strong|em|font|a|hr|h[1-6]|sup|sub|tt|small|big|center|samp|kbd|dl|dt|dd|section|article|figure|figcaption|wbr)(?:\s[^<>]*)?/?>",
+            r"(?i)</?(?:blockquote|p|br|pre|code|div|span|td|tr|th|table|tbody|thead|li|ul|ol|b|i|u|strong|em|font|a|hr|h[1-6]|sup|sub|tt|small|big|center|samp|kbd|dl|dt|dd|section|article|figure|figcaption|wbr)(?:[[:space:]][^<>]*)?/?>",
         )
         .unwrap()
     })
@@ -111,7 +111,7 @@ fn line_prefix() -> &'static Regex {
     //  - table pipes: `|`
     RE.get_or_init(|| {
         Regex::new(
-            r"^(?:>+|//+|#+\s|;+\s|-\s|\+\s|•|・|\*\s(?:[^MK]|[MK][^B])|\d{1,5}(?:[.:)]|\s*\|)\s|\[\d{1,5}\]\s|\|)",
+            r"^(?:>+|//+|#+[[:space:]]|;+[[:space:]]|-[[:space:]]|\+[[:space:]]|•|・|\*[[:space:]](?:[^MK]|[MK][^B])|[0-9]{1,5}(?:[.:)]|[[:space:]]*\|)[[:space:]]|\[[0-9]{1,5}\][[:space:]]|\|)",
         )
         .unwrap()
     })

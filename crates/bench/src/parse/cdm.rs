@@ -70,7 +70,7 @@
 use super::{number, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, DataPattern, Metric, Op, Tool, ToolFamily};
 use crate::text::Document;
-use regex_lite::{Captures, Regex};
+use crate::re::{Captures, Regex};
 use std::sync::OnceLock;
 
 const KIB: u64 = 1024;
@@ -88,19 +88,19 @@ fn compiled(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 /// between the product name and the first ` (C)`.
 fn cdm_title() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"CrystalDiskMark (\S.*?) \(C\)")
+    compiled(&RE, r"CrystalDiskMark ([^[:space:]].*?) \(C\)")
 }
 
 /// `KDiskMark (3.0.0): https://github.com/JonMagon/KDiskMark`
 fn kdm_title() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"KDiskMark \(([^()\s][^()]*)\)")
+    compiled(&RE, r"KDiskMark \(([^()[:space:]][^()]*)\)")
 }
 
 /// `Flexible I/O Tester (fio-3.30): https://github.com/axboe/fio`
 fn fio_title() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"Flexible I/O Tester \(([^()\s][^()]*)\)")
+    compiled(&RE, r"Flexible I/O Tester \(([^()[:space:]][^()]*)\)")
 }
 
 /// `[Read]`, `[Write]`, `[Mix] Read 70%/Write 30%` (the rest is parsed separately).
@@ -112,14 +112,14 @@ fn section() -> &'static Regex {
 /// The read share in a mix description: `Read 70%/Write 30%`, `Read 70%, Write 30%`.
 fn read_percent() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"Read (\d{1,3}) ?%")
+    compiled(&RE, r"Read ([0-9]{1,3}) ?%")
 }
 
 /// The start of a sectioned row: `SEQ 1MiB (Q=`, `Random 4 KiB (Q=` (prose such as
 /// `Sequential 4KB writes are slow` does not match).
 fn sectioned_head() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+ ?[KMG]i?B \(Q=")
+    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) [0-9]+ ?[KMG]i?B \(Q=")
 }
 
 /// A whole sectioned label (the text before the `:`):
@@ -128,26 +128,26 @@ fn sectioned_label() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^(SEQ|RND|Sequential|Random) (\d{1,7})( ?)(KiB|MiB|GiB|KB|MB) \(Q= ?(\d{1,5}), ?T= ?(\d{1,5})\)$",
+        r"^(SEQ|RND|Sequential|Random) ([0-9]{1,7})( ?)(KiB|MiB|GiB|KB|MB) \(Q= ?([0-9]{1,5}), ?T= ?([0-9]{1,5})\)$",
     )
 }
 
 /// KDiskMark rows for detection: a space between the block size and its unit.
 fn kdm_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:Sequential|Random) \d+ [KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
+    compiled(&RE, r"^(?:Sequential|Random) [0-9]+ [KM]iB \(Q= ?[0-9]+, ?T= ?[0-9]+\) ?:")
 }
 
 /// CrystalDiskMark 7.x–9.x rows for detection: no space between size and unit.
 fn cdm_sectioned_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) \d+[KM]iB \(Q= ?\d+, ?T= ?\d+\) ?:")
+    compiled(&RE, r"^(?:SEQ|RND|Sequential|Random) [0-9]+[KM]iB \(Q= ?[0-9]+, ?T= ?[0-9]+\) ?:")
 }
 
 /// The start of a legacy (2.x–6.x) row: `Sequential Read`, `Random Write 4KiB`, `Seq Mix`.
 fn legacy_head() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b")
+    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)(?-u:\b)")
 }
 
 /// A whole legacy label: kind, op, optional block size + unit, then one of `(QD=n)`,
@@ -156,33 +156,33 @@ fn legacy_label() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^(Sequential|Seq|Random) (Read|Write|Mix)(?: (\d{1,7}) ?(KiB|MiB|KB|MB))?(?: \((?:QD= ?(\d{1,5})|Q= ?(\d{1,5}), ?T= ?(\d{1,5})|T= ?(\d{1,5}))\))?$",
+        r"^(Sequential|Seq|Random) (Read|Write|Mix)(?: ([0-9]{1,7}) ?(KiB|MiB|KB|MB))?(?: \((?:QD= ?([0-9]{1,5})|Q= ?([0-9]{1,5}), ?T= ?([0-9]{1,5})|T= ?([0-9]{1,5}))\))?$",
     )
 }
 
 /// A legacy row for detection: label, colon, a number and `MB/s`.
 fn legacy_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)\b[^:]* ?: ?\d[\d.,]* MB/s")
+    compiled(&RE, r"^(?:Sequential|Seq|Random) (?:Read|Write|Mix)(?-u:\b)[^:]* ?: ?[0-9][0-9.,]* MB/s")
 }
 
 /// The values after the label's colon: MB/s, then optional `[IOPS]` and `<latency us>`.
 /// Wide numbers touch the brackets (`[1060963.4 IOPS]`, `<635043.04 us>`).
 fn values() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(\d[\d.,]*) MB/s(?: ?\[ ?(\d[\d.,]*) IOPS\])?(?: ?< ?(\d[\d.,]*) (?:us|µs)>)?$")
+    compiled(&RE, r"^([0-9][0-9.,]*) MB/s(?: ?\[ ?([0-9][0-9.,]*) IOPS\])?(?: ?< ?([0-9][0-9.,]*) (?:us|µs)>)?$")
 }
 
 /// `Test : 1000 MB [C: …] (x5)`, `Test: 1 GiB (x5) …`, 2.x's `Test Size : 100 MB`.
 fn test_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^Test( Size)? ?: ?(\d{1,9}) ?(MB|MiB|GB|GiB)\b(.*)$")
+    compiled(&RE, r"^Test( Size)? ?: ?([0-9]{1,9}) ?(MB|MiB|GB|GiB)(?-u:\b)(.*)$")
 }
 
 /// The pass count in a test line: `(x5)`.
 fn passes_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"\(x(\d{1,6})\)")
+    compiled(&RE, r"\(x([0-9]{1,6})\)")
 }
 
 /// The drive in a test line: `[C: 33.0% (39.3/119.1 GB)]`, `[C: 91% (202/223GiB)]`.

@@ -30,7 +30,7 @@ use super::asssd::{locale_number, uses_decimal_comma};
 use super::{rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Stat, Tool};
 use crate::text::Document;
-use regex_lite::Regex;
+use crate::re::Regex;
 use std::sync::OnceLock;
 
 const DEFAULT_BLOCK: u64 = 64 * 1024;
@@ -38,21 +38,21 @@ const DEFAULT_BLOCK: u64 = 64 * 1024;
 fn title_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)^HD\s?Tune(\s+Pro)?(?:\s+v?(\d+\.\d+\w*))?\s*:\s*(.*?)(?:\s+Benchmark)?\s*$")
+        Regex::new(r"(?i)^HD[[:space:]]?Tune([[:space:]]+Pro)?(?:[[:space:]]+v?([0-9]+\.[0-9]+[[:word:]]*))?[[:space:]]*:[[:space:]]*(.*?)(?:[[:space:]]+Benchmark)?[[:space:]]*$")
             .unwrap()
     })
 }
 
 fn version_anywhere() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)\bHD\s?Tune(\s+Pro)?\s+v?(\d+\.\d+\w*)").unwrap())
+    RE.get_or_init(|| Regex::new(r"(?i)(?-u:\b)HD[[:space:]]?Tune([[:space:]]+Pro)?[[:space:]]+v?([0-9]+\.[0-9]+[[:word:]]*)").unwrap())
 }
 
 fn row_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^(Transfer Rate Minimum|Transfer Rate Maximum|Transfer Rate Average|Access Time|Burst Rate|CPU Usage)\s*:?\s*(.*)$",
+            r"(?i)^(Transfer Rate Minimum|Transfer Rate Maximum|Transfer Rate Average|Access Time|Burst Rate|CPU Usage)[[:space:]]*:?[[:space:]]*(.*)$",
         )
         .unwrap()
     })
@@ -60,7 +60,7 @@ fn row_line() -> &'static Regex {
 
 fn block_size_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)^Block\s*size\s*:?\s*([0-9.,]+)\s*(B|KB|KiB|K|MB|MiB|M)\b").unwrap())
+    RE.get_or_init(|| Regex::new(r"(?i)^Block[[:space:]]*size[[:space:]]*:?[[:space:]]*([0-9.,]+)[[:space:]]*(B|KB|KiB|K|MB|MiB|M)(?-u:\b)").unwrap())
 }
 
 struct Run {

@@ -30,7 +30,7 @@
 use super::{number, rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Tool};
 use crate::text::Document;
-use regex_lite::Regex;
+use crate::re::Regex;
 use std::sync::OnceLock;
 
 const KIB: u64 = 1024;
@@ -72,7 +72,7 @@ fn result_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^(Maximum Large MBPS|Maximum Small IOPS|Minimum Small Latency)\s*=\s*([0-9][0-9.,]*)\s*([a-z]*)\s*@\s*Small\s*=\s*(\d+)\s*and\s*Large\s*=\s*(\d+)",
+            r"(?i)^(Maximum Large MBPS|Maximum Small IOPS|Minimum Small Latency)[[:space:]]*=[[:space:]]*([0-9][0-9.,]*)[[:space:]]*([a-z]*)[[:space:]]*@[[:space:]]*Small[[:space:]]*=[[:space:]]*([0-9]+)[[:space:]]*and[[:space:]]*Large[[:space:]]*=[[:space:]]*([0-9]+)",
         )
         .unwrap()
     })
@@ -82,7 +82,7 @@ fn detail_latency() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^Small (Read|Write) Latency:\s*avg\s*=\s*([0-9][0-9.,]*)\s*(us|usecs|ms|msecs)\b.*@\s*Small\s*=\s*(\d+)\s*and\s*Large\s*=\s*(\d+)",
+            r"(?i)^Small (Read|Write) Latency:[[:space:]]*avg[[:space:]]*=[[:space:]]*([0-9][0-9.,]*)[[:space:]]*(us|usecs|ms|msecs)(?-u:\b).*@[[:space:]]*Small[[:space:]]*=[[:space:]]*([0-9]+)[[:space:]]*and[[:space:]]*Large[[:space:]]*=[[:space:]]*([0-9]+)",
         )
         .unwrap()
     })
@@ -90,13 +90,13 @@ fn detail_latency() -> &'static Regex {
 
 fn size_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)^(Small|Large) IO size:\s*(\d+)\s*(KB|K|MB|M)?\b").unwrap())
+    RE.get_or_init(|| Regex::new(r"(?i)^(Small|Large) IO size:[[:space:]]*([0-9]+)[[:space:]]*(KB|K|MB|M)?(?-u:\b)").unwrap())
 }
 
 /// `testname_20211113_1809`, printed under the console version line.
 fn run_stamp() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^\S*_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})$").unwrap())
+    RE.get_or_init(|| Regex::new(r"^[^[:space:]]*_([0-9]{4})([0-9]{2})([0-9]{2})_([0-9]{2})([0-9]{2})$").unwrap())
 }
 
 pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
