@@ -289,17 +289,23 @@ pub const METRIC_COLUMNS: &[&str] = &[
     "latency_us",
 ];
 
+/// Bound parameters per statement at most: SQLite allows 32,766 and PostgreSQL 65,535,
+/// and multi-row inserts are split to stay under both.
+pub const MAX_PARAMS: usize = 30_000;
+
+/// `INSERT INTO table (columns) VALUES (?, ...), ... ` for `rows` rows (append any
+/// `ON CONFLICT` or `RETURNING`).
+pub fn insert_values_sql(table: &str, columns: &[&str], rows: usize) -> String {
+    let row = format!("({})", placeholders(columns.len()));
+    format!("INSERT INTO {table} ({}) VALUES {}", columns.join(", "), vec![row; rows].join(", "))
+}
+
 /// One multi-row insert for the metrics of a result (`None` when it has none).
 pub fn insert_metrics(result_id: i64, result: &BenchResult) -> Option<(String, Vec<Param>)> {
     if result.metrics.is_empty() {
         return None;
     }
-    let row = format!("({})", placeholders(METRIC_COLUMNS.len()));
-    let sql = format!(
-        "INSERT INTO metrics ({}) VALUES {}",
-        METRIC_COLUMNS.join(", "),
-        vec![row; result.metrics.len()].join(", ")
-    );
+    let sql = insert_values_sql("metrics", METRIC_COLUMNS, result.metrics.len());
     let mut params = Vec::with_capacity(result.metrics.len() * METRIC_COLUMNS.len());
     metric_params(result_id, result, &mut params);
     Some((sql, params))
@@ -561,6 +567,9 @@ mod tests {
             flags: vec![],
         };
         assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
+        assert!(INSERT_SUBMISSION.contains(&format!("({})", SUBMISSION_COLUMNS.join(", "))));
+        assert_eq!(INSERT_SUBMISSION.matches('?').count(), SUBMISSION_COLUMNS.len());
+        assert_eq!(insert_values_sql("t", &["a", "b"], 2), "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 use sqlx::{FromRow, Row, Sqlite, SqlitePool};
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -115,6 +116,10 @@ impl SqliteStorage {
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of
     /// them, or on any error none (see [`Storage::store_batch`]).
+    ///
+    /// Each table gets one multi-row statement for the whole group, not one per row:
+    /// every statement is a round trip to sqlx's SQLite worker thread (about 50 µs here,
+    /// `SELECT 1` included), which per-row statements paid several times per submission.
     async fn store_group(
         writer: &SqlitePool,
         drives: &[DriveSku],
@@ -124,15 +129,80 @@ impl SqliteStorage {
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
         }
+
+        // Submissions: a hash stored before inserts nothing; of equal uploads within the
+        // group only the first is sent, the others are its duplicates.
+        let mut first_of_hash: HashMap<&str, usize> = HashMap::new();
+        let new: Vec<usize> = (0..submissions.len())
+            .filter(|&i| *first_of_hash.entry(&submissions[i].content_hash).or_insert(i) == i)
+            .collect();
+        let mut stored_id: HashMap<String, i64> = HashMap::new();
+        for rows in Self::insert_many(
+            &mut tx,
+            "submissions",
+            sql::SUBMISSION_COLUMNS,
+            new.iter().map(|&i| sql::submission_params(&submissions[i])).collect(),
+            " ON CONFLICT (content_hash) DO NOTHING RETURNING id, content_hash",
+        )
+        .await?
+        {
+            stored_id.insert(rows.try_get(1)?, rows.try_get(0)?);
+        }
+        // Which submissions this group stores, with their new ids.
+        let stored: Vec<(usize, i64)> =
+            new.iter().filter_map(|&i| stored_id.get(&submissions[i].content_hash).map(|&id| (i, id))).collect();
+
+        // Results, then their metrics.
+        let result_rows = stored
+            .iter()
+            .flat_map(|&(i, sid)| {
+                let s = &submissions[i];
+                s.results.iter().enumerate().map(move |(o, r)| sql::result_params(r, sid, o, s.created_at))
+            })
+            .collect();
+        let mut result_id: HashMap<(i64, i64), i64> = HashMap::new();
+        for row in Self::insert_many(
+            &mut tx,
+            "results",
+            sql::RESULT_COLUMNS,
+            result_rows,
+            " RETURNING id, submission_id, ordinal",
+        )
+        .await?
+        {
+            result_id.insert((row.try_get(1)?, row.try_get(2)?), row.try_get(0)?);
+        }
+        let mut ids_of: HashMap<usize, Vec<i64>> = HashMap::new();
+        let mut metric_rows = Vec::new();
+        let mut summarised = Vec::new();
+        for &(i, sid) in &stored {
+            let mut ids = Vec::with_capacity(submissions[i].results.len());
+            for (o, r) in submissions[i].results.iter().enumerate() {
+                let id = *result_id
+                    .get(&(sid, o as i64))
+                    .ok_or_else(|| super::StorageError::Corrupt("an inserted result was not returned".into()))?;
+                let mut params = Vec::new();
+                sql::metric_params(id, &r.result, &mut params);
+                metric_rows.extend(params.chunks(sql::METRIC_COLUMNS.len()).map(<[Param]>::to_vec));
+                summarised.push((id, r));
+                ids.push(id);
+            }
+            ids_of.insert(i, ids);
+        }
+        Self::insert_many(&mut tx, "metrics", sql::METRIC_COLUMNS, metric_rows, "").await?;
+        // Each pool the group touches is read and written once.
+        summary::sqlite::add_results(&mut tx, &summarised).await?;
+
         let mut outcomes = Vec::with_capacity(submissions.len());
-        let mut stored = Vec::new();
-        for s in submissions {
-            outcomes.push(match Self::insert_rows(&mut tx, s).await? {
-                Some((submission_id, result_ids)) => {
-                    stored.extend(result_ids.iter().copied().zip(&s.results));
-                    Submitted::Stored { submission_id, result_ids }
+        for (i, s) in submissions.iter().enumerate() {
+            outcomes.push(match (ids_of.get(&i), stored_id.get(&s.content_hash)) {
+                (Some(ids), Some(&submission_id)) => Submitted::Stored { submission_id, result_ids: ids.clone() },
+                // Equal to an upload stored earlier in this group.
+                (None, Some(&submission_id)) => {
+                    let first = first_of_hash[s.content_hash.as_str()];
+                    Submitted::Duplicate { submission_id, result_ids: ids_of[&first].clone() }
                 }
-                None => {
+                _ => {
                     let (submission_id, result_ids) = Self::existing(&mut tx, &s.content_hash)
                         .await?
                         .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
@@ -140,10 +210,27 @@ impl SqliteStorage {
                 }
             });
         }
-        // Each pool the group touches is read and written once.
-        summary::sqlite::add_results(&mut tx, &stored).await?;
         tx.commit().await?;
         Ok(outcomes)
+    }
+
+    /// Inserts `rows` (each a row's parameters in `columns` order) with as few multi-row
+    /// statements as the parameter limit allows; `suffix` follows each (`ON CONFLICT`,
+    /// `RETURNING`). Returns the rows `RETURNING` gives, in no particular order.
+    async fn insert_many(
+        conn: &mut SqliteConnection,
+        table: &str,
+        columns: &[&str],
+        rows: Vec<Vec<Param>>,
+        suffix: &str,
+    ) -> StorageResult<Vec<sqlx::sqlite::SqliteRow>> {
+        let mut returned = Vec::new();
+        for chunk in rows.chunks(sql::MAX_PARAMS / columns.len()) {
+            let text = sql::insert_values_sql(table, columns, chunk.len()) + suffix;
+            let params = chunk.iter().flatten().cloned().collect();
+            returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
+        }
+        Ok(returned)
     }
 
     /// Writes a submission on an open transaction, with its compare summaries; `None`

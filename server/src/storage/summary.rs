@@ -55,10 +55,14 @@ struct TestSamples {
     mbps: Vec<f64>,
     iops: Vec<f64>,
     latency_us: Vec<f64>,
+    /// The summaries as stored, while no value was added: a group commit touches a few
+    /// tests of a pool, and only those are summarised again.
+    stored: Option<[Option<Summary>; 3]>,
 }
 
 impl TestSamples {
     fn add(&mut self, result_id: i64, mbps: Option<f64>, iops: Option<f64>, latency_us: Option<f64>) {
+        self.stored = None;
         if let Err(at) = self.result_ids.binary_search(&result_id) {
             self.result_ids.insert(at, result_id);
         }
@@ -73,6 +77,10 @@ impl TestSamples {
     }
 
     fn summary(&self) -> [Option<Summary>; 3] {
+        self.stored.unwrap_or_else(|| self.summarise())
+    }
+
+    fn summarise(&self) -> [Option<Summary>; 3] {
         [summarize(&self.mbps), summarize(&self.iops), summarize(&self.latency_us)]
     }
 }
@@ -293,7 +301,8 @@ fn decode(summaries: &[u8], samples: &[u8]) -> StorageResult<BTreeMap<TestKey, T
             *f = r.eight(n)?.map(f64::from_le_bytes).collect();
         }
         let [mbps, iops, latency_us] = figures;
-        tests.insert(key, TestSamples { result_ids: summary.result_ids, mbps, iops, latency_us });
+        let stored = Some([summary.mbps, summary.iops, summary.latency_us]);
+        tests.insert(key, TestSamples { result_ids: summary.result_ids, mbps, iops, latency_us, stored });
     }
     Ok(tests)
 }
@@ -321,10 +330,26 @@ const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples'
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = ?";
-const SELECT_POOL: &str = "SELECT summaries, samples FROM test_samples WHERE drive_sku = ? AND pool = ?";
 const UPSERT_POOL: &str = "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples) \
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
      summaries = excluded.summaries, samples = excluded.samples";
+
+/// Pools read or written by one statement at most (a popular pool's columns are
+/// megabytes, so a whole import is not sent at once).
+const POOLS_PER_STATEMENT: usize = 64;
+
+/// Reads the given (drive, pool) pairs.
+fn select_pools_sql(n: usize) -> String {
+    format!(
+        "SELECT drive_sku, pool, summaries, samples FROM test_samples WHERE (drive_sku, pool) IN (VALUES {})",
+        vec!["(?, ?)"; n].join(", ")
+    )
+}
+
+/// Writes `n` pools (parameters as for [`UPSERT_POOL`], row after row).
+fn upsert_pools_sql(n: usize) -> String {
+    UPSERT_POOL.replacen("(?, ?, ?, ?, ?)", &vec!["(?, ?, ?, ?, ?)"; n].join(", "), 1)
+}
 
 fn pools_for_drives_sql(n: usize) -> String {
     format!(
@@ -371,6 +396,7 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
         t.mbps.extend(s.mbps);
         t.iops.extend(s.iops);
         t.latency_us.extend(s.latency_us);
+        t.stored = None;
         touched.push(key);
     }
     touched.sort_unstable();
@@ -412,37 +438,51 @@ macro_rules! backend {
                         by_pool.entry((sku, pool)).or_default().extend(new);
                     }
                 }
-                for ((sku, pool), new) in by_pool {
-                    add_to_pool(&mut *conn, sku, pool, new).await?;
+                if by_pool.is_empty() {
+                    return Ok(());
                 }
-                Ok(())
-            }
-
-            async fn add_to_pool(
-                conn: &mut $conn,
-                sku: String,
-                pool: String,
-                new: Vec<(TestKey, TestSamples)>,
-            ) -> StorageResult<()> {
                 if let Some(lock) = $lock {
-                    sqlx::query(lock).bind(&sku).execute(&mut *conn).await?;
+                    // In key order, so that two writers never wait for each other in a cycle.
+                    let mut skus: Vec<&String> = by_pool.keys().map(|(sku, _)| sku).collect();
+                    skus.dedup();
+                    for sku in skus {
+                        sqlx::query(lock).bind(sku).execute(&mut *conn).await?;
+                    }
                 }
-                let stored =
-                    sqlx::query(&$sql(SELECT_POOL)).bind(&sku).bind(&pool).fetch_optional(&mut *conn).await?;
-                let mut tests = match stored {
-                    Some(row) => decode(row.try_get(0)?, row.try_get(1)?)?,
-                    None => BTreeMap::new(),
-                };
-                merge(&mut tests, new);
-                let (summaries, samples) = encode(&tests);
-                sqlx::query(&$sql(UPSERT_POOL))
-                    .bind(&sku)
-                    .bind(&pool)
-                    .bind(result_count(&tests))
-                    .bind(summaries)
-                    .bind(samples)
-                    .execute(&mut *conn)
-                    .await?;
+                // Every touched pool read in one statement and written in one (per chunk):
+                // a statement is a round trip, and a group commit touches many pools.
+                let keys: Vec<&(String, String)> = by_pool.keys().collect();
+                let mut stored: HashMap<(String, String), BTreeMap<TestKey, TestSamples>> = HashMap::new();
+                for chunk in keys.chunks(POOLS_PER_STATEMENT) {
+                    let params = chunk
+                        .iter()
+                        .flat_map(|(sku, pool)| [Param::Text(Some(sku.clone())), Param::Text(Some(pool.clone()))])
+                        .collect();
+                    let sql = $sql(&select_pools_sql(chunk.len()));
+                    for row in bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await? {
+                        let tests = decode(row.try_get(2)?, row.try_get(3)?)?;
+                        stored.insert((row.try_get(0)?, row.try_get(1)?), tests);
+                    }
+                }
+                let mut rows = Vec::with_capacity(by_pool.len());
+                for (key, new) in by_pool {
+                    let mut tests = stored.remove(&key).unwrap_or_default();
+                    merge(&mut tests, new);
+                    let (summaries, samples) = encode(&tests);
+                    let (sku, pool) = key;
+                    rows.push([
+                        Param::Text(Some(sku)),
+                        Param::Text(Some(pool)),
+                        Param::Int(Some(result_count(&tests))),
+                        Param::Bytes(summaries),
+                        Param::Bytes(samples),
+                    ]);
+                }
+                for chunk in rows.chunks(POOLS_PER_STATEMENT) {
+                    let sql = $sql(&upsert_pools_sql(chunk.len()));
+                    let params = chunk.iter().flatten().cloned().collect();
+                    bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
+                }
                 Ok(())
             }
 
@@ -538,6 +578,14 @@ mod tests {
     use super::*;
     use bench::{Access, Op, ToolFamily};
 
+    #[test]
+    fn batched_pool_statements_have_a_placeholder_per_parameter() {
+        assert_eq!(select_pools_sql(3).matches('?').count(), 6);
+        let upsert = upsert_pools_sql(3);
+        assert_eq!(upsert.matches('?').count(), 15);
+        assert!(upsert.ends_with(&UPSERT_POOL[UPSERT_POOL.find(" ON CONFLICT").unwrap()..]), "{upsert}");
+    }
+
     fn key(qd: u32) -> TestKey {
         TestKey {
             family: ToolFamily::CdmDiskspd,
@@ -569,7 +617,12 @@ mod tests {
         far.add(2, Some(1.0), None, None);
         tests.insert(key(8), far);
         let (bytes, values) = encode(&tests);
-        assert_eq!(decode(&bytes, &values).unwrap(), tests);
+        let mut back = decode(&bytes, &values).unwrap();
+        for t in back.values_mut() {
+            // What was stored is what the values give: maintenance may reuse it.
+            assert_eq!(t.stored.take(), Some(t.summarise()));
+        }
+        assert_eq!(back, tests);
         let summaries = decode_summaries(&mut Reader(&bytes), &mut HashMap::new()).unwrap();
         assert_eq!(summaries[0].0, key(1));
         assert_eq!(summaries[0].1.result_ids, vec![3, 5, 7]);
