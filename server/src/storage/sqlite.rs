@@ -149,8 +149,10 @@ impl SqliteStorage {
             stored_id.insert(rows.try_get(1)?, rows.try_get(0)?);
         }
         // Which submissions this group stores, with their new ids.
-        let stored: Vec<(usize, i64)> =
-            new.iter().filter_map(|&i| stored_id.get(&submissions[i].content_hash).map(|&id| (i, id))).collect();
+        let stored: Vec<(usize, i64)> = new
+            .iter()
+            .filter_map(|&i| stored_id.get(&submissions[i].content_hash).map(|&id| (i, id)))
+            .collect();
 
         // Results, then their metrics.
         let result_rows = stored
@@ -178,9 +180,9 @@ impl SqliteStorage {
         for &(i, sid) in &stored {
             let mut ids = Vec::with_capacity(submissions[i].results.len());
             for (o, r) in submissions[i].results.iter().enumerate() {
-                let id = *result_id
-                    .get(&(sid, o as i64))
-                    .ok_or_else(|| super::StorageError::Corrupt("an inserted result was not returned".into()))?;
+                let id = *result_id.get(&(sid, o as i64)).ok_or_else(|| {
+                    super::StorageError::Corrupt("an inserted result was not returned".into())
+                })?;
                 let mut params = Vec::new();
                 sql::metric_params(id, &r.result, &mut params);
                 metric_rows.extend(params.chunks(sql::METRIC_COLUMNS.len()).map(<[Param]>::to_vec));
@@ -196,7 +198,9 @@ impl SqliteStorage {
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, s) in submissions.iter().enumerate() {
             outcomes.push(match (ids_of.get(&i), stored_id.get(&s.content_hash)) {
-                (Some(ids), Some(&submission_id)) => Submitted::Stored { submission_id, result_ids: ids.clone() },
+                (Some(ids), Some(&submission_id)) => {
+                    Submitted::Stored { submission_id, result_ids: ids.clone() }
+                }
                 // Equal to an upload stored earlier in this group.
                 (None, Some(&submission_id)) => {
                     let first = first_of_hash[s.content_hash.as_str()];

@@ -456,7 +456,9 @@ macro_rules! backend {
                 for chunk in keys.chunks(POOLS_PER_STATEMENT) {
                     let params = chunk
                         .iter()
-                        .flat_map(|(sku, pool)| [Param::Text(Some(sku.clone())), Param::Text(Some(pool.clone()))])
+                        .flat_map(|(sku, pool)| {
+                            [Param::Text(Some(sku.clone())), Param::Text(Some(pool.clone()))]
+                        })
                         .collect();
                     let sql = $sql(&select_pools_sql(chunk.len()));
                     for row in bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await? {

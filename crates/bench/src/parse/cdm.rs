@@ -69,8 +69,8 @@
 
 use super::{number, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, DataPattern, Metric, Op, Tool, ToolFamily};
-use crate::text::Document;
 use crate::re::{Captures, Regex};
+use crate::text::Document;
 use std::sync::OnceLock;
 
 const KIB: u64 = 1024;
@@ -170,7 +170,10 @@ fn legacy_row() -> &'static Regex {
 /// Wide numbers touch the brackets (`[1060963.4 IOPS]`, `<635043.04 us>`).
 fn values() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^([0-9][0-9.,]*) MB/s(?: ?\[ ?([0-9][0-9.,]*) IOPS\])?(?: ?< ?([0-9][0-9.,]*) (?:us|µs)>)?$")
+    compiled(
+        &RE,
+        r"^([0-9][0-9.,]*) MB/s(?: ?\[ ?([0-9][0-9.,]*) IOPS\])?(?: ?< ?([0-9][0-9.,]*) (?:us|µs)>)?$",
+    )
 }
 
 /// `Test : 1000 MB [C: …] (x5)`, `Test: 1 GiB (x5) …`, 2.x's `Test Size : 100 MB`.

@@ -29,8 +29,8 @@
 use super::asssd::{locale_number, uses_decimal_comma};
 use super::{rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Stat, Tool};
-use crate::text::Document;
 use crate::re::Regex;
+use crate::text::Document;
 use std::sync::OnceLock;
 
 const DEFAULT_BLOCK: u64 = 64 * 1024;
@@ -45,7 +45,12 @@ fn title_line() -> &'static Regex {
 
 fn version_anywhere() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)(?-u:\b)HD[[:space:]]?Tune([[:space:]]+Pro)?[[:space:]]+v?([0-9]+\.[0-9]+[[:word:]]*)").unwrap())
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?-u:\b)HD[[:space:]]?Tune([[:space:]]+Pro)?[[:space:]]+v?([0-9]+\.[0-9]+[[:word:]]*)",
+        )
+        .unwrap()
+    })
 }
 
 fn row_line() -> &'static Regex {

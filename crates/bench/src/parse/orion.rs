@@ -29,8 +29,8 @@
 
 use super::{number, rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, Metric, Op, Tool};
-use crate::text::Document;
 use crate::re::Regex;
+use crate::text::Document;
 use std::sync::OnceLock;
 
 const KIB: u64 = 1024;
@@ -90,13 +90,18 @@ fn detail_latency() -> &'static Regex {
 
 fn size_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)^(Small|Large) IO size:[[:space:]]*([0-9]+)[[:space:]]*(KB|K|MB|M)?(?-u:\b)").unwrap())
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^(Small|Large) IO size:[[:space:]]*([0-9]+)[[:space:]]*(KB|K|MB|M)?(?-u:\b)")
+            .unwrap()
+    })
 }
 
 /// `testname_20211113_1809`, printed under the console version line.
 fn run_stamp() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^[^[:space:]]*_([0-9]{4})([0-9]{2})([0-9]{2})_([0-9]{2})([0-9]{2})$").unwrap())
+    RE.get_or_init(|| {
+        Regex::new(r"^[^[:space:]]*_([0-9]{4})([0-9]{2})([0-9]{2})_([0-9]{2})([0-9]{2})$").unwrap()
+    })
 }
 
 pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
