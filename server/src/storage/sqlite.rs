@@ -12,11 +12,11 @@ use sqlx::sqlite::{
     SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
     SqliteSynchronous,
 };
-use sqlx::{FromRow, Row, Sqlite, SqlitePool};
+use sqlx::{ConnectOptions, FromRow, Row, Sqlite, SqlitePool};
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
 
@@ -40,6 +40,8 @@ pub struct SqliteStorage {
     /// Single submissions (`submit`, what `POST /results` does) go to the group-commit
     /// task ([`group_writer`]) rather than taking the writer one by one.
     groups: mpsc::Sender<Pending>,
+    /// Dropped with the storage, which stops the [`checkpointer`].
+    _checkpoints: watch::Sender<()>,
     drives: super::DriveCache,
 }
 
@@ -90,6 +92,28 @@ async fn group_writer(writer: SqlitePool, mut queue: mpsc::Receiver<Pending>) {
     }
 }
 
+/// How often the [`checkpointer`] copies the WAL into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+/// Copies committed WAL pages into the database file on a connection of its own, every
+/// [`CHECKPOINT_EVERY`], until the storage is dropped. PASSIVE: it never waits for, nor
+/// holds up, the writer or the readers; what it cannot copy yet it copies next time. The
+/// WAL is the durable copy meanwhile, so a crash between checkpoints loses nothing.
+async fn checkpointer(mut conn: SqliteConnection, mut stop: watch::Receiver<()>) {
+    let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = stop.changed() => break,
+            _ = every.tick() => {
+                if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut conn).await {
+                    eprintln!("ssdbase: SQLite checkpoint failed (retried in {CHECKPOINT_EVERY:?}): {e}");
+                }
+            }
+        }
+    }
+}
+
 impl SqliteStorage {
     /// Opens (creating if missing) the database file and applies the migrations.
     pub async fn connect(url: &str) -> StorageResult<SqliteStorage> {
@@ -104,14 +128,20 @@ impl SqliteStorage {
             // ingest at the disk's fsync rate.
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(Duration::from_secs(10))
+            // No connection checkpoints by itself: SQLite would do it inside the commit
+            // that takes the WAL past 1,000 pages, holding the one writer while it copies
+            // pages and syncs the file. The [`checkpointer`] does it beside the writer.
+            .pragma("wal_autocheckpoint", "0");
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         sqlx::migrate!("../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
-        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
-        Ok(SqliteStorage { pool, writer, groups, drives: Default::default() })
+        let (checkpoints, stop) = watch::channel(());
+        tokio::spawn(checkpointer(options.connect().await?, stop));
+        Ok(SqliteStorage { pool, writer, groups, _checkpoints: checkpoints, drives: Default::default() })
     }
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of
