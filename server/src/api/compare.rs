@@ -414,102 +414,131 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
         return Err(ApiError::NotFound(unknown));
     }
 
-    // Per test, per drive, per platform group and data pattern.
-    type PerDrive = BTreeMap<String, BTreeMap<GroupKey, Aggregates>>;
-    let mut cells: BTreeMap<TestKey, PerDrive> = BTreeMap::new();
+    let position = |sku: &str| ids.iter().position(|id| id == sku);
+    let mut pools: Vec<PoolTests> = Vec::new();
     if filters.is_empty() {
         // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
         // per drive instead of every metric row (storage::summary).
         for pool in state.storage.pools_for_drives(ids).await? {
-            for (key, test) in pool.tests {
-                cells
-                    .entry(key)
-                    .or_default()
-                    .entry(pool.drive_sku.clone())
-                    .or_default()
-                    .insert((pool.platform.clone(), pool.data_pattern), aggregates_of(test));
-            }
+            let Some(drive) = position(&pool.drive_sku) else { continue };
+            let tests = pool.tests.into_iter().map(|(key, t)| (key, aggregates_of(t))).collect();
+            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests });
         }
     } else {
-        let mut samples: BTreeMap<TestKey, BTreeMap<String, BTreeMap<GroupKey, Samples>>> = BTreeMap::new();
+        let mut samples: BTreeMap<(usize, GroupKey), BTreeMap<TestKey, Samples>> = BTreeMap::new();
         for m in state.storage.metrics_for_drives(ids, filters).await? {
-            samples
-                .entry(m.key)
-                .or_default()
-                .entry(m.drive_sku)
-                .or_default()
-                .entry((m.platform, m.data_pattern))
-                .or_default()
-                .add(m.result_id, m.mbps, m.iops, m.latency_us);
+            let Some(drive) = position(&m.drive_sku) else { continue };
+            samples.entry((drive, (m.platform, m.data_pattern))).or_default().entry(m.key).or_default().add(
+                m.result_id,
+                m.mbps,
+                m.iops,
+                m.latency_us,
+            );
         }
-        for (key, per_drive) in samples {
-            let per_drive = per_drive
-                .into_iter()
-                .map(|(d, groups)| (d, groups.into_iter().map(|(g, s)| (g, s.aggregate())).collect()))
-                .collect();
-            cells.insert(key, per_drive);
+        for ((drive, group), tests) in samples {
+            let tests = tests.into_iter().map(|(key, s)| (key, s.aggregate())).collect();
+            pools.push(PoolTests { drive, group, tests });
         }
     }
-    // Every pool once, per drive in the order asked for: its result ids are the union over
-    // its tests, and a test cell repeats them only where they differ.
-    let mut pools: Vec<ComparedPool> = Vec::new();
-    let mut pool_index: BTreeMap<(&str, &GroupKey), usize> = BTreeMap::new();
-    for id in ids {
-        let mut lists: BTreeMap<&GroupKey, Vec<&Vec<i64>>> = BTreeMap::new();
-        for per_drive in cells.values() {
-            for (group, a) in per_drive.get(id).into_iter().flatten() {
-                lists.entry(group).or_default().push(&a.result_ids);
-            }
-        }
-        for (group, lists) in lists {
-            // Usually every test of a pool has the same results: no need to merge then.
-            let result_ids = if lists.iter().all(|l| *l == lists[0]) {
-                lists[0].clone()
-            } else {
-                let mut all: Vec<i64> = lists.into_iter().flatten().copied().collect();
-                all.sort_unstable();
-                all.dedup();
-                all
-            };
-            pool_index.insert((id.as_str(), group), pools.len());
-            let (platform, data_pattern) = group.clone();
-            pools.push(ComparedPool {
-                drive: id.clone(),
-                platform_label: platform.label(),
-                platform,
-                data_pattern,
-                result_ids,
+    Ok(assemble(ids, drives, pools))
+}
+
+/// One drive's aggregates in one platform group and data pattern, per test.
+struct PoolTests {
+    /// Index of the drive in the request.
+    drive: usize,
+    group: GroupKey,
+    tests: Vec<(TestKey, Aggregates)>,
+}
+
+/// The answer from its pools: each pool listed once, per drive in the order asked for
+/// and then in platform group and data pattern order, with the union of its tests'
+/// result ids; each test's cells point to their pool and repeat ids only where they
+/// differ from it. Pools and cells are addressed by index, never looked up by their
+/// (string-laden) keys: at 1,000,000 results this is the bulk of compare's work.
+fn assemble(ids: &[String], drives: Vec<ComparedDrive>, mut pools: Vec<PoolTests>) -> Comparison {
+    pools.sort_by(|a, b| (a.drive, &a.group).cmp(&(b.drive, &b.group)));
+    let mut compared = Vec::with_capacity(pools.len());
+    // Per test, per requested drive, its cells in pool order.
+    let mut cells: BTreeMap<TestKey, Vec<Vec<PoolCell>>> = BTreeMap::new();
+    for (index, pool) in pools.into_iter().enumerate() {
+        let result_ids = union_of(pool.tests.iter().map(|(_, a)| a.result_ids.as_slice()));
+        for (key, a) in pool.tests {
+            let own = a.result_ids != result_ids;
+            cells.entry(key).or_insert_with(|| vec![Vec::new(); ids.len()])[pool.drive].push(PoolCell {
+                pool: index,
+                mbps: a.mbps,
+                iops: a.iops,
+                latency_us: a.latency_us,
+                result_ids: own.then_some(a.result_ids),
             });
         }
+        let (platform, data_pattern) = pool.group;
+        compared.push(ComparedPool {
+            drive: ids[pool.drive].clone(),
+            platform_label: platform.label(),
+            platform,
+            data_pattern,
+            result_ids,
+        });
     }
     let tests = cells
-        .iter()
+        .into_iter()
         .map(|(key, per_drive)| ComparedTest {
-            key: *key,
+            key,
             name: key.short_name(),
             drives: ids
                 .iter()
-                .map(|id| {
-                    let groups: Vec<PoolCell> = per_drive
-                        .get(id)
-                        .into_iter()
-                        .flatten()
-                        .map(|(group, a)| {
-                            let pool = pool_index[&(id.as_str(), group)];
-                            let own = a.result_ids != pools[pool].result_ids;
-                            PoolCell {
-                                pool,
-                                mbps: a.mbps,
-                                iops: a.iops,
-                                latency_us: a.latency_us,
-                                result_ids: own.then(|| a.result_ids.clone()),
-                            }
-                        })
-                        .collect();
-                    DriveCell { drive: id.clone(), missing: groups.is_empty(), groups }
-                })
+                .zip(per_drive)
+                .map(|(id, groups)| DriveCell { drive: id.clone(), missing: groups.is_empty(), groups })
                 .collect(),
         })
         .collect();
-    Ok(Comparison { drives, pools, tests })
+    Comparison { drives, pools: compared, tests }
+}
+
+/// The union of ascending id lists, ascending. A pool's tests usually share one list
+/// (every result runs every test of its tool), so equal lists are merged once.
+fn union_of<'a>(lists: impl Iterator<Item = &'a [i64]>) -> Vec<i64> {
+    let mut distinct: Vec<&[i64]> = Vec::new();
+    for list in lists {
+        if !distinct.contains(&list) {
+            distinct.push(list);
+        }
+    }
+    let Some((first, rest)) = distinct.split_first() else { return Vec::new() };
+    let mut union = first.to_vec();
+    for list in rest {
+        let mut merged = Vec::with_capacity(union.len() + list.len());
+        let (mut a, mut b) = (union.iter().peekable(), list.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(&&x), Some(&&y)) if x < y => a.next(),
+                (Some(&&x), Some(&&y)) if x > y => b.next(),
+                (Some(_), Some(_)) => {
+                    b.next();
+                    a.next()
+                }
+                (Some(_), None) => a.next(),
+                (None, Some(_)) => b.next(),
+                (None, None) => break,
+            };
+            merged.extend(next);
+        }
+        union = merged;
+    }
+    union
+}
+
+#[cfg(test)]
+mod tests {
+    use super::union_of;
+
+    #[test]
+    fn the_union_of_id_lists_is_ascending_and_distinct() {
+        let lists: [&[i64]; 4] = [&[1, 4, 9], &[2, 4, 10, 11], &[1, 4, 9], &[]];
+        assert_eq!(union_of(lists.into_iter()), vec![1, 2, 4, 9, 10, 11]);
+        assert_eq!(union_of([&[3i64, 5][..]].into_iter()), vec![3, 5]);
+        assert_eq!(union_of(std::iter::empty()), Vec::<i64>::new());
+    }
 }
