@@ -338,10 +338,12 @@ const UPSERT_POOL: &str = "INSERT INTO test_samples (drive_sku, pool, result_cou
 /// megabytes, so a whole import is not sent at once).
 const POOLS_PER_STATEMENT: usize = 64;
 
-/// Reads the given (drive, pool) pairs.
+/// Reads the given (drive, pool) pairs. A join, because SQLite answers
+/// `(drive_sku, pool) IN (VALUES ...)` by scanning the whole table.
 fn select_pools_sql(n: usize) -> String {
     format!(
-        "SELECT drive_sku, pool, summaries, samples FROM test_samples WHERE (drive_sku, pool) IN (VALUES {})",
+        "SELECT t.drive_sku, t.pool, t.summaries, t.samples FROM (VALUES {}) AS v \
+         JOIN test_samples t ON t.drive_sku = v.column1 AND t.pool = v.column2",
         vec!["(?, ?)"; n].join(", ")
     )
 }
