@@ -64,6 +64,7 @@ const GROUP_MAX: usize = 64;
 /// gets its own error and never takes the others with it.
 async fn group_writer(writer: SqlitePool, mut queue: mpsc::Receiver<Pending>) {
     while let Some(first) = queue.recv().await {
+        tokio::task::yield_now().await;
         let mut group = vec![first];
         while group.len() < GROUP_MAX {
             match queue.try_recv() {
