@@ -260,9 +260,11 @@ impl SqliteStorage {
         suffix: &str,
     ) -> StorageResult<Vec<sqlx::sqlite::SqliteRow>> {
         let mut returned = Vec::new();
-        for chunk in rows.chunks(sql::MAX_PARAMS / columns.len()) {
+        let mut rows = rows.into_iter().peekable();
+        while rows.peek().is_some() {
+            let chunk: Vec<Vec<Param>> = rows.by_ref().take(sql::MAX_PARAMS / columns.len()).collect();
             let text = sql::insert_values_sql(table, columns, chunk.len()) + suffix;
-            let params = chunk.iter().flatten().cloned().collect();
+            let params = chunk.into_iter().flatten().collect();
             returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
         }
         Ok(returned)

@@ -482,10 +482,13 @@ macro_rules! backend {
                         Param::Bytes(samples),
                     ]);
                 }
-                for chunk in rows.chunks(POOLS_PER_STATEMENT) {
+                let mut rows = rows.into_iter().peekable();
+                while rows.peek().is_some() {
+                    let chunk: Vec<[Param; 5]> = rows.by_ref().take(POOLS_PER_STATEMENT).collect();
                     let sql = $sql(&upsert_pools_sql(chunk.len()));
-                    let params = chunk.iter().flatten().cloned().collect();
-                    bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
+                    bind(sqlx::query(&sql), chunk.into_iter().flatten().collect())
+                        .execute(&mut *conn)
+                        .await?;
                 }
                 Ok(())
             }
