@@ -3,7 +3,9 @@
 //! the layouts FORMATS.md describes but the corpus has no sample of.
 
 use bench::{parse_bytes, parse_str, Access, BenchResult, DataPattern, Format, Op, Tool};
-use std::path::PathBuf;
+mod common;
+
+use common::corpus;
 
 const SEQ: Access = Access::Seq;
 const RND: Access = Access::Rnd;
@@ -16,23 +18,6 @@ const GIB: u64 = 1024 * 1024 * 1024;
 const CDM: Tool = Tool::CrystalDiskMark;
 const KDM: Tool = Tool::KDiskMark;
 const RANDOM: Option<DataPattern> = Some(DataPattern::Random);
-
-/// `shared/corpus/real`, from `SSDBASE_SHARED` or the nearest ancestor of this crate that
-/// has it (the main checkout and its worktrees both work).
-fn corpus() -> PathBuf {
-    if let Ok(shared) = std::env::var("SSDBASE_SHARED") {
-        return PathBuf::from(shared).join("corpus/real");
-    }
-    let mut dir = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    while let Some(d) = dir {
-        let candidate = d.join("shared/corpus/real");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        dir = d.parent().map(PathBuf::from);
-    }
-    panic!("shared/corpus/real not found above {}; set SSDBASE_SHARED", env!("CARGO_MANIFEST_DIR"));
-}
 
 fn read(rel: &str) -> Vec<u8> {
     let path = corpus().join(rel);

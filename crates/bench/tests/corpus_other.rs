@@ -7,7 +7,10 @@ use bench::text::Document;
 use bench::{
     parse_bytes, parse_document, parse_str, Access, BenchResult, Format, Metric, Op, ParseError, Stat, Tool,
 };
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::corpus;
+use std::path::PathBuf;
 
 // ---------------------------------------------------------------------------------------
 // Expectations
@@ -131,22 +134,6 @@ fn check_results(ctx: &str, got: &[BenchResult], want: &[R]) {
 // The real samples
 // ---------------------------------------------------------------------------------------
 
-/// `shared/corpus/real`: `$SSDBASE_SHARED/corpus/real`, or the first parent directory
-/// of this crate that holds `shared/corpus/real`.
-fn corpus_dir() -> PathBuf {
-    if let Ok(shared) = std::env::var("SSDBASE_SHARED") {
-        return Path::new(&shared).join("corpus/real");
-    }
-    let mut dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared/corpus/real");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        dir = dir.parent().expect("shared/corpus/real above CARGO_MANIFEST_DIR (or set SSDBASE_SHARED)");
-    }
-}
-
 /// Every file of the four formats, with the results read by hand from its text.
 fn corpus_expectations() -> Vec<(&'static str, Format, Vec<R>)> {
     use Access::{Rnd, Seq};
@@ -234,7 +221,7 @@ fn corpus_expectations() -> Vec<(&'static str, Format, Vec<R>)> {
 
 #[test]
 fn real_samples_parse_to_the_values_in_their_text() {
-    let dir = corpus_dir();
+    let dir = corpus();
     let expectations = corpus_expectations();
     let mut seen = Vec::new();
     for sub in ["fio", "orion", "asssd", "hdtune"] {
@@ -945,7 +932,7 @@ fn hdtune_errors_say_where() {
 /// fail with an error: never panic.
 #[test]
 fn truncated_and_mangled_inputs_never_panic() {
-    let dir = corpus_dir();
+    let dir = corpus();
     let mut inputs: Vec<(String, String)> = vec![
         ("fio three jobs".into(), FIO_THREE_JOBS.into()),
         ("orion two".into(), ORION_TWO_SUMMARIES.into()),
@@ -989,7 +976,7 @@ fn truncated_and_mangled_inputs_never_panic() {
 #[test]
 fn a_cut_off_fio_object_is_an_error_with_a_line() {
     let path =
-        corpus_dir().join("fio/01__unknown_id64433026118__fio-3.42_json+normal_cbt_randwrite_qd1_nvme.txt");
+        corpus().join("fio/01__unknown_id64433026118__fio-3.42_json+normal_cbt_randwrite_qd1_nvme.txt");
     let text = std::fs::read_to_string(path).unwrap();
     // Cut in the middle of the write section (the object starts on line 4).
     let cut = text.find("\"slat_ns\"").unwrap() + 2000;

@@ -5,7 +5,9 @@
 //! spaces, letters next to word boundaries), must give the same captures in both.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
+mod common;
+
+use common::corpus;
 
 /// The sources whose patterns the parsers compile.
 const SOURCES: [&str; 4] = [
@@ -20,21 +22,6 @@ fn patterns() -> Vec<&'static str> {
     let call =
         regex::Regex::new(r#"(?:Regex::new\(|compiled\([[:space:]]*&RE,)[[:space:]]*r"([^"]*)""#).unwrap();
     SOURCES.iter().flat_map(|src| call.captures_iter(src).map(|c| c.get(1).unwrap().as_str())).collect()
-}
-
-fn corpus() -> PathBuf {
-    if let Ok(shared) = std::env::var("SSDBASE_SHARED") {
-        return PathBuf::from(shared).join("corpus/real");
-    }
-    let mut dir = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    while let Some(d) = dir {
-        let candidate = d.join("shared/corpus/real");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        dir = d.parent().map(PathBuf::from);
-    }
-    panic!("shared/corpus/real not found above {}; set SSDBASE_SHARED", env!("CARGO_MANIFEST_DIR"));
 }
 
 fn lines() -> Vec<String> {
