@@ -160,7 +160,17 @@ impl SqliteStorage {
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
         }
+        let outcomes = Self::store_on(&mut tx, submissions).await?;
+        tx.commit().await?;
+        Ok(outcomes)
+    }
 
+    /// Stores submissions, with their compare summaries, on an open transaction (see
+    /// [`Self::store_group`]).
+    async fn store_on(
+        tx: &mut SqliteConnection,
+        submissions: &[NewSubmission],
+    ) -> StorageResult<Vec<Submitted>> {
         // Submissions: a hash stored before inserts nothing; of equal uploads within the
         // group only the first is sent, the others are its duplicates.
         let mut first_of_hash: HashMap<&str, usize> = HashMap::new();
@@ -169,7 +179,7 @@ impl SqliteStorage {
             .collect();
         let mut stored_id: HashMap<String, i64> = HashMap::new();
         for rows in Self::insert_many(
-            &mut tx,
+            &mut *tx,
             "submissions",
             sql::SUBMISSION_COLUMNS,
             new.iter().map(|&i| sql::submission_params(&submissions[i])).collect(),
@@ -195,7 +205,7 @@ impl SqliteStorage {
             .collect();
         let mut result_id: HashMap<(i64, i64), i64> = HashMap::new();
         for row in Self::insert_many(
-            &mut tx,
+            &mut *tx,
             "results",
             sql::RESULT_COLUMNS,
             result_rows,
@@ -222,9 +232,9 @@ impl SqliteStorage {
             }
             ids_of.insert(i, ids);
         }
-        Self::insert_many(&mut tx, "metrics", sql::METRIC_COLUMNS, metric_rows, "").await?;
+        Self::insert_many(&mut *tx, "metrics", sql::METRIC_COLUMNS, metric_rows, "").await?;
         // Each pool the group touches is read and written once.
-        summary::sqlite::add_results(&mut tx, &summarised).await?;
+        summary::sqlite::add_results(&mut *tx, &summarised).await?;
 
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, s) in submissions.iter().enumerate() {
@@ -238,14 +248,13 @@ impl SqliteStorage {
                     Submitted::Duplicate { submission_id, result_ids: ids_of[&first].clone() }
                 }
                 _ => {
-                    let (submission_id, result_ids) = Self::existing(&mut tx, &s.content_hash)
+                    let (submission_id, result_ids) = Self::existing(&mut *tx, &s.content_hash)
                         .await?
                         .ok_or_else(|| super::StorageError::Corrupt("duplicate hash vanished".into()))?;
                     Submitted::Duplicate { submission_id, result_ids }
                 }
             });
         }
-        tx.commit().await?;
         Ok(outcomes)
     }
 
@@ -268,48 +277,6 @@ impl SqliteStorage {
             returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
         }
         Ok(returned)
-    }
-
-    /// Writes a submission on an open transaction, with its compare summaries; `None`
-    /// when its hash is known.
-    async fn insert_submission(
-        conn: &mut SqliteConnection,
-        s: &NewSubmission,
-    ) -> StorageResult<Option<(i64, Vec<i64>)>> {
-        let inserted = Self::insert_rows(&mut *conn, s).await?;
-        if let Some((_, ids)) = &inserted {
-            let stored: Vec<(i64, &NewResult)> = ids.iter().copied().zip(&s.results).collect();
-            summary::sqlite::add_results(&mut *conn, &stored).await?;
-        }
-        Ok(inserted)
-    }
-
-    /// Writes a submission's rows (not its summaries: the caller adds them, once per
-    /// transaction) on an open transaction; `None` when its hash is known.
-    async fn insert_rows(
-        conn: &mut SqliteConnection,
-        s: &NewSubmission,
-    ) -> StorageResult<Option<(i64, Vec<i64>)>> {
-        let Some(row) = bind(sqlx::query(sql::INSERT_SUBMISSION), sql::submission_params(s))
-            .fetch_optional(&mut *conn)
-            .await?
-        else {
-            return Ok(None);
-        };
-        let submission_id: i64 = row.try_get(0)?;
-        let insert = sql::insert_result_sql();
-        let mut ids = Vec::with_capacity(s.results.len());
-        for (i, r) in s.results.iter().enumerate() {
-            let id: i64 = bind(sqlx::query(&insert), sql::result_params(r, submission_id, i, s.created_at))
-                .fetch_one(&mut *conn)
-                .await?
-                .try_get(0)?;
-            if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
-                bind(sqlx::query(&metrics_sql), params).execute(&mut *conn).await?;
-            }
-            ids.push(id);
-        }
-        Ok(Some((submission_id, ids)))
     }
 
     /// The stored submission with this content hash and its result ids.
@@ -385,9 +352,7 @@ impl Storage for SqliteStorage {
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
         }
-        for s in submissions {
-            Self::insert_submission(&mut tx, s).await?;
-        }
+        Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
         Ok(true)
     }

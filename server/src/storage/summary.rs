@@ -7,8 +7,8 @@
 //!
 //! It is derived data, so it is maintained inside the storage layer, in the same
 //! transaction as each change to results:
-//! - [`add_result`] / [`add_results`] when results are stored (`insert_submission`,
-//!   the SQLite group commit once per transaction, seeds included);
+//! - [`add_result`] / [`add_results`] when results are stored (PostgreSQL's
+//!   `insert_submission`; SQLite's `store_on` once per transaction, seeds included);
 //! - `refresh_summaries_for(drive skus)` (one per backend, below) whenever a stored
 //!   result changes visibility, tags or existence: hide, restore, delete, tag edits
 //!   (call it with the old and the new drive), and after bulk loads that bypass
