@@ -14,6 +14,8 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod split;
+
 const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|\
                      setup|site-post-build (Trunk hook)>";
 
@@ -127,6 +129,8 @@ fn build_site() -> Result<PathBuf> {
 }
 
 /// Trunk's post-build hook (Trunk.toml), on Trunk's staging directory:
+/// - splits the wasm into one lazily loaded piece per page and binds the main module
+///   again (split.rs);
 /// - drops the `name` custom section (function names for stack traces, a fifth of the
 ///   gzipped download) from every wasm file. Neither Trunk nor wasm-bindgen offers this,
 ///   `strip = true` would also drop the `target_features` section wasm-bindgen reads,
@@ -136,6 +140,11 @@ fn build_site() -> Result<PathBuf> {
 fn site_post_build() -> Result<()> {
     let dir =
         env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
+    // The Cargo profile is index.html's data-cargo-profile-release in release builds.
+    let profile = if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
+    let target_dir = env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from);
+    let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
+    split::split_site_wasm(Path::new(&dir), &linked)?;
     for entry in std::fs::read_dir(&dir)? {
         let path = entry?.path();
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_string();

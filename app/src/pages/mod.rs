@@ -13,12 +13,16 @@ use crate::api::{self, ApiError, DriveList};
 use bench::analysis::Flag;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::path;
+use leptos_router::{lazy_route, path, Lazy, LazyRoute};
 
 #[component]
 pub fn App() -> impl IntoView {
+    // True while the next page's code and data load after a click: the old page stays
+    // until the new one can be drawn, so a bar under the header says something happens.
+    let (routing, set_routing) = signal(false);
     view! {
-        <Router>
+        <Router set_is_routing=set_routing>
+            <div class="route-progress" class:active=routing aria-hidden="true"></div>
             <header class="top">
                 <a class="skip" href="#main">"Skip to content"</a>
                 <A href="/" attr:class="brand">"SSDBase"</A>
@@ -28,16 +32,16 @@ pub fn App() -> impl IntoView {
                     <A href="/submit">"Submit"</A>
                 </nav>
             </header>
-            <main id="main">
+            <main id="main" aria-busy=move || if routing.get() { "true" } else { "false" }>
                 <Routes fallback=NotFound>
-                    <Route path=path!("/") view=home::Home />
-                    <Route path=path!("/results") view=results::Results />
-                    <Route path=path!("/results/:id") view=result::ResultPage />
-                    <Route path=path!("/drives/:id") view=drive::DrivePage />
-                    <Route path=path!("/compare") view=compare::Compare />
-                    <Route path=path!("/controllers/:model") view=controller::ControllerPage />
-                    <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
-                    <Route path=path!("/submit") view=submit::Submit />
+                    <Route path=path!("/") view={Lazy::<HomeRoute>::new()} />
+                    <Route path=path!("/results") view={Lazy::<ResultsRoute>::new()} />
+                    <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
+                    <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
+                    <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
+                    <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
+                    <Route path=path!("/platforms/:chipset") view={Lazy::<PlatformRoute>::new()} />
+                    <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
                 </Routes>
             </main>
             <footer class="foot">
@@ -48,6 +52,37 @@ pub fn App() -> impl IntoView {
             </footer>
         </Router>
     }
+}
+
+/// Each page is its own lazily loaded piece of the wasm (Leptos lazy routes, split by
+/// `cargo xtask site-post-build`): the first visit downloads the app's frame and the one
+/// page it shows, not every page's code.
+macro_rules! lazy_page {
+    ($($route:ident => $page:path),* $(,)?) => {$(
+        struct $route;
+
+        #[lazy_route]
+        impl LazyRoute for $route {
+            fn data() -> Self {
+                $route
+            }
+
+            fn view(_this: Self) -> AnyView {
+                $page().into_any()
+            }
+        }
+    )*};
+}
+
+lazy_page! {
+    HomeRoute => home::Home,
+    ResultsRoute => results::Results,
+    ResultRoute => result::ResultPage,
+    DriveRoute => drive::DrivePage,
+    CompareRoute => compare::Compare,
+    ControllerRoute => controller::ControllerPage,
+    PlatformRoute => platform::PlatformPage,
+    SubmitRoute => submit::Submit,
 }
 
 #[component]

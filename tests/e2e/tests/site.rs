@@ -174,6 +174,16 @@ impl World {
         }
     }
 
+    /// Waits for the element at `xpath`: after a click inside the app, the new page
+    /// appears only once its lazily loaded code has arrived, so a selector the old page
+    /// also matches would not wait for it.
+    async fn wait_xpath(&self, xpath: &str) -> Result<fantoccini::elements::Element> {
+        match self.client.wait().at_most(WAIT).for_element(Locator::XPath(xpath)).await {
+            Ok(el) => Ok(el),
+            Err(e) => bail!("waiting for {xpath:?} on {}: {e}", self.url().await),
+        }
+    }
+
     async fn url(&self) -> String {
         self.client.current_url().await.map(|u| u.to_string()).unwrap_or_default()
     }
@@ -619,8 +629,7 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
     w.shot("results-filtered").await?;
 
     link.click().await?;
-    let h1 = w.wait("main h1").await?.text().await?;
-    ensure!(h1.contains(&format!("Result #{id}")), "{h1}");
+    w.wait_xpath(&format!("//main//h1[contains(., 'Result #{id}')]")).await?;
     let body = w.body_text().await?;
     ensure!(
         body.contains("SEQ 1MiB Q8T1 read") && body.contains("534.4"),
@@ -693,6 +702,7 @@ async fn the_other_pages(w: &World) -> Result<()> {
 
     // Its controller's page: every drive on the Marvell 88SS9174, one click from comparing.
     w.client.find(Locator::XPath("//a[contains(., 'Every drive on the 88SS9174')]")).await?.click().await?;
+    w.wait_xpath("//main//h1[contains(., 'Controller') and contains(., '88SS9174')]").await?;
     w.wait("main table tbody tr").await?;
     let controller = w.body_text().await?;
     for drive in ["RealSSD C300 64 GB", "PX-M2S 256 GB", "RealSSD C400 128 GB", "SSD 510 120 GB"] {

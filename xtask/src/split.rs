@@ -1,0 +1,117 @@
+//! Splitting the site's wasm into one piece per page (Leptos lazy routes), inside Trunk's
+//! post-build hook.
+//!
+//! Each page of the site is a `#[lazy_route]` (app/src/pages/mod.rs): its code sits behind
+//! a `wasm_split` placeholder import that only `wasm_split_cli_support` can resolve, by
+//! cutting the linked wasm into a main module and lazily fetched chunks. Trunk 0.21 has no
+//! such step (trunk-rs/trunk#1022) and its wasm-bindgen run drops the function table
+//! export the chunks need, so this hook redoes the last two steps of Trunk's pipeline on
+//! the wasm Cargo just linked (with `--emit-relocs`, see .cargo/config.toml), the way
+//! cargo-leptos does:
+//! 1. split it into the main module, the chunks and the loader `__wasm_split.js`;
+//! 2. run wasm-bindgen on the main module with `--keep-lld-exports`, under the names
+//!    Trunk already wrote into index.html (`app-HASH.js`, `app-HASH_bg.wasm`).
+//!
+//! The server caches every wasm and JS file for good (server/src/site.rs), so every
+//! file written here carries a hash of its content in its name, as Trunk's own do.
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The loader's name while it is written; replaced by its hashed name afterwards.
+const LINK_PLACEHOLDER: &str = "./__wasm_split.js";
+
+/// Splits the app's wasm in Trunk's staging directory `staging`. `linked` is the wasm
+/// Cargo linked for this build, before wasm-bindgen.
+pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
+    let bindgen_js = find_one(staging, |n| n.starts_with("app-") && n.ends_with(".js"))?;
+    let out_name = bindgen_js.file_stem().and_then(|s| s.to_str()).context("Trunk's JS file name")?.to_string();
+
+    let work = staging.join(".wasm-split");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work)?;
+    let input = std::fs::read(linked).with_context(|| format!("reading {}", linked.display()))?;
+    let main_out = work.join("main.wasm");
+    let main_module = format!("./{out_name}.js");
+    let split = wasm_split_cli_support::transform({
+        let mut opts = wasm_split_cli_support::Options::new(&input);
+        opts.output_dir = &work;
+        opts.main_out_path = &main_out;
+        opts.main_module = &main_module;
+        opts.link_name = LINK_PLACEHOLDER;
+        opts
+    })
+    .map_err(|e| anyhow::anyhow!("{e:?}"))
+    .with_context(|| format!("splitting {}", linked.display()))?;
+
+    // Chunks, under hashed names; the loader fetches them by name.
+    let mut loader = std::fs::read_to_string(work.join("__wasm_split.js")).context("the split loader")?;
+    let mut renamed = BTreeMap::new();
+    for chunk in &split.split_modules {
+        let bytes = std::fs::read(chunk)?;
+        let stem = chunk.file_stem().and_then(|s| s.to_str()).context("chunk name")?;
+        let name = format!("{stem}-{}.wasm", content_hash(&bytes));
+        let quoted = format!("\"./{stem}.wasm\"");
+        if !loader.contains(&quoted) {
+            bail!("the split loader does not fetch {quoted}");
+        }
+        loader = loader.replace(&quoted, &format!("\"./{name}\""));
+        std::fs::write(staging.join(&name), bytes)?;
+        renamed.insert(stem.to_string(), name);
+    }
+    let loader_name = format!("__wasm_split-{}.js", content_hash(loader.as_bytes()));
+    std::fs::write(staging.join(&loader_name), &loader)?;
+
+    // The main module, bound to JS where Trunk's index.html expects it.
+    let bindgen_out = work.join("bindgen");
+    let status = Command::new("wasm-bindgen")
+        .args(["--target", "web", "--keep-lld-exports", "--no-typescript", "--out-name", &out_name, "--out-dir"])
+        .arg(&bindgen_out)
+        .arg(&main_out)
+        .status()
+        .context("running wasm-bindgen")?;
+    if !status.success() {
+        bail!("wasm-bindgen failed on the split main module");
+    }
+    let js = std::fs::read_to_string(bindgen_out.join(format!("{out_name}.js")))?;
+    // Only the JS import changes: the wasm still names the module by the placeholder.
+    let import = format!("from \"{LINK_PLACEHOLDER}\"");
+    if !js.contains(&import) {
+        bail!("the main module's JS does not import the split loader ({import})");
+    }
+    std::fs::write(&bindgen_js, js.replace(&import, &format!("from \"./{loader_name}\"")))?;
+    std::fs::copy(bindgen_out.join(format!("{out_name}_bg.wasm")), staging.join(format!("{out_name}_bg.wasm")))?;
+    std::fs::remove_dir_all(&work)?;
+
+    println!(
+        "xtask: split the site's wasm into {} lazily loaded chunks for {} pages",
+        renamed.len(),
+        split.prefetch_map.len()
+    );
+    Ok(())
+}
+
+/// The one file in `dir` whose name satisfies `pick`.
+fn find_one(dir: &Path, pick: impl Fn(&str) -> bool) -> Result<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.file_name().and_then(|n| n.to_str()).is_some_and(&pick) {
+            found.push(path);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => bail!("expected one matching file in {}, found {found:?}", dir.display()),
+    }
+}
+
+/// 16 hex digits that change with `bytes`, for cache-busting file names.
+fn content_hash(bytes: &[u8]) -> String {
+    let mut h = DefaultHasher::new();
+    h.write(bytes);
+    format!("{:016x}", h.finish())
+}
