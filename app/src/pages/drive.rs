@@ -120,7 +120,7 @@ fn Specs(page: Page) -> impl IntoView {
     let nand = [
         d.nand.vendor.clone(),
         d.nand.process_nm.map(|n| format!("{n} nm")),
-        d.nand.cell.map(|c| format!("{c:?}").to_uppercase()),
+        d.nand.cell.map(|c| format!("{c:?}").to_ascii_uppercase()),
         d.nand.interface.clone(),
     ]
     .into_iter()

@@ -34,13 +34,13 @@ pub fn App() -> impl IntoView {
             </header>
             <main id="main" aria-busy=move || if routing.get() { "true" } else { "false" }>
                 <Routes fallback=NotFound>
-                    <Route path=path!("/") view={Lazy::<HomeRoute>::new()} />
+                    <Route path=path!("/") view=home::Home />
                     <Route path=path!("/results") view={Lazy::<ResultsRoute>::new()} />
                     <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
-                    <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
-                    <Route path=path!("/platforms/:chipset") view={Lazy::<PlatformRoute>::new()} />
+                    <Route path=path!("/controllers/:model") view=controller::ControllerPage />
+                    <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                     <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
                 </Routes>
             </main>
@@ -54,9 +54,12 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Each page is its own lazily loaded piece of the wasm (Leptos lazy routes, split by
-/// `cargo xtask site-post-build`): the first visit downloads the app's frame and the one
-/// page it shows, not every page's code.
+/// The heavier pages are lazily loaded pieces of the wasm (Leptos lazy routes, split by
+/// `cargo xtask site-post-build`): a visit downloads the app's frame, the light pages
+/// (home, controller, platform) and the one heavy page it shows, not every page's code.
+/// Splitting every page was worse: code shared by a different subset of pages becomes a
+/// chunk of its own, and 125 small chunks cost more in per-file overhead (imports, call
+/// shims, gzip) than they saved; the submit page grew past the drive page's size.
 macro_rules! lazy_page {
     ($($route:ident => $page:path),* $(,)?) => {$(
         struct $route;
@@ -75,13 +78,10 @@ macro_rules! lazy_page {
 }
 
 lazy_page! {
-    HomeRoute => home::Home,
     ResultsRoute => results::Results,
     ResultRoute => result::ResultPage,
     DriveRoute => drive::DrivePage,
     CompareRoute => compare::Compare,
-    ControllerRoute => controller::ControllerPage,
-    PlatformRoute => platform::PlatformPage,
     SubmitRoute => submit::Submit,
 }
 

@@ -257,7 +257,7 @@ fn Tags(tags: Tags) -> impl IntoView {
         ("CPU", p.cpu.clone(), None),
         ("Motherboard", p.motherboard.clone(), None),
         ("Driver", p.driver.clone(), None),
-        ("Mode", p.mode.map(|m| format!("{m:?}").to_uppercase()), None),
+        ("Mode", p.mode.map(|m| format!("{m:?}").to_ascii_uppercase()), None),
         ("Link", p.link.map(link_label), None),
         ("Host link", p.host_link.map(link_label), None),
         ("OS", p.os.clone(), None),

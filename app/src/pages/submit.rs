@@ -11,15 +11,27 @@ use super::{drive_list, Flags};
 use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submission, SubmitResponse};
 use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::{BenchResult, Format, Link, ParseError, Tags};
+use leptos::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 
-/// What the browser-side parse made of the text.
-fn preview(text: &str, format: Option<Format>) -> Option<Result<Vec<BenchResult>, ParseError>> {
-    (!text.trim().is_empty()).then(|| bench::parse_str(text, format))
+/// What the browser-side parse made of the text. `#[lazy]`: the parsers (and their
+/// regex engine) are a piece of the wasm of their own, fetched when the first text
+/// arrives rather than with the page.
+#[lazy]
+fn parse(text: String, format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
+    bench::parse_str(&text, format)
+}
+
+/// The parse of `text`, or nothing for empty text (without fetching the parsers).
+async fn preview(text: String, format: Option<Format>) -> Option<Result<Vec<BenchResult>, ParseError>> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(parse(text, format).await)
 }
 
 /// The lines around `line` (1-based), numbered, for an error message.
@@ -104,7 +116,9 @@ enum Shot {
 pub fn Submit() -> impl IntoView {
     let (text, set_text) = signal(String::new());
     let (format, set_format) = signal(None::<Format>);
-    let parsed = Memo::new(move |_| text.with(|t| preview(t, format.get())));
+    // The latest text's parse; while a newer one runs, the previous answer stays shown.
+    let parsing = LocalResource::new(move || preview(text.get(), format.get()));
+    let parsed = Memo::new(move |_| parsing.get().flatten());
     let form = RwSignal::new(TagForm::default());
     let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
     let (sending, set_sending) = signal(false);
@@ -463,7 +477,7 @@ fn Screenshot(
                 .map(|(i, m)| {
                     let conf = r.confidence_of(&m.label);
                     let unit = screenshot::shown_value(m).map_or("", |v| v.1);
-                    let op_id = format!("{:?}", m.op).to_lowercase();
+                    let op_id = format!("{:?}", m.op).to_ascii_lowercase();
                     let name = m.label.clone();
                     let low = conf < LOW_CONFIDENCE;
                     view! {

@@ -490,7 +490,7 @@ impl PlatformGroup {
         }
         parts.extend(self.driver.clone());
         if let Some(mode) = self.mode {
-            parts.push(format!("{mode:?}").to_uppercase().replace("NVME", "NVMe"));
+            parts.push(format!("{mode:?}").to_ascii_uppercase().replace("NVME", "NVMe"));
         }
         parts.extend(self.link.clone());
         parts.extend(self.host_link.as_ref().map(|l| format!("{l} host")));

@@ -122,7 +122,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         };
         let key = key.trim();
         let value = value.trim();
-        let key_lower = key.to_lowercase();
+        let key_lower = key.to_ascii_lowercase();
 
         // A section heading: `Sequential:`, `4K-64Thrd:`, `Access Times:`, `Score:`.
         if value.is_empty() {
@@ -188,7 +188,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         let label = format!("{heading} {key}");
         let mut words = value.split_whitespace();
         let num_text = words.next().unwrap_or("");
-        let unit = words.collect::<Vec<_>>().join(" ").to_lowercase();
+        let unit = words.collect::<Vec<_>>().join(" ").to_ascii_lowercase();
         let Some(v) = locale_number(num_text, decimal_comma) else {
             if matches!(num_text, "-" | "--" | "---" | "n/a" | "N/A") {
                 drive.result().not_run.push(label);

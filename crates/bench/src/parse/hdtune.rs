@@ -142,7 +142,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
 
         let Some(c) = row_line().captures(text) else {
             // A heading: `Write`, `Read transfer rate`, `Test: Write`.
-            let lower = text.to_lowercase();
+            let lower = text.to_ascii_lowercase();
             let words: Vec<&str> =
                 lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
             let heading_op = if words.len() > 4 {
@@ -176,7 +176,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
 
         let mut words = value.split_whitespace();
         let num_text = words.next().unwrap_or("");
-        let unit = words.collect::<String>().to_lowercase();
+        let unit = words.collect::<String>().to_ascii_lowercase();
         let lower_label = label.to_ascii_lowercase();
 
         if lower_label == "cpu usage" {
@@ -190,7 +190,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
 
         let (num_text, unit) = match num_text.find(|c: char| c.is_alphabetic()) {
             // `0.4ms`, `449.1MB/sec`
-            Some(i) if unit.is_empty() => (&num_text[..i], num_text[i..].to_lowercase()),
+            Some(i) if unit.is_empty() => (&num_text[..i], num_text[i..].to_ascii_lowercase()),
             _ => (num_text, unit),
         };
         let Some(v) = locale_number(num_text, decimal_comma) else {
