@@ -234,6 +234,19 @@ const TRANSFER_SIZES: &str = r#"
     };
 "#;
 
+/// Prints the gzipped wasm and JS the current page loaded since it was opened (the
+/// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs).
+async fn report_download(w: &World, page: &str) -> Result<()> {
+    let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
+    let files = sizes["files"].as_array().map_or(0, Vec::len);
+    println!(
+        "FIGURE site download, {page}: {:.1} KB gzipped ({:.1} KB uncompressed, {files} files)",
+        sizes["wasm_js_encoded"].as_f64().unwrap_or(0.0) / 1024.0,
+        sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
+    );
+    Ok(())
+}
+
 /// Counts the pixels of the first canvas that differ from its top-left pixel.
 const CANVAS_INK: &str = r#"
     const c = document.querySelector('canvas');
@@ -390,6 +403,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     w.goto("/submit").await?;
     // First a broken paste: the browser-side parser names the line.
     w.wait("#result-text").await?;
+    report_download(w, "submit page").await?;
     let mut broken = std::fs::read_to_string(&file)?;
     broken = broken.replacen("534.383 MB/s", "534.383 MB/s garbage [", 1);
     set_text(w, &broken).await?;
@@ -399,6 +413,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
         Ok(text) => ensure!(text.contains("Line"), "a parse error names its line: {text}"),
         Err(_) => bail!("no parse error shown"),
     }
+    report_download(w, "submit page with the parsers (fetched with the first text)").await?;
 
     // The real file, chosen through the file input: read and decoded by bench in the browser.
     let input = w.client.find(Locator::Css("input[type=file]")).await?;
@@ -548,6 +563,7 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     // Its page: the image as uploaded, and the one corrected value marked.
     w.goto(&format!("/results/{id}")).await?;
     let corrected = w.wait("td.corrected").await?.text().await?;
+    report_download(w, "result").await?;
     ensure!(
         corrected.contains(&charts::format_value(was + 1.0)),
         "the corrected value is marked: {corrected}"
@@ -671,6 +687,7 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
     // The unfiltered list, newest first, starts with it.
     w.goto("/results").await?;
     let first = w.wait("table.results tbody tr").await?.text().await?;
+    report_download(w, "results").await?;
     ensure!(first.contains(&format!("#{id}")), "newest first: {first}");
     w.shot("results").await?;
     Ok(())
@@ -679,6 +696,7 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
 async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/").await?;
     w.wait("table tbody tr").await?;
+    report_download(w, "home").await?;
     let home = w.body_text().await?;
     ensure!(home.contains("C300 vs M2S vs SF-2281"), "the classic comparisons are one click away");
     w.client.find(Locator::Css("input[type=search]")).await?.send_keys("88SS9174").await?;
@@ -692,6 +710,7 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     w.wait("canvas[data-drawn-ms]").await?;
     w.wait("#platforms").await?;
+    report_download(w, "drive").await?;
     let page = w.body_text().await?;
     ensure!(page.contains("Rated vs measured"), "{page}");
     ensure!(
