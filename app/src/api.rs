@@ -274,17 +274,24 @@ pub use http::*;
 #[cfg(target_arch = "wasm32")]
 mod http {
     use super::*;
+    use futures::future::{FutureExt, LocalBoxFuture, Shared};
     use gloo_net::http::{Request, Response};
     use serde::de::DeserializeOwned;
+    use std::cell::RefCell;
+    use std::rc::Rc;
 
     async fn decode<T: DeserializeOwned>(res: Response) -> Result<T, ApiError> {
         let status = res.status();
         let text = res.text().await.map_err(|e| ApiError::Network(format!("reading the answer: {e}")))?;
+        decode_text(status, &text)
+    }
+
+    fn decode_text<T: DeserializeOwned>(status: u16, text: &str) -> Result<T, ApiError> {
         if (200..300).contains(&status) {
-            serde_json::from_str(&text)
+            serde_json::from_str(text)
                 .map_err(|e| ApiError::Network(format!("unexpected answer from the server: {e}")))
         } else {
-            let errors = serde_json::from_str::<ErrorBody>(&text).map(|b| b.errors).unwrap_or_else(|_| {
+            let errors = serde_json::from_str::<ErrorBody>(text).map(|b| b.errors).unwrap_or_else(|_| {
                 vec![ErrorItem { detail: format!("the server answered {status}"), pointer: None }]
             });
             Err(ApiError::Status { status, errors })
@@ -295,10 +302,41 @@ mod http {
         ApiError::Network(format!("cannot reach the server: {e}"))
     }
 
-    /// `GET /api/v1{path}` decoded as `T`.
-    pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
+    /// A GET's status and body, shareable between the prefetch and the page that reads it.
+    type Answer = Shared<LocalBoxFuture<'static, Result<(u16, Rc<str>), ApiError>>>;
+
+    thread_local! {
+        /// GETs started before the page that reads them has loaded (by a lazy route's
+        /// `data()`, while the page's code is fetched), by path; each is read once.
+        static PREFETCHED: RefCell<Vec<(String, Answer)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    async fn fetch_text(path: String) -> Result<(u16, Rc<str>), ApiError> {
         let res = Request::get(&format!("{API}{path}")).send().await.map_err(network)?;
-        decode(res).await
+        let status = res.status();
+        let text = res.text().await.map_err(|e| ApiError::Network(format!("reading the answer: {e}")))?;
+        Ok((status, text.into()))
+    }
+
+    /// Starts `GET /api/v1{path}` now, for the next [`get`] of the same path.
+    pub fn prefetch(path: &str) {
+        let answer = fetch_text(path.to_string()).boxed_local().shared();
+        leptos::task::spawn_local(answer.clone().map(drop));
+        PREFETCHED.with_borrow_mut(|p| {
+            p.retain(|(k, _)| k != path);
+            p.push((path.to_string(), answer));
+        });
+    }
+
+    /// `GET /api/v1{path}` decoded as `T` (the prefetched answer when there is one).
+    pub async fn get<T: DeserializeOwned>(path: &str) -> Result<T, ApiError> {
+        let prefetched =
+            PREFETCHED.with_borrow_mut(|p| p.iter().position(|(k, _)| k == path).map(|i| p.swap_remove(i).1));
+        let (status, text) = match prefetched {
+            Some(answer) => answer.await?,
+            None => fetch_text(path.to_string()).await?,
+        };
+        decode_text(status, &text)
     }
 
     /// Corrects a result's tags with its submission's edit token.

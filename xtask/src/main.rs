@@ -141,8 +141,10 @@ fn site_post_build() -> Result<()> {
     let dir =
         env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
     // The Cargo profile is index.html's data-cargo-profile-release in release builds.
-    let profile = if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
-    let target_dir = env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from);
+    let profile =
+        if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
+    let target_dir =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from);
     let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
     split::split_site_wasm(Path::new(&dir), &linked)?;
     for entry in std::fs::read_dir(&dir)? {

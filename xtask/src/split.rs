@@ -28,7 +28,8 @@ const LINK_PLACEHOLDER: &str = "./__wasm_split.js";
 /// Cargo linked for this build, before wasm-bindgen.
 pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
     let bindgen_js = find_one(staging, |n| n.starts_with("app-") && n.ends_with(".js"))?;
-    let out_name = bindgen_js.file_stem().and_then(|s| s.to_str()).context("Trunk's JS file name")?.to_string();
+    let out_name =
+        bindgen_js.file_stem().and_then(|s| s.to_str()).context("Trunk's JS file name")?.to_string();
 
     let work = staging.join(".wasm-split");
     let _ = std::fs::remove_dir_all(&work);
@@ -68,7 +69,15 @@ pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
     // The main module, bound to JS where Trunk's index.html expects it.
     let bindgen_out = work.join("bindgen");
     let status = Command::new("wasm-bindgen")
-        .args(["--target", "web", "--keep-lld-exports", "--no-typescript", "--out-name", &out_name, "--out-dir"])
+        .args([
+            "--target",
+            "web",
+            "--keep-lld-exports",
+            "--no-typescript",
+            "--out-name",
+            &out_name,
+            "--out-dir",
+        ])
         .arg(&bindgen_out)
         .arg(&main_out)
         .status()
@@ -83,7 +92,10 @@ pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
         bail!("the main module's JS does not import the split loader ({import})");
     }
     std::fs::write(&bindgen_js, js.replace(&import, &format!("from \"./{loader_name}\"")))?;
-    std::fs::copy(bindgen_out.join(format!("{out_name}_bg.wasm")), staging.join(format!("{out_name}_bg.wasm")))?;
+    std::fs::copy(
+        bindgen_out.join(format!("{out_name}_bg.wasm")),
+        staging.join(format!("{out_name}_bg.wasm")),
+    )?;
     std::fs::remove_dir_all(&work)?;
 
     println!(

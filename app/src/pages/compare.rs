@@ -14,38 +14,57 @@ use charts::{draw_grouped_bars, format_value, grouped_bars_height, HitBox};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::params::ParamsMap;
 use std::sync::Arc;
+
+/// The drive ids a compare URL's query names.
+fn drive_ids(q: &ParamsMap) -> Vec<String> {
+    q.get("drives")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The tag filters a compare URL's query sets.
+fn tag_filters(q: &ParamsMap) -> Vec<(String, String)> {
+    FILTERS.iter().filter_map(|(k, _)| Some((k.to_string(), q.get(k).filter(|v| !v.is_empty())?))).collect()
+}
+
+fn filter_query(f: &[(String, String)]) -> String {
+    f.iter().map(|(k, v)| format!("&{k}={}", api::encode(v))).collect()
+}
+
+/// The API path of the comparison a compare URL shows; `None` before drives are picked.
+fn comparison_path(ids: &[String], filters: &[(String, String)]) -> Option<String> {
+    if ids.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = ids.iter().map(|i| api::encode(i)).collect();
+    Some(format!("/compare?drives={}{}", list.join(","), filter_query(filters)))
+}
+
+/// Starts loading the comparison the current URL asks for (the route's `data()`, while
+/// the page's code is still being fetched).
+pub fn prefetch() {
+    let q = use_query_map().get_untracked();
+    if let Some(path) = comparison_path(&drive_ids(&q), &tag_filters(&q)) {
+        api::prefetch(&path);
+    }
+}
 
 #[component]
 pub fn Compare() -> impl IntoView {
     let query = use_query_map();
-    let ids = Memo::new(move |_| {
-        query.with(|q| {
-            q.get("drives")
-                .unwrap_or_default()
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect::<Vec<_>>()
-        })
-    });
+    let ids = Memo::new(move |_| query.with(drive_ids));
     let figure = Memo::new(move |_| {
         let f = query.with(|q| q.get("figure")).unwrap_or_default();
         Figure::from_id(&f).unwrap_or(Figure::Mbps)
     });
     // Tag filters narrow which results pool (the API takes every results filter).
-    let filters = Memo::new(move |_| {
-        query.with(|q| {
-            FILTERS
-                .iter()
-                .filter_map(|(k, _)| Some((k.to_string(), q.get(k).filter(|v| !v.is_empty())?)))
-                .collect::<Vec<_>>()
-        })
-    });
-    let filter_query = move |f: &[(String, String)]| {
-        f.iter().map(|(k, v)| format!("&{k}={}", api::encode(v))).collect::<String>()
-    };
+    let filters = Memo::new(move |_| query.with(tag_filters));
     let href = move |ids: &[String], figure: Figure| {
         let mut h = format!("/compare?drives={}", ids.join(","));
         if figure != Figure::Mbps {
@@ -55,14 +74,12 @@ pub fn Compare() -> impl IntoView {
         h
     };
     let comparison = LocalResource::new(move || {
-        let ids = ids.get();
-        let f = filter_query(&filters.get());
+        let path = comparison_path(&ids.get(), &filters.get());
         async move {
-            if ids.is_empty() {
-                return Ok(None);
+            match path {
+                Some(path) => api::get::<Comparison>(&path).await.map(Some),
+                None => Ok(None),
             }
-            let list: Vec<String> = ids.iter().map(|i| api::encode(i)).collect();
-            api::get::<Comparison>(&format!("/compare?drives={}{f}", list.join(","))).await.map(Some)
         }
     });
     let nav_filter = use_navigate();

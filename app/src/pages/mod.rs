@@ -61,13 +61,16 @@ pub fn App() -> impl IntoView {
 /// a chunk of its own, and 125 small chunks cost more in per-file overhead (imports, call
 /// shims, gzip) than they saved (home page 275 KB gzipped against 235 KB, submit page
 /// 360 KB against 343 KB).
+/// `[prefetch]` names a function that starts the page's main request while its code is
+/// still on the way (`data()` runs in the main module, before the piece has loaded).
 macro_rules! lazy_page {
-    ($($route:ident => $page:path),* $(,)?) => {$(
+    ($($route:ident => $page:path $([$prefetch:path])?),* $(,)?) => {$(
         struct $route;
 
         #[lazy_route]
         impl LazyRoute for $route {
             fn data() -> Self {
+                $($prefetch();)?
                 $route
             }
 
@@ -82,7 +85,7 @@ lazy_page! {
     ResultsRoute => results::Results,
     ResultRoute => result::ResultPage,
     DriveRoute => drive::DrivePage,
-    CompareRoute => compare::Compare,
+    CompareRoute => compare::Compare [compare::prefetch],
     SubmitRoute => submit::Submit,
 }
 

@@ -301,6 +301,19 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
         sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
     );
     println!("FIGURE time to first compare chart: {drawn_ms:.0} ms");
+    // The comparison is requested by the route while the page's code loads, and the page
+    // then reads that answer instead of asking again.
+    let requests = w
+        .client
+        .execute(
+            "return performance.getEntriesByType('resource')
+                 .filter(e => new URL(e.name).pathname === '/api/v1/compare')
+                 .map(e => Math.round(e.startTime));",
+            vec![],
+        )
+        .await?;
+    println!("compare API requests started at (ms): {requests}");
+    ensure!(requests.as_array().map(Vec::len) == Some(1), "one compare request, not {requests}");
     let ink = w.client.execute(CANVAS_INK, vec![]).await?;
     let (ink, total) = (ink[0].as_u64().unwrap_or(0), ink[1].as_u64().unwrap_or(1));
     println!("compare chart: {ink} of {total} canvas pixels drawn");
