@@ -31,6 +31,7 @@ pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
     let out_name =
         bindgen_js.file_stem().and_then(|s| s.to_str()).context("Trunk's JS file name")?.to_string();
 
+    let started = std::time::Instant::now();
     let work = staging.join(".wasm-split");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work)?;
@@ -99,9 +100,10 @@ pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
     std::fs::remove_dir_all(&work)?;
 
     println!(
-        "xtask: split the site's wasm into {} lazily loaded chunks for {} pages",
+        "xtask: split the site's wasm into {} lazily loaded chunks for {} lazy routes and functions in {:.1} s",
         renamed.len(),
-        split.prefetch_map.len()
+        split.prefetch_map.len(),
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }
