@@ -18,7 +18,23 @@ mod pages;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    std::panic::set_hook(Box::new(show_crash));
     leptos::mount::mount_to_body(pages::App);
+}
+
+/// A panic stops the whole app (`panic = "abort"`), for instance when a lazily loaded
+/// piece of the wasm cannot be fetched: say so on the page, with a way out, instead of
+/// leaving a page that silently no longer reacts.
+#[cfg(target_arch = "wasm32")]
+fn show_crash(info: &std::panic::PanicHookInfo) {
+    web_sys::console::error_1(&info.to_string().into());
+    let body = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body());
+    if let Some(body) = body {
+        let _ = body.insert_adjacent_html(
+            "afterbegin",
+            r#"<div class="crashed" role="alert">SSDBase stopped working on this page (a part of it could not be loaded, or a bug). <a href="">Reload the page</a></div>"#,
+        );
+    }
 }
 
 /// Natively there is nothing to run: the site is WebAssembly, built by `trunk build`.

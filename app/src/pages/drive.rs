@@ -25,8 +25,24 @@ use std::sync::Arc;
 /// A model line's capacities with their results (the drive's siblings and itself).
 type Family = Vec<(DriveSku, Vec<ResultView>)>;
 
+/// The API path of a drive's page data.
+fn page_path(id: &str) -> String {
+    format!("/drives/{}", api::encode(id))
+}
+
+/// Starts loading the drive the current URL names, and the catalogue its family comes
+/// from (the route's `data()`, while the page's code is still being fetched).
+pub fn prefetch() {
+    if let Some(id) = use_params_map().get_untracked().get("id") {
+        api::prefetch(&page_path(&id));
+        api::prefetch(CATALOGUE);
+    }
+}
+
+const CATALOGUE: &str = "/drives";
+
 async fn family(id: String) -> Result<Family, ApiError> {
-    let list: DriveList = api::get("/drives").await?;
+    let list: DriveList = api::get(CATALOGUE).await?;
     let me = list
         .drives
         .iter()
@@ -41,13 +57,13 @@ async fn family(id: String) -> Result<Family, ApiError> {
         .filter(|d| d.vendor == me.vendor && d.model == me.model)
         .collect();
     siblings.sort_by_key(|d| d.capacity_gb);
-    let mut out = Vec::new();
-    for sku in siblings {
-        let results: ResultList =
-            api::get(&format!("/results?drive={}&limit=500", api::encode(&sku.id))).await?;
-        out.push((sku, results.results));
-    }
-    Ok(out)
+    // Each capacity's results, asked for all at once.
+    let lists = futures::future::try_join_all(siblings.iter().map(|sku| {
+        let path = format!("/results?drive={}&limit=500", api::encode(&sku.id));
+        async move { api::get::<ResultList>(&path).await }
+    }))
+    .await?;
+    Ok(siblings.into_iter().zip(lists).map(|(sku, list)| (sku, list.results)).collect())
 }
 
 #[component]
@@ -56,7 +72,7 @@ pub fn DrivePage() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let page = LocalResource::new(move || {
         let id = id.get();
-        async move { api::get::<Page>(&format!("/drives/{}", api::encode(&id))).await }
+        async move { api::get::<Page>(&page_path(&id)).await }
     });
     let fam = LocalResource::new(move || family(id.get()));
 

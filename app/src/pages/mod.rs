@@ -83,8 +83,8 @@ macro_rules! lazy_page {
 
 lazy_page! {
     ResultsRoute => results::Results,
-    ResultRoute => result::ResultPage,
-    DriveRoute => drive::DrivePage,
+    ResultRoute => result::ResultPage [result::prefetch],
+    DriveRoute => drive::DrivePage [drive::prefetch],
     CompareRoute => compare::Compare [compare::prefetch],
     SubmitRoute => submit::Submit,
 }

@@ -8,6 +8,19 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+/// The API path of the result the URL's `id` names; `None` when it is not a number.
+fn result_path(id: &str) -> Option<String> {
+    id.parse::<i64>().ok().map(|id| format!("/results/{id}"))
+}
+
+/// Starts loading the result the current URL names (the route's `data()`, while the
+/// page's code is still being fetched).
+pub fn prefetch() {
+    if let Some(path) = use_params_map().get_untracked().get("id").as_deref().and_then(result_path) {
+        api::prefetch(&path);
+    }
+}
+
 #[component]
 pub fn ResultPage() -> impl IntoView {
     let params = use_params_map();
@@ -15,10 +28,10 @@ pub fn ResultPage() -> impl IntoView {
     let res = LocalResource::new(move || {
         let id = id();
         async move {
-            if id.parse::<i64>().is_err() {
+            let Some(path) = result_path(&id) else {
                 return Err(api::ApiError::Network(format!("{id:?} is not a result number")));
-            }
-            api::get::<ResultView>(&format!("/results/{id}")).await
+            };
+            api::get::<ResultView>(&path).await
         }
     });
     view! { <section>{loaded(res, 500, show)}</section> }

@@ -94,15 +94,10 @@ struct World {
 }
 
 impl World {
-    async fn start() -> Result<World> {
-        let site =
-            std::env::var_os("SSDBASE_SITE_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("dist"));
-        ensure!(
-            site.join("index.html").is_file(),
-            "no built site in {} (cargo xtask test builds it with trunk)",
-            site.display()
-        );
-        let tmp = std::env::temp_dir().join(format!("ssdbase_e2e_{}", std::process::id()));
+    /// `ssdbase serve` on the site in `site`, a fresh database and Chromium; `name`
+    /// tells this world's temporary files apart.
+    async fn start(site: &Path, name: &str) -> Result<World> {
+        let tmp = std::env::temp_dir().join(format!("ssdbase_e2e_{}_{name}", std::process::id()));
         std::fs::create_dir_all(&tmp)?;
 
         let port = free_port();
@@ -113,7 +108,7 @@ impl World {
             .arg("--listen")
             .arg(format!("127.0.0.1:{port}"))
             .arg("--site")
-            .arg(&site)
+            .arg(site)
             .stdout(Stdio::null())
             .spawn()
             .context("starting ssdbase serve")?;
@@ -260,16 +255,69 @@ const CANVAS_INK: &str = r#"
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_site_in_a_real_browser() -> Result<()> {
-    let w = World::start().await?;
+    let site = std::env::var_os("SSDBASE_SITE_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("dist"));
+    ensure!(
+        site.join("index.html").is_file(),
+        "no built site in {} (cargo xtask test builds it with trunk)",
+        site.display()
+    );
+    let w = World::start(&site, "site").await?;
     let outcome = run(&w).await;
+    finish(w, outcome, "failure").await?;
+
+    // After the walk above, not beside it, so that a second browser does not slow the
+    // figures it prints.
+    let broken = site_without_the_submit_page(&site)?;
+    let w = World::start(&broken, "broken").await?;
+    let outcome = a_page_whose_code_cannot_load_says_so(&w).await;
+    finish(w, outcome, "failure-broken-site").await?;
+    std::fs::remove_dir_all(broken)?;
+    Ok(())
+}
+
+/// Ends a world's browser and server, with a screenshot named `shot` when it failed.
+async fn finish(w: World, outcome: Result<()>, shot: &str) -> Result<()> {
     if outcome.is_err() {
-        let _ = w.shot("failure").await;
+        let _ = w.shot(shot).await;
     }
     let tmp = w.tmp.clone();
     w.client.clone().close().await.ok();
     drop(w);
     let _ = std::fs::remove_dir_all(tmp);
     outcome
+}
+
+/// A copy of the built `site` without the submit page's own piece of the wasm, as if
+/// it could not be fetched.
+fn site_without_the_submit_page(site: &Path) -> Result<PathBuf> {
+    let copy = std::env::temp_dir().join(format!("ssdbase_e2e_{}_site_copy", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy)?;
+    let mut removed = 0;
+    for entry in std::fs::read_dir(site)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.starts_with("split___submit_route_view") {
+            removed += 1;
+        } else if path.is_file() {
+            std::fs::copy(&path, copy.join(&name))?;
+        }
+    }
+    ensure!(removed > 0, "the built site has a lazily loaded submit page in {}", site.display());
+    Ok(copy)
+}
+
+/// The home page works; the submit page, whose code is missing, says that the page
+/// stopped and offers to reload, instead of silently not reacting.
+async fn a_page_whose_code_cannot_load_says_so(w: &World) -> Result<()> {
+    w.goto("/").await?;
+    w.wait("table tbody tr").await?;
+    ensure!(w.client.find_all(Locator::Css(".crashed")).await?.is_empty(), "the home page works");
+    w.client.find(Locator::Css("nav a[href='/submit']")).await?.click().await?;
+    let banner = w.wait(".crashed").await?.text().await?;
+    ensure!(banner.contains("Reload the page"), "{banner}");
+    w.shot("submit-code-missing").await?;
+    Ok(())
 }
 
 async fn run(w: &World) -> Result<()> {
