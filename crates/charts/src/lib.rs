@@ -64,7 +64,6 @@ pub type DrawResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBacken
 /// on wasm32. Safe to call more than once.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn register_native_fonts() {
-    static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         for style in [FontStyle::Normal, FontStyle::Bold] {
@@ -77,6 +76,9 @@ pub fn register_native_fonts() {
 
 #[cfg(not(target_arch = "wasm32"))]
 const FONT_FAMILY: &str = "sans-serif";
+/// The font of native rendering (DejaVu Sans, free to bundle).
+#[cfg(not(target_arch = "wasm32"))]
+static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 const FONT_SIZE: f64 = 12.0;
 
 fn font(size: f64) -> FontDesc<'static> {
