@@ -689,6 +689,78 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
         .assert_error(StatusCode::BAD_REQUEST, Some("width"));
 }
 
+/// The text elements of an SVG document, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string()))
+        .collect()
+}
+
+/// A drive page's rated-vs-measured chart as the server draws it for embeds: per
+/// capacity of the model line the catalogue's rating and the median and count of the
+/// single-drive results `GET /results?drive=ID&limit=500` lists, as the page shows them.
+async fn a_drives_rated_chart_embeds_as_svg_and_png(app: &TestApp) {
+    let catalogue = app.get("/api/v1/drives").await.json();
+    let drives = catalogue["drives"].as_array().unwrap();
+    let me = drives.iter().find(|d| d["id"] == C300_64).unwrap();
+    let mut family: Vec<&Value> =
+        drives.iter().filter(|d| d["vendor"] == me["vendor"] && d["model"] == me["model"]).collect();
+    family.sort_by_key(|d| d["capacity_gb"].as_u64());
+    assert_eq!(family.len(), 3, "the C300 comes in three capacities");
+
+    let svg = app.get(&format!("/api/v1/drives/{C300_64}/rated.svg?figure=seq-write")).await;
+    assert_eq!(svg.status, StatusCode::OK, "{}", svg.text);
+    assert_eq!(svg.content_type, "image/svg+xml");
+    assert!(svg.text.starts_with("<svg") && svg.text.contains("Sequential write"), "{}", svg.text);
+    for sku in &family {
+        let rated = sku["rated"]["seq_write_mbps"].as_f64().unwrap();
+        let list = app.get(&format!("/api/v1/results?drive={}&limit=500", sku["id"].as_str().unwrap())).await;
+        let measured: Vec<f64> = list.json()["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["tags"]["raid"].is_null())
+            .filter_map(|r| {
+                let result: bench::BenchResult = serde_json::from_value(r["result"].clone()).unwrap();
+                bench::analysis::measured_for(&result, bench::analysis::RatedFigure::SeqWriteMbps)
+                    .map(|(_, v)| v)
+            })
+            .collect();
+        let median =
+            bench::analysis::summarize(&measured).expect("every C300 capacity measured writes").median;
+        let gap = (median / rated - 1.0) * 100.0;
+        let row = format!("{} GB", sku["capacity_gb"].as_u64().unwrap());
+        let figures = format!(
+            "{} / {} {gap:+.1} % n={}",
+            charts::format_value(median),
+            charts::format_value(rated),
+            measured.len()
+        );
+        let texts = svg_texts(&svg.text);
+        assert!(texts.contains(&row) && texts.contains(&figures), "{figures} for {row} in {texts:?}");
+    }
+
+    let png =
+        app.get(&format!("/api/v1/drives/{C300_64}/rated.png?figure=seq-read&width=480&theme=dark")).await;
+    assert_eq!(png.status, StatusCode::OK, "{}", png.text);
+    assert_eq!(png.content_type, "image/png");
+    let img =
+        image::load_from_memory_with_format(&png.bytes, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    assert_eq!(img.width(), 480);
+    let dark = charts::Theme::DARK;
+    assert_eq!(*img.get_pixel(0, 0), image::Rgb([dark.background.0, dark.background.1, dark.background.2]));
+
+    for (path, status, pointer) in [
+        (format!("{C300_64}/rated.svg?figure=speed"), StatusCode::BAD_REQUEST, "figure"),
+        (format!("{C300_64}/rated.svg?width=20000"), StatusCode::BAD_REQUEST, "width"),
+        (format!("{C300_64}/rated.png?colour=red"), StatusCode::BAD_REQUEST, "colour"),
+        ("no-such-drive/rated.svg".to_string(), StatusCode::NOT_FOUND, "id"),
+    ] {
+        app.get(&format!("/api/v1/drives/{path}")).await.assert_error(status, Some(pointer));
+    }
+}
+
 /// A drive page lists every firmware its results were measured with, with the results.
 async fn the_drive_page_has_a_firmware_history(app: &TestApp) {
     let before = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
@@ -1579,6 +1651,7 @@ on_both_backends!(
     results_are_filtered_sorted_paged_and_exported,
     compare_lines_up_equal_tests_and_shows_missing_ones,
     the_compare_chart_embeds_as_svg_and_png,
+    a_drives_rated_chart_embeds_as_svg_and_png,
     the_drive_page_has_a_firmware_history,
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,

@@ -2,7 +2,7 @@
 //! `charts::draw_grouped_bars` on a canvas) and the table beneath. A test a drive lacks
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
-use super::{drive_list, ErrorBox, Loading};
+use super::{drive_list, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 /// Tag filters the compare page offers (a subset of the API's).
@@ -313,7 +313,7 @@ fn Comparison(
         } else {
             view! {
                 <ChartCanvas height=height label=label.clone() draw=draw on_hit=on_hit />
-                <Embed page=page.clone() alt=label />
+                <Embed page=page.clone() image="/compare/chart" query=query_of(&page, true) alt=label />
             }
             .into_any()
         }}
@@ -342,58 +342,6 @@ fn query_of(page: &str, with_figure: bool) -> String {
     let kept: Vec<&str> =
         query.split('&').filter(|p| !p.is_empty() && (with_figure || !p.starts_with("figure="))).collect();
     kept.join("&")
-}
-
-/// Links to the chart as an image (the server draws it with the same `charts` function)
-/// and an HTML snippet to paste into an article, linking back to this comparison.
-#[component]
-fn Embed(page: String, alt: String) -> impl IntoView {
-    let origin = window().location().origin().unwrap_or_default();
-    let query = query_of(&page, true);
-    let image = |ext: &str, extra: &str| format!("{origin}{}/compare/chart.{ext}?{query}{extra}", api::API);
-    let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
-    let snippet = format!(
-        "<a href=\"{}\"><img src=\"{}\" alt=\"{}\" width=\"720\"></a>",
-        escape_attr(&format!("{origin}{page}")),
-        escape_attr(&svg),
-        escape_attr(&alt)
-    );
-    let copied = RwSignal::new("");
-    let copy = {
-        let snippet = snippet.clone();
-        move |_| {
-            let done = window().navigator().clipboard().write_text(&snippet);
-            leptos::task::spawn_local(async move {
-                let ok = wasm_bindgen_futures::JsFuture::from(done).await.is_ok();
-                copied.set(if ok { "Copied." } else { "Copying was refused; select the text and copy it." });
-            });
-        }
-    };
-    view! {
-        <details class="embed">
-            <summary>"Embed this chart"</summary>
-            <p class="muted">
-                "The server draws this chart as an image with the same code, so it stays current as results arrive: "
-                <a href=svg>"SVG"</a>
-                " · "
-                <a href=png>"PNG"</a>
-                " · "
-                <a href=dark>"SVG, dark"</a>
-            </p>
-            <label>
-                "HTML for your article"
-                <textarea readonly=true prop:value=snippet></textarea>
-            </label>
-            <button type="button" on:click=copy>"Copy HTML"</button>
-            " "
-            <span aria-live="polite">{move || copied.get()}</span>
-        </details>
-    }
-}
-
-/// `s` safe inside a double-quoted HTML attribute.
-fn escape_attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// One row per series (drive · platform · data pattern), one column per test: series

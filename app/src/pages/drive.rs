@@ -3,18 +3,18 @@
 //! specs and per-test aggregates; the per-result figures come from the results
 //! themselves, analysed in the browser by `bench` (the same code the server runs).
 
-use super::{flag_name, loaded, ErrorBox, Loading};
+use super::{flag_name, loaded, Embed, ErrorBox, Loading};
 use crate::api::{
     self, format_date, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList,
     ResultView,
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
-use bench::analysis::{rated_vs_measured, summarize, RatedFigure};
+use bench::analysis::RatedFigure;
 use bench::{DriveSku, TestKey};
 use charts::{
-    distribution_height, draw_distribution, draw_rated_bars, format_value, rated_bars_height, DistGroup,
-    Distribution, RatedBars, RatedRow,
+    distribution_height, draw_distribution, draw_rated_bars, family_charts, format_value, rated_bars_height,
+    DistGroup, Distribution, RatedBars, RatedSample,
 };
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -86,7 +86,7 @@ pub fn DrivePage() -> impl IntoView {
             {move || match fam.get() {
                 None => view! { <Loading height=360 /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(f)) => view! { <Rated family=f /> }.into_any(),
+                Some(Ok(f)) => view! { <Rated drive=id.get_untracked() family=f /> }.into_any(),
             }}
             <h2>"Distributions"</h2>
             {move || match fam.get() {
@@ -232,56 +232,23 @@ fn Specs(page: Page) -> impl IntoView {
     }
 }
 
-const FIGURES: [(RatedFigure, &str, &str); 4] = [
-    (RatedFigure::SeqReadMbps, "Sequential read", "MB/s"),
-    (RatedFigure::SeqWriteMbps, "Sequential write", "MB/s"),
-    (RatedFigure::Rnd4kReadIops, "Random 4K read", "IOPS"),
-    (RatedFigure::Rnd4kWriteIops, "Random 4K write", "IOPS"),
-];
-
-/// One chart per rated figure, one row per capacity.
-fn rated_charts(family: &Family) -> Vec<RatedBars> {
-    FIGURES
+/// One chart per rated figure, one row per capacity (with the figure's embed id).
+fn rated_charts(family: &Family) -> Vec<(&'static str, RatedBars)> {
+    let samples: Vec<(DriveSku, Vec<RatedSample>)> = family
         .iter()
-        .filter_map(|(figure, name, unit)| {
-            let rows: Vec<RatedRow> = family
+        .map(|(sku, results)| {
+            let samples = results
                 .iter()
-                .filter_map(|(sku, results)| {
-                    let rated = figure.of(&sku.rated)?;
-                    let mut measured = Vec::new();
-                    let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
-                    for r in results.iter().filter(|r| r.tags.raid.is_none()) {
-                        let Some(m) = rated_vs_measured(&r.result, &sku.rated)
-                            .into_iter()
-                            .find(|m| m.figure == *figure)
-                        else {
-                            continue;
-                        };
-                        measured.push(m.measured);
-                        for f in r.flags.iter().filter(|f| f.label == m.label) {
-                            *notes.entry(flag_name(f)).or_default() += 1;
-                        }
-                    }
-                    let n = measured.len();
-                    let note = (!notes.is_empty()).then(|| {
-                        notes.iter().map(|(k, c)| format!("{k}: {c} of {n}")).collect::<Vec<_>>().join(", ")
-                    });
-                    Some(RatedRow {
-                        label: format!("{} GB", sku.capacity_gb),
-                        rated,
-                        measured: summarize(&measured).map(|s| s.median),
-                        count: n,
-                        note,
-                    })
-                })
+                .map(|r| RatedSample { result: &r.result, raid: r.tags.raid.is_some(), flags: &r.flags })
                 .collect();
-            (!rows.is_empty()).then(|| RatedBars { figure: name.to_string(), unit: unit.to_string(), rows })
+            (sku.clone(), samples)
         })
-        .collect()
+        .collect();
+    family_charts(&samples)
 }
 
 #[component]
-fn Rated(family: Family) -> impl IntoView {
+fn Rated(drive: String, family: Family) -> impl IntoView {
     let charts = rated_charts(&family);
     if charts.is_empty() {
         return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }
@@ -291,7 +258,7 @@ fn Rated(family: Family) -> impl IntoView {
         <div class="grid2">
             {charts
                 .into_iter()
-                .map(|c| {
+                .map(|(figure, c)| {
                     let h = rated_bars_height(&c);
                     let height: HeightFn = Arc::new(move |_| h);
                     let label = format!(
@@ -308,8 +275,19 @@ fn Rated(family: Family) -> impl IntoView {
                             .collect::<Vec<_>>()
                             .join("; ")
                     );
+                    let alt = format!("{} rated vs measured per capacity, SSDBase", c.figure);
                     let draw: DrawFn = Arc::new(move |area, theme| draw_rated_bars(area, &c, theme).unwrap_or_default());
-                    view! { <ChartCanvas height=height label=label draw=draw /> }
+                    view! {
+                        <div>
+                            <ChartCanvas height=height label=label draw=draw />
+                            <Embed
+                                page=format!("/drives/{drive}")
+                                image=format!("/drives/{}/rated", api::encode(&drive))
+                                query=format!("figure={figure}")
+                                alt=alt
+                            />
+                        </div>
+                    }
                 })
                 .collect_view()}
         </div>

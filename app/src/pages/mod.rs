@@ -150,13 +150,7 @@ pub fn Flags(flags: Vec<Flag>) -> impl IntoView {
 }
 
 pub fn flag_name(f: &Flag) -> &'static str {
-    use bench::analysis::FlagKind::*;
-    match f.kind {
-        InterfaceCeiling => "interface ceiling",
-        CacheInflated => "cache-inflated",
-        FarAboveRated => "far above rated",
-        CompressionSensitive => "compresses",
-    }
+    f.kind.name()
 }
 
 fn flag_class(f: &Flag) -> &'static str {
@@ -188,4 +182,56 @@ where
         Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
         Some(Ok(v)) => show(v).into_any(),
     }
+}
+
+/// Links to a chart as an image (the server draws it with the same `charts` function)
+/// and an HTML snippet to paste into an article, linking back to `page`. `image` is the
+/// chart's API path without its extension (`/compare/chart`), `query` its query.
+#[component]
+pub fn Embed(page: String, #[prop(into)] image: String, query: String, alt: String) -> impl IntoView {
+    let origin = window().location().origin().unwrap_or_default();
+    let image = |ext: &str, extra: &str| format!("{origin}{}{image}.{ext}?{query}{extra}", api::API);
+    let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
+    let snippet = format!(
+        "<a href=\"{}\"><img src=\"{}\" alt=\"{}\" width=\"720\"></a>",
+        escape_attr(&format!("{origin}{page}")),
+        escape_attr(&svg),
+        escape_attr(&alt)
+    );
+    let copied = RwSignal::new("");
+    let copy = {
+        let snippet = snippet.clone();
+        move |_| {
+            let done = window().navigator().clipboard().write_text(&snippet);
+            leptos::task::spawn_local(async move {
+                let ok = wasm_bindgen_futures::JsFuture::from(done).await.is_ok();
+                copied.set(if ok { "Copied." } else { "Copying was refused; select the text and copy it." });
+            });
+        }
+    };
+    view! {
+        <details class="embed">
+            <summary>"Embed this chart"</summary>
+            <p class="muted">
+                "The server draws this chart as an image with the same code, so it stays current as results arrive: "
+                <a href=svg>"SVG"</a>
+                " · "
+                <a href=png>"PNG"</a>
+                " · "
+                <a href=dark>"SVG, dark"</a>
+            </p>
+            <label>
+                "HTML for your article"
+                <textarea readonly=true prop:value=snippet></textarea>
+            </label>
+            <button type="button" on:click=copy>"Copy HTML"</button>
+            " "
+            <span aria-live="polite">{move || copied.get()}</span>
+        </details>
+    }
+}
+
+/// `s` safe inside a double-quoted HTML attribute.
+fn escape_attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -197,6 +197,18 @@ pub enum FlagKind {
     CompressionSensitive,
 }
 
+impl FlagKind {
+    /// A few words for the flag, as the site and the charts print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlagKind::InterfaceCeiling => "interface ceiling",
+            FlagKind::CacheInflated => "cache-inflated",
+            FlagKind::FarAboveRated => "far above rated",
+            FlagKind::CompressionSensitive => "compresses",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Flag {

@@ -21,7 +21,9 @@ mod theme;
 pub use distribution::{distribution_height, draw_distribution, DistGroup, Distribution};
 pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
 pub use plotters::style::RGBColor;
-pub use rated::{draw_rated_bars, rated_bars_height, RatedBars, RatedRow};
+pub use rated::{
+    draw_rated_bars, family_charts, rated_bars_height, RatedBars, RatedRow, RatedSample, RATED_FIGURES,
+};
 pub use theme::Theme;
 
 use plotters::coord::Shift;

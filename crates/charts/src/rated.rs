@@ -4,9 +4,12 @@
 //! interface ceiling) is printed under the row's label.
 
 use crate::{format_value, nice_axis, text, value_axis, DrawResult, HitBox, Theme};
+use bench::analysis::{rated_vs_measured, summarize, Flag, RatedFigure};
+use bench::{BenchResult, DriveSku};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatedRow {
@@ -33,6 +36,68 @@ pub struct RatedBars {
     pub figure: String,
     pub unit: String,
     pub rows: Vec<RatedRow>,
+}
+
+/// The rated figures a drive page charts: `(figure, id in embed URLs, name, unit)`.
+pub const RATED_FIGURES: [(RatedFigure, &str, &str, &str); 4] = [
+    (RatedFigure::SeqReadMbps, "seq-read", "Sequential read", "MB/s"),
+    (RatedFigure::SeqWriteMbps, "seq-write", "Sequential write", "MB/s"),
+    (RatedFigure::Rnd4kReadIops, "rnd4k-read", "Random 4K read", "IOPS"),
+    (RatedFigure::Rnd4kWriteIops, "rnd4k-write", "Random 4K write", "IOPS"),
+];
+
+/// One result of a capacity, as the rated-vs-measured charts read it.
+#[derive(Debug, Clone, Copy)]
+pub struct RatedSample<'a> {
+    pub result: &'a BenchResult,
+    /// Part of a RAID set: not a measurement of one drive, so left out.
+    pub raid: bool,
+    /// The result's flags: the ones about a charted metric become the row's note.
+    pub flags: &'a [Flag],
+}
+
+/// One chart per rated figure of a model line, with the figure's id: `family` holds each
+/// capacity with its results; each chart has one row per capacity the maker rated for
+/// that figure, the median of the single-drive results that measured it (with their
+/// count), and the flags that explain a gap.
+pub fn family_charts(family: &[(DriveSku, Vec<RatedSample<'_>>)]) -> Vec<(&'static str, RatedBars)> {
+    RATED_FIGURES
+        .iter()
+        .filter_map(|&(figure, id, name, unit)| {
+            let rows: Vec<RatedRow> = family
+                .iter()
+                .filter_map(|(sku, samples)| {
+                    let rated = figure.of(&sku.rated)?;
+                    let mut measured = Vec::new();
+                    let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
+                    for s in samples.iter().filter(|s| !s.raid) {
+                        let Some(m) =
+                            rated_vs_measured(s.result, &sku.rated).into_iter().find(|m| m.figure == figure)
+                        else {
+                            continue;
+                        };
+                        measured.push(m.measured);
+                        for f in s.flags.iter().filter(|f| f.label == m.label) {
+                            *notes.entry(f.kind.name()).or_default() += 1;
+                        }
+                    }
+                    let n = measured.len();
+                    let note = (!notes.is_empty()).then(|| {
+                        notes.iter().map(|(k, c)| format!("{k}: {c} of {n}")).collect::<Vec<_>>().join(", ")
+                    });
+                    Some(RatedRow {
+                        label: format!("{} GB", sku.capacity_gb),
+                        rated,
+                        measured: summarize(&measured).map(|s| s.median),
+                        count: n,
+                        note,
+                    })
+                })
+                .collect();
+            (!rows.is_empty())
+                .then(|| (id, RatedBars { figure: name.to_string(), unit: unit.to_string(), rows }))
+        })
+        .collect()
 }
 
 const PAD: i32 = 8;

@@ -1,7 +1,7 @@
 //! Every chart kind rendered to SVG from the real seed dataset, checked for what a reader
 //! must see: bars, names, values, sample counts, missing tests.
 
-use bench::analysis::{measured_for, summarize, RatedFigure};
+use bench::analysis::{measured_for, summarize, Flag, FlagKind, RatedFigure};
 use bench::seeds::{seed_dataset, Dataset};
 use bench::TestKey;
 use charts::*;
@@ -236,4 +236,80 @@ fn rated_vs_measured_shows_the_seed_figures_and_gaps() {
     // The 64 GB drive writes above its 70 MB/s rating.
     assert!(chart.rows[0].gap_percent().unwrap() > 0.0);
     assert!(t.iter().any(|s| s == "rated") && t.iter().any(|s| s == "measured"));
+}
+
+/// The drive page's charts from a model line: the C300's three capacities with every
+/// seed result. Per rated figure one chart, per capacity the rating, the median of the
+/// single-drive results (RAID sets left out) with their count, and the flags on the
+/// charted metric counted in the note.
+#[test]
+fn a_model_lines_rated_charts_come_from_its_single_drive_results() {
+    let data = seeds();
+    let skus: Vec<_> = [64, 128, 256]
+        .map(|cap| {
+            data.drives.iter().find(|d| d.id == format!("crucial-realssd-c300-{cap}gb")).unwrap().clone()
+        })
+        .into();
+    // One flag on the first 64 GB single-drive result's sequential write metric.
+    let first_64 = data
+        .results
+        .iter()
+        .position(|r| r.tags.drive.sku.as_deref() == Some(skus[0].id.as_str()) && r.tags.raid.is_none())
+        .unwrap();
+    let (write_metric, _) = measured_for(&data.results[first_64].result, RatedFigure::SeqWriteMbps).unwrap();
+    let flags: Vec<Vec<Flag>> = (0..data.results.len())
+        .map(|i| {
+            if i == first_64 {
+                vec![Flag {
+                    kind: FlagKind::InterfaceCeiling,
+                    label: write_metric.label.clone(),
+                    detail: String::new(),
+                }]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let family: Vec<_> = skus
+        .iter()
+        .map(|sku| {
+            let samples = data
+                .results
+                .iter()
+                .zip(&flags)
+                .filter(|(r, _)| r.tags.drive.sku.as_deref() == Some(sku.id.as_str()))
+                .map(|(r, f)| RatedSample { result: &r.result, raid: r.tags.raid.is_some(), flags: f })
+                .collect();
+            (sku.clone(), samples)
+        })
+        .collect();
+    let charts = family_charts(&family);
+
+    let rated_figures: Vec<&str> = RATED_FIGURES
+        .iter()
+        .filter(|f| skus.iter().any(|s| f.0.of(&s.rated).is_some()))
+        .map(|f| f.1)
+        .collect();
+    assert_eq!(charts.iter().map(|c| c.0).collect::<Vec<_>>(), rated_figures, "one chart per rated figure");
+    let (_, write) = charts.iter().find(|c| c.0 == "seq-write").expect("the C300 has a write rating");
+    assert_eq!(
+        write.rows.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
+        ["64 GB", "128 GB", "256 GB"]
+    );
+    for (row, sku) in write.rows.iter().zip(&skus) {
+        assert_eq!(Some(row.rated), sku.rated.seq_write_mbps);
+        let singles: Vec<f64> = data
+            .results
+            .iter()
+            .filter(|r| r.tags.drive.sku.as_deref() == Some(sku.id.as_str()) && r.tags.raid.is_none())
+            .filter_map(|r| measured_for(&r.result, RatedFigure::SeqWriteMbps).map(|(_, v)| v))
+            .collect();
+        assert_eq!(row.count, singles.len(), "{}: single drives only", row.label);
+        assert_eq!(row.measured, summarize(&singles).map(|s| s.median), "{}", row.label);
+    }
+    let all_64 =
+        data.results.iter().filter(|r| r.tags.drive.sku.as_deref() == Some(skus[0].id.as_str())).count();
+    assert!(write.rows[0].count < all_64, "the 64 GB drive's RAID results are left out");
+    assert_eq!(write.rows[0].note, Some(format!("interface ceiling: 1 of {}", write.rows[0].count)));
+    assert_eq!(write.rows[1].note, None);
 }

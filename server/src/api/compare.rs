@@ -7,6 +7,7 @@
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
 use super::drives::{aggregates_of, drive_url, Aggregates, GroupKey, Samples};
+use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::QueryPairs;
 use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
@@ -14,11 +15,9 @@ use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
 use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
 use axum::extract::State;
-use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::TestKey;
-use charts::Theme;
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -59,15 +58,6 @@ enum ChartFigure {
     Latency,
 }
 
-/// `theme` of a chart, as documented.
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only
-enum ChartTheme {
-    Light,
-    Dark,
-}
-
 /// What a compare request asks for: drives, tag filters and, for a chart, how to draw it.
 struct CompareQuery {
     ids: Vec<String>,
@@ -80,19 +70,15 @@ struct CompareQuery {
 /// How an embedded compare chart is drawn.
 struct ChartOptions {
     figure: Figure,
-    theme: &'static Theme,
-    width: u32,
+    style: ChartStyle,
 }
-
-const CHART_WIDTHS: std::ops::RangeInclusive<u32> = 320..=1600;
-const CHART_DEFAULT_WIDTH: u32 = 720;
 
 /// `drives` plus tag filters, and `format` (or, with `chart`, `figure`, `theme` and
 /// `width`), read from the query string. Anything else is an error naming the parameter.
 fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
-    let mut options = ChartOptions { figure: Figure::Mbps, theme: &Theme::LIGHT, width: CHART_DEFAULT_WIDTH };
+    let mut options = ChartOptions { figure: Figure::Mbps, style: ChartStyle::default() };
     let mut format = OutputFormat::Json;
     let mut errors = Vec::new();
     let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
@@ -115,22 +101,11 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
                     errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency")))
                 }
             },
-            "theme" if chart => match value.as_str() {
-                "light" => options.theme = &Theme::LIGHT,
-                "dark" => options.theme = &Theme::DARK,
-                _ => errors.push(item(name, format!("theme {value:?} is not light or dark"))),
-            },
-            "width" if chart => match value.parse::<u32>() {
-                Ok(w) if CHART_WIDTHS.contains(&w) => options.width = w,
-                _ => errors.push(item(
-                    name,
-                    format!(
-                        "width {value:?} is not a whole number of pixels from {} to {}",
-                        CHART_WIDTHS.start(),
-                        CHART_WIDTHS.end()
-                    ),
-                )),
-            },
+            "theme" | "width" if chart => {
+                if let Some(Err(e)) = options.style.read(name, value) {
+                    errors.push(e);
+                }
+            }
             _ => match RESULT_FILTERS.iter().find(|(n, _)| n == name) {
                 Some((_, kind)) => match filter_value(*kind, name, value) {
                     Ok(f) => filters.push(f),
@@ -307,11 +282,10 @@ fn compare_csv(c: &Comparison) -> String {
 async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let (q, c) = chart_input(&state, &pairs).await?;
     let (chart, height, caption) = embed_of(&c, &q.chart);
-    let svg = charts::render::to_svg(q.chart.width, height, q.chart.theme, &caption, |area| {
-        charts::draw_grouped_bars(area, &chart, q.chart.theme).map(drop).map_err(|e| e.to_string())
+    let theme = q.chart.style.theme;
+    embed::svg(q.chart.style, height, &caption, |area| {
+        charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
-    .map_err(anyhow::Error::msg)?;
-    Ok(image_response("image/svg+xml", svg.into_bytes()))
 }
 
 /// The compare chart as PNG, for embedding
@@ -334,27 +308,11 @@ async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
 async fn chart_png(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let (q, c) = chart_input(&state, &pairs).await?;
     let (chart, height, caption) = embed_of(&c, &q.chart);
-    let (width, theme) = (q.chart.width, q.chart.theme);
-    // Rasterising and deflating take milliseconds of CPU: off the async workers.
-    let png = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
-        let rgb = charts::render::to_rgb(width, height, theme, &caption, |area| {
-            charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
-        })
-        .map_err(anyhow::Error::msg)?;
-        let total = height + charts::render::CAPTION_H;
-        let mut png = Vec::new();
-        image::ImageEncoder::write_image(
-            image::codecs::png::PngEncoder::new(&mut png),
-            &rgb,
-            width,
-            total,
-            image::ExtendedColorType::Rgb8,
-        )?;
-        Ok(png)
+    let theme = q.chart.style.theme;
+    embed::png(q.chart.style, height, caption, move |area| {
+        charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
     .await
-    .map_err(anyhow::Error::from)??;
-    Ok(image_response("image/png", png))
 }
 
 async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<(CompareQuery, Comparison)> {
@@ -367,27 +325,12 @@ async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<
 fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::GroupedBars, u32, String) {
     let series = charts::compare::series_of(c);
     let chart = charts::compare::compare_chart(c, &series, options.figure);
-    let height = charts::grouped_bars_height(&chart, options.width);
+    let height = charts::grouped_bars_height(&chart, options.style.width);
     let caption = format!(
         "SSDBase · {} medians, whiskers ±MAD, n = results · only equal tests side by side",
         options.figure.unit()
     );
     (chart, height, caption)
-}
-
-/// An image answer: typed, never sniffed, cacheable for a few minutes (new results change
-/// the chart, so not for long), and embeddable from any site.
-fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
-            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
-        ],
-        body,
-    )
-        .into_response()
 }
 
 /// The comparison of drives `ids` under `filters`; 404 naming any drive not in the

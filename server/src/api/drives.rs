@@ -1,14 +1,17 @@
 //! `GET /api/v1/drives` (the catalogue) and `GET /api/v1/drives/{id}`: a drive's specs,
 //! its results with their platforms, per comparable test the median, MAD and count, and
-//! each result's rated-vs-measured table.
+//! each result's rated-vs-measured table; `GET /api/v1/drives/{id}/rated.svg|png`: the
+//! drive page's rated-vs-measured chart of one figure, for embedding.
 
-use super::extract::PathParam;
+use super::embed::{self, ChartStyle, ChartTheme};
+use super::extract::{PathParam, QueryPairs};
 use super::{result_url, AppState};
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
 pub use api_types::{Aggregates, GroupCell, TestSummary};
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
+use axum::response::Response;
 use axum::Json;
 use bench::analysis;
 use bench::{DataPattern, PlatformGroup, TestKey};
@@ -17,7 +20,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list)).routes(routes!(get_one))
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(get_one))
+        .routes(routes!(rated_svg))
+        .routes(routes!(rated_png))
 }
 
 /// The drive catalogue
@@ -200,4 +207,181 @@ fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
         .into_iter()
         .map(|(key, groups)| TestSummary { key, name: key.short_name(), groups: group_cells(groups) })
         .collect()
+}
+
+/// The rated-vs-measured embeds' query parameters, as documented.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only
+struct RatedChartQuery {
+    /// Which rated figure (default `seq-read`)
+    #[param(inline)]
+    figure: Option<RatedChartFigure>,
+    /// Colours (default `light`)
+    #[param(inline)]
+    theme: Option<ChartTheme>,
+    /// Pixels (default 720); the height follows from the capacities
+    #[param(minimum = 320, maximum = 1600)]
+    width: Option<u32>,
+}
+
+/// `figure` of a rated-vs-measured chart, as documented (`charts::RATED_FIGURES`).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documentation only
+enum RatedChartFigure {
+    #[schema(rename = "seq-read")]
+    SeqRead,
+    #[schema(rename = "seq-write")]
+    SeqWrite,
+    #[schema(rename = "rnd4k-read")]
+    Rnd4kRead,
+    #[schema(rename = "rnd4k-write")]
+    Rnd4kWrite,
+}
+
+const RATED_CAPTION: &str = "SSDBase · rated (outline) vs measured median (bar), single drives, n = results";
+
+/// A drive's rated vs measured chart as SVG, for embedding
+///
+/// The chart the drive page draws for one rated figure, rendered by the same function:
+/// one row per capacity of the drive's model line with the maker's rating, the median of
+/// the single-drive results that measured it, their count, the gap in percent and the
+/// flags that explain it.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/rated.svg",
+    operation_id = "drive_rated_chart_svg",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
+    responses(
+        (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 400, description = "A figure, theme or width that does not read, or another parameter",
+            body = ErrorBody),
+        (status = 404, description = "No such drive, or the catalogue has no rating of this figure for its model line",
+            body = ErrorBody),
+    )
+)]
+async fn rated_svg(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (style, chart) = rated_chart(&state, &id, &pairs).await?;
+    let theme = style.theme;
+    embed::svg(style, charts::rated_bars_height(&chart), RATED_CAPTION, |area| {
+        charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+}
+
+/// A drive's rated vs measured chart as PNG, for embedding
+///
+/// The same chart as `GET /drives/{id}/rated.svg`, as a PNG image.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/rated.png",
+    operation_id = "drive_rated_chart_png",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
+    responses(
+        (status = 200, description = "The chart", content(("image/png"))),
+        (status = 400, description = "A figure, theme or width that does not read, or another parameter",
+            body = ErrorBody),
+        (status = 404, description = "No such drive, or the catalogue has no rating of this figure for its model line",
+            body = ErrorBody),
+    )
+)]
+async fn rated_png(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (style, chart) = rated_chart(&state, &id, &pairs).await?;
+    let theme = style.theme;
+    embed::png(style, charts::rated_bars_height(&chart), RATED_CAPTION.to_string(), move |area| {
+        charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+    .await
+}
+
+/// The rated-vs-measured chart of drive `id` that `pairs` ask for, built from the same
+/// data the drive page reads: each capacity of the model line with its latest 500
+/// results, as `GET /results?drive=ID&limit=500` lists them.
+async fn rated_chart(
+    state: &AppState,
+    id: &str,
+    pairs: &[(String, String)],
+) -> ApiResult<(ChartStyle, charts::RatedBars)> {
+    let mut style = ChartStyle::default();
+    let mut figure = charts::RATED_FIGURES[0].1;
+    let mut errors = Vec::new();
+    for (name, value) in pairs {
+        if name == "figure" {
+            match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
+                Some(f) => figure = f.1,
+                None => errors.push(ErrorItem {
+                    detail: format!(
+                        "figure {value:?} is not one of {}",
+                        charts::RATED_FIGURES.iter().map(|f| f.1).collect::<Vec<_>>().join(", ")
+                    ),
+                    pointer: Some(name.clone()),
+                }),
+            }
+        } else {
+            match style.read(name, value) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => errors.push(e),
+                None => errors.push(ErrorItem {
+                    detail: format!("unknown parameter {name:?} (figure, theme and width are)"),
+                    pointer: Some(name.clone()),
+                }),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::BadRequest(errors));
+    }
+    let Some(drive) = state.storage.get_drive(id).await? else {
+        return Err(ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())));
+    };
+    let mut siblings: Vec<_> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .map(|d| d.drive)
+        .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
+        .collect();
+    siblings.sort_by_key(|d| d.capacity_gb);
+    let mut family = Vec::new();
+    for sku in siblings {
+        let (query, _) = super::results::parse_list_query(&[
+            ("drive".to_string(), sku.id.clone()),
+            ("limit".to_string(), "500".to_string()),
+        ])?;
+        family.push((sku, state.storage.list_results(&query).await?));
+    }
+    let samples: Vec<(bench::DriveSku, Vec<charts::RatedSample>)> = family
+        .iter()
+        .map(|(sku, results)| {
+            let samples = results
+                .iter()
+                .map(|r| charts::RatedSample {
+                    result: &r.result,
+                    raid: r.tags.raid.is_some(),
+                    flags: &r.flags,
+                })
+                .collect();
+            (sku.clone(), samples)
+        })
+        .collect();
+    charts::family_charts(&samples)
+        .into_iter()
+        .find(|(f, _)| *f == figure)
+        .map(|(_, chart)| (style, chart))
+        .ok_or_else(|| {
+            ApiError::not_found(
+                format!("the catalogue has no {figure} rating for the {} {}", drive.vendor, drive.model),
+                Some("figure".into()),
+            )
+        })
 }

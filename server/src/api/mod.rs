@@ -4,6 +4,7 @@ mod auth;
 mod compare;
 mod drives;
 mod edit;
+mod embed;
 mod extract;
 mod health;
 mod ocr;

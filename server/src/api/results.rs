@@ -298,7 +298,7 @@ fn parse_cursor(s: &str, sort: Sort) -> Option<Cursor> {
 /// Reads the browse query string: every tag filter by its public name, test
 /// descriptor filters, `sort` (`newest`, the default, or `oldest`), `cursor`, `limit`
 /// and `format` (`json` or `csv`). Unknown names are errors, not silently ignored.
-fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat)> {
+pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat)> {
     let mut q = ResultQuery { limit: DEFAULT_LIMIT, ..Default::default() };
     let mut format = OutputFormat::Json;
     let mut cursor: Option<String> = None;

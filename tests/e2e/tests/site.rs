@@ -779,6 +779,24 @@ async fn the_other_pages(w: &World) -> Result<()> {
         "results grouped by platform incl. RAID"
     );
     w.shot("drive").await?;
+    // Each rated-vs-measured chart can be embedded: the snippet points at the server's
+    // rendering of that chart, which answers with an SVG that shows the drive's rows.
+    let snippets = w.client.find_all(Locator::Css("details.embed textarea")).await?;
+    ensure!(!snippets.is_empty(), "the drive page offers its charts for embedding");
+    let snippet = snippets[0].prop("value").await?.unwrap_or_default();
+    let rated = "/api/v1/drives/crucial-realssd-c300-64gb/rated.svg?figure=";
+    let src = snippet
+        .split("src=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .with_context(|| format!("an image in the snippet {snippet}"))?;
+    ensure!(src.contains(rated), "the snippet shows the server's rated chart: {snippet}");
+    w.client.goto(src).await?;
+    let text = w.client.execute("return document.documentElement.textContent;", vec![]).await?;
+    let text = text.as_str().unwrap_or_default();
+    ensure!(text.contains("64 GB") && text.contains("rated"), "the embedded rated chart: {text}");
+    w.goto("/drives/crucial-realssd-c300-64gb").await?;
+    w.wait("#platforms").await?;
 
     // Its controller's page: every drive on the Marvell 88SS9174, one click from comparing.
     w.client.find(Locator::XPath("//a[contains(., 'Every drive on the 88SS9174')]")).await?.click().await?;

@@ -1,0 +1,115 @@
+//! What the chart embeds share (`/compare/chart.*`, `/drives/{id}/rated.*`): the
+//! `theme` and `width` parameters, and a chart drawn by its `charts` function into an SVG
+//! or PNG answer that any site may embed.
+
+use crate::error::{ApiError, ApiResult, ErrorItem};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use charts::render::PixelBackend;
+use charts::Theme;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, SVGBackend};
+
+/// `theme` of a chart, as documented.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+pub enum ChartTheme {
+    Light,
+    Dark,
+}
+
+const WIDTHS: std::ops::RangeInclusive<u32> = 320..=1600;
+
+/// How an embedded chart is drawn: colours and width in pixels (the height follows
+/// from the data).
+#[derive(Debug, Clone, Copy)]
+pub struct ChartStyle {
+    pub theme: &'static Theme,
+    pub width: u32,
+}
+
+impl Default for ChartStyle {
+    fn default() -> Self {
+        ChartStyle { theme: &Theme::LIGHT, width: 720 }
+    }
+}
+
+impl ChartStyle {
+    /// Reads query parameter `name` when it is `theme` or `width` (`None` for any other):
+    /// an error names the parameter and what it takes.
+    pub fn read(&mut self, name: &str, value: &str) -> Option<Result<(), ErrorItem>> {
+        let item = |detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
+        Some(match name {
+            "theme" => match value {
+                "light" | "dark" => {
+                    self.theme = if value == "dark" { &Theme::DARK } else { &Theme::LIGHT };
+                    Ok(())
+                }
+                _ => Err(item(format!("theme {value:?} is not light or dark"))),
+            },
+            "width" => match value.parse::<u32>() {
+                Ok(w) if WIDTHS.contains(&w) => {
+                    self.width = w;
+                    Ok(())
+                }
+                _ => Err(item(format!(
+                    "width {value:?} is not a whole number of pixels from {} to {}",
+                    WIDTHS.start(),
+                    WIDTHS.end()
+                ))),
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// `draw` (a chart `height` pixels tall) with `caption` beneath, as an SVG answer.
+pub fn svg<F>(style: ChartStyle, height: u32, caption: &str, draw: F) -> ApiResult<Response>
+where
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
+{
+    let svg = charts::render::to_svg(style.width, height, style.theme, caption, draw)
+        .map_err(anyhow::Error::msg)?;
+    Ok(image_response("image/svg+xml", svg.into_bytes()))
+}
+
+/// `draw` (a chart `height` pixels tall) with `caption` beneath, as a PNG answer.
+pub async fn png<F>(style: ChartStyle, height: u32, caption: String, draw: F) -> ApiResult<Response>
+where
+    F: FnOnce(&DrawingArea<PixelBackend<'_>, Shift>) -> Result<(), String> + Send + 'static,
+{
+    // Rasterising and deflating take milliseconds of CPU: off the async workers.
+    let png = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
+        let rgb = charts::render::to_rgb(style.width, height, style.theme, &caption, draw)
+            .map_err(anyhow::Error::msg)?;
+        let mut png = Vec::new();
+        image::ImageEncoder::write_image(
+            image::codecs::png::PngEncoder::new(&mut png),
+            &rgb,
+            style.width,
+            height + charts::render::CAPTION_H,
+            image::ExtendedColorType::Rgb8,
+        )?;
+        Ok(png)
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(ApiError::from)?;
+    Ok(image_response("image/png", png))
+}
+
+/// An image answer: typed, never sniffed, cacheable for a few minutes (new results change
+/// the chart, so not for long), and embeddable from any site.
+fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
+        ],
+        body,
+    )
+        .into_response()
+}
