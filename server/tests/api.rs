@@ -761,6 +761,56 @@ async fn a_drives_rated_chart_embeds_as_svg_and_png(app: &TestApp) {
     }
 }
 
+/// A drive page's distribution chart of one test as the server draws it for embeds: a
+/// row per platform group and data pattern with the median and count the drive page's
+/// JSON gives for that pool.
+async fn a_drives_distribution_chart_embeds_as_svg_and_png(app: &TestApp) {
+    let page = app.get(&format!("/api/v1/drives/{C300_64}")).await.json();
+    let test = &page["tests"][0];
+    let key: bench::TestKey = serde_json::from_value(test["key"].clone()).unwrap();
+    let query = url_encode(&key.id());
+    let svg = app.get(&format!("/api/v1/drives/{C300_64}/distribution.svg?test={query}")).await;
+    assert_eq!(svg.status, StatusCode::OK, "{}", svg.text);
+    assert_eq!(svg.content_type, "image/svg+xml");
+    let texts = svg_texts(&svg.text);
+    assert!(texts.contains(&test["name"].as_str().unwrap().to_string()), "{texts:?}");
+    let groups = test["groups"].as_array().unwrap();
+    assert!(groups.len() > 2, "the C300 64 GB ran its first test on several platforms");
+    for g in groups {
+        let label = format!(
+            "{} · {}",
+            g["platform_label"].as_str().unwrap(),
+            api_types::pattern_label(serde_json::from_value(g["data_pattern"].clone()).unwrap())
+        );
+        let summary = format!(
+            "{} n={}",
+            charts::format_value(g["mbps"]["median"].as_f64().unwrap()),
+            g["mbps"]["count"]
+        );
+        assert!(texts.contains(&label) && texts.contains(&summary), "{label}: {summary} in {texts:?}");
+    }
+
+    let png = app.get(&format!("/api/v1/drives/{C300_64}/distribution.png?test={query}&width=400")).await;
+    assert_eq!(png.status, StatusCode::OK, "{}", png.text);
+    assert_eq!(png.content_type, "image/png");
+    let img =
+        image::load_from_memory_with_format(&png.bytes, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    assert_eq!(img.width(), 400);
+
+    for (path, status, pointer) in [
+        (format!("{C300_64}/distribution.svg"), StatusCode::BAD_REQUEST, "test"),
+        (
+            format!("{C300_64}/distribution.svg?test=fio%20SEQ%201MiB%20Q1T1%20read"),
+            StatusCode::NOT_FOUND,
+            "test",
+        ),
+        (format!("{C300_64}/distribution.svg?test={query}&theme=sepia"), StatusCode::BAD_REQUEST, "theme"),
+        (format!("no-such-drive/distribution.png?test={query}"), StatusCode::NOT_FOUND, "id"),
+    ] {
+        app.get(&format!("/api/v1/drives/{path}")).await.assert_error(status, Some(pointer));
+    }
+}
+
 /// A drive page lists every firmware its results were measured with, with the results.
 async fn the_drive_page_has_a_firmware_history(app: &TestApp) {
     let before = app.get(&format!("/api/v1/drives/{M2S_64}")).await.json();
@@ -1501,12 +1551,6 @@ const NASTY: &[&str] = &[
     "line\nbreak\r\n\ttab \\ backslash $1 ? %s",
 ];
 
-fn percent_encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
-        .collect()
-}
-
 /// RFC 4180 CSV into rows of cells.
 fn parse_csv(text: &str) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
@@ -1563,7 +1607,7 @@ async fn typed_text_is_stored_and_returned_as_typed(app: &TestApp) {
             assert_eq!(field.as_str(), Some(*nasty), "{v}");
         }
         // Filters bind the text as a parameter: an exact match finds exactly this one.
-        let q = format!("chipset={}", percent_encode(nasty));
+        let q = format!("chipset={}", url_encode(nasty));
         assert_eq!(app.browse_ids(&q, None).await, vec![id], "{nasty:?}");
         // CSV quotes it; only a would-be formula gets a leading apostrophe.
         let csv = app.get(&format!("/api/v1/results?{q}&format=csv")).await;
@@ -1600,15 +1644,15 @@ async fn typed_text_is_stored_and_returned_as_typed(app: &TestApp) {
     // Errors that repeat what was typed are JSON too, never HTML.
     let script = "<script>alert(1)</script>";
     for reply in [
-        app.get(&format!("/api/v1/drives/{}", percent_encode(script))).await,
-        app.get(&format!("/{}", percent_encode(script))).await,
+        app.get(&format!("/api/v1/drives/{}", url_encode(script))).await,
+        app.get(&format!("/{}", url_encode(script))).await,
         app.post_json(
             "/api/v1/results",
             &json!({"result": a_result(1.0), "tags": {"drive": {"sku": script}}}),
         )
         .await,
-        app.get(&format!("/api/v1/results?{}=1", percent_encode(script))).await,
-        app.get(&format!("/api/v1/compare?drives={}", percent_encode(script))).await,
+        app.get(&format!("/api/v1/results?{}=1", url_encode(script))).await,
+        app.get(&format!("/api/v1/compare?drives={}", url_encode(script))).await,
     ] {
         assert!(reply.status.is_client_error(), "{}", reply.text);
         assert!(reply.content_type.starts_with("application/json"), "{}: {}", reply.content_type, reply.text);
@@ -1652,6 +1696,7 @@ on_both_backends!(
     compare_lines_up_equal_tests_and_shows_missing_ones,
     the_compare_chart_embeds_as_svg_and_png,
     a_drives_rated_chart_embeds_as_svg_and_png,
+    a_drives_distribution_chart_embeds_as_svg_and_png,
     the_drive_page_has_a_firmware_history,
     aggregates_split_by_platform_and_data_pattern,
     a_failed_submission_stores_nothing,

@@ -11,10 +11,10 @@ use crate::api::{
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
 use bench::analysis::RatedFigure;
-use bench::{DriveSku, TestKey};
+use bench::DriveSku;
 use charts::{
-    distribution_height, draw_distribution, draw_rated_bars, family_charts, format_value, rated_bars_height,
-    DistGroup, Distribution, RatedBars, RatedSample,
+    distribution_height, draw_distribution, draw_rated_bars, drive_distributions, family_charts,
+    format_value, rated_bars_height, RatedBars, RatedSample,
 };
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -94,7 +94,7 @@ pub fn DrivePage() -> impl IntoView {
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
                 Some(Ok(f)) => {
                     let mine = f.into_iter().find(|(d, _)| d.id == id.get_untracked()).map(|(_, r)| r).unwrap_or_default();
-                    view! { <Distributions results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
+                    view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
                 }
             }}
         </section>
@@ -295,55 +295,32 @@ fn Rated(drive: String, family: Family) -> impl IntoView {
     .into_any()
 }
 
-/// Per test, the samples of each platform-and-pattern group.
-fn distributions(results: &[ResultView]) -> Vec<(TestKey, String, Vec<DistGroup>)> {
-    let mut by: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-    for r in results {
-        let group = format!("{} · {}", platform_label(&r.tags), pattern_label(r.result.data_pattern));
-        for (k, m) in r.result.keyed_metrics() {
-            if let Some(v) = m.mbps.or(m.iops) {
-                by.entry(k).or_default().entry(group.clone()).or_default().push(v);
-            }
-        }
-    }
-    by.into_iter()
-        .map(|(k, groups)| {
-            let unit = if results
-                .iter()
-                .flat_map(|r| r.result.keyed_metrics())
-                .any(|(kk, m)| kk == k && m.mbps.is_some())
-            {
-                "MB/s"
-            } else {
-                "IOPS"
-            };
-            (
-                k,
-                unit.to_string(),
-                groups.into_iter().map(|(label, values)| DistGroup { label, values }).collect(),
-            )
-        })
-        .collect()
-}
-
 #[component]
-fn Distributions(results: Vec<ResultView>) -> impl IntoView {
-    let all = distributions(&results);
+fn Distributions(drive: String, results: Vec<ResultView>) -> impl IntoView {
+    let all = drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
     if all.is_empty() {
         return view! { <p class="muted">"No results yet."</p> }.into_any();
     }
-    let names: Vec<String> = all.iter().map(|(k, _, _)| k.short_name()).collect();
+    let names: Vec<String> = all.iter().map(|(_, d)| d.test.clone()).collect();
     let (pick, set_pick) = signal(0usize);
     let all = Arc::new(all);
     let chart = move || {
-        let (k, unit, groups) = all.get(pick.get())?.clone();
-        let d = Distribution { test: k.short_name(), unit, groups };
+        let (key, d) = all.get(pick.get())?.clone();
         let h = distribution_height(&d);
         let height: HeightFn = Arc::new(move |_| h);
         let label = format!("Distribution of {} per platform", d.test);
+        let alt = format!("{label}, SSDBase");
         let draw: DrawFn =
             Arc::new(move |area, theme| draw_distribution(area, &d, theme).unwrap_or_default());
-        Some(view! { <ChartCanvas height=height label=label draw=draw /> })
+        Some(view! {
+            <ChartCanvas height=height label=label draw=draw />
+            <Embed
+                page=format!("/drives/{drive}")
+                image=format!("/drives/{}/distribution", api::encode(&drive))
+                query=format!("test={}", api::encode(&key.id()))
+                alt=alt
+            />
+        })
     };
     view! {
         <label>

@@ -63,6 +63,21 @@ pub enum ToolFamily {
 }
 
 impl ToolFamily {
+    /// Its name in JSON and URLs: `cdm-native`, `fio`, `hd-tune`.
+    pub fn id(self) -> &'static str {
+        match self {
+            ToolFamily::CdmNative => "cdm-native",
+            ToolFamily::CdmDiskspd => "cdm-diskspd",
+            ToolFamily::Fio => "fio",
+            ToolFamily::Orion => "orion",
+            ToolFamily::AsSsd => "as-ssd",
+            ToolFamily::HdTune => "hd-tune",
+            ToolFamily::Atto => "atto",
+        }
+    }
+}
+
+impl ToolFamily {
     /// The family of a tool at a version (`None` when the version is unknown).
     pub fn of(tool: Tool, version: Option<&str>) -> ToolFamily {
         match tool {
@@ -176,6 +191,12 @@ impl TestKey {
             mix_read_percent: m.mix_read_percent,
             stat: m.stat,
         }
+    }
+
+    /// The test's name in URLs: its tool family and short name, `cdm-diskspd SEQ 1MiB
+    /// Q8T1 read`; two different tests never share it.
+    pub fn id(&self) -> String {
+        format!("{} {}", self.family.id(), self.short_name())
     }
 
     /// A short human name such as `SEQ 1MiB Q8T1 read` or `RND 4KiB Q32T16 write`.

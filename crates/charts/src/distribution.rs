@@ -3,10 +3,13 @@
 //! count. Single numbers hide spread; this shows it.
 
 use crate::{format_value, nice_axis, text, value_axis, DrawResult, HitBox, Theme};
+use api_types::pool_label;
 use bench::analysis::summarize;
+use bench::{BenchResult, PlatformGroup, Tags, TestKey};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistGroup {
@@ -20,6 +23,30 @@ pub struct Distribution {
     pub test: String,
     pub unit: String,
     pub groups: Vec<DistGroup>,
+}
+
+/// A drive's charts: per test its results measured (in key order), the samples of each
+/// platform-and-pattern group (`ICH10R · random`, as the pools of the compare page),
+/// in MB/s where the test reports them, else IOPS.
+pub fn drive_distributions(results: &[(&BenchResult, &Tags)]) -> Vec<(TestKey, Distribution)> {
+    let mut by: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    let mut in_mbps: BTreeMap<TestKey, bool> = BTreeMap::new();
+    for (result, tags) in results {
+        let group = pool_label(&PlatformGroup::of(tags).label(), result.data_pattern);
+        for (k, m) in result.keyed_metrics() {
+            *in_mbps.entry(k).or_default() |= m.mbps.is_some();
+            if let Some(v) = m.mbps.or(m.iops) {
+                by.entry(k).or_default().entry(group.clone()).or_default().push(v);
+            }
+        }
+    }
+    by.into_iter()
+        .map(|(k, groups)| {
+            let unit = if in_mbps.get(&k).copied().unwrap_or(false) { "MB/s" } else { "IOPS" };
+            let groups = groups.into_iter().map(|(label, values)| DistGroup { label, values }).collect();
+            (k, Distribution { test: k.short_name(), unit: unit.to_string(), groups })
+        })
+        .collect()
 }
 
 const PAD: i32 = 8;

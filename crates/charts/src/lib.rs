@@ -18,7 +18,9 @@ mod rated;
 pub mod render;
 mod theme;
 
-pub use distribution::{distribution_height, draw_distribution, DistGroup, Distribution};
+pub use distribution::{
+    distribution_height, draw_distribution, drive_distributions, DistGroup, Distribution,
+};
 pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
 pub use plotters::style::RGBColor;
 pub use rated::{

@@ -1,7 +1,8 @@
 //! `GET /api/v1/drives` (the catalogue) and `GET /api/v1/drives/{id}`: a drive's specs,
 //! its results with their platforms, per comparable test the median, MAD and count, and
 //! each result's rated-vs-measured table; `GET /api/v1/drives/{id}/rated.svg|png`: the
-//! drive page's rated-vs-measured chart of one figure, for embedding.
+//! drive page's rated-vs-measured chart of one figure, and `.../distribution.svg|png` its
+//! distribution chart of one test, for embedding.
 
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::{PathParam, QueryPairs};
@@ -25,6 +26,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one))
         .routes(routes!(rated_svg))
         .routes(routes!(rated_png))
+        .routes(routes!(distribution_svg))
+        .routes(routes!(distribution_png))
 }
 
 /// The drive catalogue
@@ -354,11 +357,8 @@ async fn rated_chart(
     siblings.sort_by_key(|d| d.capacity_gb);
     let mut family = Vec::new();
     for sku in siblings {
-        let (query, _) = super::results::parse_list_query(&[
-            ("drive".to_string(), sku.id.clone()),
-            ("limit".to_string(), "500".to_string()),
-        ])?;
-        family.push((sku, state.storage.list_results(&query).await?));
+        let results = latest_results(state, &sku.id).await?;
+        family.push((sku, results));
     }
     let samples: Vec<(bench::DriveSku, Vec<charts::RatedSample>)> = family
         .iter()
@@ -384,4 +384,140 @@ async fn rated_chart(
                 Some("figure".into()),
             )
         })
+}
+
+/// The results of drive `id` the drive page reads: the latest 500 visible ones, as
+/// `GET /results?drive=ID&limit=500` lists them.
+async fn latest_results(state: &AppState, id: &str) -> ApiResult<Vec<StoredResult>> {
+    let (query, _) = super::results::parse_list_query(&[
+        ("drive".to_string(), id.to_string()),
+        ("limit".to_string(), "500".to_string()),
+    ])?;
+    Ok(state.storage.list_results(&query).await?)
+}
+
+/// The distribution embeds' query parameters, as documented.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only
+struct DistributionChartQuery {
+    /// The test: its tool family and short name, as the drive page's embed links give it
+    #[param(example = "cdm-native SEQ 1MiB Q1T1 read")]
+    test: String,
+    /// Colours (default `light`)
+    #[param(inline)]
+    theme: Option<ChartTheme>,
+    /// Pixels (default 720); the height follows from the groups
+    #[param(minimum = 320, maximum = 1600)]
+    width: Option<u32>,
+}
+
+const DISTRIBUTION_CAPTION: &str = "SSDBase · every result a dot, box median ± MAD, whiskers min to max";
+
+/// A drive's distribution chart of one test as SVG, for embedding
+///
+/// The chart the drive page draws for one test, rendered by the same function: per
+/// platform group and data pattern every result as a dot over a box of median ± MAD,
+/// whiskers from min to max, and the sample count.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/distribution.svg",
+    operation_id = "drive_distribution_chart_svg",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
+    responses(
+        (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 400, description = "No test, a theme or width that does not read, or another parameter",
+            body = ErrorBody),
+        (status = 404, description = "No such drive, or none of its results ran this test", body = ErrorBody),
+    )
+)]
+async fn distribution_svg(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (style, chart) = distribution_chart(&state, &id, &pairs).await?;
+    let theme = style.theme;
+    embed::svg(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION, |area| {
+        charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+}
+
+/// A drive's distribution chart of one test as PNG, for embedding
+///
+/// The same chart as `GET /drives/{id}/distribution.svg`, as a PNG image.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/distribution.png",
+    operation_id = "drive_distribution_chart_png",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
+    responses(
+        (status = 200, description = "The chart", content(("image/png"))),
+        (status = 400, description = "No test, a theme or width that does not read, or another parameter",
+            body = ErrorBody),
+        (status = 404, description = "No such drive, or none of its results ran this test", body = ErrorBody),
+    )
+)]
+async fn distribution_png(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (style, chart) = distribution_chart(&state, &id, &pairs).await?;
+    let theme = style.theme;
+    embed::png(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION.to_string(), move |area| {
+        charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+    .await
+}
+
+/// The distribution chart of drive `id` that `pairs` ask for, from the results the
+/// drive page reads.
+async fn distribution_chart(
+    state: &AppState,
+    id: &str,
+    pairs: &[(String, String)],
+) -> ApiResult<(ChartStyle, charts::Distribution)> {
+    let mut style = ChartStyle::default();
+    let mut test = None;
+    let mut errors = Vec::new();
+    for (name, value) in pairs {
+        if name == "test" {
+            test = Some(value.clone());
+            continue;
+        }
+        match style.read(name, value) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => errors.push(e),
+            None => errors.push(ErrorItem {
+                detail: format!("unknown parameter {name:?} (test, theme and width are)"),
+                pointer: Some(name.clone()),
+            }),
+        }
+    }
+    if test.is_none() {
+        errors.push(ErrorItem {
+            detail:
+                "which test: `test=` its tool family and short name, e.g. `cdm-native SEQ 1MiB Q1T1 read`"
+                    .into(),
+            pointer: Some("test".into()),
+        });
+    }
+    let Some(test) = test.filter(|_| errors.is_empty()) else {
+        return Err(ApiError::BadRequest(errors));
+    };
+    if state.storage.get_drive(id).await?.is_none() {
+        return Err(ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())));
+    }
+    let results = latest_results(state, id).await?;
+    let all = charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
+    let known: Vec<String> = all.iter().map(|(k, _)| k.id()).collect();
+    all.into_iter().find(|(k, _)| k.id() == test).map(|(_, chart)| (style, chart)).ok_or_else(|| {
+        ApiError::not_found(
+            format!("no result of drive {id:?} ran {test:?}; its tests are: {}", known.join(", ")),
+            Some("test".into()),
+        )
+    })
 }

@@ -322,6 +322,22 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
             None,
         ),
         ("get", "/drives/{id}/rated.png", format!("/drives/{C300_64}/rated.png?width=480"), None, None),
+        (
+            "get",
+            "/drives/{id}/distribution.svg",
+            format!("/drives/{C300_64}/distribution.svg?test=cdm-native%20SEQ%201MiB%20Q1T1%20read"),
+            None,
+            None,
+        ),
+        (
+            "get",
+            "/drives/{id}/distribution.png",
+            format!(
+                "/drives/{C300_64}/distribution.png?test=cdm-native%20SEQ%201MiB%20Q1T1%20read&theme=dark"
+            ),
+            None,
+            None,
+        ),
         ("get", "/compare", format!("/compare?drives={C300_64},{M2S_64}"), None, None),
         ("get", "/compare/chart.svg", format!("/compare/chart.svg?drives={C300_64},{M2S_64}"), None, None),
         ("get", "/compare/chart.png", format!("/compare/chart.png?drives={C300_64}&figure=iops"), None, None),

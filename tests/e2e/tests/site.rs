@@ -783,6 +783,8 @@ async fn the_other_pages(w: &World) -> Result<()> {
     // rendering of that chart, which answers with an SVG that shows the drive's rows.
     let snippets = w.client.find_all(Locator::Css("details.embed textarea")).await?;
     ensure!(!snippets.is_empty(), "the drive page offers its charts for embedding");
+    // Read before leaving the page: the elements go with it.
+    let last_snippet = snippets.last().expect("checked above").prop("value").await?.unwrap_or_default();
     let snippet = snippets[0].prop("value").await?.unwrap_or_default();
     let rated = "/api/v1/drives/crucial-realssd-c300-64gb/rated.svg?figure=";
     let src = snippet
@@ -795,6 +797,18 @@ async fn the_other_pages(w: &World) -> Result<()> {
     let text = w.client.execute("return document.documentElement.textContent;", vec![]).await?;
     let text = text.as_str().unwrap_or_default();
     ensure!(text.contains("64 GB") && text.contains("rated"), "the embedded rated chart: {text}");
+    // The last snippet is the distribution chart's, of the test picked on the page.
+    let snippet = last_snippet;
+    let src =
+        snippet.split("src=\"").nth(1).and_then(|s| s.split('"').next()).unwrap_or_default().to_string();
+    ensure!(
+        src.contains("/api/v1/drives/crucial-realssd-c300-64gb/distribution.svg?test="),
+        "the distribution chart can be embedded too: {snippet}"
+    );
+    w.client.goto(&src).await?;
+    let text = w.client.execute("return document.documentElement.textContent;", vec![]).await?;
+    let text = text.as_str().unwrap_or_default();
+    ensure!(text.contains("SEQ") && text.contains(" n="), "the embedded distribution chart: {text}");
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     w.wait("#platforms").await?;
 
