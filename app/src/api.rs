@@ -280,9 +280,14 @@ mod http {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    async fn decode<T: DeserializeOwned>(res: Response) -> Result<T, ApiError> {
-        let status = res.status();
+    /// An answer's status and body.
+    async fn read(res: Response) -> Result<(u16, String), ApiError> {
         let text = res.text().await.map_err(|e| ApiError::Network(format!("reading the answer: {e}")))?;
+        Ok((res.status(), text))
+    }
+
+    async fn decode<T: DeserializeOwned>(res: Response) -> Result<T, ApiError> {
+        let (status, text) = read(res).await?;
         decode_text(status, &text)
     }
 
@@ -312,9 +317,8 @@ mod http {
     }
 
     async fn fetch_text(path: String) -> Result<(u16, Rc<str>), ApiError> {
-        let res = Request::get(&format!("{API}{path}")).send().await.map_err(network)?;
-        let status = res.status();
-        let text = res.text().await.map_err(|e| ApiError::Network(format!("reading the answer: {e}")))?;
+        let (status, text) =
+            read(Request::get(&format!("{API}{path}")).send().await.map_err(network)?).await?;
         Ok((status, text.into()))
     }
 

@@ -3,7 +3,7 @@
 //! specs and per-test aggregates; the per-result figures come from the results
 //! themselves, analysed in the browser by `bench` (the same code the server runs).
 
-use super::{flag_name, loaded, Embed, ErrorBox, Loading};
+use super::{loaded, Embed, ErrorBox, Loading};
 use crate::api::{
     self, format_date, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList,
     ResultView,
@@ -234,14 +234,14 @@ fn Specs(page: Page) -> impl IntoView {
 
 /// One chart per rated figure, one row per capacity (with the figure's embed id).
 fn rated_charts(family: &Family) -> Vec<(&'static str, RatedBars)> {
-    let samples: Vec<(DriveSku, Vec<RatedSample>)> = family
+    let samples: Vec<(&DriveSku, Vec<RatedSample>)> = family
         .iter()
         .map(|(sku, results)| {
             let samples = results
                 .iter()
-                .map(|r| RatedSample { result: &r.result, raid: r.tags.raid.is_some(), flags: &r.flags })
+                .map(|r| RatedSample { result: &r.result, tags: &r.tags, flags: &r.flags })
                 .collect();
-            (sku.clone(), samples)
+            (sku, samples)
         })
         .collect();
     family_charts(&samples)
@@ -375,7 +375,7 @@ fn ByPlatform(results: Vec<ResultView>) -> impl IntoView {
                                 {rs
                                     .into_iter()
                                     .map(|r| {
-                                        let flags = r.flags.iter().map(flag_name).collect::<Vec<_>>().join(", ");
+                                        let flags = r.flags.iter().map(|f| f.kind.name()).collect::<Vec<_>>().join(", ");
                                         view! {
                                             <tr>
                                                 <td><A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A></td>

@@ -136,7 +136,7 @@ pub fn Flags(flags: Vec<Flag>) -> impl IntoView {
                 .map(|f| {
                     view! {
                         <li>
-                            <span class=format!("flag {}", flag_class(&f))>{flag_name(&f)}</span>
+                            <span class=format!("flag {}", flag_class(&f))>{f.kind.name()}</span>
                             " "
                             <strong>{f.label}</strong>
                             ": "
@@ -148,10 +148,6 @@ pub fn Flags(flags: Vec<Flag>) -> impl IntoView {
         </ul>
     }
     .into_any()
-}
-
-pub fn flag_name(f: &Flag) -> &'static str {
-    f.kind.name()
 }
 
 fn flag_class(f: &Flag) -> &'static str {

@@ -5,7 +5,7 @@
 
 use crate::{format_value, nice_axis, text, value_axis, DrawResult, HitBox, Theme};
 use bench::analysis::{rated_vs_measured, summarize, Flag, RatedFigure};
-use bench::{BenchResult, DriveSku};
+use bench::{BenchResult, DriveSku, Tags};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -50,8 +50,8 @@ pub const RATED_FIGURES: [(RatedFigure, &str, &str, &str); 4] = [
 #[derive(Debug, Clone, Copy)]
 pub struct RatedSample<'a> {
     pub result: &'a BenchResult,
-    /// Part of a RAID set: not a measurement of one drive, so left out.
-    pub raid: bool,
+    /// Its tags: a result of a RAID set measures no single drive, so it is left out.
+    pub tags: &'a Tags,
     /// The result's flags: the ones about a charted metric become the row's note.
     pub flags: &'a [Flag],
 }
@@ -60,7 +60,7 @@ pub struct RatedSample<'a> {
 /// capacity with its results; each chart has one row per capacity the maker rated for
 /// that figure, the median of the single-drive results that measured it (with their
 /// count), and the flags that explain a gap.
-pub fn family_charts(family: &[(DriveSku, Vec<RatedSample<'_>>)]) -> Vec<(&'static str, RatedBars)> {
+pub fn family_charts(family: &[(&DriveSku, Vec<RatedSample<'_>>)]) -> Vec<(&'static str, RatedBars)> {
     RATED_FIGURES
         .iter()
         .filter_map(|&(figure, id, name, unit)| {
@@ -70,7 +70,7 @@ pub fn family_charts(family: &[(DriveSku, Vec<RatedSample<'_>>)]) -> Vec<(&'stat
                     let rated = figure.of(&sku.rated)?;
                     let mut measured = Vec::new();
                     let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
-                    for s in samples.iter().filter(|s| !s.raid) {
+                    for s in samples.iter().filter(|s| s.tags.raid.is_none()) {
                         let Some(m) =
                             rated_vs_measured(s.result, &sku.rated).into_iter().find(|m| m.figure == figure)
                         else {

@@ -278,9 +278,9 @@ fn a_model_lines_rated_charts_come_from_its_single_drive_results() {
                 .iter()
                 .zip(&flags)
                 .filter(|(r, _)| r.tags.drive.sku.as_deref() == Some(sku.id.as_str()))
-                .map(|(r, f)| RatedSample { result: &r.result, raid: r.tags.raid.is_some(), flags: f })
+                .map(|(r, f)| RatedSample { result: &r.result, tags: &r.tags, flags: f })
                 .collect();
-            (sku.clone(), samples)
+            (sku, samples)
         })
         .collect();
     let charts = family_charts(&family);

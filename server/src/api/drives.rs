@@ -130,9 +130,7 @@ async fn get_one(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
 ) -> ApiResult<Json<DrivePage>> {
-    let Some(drive) = state.storage.get_drive(&id).await? else {
-        return Err(ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())));
-    };
+    let drive = catalogue_drive(&state, &id).await?;
     let results = state.storage.results_for_drives(std::slice::from_ref(&id)).await?;
     let tests = summarize_by_test(&results);
     let mut platforms: BTreeMap<PlatformGroup, Vec<i64>> = BTreeMap::new();
@@ -314,38 +312,25 @@ async fn rated_chart(
     id: &str,
     pairs: &[(String, String)],
 ) -> ApiResult<(ChartStyle, charts::RatedBars)> {
-    let mut style = ChartStyle::default();
-    let mut figure = charts::RATED_FIGURES[0].1;
     let mut errors = Vec::new();
-    for (name, value) in pairs {
-        if name == "figure" {
-            match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
-                Some(f) => figure = f.1,
-                None => errors.push(ErrorItem {
-                    detail: format!(
-                        "figure {value:?} is not one of {}",
-                        charts::RATED_FIGURES.iter().map(|f| f.1).collect::<Vec<_>>().join(", ")
-                    ),
-                    pointer: Some(name.clone()),
-                }),
-            }
-        } else {
-            match style.read(name, value) {
-                Some(Ok(())) => {}
-                Some(Err(e)) => errors.push(e),
-                None => errors.push(ErrorItem {
-                    detail: format!("unknown parameter {name:?} (figure, theme and width are)"),
-                    pointer: Some(name.clone()),
-                }),
-            }
+    let (style, asked) = embed::read_query(pairs, "figure", &mut errors);
+    let mut figure = charts::RATED_FIGURES[0].1;
+    for value in asked {
+        match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
+            Some(f) => figure = f.1,
+            None => errors.push(ErrorItem {
+                detail: format!(
+                    "figure {value:?} is not one of {}",
+                    charts::RATED_FIGURES.iter().map(|f| f.1).collect::<Vec<_>>().join(", ")
+                ),
+                pointer: Some("figure".into()),
+            }),
         }
     }
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(errors));
     }
-    let Some(drive) = state.storage.get_drive(id).await? else {
-        return Err(ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())));
-    };
+    let drive = catalogue_drive(state, id).await?;
     let mut siblings: Vec<_> = state
         .storage
         .list_drives()
@@ -355,23 +340,19 @@ async fn rated_chart(
         .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
         .collect();
     siblings.sort_by_key(|d| d.capacity_gb);
-    let mut family = Vec::new();
-    for sku in siblings {
-        let results = latest_results(state, &sku.id).await?;
-        family.push((sku, results));
+    let mut latest = Vec::new();
+    for sku in &siblings {
+        latest.push(latest_results(state, &sku.id).await?);
     }
-    let samples: Vec<(bench::DriveSku, Vec<charts::RatedSample>)> = family
+    let samples: Vec<(&bench::DriveSku, Vec<charts::RatedSample>)> = siblings
         .iter()
+        .zip(&latest)
         .map(|(sku, results)| {
             let samples = results
                 .iter()
-                .map(|r| charts::RatedSample {
-                    result: &r.result,
-                    raid: r.tags.raid.is_some(),
-                    flags: &r.flags,
-                })
+                .map(|r| charts::RatedSample { result: &r.result, tags: &r.tags, flags: &r.flags })
                 .collect();
-            (sku.clone(), samples)
+            (sku, samples)
         })
         .collect();
     charts::family_charts(&samples)
@@ -480,23 +461,9 @@ async fn distribution_chart(
     id: &str,
     pairs: &[(String, String)],
 ) -> ApiResult<(ChartStyle, charts::Distribution)> {
-    let mut style = ChartStyle::default();
-    let mut test = None;
     let mut errors = Vec::new();
-    for (name, value) in pairs {
-        if name == "test" {
-            test = Some(value.clone());
-            continue;
-        }
-        match style.read(name, value) {
-            Some(Ok(())) => {}
-            Some(Err(e)) => errors.push(e),
-            None => errors.push(ErrorItem {
-                detail: format!("unknown parameter {name:?} (test, theme and width are)"),
-                pointer: Some(name.clone()),
-            }),
-        }
-    }
+    let (style, tests) = embed::read_query(pairs, "test", &mut errors);
+    let test = tests.last().copied();
     if test.is_none() {
         errors.push(ErrorItem {
             detail:
@@ -508,16 +475,25 @@ async fn distribution_chart(
     let Some(test) = test.filter(|_| errors.is_empty()) else {
         return Err(ApiError::BadRequest(errors));
     };
-    if state.storage.get_drive(id).await?.is_none() {
-        return Err(ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())));
-    }
+    catalogue_drive(state, id).await?;
     let results = latest_results(state, id).await?;
-    let all = charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
+    let mut all =
+        charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
     let known: Vec<String> = all.iter().map(|(k, _)| k.id()).collect();
-    all.into_iter().find(|(k, _)| k.id() == test).map(|(_, chart)| (style, chart)).ok_or_else(|| {
-        ApiError::not_found(
+    match known.iter().position(|k| k == test) {
+        Some(i) => Ok((style, all.swap_remove(i).1)),
+        None => Err(ApiError::not_found(
             format!("no result of drive {id:?} ran {test:?}; its tests are: {}", known.join(", ")),
             Some("test".into()),
-        )
-    })
+        )),
+    }
+}
+
+/// Catalogue drive `id`, or 404 pointing at the path's `id`.
+async fn catalogue_drive(state: &AppState, id: &str) -> ApiResult<bench::DriveSku> {
+    state
+        .storage
+        .get_drive(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())))
 }

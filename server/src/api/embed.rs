@@ -64,6 +64,33 @@ impl ChartStyle {
     }
 }
 
+/// An embed's query: `theme` and `width`, and every value given for its own parameter
+/// `own`, in order. Any other parameter, and a theme or width that does not read, is an
+/// error in `errors`.
+pub fn read_query<'a>(
+    pairs: &'a [(String, String)],
+    own: &str,
+    errors: &mut Vec<ErrorItem>,
+) -> (ChartStyle, Vec<&'a str>) {
+    let mut style = ChartStyle::default();
+    let mut values = Vec::new();
+    for (name, v) in pairs {
+        if name == own {
+            values.push(v.as_str());
+            continue;
+        }
+        match style.read(name, v) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => errors.push(e),
+            None => errors.push(ErrorItem {
+                detail: format!("unknown parameter {name:?} ({own}, theme and width are)"),
+                pointer: Some(name.clone()),
+            }),
+        }
+    }
+    (style, values)
+}
+
 /// `draw` (a chart `height` pixels tall) with `caption` beneath, as an SVG answer.
 pub fn svg<F>(style: ChartStyle, height: u32, caption: &str, draw: F) -> ApiResult<Response>
 where
