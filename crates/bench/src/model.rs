@@ -611,8 +611,48 @@ pub struct DriveSku {
     pub rated: RatedSpec,
 }
 
+/// How exactly an observation's value is known: a figure the source prints, or only a
+/// bound ("above 420 MB/s", "10 MB/s or less") or an approximation ("about 170 MB/s").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum ObservationKind {
+    #[default]
+    Exact,
+    /// A lower bound: the source says "above", "over", "reached", "a little over".
+    AtLeast,
+    /// An upper bound: "or less", "within", "never … or more".
+    AtMost,
+    /// Given only roughly: "about", "around", "nearly".
+    About,
+}
+
+impl ObservationKind {
+    /// The sign a table puts before the value: `≥ 420`, `≤ 10`, `≈ 170`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ObservationKind::Exact => "",
+            ObservationKind::AtLeast => "≥",
+            ObservationKind::AtMost => "≤",
+            ObservationKind::About => "≈",
+        }
+    }
+
+    /// The words for it: `at least`, `at most`, `about`, `exact`.
+    pub fn words(self) -> &'static str {
+        match self {
+            ObservationKind::Exact => "exact",
+            ObservationKind::AtLeast => "at least",
+            ObservationKind::AtMost => "at most",
+            ObservationKind::About => "about",
+        }
+    }
+}
+
 /// A figure an article reports that is not one benchmark tool's output, e.g. the
-/// "DelayRatio" of a practical copy test (copy-paste time / (net write + net read time)).
+/// "DelayRatio" of a practical copy test (copy-paste time / (net write + net read time)),
+/// or a benchmark figure the text gives only as a bound or an approximation ("Sequential
+/// Read above 420 MB/s"), or without saying which test it is (read or write).
 /// Kept beside results so that nothing a source measured is lost, but never mixed into
 /// the per-test aggregates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -621,6 +661,13 @@ pub struct Observation {
     /// What was measured, e.g. `DelayRatio`, `copy time`.
     pub name: String,
     pub value: f64,
+    /// Whether `value` is exact, a bound or an approximation.
+    #[serde(default)]
+    pub kind: ObservationKind,
+    /// The data written, where the figure is a benchmark's and the source says so;
+    /// absent when it does not say (unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_pattern: Option<DataPattern>,
     /// Unit of `value`: `ratio`, `s`, `MB/s`, ...
     pub unit: String,
     /// The conditions in words, e.g. `copy of 2,000 small files within the drive`.
