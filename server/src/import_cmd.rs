@@ -202,7 +202,7 @@ async fn store_upload(
     ingest::check_storable(&tags, &upload.results, None).map_err(|e| pointed(e.detail, e.pointer))?;
     let source = Some(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
     let (submission, _token) = ingest::submission(upload, &tags, sku.as_ref(), source, Some("import".into()));
-    storage.store_batch(&[], &[submission]).await.map_err(|e| e.to_string())
+    storage.store_batch(&[], &[], &[submission]).await.map_err(|e| e.to_string())
 }
 
 /// A dataset: its new drives and all its results in one transaction.
@@ -231,8 +231,15 @@ async fn import_dataset(storage: &DynStorage, ds: &Dataset) -> Result<Vec<Submit
         ingest::check_storable(&r.tags, std::slice::from_ref(&r.result), r.source.as_deref())
             .map_err(|e| at(pointed(e.detail, e.pointer)))?;
     }
+    for (i, o) in ds.observations.iter().enumerate() {
+        if let Some(id) = &o.tags.drive.sku {
+            if !known.contains_key(id) && storage.get_drive(id).await.map_err(|e| e.to_string())?.is_none() {
+                return Err(format!("observations[{i}]: unknown drive sku {id:?}"));
+            }
+        }
+    }
     let submissions: Vec<NewSubmission> = ingest::dataset_submissions(ds, &stored_drives, "import");
-    storage.store_batch(&ds.drives, &submissions).await.map_err(|e| e.to_string())
+    storage.store_batch(&ds.drives, &ds.observations, &submissions).await.map_err(|e| e.to_string())
 }
 
 fn pointed(detail: String, pointer: Option<String>) -> String {

@@ -16,7 +16,7 @@ use storage::DynStorage;
 pub async fn seed_if_empty(storage: &DynStorage) -> anyhow::Result<usize> {
     let ds = bench::seeds::seed_dataset().map_err(|e| anyhow::anyhow!("seed dataset: {e}"))?;
     let submissions = ingest::seed_submissions(&ds);
-    let loaded = storage.seed_if_empty(&ds.drives, &submissions).await?;
+    let loaded = storage.seed_if_empty(&ds.drives, &ds.observations, &submissions).await?;
     Ok(if loaded { submissions.len() } else { 0 })
 }
 

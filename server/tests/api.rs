@@ -24,6 +24,11 @@ use tower::ServiceExt;
 mod openapi;
 use openapi::*;
 
+/// The seed dataset against its articles (its own file: one test per correction).
+#[path = "api/seeds.rs"]
+mod seeds;
+use seeds::*;
+
 const CDM3: &str = "\
 -----------------------------------------------------------------------
 CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
@@ -1714,4 +1719,13 @@ on_both_backends!(
     answers_match_their_schemas_and_wrong_ones_do_not,
     query_parameters_are_exactly_the_accepted_ones,
     public_type_schemas_follow_their_serde_form,
+    seeds_name_their_section_and_figure,
+    seeds_first_ich10r_runs_record_both_versions_and_one_mode,
+    seeds_3ware_raid_0_is_tagged_as_the_article_says,
+    seeds_m2s_runs_under_the_c300s_conditions_are_zero_fill,
+    seeds_unstated_data_patterns_are_unknown,
+    seeds_addendum_4k_figures_claim_no_operation,
+    seeds_bounds_and_approximations_are_observations_with_their_kind,
+    seeds_combined_seq_and_512k_writes_store_both_halves,
+    seeds_guessed_versions_and_block_sizes_say_so,
 );

@@ -143,8 +143,7 @@ fn site_post_build() -> Result<()> {
     // The Cargo profile is index.html's data-cargo-profile-release in release builds.
     let profile =
         if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
-    let target_dir =
-        env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from);
+    let target_dir = target_dir();
     let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
     split::split_site_wasm(Path::new(&dir), &linked)?;
     let mut files = Vec::new();
@@ -255,8 +254,13 @@ fn site_end_to_end(site: &Path) -> Result<()> {
         Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["test", "-p", "e2e", "--", "--nocapture"])
             .env("SSDBASE_SITE_DIR", site)
-            .env("SSDBASE_BIN", project_root().join("target/debug/ssdbase")),
+            .env("SSDBASE_BIN", target_dir().join("debug/ssdbase")),
     )
+}
+
+/// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the checkout.
+fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| project_root().join("target"), PathBuf::from)
 }
 
 /// The server benchmark (server/benches/server.rs): submissions per second through HTTP

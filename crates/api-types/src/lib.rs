@@ -5,7 +5,7 @@
 //! `bench`'s own serde types.
 
 use bench::analysis::{Flag, RatedVsMeasured, Summary};
-use bench::{DataPattern, DriveSku, Platform, PlatformGroup, TestKey, Tool};
+use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};
 use serde::{Deserialize, Serialize};
 
 // --- /drives -----------------------------------------------------------------------------
@@ -143,6 +143,18 @@ pub struct DrivePage {
     pub firmware: Vec<FirmwareSeen>,
     /// Per comparable test, per platform group and data pattern: median, MAD, count.
     pub tests: Vec<TestSummary>,
+    /// What the sources report about this drive beyond tool results: bounds ("above 420
+    /// MB/s"), approximations, figures whose test the text leaves open, practical tests.
+    /// Never part of `tests`.
+    #[serde(default)]
+    pub observations: Vec<Observation>,
+}
+
+/// `GET /observations`: what the sources report beyond tool results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ObservationList {
+    pub observations: Vec<Observation>,
 }
 
 // --- /compare ----------------------------------------------------------------------------

@@ -498,7 +498,7 @@ async fn store_batch(
         return Err(ApiError::Unprocessable(errors));
     }
     let submissions: Vec<NewSubmission> = prepared.iter().map(|(s, _)| s.clone()).collect();
-    let outcomes = state.storage.store_batch(&[], &submissions).await?;
+    let outcomes = state.storage.store_batch(&[], &[], &submissions).await?;
     let mut files = Vec::with_capacity(outcomes.len());
     let mut any_stored = false;
     for (index, ((outcome, (submission, token)), name)) in

@@ -20,7 +20,7 @@ pub use summary::{PoolSummary, TestSummary};
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
-use bench::{BenchResult, DataPattern, DriveSku, PlatformGroup, Tags, TestKey};
+use bench::{BenchResult, DataPattern, DriveSku, Observation, PlatformGroup, Tags, TestKey};
 use std::sync::Arc;
 
 /// What the database layer can fail with.
@@ -321,25 +321,39 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Loads the seed catalogue and results in one transaction when the database has
     /// never been seeded and holds no data. Returns whether it loaded anything. Safe
     /// against several servers starting at once on one database.
-    async fn seed_if_empty(&self, drives: &[DriveSku], submissions: &[NewSubmission]) -> StorageResult<bool>;
+    async fn seed_if_empty(
+        &self,
+        drives: &[DriveSku],
+        observations: &[Observation],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<bool>;
 
     /// Stores an upload and its results in one transaction, or recognises the same
     /// content hash and stores nothing.
     async fn submit(&self, submission: &NewSubmission) -> StorageResult<Submitted> {
-        let mut done = self.store_batch(&[], std::slice::from_ref(submission)).await?;
+        let mut done = self.store_batch(&[], &[], std::slice::from_ref(submission)).await?;
         Ok(done.pop().expect("one outcome per submission"))
     }
 
     /// Stores several uploads in ONE transaction: all of them or (on any error) none.
     /// Catalogue drives not yet known are added first (`ssdbase import` of a dataset);
-    /// known ids are left as they are. One outcome per submission, in order; an upload
-    /// whose content hash is stored already (or appears earlier in the batch) is a
-    /// [`Submitted::Duplicate`].
+    /// known ids are left as they are; then the dataset's observations not yet stored.
+    /// One outcome per submission, in order; an upload whose content hash is stored
+    /// already (or appears earlier in the batch) is a [`Submitted::Duplicate`].
     async fn store_batch(
         &self,
         drives: &[DriveSku],
+        observations: &[Observation],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>>;
+
+    /// The sources' observations about one catalogue drive (bounds, approximations,
+    /// practical tests): its own and those that name only its model line (vendor and
+    /// model, no capacity), in the order they were stored.
+    async fn observations_of_drive(&self, drive: &DriveSku) -> StorageResult<Vec<Observation>>;
+
+    /// Every stored observation, in the order they were stored.
+    async fn list_observations(&self) -> StorageResult<Vec<Observation>>;
 
     /// The format and provenance of the upload a result came from.
     async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>>;

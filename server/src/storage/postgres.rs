@@ -8,7 +8,7 @@ use super::{
     StorageResult, StoredResult, Submitted, UploadInfo,
 };
 use async_trait::async_trait;
-use bench::DriveSku;
+use bench::{DriveSku, Observation};
 use sqlx::postgres::{PgArguments, PgConnection, PgPoolOptions};
 use sqlx::{FromRow, PgPool, Postgres, Row};
 
@@ -35,6 +35,15 @@ impl PgStorage {
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default() })
+    }
+
+    /// Writes observations not stored yet on an open transaction.
+    async fn insert_observations(conn: &mut PgConnection, observations: &[Observation]) -> StorageResult<()> {
+        let insert = sql::numbered(sql::INSERT_OBSERVATION_IF_NEW);
+        for o in observations {
+            bind(sqlx::query(&insert), sql::observation_params(o)).execute(&mut *conn).await?;
+        }
+        Ok(())
     }
 
     /// Writes a submission on an open transaction; `None` when its hash is known.
@@ -124,7 +133,12 @@ impl Storage for PgStorage {
         Ok(())
     }
 
-    async fn seed_if_empty(&self, drives: &[DriveSku], submissions: &[NewSubmission]) -> StorageResult<bool> {
+    async fn seed_if_empty(
+        &self,
+        drives: &[DriveSku],
+        observations: &[Observation],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<bool> {
         let mut tx = self.pool.begin().await?;
         let marked = sqlx::query(&sql::numbered(sql::INSERT_META_SEEDED))
             .bind("1")
@@ -145,6 +159,7 @@ impl Storage for PgStorage {
                 .execute(&mut *tx)
                 .await?;
         }
+        Self::insert_observations(&mut tx, observations).await?;
         for s in submissions {
             Self::insert_submission(&mut tx, s).await?;
         }
@@ -155,6 +170,7 @@ impl Storage for PgStorage {
     async fn store_batch(
         &self,
         drives: &[DriveSku],
+        observations: &[Observation],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
@@ -163,6 +179,7 @@ impl Storage for PgStorage {
                 .execute(&mut *tx)
                 .await?;
         }
+        Self::insert_observations(&mut tx, observations).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
         for s in submissions {
             outcomes.push(match Self::insert_submission(&mut tx, s).await? {
@@ -283,6 +300,21 @@ impl Storage for PgStorage {
         let (sql, params) = sql::list_results_sql(q);
         let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
+    }
+
+    async fn observations_of_drive(&self, drive: &DriveSku) -> StorageResult<Vec<Observation>> {
+        let rows = sqlx::query(&sql::numbered(sql::OBSERVATIONS_OF_DRIVE))
+            .bind(&drive.id)
+            .bind(&drive.vendor)
+            .bind(&drive.model)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| sql::from_json(&r.try_get::<String, _>(0)?)).collect()
+    }
+
+    async fn list_observations(&self) -> StorageResult<Vec<Observation>> {
+        let rows = sqlx::query(&sql::numbered(sql::ALL_OBSERVATIONS)).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| sql::from_json(&r.try_get::<String, _>(0)?)).collect()
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {

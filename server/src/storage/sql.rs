@@ -6,7 +6,7 @@
 use super::{
     Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
 };
-use bench::{BenchResult, DriveSku, Link, Metric, PlatformGroup, TestKey};
+use bench::{BenchResult, DriveSku, Link, Metric, Observation, PlatformGroup, TestKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -102,6 +102,31 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
 pub const INSERT_DRIVE_IF_NEW: &str =
     "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+
+/// Adds a source's observation unless the same one is stored (a repeated import).
+pub const INSERT_OBSERVATION_IF_NEW: &str =
+    "INSERT INTO observations (content_hash, drive_sku, drive_vendor, drive_model, body) \
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING";
+
+pub fn observation_params(o: &Observation) -> Vec<Param> {
+    let body = to_json(o);
+    let drive = &o.tags.drive;
+    vec![
+        Param::Text(Some(crate::ingest::sha256_hex(body.as_bytes()))),
+        Param::Text(drive.sku.clone()),
+        Param::Text(drive.vendor.clone()),
+        Param::Text(drive.model.clone()),
+        Param::Text(Some(body)),
+    ]
+}
+
+/// A drive's observations (`?` = its id, vendor, model): its own, and those that name
+/// only its model line, in the order they were stored.
+pub const OBSERVATIONS_OF_DRIVE: &str = "SELECT body FROM observations WHERE drive_sku = ? \
+     OR (drive_sku IS NULL AND drive_vendor = ? AND drive_model = ?) ORDER BY id";
+
+/// Every observation, in the order they were stored.
+pub const ALL_OBSERVATIONS: &str = "SELECT body FROM observations ORDER BY id";
 
 /// The columns of `submissions` an insert fills, in the order of [`submission_params`].
 pub const SUBMISSION_COLUMNS: &[&str] =

@@ -7,7 +7,7 @@ use super::{
     StorageResult, StoredResult, Submitted, UploadInfo,
 };
 use async_trait::async_trait;
-use bench::DriveSku;
+use bench::{DriveSku, Observation};
 use sqlx::sqlite::{
     SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
     SqliteSynchronous,
@@ -74,12 +74,12 @@ async fn group_writer(writer: SqlitePool, mut queue: mpsc::Receiver<Pending>) {
         }
         let (submissions, answers): (Vec<NewSubmission>, Vec<_>) =
             group.into_iter().map(|p| (p.submission, p.done)).unzip();
-        let outcomes = match SqliteStorage::store_group(&writer, &[], &submissions).await {
+        let outcomes = match SqliteStorage::store_group(&writer, &[], &[], &submissions).await {
             Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
             Err(_) if submissions.len() > 1 => {
                 let mut each = Vec::with_capacity(submissions.len());
                 for s in &submissions {
-                    let one = SqliteStorage::store_group(&writer, &[], std::slice::from_ref(s)).await;
+                    let one = SqliteStorage::store_group(&writer, &[], &[], std::slice::from_ref(s)).await;
                     each.push(one.map(|mut o| o.pop().expect("one outcome per submission")));
                 }
                 each
@@ -154,11 +154,17 @@ impl SqliteStorage {
     async fn store_group(
         writer: &SqlitePool,
         drives: &[DriveSku],
+        observations: &[Observation],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = writer.begin().await?;
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
+        }
+        for o in observations {
+            bind(sqlx::query(sql::INSERT_OBSERVATION_IF_NEW), sql::observation_params(o))
+                .execute(&mut *tx)
+                .await?;
         }
         let outcomes = Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
@@ -338,7 +344,12 @@ impl Storage for SqliteStorage {
         Ok(())
     }
 
-    async fn seed_if_empty(&self, drives: &[DriveSku], submissions: &[NewSubmission]) -> StorageResult<bool> {
+    async fn seed_if_empty(
+        &self,
+        drives: &[DriveSku],
+        observations: &[Observation],
+        submissions: &[NewSubmission],
+    ) -> StorageResult<bool> {
         let mut tx = self.writer.begin().await?;
         let marked = sqlx::query(sql::INSERT_META_SEEDED).bind("1").execute(&mut *tx).await?.rows_affected();
         if marked == 0 {
@@ -351,6 +362,11 @@ impl Storage for SqliteStorage {
         }
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
+        }
+        for o in observations {
+            bind(sqlx::query(sql::INSERT_OBSERVATION_IF_NEW), sql::observation_params(o))
+                .execute(&mut *tx)
+                .await?;
         }
         Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
@@ -367,9 +383,25 @@ impl Storage for SqliteStorage {
     async fn store_batch(
         &self,
         drives: &[DriveSku],
+        observations: &[Observation],
         submissions: &[NewSubmission],
     ) -> StorageResult<Vec<Submitted>> {
-        Self::store_group(&self.writer, drives, submissions).await
+        Self::store_group(&self.writer, drives, observations, submissions).await
+    }
+
+    async fn observations_of_drive(&self, drive: &DriveSku) -> StorageResult<Vec<Observation>> {
+        let rows = sqlx::query(sql::OBSERVATIONS_OF_DRIVE)
+            .bind(&drive.id)
+            .bind(&drive.vendor)
+            .bind(&drive.model)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| sql::from_json(&r.try_get::<String, _>(0)?)).collect()
+    }
+
+    async fn list_observations(&self) -> StorageResult<Vec<Observation>> {
+        let rows = sqlx::query(sql::ALL_OBSERVATIONS).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| sql::from_json(&r.try_get::<String, _>(0)?)).collect()
     }
 
     async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>> {

@@ -241,6 +241,7 @@ pub async fn the_openapi_document_is_valid_openapi_3_1(app: &TestApp) {
         ("post", "/results/{id}/restore"),
         ("get", "/drives"),
         ("get", "/drives/{id}"),
+        ("get", "/observations"),
         ("get", "/compare"),
         ("get", "/compare/chart.svg"),
         ("get", "/compare/chart.png"),
@@ -314,6 +315,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("delete", "/results/{id}", format!("/results/{my_id}"), Some(&token), None),
         ("get", "/drives", "/drives".into(), None, None),
         ("get", "/drives/{id}", format!("/drives/{C300_64}"), None, None),
+        ("get", "/observations", "/observations".into(), None, None),
         (
             "get",
             "/drives/{id}/rated.svg",
@@ -440,6 +442,8 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
         ("/results/{id}", format!("/results/{seed_id}")),
         ("/drives", "/drives".to_string()),
         ("/drives/{id}", format!("/drives/{C300_64}")),
+        ("/drives/{id}", "/drives/crucial-realssd-c300-256gb".to_string()),
+        ("/observations", "/observations".to_string()),
         ("/compare", format!("/compare?drives={C300_128},{M2S_128}")),
         ("/ocr/{id}", format!("/ocr/{job_id}")),
     ] {
