@@ -169,6 +169,7 @@ fn Specs(page: Page) -> impl IntoView {
     let firmware = page.firmware.clone();
     let drive_id = d.id.clone();
     let tests = page.tests;
+    let observations = page.observations;
     let compare = format!("/compare?drives={}", d.id);
     view! {
         <h1>{title}</h1>
@@ -222,6 +223,50 @@ fn Specs(page: Page) -> impl IntoView {
                                     <td class="num">{s.map(|s| format!("{} {unit}", format_value(s.median)))}</td>
                                     <td class="num">{s.map(|s| format_value(s.mad))}</td>
                                     <td class="num">{s.map(|s| s.count)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        {(!observations.is_empty()).then(|| view! { <Observations observations /> })}
+    }
+}
+
+/// What the sources say beyond tool results: bounds (≥, ≤), approximations (≈), figures
+/// whose test the text leaves open, practical tests. Never part of the aggregates above.
+#[component]
+fn Observations(observations: Vec<bench::Observation>) -> impl IntoView {
+    view! {
+        <h2 id="observations">"What the sources say besides tool results"</h2>
+        <p class="muted">
+            "Bounds (≥ at least, ≤ at most), approximations (≈) and figures whose test the text leaves open, \
+             as the articles word them; never pooled with the measured results above."
+        </p>
+        <div class="table-wrap">
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">"Figure"</th>
+                        <th scope="col" class="num">"Value"</th>
+                        <th scope="col">"Data"</th>
+                        <th scope="col">"Platform"</th>
+                        <th scope="col">"Source"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {observations
+                        .into_iter()
+                        .map(|o| {
+                            let value = format!("{} {} {}", o.kind.symbol(), format_value(o.value), o.unit);
+                            view! {
+                                <tr>
+                                    <th scope="row" title=o.note.unwrap_or_default()>{o.name}</th>
+                                    <td class="num" title=o.kind.words()>{value.trim_start().to_string()}</td>
+                                    <td>{pattern_label(o.data_pattern)}</td>
+                                    <td>{platform_label(&o.tags)}</td>
+                                    <td>{o.source.unwrap_or_default()}</td>
                                 </tr>
                             }
                         })

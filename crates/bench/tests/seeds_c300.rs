@@ -27,8 +27,8 @@ fn loads_and_counts() {
     let ds = own();
     assert_eq!(ds.drives.len(), 6);
     assert_eq!(ds.results.len(), 34);
-    assert_eq!(ds.measurement_count(), 67);
-    assert_eq!(ds.observations.len(), 15);
+    assert_eq!(ds.measurement_count(), 63);
+    assert_eq!(ds.observations.len(), 29);
 }
 
 #[test]

@@ -38,8 +38,8 @@ fn loads_with_the_other_seeds() {
     let all = seed_dataset().unwrap();
     assert!(all.drives.iter().any(|d| d.id == "ocz-vertex-30gb"));
     let ds = vertex();
-    assert_eq!((ds.drives.len(), ds.results.len(), ds.observations.len()), (10, 14, 54));
-    assert_eq!(ds.measurement_count(), 19);
+    assert_eq!((ds.drives.len(), ds.results.len(), ds.observations.len()), (10, 12, 57));
+    assert_eq!(ds.measurement_count(), 17);
 }
 
 #[test]

@@ -837,6 +837,16 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.wait("canvas[data-drawn-ms]").await?;
     ensure!(w.url().await.contains("chipset=SB850"), "the comparison keeps the platform: {}", w.url().await);
 
+    // What the articles give only as bounds or approximations has its own table, with
+    // its kind; what they do not state shows as unknown.
+    w.goto("/drives/plextor-px-m2s-256gb").await?;
+    w.wait("#observations").await?;
+    let m2s = w.body_text().await?;
+    for figure in ["≥ 300 MB/s", "≥ 420 MB/s", "≈ 300 MB/s", "read or write not stated", "pattern unknown"] {
+        ensure!(m2s.contains(figure), "{figure:?} on the PX-256M2S page: {m2s}");
+    }
+    w.shot("drive-observations").await?;
+
     // An unknown page is the app's own not-found page; an unknown API path stays JSON.
     w.goto("/no/such/page").await?;
     ensure!(w.wait("main h1").await?.text().await? == "Page not found");
