@@ -161,7 +161,7 @@ async fn import_file(
     if first == Some(&b'{') && format.is_none() {
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| format!("line {}: invalid JSON: {e}", e.line()))?;
-        if value.get("drives").is_some() || value.get("results").is_some() {
+        if ["drives", "results", "observations"].iter().any(|k| value.get(k).is_some()) {
             let ds: Dataset = serde_json::from_value(value).map_err(|e| format!("not a dataset: {e}"))?;
             return import_dataset(storage, &ds).await;
         }

@@ -76,8 +76,17 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
             "tags": {"drive": {"sku": "acme-fast-1tb"}, "platform": {"chipset": chipset}}
         }));
     }
-    let dataset = serde_json::json!({"drives": [drive], "results": results});
+    // With an observation: a figure its source gives only as a bound.
+    let observation = serde_json::json!({
+        "name": "Seq read", "value": 500.0, "kind": "at-least", "unit": "MB/s",
+        "tags": {"drive": {"sku": "acme-fast-1tb"}}, "source": "test § bound — fig. 1"
+    });
+    let dataset = serde_json::json!({"drives": [drive], "results": results, "observations": [observation]});
     std::fs::write(inputs.join("dataset.json"), serde_json::to_vec_pretty(&dataset).unwrap()).unwrap();
+    // A dataset whose observation names an unknown drive: refused whole.
+    let mut bad_observation = serde_json::json!({"observations": [observation]});
+    bad_observation["observations"][0]["tags"]["drive"]["sku"] = serde_json::json!("no-such-drive");
+    std::fs::write(inputs.join("observation.json"), serde_json::to_vec(&bad_observation).unwrap()).unwrap();
     // A dataset whose second result names an unknown drive: none of it may be stored.
     let mut half = dataset.clone();
     half["drives"][0]["id"] = serde_json::json!("acme-half-1tb");
@@ -93,9 +102,13 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
     let out = import(&db, &[&inputs], &["--tags", tags]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "a file failed: {stdout}{stderr}");
-    assert!(stdout.contains("imported 5 files: 4 results stored, 0 duplicates, 2 files failed"), "{stdout}");
+    assert!(stdout.contains("imported 6 files: 4 results stored, 0 duplicates, 3 files failed"), "{stdout}");
     assert!(stderr.contains("broken.txt: CrystalDiskMark: line 3:"), "{stderr}");
     assert!(stderr.contains("half.json: results[1]: unknown drive sku \"no-such-drive\""), "{stderr}");
+    assert!(
+        stderr.contains("observation.json: observations[0]: unknown drive sku \"no-such-drive\""),
+        "{stderr}"
+    );
 
     let storage = ssdbase::open(&db).await.unwrap();
     let side = with_chipset(&storage, "IMPORT-SIDECAR").await;
@@ -108,7 +121,11 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
     assert_eq!(kdm[0].result.metrics[2].mbps, Some(354.657));
     let ds = with_chipset(&storage, "IMPORT-DS").await;
     assert_eq!(ds.len(), 2);
-    assert_eq!(storage.get_drive("acme-fast-1tb").await.unwrap().unwrap().model, "Fast");
+    let acme = storage.get_drive("acme-fast-1tb").await.unwrap().unwrap();
+    assert_eq!(acme.model, "Fast");
+    let observations = storage.observations_of_drive(&acme).await.unwrap();
+    assert_eq!(observations.len(), 1);
+    assert_eq!((observations[0].value, observations[0].kind), (500.0, bench::ObservationKind::AtLeast));
     // Nothing of the half-bad dataset: neither its good result nor its drive.
     assert!(with_chipset(&storage, "IMPORT-HALF").await.is_empty());
     assert!(storage.get_drive("acme-half-1tb").await.unwrap().is_none());
@@ -117,9 +134,18 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
     // Again, without the bad files: all duplicates, exit 0.
     std::fs::remove_file(inputs.join("broken.txt")).unwrap();
     std::fs::remove_file(inputs.join("half.json")).unwrap();
+    std::fs::remove_file(inputs.join("observation.json")).unwrap();
     let out = import(&db, &[&inputs], &["--tags", tags]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("imported 3 files: 0 results stored, 4 duplicates, 0 files failed"));
+    let storage = ssdbase::open(&db).await.unwrap();
+    let acme = storage.get_drive("acme-fast-1tb").await.unwrap().unwrap();
+    assert_eq!(
+        storage.observations_of_drive(&acme).await.unwrap().len(),
+        1,
+        "a repeated import adds no observation"
+    );
+    drop(storage);
 
     // Bad arguments are errors before anything is read.
     let out = import(&db, &[&inputs], &["--tags", "{not json"]);

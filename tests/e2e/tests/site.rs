@@ -842,7 +842,8 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/drives/plextor-px-m2s-256gb").await?;
     w.wait("#observations").await?;
     let m2s = w.body_text().await?;
-    for figure in ["≥ 300 MB/s", "≥ 420 MB/s", "≈ 300 MB/s", "read or write not stated", "pattern unknown"] {
+    for figure in ["≥ 300 MB/s", "≥ 420 MB/s", "≈ 300 MB/s", "read or write not stated", "pattern unknown"]
+    {
         ensure!(m2s.contains(figure), "{figure:?} on the PX-256M2S page: {m2s}");
     }
     w.shot("drive-observations").await?;
