@@ -131,6 +131,21 @@ pub async fn seeds_3ware_raid_0_is_tagged_as_the_article_says(app: &TestApp) {
             assert!(ids.iter().all(|id| card.iter().any(|c| &c["id"] == id)), "{ids:?}");
         }
     }
+    // The comparison pools the same way: the card's results are AHCI pools of their own,
+    // the ICH10R arrays RAID pools without them.
+    let c = app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await.json();
+    let card_ids: Vec<&Value> = card.iter().map(|r| &r["id"]).collect();
+    let mut card_pools = 0;
+    for pool in c["pools"].as_array().unwrap() {
+        let ids = pool["result_ids"].as_array().unwrap();
+        let on_card = ids.iter().filter(|id| card_ids.contains(id)).count();
+        if on_card > 0 {
+            card_pools += 1;
+            assert_eq!(on_card, ids.len(), "{pool}");
+            assert_eq!(pool["platform"]["mode"], "AHCI", "{pool}");
+        }
+    }
+    assert_eq!(card_pools, 1, "the four runs on the card are one pool");
 }
 
 /// 000 §14: the PX-256M2S "under the same conditions as ⑩a/⑩b", which were 0 fill.
