@@ -29,6 +29,11 @@ use openapi::*;
 mod seeds;
 use seeds::*;
 
+/// Conditional GET on the chart embeds.
+#[path = "api/caching.rs"]
+mod caching;
+use caching::*;
+
 const CDM3: &str = "\
 -----------------------------------------------------------------------
 CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
@@ -1728,4 +1733,5 @@ on_both_backends!(
     seeds_bounds_and_approximations_are_observations_with_their_kind,
     seeds_combined_seq_and_512k_writes_store_both_halves,
     seeds_guessed_versions_and_block_sizes_say_so,
+    chart_embeds_answer_304_while_unchanged,
 );

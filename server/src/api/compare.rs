@@ -274,6 +274,7 @@ fn compare_csv(c: &Comparison) -> String {
     params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
             body = ErrorBody),
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
@@ -300,6 +301,7 @@ async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
     params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "As for GET /compare, or a figure, theme or width that does not read",
             body = ErrorBody),
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),

@@ -292,6 +292,7 @@ const RATED_CAPTION: &str = "SSDBase · rated (outline) vs measured median (bar)
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "A figure, theme or width that does not read, or another parameter",
             body = ErrorBody),
         (status = 404, description = "No such drive, or the catalogue has no rating of this figure for its model line",
@@ -321,6 +322,7 @@ async fn rated_svg(
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "A figure, theme or width that does not read, or another parameter",
             body = ErrorBody),
         (status = 404, description = "No such drive, or the catalogue has no rating of this figure for its model line",
@@ -444,6 +446,7 @@ const DISTRIBUTION_CAPTION: &str = "SSDBase · every result a dot, box median ±
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "No test, a theme or width that does not read, or another parameter",
             body = ErrorBody),
         (status = 404, description = "No such drive, or none of its results ran this test", body = ErrorBody),
@@ -472,6 +475,7 @@ async fn distribution_svg(
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
         (status = 400, description = "No test, a theme or width that does not read, or another parameter",
             body = ErrorBody),
         (status = 404, description = "No such drive, or none of its results ran this test", body = ErrorBody),

@@ -127,10 +127,14 @@ where
 }
 
 /// An image answer: typed, never sniffed, cacheable for a few minutes (new results change
-/// the chart, so not for long), and embeddable from any site.
+/// the chart, so not for long), embeddable from any site, with an ETag (a hash of the
+/// bytes) so that a cache revalidates with `If-None-Match` and gets 304 while the chart is
+/// unchanged (`api::conditional_get`).
 fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
+    let etag = format!("\"{}\"", &crate::ingest::sha256_hex(&body)[..32]);
     (
         [
+            (header::ETAG, HeaderValue::from_str(&etag).expect("hex is a valid header value")),
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
             (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),

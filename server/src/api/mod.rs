@@ -120,6 +120,47 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn(conditional_get))
+}
+
+/// Conditional GET for answers that carry an `ETag` (the chart embeds): when the client's
+/// `If-None-Match` names it, 304 without the body. The ETag is a hash of the bytes, so a
+/// change to the results behind a chart changes it; the chart is still drawn to know.
+async fn conditional_get(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let res = next.run(req).await;
+    let (Some(wanted), Some(etag)) = (if_none_match, res.headers().get(header::ETAG)) else {
+        return res;
+    };
+    if res.status() != StatusCode::OK || !etag_matches(wanted.as_bytes(), etag.as_bytes()) {
+        return res;
+    }
+    let (mut parts, _) = res.into_parts();
+    parts.status = StatusCode::NOT_MODIFIED;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_TYPE);
+    Response::from_parts(parts, axum::body::Body::empty())
+}
+
+/// Whether an `If-None-Match` list (`"a", W/"b"` or `*`) names `etag` (weak comparison,
+/// as RFC 9110 asks for If-None-Match).
+fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
+    let strip = |t: &[u8]| t.strip_prefix(b"W/").unwrap_or(t).to_vec();
+    let etag = strip(etag);
+    if_none_match.split(|&b| b == b',').map(|t| t.trim_ascii()).any(|t| t == b"*" || strip(t) == etag)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn if_none_match_lists_and_weak_tags() {
+        use super::etag_matches as m;
+        assert!(m(br#""abc""#, br#""abc""#));
+        assert!(m(br#""x", W/"abc""#, br#""abc""#));
+        assert!(m(b"*", br#""abc""#));
+        assert!(!m(br#""abcd""#, br#""abc""#));
+        assert!(!m(b"", br#""abc""#));
+    }
 }
 
 async fn not_found() -> ApiError {

@@ -1,0 +1,62 @@
+//! Conditional GET on the chart embeds: an `ETag` on every image, 304 for a current
+//! `If-None-Match`, and a new ETag when the results behind the chart change.
+
+use super::*;
+
+/// A GET with `If-None-Match`: the status, the ETag and the body's length.
+async fn get_if_none_match(
+    app: &TestApp,
+    uri: &str,
+    etag: Option<&str>,
+) -> (StatusCode, Option<String>, usize) {
+    let mut req = Request::builder().method(Method::GET).uri(uri);
+    if let Some(tag) = etag {
+        req = req.header(header::IF_NONE_MATCH, tag);
+    }
+    let res = app.router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    let status = res.status();
+    let tag = res.headers().get(header::ETAG).map(|v| v.to_str().unwrap().to_string());
+    let body = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    (status, tag, body.len())
+}
+
+pub async fn chart_embeds_answer_304_while_unchanged(app: &TestApp) {
+    let compare = format!("/api/v1/compare/chart.svg?drives={C300_64},{M2S_64}");
+    let embeds = [
+        compare.clone(),
+        format!("/api/v1/compare/chart.png?drives={C300_64},{M2S_64}&width=480"),
+        format!("/api/v1/drives/{C300_64}/rated.svg?figure=seq-write"),
+        format!("/api/v1/drives/{C300_64}/rated.png"),
+    ];
+    for uri in &embeds {
+        let (status, tag, len) = get_if_none_match(app, uri, None).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        let tag = tag.unwrap_or_else(|| panic!("{uri} has no ETag"));
+        assert!(tag.starts_with('"') && tag.ends_with('"') && len > 0, "{uri}: {tag}");
+        // The same chart again: 304, no body, the same tag.
+        let (status, again, len) = get_if_none_match(app, uri, Some(&tag)).await;
+        assert_eq!(
+            (status, again.as_deref(), len),
+            (StatusCode::NOT_MODIFIED, Some(tag.as_str()), 0),
+            "{uri}"
+        );
+        let listed = format!("\"other\", W/{tag}");
+        assert_eq!(get_if_none_match(app, uri, Some(&listed)).await.0, StatusCode::NOT_MODIFIED, "{uri}");
+        // Another tag: the whole chart.
+        let (status, _, len) = get_if_none_match(app, uri, Some("\"stale\"")).await;
+        assert!(status == StatusCode::OK && len > 0, "{uri}");
+    }
+    // Errors are never 304, whatever the client sends.
+    let bad = format!("/api/v1/compare/chart.svg?drives={C300_64}&width=1");
+    assert_eq!(get_if_none_match(app, &bad, Some("*")).await.0, StatusCode::BAD_REQUEST);
+
+    // A new result on the compared drive changes the chart, so its tag.
+    let (_, before, _) = get_if_none_match(app, &compare, None).await;
+    let before = before.unwrap();
+    let body =
+        json!({"text": CDM3, "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": "ETAG-TEST"}}});
+    assert_eq!(app.post_json("/api/v1/results", &body).await.status, StatusCode::CREATED);
+    let (status, after, len) = get_if_none_match(app, &compare, Some(&before)).await;
+    assert_eq!(status, StatusCode::OK, "the old tag is stale after a new result");
+    assert!(after.is_some_and(|t| t != before) && len > 0);
+}
