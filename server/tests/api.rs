@@ -620,8 +620,9 @@ async fn compare_lines_up_equal_tests_and_shows_missing_ones(app: &TestApp) {
 }
 
 /// The compare chart as the server draws it for embeds: the JSON answer's numbers and
-/// sample counts for every series, missing tests shown missing, typed text escaped, and
-/// the same chart as a PNG of the asked width in the asked theme.
+/// sample counts for every pool, single-pool tests listed under the chart, typed text
+/// escaped, the same chart as a PNG of the asked width in the asked theme, and an
+/// author's choice of tests, platforms, patterns and merging.
 async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     // A platform tag full of markup: it becomes part of a series label in the chart.
     let typed = "<b>Z68 & \"ICH\"</b>";
@@ -641,35 +642,45 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     assert_eq!(svg.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     assert!(svg.text.starts_with("<svg") && svg.text.trim_end().ends_with("</svg>"), "{}", svg.text);
     let xml_text = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let (mut bars, mut missing) = (0, 0);
+    let (mut bars, mut listed) = (0, 0);
     for t in c["tests"].as_array().unwrap() {
         let cells = t["drives"].as_array().unwrap();
-        let groups: Vec<&Value> = cells.iter().flat_map(|d| d["groups"].as_array().unwrap()).collect();
-        if !groups.iter().any(|g| g["mbps"].is_object()) {
-            continue;
-        }
-        assert!(svg.text.contains(&xml_text(t["name"].as_str().unwrap())), "no group for {}", t["name"]);
-        for g in groups.iter().filter(|g| g["mbps"].is_object()) {
-            let label = format!(
-                "{} n={}",
-                charts::format_value(g["mbps"]["median"].as_f64().unwrap()),
-                g["mbps"]["count"]
-            );
-            assert!(svg.text.contains(&label), "{label} of {} is not drawn", t["name"]);
-            bars += 1;
-        }
-        if cells.iter().any(|d| d["missing"] == true) {
-            missing += 1;
+        let groups: Vec<&Value> = cells
+            .iter()
+            .flat_map(|d| d["groups"].as_array().unwrap())
+            .filter(|g| g["mbps"].is_object())
+            .collect();
+        let name = xml_text(t["name"].as_str().unwrap());
+        match groups.len() {
+            0 => continue,
+            // One pool only: nothing to compare with, listed under the chart.
+            1 => {
+                assert!(svg.text.contains(&format!("· {name}: ")), "{name} is not listed under the chart");
+                listed += 1;
+            }
+            _ => {
+                assert!(svg.text.contains(&format!("{name} · MB/s")), "no panel for {name}");
+                for g in groups {
+                    let label = format!(
+                        "{} n={}",
+                        charts::format_value(g["mbps"]["median"].as_f64().unwrap()),
+                        g["mbps"]["count"]
+                    );
+                    assert!(svg.text.contains(&label), "{label} of {name} is not drawn");
+                    bars += 1;
+                }
+            }
         }
     }
-    assert!(bars > 10 && missing > 0, "{bars} bars, {missing} tests missing for a drive");
-    assert!(svg.text.contains("missing"));
-    assert!(svg.text.contains("Plextor PX-M2S 64 GB"), "series are labelled by drive");
+    assert!(bars > 10 && listed > 0, "{bars} bars, {listed} single-pool tests");
+    assert!(!svg_texts(&svg.text).iter().any(|t| t == "missing"), "no rows of missing");
+    assert!(svg.text.contains("Also measured"));
+    assert!(svg.text.contains("Plextor PX-M2S 64 GB"), "the legend names the drives");
     // The typed chipset is in a label, as text: never as markup.
     assert!(!svg.text.contains("<b>"), "typed markup reached the SVG");
     assert!(svg.text.contains("&lt;b&gt;Z68 &amp;"), "the typed chipset is not shown escaped");
 
-    let png = app.get(&format!("/api/v1/compare/chart.png?{query}&width=480&theme=dark&figure=iops")).await;
+    let png = app.get(&format!("/api/v1/compare/chart.png?{query}&width=480&theme=dark")).await;
     assert_eq!(png.status, StatusCode::OK, "{}", png.text);
     assert_eq!(png.content_type, "image/png");
     let img =
@@ -680,13 +691,42 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     let rgb = |c: charts::RGBColor| image::Rgb([c.0, c.1, c.2]);
     assert_eq!(*img.get_pixel(0, 0), rgb(dark.background), "the dark theme's background");
     let first_series = img.pixels().filter(|p| **p == rgb(dark.series[0])).count();
-    assert!(first_series > 200, "the first series' bars are drawn ({first_series} px)");
+    assert!(first_series > 200, "the first drive's bars are drawn ({first_series} px)");
+
+    // An author's choices: only some tests, platforms and data patterns, or one pool per
+    // drive.
+    let read = "SEQ 1MiB Q1T1 read";
+    let only = app.get(&format!("/api/v1/compare/chart.svg?{query}&tests={}", url_encode(read))).await;
+    assert_eq!(only.status, StatusCode::OK, "{}", only.text);
+    let panels: Vec<String> = svg_texts(&only.text).into_iter().filter(|t| t.ends_with(" · MB/s")).collect();
+    assert_eq!(panels, [format!("{read} · MB/s")]);
+    let ich = app
+        .get(&format!("/api/v1/compare/chart.svg?{query}&platforms=intel%20ich10r&patterns=zero-fill"))
+        .await;
+    assert_eq!(ich.status, StatusCode::OK, "{}", ich.text);
+    assert!(!ich.text.contains("U3S6") && !ich.text.contains("· random"), "only ICH10R 0-fill rows");
+    let merged = compare(app, &format!("/api/v1/compare?{query}&merge=drive")).await;
+    let pools = merged["pools"].as_array().unwrap();
+    assert_eq!(pools.len(), 2, "one pool per drive: {pools:?}");
+    assert!(pools.iter().all(|p| p["merged"] == true));
+    let all_c300: usize = c["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["drive"] == C300_64)
+        .map(|p| p["result_ids"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(pools[0]["result_ids"].as_array().unwrap().len(), all_c300, "every C300 result in one pool");
+    let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}&merge=drive")).await;
+    assert!(svg.text.contains(api_types::MERGED_POOL_LABEL.split(',').next().unwrap()), "merged rows say so");
 
     for (q, pointer) in [
         (format!("{query}&width=20000"), "width"),
         (format!("{query}&figure=speed"), "figure"),
         (format!("{query}&theme=sepia"), "theme"),
         (format!("{query}&colour=red"), "colour"),
+        (format!("{query}&patterns=striped"), "patterns"),
+        (format!("{query}&merge=platform"), "merge"),
         (format!("drives={C300_64},nope"), "drives[1]"),
     ] {
         let status =

@@ -191,12 +191,25 @@ pub struct ComparedPool {
     pub data_pattern: Option<DataPattern>,
     /// Every result of the pool that takes part, ascending (the union over its tests).
     pub result_ids: Vec<i64>,
+    /// True when the comparison was asked with `merge=drive`: the pool is every result of
+    /// the drive, whatever its platform and data pattern (an author's choice; such numbers
+    /// mix what SSDBase otherwise keeps apart).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
+    pub merged: bool,
 }
 
+/// How a merged pool reads in labels.
+pub const MERGED_POOL_LABEL: &str = "all platforms and data patterns, merged";
+
 impl ComparedPool {
-    /// `ICH10R · random`.
+    /// `ICH10R · random`, or [`MERGED_POOL_LABEL`].
     pub fn label(&self) -> String {
-        pool_label(&self.platform_label, self.data_pattern)
+        if self.merged {
+            MERGED_POOL_LABEL.to_string()
+        } else {
+            pool_label(&self.platform_label, self.data_pattern)
+        }
     }
 }
 

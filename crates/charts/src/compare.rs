@@ -1,8 +1,12 @@
 //! From a comparison (`GET /api/v1/compare`) to the compare chart's input: the site's
-//! canvas and the server's SVG/PNG embeds build the very same [`GroupedBars`].
+//! canvas and the server's SVG/PNG embeds build the very same [`ComparePanels`]. The
+//! series (one per drive, platform group and data pattern) are what the page's table
+//! lists.
 
-use crate::{Bar, BarGroup, GroupedBars};
-use api_types::{ComparedTest, Comparison, Figure, PoolCell};
+use crate::{ComparePanels, Panel, PanelBar, PanelRow};
+use api_types::{ComparedPool, ComparedTest, Comparison, Figure, PoolCell};
+use bench::DataPattern;
+use std::collections::BTreeMap;
 
 /// One bar series: a drive measured on one platform group with one data pattern (one of
 /// the comparison's pools), the finest set the server aggregates. Numbers from different
@@ -45,29 +49,128 @@ pub fn cell_of<'a>(test: &'a ComparedTest, s: &Series) -> Option<&'a PoolCell> {
     test.drives.get(s.drive)?.groups.iter().find(|x| x.pool == pool)
 }
 
-/// The chart's input: one bar group per test where some series has `figure`, one bar
-/// per series (missing where that pool lacks the test).
-pub fn compare_chart(c: &Comparison, series: &[Series], figure: Figure) -> GroupedBars {
-    let summary = |t: &ComparedTest, s: &Series| cell_of(t, s).and_then(|g| g.of(figure));
-    GroupedBars {
-        unit: figure.unit().into(),
-        series: series.iter().map(|s| s.label.clone()).collect(),
-        groups: c
-            .tests
-            .iter()
-            .filter(|t| series.iter().any(|s| summary(t, s).is_some()))
-            .map(|t| BarGroup {
-                name: t.name.clone(),
-                bars: series
-                    .iter()
-                    .map(|s| match summary(t, s) {
-                        Some(s) => Bar { value: Some(s.median), spread: Some(s.mad), count: s.count },
-                        None => Bar { value: None, spread: None, count: 0 },
-                    })
-                    .collect(),
-            })
-            .collect(),
+/// What an author chose to show of a comparison: the figure, and optionally only some
+/// tests, platforms and data patterns (the embeds' `tests`, `platforms` and `patterns`
+/// parameters; empty means all).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selection {
+    pub figure: Figure,
+    /// Test names (`SEQ 1MiB Q1T1 read`) or ids (`cdm-native SEQ 1MiB Q1T1 read`).
+    pub tests: Vec<String>,
+    /// Chipsets or storage controllers (`SB850`, `ASUS U3S6 (Marvell 88SE9123)`), any case.
+    pub platforms: Vec<String>,
+    /// Data patterns; `None` in the list stands for "not stated".
+    pub patterns: Vec<Option<DataPattern>>,
+}
+
+impl Selection {
+    pub fn of(figure: Figure) -> Selection {
+        Selection { figure, tests: Vec::new(), platforms: Vec::new(), patterns: Vec::new() }
     }
+
+    fn shows_test(&self, t: &ComparedTest) -> bool {
+        self.tests.is_empty() || self.tests.iter().any(|x| *x == t.name || *x == t.key.id())
+    }
+
+    fn shows_pool(&self, p: &ComparedPool) -> bool {
+        let named = |x: &Option<String>| {
+            x.as_deref().is_some_and(|v| self.platforms.iter().any(|want| want.eq_ignore_ascii_case(v)))
+        };
+        (self.platforms.is_empty() || named(&p.platform.chipset) || named(&p.platform.storage_controller))
+            && (self.patterns.is_empty() || self.patterns.contains(&p.data_pattern))
+    }
+}
+
+/// The compare chart's input: one panel per test that at least two shown pools have, one
+/// row per pool label (platform group and data pattern) with a bar for every drive
+/// measured there; tests only one pool has go to `also_measured`. The site's canvas and
+/// the server's embeds draw exactly this.
+pub fn compare_panels(c: &Comparison, sel: &Selection) -> ComparePanels {
+    let figure = sel.figure;
+    let mut panels = Vec::new();
+    let mut also_measured = Vec::new();
+    for (t, test) in c.tests.iter().enumerate().filter(|(_, t)| sel.shows_test(t)) {
+        // Every shown pool with this figure, as (pool label, bar).
+        let mut bars: Vec<(String, PanelBar)> = Vec::new();
+        for (drive, cell) in test.drives.iter().enumerate() {
+            for g in &cell.groups {
+                let (Some(pool), Some(s)) = (c.pool_of(g), g.of(figure)) else { continue };
+                if !sel.shows_pool(pool) {
+                    continue;
+                }
+                let bar = PanelBar { drive, pool: g.pool, value: s.median, spread: s.mad, count: s.count };
+                bars.push((pool.label(), bar));
+            }
+        }
+        match bars.len() {
+            0 => {}
+            1 => {
+                let (label, b) = &bars[0];
+                let drive = c.drives.get(b.drive).map(|d| d.label()).unwrap_or_default();
+                let value = crate::format_value(b.value);
+                // Value first: a long platform may be cut at the chart's edge.
+                let unit = figure.unit();
+                also_measured
+                    .push(format!("{}: {value} {unit} n={} — {drive} · {label}", test.name, b.count));
+            }
+            _ => {
+                let mut rows: BTreeMap<String, Vec<PanelBar>> = BTreeMap::new();
+                for (label, bar) in bars {
+                    rows.entry(label).or_default().push(bar);
+                }
+                let rows = rows
+                    .into_iter()
+                    .map(|(label, mut bars)| {
+                        bars.sort_by_key(|b| b.drive);
+                        PanelRow { label, bars }
+                    })
+                    .collect();
+                panels.push(Panel { test: t, title: test.name.clone(), rows });
+            }
+        }
+    }
+    let common = strip_common_parts(&mut panels);
+    ComparePanels {
+        unit: figure.unit().into(),
+        drives: c.drives.iter().map(|d| d.label()).collect(),
+        panels,
+        common,
+        also_measured,
+    }
+}
+
+/// Removes from every row label the ` · `-separated parts that all rows of the chart
+/// share (`sata-6`, `AHCI`), which the chart then states once, and returns them. Row
+/// labels stay distinct: removing a part from all of them cannot make two equal.
+fn strip_common_parts(panels: &mut [Panel]) -> Vec<String> {
+    let labels: Vec<Vec<String>> = panels
+        .iter()
+        .flat_map(|p| &p.rows)
+        .map(|r| r.label.split(" · ").map(String::from).collect())
+        .collect();
+    let Some(first) = labels.first() else { return Vec::new() };
+    let mut common = first.clone();
+    common.retain(|part| labels.iter().all(|l| l.contains(part)));
+    // A label made only of common parts would be left empty: keep such charts as they are.
+    if common.is_empty() || labels.iter().any(|l| l.iter().all(|p| common.contains(p))) {
+        return Vec::new();
+    }
+    for row in panels.iter_mut().flat_map(|p| p.rows.iter_mut()) {
+        let kept: Vec<&str> = row.label.split(" · ").filter(|p| !common.iter().any(|c| c == p)).collect();
+        row.label = kept.join(" · ");
+    }
+    common
+}
+
+/// The cell a bar of [`compare_panels`] stands for.
+pub fn cell_of_bar<'a>(c: &'a Comparison, panel: &Panel, bar: &PanelBar) -> Option<&'a PoolCell> {
+    c.tests.get(panel.test)?.drives.get(bar.drive)?.groups.iter().find(|g| g.pool == bar.pool)
+}
+
+/// The bar a hit box of [`crate::draw_compare_panels`] points at.
+pub fn bar_at(chart: &ComparePanels, group: usize, item: usize) -> Option<(&Panel, &PanelBar)> {
+    let panel = chart.panels.get(group)?;
+    Some((panel, panel.rows.iter().flat_map(|r| &r.bars).nth(item)?))
 }
 
 #[cfg(test)]
@@ -95,6 +198,7 @@ mod tests {
             platform,
             data_pattern: Some(DataPattern::Random),
             result_ids: ids.to_vec(),
+            merged: false,
         }
     }
 
@@ -123,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn every_pool_is_a_series_and_a_test_a_pool_lacks_is_missing() {
+    fn every_pool_is_a_series_and_panels_set_drives_side_by_side_per_platform() {
         let (seq, rnd) = two_keys();
         let c = Comparison {
             drives: vec![drive("a"), drive("b"), drive("c")],
@@ -153,20 +257,46 @@ mod tests {
             ]
         );
 
-        let mbps = compare_chart(&c, &series, Figure::Mbps);
+        let mbps = compare_panels(&c, &Selection::of(Figure::Mbps));
         assert_eq!(mbps.unit, "MB/s");
-        assert_eq!(mbps.groups.len(), 1, "the random test has no MB/s, so no MB/s group");
-        let bars = &mbps.groups[0].bars;
-        assert_eq!((bars[0].value, bars[0].spread, bars[0].count), (Some(280.0), Some(10.0), 3));
-        assert_eq!((bars[1].value, bars[1].count), (Some(250.0), 1));
-        assert_eq!((bars[2].value, bars[2].count), (Some(140.0), 1));
-        assert_eq!((bars[3].value, bars[3].count), (None, 0), "a drive without results is missing");
+        assert_eq!(mbps.panels.len(), 1, "the random test has no MB/s, so no MB/s panel");
+        assert_eq!(mbps.drives, ["V a 64 GB", "V b 64 GB", "V c 64 GB"], "colour is the drive");
+        let rows = &mbps.panels[0].rows;
+        let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["ICH10R", "SB850"], "one row per platform and pattern");
+        assert_eq!(mbps.common, ["random"], "what every row shares is said once");
+        // On ICH10R both drives side by side, in drive order; SB850 has only a.
+        let ich: Vec<(usize, f64, f64, usize)> =
+            rows[0].bars.iter().map(|b| (b.drive, b.value, b.spread, b.count)).collect();
+        assert_eq!(ich, [(0, 280.0, 10.0, 3), (1, 140.0, 0.0, 1)]);
+        assert_eq!(rows[1].bars.len(), 1);
+        assert!(mbps.also_measured.is_empty());
+        // A hit maps back to its cell.
+        let (panel, bar) = bar_at(&mbps, 0, 1).unwrap();
+        assert_eq!(cell_of_bar(&c, panel, bar).unwrap().pool, 2);
 
-        let iops = compare_chart(&c, &series, Figure::Iops);
-        assert_eq!(iops.groups.len(), 1);
-        assert_eq!(iops.groups[0].name, rnd.short_name());
-        let values: Vec<Option<f64>> = iops.groups[0].bars.iter().map(|b| b.value).collect();
-        assert_eq!(values, [Some(9000.0), None, None, None], "only the ICH10R pool of a has it");
+        // Only one pool has the random test's IOPS: listed, not drawn.
+        let iops = compare_panels(&c, &Selection::of(Figure::Iops));
+        assert!(iops.panels.is_empty());
+        assert_eq!(iops.also_measured.len(), 1);
+        assert!(iops.also_measured[0].starts_with(&rnd.short_name()), "{:?}", iops.also_measured);
+        let line = &iops.also_measured[0];
+        assert!(line.contains(": 9000 IOPS n=1 — V a 64 GB · ICH10R · random"), "{line}");
+
+        // Selections: a platform keeps its rows only; a second pool gone makes the test a
+        // single-pool one.
+        let sb = Selection { platforms: vec!["sb850".into()], ..Selection::of(Figure::Mbps) };
+        let only = compare_panels(&c, &sb);
+        assert!(only.panels.is_empty() && only.also_measured.len() == 1, "{only:?}");
+        let ich = Selection { platforms: vec!["ICH10R".into()], ..Selection::of(Figure::Mbps) };
+        assert_eq!(compare_panels(&c, &ich).panels[0].rows.len(), 1);
+        let none = Selection { patterns: vec![Some(DataPattern::ZeroFill)], ..Selection::of(Figure::Mbps) };
+        let empty = compare_panels(&c, &none);
+        assert!(empty.panels.is_empty() && empty.also_measured.is_empty());
+        let by_name = Selection { tests: vec![seq.id()], ..Selection::of(Figure::Mbps) };
+        assert_eq!(compare_panels(&c, &by_name).panels.len(), 1);
+        let other = Selection { tests: vec![rnd.short_name()], ..Selection::of(Figure::Mbps) };
+        assert!(compare_panels(&c, &other).panels.is_empty());
 
         // A cell without its own ids stands for its pool's; one with its own, for those.
         let first = &c.tests[0].drives[0].groups[0];

@@ -2,7 +2,7 @@
 //! [`DrawingBackend`]: the site draws it on a `<canvas>` (plotters-canvas), the server and
 //! the tests render the very same function to SVG or PNG.
 //!
-//! Inputs are plain data ([`GroupedBars`], [`Distribution`], [`RatedBars`]) that callers
+//! Inputs are plain data ([`ComparePanels`], [`Distribution`], [`RatedBars`]) that callers
 //! build from the API or from `bench` results; nothing here knows about HTTP or the DOM.
 //! Layout is done in pixels with explicit label columns, because text metrics differ
 //! between a browser canvas and a native font rasteriser: nothing may depend on them.
@@ -12,7 +12,7 @@
 
 pub mod compare;
 mod distribution;
-mod grouped_bars;
+mod panels;
 mod rated;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod render;
@@ -21,7 +21,7 @@ mod theme;
 pub use distribution::{
     distribution_height, draw_distribution, drive_distributions, DistGroup, Distribution,
 };
-pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
+pub use panels::{compare_panels_height, draw_compare_panels, ComparePanels, Panel, PanelBar, PanelRow};
 pub use plotters::style::RGBColor;
 pub use rated::{
     draw_rated_bars, family_charts, rated_bars_height, RatedBars, RatedRow, RatedSample, RATED_FIGURES,
@@ -33,7 +33,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// What a rectangle of a drawn chart shows: `group` and `item` index into the chart's
-/// input (a test and a drive for [`GroupedBars`], a group and a sample for
+/// input (a panel and a bar for [`ComparePanels`], a group and a sample for
 /// [`Distribution`], a row for [`RatedBars`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HitBox {

@@ -28,44 +28,65 @@ where
     (svg, hits)
 }
 
-/// The compare chart's input for `drives` the way the site builds it from the compare
-/// API: one series per drive, platform group and data pattern (the pools the server
-/// aggregates), MB/s medians per test, missing where a series lacks the test.
-fn compare_chart(data: &Dataset, drives: &[&str]) -> GroupedBars {
-    let mut samples: BTreeMap<TestKey, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-    let mut series: Vec<String> = Vec::new();
-    for drive in drives {
-        let mut pools: Vec<String> = Vec::new();
+/// The compare chart's input for `drives` the way `charts::compare::compare_panels` builds
+/// it from the compare API: per test, one row per platform group and data pattern (the
+/// pools the server aggregates) with a bar per drive measured there; a test only one pool
+/// has is listed, not drawn.
+fn compare_chart(data: &Dataset, drives: &[&str]) -> ComparePanels {
+    // test → pool label → drive → samples
+    let mut samples: BTreeMap<TestKey, BTreeMap<String, BTreeMap<usize, Vec<f64>>>> = BTreeMap::new();
+    for (d, drive) in drives.iter().enumerate() {
         for r in data.results.iter().filter(|r| r.tags.drive.sku.as_deref() == Some(drive)) {
-            let pattern = format!("{:?}", r.result.data_pattern);
-            let pool = format!("{drive} · {} · {pattern}", bench::PlatformGroup::of(&r.tags).label());
+            let label =
+                api_types::pool_label(&bench::PlatformGroup::of(&r.tags).label(), r.result.data_pattern);
             for (key, m) in r.result.keyed_metrics() {
                 if let Some(v) = m.mbps {
-                    samples.entry(key).or_default().entry(pool.clone()).or_default().push(v);
+                    samples
+                        .entry(key)
+                        .or_default()
+                        .entry(label.clone())
+                        .or_default()
+                        .entry(d)
+                        .or_default()
+                        .push(v);
                 }
             }
-            pools.push(pool);
         }
-        pools.sort();
-        pools.dedup();
-        series.extend(pools);
     }
-    GroupedBars {
-        unit: "MB/s".into(),
-        groups: samples
+    let mut panels = Vec::new();
+    let mut also_measured = Vec::new();
+    for (t, (key, rows)) in samples.into_iter().enumerate() {
+        let pools: usize = rows.values().map(BTreeMap::len).sum();
+        let rows: Vec<PanelRow> = rows
             .into_iter()
-            .map(|(key, per_pool)| BarGroup {
-                name: key.short_name(),
-                bars: series
-                    .iter()
-                    .map(|p| match per_pool.get(p).and_then(|v| summarize(v)) {
-                        Some(s) => Bar { value: Some(s.median), spread: Some(s.mad), count: s.count },
-                        None => Bar { value: None, spread: None, count: 0 },
+            .map(|(label, per_drive)| PanelRow {
+                label,
+                bars: per_drive
+                    .into_iter()
+                    .map(|(drive, v)| {
+                        let s = summarize(&v).unwrap();
+                        PanelBar { drive, pool: 0, value: s.median, spread: s.mad, count: s.count }
                     })
                     .collect(),
             })
-            .collect(),
-        series,
+            .collect();
+        if pools < 2 {
+            also_measured.push(format!(
+                "{}: {} n={}",
+                key.short_name(),
+                rows[0].label,
+                rows[0].bars[0].count
+            ));
+        } else {
+            panels.push(Panel { test: t, title: key.short_name(), rows });
+        }
+    }
+    ComparePanels {
+        unit: "MB/s".into(),
+        drives: drives.iter().map(|d| d.to_string()).collect(),
+        panels,
+        common: vec![],
+        also_measured,
     }
 }
 
@@ -82,79 +103,127 @@ fn texts(svg: &str) -> Vec<String> {
 }
 
 #[test]
-fn compare_chart_shows_every_test_with_values_counts_and_missing_slots() {
+fn compare_chart_sets_drives_side_by_side_per_test_and_platform() {
     let data = seeds();
-    let drives = ["crucial-realssd-c300-128gb", "plextor-px-m2s-128gb", "patriot-wildfire-120gb"];
+    let drives = ["crucial-realssd-c300-256gb", "plextor-px-m2s-256gb", "patriot-wildfire-120gb"];
     let chart = compare_chart(&data, &drives);
-    assert!(chart.groups.len() >= 4, "the seeds have several comparable tests: {:?}", chart.groups);
-    let present: usize = chart.groups.iter().flat_map(|g| &g.bars).filter(|b| b.value.is_some()).count();
-    let missing: usize = chart.groups.iter().flat_map(|g| &g.bars).filter(|b| b.value.is_none()).count();
-    assert!(missing > 0, "SF-2281 results use another tool version, so some tests are missing");
-    assert!(present > chart.groups.len(), "most tests have more than one drive");
+    assert!(chart.panels.len() >= 2, "the seeds have several comparable tests: {:?}", chart.panels);
+    // The articles' comparison: C300 and M2S on the same U3S6 card with 0-fill data.
+    let write = chart.panels.iter().find(|p| p.title == "SEQ 1MiB Q1T1 write").expect("a write panel");
+    let u3s6 =
+        write.rows.iter().find(|r| r.label.starts_with("ASUS U3S6") && r.label.ends_with("0-fill")).unwrap();
+    assert_eq!(u3s6.bars.iter().map(|b| b.drive).collect::<Vec<_>>(), [0, 1], "C300 and M2S side by side");
 
-    let height = grouped_bars_height(&chart, 640);
-    let (svg, hits) = render((640, height), |area| draw_grouped_bars(area, &chart, &Theme::LIGHT).unwrap());
+    let height = compare_panels_height(&chart, 800);
+    let (svg, hits) = render((800, height), |area| draw_compare_panels(area, &chart, &Theme::LIGHT).unwrap());
     let t = texts(&svg);
-    // (Numbered when there are more series than colours.)
-    for name in &chart.series {
-        assert!(t.iter().any(|s| s.ends_with(name.as_str())), "legend names {name}");
+    for name in &chart.drives {
+        assert!(t.contains(name), "legend names {name}");
     }
-    for g in &chart.groups {
-        assert!(t.contains(&g.name), "test {} is labelled", g.name);
-        for b in g.bars.iter().filter_map(|b| Some((b.value?, b.count))) {
-            let label = format!("{} n={}", format_value(b.0), b.1);
-            assert!(t.iter().any(|s| s.ends_with(&label)), "bar label {label:?} in {}", g.name);
-        }
+    let bars: Vec<&PanelBar> = chart.panels.iter().flat_map(|p| &p.rows).flat_map(|r| &r.bars).collect();
+    for p in &chart.panels {
+        assert!(t.contains(&format!("{} · MB/s", p.title)), "panel {} is titled", p.title);
     }
-    assert_eq!(t.iter().filter(|s| s.as_str() == "missing").count(), missing);
-    assert_eq!(t.iter().filter(|s| s.contains(" n=")).count(), present);
-    // One filled rect per bar and per legend swatch, plus the background.
-    let series_fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", 0, 114, 178);
-    assert!(count(&svg, &series_fill) > chart.groups.iter().filter(|g| g.bars[0].value.is_some()).count());
-    assert_eq!(hits.len(), chart.groups.len() * chart.series.len(), "one hit box per slot");
-    // Hit boxes sit inside the picture and map back to the right slot.
+    for b in &bars {
+        let label = format!("{} n={}", format_value(b.value), b.count);
+        assert!(t.contains(&label), "bar label {label:?}");
+    }
+    assert!(!t.iter().any(|s| s == "missing"), "no missing slots");
+    assert_eq!(hits.len(), bars.len(), "one hit box per bar");
+    // Colour means the drive: each drive's colour fills its bars and its legend swatch.
+    for (d, colour) in Theme::LIGHT.series.iter().take(3).enumerate() {
+        let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", colour.0, colour.1, colour.2);
+        assert_eq!(count(&svg, &fill), 1 + bars.iter().filter(|b| b.drive == d).count(), "drive {d}");
+    }
+    // Single-pool tests are listed under the chart.
+    assert!(!chart.also_measured.is_empty());
+    assert!(t.iter().any(|s| s.starts_with("Also measured")));
+    // Hit boxes sit inside the picture and map back to the right bar.
     let first = hits[0];
-    assert!(first.y1 <= height as i32 && first.x0 >= 0);
+    assert!(first.y1 <= height as i32 && first.x0 >= 0 && first.x1 <= 800);
     assert_eq!(hit(&hits, first.x0 + 1, first.y0 + 1).map(|h| (h.group, h.item)), Some((0, 0)));
+}
+
+#[test]
+fn three_drives_four_platforms_four_tests_fit_800_by_600() {
+    // The shape an article figure has: C300 vs M2S vs WILDFIRE on four platforms.
+    let bar = |drive| PanelBar { drive, pool: 0, value: 250.0 + drive as f64 * 60.0, spread: 4.0, count: 3 };
+    let row = |label: &str| PanelRow { label: label.into(), bars: (0..3).map(bar).collect() };
+    let platforms = [
+        "Intel ICH10R · IMSM · RAID · sata-3 · 0-fill",
+        "ASUS U3S6 (Marvell 88SE9123) on ICH10R · Marvell · AHCI · sata-6 · pcie-2-x4 host · random",
+        "AMD SB850 · ATi AHCI · AHCI · sata-6 · pattern unknown",
+        "Intel Z68 (chipset SATA) · Intel AHCI · AHCI · sata-6 · random",
+    ];
+    let panels = ["SEQ 1MiB Q1T1 read", "SEQ 1MiB Q1T1 write", "RND 4KiB Q1T1 read", "RND 4KiB Q32T1 read"]
+        .iter()
+        .enumerate()
+        .map(|(t, title)| Panel {
+            test: t,
+            title: title.to_string(),
+            rows: platforms.iter().map(|p| row(p)).collect(),
+        })
+        .collect();
+    let chart = ComparePanels {
+        unit: "MB/s".into(),
+        drives: vec![
+            "Crucial RealSSD C300 256 GB".into(),
+            "Plextor PX-M2S 256 GB".into(),
+            "Patriot WILDFIRE 120 GB".into(),
+        ],
+        panels,
+        common: vec![],
+        also_measured: vec![],
+    };
+    let height = compare_panels_height(&chart, 800);
+    assert!(height <= 600, "{height} px");
+    let (svg, hits) = render((800, height), |area| draw_compare_panels(area, &chart, &Theme::LIGHT).unwrap());
+    assert_eq!(hits.len(), 48);
+    // Every label fits its column: the longest platform is broken into two lines, cut
+    // with an ellipsis rather than running into the bars.
+    for h in &hits {
+        assert!(h.x1 <= 800 && h.y1 <= height as i32, "{h:?}");
+    }
+    assert!(texts(&svg).iter().any(|s| s.starts_with("ASUS U3S6")));
 }
 
 #[test]
 fn compare_chart_draws_at_phone_width_and_in_the_dark_theme() {
     let data = seeds();
-    let chart = compare_chart(&data, &["crucial-realssd-c300-64gb", "plextor-px-m2s-256gb"]);
-    let (svg, hits) = render((340, grouped_bars_height(&chart, 340)), |area| {
-        draw_grouped_bars(area, &chart, &Theme::DARK).unwrap()
+    let chart = compare_chart(&data, &["crucial-realssd-c300-256gb", "plextor-px-m2s-256gb"]);
+    let (svg, hits) = render((340, compare_panels_height(&chart, 340)), |area| {
+        draw_compare_panels(area, &chart, &Theme::DARK).unwrap()
     });
-    // Narrow: every test name is written out in full on its own line.
-    let t = texts(&svg);
-    for g in &chart.groups {
-        assert!(t.contains(&g.name), "{} in full at phone width", g.name);
-    }
     assert!(svg.contains("fill=\"#18181B\""), "dark background");
     // Every bar stays inside the 340 px.
     for h in &hits {
-        assert!(h.x0 >= 0 && h.x0 < 340, "{h:?}");
+        assert!(h.x0 >= 0 && h.x1 <= 340, "{h:?}");
     }
     assert!(texts(&svg).iter().any(|s| s.starts_with("SEQ")));
 }
 
 #[test]
-fn more_series_than_colours_are_numbered() {
+fn more_drives_than_colours_are_numbered() {
     let data = seeds();
-    let chart = compare_chart(&data, &["crucial-realssd-c300-64gb", "plextor-px-m2s-256gb"]);
-    assert!(chart.series.len() > Theme::LIGHT.series.len(), "{:?}", chart.series);
-    let (svg, _) = render((640, grouped_bars_height(&chart, 640)), |area| {
-        draw_grouped_bars(area, &chart, &Theme::LIGHT).unwrap()
+    let drives = [
+        "crucial-realssd-c300-64gb",
+        "crucial-realssd-c300-128gb",
+        "crucial-realssd-c300-256gb",
+        "plextor-px-m2s-128gb",
+        "plextor-px-m2s-256gb",
+        "patriot-wildfire-120gb",
+        "crucial-realssd-c400-128gb",
+    ];
+    let chart = compare_chart(&data, &drives);
+    assert!(chart.drives.len() > Theme::LIGHT.series.len());
+    let (svg, _) = render((800, compare_panels_height(&chart, 800)), |area| {
+        draw_compare_panels(area, &chart, &Theme::LIGHT).unwrap()
     });
     let t = texts(&svg);
-    assert!(t.contains(&format!("7. {}", chart.series[6])), "legend entries are numbered");
-    for g in &chart.groups {
-        for (i, b) in g.bars.iter().enumerate() {
-            if let Some(v) = b.value {
-                let label = format!("{}: {} n={}", i + 1, format_value(v), b.count);
-                assert!(t.contains(&label), "{label} in {}", g.name);
-            }
-        }
+    assert!(t.contains(&format!("7. {}", chart.drives[6])), "legend entries are numbered");
+    for b in chart.panels.iter().flat_map(|p| &p.rows).flat_map(|r| &r.bars) {
+        let label = format!("{}: {} n={}", b.drive + 1, format_value(b.value), b.count);
+        assert!(t.contains(&label), "{label}");
     }
 }
 

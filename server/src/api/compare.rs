@@ -40,6 +40,18 @@ struct ChartQuery {
     /// What the bars show (default `mbps`)
     #[param(inline)]
     figure: Option<ChartFigure>,
+    /// Only these tests, comma-separated names or ids (`SEQ 1MiB Q1T1 read`)
+    #[param(example = "SEQ 1MiB Q1T1 read,SEQ 1MiB Q1T1 write")]
+    tests: Option<String>,
+    /// Only pools on these chipsets or storage controllers, comma-separated (`SB850,Z68`)
+    #[param(example = "ICH10R,SB850")]
+    platforms: Option<String>,
+    /// Only these data patterns, comma-separated: `random`, `zero-fill`, `one-fill`, `unknown`
+    #[param(example = "random,unknown")]
+    patterns: Option<String>,
+    /// `drive`: one pool per drive, every platform and data pattern merged (default: kept apart)
+    #[param(inline)]
+    merge: Option<MergeMode>,
     /// Colours (default `light`)
     #[param(inline)]
     theme: Option<ChartTheme>,
@@ -58,10 +70,21 @@ enum ChartFigure {
     Latency,
 }
 
-/// What a compare request asks for: drives, tag filters and, for a chart, how to draw it.
+/// `merge` of a comparison, as documented.
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+enum MergeMode {
+    Drive,
+    None,
+}
+
+/// What a compare request asks for: drives, tag filters, whether pools merge per drive
+/// and, for a chart, what to show and how to draw it.
 struct CompareQuery {
     ids: Vec<String>,
     filters: Vec<Filter>,
+    merge: bool,
     /// JSON or CSV (`GET /compare` only).
     format: OutputFormat,
     chart: ChartOptions,
@@ -69,7 +92,7 @@ struct CompareQuery {
 
 /// How an embedded compare chart is drawn.
 struct ChartOptions {
-    figure: Figure,
+    selection: charts::compare::Selection,
     style: ChartStyle,
 }
 
@@ -78,8 +101,15 @@ struct ChartOptions {
 fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
-    let mut options = ChartOptions { figure: Figure::Mbps, style: ChartStyle::default() };
+    let mut options = ChartOptions {
+        selection: charts::compare::Selection::of(Figure::Mbps),
+        style: ChartStyle::default(),
+    };
     let mut format = OutputFormat::Json;
+    let mut merge = false;
+    let list = |value: &str| -> Vec<String> {
+        value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
+    };
     let mut errors = Vec::new();
     let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
     for (name, value) in pairs {
@@ -95,8 +125,29 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
                 Ok(f) => format = f,
                 Err(e) => errors.push(e),
             },
+            "merge" => match value.as_str() {
+                "drive" => merge = true,
+                "none" | "" => merge = false,
+                _ => errors.push(item(name, format!("merge {value:?} is not drive or none"))),
+            },
+            "tests" if chart => options.selection.tests.extend(list(value)),
+            "platforms" if chart => options.selection.platforms.extend(list(value)),
+            "patterns" if chart => {
+                for p in list(value) {
+                    match p.as_str() {
+                        "unknown" => options.selection.patterns.push(None),
+                        _ => match serde_json::from_value(serde_json::Value::String(p.clone())) {
+                            Ok(pattern) => options.selection.patterns.push(Some(pattern)),
+                            Err(_) => errors.push(item(
+                                name,
+                                format!("pattern {p:?} is not one of random, zero-fill, one-fill, unknown"),
+                            )),
+                        },
+                    }
+                }
+            }
             "figure" if chart => match Figure::from_id(value) {
-                Some(f) => options.figure = f,
+                Some(f) => options.selection.figure = f,
                 None => {
                     errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency")))
                 }
@@ -113,7 +164,11 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
                 },
                 None => {
                     let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
-                    let own = if chart { "figure, theme, width, " } else { "format, " };
+                    let own = if chart {
+                        "merge, figure, tests, platforms, patterns, theme, width, "
+                    } else {
+                        "merge, format, "
+                    };
                     errors.push(item(
                         name,
                         format!(
@@ -132,7 +187,7 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
         ));
     }
     if errors.is_empty() {
-        Ok(CompareQuery { ids, filters, format, chart: options })
+        Ok(CompareQuery { ids, filters, merge, format, chart: options })
     } else {
         Err(ApiError::BadRequest(errors))
     }
@@ -157,6 +212,9 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
             description = "`json` (default) or `csv`: one row per test, drive, platform group and data \
                 pattern (a missing test is a row marked missing), with each figure's median, MAD and \
                 count and the result ids"),
+        ("merge" = inline(Option<MergeMode>), Query,
+            description = "`drive`: one pool per drive, every platform and data pattern merged (pools \
+                marked `merged`); default `none`: pools kept apart per platform group and data pattern"),
     ),
     responses(
         (status = 200, description = "The comparison",
@@ -168,7 +226,7 @@ fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuer
 )]
 async fn compare(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let q = parse_query(&pairs, false)?;
-    let c = comparison(&state, &q.ids, &q.filters).await?;
+    let c = comparison(&state, &q.ids, &q.filters, q.merge).await?;
     Ok(match q.format {
         OutputFormat::Json => Json(c).into_response(),
         OutputFormat::Csv => csv_response("compare.csv", compare_csv(&c)),
@@ -285,7 +343,7 @@ async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
     let (chart, height, caption) = embed_of(&c, &q.chart);
     let theme = q.chart.style.theme;
     embed::svg(q.chart.style, height, &caption, |area| {
-        charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+        charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
 }
 
@@ -312,32 +370,36 @@ async fn chart_png(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
     let (chart, height, caption) = embed_of(&c, &q.chart);
     let theme = q.chart.style.theme;
     embed::png(q.chart.style, height, caption, move |area| {
-        charts::draw_grouped_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+        charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
     .await
 }
 
 async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<(CompareQuery, Comparison)> {
     let q = parse_query(pairs, true)?;
-    let c = comparison(state, &q.ids, &q.filters).await?;
+    let c = comparison(state, &q.ids, &q.filters, q.merge).await?;
     Ok((q, c))
 }
 
 /// The chart, its height at the asked width, and its caption.
-fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::GroupedBars, u32, String) {
-    let series = charts::compare::series_of(c);
-    let chart = charts::compare::compare_chart(c, &series, options.figure);
-    let height = charts::grouped_bars_height(&chart, options.style.width);
+fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::ComparePanels, u32, String) {
+    let chart = charts::compare::compare_panels(c, &options.selection);
+    let height = charts::compare_panels_height(&chart, options.style.width);
     let caption = format!(
         "SSDBase · {} medians, whiskers ±MAD, n = results · only equal tests side by side",
-        options.figure.unit()
+        options.selection.figure.unit()
     );
     (chart, height, caption)
 }
 
-/// The comparison of drives `ids` under `filters`; 404 naming any drive not in the
-/// catalogue.
-async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> ApiResult<Comparison> {
+/// The comparison of drives `ids` under `filters`, pooled per platform group and data
+/// pattern or, with `merge`, per drive; 404 naming any drive not in the catalogue.
+async fn comparison(
+    state: &AppState,
+    ids: &[String],
+    filters: &[Filter],
+    merge: bool,
+) -> ApiResult<Comparison> {
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -361,7 +423,7 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
 
     let position = |sku: &str| ids.iter().position(|id| id == sku);
     let mut pools: Vec<PoolTests> = Vec::new();
-    if filters.is_empty() {
+    if filters.is_empty() && !merge {
         // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
         // per drive instead of every metric row (storage::summary).
         for pool in state.storage.pools_for_drives(ids).await? {
@@ -373,7 +435,9 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
         let mut samples: BTreeMap<(usize, GroupKey), BTreeMap<TestKey, Samples>> = BTreeMap::new();
         for m in state.storage.metrics_for_drives(ids, filters).await? {
             let Some(drive) = position(&m.drive_sku) else { continue };
-            samples.entry((drive, (m.platform, m.data_pattern))).or_default().entry(m.key).or_default().add(
+            // Merged: one group per drive, whatever the platform and data pattern.
+            let group = if merge { Default::default() } else { (m.platform, m.data_pattern) };
+            samples.entry((drive, group)).or_default().entry(m.key).or_default().add(
                 m.result_id,
                 m.mbps,
                 m.iops,
@@ -385,7 +449,7 @@ async fn comparison(state: &AppState, ids: &[String], filters: &[Filter]) -> Api
             pools.push(PoolTests { drive, group, tests });
         }
     }
-    Ok(assemble(ids, drives, pools))
+    Ok(assemble(ids, drives, pools, merge))
 }
 
 /// One drive's aggregates in one platform group and data pattern, per test.
@@ -401,7 +465,12 @@ struct PoolTests {
 /// result ids; each test's cells point to their pool and repeat ids only where they
 /// differ from it. Pools and cells are addressed by index, never looked up by their
 /// (string-laden) keys: at 1,000,000 results this is the bulk of compare's work.
-fn assemble(ids: &[String], drives: Vec<ComparedDrive>, mut pools: Vec<PoolTests>) -> Comparison {
+fn assemble(
+    ids: &[String],
+    drives: Vec<ComparedDrive>,
+    mut pools: Vec<PoolTests>,
+    merged: bool,
+) -> Comparison {
     pools.sort_by(|a, b| (a.drive, &a.group).cmp(&(b.drive, &b.group)));
     let mut compared = Vec::with_capacity(pools.len());
     // Per test, per requested drive, its cells in pool order.
@@ -421,10 +490,11 @@ fn assemble(ids: &[String], drives: Vec<ComparedDrive>, mut pools: Vec<PoolTests
         let (platform, data_pattern) = pool.group;
         compared.push(ComparedPool {
             drive: ids[pool.drive].clone(),
-            platform_label: platform.label(),
+            platform_label: if merged { api_types::MERGED_POOL_LABEL.to_string() } else { platform.label() },
             platform,
             data_pattern,
             result_ids,
+            merged,
         });
     }
     let tests = cells
