@@ -1,16 +1,26 @@
-//! Compare: pick drives; per comparable test one group of bars (drawn by
-//! `charts::draw_grouped_bars` on a canvas) and the table beneath. A test a drive lacks
+//! Compare: pick drives; per comparable test one panel, in it one row per platform and
+//! data pattern with a bar per drive (drawn by `charts::draw_compare_panels` on a canvas,
+//! the very chart the embeds render), and the table beneath, where a test a drive lacks
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::{drive_list, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
-/// Tag filters the compare page offers (a subset of the API's).
-const FILTERS: &[(&str, &str)] =
-    &[("data_pattern", "Data"), ("chipset", "Chipset"), ("storage_controller", "Storage controller")];
+/// What the compare page passes to the API: tag filters (a subset of the API's) and
+/// `merge`.
+const FILTERS: &[(&str, &str)] = &[
+    ("data_pattern", "Data"),
+    ("chipset", "Chipset"),
+    ("storage_controller", "Storage controller"),
+    ("merge", "Pools"),
+];
 
-use charts::compare::{cell_of, compare_chart, series_of, Series};
-use charts::{draw_grouped_bars, format_value, grouped_bars_height, HitBox};
+/// The chart's own choices in the page's URL (the embeds take the same): which tests,
+/// platforms and data patterns are shown. The API never sees them.
+const CHART_ONLY: &[&str] = &["figure", "tests", "platforms", "patterns"];
+
+use charts::compare::{bar_at, cell_of, cell_of_bar, compare_panels, series_of, Selection, Series};
+use charts::{compare_panels_height, draw_compare_panels, format_value, HitBox};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -63,6 +73,7 @@ pub fn Compare() -> impl IntoView {
         let f = query.with(|q| q.get("figure")).unwrap_or_default();
         Figure::from_id(&f).unwrap_or(Figure::Mbps)
     });
+    let selection = Memo::new(move |_| query.with(|q| selection_of(q, figure.get())));
     // Tag filters narrow which results pool (the API takes every results filter).
     let filters = Memo::new(move |_| query.with(tag_filters));
     let href = move |ids: &[String], figure: Figure| {
@@ -71,6 +82,12 @@ pub fn Compare() -> impl IntoView {
             h.push_str(&format!("&figure={}", figure.id()));
         }
         h.push_str(&filter_query(&filters.get_untracked()));
+        // The chart's own choices stay with the view (and its embed).
+        for k in &CHART_ONLY[1..] {
+            if let Some(v) = query.with_untracked(|q| q.get(k)).filter(|v| !v.is_empty()) {
+                h.push_str(&format!("&{k}={}", api::encode(&v)));
+            }
+        }
         h
     };
     let comparison = LocalResource::new(move || {
@@ -97,6 +114,7 @@ pub fn Compare() -> impl IntoView {
         nav_filter(&h, Default::default());
     };
     let set_chipset = set_filter.clone();
+    let set_merge = set_filter.clone();
     let current = move |key: &str| {
         filters.with(|f| f.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_default())
     };
@@ -189,6 +207,17 @@ pub fn Compare() -> impl IntoView {
                         on:change=move |ev| set_chipset("chipset", event_target_value(&ev).trim().to_string())
                     />
                 </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || current("merge") == "drive"
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            set_merge("merge", if on { "drive".into() } else { String::new() })
+                        }
+                    />
+                    " One pool per drive (platforms merged)"
+                </label>
                 <div class="seg" role="group" aria-label="Figure">
                     {Figure::ALL
                         .into_iter()
@@ -224,47 +253,68 @@ pub fn Compare() -> impl IntoView {
                 }
                 Some(Ok(Some(c))) => {
                     let page = href(&ids.get(), figure.get());
-                    view! { <Comparison c=c figure=figure.get() page=page selected=selected /> }.into_any()
+                    view! { <Comparison c=c selection=selection.get() page=page selected=selected /> }.into_any()
                 }
             }}
         </section>
     }
 }
 
+/// The chart's choices in a compare URL: `tests`, `platforms`, `patterns` (comma lists).
+fn selection_of(q: &ParamsMap, figure: Figure) -> Selection {
+    let list = |k: &str| -> Vec<String> {
+        q.get(k)
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let patterns = list("patterns")
+        .into_iter()
+        .filter_map(|p| match p.as_str() {
+            "unknown" => Some(None),
+            "random" => Some(Some(bench::DataPattern::Random)),
+            "zero-fill" => Some(Some(bench::DataPattern::ZeroFill)),
+            "one-fill" => Some(Some(bench::DataPattern::OneFill)),
+            _ => None,
+        })
+        .collect();
+    Selection { figure, tests: list("tests"), platforms: list("platforms"), patterns }
+}
+
 #[component]
 fn Comparison(
     c: Comparison,
-    figure: Figure,
+    selection: Selection,
     /// This view's path and query (`/compare?drives=...`), which the embed repeats.
     page: String,
     selected: RwSignal<Option<(usize, usize)>>,
 ) -> impl IntoView {
+    let figure = selection.figure;
     let series = series_of(&c);
-    let chart = compare_chart(&c, &series, figure);
+    let chart = compare_panels(&c, &selection);
     let sized = chart.clone();
-    let height: HeightFn = Arc::new(move |w| grouped_bars_height(&sized, w));
+    let height: HeightFn = Arc::new(move |w| compare_panels_height(&sized, w));
     let label = format!(
-        "Bar chart of {} per test for {}",
+        "Bar charts of {} per test, one row per platform and data pattern, for {}",
         figure.unit(),
-        series.iter().map(|s| s.label.clone()).collect::<Vec<_>>().join(", ")
+        chart.drives.join(", ")
     );
     let drawn = chart.clone();
     let draw: DrawFn =
-        Arc::new(move |area, theme| draw_grouped_bars(area, &drawn, theme).unwrap_or_default());
+        Arc::new(move |area, theme| draw_compare_panels(area, &drawn, theme).unwrap_or_default());
     let on_hit = move |h: Option<HitBox>| selected.set(h.map(|h| (h.group, h.item)));
-    let shown = Arc::new((c.clone(), series.clone()));
-    let chart_tests: Vec<String> = chart.groups.iter().map(|g| g.name.clone()).collect();
+    let shown = Arc::new((c.clone(), chart.clone()));
     let detail = move || {
         let (g, i) = selected.get()?;
-        let (c, series) = &*shown;
-        let name = chart_tests.get(g)?;
-        let test = c.tests.iter().find(|t| &t.name == name)?;
-        let s = series.get(i)?;
-        let Some(cell) = cell_of(test, s) else {
-            return Some(
-                view! { <p>{format!("{} has no result with {}.", s.label, test.name)}</p> }.into_any(),
-            );
-        };
+        let (c, chart) = &*shown;
+        let (panel, bar) = bar_at(chart, g, i)?;
+        let test = c.tests.get(panel.test)?;
+        let cell = cell_of_bar(c, panel, bar)?;
+        let pool = c.pool_of(cell).map(|p| p.label()).unwrap_or_default();
+        let s_label = format!("{} · {pool}", chart.drives.get(bar.drive).cloned().unwrap_or_default());
         let f = |s: Option<bench::analysis::Summary>, unit: &str| {
             s.map(|s| {
                 format!(
@@ -286,11 +336,11 @@ fn Comparison(
         let all = c.result_ids(cell);
         let ids = all[..all.len().min(SHOWN)].to_vec();
         let more = all.len().saturating_sub(SHOWN);
-        let drive = c.drives.get(s.drive).map(|d| d.id.clone()).unwrap_or_default();
+        let drive = c.drives.get(bar.drive).map(|d| d.id.clone()).unwrap_or_default();
         Some(
             view! {
                 <p>
-                    <strong>{format!("{} · {}", s.label, test.name)}</strong>
+                    <strong>{format!("{s_label} · {}", test.name)}</strong>
                     {lines.into_iter().map(|l| view! { <br /> {l} }).collect_view()}
                     <br />
                     "From results "
@@ -306,10 +356,16 @@ fn Comparison(
             .into_any(),
         )
     };
-    let empty = chart.groups.is_empty();
+    let empty = chart.panels.is_empty();
+    let single: Vec<String> = chart.also_measured.clone();
     view! {
         {if empty {
-            view! { <p class="empty">{format!("None of these drives has a result in {} under these filters.", figure.unit())}</p> }.into_any()
+            view! {
+                <p class="empty">{format!("No test in {} has two pools to compare under these choices.", figure.unit())}</p>
+                {(!single.is_empty()).then(|| view! {
+                    <p class="muted">"Measured by one pool only: " {single.join("; ")}</p>
+                })}
+            }.into_any()
         } else {
             view! {
                 <ChartCanvas height=height label=label.clone() draw=draw on_hit=on_hit />
@@ -331,16 +387,18 @@ fn Comparison(
 }
 
 /// The compare API's URL for the view at `page` (`/compare?...`) in `format`: the same
-/// drives and filters; `figure` only chooses the chart, so it is left out.
+/// drives, filters and merging; the chart's own choices are left out.
 fn export(page: &str, format: &str) -> String {
     format!("{}/compare?{}&format={format}", api::API, query_of(page, false))
 }
 
-/// The query of the view at `page` (`/compare?...`), with or without its `figure`.
-fn query_of(page: &str, with_figure: bool) -> String {
+/// The query of the view at `page` (`/compare?...`), with or without the chart's own
+/// choices (`figure`, `tests`, `platforms`, `patterns`).
+fn query_of(page: &str, with_chart: bool) -> String {
     let query = page.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let chart_only = |p: &str| CHART_ONLY.iter().any(|k| p.split('=').next() == Some(k));
     let kept: Vec<&str> =
-        query.split('&').filter(|p| !p.is_empty() && (with_figure || !p.starts_with("figure="))).collect();
+        query.split('&').filter(|p| !p.is_empty() && (with_chart || !chart_only(p))).collect();
     kept.join("&")
 }
 

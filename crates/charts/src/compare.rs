@@ -99,7 +99,7 @@ pub fn compare_panels(c: &Comparison, sel: &Selection) -> ComparePanels {
                     continue;
                 }
                 let bar = PanelBar { drive, pool: g.pool, value: s.median, spread: s.mad, count: s.count };
-                bars.push((pool.label(), bar));
+                bars.push((row_label(pool), bar));
             }
         }
         match bars.len() {
@@ -160,6 +160,19 @@ fn strip_common_parts(panels: &mut [Panel]) -> Vec<String> {
         row.label = kept.join(" · ");
     }
     common
+}
+
+/// A pool's row label: its storage controller (or chipset), its data pattern, then the
+/// rest of its platform (`ASUS U3S6 · random · Marvell · AHCI · sata-6`), so that the
+/// pattern is never the part an ellipsis hides.
+fn row_label(pool: &ComparedPool) -> String {
+    if pool.merged {
+        return pool.label();
+    }
+    let mut parts: Vec<&str> = pool.platform_label.split(" · ").collect();
+    let pattern = api_types::pattern_label(pool.data_pattern);
+    parts.insert(1.min(parts.len()), pattern);
+    parts.join(" · ")
 }
 
 /// The cell a bar of [`compare_panels`] stands for.

@@ -70,6 +70,9 @@ const VALUE_W: i32 = 76;
 /// A safe width per character of 12 px DejaVu Sans and the browsers' sans-serif (the
 /// widest common glyphs are ~7.5 px; digits and lowercase are ~6.5).
 const CHAR_W: i32 = 7;
+/// The same for platform labels, which are mostly lowercase, spaces and dots (~5.8 px
+/// per character measured on the seeds' labels in DejaVu Sans).
+const LABEL_CHAR_W: i32 = 6;
 /// From this width on, panels stand two abreast.
 const TWO_COLUMNS: i32 = 720;
 
@@ -90,7 +93,7 @@ fn label_width(panel_w: i32) -> i32 {
     (panel_w * 46 / 100).clamp(84, 250)
 }
 
-/// `label` broken at its ` · ` separators into at most two lines of `max` characters.
+/// `label` broken at its ` · ` separators into at most three lines of `max` characters.
 fn label_lines(label: &str, max: usize) -> Vec<String> {
     let parts: Vec<&str> = label.split(" · ").collect();
     let mut lines: Vec<String> = Vec::new();
@@ -103,8 +106,8 @@ fn label_lines(label: &str, max: usize) -> Vec<String> {
             _ => lines.push(part.to_string()),
         }
     }
-    if lines.len() > 2 {
-        let rest = lines.split_off(1).join(" · ");
+    if lines.len() > 3 {
+        let rest = lines.split_off(2).join(" · ");
         lines.push(rest);
     }
     lines.into_iter().map(|l| ellipsize(&l, max)).collect()
@@ -142,7 +145,7 @@ fn row_height(row: &PanelRow, label_chars: usize) -> i32 {
 }
 
 fn panel_height(panel: &Panel, panel_w: i32) -> i32 {
-    let chars = (label_width(panel_w) / CHAR_W) as usize;
+    let chars = (label_width(panel_w) / LABEL_CHAR_W) as usize;
     TITLE_H + panel.rows.iter().map(|r| row_height(r, chars)).sum::<i32>() + AXIS_H
 }
 
@@ -201,7 +204,7 @@ pub fn draw_compare_panels<DB: DrawingBackend>(
     let cols = columns(w);
     let pw = panel_width(w);
     let lw = label_width(pw);
-    let label_chars = (lw / CHAR_W) as usize;
+    let label_chars = (lw / LABEL_CHAR_W) as usize;
     let mut hits = Vec::new();
     for (r, grid_row) in chart.panels.chunks(cols).enumerate() {
         let row_h = grid_row.iter().map(|p| panel_height(p, pw)).max().unwrap_or(0);
@@ -348,7 +351,7 @@ mod tests {
         let label =
             "ASUS U3S6 (Marvell 88SE9123) on ICH10R · Marvell · AHCI · sata-6 · pcie-2-x4 host · 0-fill";
         let lines = label_lines(label, 32);
-        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(lines.iter().all(|l| l.chars().count() <= 32), "{lines:?}");
         assert!(lines[0].starts_with("ASUS U3S6"), "{lines:?}");
         assert_eq!(label_lines("AMD SB850 · random", 32), ["AMD SB850 · random"]);
