@@ -260,13 +260,23 @@ fn Observations(observations: Vec<bench::Observation>) -> impl IntoView {
                         .into_iter()
                         .map(|o| {
                             let value = format!("{} {} {}", o.kind.symbol(), format_value(o.value), o.unit);
+                            // A data pattern matters to throughput figures only.
+                            let throughput = matches!(o.unit.as_str(), "MB/s" | "IOPS");
+                            let data = if throughput || o.data_pattern.is_some() {
+                                pattern_label(o.data_pattern)
+                            } else {
+                                "—"
+                            };
+                            let group = bench::PlatformGroup::of(&o.tags);
+                            let platform =
+                                if group == Default::default() { "—".to_string() } else { group.label() };
                             view! {
                                 <tr>
                                     <th scope="row" title=o.note.unwrap_or_default()>{o.name}</th>
                                     <td class="num" title=o.kind.words()>{value.trim_start().to_string()}</td>
-                                    <td>{pattern_label(o.data_pattern)}</td>
-                                    <td>{platform_label(&o.tags)}</td>
-                                    <td>{o.source.unwrap_or_default()}</td>
+                                    <td>{data}</td>
+                                    <td>{platform}</td>
+                                    <td class="permalink">{o.source.unwrap_or_default()}</td>
                                 </tr>
                             }
                         })
