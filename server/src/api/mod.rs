@@ -150,19 +150,6 @@ fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
     if_none_match.split(|&b| b == b',').map(|t| t.trim_ascii()).any(|t| t == b"*" || strip(t) == etag)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn if_none_match_lists_and_weak_tags() {
-        use super::etag_matches as m;
-        assert!(m(br#""abc""#, br#""abc""#));
-        assert!(m(br#""x", W/"abc""#, br#""abc""#));
-        assert!(m(b"*", br#""abc""#));
-        assert!(!m(br#""abcd""#, br#""abc""#));
-        assert!(!m(b"", br#""abc""#));
-    }
-}
-
 async fn not_found() -> ApiError {
     ApiError::not_found("no such resource", None)
 }
@@ -196,4 +183,17 @@ async fn json_errors(res: Response) -> Response {
 /// `/api/v1/results/42`.
 pub fn result_url(id: i64) -> String {
     format!("{API_PREFIX}/results/{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn if_none_match_lists_and_weak_tags() {
+        use super::etag_matches as m;
+        assert!(m(br#""abc""#, br#""abc""#));
+        assert!(m(br#""x", W/"abc""#, br#""abc""#));
+        assert!(m(b"*", br#""abc""#));
+        assert!(!m(br#""abcd""#, br#""abc""#));
+        assert!(!m(b"", br#""abc""#));
+    }
 }
