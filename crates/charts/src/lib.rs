@@ -24,8 +24,8 @@ pub use distribution::{
 pub use grouped_bars::{draw_grouped_bars, grouped_bars_height, Bar, BarGroup, GroupedBars};
 pub use plotters::style::RGBColor;
 pub use rated::{
-    draw_rated_bars, family_charts, rated_bars_height, rated_charts, rated_rows, RatedBars, RatedDrive,
-    RatedRow, RatedSample, RATED_FIGURES, RATED_RULE,
+    draw_rated_bars, family_charts, rated_bars_height, rated_cells, rated_charts, rated_rows, RatedBars,
+    RatedCells, RatedDrive, RatedRow, RatedSample, RATED_FIGURES, RATED_RULE,
 };
 pub use theme::Theme;
 

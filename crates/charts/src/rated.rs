@@ -307,3 +307,34 @@ pub fn draw_rated_bars<DB: DrawingBackend>(
     }
     Ok(hits)
 }
+
+/// A rated-vs-measured row as the tables print it (the site's and the HTML embed's):
+/// a missing rating or measurement in words, never as zero.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatedCells {
+    pub rated: String,
+    pub measured: String,
+    pub mad: String,
+    pub n: String,
+    pub gap: String,
+    pub flags: String,
+    /// Where and with which tests it was measured: `ICH10R ×3 · cdm-native SEQ 1MiB Q1T1 write ×3`.
+    pub measured_on: String,
+}
+
+pub fn rated_cells(r: &RatedTableRow) -> RatedCells {
+    let with_unit = |v: f64| format!("{} {}", format_value(v), r.unit);
+    RatedCells {
+        rated: r.rated.map_or_else(|| "not rated".to_string(), with_unit),
+        measured: r.measured.map_or_else(|| "no measurement".to_string(), |m| with_unit(m.median)),
+        mad: r.measured.map(|m| format_value(m.mad)).unwrap_or_default(),
+        n: r.measured.map_or(0, |m| m.count).to_string(),
+        gap: r.gap_percent.map(|g| format!("{g:+.1} %")).unwrap_or_else(|| "—".into()),
+        flags: r.flags_text(),
+        measured_on: [api_types::tallies_text(&r.platforms), api_types::tallies_text(&r.tests)]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · "),
+    }
+}
