@@ -3,6 +3,7 @@
 //! specs and per-test aggregates; the per-result figures come from the results
 //! themselves, analysed in the browser by `bench` (the same code the server runs).
 
+use super::rated::RatedTableView;
 use super::{loaded, Embed, ErrorBox, Loading};
 use crate::api::{
     self, format_date, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList,
@@ -10,11 +11,12 @@ use crate::api::{
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
+use api_types::RatedTableRow;
 use bench::analysis::RatedFigure;
 use bench::DriveSku;
 use charts::{
-    distribution_height, draw_distribution, draw_rated_bars, drive_distributions, family_charts,
-    format_value, rated_bars_height, RatedBars, RatedSample,
+    distribution_height, draw_distribution, draw_rated_bars, drive_distributions, format_value,
+    rated_bars_height, rated_charts, rated_rows, RatedDrive, RatedSample,
 };
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -81,7 +83,7 @@ pub fn DrivePage() -> impl IntoView {
             {loaded(page, 260, |p: Page| view! { <Specs page=p /> })}
             <h2>"Rated vs measured, per capacity"</h2>
             <p class="muted">
-                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded); the bar is the median over results, n their number."
+                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
             </p>
             {move || match fam.get() {
                 None => view! { <Loading height=360 /> }.into_any(),
@@ -232,29 +234,40 @@ fn Specs(page: Page) -> impl IntoView {
     }
 }
 
-/// One chart per rated figure, one row per capacity (with the figure's embed id).
-fn rated_charts(family: &Family) -> Vec<(&'static str, RatedBars)> {
-    let samples: Vec<(&DriveSku, Vec<RatedSample>)> = family
+/// The rated-vs-measured rows of a model line: one per rated figure and capacity, all
+/// single-drive results pooled. The table prints them and the charts draw them.
+fn rated_table_rows(family: &Family) -> Vec<RatedTableRow> {
+    let samples: Vec<RatedDrive> = family
         .iter()
         .map(|(sku, results)| {
             let samples = results
                 .iter()
-                .map(|r| RatedSample { result: &r.result, tags: &r.tags, flags: &r.flags })
+                .map(|r| RatedSample { id: r.id, result: &r.result, tags: &r.tags, flags: &r.flags })
                 .collect();
             (sku, samples)
         })
         .collect();
-    family_charts(&samples)
+    rated_rows(&samples, false)
 }
 
 #[component]
 fn Rated(drive: String, family: Family) -> impl IntoView {
-    let charts = rated_charts(&family);
-    if charts.is_empty() {
-        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }
+    let rows = rated_table_rows(&family);
+    let charts = rated_charts(&rows);
+    if rows.is_empty() {
+        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue, and no result measured a rated figure."</p> }
             .into_any();
     }
+    let data = format!("/drives/{}/rated", api::encode(&drive));
+    let origin = window().location().origin().unwrap_or_default();
+    let html = format!("{origin}{}{data}.html", api::API);
+    let html_href = html.clone();
     view! {
+        <RatedTableView rows=rows data=data />
+        <p class="muted">
+            "This table as an HTML page to embed: "
+            <a href=html_href>{html}</a>
+        </p>
         <div class="grid2">
             {charts
                 .into_iter()

@@ -5,6 +5,7 @@ mod controller;
 mod drive;
 mod home;
 mod platform;
+mod rated;
 mod result;
 mod results;
 mod submit;
