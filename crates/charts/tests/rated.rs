@@ -152,7 +152,22 @@ fn rated_chart_labels_stay_inside_the_chart_at_every_width() {
             .into();
     }
     let font = FontDesc::new(FontFamily::SansSerif, 12.0, FontStyle::Normal);
-    for (_, chart) in rated_charts(&rows) {
+    // And 4K IOPS in the hundred thousands (the M5 Pro's ratings), the widest figures.
+    let iops = RatedBars {
+        figure: "Random 4K write".into(),
+        unit: "IOPS".into(),
+        rows: vec![
+            RatedRow {
+                label: "128 GB".into(),
+                rated: 82000.0,
+                measured: Some(123456.0),
+                count: 1234,
+                note: None,
+            },
+            RatedRow { label: "512 GB".into(), rated: 100000.0, measured: None, count: 0, note: None },
+        ],
+    };
+    for chart in rated_charts(&rows).into_iter().map(|c| c.1).chain([iops]) {
         for width in [300u32, 320, 360, 480, 600, 720, 1024, 1600] {
             let mut svg = String::new();
             {
