@@ -259,14 +259,11 @@ fn Rated(drive: String, family: Family) -> impl IntoView {
             .into_any();
     }
     let data = format!("/drives/{}/rated", api::encode(&drive));
-    let origin = window().location().origin().unwrap_or_default();
-    let html = format!("{origin}{}{data}.html", api::API);
-    let html_href = html.clone();
+    let html = format!("{}{data}.html", api::API);
     view! {
         <RatedTableView rows=rows data=data />
         <p class="muted">
-            "This table as an HTML page to embed: "
-            <a href=html_href>{html}</a>
+            "Embed this table: " <a href=html>"the table as an HTML page"</a> " for an iframe, kept current by the server."
         </p>
         <div class="grid2">
             {charts
