@@ -244,7 +244,7 @@ pub fn Compare() -> impl IntoView {
                 Some(Ok(Some((path, t)))) => view! {
                     <h2>"Rated vs measured"</h2>
                     <p class="muted">"How far each drive falls from its own rating, per platform group and data pattern."</p>
-                    <RatedTableView rows=t.rows pools=true data=path />
+                    <RatedTableView table=t pools=true data=path />
                 }
                 .into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),

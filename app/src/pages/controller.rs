@@ -72,7 +72,7 @@ pub fn ControllerPage() -> impl IntoView {
             <p class="muted">"Every drive on this controller with its maker's ratings beside what it measured."</p>
             {move || {
                 let data = rated_path();
-                loaded(rated, 200, move |t: RatedTable| view! { <RatedTableView rows=t.rows data=data.clone() /> })
+                loaded(rated, 200, move |t: RatedTable| view! { <RatedTableView table=t data=data.clone() /> })
             }}
         </section>
     }

@@ -10,7 +10,7 @@ use crate::api::{
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
-use api_types::{RatedTable, RatedTableRow};
+use api_types::RatedTable;
 use bench::analysis::RatedFigure;
 use charts::{
     distribution_height, draw_distribution, draw_rated_bars, drive_distributions, format_value,
@@ -75,7 +75,7 @@ pub fn DrivePage() -> impl IntoView {
             {move || match rated.get() {
                 None => view! { <Loading height=360 /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(t)) => view! { <Rated drive=id.get_untracked() rows=t.rows /> }.into_any(),
+                Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
             }}
             <h2>"Distributions"</h2>
             {move || match mine.get() {
@@ -221,16 +221,16 @@ fn Specs(page: Page) -> impl IntoView {
 }
 
 #[component]
-fn Rated(drive: String, rows: Vec<RatedTableRow>) -> impl IntoView {
-    let charts = rated_charts(&rows);
-    if rows.is_empty() {
+fn Rated(drive: String, table: RatedTable) -> impl IntoView {
+    let charts = rated_charts(&table.rows);
+    if table.rows.is_empty() {
         return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue, and no result measured a rated figure."</p> }
             .into_any();
     }
     let data = format!("/drives/{}/rated", api::encode(&drive));
     let html = format!("{}{data}.html", api::API);
     view! {
-        <RatedTableView rows=rows data=data />
+        <RatedTableView table=table data=data />
         <p class="muted">
             "Embed this table: " <a href=html>"the table as an HTML page"</a> " for an iframe, kept current by the server."
         </p>

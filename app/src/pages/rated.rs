@@ -2,22 +2,20 @@
 //! them from its results, compare and controller read them from the API, which builds
 //! them with the same function) as a plain HTML table, the rule beneath.
 
-use api_types::RatedTableRow;
-use charts::{rated_cells, RATED_RULE};
+use api_types::RatedTable;
+use charts::rated_cells;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
 /// How many result links a row lists before "+N more".
 const SHOWN: usize = 6;
 
-/// `rows` as a table; `pools` adds the platform group and data pattern column (compare);
-/// `data` is the API path of the same table, offered as CSV and JSON.
+/// The table's rows as a table, its rule (from the API) beneath; `pools` adds the
+/// platform group and data pattern column (compare); `data` is the API path of the same
+/// table, offered as CSV and JSON.
 #[component]
-pub fn RatedTableView(
-    rows: Vec<RatedTableRow>,
-    #[prop(optional)] pools: bool,
-    data: String,
-) -> impl IntoView {
+pub fn RatedTableView(table: RatedTable, #[prop(optional)] pools: bool, data: String) -> impl IntoView {
+    let RatedTable { rule, rows } = table;
     if rows.is_empty() {
         return view! { <p class="empty">"No rated figure and no matching measurement."</p> }.into_any();
     }
@@ -72,7 +70,7 @@ pub fn RatedTableView(
                 </tbody>
             </table>
         </div>
-        <p class="muted">{RATED_RULE}</p>
+        <p class="muted">{rule}</p>
         <p class="muted">
             "This table as data: "
             <a href=format!("{api}{data}{sep}format=csv") download="rated.csv">"CSV"</a>
