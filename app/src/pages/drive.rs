@@ -1,7 +1,8 @@
 //! A drive: specs, rated vs measured per capacity (gap and the flags that explain it),
 //! each test's distribution, and its results grouped by platform. The API gives the
-//! specs and per-test aggregates; the per-result figures come from the results
-//! themselves, analysed in the browser by `bench` (the same code the server runs).
+//! specs, per-test aggregates and the rated vs measured rows (table and charts); the
+//! per-result figures come from the results themselves, analysed in the browser by
+//! `bench` (the same code the server runs).
 
 use super::rated::RatedTableView;
 use super::{loaded, Embed, ErrorBox, Loading};

@@ -1,11 +1,9 @@
-//! A rated-vs-measured table: the rows of `charts::rated_rows` (the drive page builds
-//! them from its results, compare and controller read them from the API, which builds
-//! them with the same function) as a plain HTML table, the rule beneath.
+//! A rated-vs-measured table as the API sends it (the rows of `charts::rated_rows`, which
+//! the drive page's rated charts also draw) as a plain HTML table, the rule beneath.
 
 use api_types::RatedTable;
 use charts::rated_cells;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// How many result links a row lists before "+N more".
 const SHOWN: usize = 6;
@@ -42,26 +40,25 @@ pub fn RatedTableView(table: RatedTable, #[prop(optional)] pools: bool, data: St
                 <tbody>
                     {rows.into_iter().map(|r| {
                         let c = rated_cells(&r);
-                        let measured = if r.measured.is_some() {
-                            view! { <td class="num"><A href=format!("/results?drive={}", crate::api::encode(&r.drive))>{c.measured}</A></td> }.into_any()
-                        } else {
-                            view! { <td class="num missing">{c.measured}</td> }.into_any()
-                        };
+                        // Plain links (the router still catches them): smaller than `<A>`.
+                        let results = r.measured.is_some().then(|| format!("/results?drive={}", crate::api::encode(&r.drive)));
+                        let missing = |m: bool| if m { "num missing" } else { "num" };
+                        let measured_class = missing(results.is_none());
                         let more = r.result_ids.len().saturating_sub(SHOWN);
                         view! {
                             <tr>
                                 <td>{r.figure_name}</td>
-                                <th scope="row"><A href=format!("/drives/{}", r.drive)>{r.drive_label}</A></th>
+                                <th scope="row"><a href=format!("/drives/{}", r.drive)>{r.drive_label}</a></th>
                                 {pools.then(|| view! { <td>{r.pool.unwrap_or_default()}</td> })}
-                                <td class="num" class:missing=r.rated.is_none()>{c.rated}</td>
-                                {measured}
+                                <td class=missing(r.rated.is_none())>{c.rated}</td>
+                                <td class=measured_class><a href=results>{c.measured}</a></td>
                                 <td class="num">{c.mad}</td>
                                 <td class="num">{c.n}</td>
                                 <td class="num">{c.gap}</td>
                                 <td>{c.flags}</td>
                                 <td>{c.measured_on}</td>
                                 <td>
-                                    {r.result_ids.iter().take(SHOWN).map(|id| view! { <A href=format!("/results/{id}")>{format!("#{id}")}</A> " " }).collect_view()}
+                                    {r.result_ids.iter().take(SHOWN).map(|id| view! { <a href=format!("/results/{id}")>{format!("#{id}")}</a> " " }).collect_view()}
                                     {(more > 0).then(|| format!("+{more} more"))}
                                 </td>
                             </tr>
