@@ -842,6 +842,21 @@ async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
     assert!(html.text.contains("<table") && html.text.contains("70 MB/s") && html.text.contains("215 MB/s"));
     assert!(html.text.contains("Single drives only") && html.text.contains("href=\"/results?drive="));
 
+    // The HTML the site shows (a fragment: no page around it), for every table.
+    for path in [
+        format!("/drives/{C300_64}/rated"),
+        format!("/compare/rated?drives={C300_64},{M2S_64}"),
+        "/controllers/88SS9174/rated".to_string(),
+    ] {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let h = app.get(&format!("/api/v1{path}{sep}format=html")).await;
+        assert_eq!(h.status, StatusCode::OK, "{path}: {}", h.text);
+        assert!(h.content_type.starts_with("text/html"), "{}", h.content_type);
+        assert!(h.text.starts_with("<div class=\"table-wrap\"><table class=\"rated\">"), "{}", h.text);
+        assert!(!h.text.contains("<html") && h.text.contains("Single drives only"), "{}", h.text);
+        assert!(h.text.contains(&format!("/api/v1{path}{sep}format=csv")), "the CSV link: {}", h.text);
+    }
+
     // Compare: per drive and pool; the pools' counts add up to the drive's.
     let c = app.get(&format!("/api/v1/compare/rated?drives={C300_64},{M2S_64}")).await;
     assert_eq!(c.status, StatusCode::OK, "{}", c.text);

@@ -7,7 +7,7 @@
 
 use super::compare::parse_query;
 use super::extract::{PathParam, QueryPairs};
-use super::results::{csv_cell, csv_response, OutputFormat};
+use super::results::{csv_cell, csv_response};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, StoredResult};
@@ -96,13 +96,37 @@ pub(super) async fn model_line_rows(state: &AppState, id: &str) -> ApiResult<Vec
     Ok(table_of(state, &line, &[], false).await?.rows)
 }
 
+/// `format` of a rated table: JSON, CSV, or the HTML table the site shows (a fragment:
+/// the table, the rule and the data links).
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum TableFormat {
+    Json,
+    Csv,
+    Html,
+}
+
+impl TableFormat {
+    fn parse(name: &str, v: &str) -> Result<TableFormat, ErrorItem> {
+        match v {
+            "json" => Ok(TableFormat::Json),
+            "csv" => Ok(TableFormat::Csv),
+            "html" => Ok(TableFormat::Html),
+            _ => Err(ErrorItem {
+                detail: format!("format must be json, csv or html, not {v:?}"),
+                pointer: Some(name.to_string()),
+            }),
+        }
+    }
+}
+
 /// `format` alone, read from the query string; anything else is an error.
-fn format_only(pairs: &[(String, String)]) -> ApiResult<OutputFormat> {
-    let mut format = OutputFormat::Json;
+fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> {
+    let mut format = TableFormat::Json;
     let mut errors = Vec::new();
     for (name, v) in pairs {
         match name.as_str() {
-            "format" => match OutputFormat::parse(name, v) {
+            "format" => match TableFormat::parse(name, v) {
                 Ok(f) => format = f,
                 Err(e) => errors.push(e),
             },
@@ -119,11 +143,33 @@ fn format_only(pairs: &[(String, String)]) -> ApiResult<OutputFormat> {
     }
 }
 
-fn answer(table: RatedTable, format: OutputFormat, file: &'static str) -> Response {
+/// The table in `format`; `data` is its API path (without `/api/v1` and `format`), which
+/// the HTML links as CSV and JSON; `pools` adds the pool column.
+fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str, pools: bool) -> Response {
     match format {
-        OutputFormat::Json => Json(table).into_response(),
-        OutputFormat::Csv => csv_response(file, table_csv(&table)),
+        TableFormat::Json => Json(table).into_response(),
+        TableFormat::Csv => csv_response(file, table_csv(&table)),
+        TableFormat::Html => html_response(table_fragment(&table, data, pools)),
     }
+}
+
+/// An HTML answer: typed, never sniffed, no script and no outside resource, embeddable
+/// from any site, cacheable for a few minutes.
+fn html_response(html: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+            ),
+        ],
+        html,
+    )
+        .into_response()
 }
 
 const CSV_COLUMNS: &[&str] = &[
@@ -181,9 +227,10 @@ fn table_csv(t: &RatedTable) -> String {
     out
 }
 
-const FORMAT_DESCRIPTION: &str = "`json` (default) or `csv`: one line per row with the rating, the measured \
+const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with the rating, the measured \
     median, MAD and n, the gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then \
-    empty), flags, platforms, tests and result ids";
+    empty), flags, platforms, tests and result ids; `html`: the table as the site shows it (an HTML fragment \
+    with relative links, the rule and the data links)";
 
 /// Rated vs measured of a drive's model line
 ///
@@ -199,10 +246,10 @@ const FORMAT_DESCRIPTION: &str = "`json` (default) or `csv`: one line per row wi
     tag = "drives",
     params(
         ("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"),
-        ("format" = inline(Option<OutputFormat>), Query, description = FORMAT_DESCRIPTION),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
         (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
         (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
     )
@@ -214,7 +261,8 @@ async fn drive_table(
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
     let line = model_line(&state, &id).await?;
-    Ok(answer(table_of(&state, &line, &[], false).await?, format, "rated.csv"))
+    let data = format!("/drives/{}/rated", url_encode(&id));
+    Ok(answer(table_of(&state, &line, &[], false).await?, format, "rated.csv", &data, false))
 }
 
 /// Rated vs measured of a drive's model line as an HTML table, for embedding
@@ -247,29 +295,18 @@ async fn drive_table_html(
     let line = model_line(&state, &id).await?;
     let title = line.first().map(|d| format!("{} {}", d.vendor, d.model)).unwrap_or_default();
     let table = table_of(&state, &line, &[], false).await?;
-    let html = table_html(&format!("{title}: rated vs measured per capacity"), &table);
-    Ok((
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
-            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
-            // Static text and links: no script, no outside resource.
-            (
-                header::CONTENT_SECURITY_POLICY,
-                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-            ),
-        ],
-        html,
-    )
-        .into_response())
+    let fragment = table_fragment(&table, &format!("/drives/{}/rated", url_encode(&id)), false);
+    Ok(html_response(html_page(&format!("{title}: rated vs measured per capacity"), &fragment)))
 }
 
-/// `s` as one URL query value: unreserved characters as they are, the rest percent-encoded.
+/// `s` as one URL path segment or query value: unreserved characters (and the comma of
+/// drive lists) as they are, the rest percent-encoded.
 fn url_encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -279,33 +316,63 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The table as a standalone HTML page: per figure a header row, per drive a row.
-fn table_html(title: &str, t: &RatedTable) -> String {
-    let mut body = String::new();
-    let mut figure = None;
+/// How many result links a row of the HTML table lists before "+N more".
+const SHOWN: usize = 6;
+
+/// The table as the site shows it (`format=html`): one row per figure and drive (and
+/// pool), a missing number in words, each measurement linking to the drive's results and
+/// to the results behind it; the rule and the data links beneath. Relative links, the
+/// site's class names.
+fn table_fragment(t: &RatedTable, data: &str, pools: bool) -> String {
+    if t.rows.is_empty() {
+        return "<p class=\"empty\">No rated figure and no matching measurement.</p>\n".to_string();
+    }
+    let mut out = String::from(
+        "<div class=\"table-wrap\"><table class=\"rated\"><thead><tr><th scope=\"col\">Figure</th>\
+         <th scope=\"col\">Drive</th>",
+    );
+    if pools {
+        out.push_str("<th scope=\"col\">Platform · data</th>");
+    }
+    out.push_str(
+        "<th scope=\"col\" class=\"num\">Rated</th><th scope=\"col\" class=\"num\">Measured median</th>\
+         <th scope=\"col\" class=\"num\">MAD</th><th scope=\"col\" class=\"num\">n</th>\
+         <th scope=\"col\" class=\"num\">Gap</th><th scope=\"col\">Flags</th>\
+         <th scope=\"col\">Measured on · tests</th><th scope=\"col\">Results</th></tr></thead><tbody>\n",
+    );
+    let num = |missing: bool| if missing { "num missing" } else { "num" };
     for r in &t.rows {
-        if figure != Some(r.figure) {
-            figure = Some(r.figure);
-            body.push_str(&format!(
-                "<tr><th colspan=\"8\" scope=\"rowgroup\">{}</th></tr>\n",
-                esc(&r.figure_name)
-            ));
-        }
         let c = rated_cells(r);
-        let measured = if r.result_ids.is_empty() {
-            esc(&c.measured)
+        let drive = url_encode(&r.drive);
+        out.push_str(&format!(
+            "<tr><td>{}</td><th scope=\"row\"><a href=\"/drives/{drive}\">{}</a></th>",
+            esc(&r.figure_name),
+            esc(&r.drive_label)
+        ));
+        if pools {
+            out.push_str(&format!("<td>{}</td>", esc(r.pool.as_deref().unwrap_or_default())));
+        }
+        let measured = if r.measured.is_some() {
+            format!("<a href=\"/results?drive={drive}\">{}</a>", esc(&c.measured))
         } else {
-            format!(
-                "<a href=\"/results?drive={}\" target=\"_blank\" rel=\"noopener\">{}</a>",
-                esc(&url_encode(&r.drive)),
-                esc(&c.measured)
-            )
+            esc(&c.measured)
         };
-        body.push_str(&format!(
-            "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{measured}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
-            esc(&r.drive_label),
+        let more = r.result_ids.len().saturating_sub(SHOWN);
+        let mut results: String = r
+            .result_ids
+            .iter()
+            .take(SHOWN)
+            .map(|id| format!("<a href=\"/results/{id}\">#{id}</a> "))
+            .collect();
+        if more > 0 {
+            results.push_str(&format!("+{more} more"));
+        }
+        out.push_str(&format!(
+            "<td class=\"{}\">{}</td><td class=\"{}\">{measured}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{results}</td></tr>\n",
+            num(r.rated.is_none()),
             esc(&c.rated),
+            num(r.measured.is_none()),
             esc(&c.mad),
             esc(&c.n),
             esc(&c.gap),
@@ -313,16 +380,29 @@ fn table_html(title: &str, t: &RatedTable) -> String {
             esc(&c.measured_on),
         ));
     }
+    let api = super::API_PREFIX;
+    let sep = if data.contains('?') { '&' } else { '?' };
+    out.push_str(&format!(
+        "</tbody></table></div>\n<p class=\"muted\">{}</p>\n<p class=\"muted\">This table as data: \
+         <a href=\"{api}{}{sep}format=csv\" download=\"rated.csv\">CSV</a> · <a href=\"{api}{}\">JSON</a></p>\n",
+        esc(&t.rule),
+        esc(data),
+        esc(data),
+    ));
+    out
+}
+
+/// The fragment as a standalone page to embed (in an `<iframe>`): its links open in a
+/// new tab.
+fn html_page(title: &str, fragment: &str) -> String {
     format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\
-         <style>body{{font:14px sans-serif;margin:8px;color:#222}}table{{border-collapse:collapse}}\
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><base target=\"_blank\">\
+         <title>{title}</title><style>body{{font:14px sans-serif;margin:8px;color:#222}}\
+         h1{{font-size:16px}}table{{border-collapse:collapse}}\
          th,td{{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}}\
-         .num{{text-align:right;white-space:nowrap}}p{{color:#666;font-size:12px;max-width:60em}}</style></head>\
-         <body><table><caption>{title}</caption><thead><tr><th scope=\"col\">Drive</th><th scope=\"col\">Rated</th>\
-         <th scope=\"col\">Measured median</th><th scope=\"col\">MAD</th><th scope=\"col\">n</th>\
-         <th scope=\"col\">Gap</th><th scope=\"col\">Flags</th><th scope=\"col\">Measured on</th></tr></thead>\
-         <tbody>\n{body}</tbody></table><p>{}</p><p>SSDBase</p></body></html>\n",
-        esc(RATED_RULE),
+         .num{{text-align:right;white-space:nowrap}}.missing{{color:#666;font-style:italic}}\
+         .muted{{color:#666;font-size:12px;max-width:60em}}</style></head>\
+         <body><h1>{title}</h1>\n{fragment}<p class=\"muted\">SSDBase</p></body></html>\n",
         title = esc(title),
     )
 }
@@ -342,17 +422,31 @@ fn table_html(title: &str, t: &RatedTable) -> String {
     params(
         ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
             description = "1 to 12 catalogue drive ids, comma-separated"),
-        ("format" = inline(Option<OutputFormat>), Query, description = FORMAT_DESCRIPTION),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
         (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
             body = ErrorBody),
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
 async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let q = parse_query(&pairs, false)?;
+    let (formats, rest): (Vec<_>, Vec<_>) = pairs.iter().cloned().partition(|(name, _)| name == "format");
+    let mut errors = Vec::new();
+    let mut format = TableFormat::Json;
+    for (name, v) in &formats {
+        match TableFormat::parse(name, v) {
+            Ok(f) => format = f,
+            Err(e) => errors.push(e),
+        }
+    }
+    let q = match parse_query(&rest, false) {
+        Ok(q) if errors.is_empty() => q,
+        Ok(_) => return Err(ApiError::BadRequest(errors)),
+        Err(ApiError::BadRequest(more)) => return Err(ApiError::BadRequest([errors, more].concat())),
+        Err(e) => return Err(e),
+    };
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in q.ids.iter().enumerate() {
@@ -367,7 +461,9 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
     if !unknown.is_empty() {
         return Err(ApiError::NotFound(unknown));
     }
-    Ok(answer(table_of(&state, &drives, &q.filters, true).await?, q.format, "compare-rated.csv"))
+    let query: Vec<String> = rest.iter().map(|(k, v)| format!("{k}={}", url_encode(v))).collect();
+    let data = format!("/compare/rated?{}", query.join("&"));
+    Ok(answer(table_of(&state, &drives, &q.filters, true).await?, format, "compare-rated.csv", &data, true))
 }
 
 /// Rated vs measured of every drive on a controller
@@ -383,10 +479,10 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
     tag = "drives",
     params(
         ("model" = String, Path, description = "Controller model as the catalogue names it, e.g. `88SS9174`"),
-        ("format" = inline(Option<OutputFormat>), Query, description = FORMAT_DESCRIPTION),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
         (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
     )
 )]
@@ -405,5 +501,6 @@ async fn controller_table(
         .filter(|d| d.controller.model.as_deref() == Some(model.as_str()))
         .collect();
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
-    Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv"))
+    let data = format!("/controllers/{}/rated", url_encode(&model));
+    Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv", &data, false))
 }
