@@ -2,11 +2,10 @@
 //! `charts::draw_grouped_bars` on a canvas) and the table beneath. A test a drive lacks
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
-use super::rated::RatedTableView;
+use super::rated::RatedHtml;
 use super::{drive_list, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
-use api_types::RatedTable;
 /// Tag filters the compare page offers (a subset of the API's).
 const FILTERS: &[(&str, &str)] =
     &[("data_pattern", "Data"), ("chipset", "Chipset"), ("storage_controller", "Storage controller")];
@@ -75,17 +74,6 @@ pub fn Compare() -> impl IntoView {
         h.push_str(&filter_query(&filters.get_untracked()));
         h
     };
-    // Rated vs measured of the same drives under the same filters, per pool.
-    let rated = LocalResource::new(move || {
-        let path = comparison_path(&ids.get(), &filters.get())
-            .map(|p| p.replacen("/compare?", "/compare/rated?", 1));
-        async move {
-            match path {
-                Some(path) => api::get::<RatedTable>(&path).await.map(|t| Some((path, t))),
-                None => Ok(None),
-            }
-        }
-    });
     let comparison = LocalResource::new(move || {
         let path = comparison_path(&ids.get(), &filters.get());
         async move {
@@ -240,15 +228,14 @@ pub fn Compare() -> impl IntoView {
                     view! { <Comparison c=c figure=figure.get() page=page selected=selected /> }.into_any()
                 }
             }}
-            {move || match rated.get() {
-                Some(Ok(Some((path, t)))) => view! {
-                    <h2>"Rated vs measured"</h2>
-                    <p class="muted">"How far each drive falls from its own rating, per platform group and data pattern."</p>
-                    <RatedTableView table=t pools=true data=path />
-                }
-                .into_any(),
-                Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                _ => ().into_any(),
+            {move || {
+                comparison_path(&ids.get(), &filters.get()).map(|p| {
+                    view! {
+                        <h2>"Rated vs measured"</h2>
+                        <p class="muted">"How far each drive falls from its own rating, per platform group and data pattern."</p>
+                        <RatedHtml data=p.replacen("/compare?", "/compare/rated?", 1) />
+                    }
+                })
             }}
         </section>
     }

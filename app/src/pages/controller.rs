@@ -1,10 +1,9 @@
 //! A controller: every catalogue drive built on it (e.g. the Marvell 88SS9174 in the C300,
 //! M2S, C400 and Intel 510), one click from comparing them all.
 
-use super::rated::RatedTableView;
+use super::rated::RatedHtml;
 use super::{drive_list, loaded};
 use crate::api::DriveList;
-use api_types::RatedTable;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -14,11 +13,6 @@ pub fn ControllerPage() -> impl IntoView {
     let params = use_params_map();
     let model = move || params.with(|p| p.get("model").unwrap_or_default());
     let drives = drive_list();
-    let rated_path = move || format!("/controllers/{}/rated", crate::api::encode(&model()));
-    let rated = LocalResource::new(move || {
-        let path = rated_path();
-        async move { crate::api::get::<RatedTable>(&path).await }
-    });
     view! {
         <section>
             <h1>{move || format!("Controller {}", model())}</h1>
@@ -70,10 +64,7 @@ pub fn ControllerPage() -> impl IntoView {
             }}
             <h2>"Rated vs measured"</h2>
             <p class="muted">"Every drive on this controller with its maker's ratings beside what it measured."</p>
-            {move || {
-                let data = rated_path();
-                loaded(rated, 200, move |t: RatedTable| view! { <RatedTableView table=t data=data.clone() /> })
-            }}
+            {move || view! { <RatedHtml data=format!("/controllers/{}/rated", crate::api::encode(&model())) /> }}
         </section>
     }
 }

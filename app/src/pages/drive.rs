@@ -4,7 +4,7 @@
 //! per-result figures come from the results themselves, analysed in the browser by
 //! `bench` (the same code the server runs).
 
-use super::rated::RatedTableView;
+use super::rated::RatedHtml;
 use super::{loaded, Embed, ErrorBox, Loading};
 use crate::api::{
     self, format_date, pattern_label, platform_label, DrivePage as Page, ResultList, ResultView,
@@ -231,7 +231,7 @@ fn Rated(drive: String, table: RatedTable) -> impl IntoView {
     let data = format!("/drives/{}/rated", api::encode(&drive));
     let html = format!("{}{data}.html", api::API);
     view! {
-        <RatedTableView table=table data=data />
+        <RatedHtml data=data />
         <p class="muted">
             "Embed this table: " <a href=html>"the table as an HTML page"</a> " for an iframe, kept current by the server."
         </p>
