@@ -40,7 +40,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
-                    <Route path=path!("/controllers/:model") view=controller::ControllerPage />
+                    <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
                     <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                     <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
                 </Routes>
@@ -88,6 +88,7 @@ lazy_page! {
     ResultRoute => result::ResultPage [result::prefetch],
     DriveRoute => drive::DrivePage [drive::prefetch],
     CompareRoute => compare::Compare [compare::prefetch],
+    ControllerRoute => controller::ControllerPage,
     SubmitRoute => submit::Submit,
 }
 
