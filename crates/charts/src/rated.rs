@@ -8,8 +8,8 @@
 
 use crate::{format_value, nice_axis, value_axis, DrawResult, HitBox, Theme, FONT_SIZE};
 use api_types::{RatedTableRow, Tally};
-use bench::analysis::{measured_for, summarize, Flag, RatedFigure};
-use bench::{BenchResult, DataPattern, DriveSku, PlatformGroup, Tags, TestKey};
+use bench::analysis::{interface_flags, measured_for, rated_flags, summarize, RatedFigure};
+use bench::{BenchResult, DataPattern, DriveSku, Metric, PlatformGroup, Tags, TestKey};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -71,10 +71,9 @@ pub struct RatedSample<'a> {
     /// The result's id (the rows list the results behind each measurement).
     pub id: i64,
     pub result: &'a BenchResult,
-    /// Its tags: a result of a RAID set measures no single drive, so it is left out.
+    /// Its tags: a result of a RAID set measures no single drive, so it is left out; its
+    /// platform's link tells the interface ceiling.
     pub tags: &'a Tags,
-    /// The result's flags: the ones about a matched metric are counted in the row.
-    pub flags: &'a [Flag],
 }
 
 /// A drive of a rated-vs-measured table with its results.
@@ -90,7 +89,7 @@ pub fn rated_rows(drives: &[RatedDrive<'_>], split_by_pool: bool) -> Vec<RatedTa
     struct Matched<'s, 'a> {
         sample: &'s RatedSample<'a>,
         key: TestKey,
-        label: &'a str,
+        metric: &'a Metric,
         value: f64,
     }
     type Pool = Option<(PlatformGroup, Option<DataPattern>)>;
@@ -104,7 +103,7 @@ pub fn rated_rows(drives: &[RatedDrive<'_>], split_by_pool: bool) -> Vec<RatedTa
                 let pool =
                     split_by_pool.then(|| (PlatformGroup::of(sample.tags), sample.result.data_pattern));
                 let key = TestKey::of(sample.result.family(), metric);
-                pools.entry(pool).or_default().push(Matched { sample, key, label: &metric.label, value });
+                pools.entry(pool).or_default().push(Matched { sample, key, metric, value });
             }
             if pools.is_empty() && rated.is_some() {
                 pools.insert(None, Vec::new());
@@ -115,12 +114,12 @@ pub fn rated_rows(drives: &[RatedDrive<'_>], split_by_pool: bool) -> Vec<RatedTa
                 let (mut flags, mut platforms, mut tests) = (Tallies::new(), Tallies::new(), Tallies::new());
                 let mut result_ids = Vec::new();
                 for m in &matched {
-                    let short = m.key.short_name();
-                    let mut names: Vec<&str> = m
-                        .sample
-                        .flags
-                        .iter()
-                        .filter(|f| f.label == m.label || f.label == short)
+                    // The flags of exactly the matched metric: a result's stored flags name
+                    // metrics by label, and some tools label read and write alike.
+                    let one = BenchResult { metrics: vec![m.metric.clone()], ..m.sample.result.clone() };
+                    let mut names: Vec<&str> = interface_flags(&one, m.sample.tags)
+                        .into_iter()
+                        .chain(rated_flags(&one, &sku.rated))
                         .map(|f| f.kind.name())
                         .collect();
                     if m.sample.result.data_pattern == Some(DataPattern::ZeroFill) {

@@ -25,7 +25,7 @@ fn c300_rows(data: &Dataset, split: bool) -> Vec<api_types::RatedTableRow> {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.tags.drive.sku.as_deref() == Some(sku.id.as_str()))
-                .map(|(i, r)| RatedSample { id: i as i64, result: &r.result, tags: &r.tags, flags: &[] })
+                .map(|(i, r)| RatedSample { id: i as i64, result: &r.result, tags: &r.tags })
                 .collect();
             (*sku, samples)
         })
@@ -101,7 +101,7 @@ fn missing_ratings_and_measurements_stay_missing() {
     let samples: Vec<RatedSample> = results
         .iter()
         .filter(|r| measured_for(&r.result, RatedFigure::Rnd4kWriteIops).is_none())
-        .map(|r| RatedSample { id: 1, result: &r.result, tags: &r.tags, flags: &[] })
+        .map(|r| RatedSample { id: 1, result: &r.result, tags: &r.tags })
         .collect();
     let rows = rated_rows(&[(&sku, samples)], false);
     let write = rows.iter().find(|r| r.figure == RatedFigure::SeqWriteMbps).expect("a write row");
@@ -195,4 +195,39 @@ fn rated_chart_labels_stay_inside_the_chart_at_every_width() {
             }
         }
     }
+}
+
+/// Flags belong to the matched metric itself. CrystalDiskMark 6+ labels a test's read and
+/// write rows alike (`Sequential 1MiB (Q= 8, T= 1)`): a read pinned at the SATA 6 Gb/s
+/// ceiling must not mark the write of the same label, which is far below it.
+#[test]
+fn a_flag_of_the_read_does_not_mark_the_write_of_the_same_label() {
+    use bench::{Access, Link, Metric, Op, Tool};
+    let metric = |op: Op, mbps: f64| Metric {
+        label: "Sequential 1MiB (Q= 8, T= 1)".into(),
+        access: Access::Seq,
+        block_size: 1 << 20,
+        queue_depth: 8,
+        threads: 1,
+        op,
+        mbps: Some(mbps),
+        iops: None,
+        latency_us: None,
+        mix_read_percent: None,
+        stat: None,
+    };
+    let mut result = bench::BenchResult::new(Tool::CrystalDiskMark);
+    result.tool_version = Some("8.0.4 x64".into());
+    result.metrics = vec![metric(Op::Read, 540.0), metric(Op::Write, 260.0)];
+    let mut tags = bench::Tags::default();
+    tags.platform.link = Some(Link::Sata { gbps: 6.0 });
+    let data = seeds();
+    let mut sku = data.drives.iter().find(|d| d.id == "patriot-wildfire-120gb").unwrap().clone();
+    sku.rated.seq_read_mbps = Some(555.0);
+    sku.rated.seq_write_mbps = Some(520.0);
+    let rows = rated_rows(&[(&sku, vec![RatedSample { id: 7, result: &result, tags: &tags }])], false);
+    let of = |f: RatedFigure| rows.iter().find(|r| r.figure == f).unwrap();
+    let names = |f: RatedFigure| of(f).flags.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(RatedFigure::SeqReadMbps), ["interface ceiling"]);
+    assert!(names(RatedFigure::SeqWriteMbps).is_empty(), "{:?}", of(RatedFigure::SeqWriteMbps));
 }

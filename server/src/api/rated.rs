@@ -61,10 +61,8 @@ async fn table_of(
         .iter()
         .zip(&results)
         .map(|(sku, rs)| {
-            let samples = rs
-                .iter()
-                .map(|r| RatedSample { id: r.id, result: &r.result, tags: &r.tags, flags: &r.flags })
-                .collect();
+            let samples =
+                rs.iter().map(|r| RatedSample { id: r.id, result: &r.result, tags: &r.tags }).collect();
             (sku, samples)
         })
         .collect();
