@@ -57,7 +57,7 @@ pub fn App() -> impl IntoView {
 
 /// The heavier pages are lazily loaded pieces of the wasm (Leptos lazy routes, split by
 /// `cargo xtask site-post-build`): a visit downloads the app's frame, the light pages
-/// (home, controller, platform) and the one heavy page it shows, not every page's code.
+/// (home, platform) and the one heavy page it shows, not every page's code.
 /// Splitting every page was worse: code shared by each different subset of pages becomes
 /// a chunk of its own, and 125 small chunks cost more in per-file overhead (imports, call
 /// shims, gzip) than they saved: home page 268 KB gzipped against 230 KB, submit page
