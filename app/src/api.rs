@@ -343,6 +343,16 @@ mod http {
         decode_text(status, &text)
     }
 
+    /// `GET /api/v1{path}` as text (an HTML table the server renders); errors as [`get`].
+    pub async fn get_text(path: &str) -> Result<String, ApiError> {
+        let (status, text) = fetch_text(path.to_string()).await?;
+        if (200..300).contains(&status) {
+            Ok(text.to_string())
+        } else {
+            decode_text::<()>(status, &text).map(|_| String::new())
+        }
+    }
+
     /// Corrects a result's tags with its submission's edit token.
     pub async fn edit(id: i64, token: &str, body: &Edit) -> Result<ResultView, ApiError> {
         let req = Request::patch(&format!("{API}/results/{id}"))

@@ -811,6 +811,155 @@ async fn a_drives_rated_chart_embeds_as_svg_and_png(app: &TestApp) {
     }
 }
 
+/// Rated vs measured as tables: the drive's model line (the rows its rated charts draw),
+/// every compared drive per platform group and data pattern, every drive on a controller;
+/// as JSON, CSV and (the drive's) an HTML embed. A missing rating or measurement is named,
+/// never a zero.
+async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
+    let t = app.get(&format!("/api/v1/drives/{C300_64}/rated")).await;
+    assert_eq!(t.status, StatusCode::OK, "{}", t.text);
+    let t = t.json();
+    assert!(t["rule"].as_str().unwrap().contains("Single drives only"), "{t}");
+    let rows = t["rows"].as_array().unwrap();
+    let write: Vec<&Value> = rows.iter().filter(|r| r["figure"] == "seq_write_mbps").collect();
+    assert_eq!(
+        write.iter().map(|r| r["rated"].as_f64().unwrap()).collect::<Vec<_>>(),
+        [70.0, 140.0, 215.0],
+        "the C300 64/128/256 GB write ratings"
+    );
+    // Each measured median is that of the drive's single-drive results, as the chart shows.
+    let svg = app.get(&format!("/api/v1/drives/{C300_64}/rated.svg?figure=seq-write")).await;
+    let texts = svg_texts(&svg.text);
+    for row in &write {
+        let id = row["drive"].as_str().unwrap();
+        let list = app.get(&format!("/api/v1/results?drive={id}&limit=500")).await.json();
+        let mut ids = Vec::new();
+        let measured: Vec<f64> = list["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["tags"]["raid"].is_null())
+            .filter_map(|r| {
+                let result: bench::BenchResult = serde_json::from_value(r["result"].clone()).unwrap();
+                let v = bench::analysis::measured_for(&result, bench::analysis::RatedFigure::SeqWriteMbps)?.1;
+                ids.push(r["id"].as_i64().unwrap());
+                Some(v)
+            })
+            .collect();
+        let s = bench::analysis::summarize(&measured).unwrap();
+        assert_eq!(row["measured"]["median"].as_f64(), Some(s.median), "{row}");
+        assert_eq!(row["measured"]["count"].as_u64(), Some(s.count as u64), "{row}");
+        assert_eq!(row["measured"]["mad"].as_f64(), Some(s.mad), "{row}");
+        ids.sort_unstable();
+        assert_eq!(row["result_ids"], json!(ids), "{row}");
+        let rated = row["rated"].as_f64().unwrap();
+        let figures = format!(
+            "{} / {} {:+.1} % n={}",
+            charts::format_value(s.median),
+            charts::format_value(rated),
+            (s.median / rated - 1.0) * 100.0,
+            s.count
+        );
+        assert!(texts.contains(&figures), "the chart draws the same row: {figures} in {texts:?}");
+    }
+
+    // CSV: the same rows, one line each.
+    let csv = app.get(&format!("/api/v1/drives/{C300_64}/rated?format=csv")).await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    assert!(csv.content_type.starts_with("text/csv"), "{}", csv.content_type);
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert!(lines[0].starts_with("figure,unit,drive,drive_label,capacity_gb,pool,rated,measured_median"));
+    assert_eq!(lines.len(), rows.len() + 1);
+    for (line, row) in lines[1..].iter().zip(rows) {
+        assert!(
+            line.starts_with(&format!(
+                "{},{},{}",
+                row["figure_id"].as_str().unwrap(),
+                row["unit"].as_str().unwrap(),
+                row["drive"].as_str().unwrap()
+            )),
+            "{line}"
+        );
+        if let Some(m) = row["measured"]["median"].as_f64() {
+            assert!(line.contains(&format!(",{m},")), "{line} has {m}");
+        }
+    }
+
+    // The HTML embed: the table, every number with its unit, the rule beneath.
+    let html = app.get(&format!("/api/v1/drives/{C300_64}/rated.html")).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    assert!(html.content_type.starts_with("text/html"), "{}", html.content_type);
+    assert!(html.text.contains("<table") && html.text.contains("70 MB/s") && html.text.contains("215 MB/s"));
+    assert!(html.text.contains("Single drives only") && html.text.contains("href=\"/results?drive="));
+
+    // The HTML the site shows (a fragment: no page around it), for every table.
+    for path in [
+        format!("/drives/{C300_64}/rated"),
+        format!("/compare/rated?drives={C300_64},{M2S_64}"),
+        "/controllers/88SS9174/rated".to_string(),
+    ] {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let h = app.get(&format!("/api/v1{path}{sep}format=html")).await;
+        assert_eq!(h.status, StatusCode::OK, "{path}: {}", h.text);
+        assert!(h.content_type.starts_with("text/html"), "{}", h.content_type);
+        assert!(h.text.starts_with("<div class=\"table-wrap\"><table class=\"rated\">"), "{}", h.text);
+        assert!(!h.text.contains("<html") && h.text.contains("Single drives only"), "{}", h.text);
+        assert!(h.text.contains(&format!("/api/v1{path}{sep}format=csv")), "the CSV link: {}", h.text);
+    }
+
+    // Compare: per drive and pool; the pools' counts add up to the drive's.
+    let c = app.get(&format!("/api/v1/compare/rated?drives={C300_64},{M2S_64}")).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    let c = c.json();
+    let crows = c["rows"].as_array().unwrap();
+    for id in [C300_64, M2S_64] {
+        assert!(crows.iter().any(|r| r["drive"] == id), "{id} in {c}");
+    }
+    let pooled: u64 = crows
+        .iter()
+        .filter(|r| r["drive"] == C300_64 && r["figure"] == "seq_write_mbps")
+        .inspect(|r| assert!(r["pool"].is_string(), "{r}"))
+        .map(|r| r["measured"]["count"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(Some(pooled), write[0]["measured"]["count"].as_u64());
+    let ccsv = app.get(&format!("/api/v1/compare/rated?drives={C300_64},{M2S_64}&format=csv")).await;
+    assert_eq!(ccsv.text.lines().count(), crows.len() + 1, "{}", ccsv.text);
+
+    // Controller: every catalogue drive on the 88SS9174; the C400 has no rating, so its
+    // measured figures read "not rated" and never a zero.
+    let k = app.get("/api/v1/controllers/88SS9174/rated").await;
+    assert_eq!(k.status, StatusCode::OK, "{}", k.text);
+    let k = k.json();
+    let krows = k["rows"].as_array().unwrap();
+    for id in [C300_64, M2S_64, "crucial-realssd-c400-128gb", "intel-ssd-510-120gb"] {
+        assert!(krows.iter().any(|r| r["drive"] == id), "{id} in {k}");
+    }
+    for r in krows.iter().filter(|r| r["drive"] == "crucial-realssd-c400-128gb") {
+        assert!(r["rated"].is_null() && r["gap_percent"].is_null() && r["measured"].is_object(), "{r}");
+    }
+    let kcsv = app.get("/api/v1/controllers/88SS9174/rated?format=csv").await.text;
+    assert!(
+        kcsv.lines().any(|l| l.contains("crucial-realssd-c400-128gb") && l.contains(",not rated,")),
+        "{kcsv}"
+    );
+    assert!(krows.iter().all(|r| r["rated"] != 0.0 && r["measured"]["median"] != 0.0));
+    let none = app.get("/api/v1/controllers/NO-SUCH/rated").await.json();
+    assert_eq!(none["rows"], json!([]));
+
+    for (path, status, pointer) in [
+        (format!("/drives/{C300_64}/rated?format=xml"), StatusCode::BAD_REQUEST, "format"),
+        (format!("/drives/{C300_64}/rated?colour=red"), StatusCode::BAD_REQUEST, "colour"),
+        (format!("/drives/{C300_64}/rated.html?width=3"), StatusCode::BAD_REQUEST, "width"),
+        ("/drives/no-such-drive/rated".to_string(), StatusCode::NOT_FOUND, "id"),
+        ("/drives/no-such-drive/rated.html".to_string(), StatusCode::NOT_FOUND, "id"),
+        ("/compare/rated".to_string(), StatusCode::BAD_REQUEST, "drives"),
+        (format!("/compare/rated?drives={C300_64},nope"), StatusCode::NOT_FOUND, "drives[1]"),
+        ("/controllers/88SS9174/rated?format=xml".to_string(), StatusCode::BAD_REQUEST, "format"),
+    ] {
+        app.get(&format!("/api/v1{path}")).await.assert_error(status, Some(pointer));
+    }
+}
+
 /// A drive page's distribution chart of one test as the server draws it for embeds: a
 /// row per platform group and data pattern with the median and count the drive page's
 /// JSON gives for that pool.
@@ -1746,6 +1895,7 @@ on_both_backends!(
     compare_lines_up_equal_tests_and_shows_missing_ones,
     the_compare_chart_embeds_as_svg_and_png,
     a_drives_rated_chart_embeds_as_svg_and_png,
+    rated_vs_measured_tables_come_as_json_csv_and_html,
     a_drives_distribution_chart_embeds_as_svg_and_png,
     the_drive_page_has_a_firmware_history,
     aggregates_split_by_platform_and_data_pattern,

@@ -3,6 +3,7 @@
 //! the very chart the embeds render), and the table beneath, where a test a drive lacks
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
+use super::rated::RatedHtml;
 use super::{drive_list, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
@@ -255,6 +256,15 @@ pub fn Compare() -> impl IntoView {
                     let page = href(&ids.get(), figure.get());
                     view! { <Comparison c=c selection=selection.get() page=page selected=selected /> }.into_any()
                 }
+            }}
+            {move || {
+                comparison_path(&ids.get(), &filters.get()).map(|p| {
+                    view! {
+                        <h2>"Rated vs measured"</h2>
+                        <p class="muted">"How far each drive falls from its own rating, per platform group and data pattern."</p>
+                        <RatedHtml data=p.replacen("/compare?", "/compare/rated?", 1) />
+                    }
+                })
             }}
         </section>
     }

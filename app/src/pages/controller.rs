@@ -1,6 +1,7 @@
 //! A controller: every catalogue drive built on it (e.g. the Marvell 88SS9174 in the C300,
 //! M2S, C400 and Intel 510), one click from comparing them all.
 
+use super::rated::RatedHtml;
 use super::{drive_list, loaded};
 use crate::api::DriveList;
 use leptos::prelude::*;
@@ -61,6 +62,9 @@ pub fn ControllerPage() -> impl IntoView {
                     }
                 })
             }}
+            <h2>"Rated vs measured"</h2>
+            <p class="muted">"Every drive on this controller with its maker's ratings beside what it measured."</p>
+            {move || view! { <RatedHtml data=format!("/controllers/{}/rated", crate::api::encode(&model())) /> }}
         </section>
     }
 }

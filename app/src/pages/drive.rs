@@ -1,20 +1,21 @@
 //! A drive: specs, rated vs measured per capacity (gap and the flags that explain it),
 //! each test's distribution, and its results grouped by platform. The API gives the
-//! specs and per-test aggregates; the per-result figures come from the results
-//! themselves, analysed in the browser by `bench` (the same code the server runs).
+//! specs, per-test aggregates and the rated vs measured rows (table and charts); the
+//! per-result figures come from the results themselves, analysed in the browser by
+//! `bench` (the same code the server runs).
 
+use super::rated::RatedHtml;
 use super::{loaded, Embed, ErrorBox, Loading};
 use crate::api::{
-    self, format_date, pattern_label, platform_label, ApiError, DriveList, DrivePage as Page, ResultList,
-    ResultView,
+    self, format_date, pattern_label, platform_label, DrivePage as Page, ResultList, ResultView,
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
+use api_types::RatedTable;
 use bench::analysis::RatedFigure;
-use bench::DriveSku;
 use charts::{
-    distribution_height, draw_distribution, draw_rated_bars, drive_distributions, family_charts,
-    format_value, rated_bars_height, RatedBars, RatedSample,
+    distribution_height, draw_distribution, draw_rated_bars, drive_distributions, format_value,
+    rated_bars_height, rated_charts,
 };
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -22,48 +23,30 @@ use leptos_router::hooks::use_params_map;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A model line's capacities with their results (the drive's siblings and itself).
-type Family = Vec<(DriveSku, Vec<ResultView>)>;
-
 /// The API path of a drive's page data.
 fn page_path(id: &str) -> String {
     format!("/drives/{}", api::encode(id))
 }
 
-/// Starts loading the drive the current URL names, and the catalogue its family comes
-/// from (the route's `data()`, while the page's code is still being fetched).
+/// The API path of the rated vs measured table of a drive's model line (the server builds
+/// it with `charts::rated_rows`; the page prints it and draws its charts from it).
+fn rated_path(id: &str) -> String {
+    format!("/drives/{}/rated", api::encode(id))
+}
+
+/// The API path of the drive's results the page's distributions and platform tables read.
+fn results_path(id: &str) -> String {
+    format!("/results?drive={}&limit=500", api::encode(id))
+}
+
+/// Starts loading the drive the current URL names, its rated table and its results (the
+/// route's `data()`, while the page's code is still being fetched).
 pub fn prefetch() {
     if let Some(id) = use_params_map().get_untracked().get("id") {
         api::prefetch(&page_path(&id));
-        api::prefetch(CATALOGUE);
+        api::prefetch(&rated_path(&id));
+        api::prefetch(&results_path(&id));
     }
-}
-
-const CATALOGUE: &str = "/drives";
-
-async fn family(id: String) -> Result<Family, ApiError> {
-    let list: DriveList = api::get(CATALOGUE).await?;
-    let me = list
-        .drives
-        .iter()
-        .find(|d| d.drive.id == id)
-        .ok_or_else(|| ApiError::Network(format!("no drive {id:?} in the catalogue")))?
-        .drive
-        .clone();
-    let mut siblings: Vec<DriveSku> = list
-        .drives
-        .into_iter()
-        .map(|d| d.drive)
-        .filter(|d| d.vendor == me.vendor && d.model == me.model)
-        .collect();
-    siblings.sort_by_key(|d| d.capacity_gb);
-    // Each capacity's results, asked for all at once.
-    let lists = futures::future::try_join_all(siblings.iter().map(|sku| {
-        let path = format!("/results?drive={}&limit=500", api::encode(&sku.id));
-        async move { api::get::<ResultList>(&path).await }
-    }))
-    .await?;
-    Ok(siblings.into_iter().zip(lists).map(|(sku, list)| (sku, list.results)).collect())
 }
 
 #[component]
@@ -74,26 +57,32 @@ pub fn DrivePage() -> impl IntoView {
         let id = id.get();
         async move { api::get::<Page>(&page_path(&id)).await }
     });
-    let fam = LocalResource::new(move || family(id.get()));
+    let rated = LocalResource::new(move || {
+        let id = id.get();
+        async move { api::get::<RatedTable>(&rated_path(&id)).await }
+    });
+    let mine = LocalResource::new(move || {
+        let id = id.get();
+        async move { api::get::<ResultList>(&results_path(&id)).await.map(|l| l.results) }
+    });
 
     view! {
         <section>
             {loaded(page, 260, |p: Page| view! { <Specs page=p /> })}
             <h2>"Rated vs measured, per capacity"</h2>
             <p class="muted">
-                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded); the bar is the median over results, n their number."
+                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
             </p>
-            {move || match fam.get() {
+            {move || match rated.get() {
                 None => view! { <Loading height=360 /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(f)) => view! { <Rated drive=id.get_untracked() family=f /> }.into_any(),
+                Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
             }}
             <h2>"Distributions"</h2>
-            {move || match fam.get() {
+            {move || match mine.get() {
                 None => view! { <Loading height=200 /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(f)) => {
-                    let mine = f.into_iter().find(|(d, _)| d.id == id.get_untracked()).map(|(_, r)| r).unwrap_or_default();
+                Some(Ok(mine)) => {
                     view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
                 }
             }}
@@ -287,29 +276,20 @@ fn Observations(observations: Vec<bench::Observation>) -> impl IntoView {
     }
 }
 
-/// One chart per rated figure, one row per capacity (with the figure's embed id).
-fn rated_charts(family: &Family) -> Vec<(&'static str, RatedBars)> {
-    let samples: Vec<(&DriveSku, Vec<RatedSample>)> = family
-        .iter()
-        .map(|(sku, results)| {
-            let samples = results
-                .iter()
-                .map(|r| RatedSample { result: &r.result, tags: &r.tags, flags: &r.flags })
-                .collect();
-            (sku, samples)
-        })
-        .collect();
-    family_charts(&samples)
-}
-
 #[component]
-fn Rated(drive: String, family: Family) -> impl IntoView {
-    let charts = rated_charts(&family);
-    if charts.is_empty() {
-        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue."</p> }
+fn Rated(drive: String, table: RatedTable) -> impl IntoView {
+    let charts = rated_charts(&table.rows);
+    if table.rows.is_empty() {
+        return view! { <p class="muted">"The maker's ratings for this drive are not in the catalogue, and no result measured a rated figure."</p> }
             .into_any();
     }
+    let data = format!("/drives/{}/rated", api::encode(&drive));
+    let html = format!("{}{data}.html", api::API);
     view! {
+        <RatedHtml data=data />
+        <p class="muted">
+            "Embed this table: " <a href=html>"the table as an HTML page"</a> " for an iframe, kept current by the server."
+        </p>
         <div class="grid2">
             {charts
                 .into_iter()

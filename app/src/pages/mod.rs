@@ -5,6 +5,7 @@ mod controller;
 mod drive;
 mod home;
 mod platform;
+mod rated;
 mod result;
 mod results;
 mod submit;
@@ -39,7 +40,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
-                    <Route path=path!("/controllers/:model") view=controller::ControllerPage />
+                    <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
                     <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                     <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
                 </Routes>
@@ -56,7 +57,7 @@ pub fn App() -> impl IntoView {
 
 /// The heavier pages are lazily loaded pieces of the wasm (Leptos lazy routes, split by
 /// `cargo xtask site-post-build`): a visit downloads the app's frame, the light pages
-/// (home, controller, platform) and the one heavy page it shows, not every page's code.
+/// (home, platform) and the one heavy page it shows, not every page's code.
 /// Splitting every page was worse: code shared by each different subset of pages becomes
 /// a chunk of its own, and 125 small chunks cost more in per-file overhead (imports, call
 /// shims, gzip) than they saved: home page 268 KB gzipped against 230 KB, submit page
@@ -87,6 +88,7 @@ lazy_page! {
     ResultRoute => result::ResultPage [result::prefetch],
     DriveRoute => drive::DrivePage [drive::prefetch],
     CompareRoute => compare::Compare [compare::prefetch],
+    ControllerRoute => controller::ControllerPage,
     SubmitRoute => submit::Submit,
 }
 

@@ -4,7 +4,7 @@
 //! site's canvas and the server's SVG/PNG embeds. Results, tags, flags and summaries are
 //! `bench`'s own serde types.
 
-use bench::analysis::{Flag, RatedVsMeasured, Summary};
+use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};
 use serde::{Deserialize, Serialize};
 
@@ -319,4 +319,84 @@ impl Figure {
             Figure::Latency => "µs latency",
         }
     }
+}
+
+// --- rated vs measured tables --------------------------------------------------------------
+
+/// A rated-vs-measured table: per rated figure and drive (and, when split, per platform
+/// group and data pattern) the maker's rating beside the median of the results that
+/// measured it. The drive page's charts draw the same rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RatedTable {
+    /// Which results count and which test is matched to which rating, in words.
+    pub rule: String,
+    /// Per rated figure (sequential read, write, 4K read, 4K write), per drive in order.
+    pub rows: Vec<RatedTableRow>,
+}
+
+/// One rated figure of one drive: the rating (absent: not rated) and the measurement
+/// (absent: no measurement). Never a zero in place of a missing number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RatedTableRow {
+    /// Catalogue id of the drive.
+    pub drive: String,
+    /// `Crucial RealSSD C300 64 GB`.
+    pub drive_label: String,
+    pub capacity_gb: u32,
+    pub figure: RatedFigure,
+    /// `seq-read`, `seq-write`, `rnd4k-read` or `rnd4k-write` (as in the chart embeds).
+    pub figure_id: String,
+    /// `Sequential write`.
+    pub figure_name: String,
+    /// `MB/s` or `IOPS`.
+    pub unit: String,
+    /// The platform group and data pattern the measurement pools, when the table is split
+    /// by them (compare); absent when every single-drive result of the drive pools.
+    #[serde(default)]
+    pub pool: Option<String>,
+    /// The maker's rating; absent when the catalogue has none (not rated).
+    #[serde(default)]
+    pub rated: Option<f64>,
+    /// Median, MAD and count of the matched measurements; absent when none (no measurement).
+    #[serde(default)]
+    pub measured: Option<Summary>,
+    /// measured median / rated − 1, in percent.
+    #[serde(default)]
+    pub gap_percent: Option<f64>,
+    /// What may explain a gap, each with how many of the `n` results it applies to:
+    /// `interface ceiling`, `cache-inflated`, `far above rated`, `0-fill data`.
+    #[serde(default)]
+    pub flags: Vec<Tally>,
+    /// The platform groups the results were measured on, with their counts.
+    #[serde(default)]
+    pub platforms: Vec<Tally>,
+    /// The tests matched to the rating (tool family and test), with their counts.
+    #[serde(default)]
+    pub tests: Vec<Tally>,
+    /// The results behind the measurement, ascending.
+    #[serde(default)]
+    pub result_ids: Vec<i64>,
+}
+
+impl RatedTableRow {
+    /// `3 of 5` style counts: `interface ceiling 3/5`.
+    pub fn flags_text(&self) -> String {
+        let n = self.measured.map_or(0, |m| m.count);
+        self.flags.iter().map(|t| format!("{} {}/{n}", t.name, t.count)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// A name and how many results it applies to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Tally {
+    pub name: String,
+    pub count: usize,
+}
+
+/// Joins tallies as `ICH10R ×3; SB850 ×2`.
+pub fn tallies_text(t: &[Tally]) -> String {
+    t.iter().map(|t| format!("{} ×{}", t.name, t.count)).collect::<Vec<_>>().join("; ")
 }

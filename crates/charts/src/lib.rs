@@ -24,7 +24,8 @@ pub use distribution::{
 pub use panels::{compare_panels_height, draw_compare_panels, ComparePanels, Panel, PanelBar, PanelRow};
 pub use plotters::style::RGBColor;
 pub use rated::{
-    draw_rated_bars, family_charts, rated_bars_height, RatedBars, RatedRow, RatedSample, RATED_FIGURES,
+    draw_rated_bars, family_charts, rated_bars_height, rated_cells, rated_charts, rated_rows, RatedBars,
+    RatedCells, RatedDrive, RatedRow, RatedSample, RATED_FIGURES, RATED_RULE,
 };
 pub use theme::Theme;
 

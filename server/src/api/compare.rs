@@ -81,12 +81,12 @@ enum MergeMode {
 
 /// What a compare request asks for: drives, tag filters, whether pools merge per drive
 /// and, for a chart, what to show and how to draw it.
-struct CompareQuery {
-    ids: Vec<String>,
-    filters: Vec<Filter>,
-    merge: bool,
+pub(super) struct CompareQuery {
+    pub(super) ids: Vec<String>,
+    pub(super) filters: Vec<Filter>,
+    pub(super) merge: bool,
     /// JSON or CSV (`GET /compare` only).
-    format: OutputFormat,
+    pub(super) format: OutputFormat,
     chart: ChartOptions,
 }
 
@@ -98,7 +98,7 @@ struct ChartOptions {
 
 /// `drives` plus tag filters, and `format` (or, with `chart`, `figure`, `theme` and
 /// `width`), read from the query string. Anything else is an error naming the parameter.
-fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
+pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
     let mut ids: Vec<String> = Vec::new();
     let mut filters = Vec::new();
     let mut options = ChartOptions {

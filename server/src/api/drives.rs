@@ -369,31 +369,8 @@ async fn rated_chart(
         return Err(ApiError::BadRequest(errors));
     }
     let drive = catalogue_drive(state, id).await?;
-    let mut siblings: Vec<_> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .map(|d| d.drive)
-        .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
-        .collect();
-    siblings.sort_by_key(|d| d.capacity_gb);
-    let mut latest = Vec::new();
-    for sku in &siblings {
-        latest.push(latest_results(state, &sku.id).await?);
-    }
-    let samples: Vec<(&bench::DriveSku, Vec<charts::RatedSample>)> = siblings
-        .iter()
-        .zip(&latest)
-        .map(|(sku, results)| {
-            let samples = results
-                .iter()
-                .map(|r| charts::RatedSample { result: &r.result, tags: &r.tags, flags: &r.flags })
-                .collect();
-            (sku, samples)
-        })
-        .collect();
-    charts::family_charts(&samples)
+    let rows = super::rated::model_line_rows(state, id).await?;
+    charts::rated_charts(&rows)
         .into_iter()
         .find(|(f, _)| *f == figure)
         .map(|(_, chart)| (style, chart))
@@ -408,11 +385,7 @@ async fn rated_chart(
 /// The results of drive `id` the drive page reads: the latest 500 visible ones, as
 /// `GET /results?drive=ID&limit=500` lists them.
 async fn latest_results(state: &AppState, id: &str) -> ApiResult<Vec<StoredResult>> {
-    let (query, _) = super::results::parse_list_query(&[
-        ("drive".to_string(), id.to_string()),
-        ("limit".to_string(), "500".to_string()),
-    ])?;
-    Ok(state.storage.list_results(&query).await?)
+    super::rated::results_of(state, id, &[]).await
 }
 
 /// The distribution embeds' query parameters, as documented.

@@ -9,6 +9,7 @@ mod extract;
 mod health;
 mod ocr;
 mod openapi;
+mod rated;
 mod ratelimit;
 mod results;
 mod submit;
@@ -99,6 +100,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(results::router())
         .merge(drives::router())
         .merge(compare::router())
+        .merge(rated::router())
         .merge(ocr::router())
         .routes(routes!(openapi::serve))
         .split_for_parts();

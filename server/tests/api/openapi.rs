@@ -324,6 +324,10 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
             None,
         ),
         ("get", "/drives/{id}/rated.png", format!("/drives/{C300_64}/rated.png?width=480"), None, None),
+        ("get", "/drives/{id}/rated", format!("/drives/{C300_64}/rated"), None, None),
+        ("get", "/drives/{id}/rated.html", format!("/drives/{C300_64}/rated.html"), None, None),
+        ("get", "/compare/rated", format!("/compare/rated?drives={C300_64},{M2S_64}&format=csv"), None, None),
+        ("get", "/controllers/{model}/rated", "/controllers/88SS9174/rated".into(), None, None),
         (
             "get",
             "/drives/{id}/distribution.svg",
@@ -397,8 +401,10 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
 
     // Every other method on a documented path is 405.
     for path in doc.json["paths"].as_object().unwrap().keys() {
-        let uri =
-            path.replace("{id}", &seed_id.to_string()).replace("/drives/{id}", &format!("/drives/{C300_64}"));
+        let uri = path
+            .replace("/drives/{id}", &format!("/drives/{C300_64}"))
+            .replace("{id}", &seed_id.to_string())
+            .replace("{model}", "88SS9174");
         for method in METHODS.iter().filter(|m| doc.json["paths"][path][**m].is_null()) {
             let m = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
             let r = app.request(m, &format!("{base}{uri}"), None, Body::empty()).await;
@@ -540,6 +546,7 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         ("/compare", &*drive),
         ("/compare/chart.svg", &*drive),
         ("/compare/chart.png", &*drive),
+        ("/compare/rated", &*drive),
     ] {
         let documented: BTreeSet<String> =
             doc.query_parameters(path).iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();

@@ -437,6 +437,15 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     w.client.set_window_size(390, 844).await?;
     w.goto(&format!("/compare?drives={C300},{M2S},patriot-wildfire-120gb")).await?;
     w.wait("canvas[data-drawn-ms]").await?;
+    // Rated vs measured for every compared drive, per platform group and data pattern.
+    let table = rated_table(w).await?;
+    for drive in ["Crucial RealSSD C300 128 GB", "Plextor PX-M2S 128 GB", "Patriot WILDFIRE 120 GB"] {
+        ensure!(table.iter().any(|r| r[1] == drive), "{drive} in the compare page's rated table: {table:?}");
+    }
+    ensure!(
+        table.iter().all(|r| r.len() == 11 && r[3] != "0 MB/s" && r[4] != "0 MB/s"),
+        "every row has a pool column, no zero stands in for a missing number: {table:?}"
+    );
     let overflow =
         w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
     ensure!(overflow.as_i64().unwrap_or(1) <= 0, "the page fits a 390 px wide phone (overflow {overflow})");
@@ -481,6 +490,20 @@ const TAP_FIRST_DRIVES_BAR: &str = r#"
     }
     return false;
 "#;
+
+/// The cells of the page's rated vs measured table, row by row (waits for it).
+async fn rated_table(w: &World) -> Result<Vec<Vec<String>>> {
+    w.wait("table.rated tbody tr").await?;
+    let rows = w
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.rated tbody tr')]\
+               .map(tr => [...tr.children].map(c => c.textContent.trim()));",
+            vec![],
+        )
+        .await?;
+    Ok(serde_json::from_value(rows)?)
+}
 
 async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     let file = shared()
@@ -799,6 +822,35 @@ async fn the_other_pages(w: &World) -> Result<()> {
     report_download(w, "drive").await?;
     let page = w.body_text().await?;
     ensure!(page.contains("Rated vs measured"), "{page}");
+    // The rated vs measured table: the C300 64/128/256 GB write rows read rated 70 / 140 /
+    // 215 MB/s beside the measured medians the charts (drawn from the same rows) show.
+    let table = rated_table(w).await?;
+    let write_chart = w
+        .client
+        .find(Locator::Css("canvas[aria-label^='Sequential write:']"))
+        .await?
+        .attr("aria-label")
+        .await?
+        .unwrap_or_default();
+    for (cap, rated) in [(64, "70"), (128, "140"), (256, "215")] {
+        let row = table
+            .iter()
+            .find(|r| r[0] == "Sequential write" && r[1].ends_with(&format!("C300 {cap} GB")))
+            .with_context(|| format!("a C300 {cap} GB write row in {table:?}"))?;
+        ensure!(row[2] == format!("{rated} MB/s"), "rated {rated} for {cap} GB: {row:?}");
+        let measured = row[3].strip_suffix(" MB/s").with_context(|| format!("a measurement: {row:?}"))?;
+        ensure!(
+            write_chart.contains(&format!("{cap} GB rated {rated} measured {measured}")),
+            "the chart shows the table's {measured} for {cap} GB: {write_chart}"
+        );
+        ensure!(row[5].parse::<usize>().is_ok_and(|n| n > 0), "n for {cap} GB: {row:?}");
+        ensure!(row[6].ends_with(" %"), "the gap in percent: {row:?}");
+    }
+    ensure!(page.contains("Single drives only"), "the rule is stated under the table");
+    ensure!(
+        w.client.find(Locator::Css("table.rated td.num a[href^='/results?drive=']")).await.is_ok(),
+        "measured values link to their results"
+    );
     ensure!(
         page.contains("RAID 0 ×2") && page.contains("RAID 0 ×4"),
         "results grouped by platform incl. RAID"
@@ -845,6 +897,28 @@ async fn the_other_pages(w: &World) -> Result<()> {
     for drive in ["RealSSD C300 64 GB", "PX-M2S 256 GB", "RealSSD C400 128 GB", "SSD 510 120 GB"] {
         ensure!(controller.contains(drive), "{drive} is on the 88SS9174 page: {controller}");
     }
+    // Its rated vs measured table: every drive on the controller, a drive without a rating
+    // shown as "not rated", never as zero.
+    let table = rated_table(w).await?;
+    for (drive, figure, rated) in [
+        ("Crucial RealSSD C300 64 GB", "Sequential write", "70 MB/s"),
+        ("Plextor PX-M2S 256 GB", "Sequential write", "300 MB/s"),
+        ("Intel SSD 510 120 GB", "Sequential write", "210 MB/s"),
+        ("Crucial RealSSD C400 128 GB", "Sequential write", "not rated"),
+    ] {
+        ensure!(
+            table.iter().any(|r| r[0] == figure && r[1] == drive && r[2] == rated),
+            "{drive} {figure} rated {rated} on the controller page: {table:?}"
+        );
+    }
+    // The Intel 510's rated read has no measurement in the seeds: said so, n = 0.
+    ensure!(
+        table.iter().any(|r| r[0] == "Sequential read"
+            && r[1] == "Intel SSD 510 120 GB"
+            && r[3] == "no measurement"
+            && r[5] == "0"),
+        "a rating without a measurement: {table:?}"
+    );
     w.client.find(Locator::XPath("//a[contains(., 'measured drives side by side')]")).await?.click().await?;
     w.wait("canvas[data-drawn-ms]").await?;
     w.shot("controller-compare").await?;

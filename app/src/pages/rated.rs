@@ -1,0 +1,25 @@
+//! A rated-vs-measured table: the server renders it (`format=html` of the table's API
+//! path: the rows of `charts::rated_rows`, which the drive page's rated charts also draw,
+//! with the rule and the CSV and JSON links), the page shows it as it comes. No table
+//! code in the wasm, and the site and the HTML embed print the same table.
+
+use super::{ErrorBox, Loading};
+use crate::api;
+use leptos::prelude::*;
+
+/// The rated table at API path `data` (`/drives/ID/rated`, `/compare/rated?...`,
+/// `/controllers/MODEL/rated`).
+#[component]
+pub fn RatedHtml(data: String) -> impl IntoView {
+    let sep = if data.contains('?') { '&' } else { '?' };
+    let path = format!("{data}{sep}format=html");
+    let html = LocalResource::new(move || {
+        let path = path.clone();
+        async move { api::get_text(&path).await }
+    });
+    move || match html.get() {
+        None => view! { <Loading height=200 /> }.into_any(),
+        Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+        Some(Ok(h)) => view! { <div class="rated-table" inner_html=h></div> }.into_any(),
+    }
+}

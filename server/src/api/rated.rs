@@ -1,0 +1,504 @@
+//! Rated vs measured as tables: `GET /drives/{id}/rated` (the drive's model line, one row
+//! per capacity and rated figure), `GET /compare/rated` (every compared drive, per
+//! platform group and data pattern), `GET /controllers/{model}/rated` (every catalogue
+//! drive on a controller), each as JSON or CSV, and `GET /drives/{id}/rated.html`, the
+//! drive's table as an HTML page to embed. Every table is `charts::rated_rows`, the rows
+//! the drive page's rated charts (and `/drives/{id}/rated.svg|png`) draw.
+
+use super::compare::parse_query;
+use super::extract::{PathParam, QueryPairs};
+use super::results::{csv_cell, csv_response};
+use super::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::storage::{Filter, StoredResult};
+use api_types::{RatedTable, RatedTableRow};
+use axum::extract::State;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bench::DriveSku;
+use charts::{rated_cells, rated_rows, RatedSample, RATED_RULE};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(drive_table))
+        .routes(routes!(drive_table_html))
+        .routes(routes!(compare_table))
+        .routes(routes!(controller_table))
+}
+
+/// The results of drive `id` a rated table reads: the latest 500 visible ones, as
+/// `GET /results?drive=ID&limit=500` lists them (the drive page reads the same), narrowed
+/// by `filters`.
+pub(super) async fn results_of(
+    state: &AppState,
+    id: &str,
+    filters: &[Filter],
+) -> ApiResult<Vec<StoredResult>> {
+    let (mut query, _) = super::results::parse_list_query(&[
+        ("drive".to_string(), id.to_string()),
+        ("limit".to_string(), "500".to_string()),
+    ])?;
+    query.filters.extend(filters.iter().cloned());
+    Ok(state.storage.list_results(&query).await?)
+}
+
+/// The rated table of `drives` with their results (split per platform group and data
+/// pattern when `split`).
+async fn table_of(
+    state: &AppState,
+    drives: &[DriveSku],
+    filters: &[Filter],
+    split: bool,
+) -> ApiResult<RatedTable> {
+    let mut results = Vec::new();
+    for sku in drives {
+        results.push(results_of(state, &sku.id, filters).await?);
+    }
+    let samples: Vec<charts::RatedDrive> = drives
+        .iter()
+        .zip(&results)
+        .map(|(sku, rs)| {
+            let samples =
+                rs.iter().map(|r| RatedSample { id: r.id, result: &r.result, tags: &r.tags }).collect();
+            (sku, samples)
+        })
+        .collect();
+    Ok(RatedTable { rule: RATED_RULE.to_string(), rows: rated_rows(&samples, split) })
+}
+
+/// The model line of catalogue drive `id` (its capacities, smallest first).
+async fn model_line(state: &AppState, id: &str) -> ApiResult<Vec<DriveSku>> {
+    let drive =
+        state.storage.get_drive(id).await?.ok_or_else(|| {
+            ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into()))
+        })?;
+    let mut line: Vec<DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .map(|d| d.drive)
+        .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
+        .collect();
+    line.sort_by_key(|d| d.capacity_gb);
+    Ok(line)
+}
+
+/// The rows of the rated table of drive `id`'s model line: what the drive page's rated
+/// charts and their embeds draw.
+pub(super) async fn model_line_rows(state: &AppState, id: &str) -> ApiResult<Vec<RatedTableRow>> {
+    let line = model_line(state, id).await?;
+    Ok(table_of(state, &line, &[], false).await?.rows)
+}
+
+/// `format` of a rated table: JSON, CSV, or the HTML table the site shows (a fragment:
+/// the table, the rule and the data links).
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum TableFormat {
+    Json,
+    Csv,
+    Html,
+}
+
+impl TableFormat {
+    fn parse(name: &str, v: &str) -> Result<TableFormat, ErrorItem> {
+        match v {
+            "json" => Ok(TableFormat::Json),
+            "csv" => Ok(TableFormat::Csv),
+            "html" => Ok(TableFormat::Html),
+            _ => Err(ErrorItem {
+                detail: format!("format must be json, csv or html, not {v:?}"),
+                pointer: Some(name.to_string()),
+            }),
+        }
+    }
+}
+
+/// `format` alone, read from the query string; anything else is an error.
+fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> {
+    let mut format = TableFormat::Json;
+    let mut errors = Vec::new();
+    for (name, v) in pairs {
+        match name.as_str() {
+            "format" => match TableFormat::parse(name, v) {
+                Ok(f) => format = f,
+                Err(e) => errors.push(e),
+            },
+            _ => errors.push(ErrorItem {
+                detail: format!("unknown parameter {name:?}; expected format"),
+                pointer: Some(name.clone()),
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(format)
+    } else {
+        Err(ApiError::BadRequest(errors))
+    }
+}
+
+/// The table in `format`; `data` is its API path (without `/api/v1` and `format`), which
+/// the HTML links as CSV and JSON; `pools` adds the pool column.
+fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str, pools: bool) -> Response {
+    match format {
+        TableFormat::Json => Json(table).into_response(),
+        TableFormat::Csv => csv_response(file, table_csv(&table)),
+        TableFormat::Html => html_response(table_fragment(&table, data, pools)),
+    }
+}
+
+/// An HTML answer: typed, never sniffed, no script and no outside resource, embeddable
+/// from any site, cacheable for a few minutes.
+fn html_response(html: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
+            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+            ),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+const CSV_COLUMNS: &[&str] = &[
+    "figure",
+    "unit",
+    "drive",
+    "drive_label",
+    "capacity_gb",
+    "pool",
+    "rated",
+    "measured_median",
+    "measured_mad",
+    "n",
+    "gap_percent",
+    "missing",
+    "flags",
+    "platforms",
+    "tests",
+    "result_ids",
+];
+
+/// One CSV line per row, with the columns of [`CSV_COLUMNS`]; a missing rating or
+/// measurement is an empty cell named in `missing` (`not rated`, `no measurement`).
+fn table_csv(t: &RatedTable) -> String {
+    let mut out = CSV_COLUMNS.join(",");
+    out.push('\n');
+    let num = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    for r in &t.rows {
+        let missing = match (r.rated, r.measured) {
+            (None, _) => "not rated",
+            (_, None) => "no measurement",
+            _ => "",
+        };
+        let cells = [
+            r.figure_id.clone(),
+            r.unit.clone(),
+            r.drive.clone(),
+            r.drive_label.clone(),
+            r.capacity_gb.to_string(),
+            r.pool.clone().unwrap_or_default(),
+            num(r.rated),
+            num(r.measured.map(|m| m.median)),
+            num(r.measured.map(|m| m.mad)),
+            r.measured.map_or(0, |m| m.count).to_string(),
+            r.gap_percent.map(|g| format!("{g:.1}")).unwrap_or_default(),
+            missing.to_string(),
+            r.flags.iter().map(|f| format!("{} {}", f.name, f.count)).collect::<Vec<_>>().join("; "),
+            api_types::tallies_text(&r.platforms),
+            api_types::tallies_text(&r.tests),
+            r.result_ids.iter().map(i64::to_string).collect::<Vec<_>>().join(" "),
+        ];
+        out.push_str(&cells.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with the rating, the measured \
+    median, MAD and n, the gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then \
+    empty), flags, platforms, tests and result ids; `html`: the table as the site shows it (an HTML fragment \
+    with relative links, the rule and the data links)";
+
+/// Rated vs measured of a drive's model line
+///
+/// Per rated figure (sequential read and write, 4K read and write IOPS), per capacity of
+/// the drive's model line: the maker's rating, the median, MAD and count of the
+/// single-drive results' matched measurements, the gap in percent, and the flags, platforms
+/// and tests behind it. `rule` says which results count and which test is matched to
+/// which rating. The drive page's rated charts draw these rows.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/rated",
+    operation_id = "drive_rated_table",
+    tag = "drives",
+    params(
+        ("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+    ),
+    responses(
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
+async fn drive_table(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let format = format_only(&pairs)?;
+    let line = model_line(&state, &id).await?;
+    let data = format!("/drives/{}/rated", url_encode(&id));
+    Ok(answer(table_of(&state, &line, &[], false).await?, format, "rated.csv", &data, false))
+}
+
+/// Rated vs measured of a drive's model line as an HTML table, for embedding
+///
+/// The table of `GET /drives/{id}/rated` as a small HTML page (for an `<iframe>`): every
+/// measured value links to the drive's results on the site.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/rated.html",
+    operation_id = "drive_rated_table_html",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
+    responses(
+        (status = 200, description = "The table", content_type = "text/html", body = String),
+        (status = 400, description = "Any query parameter", body = ErrorBody),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
+async fn drive_table_html(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    if let Some((name, _)) = pairs.first() {
+        return Err(ApiError::BadRequest(vec![ErrorItem {
+            detail: format!("unknown parameter {name:?}; this embed takes none"),
+            pointer: Some(name.clone()),
+        }]));
+    }
+    let line = model_line(&state, &id).await?;
+    let title = line.first().map(|d| format!("{} {}", d.vendor, d.model)).unwrap_or_default();
+    let table = table_of(&state, &line, &[], false).await?;
+    let fragment = table_fragment(&table, &format!("/drives/{}/rated", url_encode(&id)), false);
+    Ok(html_response(html_page(&format!("{title}: rated vs measured per capacity"), &fragment)))
+}
+
+/// `s` as one URL path segment or query value: unreserved characters (and the comma of
+/// drive lists) as they are, the rest percent-encoded.
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// How many result links a row of the HTML table lists before "+N more".
+const SHOWN: usize = 6;
+
+/// The table as the site shows it (`format=html`): one row per figure and drive (and
+/// pool), a missing number in words, each measurement linking to the drive's results and
+/// to the results behind it; the rule and the data links beneath. Relative links, the
+/// site's class names.
+fn table_fragment(t: &RatedTable, data: &str, pools: bool) -> String {
+    if t.rows.is_empty() {
+        return "<p class=\"empty\">No rated figure and no matching measurement.</p>\n".to_string();
+    }
+    let mut out = String::from(
+        "<div class=\"table-wrap\"><table class=\"rated\"><thead><tr><th scope=\"col\">Figure</th>\
+         <th scope=\"col\">Drive</th>",
+    );
+    if pools {
+        out.push_str("<th scope=\"col\">Platform · data</th>");
+    }
+    out.push_str(
+        "<th scope=\"col\" class=\"num\">Rated</th><th scope=\"col\" class=\"num\">Measured median</th>\
+         <th scope=\"col\" class=\"num\">MAD</th><th scope=\"col\" class=\"num\">n</th>\
+         <th scope=\"col\" class=\"num\">Gap</th><th scope=\"col\">Flags</th>\
+         <th scope=\"col\">Measured on · tests</th><th scope=\"col\">Results</th></tr></thead><tbody>\n",
+    );
+    let num = |missing: bool| if missing { "num missing" } else { "num" };
+    for r in &t.rows {
+        let c = rated_cells(r);
+        let drive = url_encode(&r.drive);
+        out.push_str(&format!(
+            "<tr><td>{}</td><th scope=\"row\"><a href=\"/drives/{drive}\">{}</a></th>",
+            esc(&r.figure_name),
+            esc(&r.drive_label)
+        ));
+        if pools {
+            out.push_str(&format!("<td>{}</td>", esc(r.pool.as_deref().unwrap_or_default())));
+        }
+        let measured = if r.measured.is_some() {
+            format!("<a href=\"/results?drive={drive}\">{}</a>", esc(&c.measured))
+        } else {
+            esc(&c.measured)
+        };
+        let more = r.result_ids.len().saturating_sub(SHOWN);
+        let mut results: String = r
+            .result_ids
+            .iter()
+            .take(SHOWN)
+            .map(|id| format!("<a href=\"/results/{id}\">#{id}</a> "))
+            .collect();
+        if more > 0 {
+            results.push_str(&format!("+{more} more"));
+        }
+        out.push_str(&format!(
+            "<td class=\"{}\">{}</td><td class=\"{}\">{measured}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{results}</td></tr>\n",
+            num(r.rated.is_none()),
+            esc(&c.rated),
+            num(r.measured.is_none()),
+            esc(&c.mad),
+            esc(&c.n),
+            esc(&c.gap),
+            esc(&c.flags),
+            esc(&c.measured_on),
+        ));
+    }
+    let api = super::API_PREFIX;
+    let sep = if data.contains('?') { '&' } else { '?' };
+    out.push_str(&format!(
+        "</tbody></table></div>\n<p class=\"muted\">{}</p>\n<p class=\"muted\">This table as data: \
+         <a href=\"{api}{}{sep}format=csv\" download=\"rated.csv\">CSV</a> · <a href=\"{api}{}\">JSON</a></p>\n",
+        esc(&t.rule),
+        esc(data),
+        esc(data),
+    ));
+    out
+}
+
+/// The fragment as a standalone page to embed (in an `<iframe>`): its links open in a
+/// new tab.
+fn html_page(title: &str, fragment: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><base target=\"_blank\">\
+         <title>{title}</title><style>body{{font:14px sans-serif;margin:8px;color:#222}}\
+         h1{{font-size:16px}}table{{border-collapse:collapse}}\
+         th,td{{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}}\
+         .num{{text-align:right;white-space:nowrap}}.missing{{color:#666;font-style:italic}}\
+         .muted{{color:#666;font-size:12px;max-width:60em}}</style></head>\
+         <body><h1>{title}</h1>\n{fragment}<p class=\"muted\">SSDBase</p></body></html>\n",
+        title = esc(title),
+    )
+}
+
+/// Rated vs measured of compared drives
+///
+/// For every compared drive, per rated figure and per platform group and data pattern it
+/// was measured in (the pools of `GET /compare`): the rating, the median, MAD and count of
+/// the single-drive results' matched measurements, the gap in percent, flags and tests.
+/// The same tag filters as `GET /compare` narrow which results take part.
+#[utoipa::path(
+    get,
+    path = "/compare/rated",
+    operation_id = "compare_rated_table",
+    tag = "drives",
+    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    params(
+        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
+            description = "1 to 12 catalogue drive ids, comma-separated"),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+    ),
+    responses(
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
+            body = ErrorBody),
+        (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
+    )
+)]
+async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (formats, rest): (Vec<_>, Vec<_>) = pairs.iter().cloned().partition(|(name, _)| name == "format");
+    let mut errors = Vec::new();
+    let mut format = TableFormat::Json;
+    for (name, v) in &formats {
+        match TableFormat::parse(name, v) {
+            Ok(f) => format = f,
+            Err(e) => errors.push(e),
+        }
+    }
+    let q = match parse_query(&rest, false) {
+        Ok(q) if errors.is_empty() => q,
+        Ok(_) => return Err(ApiError::BadRequest(errors)),
+        Err(ApiError::BadRequest(more)) => return Err(ApiError::BadRequest([errors, more].concat())),
+        Err(e) => return Err(e),
+    };
+    let mut drives = Vec::new();
+    let mut unknown = Vec::new();
+    for (i, id) in q.ids.iter().enumerate() {
+        match state.storage.get_drive(id).await? {
+            Some(d) => drives.push(d),
+            None => unknown.push(ErrorItem {
+                detail: format!("no drive {id:?} in the catalogue"),
+                pointer: Some(format!("drives[{i}]")),
+            }),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(ApiError::NotFound(unknown));
+    }
+    let query: Vec<String> = rest.iter().map(|(k, v)| format!("{k}={}", url_encode(v))).collect();
+    let data = format!("/compare/rated?{}", query.join("&"));
+    Ok(answer(table_of(&state, &drives, &q.filters, true).await?, format, "compare-rated.csv", &data, true))
+}
+
+/// Rated vs measured of every drive on a controller
+///
+/// Every catalogue drive whose controller model is `model` (by vendor, model and
+/// capacity), per rated figure: the rating, the median, MAD and count of the single-drive
+/// results' matched measurements, the gap in percent, flags and tests. A controller no
+/// catalogue drive has answers an empty table.
+#[utoipa::path(
+    get,
+    path = "/controllers/{model}/rated",
+    operation_id = "controller_rated_table",
+    tag = "drives",
+    params(
+        ("model" = String, Path, description = "Controller model as the catalogue names it, e.g. `88SS9174`"),
+        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+    ),
+    responses(
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
+    )
+)]
+async fn controller_table(
+    State(state): State<AppState>,
+    PathParam(model): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let format = format_only(&pairs)?;
+    let mut drives: Vec<DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .map(|d| d.drive)
+        .filter(|d| d.controller.model.as_deref() == Some(model.as_str()))
+        .collect();
+    drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
+    let data = format!("/controllers/{}/rated", url_encode(&model));
+    Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv", &data, false))
+}
