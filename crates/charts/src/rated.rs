@@ -59,7 +59,7 @@ pub const RATED_FIGURES: [(RatedFigure, &str, &str, &str); 4] = [
 pub const RATED_RULE: &str = "Single drives only: results of RAID sets are left out. Makers rate with their best test, \
 so each result contributes its best matching measurement: sequential read and write from any sequential test with \
 blocks of 128 KiB or more (MB/s); 4K read and write from any random 4 KiB test at any queue depth (IOPS as the tool \
-printed them, else derived from MB/s). The tests column names every test matched (tool family and test). Measured is \
+printed them, else derived from MB/s). Measured on names the platforms and the tests matched (tool family and test), with their counts. Measured is \
 the median of those results, MAD their spread, n their number; the gap is median / rated − 1. Flags count the results \
 whose matched test was flagged: interface ceiling (the link, not the drive, set the number), cache-inflated (more than \
 the link carries), far above rated, 0-fill data (compressible data, which compressing controllers write faster). \
