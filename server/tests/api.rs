@@ -719,6 +719,15 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     assert_eq!(pools[0]["result_ids"].as_array().unwrap().len(), all_c300, "every C300 result in one pool");
     let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}&merge=drive")).await;
     assert!(svg.text.contains(api_types::MERGED_POOL_LABEL.split(',').next().unwrap()), "merged rows say so");
+    // The rated table of the comparison merges the same way: one row per drive and figure.
+    let rated = app.get(&format!("/api/v1/compare/rated?{query}&merge=drive")).await;
+    assert_eq!(rated.status, StatusCode::OK, "{}", rated.text);
+    let rows = rated.json()["rows"].as_array().unwrap().clone();
+    let mut keys: Vec<(String, String)> =
+        rows.iter().map(|r| (r["drive"].to_string(), r["figure_id"].to_string())).collect();
+    let n = keys.len();
+    keys.dedup();
+    assert!(n > 0 && keys.len() == n && rows.iter().all(|r| r["pool"].is_null()), "{rows:?}");
 
     for (q, pointer) in [
         (format!("{query}&width=20000"), "width"),

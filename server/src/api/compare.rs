@@ -74,7 +74,7 @@ enum ChartFigure {
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
 #[allow(dead_code)] // documentation only
-enum MergeMode {
+pub(super) enum MergeMode {
     Drive,
     None,
 }

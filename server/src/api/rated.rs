@@ -421,6 +421,9 @@ fn html_page(title: &str, fragment: &str) -> String {
         ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
             description = "1 to 12 catalogue drive ids, comma-separated"),
         ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+        ("merge" = inline(Option<super::compare::MergeMode>), Query,
+            description = "`drive`: one row per drive and rated figure over all its platform groups and \
+                data patterns, as `GET /compare?merge=drive` pools them; default `none`: one per pool"),
     ),
     responses(
         (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
@@ -461,7 +464,14 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
     }
     let query: Vec<String> = rest.iter().map(|(k, v)| format!("{k}={}", url_encode(v))).collect();
     let data = format!("/compare/rated?{}", query.join("&"));
-    Ok(answer(table_of(&state, &drives, &q.filters, true).await?, format, "compare-rated.csv", &data, true))
+    let per_pool = !q.merge;
+    Ok(answer(
+        table_of(&state, &drives, &q.filters, per_pool).await?,
+        format,
+        "compare-rated.csv",
+        &data,
+        true,
+    ))
 }
 
 /// Rated vs measured of every drive on a controller
