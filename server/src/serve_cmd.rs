@@ -107,7 +107,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
 }
 
 /// The URL without its password, for messages.
-fn redact(url: &str) -> String {
+pub(crate) fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => match url[s + 3..at].find(':') {
             Some(colon) => format!("{}:***{}", &url[..s + 3 + colon], &url[at..]),
