@@ -1,7 +1,8 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N]`.
+//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...]`.
 
 use anyhow::Context;
+use ssdbase::api::client::TrustedProxies;
 use ssdbase::api::{self, ApiConfig};
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -31,6 +32,11 @@ pub struct ServeArgs {
     /// other servers on the same database.
     #[arg(long, env = "SSDBASE_OCR_WORKERS", default_value_t = 1)]
     ocr_workers: usize,
+    /// Reverse proxies (CIDR or address; repeat the flag or separate with commas) whose
+    /// `X-Forwarded-For` / `Forwarded: for=` name the client for the rate limit and the
+    /// logs. From any other peer those headers are ignored.
+    #[arg(long = "trusted-proxy", env = "SSDBASE_TRUSTED_PROXY", value_delimiter = ',', num_args = 1.., value_parser = TrustedProxies::parse_one)]
+    trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -80,6 +86,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
+        trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
     };
     let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -94,6 +101,10 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             storage.backend()
         ),
         None => eprintln!("ssdbase: serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+    }
+    if !config.trusted_proxies.is_empty() {
+        let list: Vec<String> = args.trusted_proxies.iter().map(|n| n.to_string()).collect();
+        eprintln!("ssdbase: trusting X-Forwarded-For / Forwarded from {}", list.join(", "));
     }
     if config.admin_token.is_none() {
         eprintln!("ssdbase: no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");

@@ -85,3 +85,36 @@ fn admin_token_from_the_environment_and_submit_rate_from_the_command_line() {
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn trusted_proxies_from_the_environment_name_the_client() {
+    let (dir, url) = temp_db("proxy");
+    // A list in the environment: the loopback peer of this test is a trusted proxy.
+    let (mut child, addr) = common::start_server(
+        &url,
+        &["--submit-rate", "1"],
+        &[("SSDBASE_TRUSTED_PROXY", "192.0.2.0/24,127.0.0.0/8")],
+    );
+    let post = |xff: &str, v: f64| {
+        http(addr, "POST", "/api/v1/results", &[JSON, ("X-Forwarded-For", xff)], result_body(v)).unwrap()
+    };
+    assert_eq!(post("203.0.113.9", 201.0).status, 201);
+    let again = post("203.0.113.9", 202.0);
+    assert_eq!(again.status, 429, "{}", again.body);
+    assert!(again.body.contains("203.0.113.9"), "{}", again.body);
+    assert_eq!(post("203.0.113.10", 203.0).status, 201, "another client behind the proxy");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A bad CIDR stops the server with a message naming it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+        .args(["serve", "--database-url", &url, "--listen", "127.0.0.1:0", "--trusted-proxy", "10.0.0.0/33"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("10.0.0.0/33"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

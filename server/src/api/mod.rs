@@ -1,6 +1,7 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
 mod auth;
+pub mod client;
 mod compare;
 mod drives;
 mod edit;
@@ -59,6 +60,8 @@ pub struct ApiConfig {
     pub queue: QueueSignal,
     /// The built website (`trunk build` output, `dist/`) to serve outside `/api`.
     pub site: Option<std::path::PathBuf>,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
+    pub trusted_proxies: client::TrustedProxies,
 }
 
 #[derive(Clone)]
@@ -120,6 +123,10 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config.trusted_proxies.clone()),
+            client::resolve,
+        ))
 }
 
 async fn not_found() -> ApiError {
