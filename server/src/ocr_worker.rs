@@ -68,6 +68,7 @@ async fn work(storage: DynStorage, recognizer: Recognizer, signal: QueueSignal) 
 }
 
 async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::storage::ClaimedJob) {
+    let started = std::time::Instant::now();
     let outcome = if job.attempts > MAX_ATTEMPTS {
         Err(format!(
             "recognition did not finish in {MAX_ATTEMPTS} attempts (its server stopped each time); \
@@ -95,6 +96,8 @@ async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::stor
             Err(e) => Err(format!("recognition crashed: {e}")),
         }
     };
+    let label = if outcome.is_ok() { "done" } else { "failed" };
+    crate::metrics::global().ocr_job(label, started.elapsed().as_secs_f64());
     if let Err(e) = storage.finish_ocr(job.id, outcome, now_unix()).await {
         // The lease runs out and another worker takes the job again.
         eprintln!("ssdbase: ocr job {}: cannot record the outcome: {e}", job.id);

@@ -1,5 +1,5 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...]`.
+//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]`.
 
 use anyhow::Context;
 use ssdbase::api::client::TrustedProxies;
@@ -37,6 +37,10 @@ pub struct ServeArgs {
     /// logs. From any other peer those headers are ignored.
     #[arg(long = "trusted-proxy", env = "SSDBASE_TRUSTED_PROXY", value_delimiter = ',', num_args = 1.., value_parser = TrustedProxies::parse_one)]
     trusted_proxies: Vec<ipnet::IpNet>,
+    /// Serve `GET /metrics` (Prometheus text format) on this address, apart from the
+    /// site and API; off without it. Keep it off the public network.
+    #[arg(long, env = "SSDBASE_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -89,6 +93,18 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
     };
     let app = api::app_with(storage.clone(), &config);
+    if let Some(addr) = args.metrics_listen {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening for metrics on {addr}"))?;
+        eprintln!("ssdbase: metrics at http://{}/metrics", listener.local_addr()?);
+        let metrics = ssdbase::metrics::router(storage.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, metrics).await {
+                eprintln!("ssdbase: the metrics listener stopped: {e}");
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;

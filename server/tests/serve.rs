@@ -118,3 +118,86 @@ fn trusted_proxies_from_the_environment_name_the_client() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The value of the sample `line_start` (`name{labels}`) in a text exposition, 0 when absent.
+fn sample(text: &str, line_start: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(line_start).and_then(|rest| rest.strip_prefix(' ')))
+        .map_or(0.0, |v| v.parse().unwrap())
+}
+
+#[test]
+fn metrics_on_their_own_listener_count_requests_by_route_template() {
+    let (dir, url) = temp_db("metrics");
+    let (mut child, addr, log) =
+        common::start_server_logged(&url, &["--metrics-listen", "127.0.0.1:0", "--submit-rate", "0"], &[]);
+    let metrics: std::net::SocketAddr = log
+        .iter()
+        .find_map(|l| l.strip_prefix("ssdbase: metrics at http://"))
+        .unwrap_or_else(|| panic!("no metrics line in {log:?}"))
+        .trim_end_matches("/metrics")
+        .parse()
+        .unwrap();
+    let scrape = || {
+        let r = http(metrics, "GET", "/metrics", &[], "").unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.header("content-type"), Some("text/plain; version=0.0.4; charset=utf-8"));
+        r.body
+    };
+    let first = scrape();
+    // Every line is a comment (# HELP / # TYPE) or `name{labels} value`.
+    for line in first.lines() {
+        if line.starts_with("# HELP ") || line.starts_with("# TYPE ") {
+            continue;
+        }
+        let (name, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("bad line {line:?}"));
+        assert!(value.parse::<f64>().is_ok() || value == "+Inf", "bad value in {line:?}");
+        let bare = name.split('{').next().unwrap();
+        assert!(
+            bare.starts_with("ssdbase_") && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+            "{line:?}"
+        );
+        assert_eq!(name.contains('{'), name.ends_with('}'), "{line:?}");
+    }
+    for family in
+        ["ssdbase_db_pool_connections{pool=\"sqlite-read\",state=\"idle\"}", "ssdbase_ocr_queue_length"]
+    {
+        assert!(first.lines().any(|l| l.starts_with(family)), "no {family} in\n{first}");
+    }
+    // Not on the public listener.
+    assert_eq!(http(addr, "GET", "/metrics", &[], "").unwrap().status, 404);
+
+    let posted = http(addr, "POST", "/api/v1/results", &[JSON], result_body(301.0)).unwrap();
+    assert_eq!(posted.status, 201, "{}", posted.body);
+    assert_eq!(http(addr, "POST", "/api/v1/results", &[JSON], result_body(301.0)).unwrap().status, 200);
+    let id = serde_json::from_str::<Value>(&posted.body).unwrap()["id"].as_i64().unwrap();
+    for _ in 0..3 {
+        assert_eq!(http(addr, "GET", &format!("/api/v1/results/{id}"), &[], "").unwrap().status, 200);
+    }
+    assert_eq!(http(addr, "GET", "/api/v1/nothing-here", &[], "").unwrap().status, 404);
+    let after = scrape();
+    let one = "ssdbase_http_requests_total{method=\"GET\",route=\"/api/v1/results/{id}\",status=\"200\"}";
+    assert_eq!(sample(&after, one) - sample(&first, one), 3.0, "{after}");
+    let posts = "ssdbase_http_requests_total{method=\"POST\",route=\"/api/v1/results\",status=\"201\"}";
+    assert_eq!(sample(&after, posts) - sample(&first, posts), 1.0, "{after}");
+    let unmatched = "ssdbase_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"}";
+    assert_eq!(sample(&after, unmatched) - sample(&first, unmatched), 1.0, "{after}");
+    assert!(!after.contains(&format!("/api/v1/results/{id}\"")), "raw paths must not be labels");
+    let count = "ssdbase_http_request_duration_seconds_count{method=\"GET\",route=\"/api/v1/results/{id}\"}";
+    assert_eq!(sample(&after, count), 3.0, "{after}");
+    let inf = "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"+Inf\"}";
+    assert_eq!(sample(&after, inf), 3.0, "{after}");
+    assert_eq!(
+        sample(&after, "ssdbase_submissions_stored_total")
+            - sample(&first, "ssdbase_submissions_stored_total"),
+        1.0
+    );
+    assert_eq!(
+        sample(&after, "ssdbase_submissions_duplicate_total")
+            - sample(&first, "ssdbase_submissions_duplicate_total"),
+        1.0
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

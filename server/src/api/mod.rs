@@ -127,6 +127,9 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
             Arc::new(config.trusted_proxies.clone()),
             client::resolve,
         ))
+        // Outermost, so it counts the final status; after routing (Router::layer wraps
+        // each route), so it sees the matched route template.
+        .layer(axum::middleware::from_fn(crate::metrics::track))
 }
 
 async fn not_found() -> ApiError {

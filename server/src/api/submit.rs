@@ -521,6 +521,7 @@ async fn respond(
     submission: &NewSubmission,
     edit_token: String,
 ) -> ApiResult<(StatusCode, SubmitResponse)> {
+    crate::metrics::global().submission(matches!(outcome, Submitted::Duplicate { .. }));
     let (status, results, edit_token) = match outcome {
         Submitted::Stored { result_ids, .. } => {
             let results = result_ids

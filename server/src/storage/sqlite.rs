@@ -339,6 +339,10 @@ impl Storage for SqliteStorage {
         "sqlite"
     }
 
+    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+        vec![super::pool_stats("sqlite-read", &self.pool), super::pool_stats("sqlite-write", &self.writer)]
+    }
+
     async fn ping(&self) -> StorageResult<()> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())

@@ -12,6 +12,16 @@ use std::time::Duration;
 /// Starts `ssdbase serve` on a free port with extra arguments and environment, and
 /// returns it with the address it serves (read from its start-up line).
 pub fn start_server(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
+    let (child, addr, _) = start_server_logged(database_url, args, env);
+    (child, addr)
+}
+
+/// [`start_server`], also returning the stderr lines printed before it served.
+pub fn start_server_logged(
+    database_url: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Child, SocketAddr, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
         .args(["serve", "--database-url", database_url, "--listen", "127.0.0.1:0"])
         .args(args)
@@ -22,15 +32,17 @@ pub fn start_server(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> 
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut before = Vec::new();
     let addr = loop {
         let line = lines.next().expect("the server exited before serving").unwrap();
         if let Some(rest) = line.strip_prefix("ssdbase: serving http://") {
             break rest.split('/').next().unwrap().parse().unwrap();
         }
+        before.push(line);
     };
     // Keep draining stderr so the server never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+    (child, addr, before)
 }
 
 pub struct HttpReply {
