@@ -5,6 +5,7 @@
 pub mod api;
 pub mod error;
 pub mod ingest;
+pub mod log;
 pub mod metrics;
 pub mod ocr_worker;
 pub mod site;

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use ssdbase::api::client::TrustedProxies;
 use ssdbase::api::{self, ApiConfig};
+use ssdbase::log::LogFormat;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -41,9 +42,14 @@ pub struct ServeArgs {
     /// site and API; off without it. Keep it off the public network.
     #[arg(long, env = "SSDBASE_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
+    /// Log lines as readable text or one JSON object each (stderr; `RUST_LOG` filters,
+    /// default `info`).
+    #[arg(long, env = "SSDBASE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
+    ssdbase::log::init(args.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -54,7 +60,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     match runtime.block_on(serve(args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("ssdbase: {e:#}");
+            tracing::error!("{e:#}");
             ExitCode::FAILURE
         }
     }
@@ -66,12 +72,12 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("opening the database {}", redact(&args.database_url)))?;
     let seeded = ssdbase::seed_if_empty(&storage).await.context("loading the seed dataset")?;
     if seeded > 0 {
-        eprintln!("ssdbase: new database: loaded {seeded} seed results");
+        tracing::info!("new database: loaded {seeded} seed results");
     }
     let site = ssdbase::site::is_built(&args.site).then(|| args.site.clone());
     if site.is_none() {
-        eprintln!(
-            "ssdbase: no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
+        tracing::warn!(
+            "no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
             args.site.display()
         );
     }
@@ -97,11 +103,11 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("listening for metrics on {addr}"))?;
-        eprintln!("ssdbase: metrics at http://{}/metrics", listener.local_addr()?);
+        tracing::info!("metrics at http://{}/metrics", listener.local_addr()?);
         let metrics = ssdbase::metrics::router(storage.clone());
         tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, metrics).await {
-                eprintln!("ssdbase: the metrics listener stopped: {e}");
+                tracing::error!("the metrics listener stopped: {e}");
             }
         });
     }
@@ -110,20 +116,20 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr()?;
     match &config.site {
-        Some(dir) => eprintln!(
-            "ssdbase: serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
+        Some(dir) => tracing::info!(
+            "serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
             dir.display(),
             api::API_PREFIX,
             storage.backend()
         ),
-        None => eprintln!("ssdbase: serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+        None => tracing::info!("serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
     }
     if !config.trusted_proxies.is_empty() {
         let list: Vec<String> = args.trusted_proxies.iter().map(|n| n.to_string()).collect();
-        eprintln!("ssdbase: trusting X-Forwarded-For / Forwarded from {}", list.join(", "));
+        tracing::info!("trusting X-Forwarded-For / Forwarded from {}", list.join(", "));
     }
     if config.admin_token.is_none() {
-        eprintln!("ssdbase: no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
+        tracing::warn!("no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
     }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async {

@@ -1622,6 +1622,25 @@ async fn forwarded_clients_count_only_behind_a_trusted_proxy(app: &TestApp) {
     }
 }
 
+/// Every answer — success, handler error, an error made outside the handlers (413),
+/// an unknown path — carries a request id, one per request.
+async fn every_answer_has_its_own_request_id(app: &TestApp) {
+    let big = "x".repeat(100 * 1024);
+    let answers = [
+        app.request(Method::GET, "/api/v1/health", None, Body::empty()).await,
+        app.request(Method::GET, "/api/v1/results/999999999", None, Body::empty()).await,
+        app.request(Method::POST, "/api/v1/results", Some("application/json"), Body::from(big)).await,
+        app.request(Method::GET, "/api/v1/no-such-thing", None, Body::empty()).await,
+    ];
+    let statuses: Vec<u16> = answers.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(statuses, [200, 404, 413, 404]);
+    let ids: std::collections::HashSet<String> = answers
+        .iter()
+        .map(|r| r.headers.get("x-request-id").expect("x-request-id").to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), answers.len(), "ids repeat: {ids:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Text as typed
 // ---------------------------------------------------------------------------------------
@@ -1794,6 +1813,7 @@ on_both_backends!(
     several_files_in_one_request_are_all_or_nothing,
     submissions_are_rate_limited_per_client,
     forwarded_clients_count_only_behind_a_trusted_proxy,
+    every_answer_has_its_own_request_id,
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,

@@ -131,13 +131,12 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
     let (dir, url) = temp_db("metrics");
     let (mut child, addr, log) =
         common::start_server_logged(&url, &["--metrics-listen", "127.0.0.1:0", "--submit-rate", "0"], &[]);
-    let metrics: std::net::SocketAddr = log
+    let metrics = log
+        .lock()
+        .unwrap()
         .iter()
-        .find_map(|l| l.strip_prefix("ssdbase: metrics at http://"))
-        .unwrap_or_else(|| panic!("no metrics line in {log:?}"))
-        .trim_end_matches("/metrics")
-        .parse()
-        .unwrap();
+        .find_map(|l| common::logged_address(l, "metrics at"))
+        .unwrap_or_else(|| panic!("no metrics line in {log:?}"));
     let scrape = || {
         let r = http(metrics, "GET", "/metrics", &[], "").unwrap();
         assert_eq!(r.status, 200, "{}", r.body);
@@ -197,6 +196,47 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
             - sample(&first, "ssdbase_submissions_duplicate_total"),
         1.0
     );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_logs_carry_the_request_id_that_the_answer_returns() {
+    let (dir, url) = temp_db("logs");
+    let (mut child, addr, log) = common::start_server_logged(&url, &["--log-format", "json"], &[]);
+    let fresh = http(addr, "GET", "/api/v1/health", &[], "").unwrap();
+    let id = fresh.header("x-request-id").expect("x-request-id").to_string();
+    assert!(id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    let other = http(addr, "GET", "/api/v1/health", &[], "").unwrap();
+    assert_ne!(other.header("x-request-id"), Some(id.as_str()), "one id per request");
+    // A caller's own id (a proxy's) is kept; a harmful one is replaced.
+    let kept = http(addr, "GET", "/api/v1/results/999999", &[("X-Request-Id", "edge-7f3a.1")], "").unwrap();
+    assert_eq!(kept.status, 404);
+    assert_eq!(kept.header("x-request-id"), Some("edge-7f3a.1"));
+    let replaced = http(addr, "GET", "/api/v1/health", &[("X-Request-Id", "a b\"c")], "").unwrap();
+    assert_ne!(replaced.header("x-request-id"), Some("a b\"c"));
+    // The log is JSON lines; the answer's line carries the request id, route and status.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let line = loop {
+        let found = log.lock().unwrap().iter().find(|l| l.contains("edge-7f3a.1")).cloned();
+        if let Some(l) = found {
+            break l;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no log line with the request id: {:?}",
+            log.lock().unwrap()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    assert_eq!(v["span"]["request_id"], "edge-7f3a.1", "{v}");
+    assert_eq!(v["span"]["route"], "/api/v1/results/{id}", "{v}");
+    assert_eq!(v["fields"]["status"], 404, "{v}");
+    for l in log.lock().unwrap().iter() {
+        assert!(serde_json::from_str::<Value>(l).is_ok(), "a log line that is not JSON: {l}");
+    }
     child.kill().unwrap();
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);

@@ -123,6 +123,8 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
+        // A request id and span per request (inside the client resolution, which it logs).
+        .layer(axum::middleware::from_fn(crate::log::requests))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(config.trusted_proxies.clone()),
             client::resolve,

@@ -413,7 +413,7 @@ async fn prepare(
                 ))
             }
             Err(e) => {
-                eprintln!("ssdbase: storage error: {e}");
+                tracing::error!("storage error: {e}");
                 return Err(fail("internal error".into(), String::new()));
             }
         },
@@ -432,7 +432,7 @@ async fn prepare(
 /// value that differs from what was recognised is recorded as corrected by hand.
 async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Result<Provenance, String> {
     let internal = |e: crate::storage::StorageError| {
-        eprintln!("ssdbase: storage error: {e}");
+        tracing::error!("storage error: {e}");
         "internal error".to_string()
     };
     let Some(status) = state.storage.get_ocr(job).await.map_err(internal)? else {

@@ -108,7 +108,7 @@ async fn checkpointer(mut conn: SqliteConnection, mut stop: watch::Receiver<()>)
             _ = stop.changed() => break,
             _ = every.tick() => {
                 if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut conn).await {
-                    eprintln!("ssdbase: SQLite checkpoint failed (retried in {CHECKPOINT_EVERY:?}): {e}");
+                    tracing::warn!("SQLite checkpoint failed (retried in {CHECKPOINT_EVERY:?}): {e}");
                 }
             }
         }
