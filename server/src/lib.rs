@@ -3,6 +3,7 @@
 //! these pieces.
 
 pub mod api;
+pub mod dump;
 pub mod error;
 pub mod ingest;
 pub mod log;

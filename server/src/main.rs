@@ -2,6 +2,7 @@
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod backup_cmd;
+mod dump_cmd;
 mod import_cmd;
 mod json_lines;
 mod ocr_cmd;
@@ -37,6 +38,9 @@ enum Command {
     /// Bring a backup back: into a new or empty SQLite file, or (pg_restore --clean)
     /// into a PostgreSQL database; then opens it to check it.
     Restore(backup_cmd::RestoreArgs),
+    /// Write the public dataset (visible results with tags, metrics and test keys; the
+    /// catalogue; observations) as gzipped JSON Lines into a new directory.
+    Dump(dump_cmd::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Import(args) => import_cmd::run(&args),
         Command::Backup(args) => backup_cmd::run_backup(&args),
         Command::Restore(args) => backup_cmd::run_restore(&args),
+        Command::Dump(args) => dump_cmd::run(&args),
     }
 }
 
