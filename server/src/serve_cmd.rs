@@ -16,10 +16,10 @@ pub struct ServeArgs {
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ssdbase.db")]
     database_url: String,
     /// Address and port to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "SSDBASE_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// The built website (`trunk build` output) served outside /api.
-    #[arg(long, default_value = "dist")]
+    #[arg(long, env = "SSDBASE_SITE", default_value = "dist")]
     site: PathBuf,
     /// Secret that lets a moderator hide and restore results (and edit or delete any).
     /// Without it nobody can moderate.
@@ -132,11 +132,28 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::warn!("no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
     }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(shutdown_signal())
         .await?;
     Ok(())
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM (what systemd and container runtimes send): stop taking
+/// connections and finish the open requests.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let term = async {
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down: finishing open requests");
 }
 
 /// The URL without its password, for messages.
