@@ -94,16 +94,12 @@ fn pages(addr: std::net::SocketAddr) -> Vec<Value> {
     out
 }
 
-#[test]
-fn a_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_dump_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = format!("sqlite://{}", dir.join("source.db").display());
-
+/// Serves `source` (a new database), dumps it into `dir/dump`, imports the dump into
+/// `target` (a new database) and compares.
+fn round_trip(source: &str, target: &str, dir: &Path) {
     // A served database: the seeds, a new submission on a seed drive, a hidden one.
     let (mut server, addr) =
-        common::start_server(&source, &["--submit-rate", "0"], &[("SSDBASE_ADMIN_TOKEN", ADMIN)]);
+        common::start_server(source, &["--submit-rate", "0"], &[("SSDBASE_ADMIN_TOKEN", ADMIN)]);
     let post = |seq: &str, client: &str| {
         let body = json!({"text": CDM3.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64},
             "platform": {"chipset": "ICH10R"}}});
@@ -134,10 +130,10 @@ fn a_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
     server.wait().unwrap();
 
     let out_dir = dir.join("dump");
-    let out = ssdbase(&["dump", "--database-url", &source, "--to", out_dir.to_str().unwrap()]);
+    let out = ssdbase(&["dump", "--database-url", source, "--to", out_dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     // Never into a directory that holds files.
-    let again = ssdbase(&["dump", "--database-url", &source, "--to", out_dir.to_str().unwrap()]);
+    let again = ssdbase(&["dump", "--database-url", source, "--to", out_dir.to_str().unwrap()]);
     assert!(!again.status.success() && text(&again).contains("not empty"), "{}", text(&again));
 
     let manifest: Value =
@@ -167,11 +163,10 @@ fn a_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
     }
 
     // Into an empty database: the same pages.
-    let target = format!("sqlite://{}", dir.join("target.db").display());
-    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", &target]);
+    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", target]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains(&format!("{} results stored", results.len())), "{}", text(&out));
-    let (mut server, addr) = common::start_server(&target, &[], &[]);
+    let (mut server, addr) = common::start_server(target, &[], &[]);
     let after = pages(addr);
     server.kill().unwrap();
     server.wait().unwrap();
@@ -179,7 +174,52 @@ fn a_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
         assert_eq!(b, a, "a page differs after the round trip");
     }
     // A second import is refused: the database is no longer empty.
-    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", &target]);
+    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", target]);
     assert!(!out.status.success() && text(&out).contains("not empty"), "{}", text(&out));
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssdbase_dump_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn sqlite_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
+    let dir = temp_dir("sqlite");
+    let source = format!("sqlite://{}", dir.join("source.db").display());
+    let target = format!("sqlite://{}", dir.join("target.db").display());
+    round_trip(&source, &target, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn postgres_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
+    let admin_url = std::env::var("SSDBASE_TEST_POSTGRES_URL").expect(
+        "SSDBASE_TEST_POSTGRES_URL is not set: run `cargo xtask test` (installs and starts PostgreSQL)",
+    );
+    let names = [
+        format!("ssdbase_dump_src_{}", std::process::id()),
+        format!("ssdbase_dump_dst_{}", std::process::id()),
+    ];
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let admin = |sql: String| {
+        rt.block_on(async {
+            let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+            sqlx::query(&sql).execute(&admin).await.unwrap();
+            admin.close().await;
+        })
+    };
+    for db in &names {
+        admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
+        admin(format!("CREATE DATABASE \"{db}\""));
+    }
+    let base = admin_url.rsplit_once('/').unwrap().0;
+    let dir = temp_dir("postgres");
+    round_trip(&format!("{base}/{}", names[0]), &format!("{base}/{}", names[1]), &dir);
+    for db in &names {
+        admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
