@@ -200,9 +200,54 @@ async fn check_opens(url: &str) -> anyhow::Result<usize> {
     Ok(drives.iter().map(|d| d.result_count as usize).sum())
 }
 
+/// `postgres://user:secret@host/db` → (`postgres://user@host/db`, `secret`, percent-decoded).
+fn split_password(url: &str) -> Option<(String, String)> {
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return None;
+    }
+    let start = url.find("://")? + 3;
+    let at = start + url[start..].find('@')?;
+    let colon = start + url[start..at].find(':')?;
+    let password = percent_decode(&url[colon + 1..at]);
+    Some((format!("{}{}", &url[..colon], &url[at..]), password))
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).and_then(|b| hex(*b)), bytes.get(i + 2).and_then(|b| hex(*b))) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Runs one PostgreSQL client program, naming it and the Debian package when missing.
+/// The database URL is passed without its password (any user on the machine can read a
+/// process's arguments); the password goes in `PGPASSWORD`.
 fn run_tool(program: &str, args: &[&str], what: &str) -> anyhow::Result<()> {
-    let out = match Command::new(program).args(args).output() {
+    let mut command = Command::new(program);
+    for a in args {
+        match split_password(a) {
+            Some((url, password)) => {
+                command.arg(url).env("PGPASSWORD", password);
+            }
+            None => {
+                command.arg(a);
+            }
+        }
+    }
+    let out = match command.output() {
         Ok(out) => out,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
             "{program} is not installed: {what} needs PostgreSQL's client programs \
@@ -214,4 +259,17 @@ fn run_tool(program: &str, args: &[&str], what: &str) -> anyhow::Result<()> {
         bail!("{program} failed ({}) {what}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_password_leaves_the_command_line() {
+        assert_eq!(
+            super::split_password("postgres://u:s%40cr%3At@h:5432/db?sslmode=disable"),
+            Some(("postgres://u@h:5432/db?sslmode=disable".into(), "s@cr:t".into()))
+        );
+        assert_eq!(super::split_password("postgres://u@h/db"), None);
+        assert_eq!(super::split_password("--clean"), None);
+    }
 }
