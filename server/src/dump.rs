@@ -3,12 +3,16 @@
 //!
 //! Layout, version 1 (documented in README.md; fields are only ever added):
 //! - `manifest.json`: `{"format": "ssdbase-dump", "version": 1, "created_at": UNIX,
-//!   "files": {"drives.jsonl.gz": N, "observations.jsonl.gz": N, "results.jsonl.gz": N}}`
+//!   "files": {"drives.jsonl.gz": N, "observations.jsonl.gz": N, "results.csv.gz": N,
+//!   "results.jsonl.gz": N}}` (lines per file; for the CSV, rows without the header)
 //! - `drives.jsonl.gz`: the catalogue, one drive per line (specs, ratings, sources).
 //! - `observations.jsonl.gz`: the sources' observations, one per line.
 //! - `results.jsonl.gz`: every visible result, oldest first: `{"id", "created_at",
 //!   "source", "tags", "flags", "result", "test_keys"}` where `result` is the public
 //!   result format and `test_keys[i]` the comparability key of `result.metrics[i]`.
+//! - `results.csv.gz`: the same results, one row per metric, with a header row: the
+//!   columns of `GET /api/v1/results?format=csv` (formula-like cells get a leading
+//!   apostrophe).
 //!
 //! Never in a dump: hidden results, edit tokens (or their hashes), client addresses,
 //! uploaded files, moderation notes.
@@ -29,6 +33,7 @@ pub const MANIFEST: &str = "manifest.json";
 pub const DRIVES: &str = "drives.jsonl.gz";
 pub const OBSERVATIONS: &str = "observations.jsonl.gz";
 pub const RESULTS: &str = "results.jsonl.gz";
+pub const RESULTS_CSV: &str = "results.csv.gz";
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Manifest {
@@ -78,7 +83,10 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
     files.insert(OBSERVATIONS.to_string(), write_lines(&dir.join(OBSERVATIONS), observations.iter())?);
 
     let mut out = GzEncoder::new(std::fs::File::create(dir.join(RESULTS))?, flate2::Compression::default());
+    let mut csv =
+        GzEncoder::new(std::fs::File::create(dir.join(RESULTS_CSV))?, flate2::Compression::default());
     let mut count = 0;
+    let mut csv_rows = 0;
     let mut query = ResultQuery {
         sort: Sort { column: FilterKind::Int("id"), descending: false },
         limit: PAGE,
@@ -87,6 +95,9 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
     };
     loop {
         let page = storage.list_results(&query).await?;
+        let rows = crate::api::results_csv(&page, query.after.is_none());
+        csv_rows += page.iter().map(|r| r.result.metrics.len()).sum::<usize>();
+        csv.write_all(rows.as_bytes())?;
         for r in &page {
             let line = DumpedResult {
                 id: r.id,
@@ -110,6 +121,8 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
     }
     out.finish()?.sync_all()?;
     files.insert(RESULTS.to_string(), count);
+    csv.finish()?.sync_all()?;
+    files.insert(RESULTS_CSV.to_string(), csv_rows);
 
     let manifest =
         Manifest { format: FORMAT.into(), version: VERSION, created_at: crate::ingest::now_unix(), files };

@@ -154,9 +154,20 @@ fn round_trip(source: &str, target: &str, dir: &Path) {
             "{r}"
         );
     }
+    // The CSV: a header, then one row per metric of the same results.
+    let mut csv = String::new();
+    GzDecoder::new(std::fs::File::open(out_dir.join("results.csv.gz")).unwrap())
+        .read_to_string(&mut csv)
+        .unwrap();
+    let metrics: usize = results.iter().map(|r| r["result"]["metrics"].as_array().unwrap().len()).sum();
+    assert!(csv.starts_with("result_id,"), "{}", &csv[..80.min(csv.len())]);
+    assert_eq!(csv.matches("\r\n").count(), metrics + 1);
+    assert_eq!(manifest["files"]["results.csv.gz"], metrics);
+    assert!(csv.contains("333.333") && !csv.contains("444.444"));
     // Nothing private in any file.
-    for file in ["results.jsonl.gz", "drives.jsonl.gz", "observations.jsonl.gz"] {
-        let all = gz_lines(&out_dir.join(file)).iter().map(|v| v.to_string()).collect::<String>();
+    for file in ["results.jsonl.gz", "drives.jsonl.gz", "observations.jsonl.gz", "results.csv.gz"] {
+        let mut all = String::new();
+        GzDecoder::new(std::fs::File::open(out_dir.join(file)).unwrap()).read_to_string(&mut all).unwrap();
         for private in ["edit_token", "203.0.113.7", "client", "\"hidden", "spam", "444.444", "body"] {
             assert!(!all.contains(private), "{file} holds {private:?}");
         }

@@ -15,6 +15,8 @@ mod results;
 mod submit;
 
 pub use ratelimit::SubmitLimiter;
+/// One CSV row per metric, the columns of `GET /results?format=csv` (`ssdbase dump`).
+pub(crate) use results::to_csv as results_csv;
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;
