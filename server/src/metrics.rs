@@ -203,7 +203,12 @@ pub async fn track(req: Request, next: Next) -> Response {
         None if req.uri().path().starts_with("/api") => "unmatched".to_string(),
         None => "site".to_string(),
     };
-    let method = req.method().as_str().to_string();
+    // Any token is a valid method: only the standard ones become labels, so a client
+    // cannot grow the registry without bound.
+    let method = match req.method().as_str() {
+        m @ ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => m.to_string(),
+        _ => "other".to_string(),
+    };
     let started = Instant::now();
     let res = next.run(req).await;
     global().request(&method, &route, res.status().as_u16(), started.elapsed().as_secs_f64());

@@ -174,6 +174,10 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
         assert_eq!(http(addr, "GET", &format!("/api/v1/results/{id}"), &[], "").unwrap().status, 200);
     }
     assert_eq!(http(addr, "GET", "/api/v1/nothing-here", &[], "").unwrap().status, 404);
+    // Made-up methods share one label: clients cannot grow the registry.
+    for m in ["BREW", "WHEN"] {
+        assert_eq!(http(addr, m, "/api/v1/health", &[], "").unwrap().status, 405);
+    }
     let after = scrape();
     let one = "ssdbase_http_requests_total{method=\"GET\",route=\"/api/v1/results/{id}\",status=\"200\"}";
     assert_eq!(sample(&after, one) - sample(&first, one), 3.0, "{after}");
@@ -182,6 +186,9 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
     let unmatched = "ssdbase_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"}";
     assert_eq!(sample(&after, unmatched) - sample(&first, unmatched), 1.0, "{after}");
     assert!(!after.contains(&format!("/api/v1/results/{id}\"")), "raw paths must not be labels");
+    assert!(!after.contains("BREW") && !after.contains("WHEN"), "{after}");
+    let other = "ssdbase_http_requests_total{method=\"other\",route=\"/api/v1/health\",status=\"405\"}";
+    assert_eq!(sample(&after, other) - sample(&first, other), 2.0, "{after}");
     let count = "ssdbase_http_request_duration_seconds_count{method=\"GET\",route=\"/api/v1/results/{id}\"}";
     assert_eq!(sample(&after, count), 3.0, "{after}");
     let inf = "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"+Inf\"}";
