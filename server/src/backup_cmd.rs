@@ -139,7 +139,11 @@ async fn restore(from: &Path, url: &str) -> anyhow::Result<String> {
             }
             conn.close().await?;
             let results = check_opens(url).await?;
-            Ok(format!("restored {} into {} ({results} results)", from.display(), target.display()))
+            Ok(format!(
+                "restored {} into {} ({results} visible results on catalogue drives)",
+                from.display(),
+                target.display()
+            ))
         }
         Backend::Postgres => {
             let file = from.to_str().with_context(|| format!("{} is not UTF-8", from.display()))?;
@@ -159,7 +163,7 @@ async fn restore(from: &Path, url: &str) -> anyhow::Result<String> {
             )?;
             let results = check_opens(url).await?;
             Ok(format!(
-                "restored {} into {} ({results} results)",
+                "restored {} into {} ({results} visible results on catalogue drives)",
                 from.display(),
                 crate::serve_cmd::redact(url)
             ))
