@@ -99,11 +99,11 @@ impl ApiError {
             | ApiError::Busy(d)
             | ApiError::TooManyRequests { detail: d, .. } => one(d),
             ApiError::Storage(e) => {
-                eprintln!("ssdbase: storage error: {e}");
+                tracing::error!("storage error: {e}");
                 one("internal error".into())
             }
             ApiError::Internal(e) => {
-                eprintln!("ssdbase: internal error: {e:#}");
+                tracing::error!("internal error: {e:#}");
                 one("internal error".into())
             }
         }

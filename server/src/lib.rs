@@ -3,8 +3,11 @@
 //! these pieces.
 
 pub mod api;
+pub mod dump;
 pub mod error;
 pub mod ingest;
+pub mod log;
+pub mod metrics;
 pub mod ocr_worker;
 pub mod site;
 pub mod storage;

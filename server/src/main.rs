@@ -1,6 +1,8 @@
 //! `ssdbase`: the one binary of SSDBase. Subcommands wire command-line arguments to the
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
+mod backup_cmd;
+mod dump_cmd;
 mod import_cmd;
 mod json_lines;
 mod ocr_cmd;
@@ -30,6 +32,15 @@ enum Command {
     /// Load result files or datasets into the database, each file all or nothing; exits
     /// 1 when any file failed.
     Import(import_cmd::ImportArgs),
+    /// Copy the database while servers keep serving (SQLite: VACUUM INTO; PostgreSQL:
+    /// pg_dump --format=custom). Never overwrites a file.
+    Backup(backup_cmd::BackupArgs),
+    /// Bring a backup back: into a new or empty SQLite file, or (pg_restore --clean)
+    /// into a PostgreSQL database; then opens it to check it.
+    Restore(backup_cmd::RestoreArgs),
+    /// Write the public dataset (visible results with tags, metrics and test keys; the
+    /// catalogue; observations) as gzipped JSON Lines into a new directory.
+    Dump(dump_cmd::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +50,9 @@ fn main() -> ExitCode {
         Command::Ocr(args) => ocr_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
         Command::Import(args) => import_cmd::run(&args),
+        Command::Backup(args) => backup_cmd::run_backup(&args),
+        Command::Restore(args) => backup_cmd::run_restore(&args),
+        Command::Dump(args) => dump_cmd::run(&args),
     }
 }
 

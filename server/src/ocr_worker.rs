@@ -60,7 +60,7 @@ async fn work(storage: DynStorage, recognizer: Recognizer, signal: QueueSignal) 
                 let _ = tokio::time::timeout(POLL, signal.0.notified()).await;
             }
             Err(e) => {
-                eprintln!("ssdbase: ocr queue: {e}");
+                tracing::error!("ocr queue: {e}");
                 tokio::time::sleep(POLL).await;
             }
         }
@@ -68,6 +68,7 @@ async fn work(storage: DynStorage, recognizer: Recognizer, signal: QueueSignal) 
 }
 
 async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::storage::ClaimedJob) {
+    let started = std::time::Instant::now();
     let outcome = if job.attempts > MAX_ATTEMPTS {
         Err(format!(
             "recognition did not finish in {MAX_ATTEMPTS} attempts (its server stopped each time); \
@@ -86,7 +87,7 @@ async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::stor
         while let Some((progress, stage)) = rx.recv().await {
             let lease = now_unix() + LEASE_SECS;
             if let Err(e) = storage.ocr_progress(job.id, progress.clamp(0.0, 1.0), &stage, lease).await {
-                eprintln!("ssdbase: ocr job {}: progress: {e}", job.id);
+                tracing::warn!(job = job.id, "ocr job progress not recorded: {e}");
             }
         }
         match reading.await {
@@ -95,8 +96,10 @@ async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::stor
             Err(e) => Err(format!("recognition crashed: {e}")),
         }
     };
+    let label = if outcome.is_ok() { "done" } else { "failed" };
+    crate::metrics::global().ocr_job(label, started.elapsed().as_secs_f64());
     if let Err(e) = storage.finish_ocr(job.id, outcome, now_unix()).await {
         // The lease runs out and another worker takes the job again.
-        eprintln!("ssdbase: ocr job {}: cannot record the outcome: {e}", job.id);
+        tracing::error!(job = job.id, "ocr job: cannot record the outcome: {e}");
     }
 }

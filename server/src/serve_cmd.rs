@@ -1,8 +1,10 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N]`.
+//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]`.
 
 use anyhow::Context;
+use ssdbase::api::client::TrustedProxies;
 use ssdbase::api::{self, ApiConfig};
+use ssdbase::log::LogFormat;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -14,10 +16,10 @@ pub struct ServeArgs {
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ssdbase.db")]
     database_url: String,
     /// Address and port to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "SSDBASE_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// The built website (`trunk build` output) served outside /api.
-    #[arg(long, default_value = "dist")]
+    #[arg(long, env = "SSDBASE_SITE", default_value = "dist")]
     site: PathBuf,
     /// Secret that lets a moderator hide and restore results (and edit or delete any).
     /// Without it nobody can moderate.
@@ -31,9 +33,23 @@ pub struct ServeArgs {
     /// other servers on the same database.
     #[arg(long, env = "SSDBASE_OCR_WORKERS", default_value_t = 1)]
     ocr_workers: usize,
+    /// Reverse proxies (CIDR or address; repeat the flag or separate with commas) whose
+    /// `X-Forwarded-For` / `Forwarded: for=` name the client for the rate limit and the
+    /// logs. From any other peer those headers are ignored.
+    #[arg(long = "trusted-proxy", env = "SSDBASE_TRUSTED_PROXY", value_delimiter = ',', num_args = 1.., value_parser = TrustedProxies::parse_one)]
+    trusted_proxies: Vec<ipnet::IpNet>,
+    /// Serve `GET /metrics` (Prometheus text format) on this address, apart from the
+    /// site and API; off without it. Keep it off the public network.
+    #[arg(long, env = "SSDBASE_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
+    /// Log lines as readable text or one JSON object each (stderr; `RUST_LOG` filters,
+    /// default `info`).
+    #[arg(long, env = "SSDBASE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
+    ssdbase::log::init(args.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -44,7 +60,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     match runtime.block_on(serve(args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("ssdbase: {e:#}");
+            tracing::error!("{e:#}");
             ExitCode::FAILURE
         }
     }
@@ -56,12 +72,12 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("opening the database {}", redact(&args.database_url)))?;
     let seeded = ssdbase::seed_if_empty(&storage).await.context("loading the seed dataset")?;
     if seeded > 0 {
-        eprintln!("ssdbase: new database: loaded {seeded} seed results");
+        tracing::info!("new database: loaded {seeded} seed results");
     }
     let site = ssdbase::site::is_built(&args.site).then(|| args.site.clone());
     if site.is_none() {
-        eprintln!(
-            "ssdbase: no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
+        tracing::warn!(
+            "no built site in {} (run `trunk build --release` or `cargo xtask run`): serving the API only",
             args.site.display()
         );
     }
@@ -80,34 +96,68 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
+        trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
     };
     let app = api::app_with(storage.clone(), &config);
+    if let Some(addr) = args.metrics_listen {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening for metrics on {addr}"))?;
+        tracing::info!("metrics at http://{}/metrics", listener.local_addr()?);
+        let metrics = ssdbase::metrics::router(storage.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, metrics).await {
+                tracing::error!("the metrics listener stopped: {e}");
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr()?;
     match &config.site {
-        Some(dir) => eprintln!(
-            "ssdbase: serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
+        Some(dir) => tracing::info!(
+            "serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",
             dir.display(),
             api::API_PREFIX,
             storage.backend()
         ),
-        None => eprintln!("ssdbase: serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+        None => tracing::info!("serving http://{addr}{} ({} database)", api::API_PREFIX, storage.backend()),
+    }
+    if !config.trusted_proxies.is_empty() {
+        let list: Vec<String> = args.trusted_proxies.iter().map(|n| n.to_string()).collect();
+        tracing::info!("trusting X-Forwarded-For / Forwarded from {}", list.join(", "));
     }
     if config.admin_token.is_none() {
-        eprintln!("ssdbase: no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
+        tracing::warn!("no admin token (SSDBASE_ADMIN_TOKEN): moderation is off");
     }
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(shutdown_signal())
         .await?;
     Ok(())
 }
 
+/// Ctrl-C (SIGINT) or SIGTERM (what systemd and container runtimes send): stop taking
+/// connections and finish the open requests.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let term = async {
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down: finishing open requests");
+}
+
 /// The URL without its password, for messages.
-fn redact(url: &str) -> String {
+pub(crate) fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => match url[s + 3..at].find(':') {
             Some(colon) => format!("{}:***{}", &url[..s + 3 + colon], &url[at..]),

@@ -94,6 +94,8 @@ struct Extra<'a> {
     content_type: Option<&'a str>,
     bearer: Option<&'a str>,
     peer: Option<SocketAddr>,
+    /// More request headers.
+    headers: &'a [(&'a str, &'a str)],
 }
 
 impl Reply {
@@ -186,6 +188,9 @@ impl TestApp {
         }
         if let Some(token) = extra.bearer {
             req = req.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        for (name, value) in extra.headers {
+            req = req.header(*name, *value);
         }
         let mut req = req.body(body).unwrap();
         if let Some(peer) = extra.peer {
@@ -1743,6 +1748,102 @@ async fn submissions_are_rate_limited_per_client(app: &TestApp) {
     assert_eq!(reads.status, StatusCode::OK);
 }
 
+/// Behind a trusted proxy the client named in `X-Forwarded-For` / `Forwarded` has its
+/// own allowance; from any other peer those headers are ignored, so forging them buys
+/// nothing.
+async fn forwarded_clients_count_only_behind_a_trusted_proxy(app: &TestApp) {
+    let trusted = ssdbase::api::client::TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]);
+    let limited = app_with(
+        app.storage.clone(),
+        &ApiConfig {
+            limits: limits(),
+            submit_per_minute: NonZeroU32::new(2),
+            trusted_proxies: trusted,
+            ..ApiConfig::default()
+        },
+    );
+    let seq = AtomicUsize::new(0);
+    let post = |peer: &'static str, headers: &'static [(&'static str, &'static str)]| {
+        let limited = limited.clone();
+        let n = seq.fetch_add(1, Ordering::Relaxed) as f64;
+        async move {
+            let extra = Extra {
+                content_type: Some("application/json"),
+                peer: Some(peer.parse().unwrap()),
+                headers,
+                ..Extra::default()
+            };
+            let body = json!({"result": a_result(800.0 + n)}).to_string();
+            app.send(&limited, Method::POST, "/api/v1/results", extra, Body::from(body)).await
+        }
+    };
+    // An untrusted peer forging a new address every time: still one client.
+    for forged in [&[("X-Forwarded-For", "203.0.113.50")][..], &[("Forwarded", "for=203.0.113.51")][..]] {
+        let r = post("198.51.100.1:4000", forged).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = post("198.51.100.1:4001", &[("X-Forwarded-For", "203.0.113.52")]).await;
+    let body = r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    assert!(body.to_string().contains("198.51.100.1"), "the limit names the peer: {body}");
+    // Through the trusted proxy each client has its own allowance.
+    for _ in 0..2 {
+        let r = post("10.0.0.1:4000", &[("X-Forwarded-For", "203.0.113.1")]).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = post("10.0.0.1:4000", &[("X-Forwarded-For", "203.0.113.1")]).await;
+    let body = r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    assert!(body.to_string().contains("203.0.113.1"), "the limit names the client: {body}");
+    // A client that prepends a forged address is still the right-most untrusted hop.
+    let r = post("10.0.0.1:4000", &[("X-Forwarded-For", "192.0.2.77, 203.0.113.1, 10.0.0.9")]).await;
+    r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
+    // Another client behind the same proxy, by either header, is not affected.
+    let r = post("10.0.0.1:4000", &[("X-Forwarded-For", "203.0.113.2")]).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = post("10.0.0.2:4000", &[("Forwarded", "for=\"[2001:db8::3]:5555\";proto=https")]).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // The stored client is the resolved address, never the forged one.
+    let clients: Vec<String> = if app.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();
+        sqlx::query_scalar("SELECT client FROM submissions WHERE client IS NOT NULL")
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+    } else {
+        let pool = sqlx::PgPool::connect(&app.url).await.unwrap();
+        let c = sqlx::query_scalar("SELECT client FROM submissions WHERE client IS NOT NULL")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        c
+    };
+    for want in ["198.51.100.1", "203.0.113.1", "203.0.113.2", "2001:db8::3"] {
+        assert!(clients.iter().any(|c| c == want), "{want} not recorded: {clients:?}");
+    }
+    for forged in ["203.0.113.50", "203.0.113.51", "192.0.2.77"] {
+        assert!(!clients.iter().any(|c| c == forged), "forged {forged} recorded: {clients:?}");
+    }
+}
+
+/// Every answer — success, handler error, an error made outside the handlers (413),
+/// an unknown path — carries a request id, one per request.
+async fn every_answer_has_its_own_request_id(app: &TestApp) {
+    let big = "x".repeat(100 * 1024);
+    let answers = [
+        app.request(Method::GET, "/api/v1/health", None, Body::empty()).await,
+        app.request(Method::GET, "/api/v1/results/999999999", None, Body::empty()).await,
+        app.request(Method::POST, "/api/v1/results", Some("application/json"), Body::from(big)).await,
+        app.request(Method::GET, "/api/v1/no-such-thing", None, Body::empty()).await,
+    ];
+    let statuses: Vec<u16> = answers.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(statuses, [200, 404, 413, 404]);
+    let ids: std::collections::HashSet<String> = answers
+        .iter()
+        .map(|r| r.headers.get("x-request-id").expect("x-request-id").to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), answers.len(), "ids repeat: {ids:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Text as typed
 // ---------------------------------------------------------------------------------------
@@ -1915,6 +2016,8 @@ on_both_backends!(
     hidden_results_leave_every_aggregate,
     several_files_in_one_request_are_all_or_nothing,
     submissions_are_rate_limited_per_client,
+    forwarded_clients_count_only_behind_a_trusted_proxy,
+    every_answer_has_its_own_request_id,
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,

@@ -399,7 +399,9 @@ fn setup_for_tests() -> Result<TestEnv> {
     ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
         .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
     ensure(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
-    debian_packages(&[("node", "nodejs")])?;
+    // systemd-analyze checks deploy/ssdbase.service (server/tests/deploy.rs); pg_dump and
+    // pg_restore are what `ssdbase backup`/`restore` run on PostgreSQL (server/tests/backup.rs).
+    debian_packages(&[("node", "nodejs"), ("systemd-analyze", "systemd"), ("pg_dump", "postgresql-client")])?;
     ocr_prerequisites()?;
     wasm_bindgen_cli()?;
     let postgres_url = postgres_for_tests()?;

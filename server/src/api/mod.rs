@@ -1,6 +1,7 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
 mod auth;
+pub mod client;
 mod compare;
 mod drives;
 mod edit;
@@ -15,6 +16,8 @@ mod results;
 mod submit;
 
 pub use ratelimit::SubmitLimiter;
+/// One CSV row per metric, the columns of `GET /results?format=csv` (`ssdbase dump`).
+pub(crate) use results::to_csv as results_csv;
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;
@@ -60,6 +63,8 @@ pub struct ApiConfig {
     pub queue: QueueSignal,
     /// The built website (`trunk build` output, `dist/`) to serve outside `/api`.
     pub site: Option<std::path::PathBuf>,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
+    pub trusted_proxies: client::TrustedProxies,
 }
 
 #[derive(Clone)]
@@ -123,6 +128,15 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn(conditional_get))
+        // A request id and span per request (inside the client resolution, which it logs).
+        .layer(axum::middleware::from_fn(crate::log::requests))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config.trusted_proxies.clone()),
+            client::resolve,
+        ))
+        // Outermost, so it counts the final status; after routing (Router::layer wraps
+        // each route), so it sees the matched route template.
+        .layer(axum::middleware::from_fn(crate::metrics::track))
 }
 
 /// Conditional GET for answers that carry an `ETag` (the chart embeds): when the client's

@@ -429,7 +429,7 @@ async fn list(
                 .into_response()
         }
         OutputFormat::Csv => {
-            let mut res = csv_response("results.csv", to_csv(&rows));
+            let mut res = csv_response("results.csv", to_csv(&rows, true));
             if let Some(c) = next_cursor {
                 // A text cursor may hold anything a user typed: percent-encode it for the header.
                 let encoded: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
@@ -472,15 +472,18 @@ const CSV_HEADER: &[&str] = &[
 
 /// One CSV row per metric (RFC 4180 quoting). Cells that a spreadsheet would read as a
 /// formula get a leading apostrophe.
-fn to_csv(rows: &[StoredResult]) -> String {
+pub(crate) fn to_csv(rows: &[StoredResult], header: bool) -> String {
     fn opt<T: ToString>(v: &Option<T>) -> String {
         v.as_ref().map(T::to_string).unwrap_or_default()
     }
     fn name<T: Serialize>(v: &Option<T>) -> String {
         v.as_ref().map(crate::storage::enum_name).unwrap_or_default()
     }
-    let mut out = CSV_HEADER.join(",");
-    out.push_str("\r\n");
+    let mut out = String::new();
+    if header {
+        out.push_str(&CSV_HEADER.join(","));
+        out.push_str("\r\n");
+    }
     for r in rows {
         let t = &r.tags;
         let res = &r.result;

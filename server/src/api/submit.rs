@@ -6,12 +6,13 @@
 //! stored; otherwise all are stored in ONE transaction and the answer lists each file's
 //! outcome (stored, or the existing duplicate).
 
+use super::client::ClientAddr;
 use super::extract::{media_type, parse_json, read_body};
 use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Upload};
 use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
-use axum::extract::{ConnectInfo, FromRequest, Multipart, Request, State};
+use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -19,7 +20,7 @@ use bench::analysis::Flag;
 use bench::{BenchResult, DriveSku, Format, Tags};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 
 /// Most files in one request.
 pub const MAX_FILES: usize = 100;
@@ -176,16 +177,17 @@ struct Item {
 )]
 pub async fn submit(
     State(state): State<AppState>,
-    connect: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Option<Extension<ClientAddr>>,
     headers: HeaderMap,
     req: Request,
 ) -> ApiResult<Response> {
-    let peer = connect.map(|c| c.0 .0);
-    let ip = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.ip());
+    // The peer, or behind a trusted proxy the client it names (api::client).
+    let client_ip = client.and_then(|c| c.0 .0);
+    let ip = client_ip.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
     if let Some(limiter) = &state.limiter {
         limiter.check(ip, 1)?;
     }
-    let client = client_of(&headers, peer);
+    let client = client_ip.map(|ip| ip.to_string());
     match media_type(&headers).as_str() {
         "application/json" => {
             let raw = read_body(req, &()).await?;
@@ -411,7 +413,7 @@ async fn prepare(
                 ))
             }
             Err(e) => {
-                eprintln!("ssdbase: storage error: {e}");
+                tracing::error!("storage error: {e}");
                 return Err(fail("internal error".into(), String::new()));
             }
         },
@@ -430,7 +432,7 @@ async fn prepare(
 /// value that differs from what was recognised is recorded as corrected by hand.
 async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Result<Provenance, String> {
     let internal = |e: crate::storage::StorageError| {
-        eprintln!("ssdbase: storage error: {e}");
+        tracing::error!("storage error: {e}");
         "internal error".to_string()
     };
     let Some(status) = state.storage.get_ocr(job).await.map_err(internal)? else {
@@ -519,6 +521,7 @@ async fn respond(
     submission: &NewSubmission,
     edit_token: String,
 ) -> ApiResult<(StatusCode, SubmitResponse)> {
+    crate::metrics::global().submission(matches!(outcome, Submitted::Duplicate { .. }));
     let (status, results, edit_token) = match outcome {
         Submitted::Stored { result_ids, .. } => {
             let results = result_ids
@@ -547,16 +550,4 @@ async fn respond(
         results,
     };
     Ok((status, body))
-}
-
-/// Who sent a submission: the first `X-Forwarded-For` address (behind a proxy), else
-/// the peer address. Recorded only; the rate limit keys on the peer address, which a
-/// client cannot choose.
-fn client_of(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
-    headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .map(|s| s.trim().chars().take(64).collect())
-        .or_else(|| peer.map(|p| p.ip().to_string()))
 }

@@ -318,6 +318,9 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// Cheap round trip to the database.
     async fn ping(&self) -> StorageResult<()>;
 
+    /// How the connection pools are used right now (for `/metrics`).
+    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats>;
+
     /// Loads the seed catalogue and results in one transaction when the database has
     /// never been seeded and holds no data. Returns whether it loaded anything. Safe
     /// against several servers starting at once on one database.
@@ -403,6 +406,19 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
 }
 
 pub type DynStorage = Arc<dyn Storage>;
+
+/// One sqlx pool's use, named.
+pub(crate) fn pool_stats<DB: sqlx::Database>(
+    name: &'static str,
+    pool: &sqlx::Pool<DB>,
+) -> crate::metrics::PoolStats {
+    crate::metrics::PoolStats {
+        name,
+        size: pool.size(),
+        idle: u32::try_from(pool.num_idle()).unwrap_or(u32::MAX),
+        max: pool.options().get_max_connections(),
+    }
+}
 
 /// Opens the database a URL names (`sqlite:...` or `postgres://...`), creating an
 /// SQLite file when missing, and applies the migrations.

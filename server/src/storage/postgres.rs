@@ -128,6 +128,10 @@ impl Storage for PgStorage {
         "postgres"
     }
 
+    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+        vec![super::pool_stats("postgres", &self.pool)]
+    }
+
     async fn ping(&self) -> StorageResult<()> {
         sqlx::query(&sql::numbered("SELECT 1")).execute(&self.pool).await?;
         Ok(())

@@ -108,7 +108,7 @@ async fn checkpointer(mut conn: SqliteConnection, mut stop: watch::Receiver<()>)
             _ = stop.changed() => break,
             _ = every.tick() => {
                 if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut conn).await {
-                    eprintln!("ssdbase: SQLite checkpoint failed (retried in {CHECKPOINT_EVERY:?}): {e}");
+                    tracing::warn!("SQLite checkpoint failed (retried in {CHECKPOINT_EVERY:?}): {e}");
                 }
             }
         }
@@ -337,6 +337,10 @@ impl SqliteStorage {
 impl Storage for SqliteStorage {
     fn backend(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+        vec![super::pool_stats("sqlite-read", &self.pool), super::pool_stats("sqlite-write", &self.writer)]
     }
 
     async fn ping(&self) -> StorageResult<()> {

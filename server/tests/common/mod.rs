@@ -7,11 +7,23 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Starts `ssdbase serve` on a free port with extra arguments and environment, and
 /// returns it with the address it serves (read from its start-up line).
 pub fn start_server(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
+    let (child, addr, _) = start_server_logged(database_url, args, env);
+    (child, addr)
+}
+
+/// [`start_server`], also returning its stderr lines: those printed before it served,
+/// and every later one as it comes.
+pub fn start_server_logged(
+    database_url: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Child, SocketAddr, Arc<Mutex<Vec<String>>>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
         .args(["serve", "--database-url", database_url, "--listen", "127.0.0.1:0"])
         .args(args)
@@ -22,15 +34,30 @@ pub fn start_server(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> 
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
     let addr = loop {
         let line = lines.next().expect("the server exited before serving").unwrap();
-        if let Some(rest) = line.strip_prefix("ssdbase: serving http://") {
-            break rest.split('/').next().unwrap().parse().unwrap();
+        if let Some(addr) = logged_address(&line, "serving") {
+            break addr;
         }
+        log.lock().unwrap().push(line);
     };
     // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+    let kept = log.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            kept.lock().unwrap().push(line);
+        }
+    });
+    (child, addr, log)
+}
+
+/// The address of `http://ADDR/...` in a log line (text or JSON) that says `what`.
+pub fn logged_address(line: &str, what: &str) -> Option<SocketAddr> {
+    let at = line.find(what)?;
+    let rest = &line[at..];
+    let url = &rest[rest.find("http://")? + "http://".len()..];
+    url.split('/').next()?.parse().ok()
 }
 
 pub struct HttpReply {

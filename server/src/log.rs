@@ -1,0 +1,107 @@
+//! Logs through `tracing`: plain text or one JSON object per line on stderr
+//! (`serve --log-format json`), filtered by `RUST_LOG` (default `info`). Every request
+//! runs in a span carrying its request id — the client's `X-Request-Id` when it is a
+//! short token, else a new random one — which the answer returns in `x-request-id`.
+
+use crate::api::client::ClientAddr;
+use axum::extract::{MatchedPath, Request};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::Response;
+use std::time::Instant;
+use tracing::Instrument;
+use tracing_subscriber::EnvFilter;
+
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per event (fields, span fields such as `request_id`).
+    Json,
+}
+
+/// Installs the process's subscriber (once; later calls do nothing).
+pub fn init(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().with_current_span(true).with_span_list(false).try_init(),
+    };
+}
+
+/// The request id, for handlers that want it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestId(pub String);
+
+/// A client-sent id is kept when it is 1–64 characters of `A-Z a-z 0-9 - _ .`; anything
+/// else is replaced (it ends up in logs).
+fn acceptable(id: &str) -> bool {
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No randomness: a time-based id is still unique enough for logs.
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        bytes = nanos.as_nanos().to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Middleware: a request id and span per request, one log line per answer, and the id
+/// in the answer's `x-request-id` header.
+pub async fn requests(mut req: Request, next: Next) -> Response {
+    let id = req
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| acceptable(v))
+        .map_or_else(new_id, str::to_string);
+    req.extensions_mut().insert(RequestId(id.clone()));
+    let client = req.extensions().get::<ClientAddr>().and_then(|c| c.0).map(|ip| ip.to_string());
+    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string());
+    let span = tracing::info_span!(
+        "request",
+        request_id = %id,
+        method = %req.method(),
+        path = %req.uri().path(),
+        route = route.as_deref().unwrap_or(""),
+        client = client.as_deref().unwrap_or(""),
+    );
+    let started = Instant::now();
+    let mut res = next.run(req).instrument(span.clone()).await;
+    let status = res.status().as_u16();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    span.in_scope(|| {
+        if res.status().is_server_error() {
+            tracing::error!(status, ms, "answered");
+        } else {
+            tracing::info!(status, ms, "answered");
+        }
+    });
+    res.headers_mut().insert(REQUEST_ID, HeaderValue::from_str(&id).expect("ids are visible ASCII"));
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn client_ids_are_kept_only_when_harmless() {
+        assert!(super::acceptable("abc-123_x.y"));
+        assert!(!super::acceptable(""));
+        assert!(!super::acceptable("a b"));
+        assert!(!super::acceptable("x\u{1b}[31m"));
+        assert!(!super::acceptable(&"a".repeat(65)));
+        let id = super::new_id();
+        assert_eq!(id.len(), 32);
+        assert!(super::acceptable(&id));
+        assert_ne!(id, super::new_id());
+    }
+}

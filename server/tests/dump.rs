@@ -1,0 +1,236 @@
+//! `ssdbase dump` of a served database (seeds, a new submission, a hidden one), then
+//! `ssdbase import` of the dump into an empty database: the drive pages, the drive list
+//! and a comparison come out the same (ids and times aside), and the dump holds nothing
+//! private. Through the real binary.
+
+mod common;
+
+use common::http;
+use flate2::read::GzDecoder;
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const C300_64: &str = "crucial-realssd-c300-64gb";
+const M2S_64: &str = "plextor-px-m2s-64gb";
+const DRIVES: &[&str] = &[C300_64, M2S_64, "plextor-m5pro-128gb", "ocz-vertex-60gb"];
+const ADMIN: &str = "dump-test-admin";
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+const CDM3: &str = "\
+-----------------------------------------------------------------------
+CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
+                           Crystal Dew World : http://crystalmark.info/
+-----------------------------------------------------------------------
+* MB/s = 1,000,000 byte/s [SATA/300 = 300,000,000 byte/s]
+
+           Sequential Read :   SEQREAD MB/s
+          Sequential Write :   189.856 MB/s
+         Random Read 512KB :   381.142 MB/s
+        Random Write 512KB :   190.461 MB/s
+    Random Read 4KB (QD=1) :    25.206 MB/s [  6153.8 IOPS]
+   Random Write 4KB (QD=1) :    63.703 MB/s [ 15552.6 IOPS]
+   Random Read 4KB (QD=32) :   271.859 MB/s [ 66371.9 IOPS]
+  Random Write 4KB (QD=32) :   174.695 MB/s [ 42650.1 IOPS]
+
+  Test : 1000 MB [C: 33.0% (39.3/119.1 GB)] (x5)
+  Date : 2012/02/15 20:39:27
+    OS : Windows 7 Ultimate Edition SP1 [6.1 Build 7601] (x64)
+";
+
+fn ssdbase(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ssdbase")).args(args).env_remove("DATABASE_URL").output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn get(addr: std::net::SocketAddr, path: &str) -> Value {
+    let r = http(addr, "GET", path, &[], "").unwrap();
+    assert_eq!(r.status, 200, "{path}: {}", r.body);
+    serde_json::from_str(&r.body).unwrap()
+}
+
+/// The JSON without what differs between two databases holding the same data: ids
+/// (result, submission), their URLs, and times of storage.
+fn without_ids(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| {
+                    !(k.as_str() == "id"
+                        || k.ends_with("_id")
+                        || k.ends_with("_ids")
+                        || k.as_str() == "ids"
+                        || k.as_str() == "url"
+                        || k.as_str() == "created_at"
+                        || k.as_str() == "hidden_at")
+                })
+                .map(|(k, v)| (k.clone(), without_ids(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_ids).collect()),
+        // Result ids inside strings such as `/api/v1/results/12`.
+        Value::String(s) if s.starts_with("/api/v1/results/") => Value::String("/api/v1/results/N".into()),
+        other => other.clone(),
+    }
+}
+
+fn gz_lines(path: &Path) -> Vec<Value> {
+    let mut s = String::new();
+    GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut s).unwrap();
+    s.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// What the source and the re-imported database must agree on.
+fn pages(addr: std::net::SocketAddr) -> Vec<Value> {
+    let mut out: Vec<Value> =
+        DRIVES.iter().map(|d| without_ids(&get(addr, &format!("/api/v1/drives/{d}")))).collect();
+    out.push(without_ids(&get(addr, "/api/v1/drives")));
+    out.push(without_ids(&get(addr, &format!("/api/v1/compare?drives={C300_64},{M2S_64}"))));
+    out.push(without_ids(&get(addr, "/api/v1/observations")));
+    out
+}
+
+/// Serves `source` (a new database), dumps it into `dir/dump`, imports the dump into
+/// `target` (a new database) and compares.
+fn round_trip(source: &str, target: &str, dir: &Path) {
+    // A served database: the seeds, a new submission on a seed drive, a hidden one.
+    let (mut server, addr) =
+        common::start_server(source, &["--submit-rate", "0"], &[("SSDBASE_ADMIN_TOKEN", ADMIN)]);
+    let post = |seq: &str, client: &str| {
+        let body = json!({"text": CDM3.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64},
+            "platform": {"chipset": "ICH10R"}}});
+        let r = http(addr, "POST", "/api/v1/results", &[JSON, ("X-Forwarded-For", client)], body.to_string())
+            .unwrap();
+        assert_eq!(r.status, 201, "{}", r.body);
+        serde_json::from_str::<Value>(&r.body).unwrap()
+    };
+    let kept = post("333.333", "203.0.113.77");
+    let hidden = post("444.444", "203.0.113.78");
+    let hidden_id = hidden["id"].as_i64().unwrap();
+    let bearer = format!("Bearer {ADMIN}");
+    let r = http(
+        addr,
+        "POST",
+        &format!("/api/v1/results/{hidden_id}/hide"),
+        &[JSON, ("Authorization", &bearer)],
+        r#"{"reason": "spam"}"#,
+    )
+    .unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let before = pages(addr);
+    // The comparison means something: the C300 page lists the seeds and the new result.
+    let c300 = before[0]["results"].as_array().expect("results on the drive page");
+    assert!(c300.len() > 5, "{}", before[0]);
+    assert!(before[0].to_string().contains("333.333"), "the new result is on its drive page");
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let out_dir = dir.join("dump");
+    let out = ssdbase(&["dump", "--database-url", source, "--to", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    // Never into a directory that holds files.
+    let again = ssdbase(&["dump", "--database-url", source, "--to", out_dir.to_str().unwrap()]);
+    assert!(!again.status.success() && text(&again).contains("not empty"), "{}", text(&again));
+
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["format"], "ssdbase-dump");
+    assert_eq!(manifest["version"], 1);
+    let results = gz_lines(&out_dir.join("results.jsonl.gz"));
+    let drives = gz_lines(&out_dir.join("drives.jsonl.gz"));
+    assert_eq!(manifest["files"]["results.jsonl.gz"], results.len());
+    assert_eq!(manifest["files"]["drives.jsonl.gz"], drives.len());
+    assert!(drives.iter().any(|d| d["id"] == C300_64));
+    assert!(results.iter().any(|r| r["id"] == kept["id"]), "the new result is in the dump");
+    assert!(!results.iter().any(|r| r["id"] == hidden_id), "a hidden result is in the dump");
+    for r in &results {
+        assert_eq!(
+            r["test_keys"].as_array().unwrap().len(),
+            r["result"]["metrics"].as_array().unwrap().len(),
+            "{r}"
+        );
+    }
+    // The CSV: a header, then one row per metric of the same results.
+    let mut csv = String::new();
+    GzDecoder::new(std::fs::File::open(out_dir.join("results.csv.gz")).unwrap())
+        .read_to_string(&mut csv)
+        .unwrap();
+    let metrics: usize = results.iter().map(|r| r["result"]["metrics"].as_array().unwrap().len()).sum();
+    assert!(csv.starts_with("result_id,"), "{}", &csv[..80.min(csv.len())]);
+    assert_eq!(csv.matches("\r\n").count(), metrics + 1);
+    assert_eq!(manifest["files"]["results.csv.gz"], metrics);
+    assert!(csv.contains("333.333") && !csv.contains("444.444"));
+    // Nothing private in any file.
+    for file in ["results.jsonl.gz", "drives.jsonl.gz", "observations.jsonl.gz", "results.csv.gz"] {
+        let mut all = String::new();
+        GzDecoder::new(std::fs::File::open(out_dir.join(file)).unwrap()).read_to_string(&mut all).unwrap();
+        for private in ["edit_token", "203.0.113.7", "client", "\"hidden", "spam", "444.444", "body"] {
+            assert!(!all.contains(private), "{file} holds {private:?}");
+        }
+    }
+
+    // Into an empty database: the same pages.
+    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", target]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(&format!("{} results stored", results.len())), "{}", text(&out));
+    let (mut server, addr) = common::start_server(target, &[], &[]);
+    let after = pages(addr);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(b, a, "a page differs after the round trip");
+    }
+    // A second import is refused: the database is no longer empty.
+    let out = ssdbase(&["import", out_dir.to_str().unwrap(), "--database-url", target]);
+    assert!(!out.status.success() && text(&out).contains("not empty"), "{}", text(&out));
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssdbase_dump_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn sqlite_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
+    let dir = temp_dir("sqlite");
+    let source = format!("sqlite://{}", dir.join("source.db").display());
+    let target = format!("sqlite://{}", dir.join("target.db").display());
+    round_trip(&source, &target, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn postgres_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
+    let admin_url = std::env::var("SSDBASE_TEST_POSTGRES_URL").expect(
+        "SSDBASE_TEST_POSTGRES_URL is not set: run `cargo xtask test` (installs and starts PostgreSQL)",
+    );
+    let names = [
+        format!("ssdbase_dump_src_{}", std::process::id()),
+        format!("ssdbase_dump_dst_{}", std::process::id()),
+    ];
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let admin = |sql: String| {
+        rt.block_on(async {
+            let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+            sqlx::query(&sql).execute(&admin).await.unwrap();
+            admin.close().await;
+        })
+    };
+    for db in &names {
+        admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
+        admin(format!("CREATE DATABASE \"{db}\""));
+    }
+    let base = admin_url.rsplit_once('/').unwrap().0;
+    let dir = temp_dir("postgres");
+    round_trip(&format!("{base}/{}", names[0]), &format!("{base}/{}", names[1]), &dir);
+    for db in &names {
+        admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
