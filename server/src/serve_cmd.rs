@@ -1,5 +1,5 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N]`.
+//! [--submit-rate N] [--ocr-workers N] [--public-url URL]`.
 
 use anyhow::Context;
 use ssdbase::api::{self, ApiConfig};
@@ -31,6 +31,10 @@ pub struct ServeArgs {
     /// other servers on the same database.
     #[arg(long, env = "SSDBASE_OCR_WORKERS", default_value_t = 1)]
     ocr_workers: usize,
+    /// This server's absolute URL as its users reach it (e.g. `https://ssdbase.example`),
+    /// for link previews and oEmbed; without it, each request's `Host` header.
+    #[arg(long, env = "SSDBASE_PUBLIC_URL")]
+    public_url: Option<String>,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -80,6 +84,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
+        public_url: args.public_url.clone(),
     };
     let app = api::app_with(storage.clone(), &config);
     let listener = tokio::net::TcpListener::bind(args.listen)

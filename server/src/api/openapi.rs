@@ -117,7 +117,7 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         "Results per page.",
     ));
     add_parameters(&mut doc, "/results", browse);
-    for path in ["/compare", "/compare/chart.svg", "/compare/chart.png"] {
+    for path in ["/compare", "/compare/chart.svg", "/compare/chart.png", "/compare/preview.png"] {
         add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
     }
 
