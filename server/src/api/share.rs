@@ -14,7 +14,7 @@
 //! Every text that comes from the database (drive names, platform labels, comments) is
 //! HTML-escaped where it enters markup ([`escape`]).
 
-use super::drives;
+use super::drives::{self, HeadlineChart};
 use super::embed;
 use super::extract::{PathParam, QueryPairs};
 use super::{compare, results, AppState, API_PREFIX};
@@ -725,14 +725,40 @@ fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
         .into_response()
 }
 
-/// `/embed/drives/{id}`: the drive's headline chart for an iframe.
+/// `/embed/drives/{id}[?figure=seq-write | ?test=...]`: one of the drive's charts for an
+/// iframe: the rated-vs-measured chart of `figure`, the distribution of `test` (as the
+/// chart embeds take them), or by default its headline chart.
 async fn drive_embed_page(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     let meta = drive_meta(&state, &id).await?;
-    let image = match drives::headline_chart(&state, &id).await? {
+    let asked = match pairs.as_slice() {
+        [] => None,
+        [(name, value)] if name == "figure" => match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
+            Some(f) => Some(HeadlineChart::Rated(f.1)),
+            None => {
+                return Err(ApiError::bad_request(
+                    format!("figure {value:?} is not a rated figure"),
+                    Some("figure".into()),
+                ))
+            }
+        },
+        [(name, value)] if name == "test" => Some(HeadlineChart::Distribution(value.clone())),
+        _ => {
+            return Err(ApiError::bad_request(
+                "expected no parameter, or one of figure (a rated figure) and test (a test id)",
+                Some(pairs[0].0.clone()),
+            ))
+        }
+    };
+    let chart = match asked {
+        Some(chart) => Some(chart),
+        None => drives::headline_chart(&state, &id).await?,
+    };
+    let image = match chart {
         Some(chart) => {
             let (path, query) = chart.embed(&id);
             // `embed` gives paths under /api/v1 already; the page adds the prefix.

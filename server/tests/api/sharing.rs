@@ -246,6 +246,21 @@ pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {
             "{page}: {html}"
         );
     }
+    // One chart of the drive page, as its embed panel offers it.
+    let r = app.get(&format!("/embed/drives/{C300_64}?figure=seq-write")).await;
+    assert!(
+        r.text.contains(&format!("src=\"/api/v1/drives/{C300_64}/rated.svg?figure=seq-write\"")),
+        "{}",
+        r.text
+    );
+    let r = app.get(&format!("/embed/drives/{C300_64}?test=cdm-native%20SEQ%201MiB%20Q1T1%20read")).await;
+    assert!(r.text.contains("distribution.svg?test=cdm-native+SEQ+1MiB+Q1T1+read\""), "{}", r.text);
+    app.get(&format!("/embed/drives/{C300_64}?figure=x"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("figure"));
+    app.get(&format!("/embed/drives/{C300_64}?colour=red"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
     app.get("/embed/drives/no-such-drive").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
     app.get("/embed/compare?drives=nope").await.assert_error(StatusCode::NOT_FOUND, Some("drives[0]"));
     app.get("/embed/compare").await.assert_error(StatusCode::BAD_REQUEST, Some("drives"));
