@@ -15,6 +15,7 @@
 //! Run by `cargo test` (no `--bench` argument) it only says how to run it.
 
 use anyhow::{ensure, Context, Result};
+use axum::serve::ListenerExt;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper::{Request, StatusCode};
@@ -155,6 +156,10 @@ async fn run() -> Result<()> {
     let router = app_with(storage, &ApiConfig { site: Some(site), ..ApiConfig::default() });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
+    // As `ssdbase serve` does (serve_cmd.rs).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = tokio::spawn(async move {
         axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .await
