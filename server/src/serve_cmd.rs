@@ -1,7 +1,9 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]`.
+//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]
+//! [--public-url URL]`.
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use ssdbase::api::client::TrustedProxies;
 use ssdbase::api::{self, ApiConfig};
 use ssdbase::log::LogFormat;
@@ -46,6 +48,10 @@ pub struct ServeArgs {
     /// default `info`).
     #[arg(long, env = "SSDBASE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// This server's absolute URL as its users reach it (e.g. `https://ssdbase.example`),
+    /// for link previews and oEmbed; without it, each request's `Host` header.
+    #[arg(long, env = "SSDBASE_PUBLIC_URL")]
+    public_url: Option<String>,
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -97,6 +103,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         submit_per_minute: NonZeroU32::new(args.submit_rate),
         site,
         trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
+        public_url: args.public_url.clone(),
     };
     let app = api::app_with(storage.clone(), &config);
     if let Some(addr) = args.metrics_listen {
@@ -115,6 +122,12 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr()?;
+    // Without TCP_NODELAY a response written in two parts (a static file's headers, then
+    // its body) waits for the client's delayed ACK: ~40 ms per file on a kept-alive
+    // connection (the sharing benchmark measured it).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     match &config.site {
         Some(dir) => tracing::info!(
             "serving the site at http://{addr}/ (from {}) and the API at http://{addr}{} ({} database)",

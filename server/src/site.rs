@@ -7,12 +7,18 @@
 //! hook writes them with zopfli, 6 % smaller than gzip -6 and no compression work per
 //! request: gzipping the 1.2 MB wasm took ~0.65 s per request in a debug build), and on
 //! the fly otherwise.
+//! The drive, compare and result pages get the same `index.html` with the page's title,
+//! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
+//! link-preview crawlers run no wasm; a page the API does not know gets it unchanged.
 //! Trunk puts a content hash in the names of the wasm, JS and CSS it emits, so those may
 //! be cached for good; everything else is revalidated, or a new release would load stale
 //! assets.
 
-use axum::http::{header, HeaderValue};
-use axum::response::Response;
+use crate::api::share::{self, Page};
+use crate::api::AppState;
+use axum::extract::{Path as UrlPath, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::path::Path;
 use tower_http::compression::CompressionLayer;
@@ -41,4 +47,63 @@ async fn cache_control(mut res: Response) -> Response {
 /// True when `dir` holds a built site.
 pub fn is_built(dir: &Path) -> bool {
     dir.join("index.html").is_file()
+}
+
+/// `/drives/{id}` with its link preview.
+pub async fn drive_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+) -> Response {
+    page(&state, &headers, Some(Page::Drive(id))).await
+}
+
+/// `/compare?drives=...` with its link preview.
+pub async fn compare_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let pairs = form_urlencoded::parse(q.unwrap_or_default().as_bytes()).into_owned().collect();
+    page(&state, &headers, Some(Page::Compare(pairs))).await
+}
+
+/// `/results/{id}` with its link preview.
+pub async fn result_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<String>,
+) -> Response {
+    page(&state, &headers, id.parse().ok().map(Page::Result)).await
+}
+
+/// The app's `index.html`, with `page`'s link preview in its head when the API knows
+/// the page (never cached: new results change the figures).
+async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Response {
+    let Some(dir) = state.site.as_deref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let index = match tokio::fs::read_to_string(dir.join("index.html")).await {
+        Ok(index) => index,
+        Err(e) => {
+            eprintln!("ssdbase: cannot read the site's index.html: {e}");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let meta = match page {
+        Some(p) => share::page_meta(state, &p).await.ok(),
+        None => None,
+    };
+    let html = match meta {
+        Some(meta) => share::with_head(&index, &meta, &share::base_url(state, headers)),
+        None => index,
+    };
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        html,
+    )
+        .into_response()
 }

@@ -34,6 +34,11 @@ use seeds::*;
 mod caching;
 use caching::*;
 
+/// Link previews, oEmbed and the iframe pages.
+#[path = "api/sharing.rs"]
+mod sharing;
+use sharing::*;
+
 const CDM3: &str = "\
 -----------------------------------------------------------------------
 CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
@@ -2036,4 +2041,7 @@ on_both_backends!(
     seeds_combined_seq_and_512k_writes_store_both_halves,
     seeds_guessed_versions_and_block_sizes_say_so,
     chart_embeds_answer_304_while_unchanged,
+    deep_links_carry_link_previews_with_escaped_text,
+    oembed_answers_drive_and_compare_pages,
+    embed_pages_are_framable_scriptless_and_escaped,
 );

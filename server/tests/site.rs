@@ -51,9 +51,15 @@ async fn deep_links_get_the_app_and_api_paths_keep_json_errors() {
     for path in ["/", "/compare?drives=a,b", "/drives/crucial-realssd-c300-64gb", "/results/17"] {
         let (status, headers, body) = get(&s.router, path, false).await;
         assert_eq!(status, StatusCode::OK, "{path}");
-        assert_eq!(String::from_utf8(body).unwrap(), INDEX, "{path}");
+        let body = String::from_utf8(body).unwrap();
+        assert!(body.ends_with("<body>SSDBase site index</body></html>"), "{path}: {body}");
         assert_eq!(headers[header::CACHE_CONTROL], "no-cache", "{path}: the index is revalidated");
+        // A page the API knows gets its link preview in the head; others the index as is.
+        let known = path.starts_with("/drives/") || path.starts_with("/results/");
+        assert_eq!(body.contains("<meta property=\"og:image\""), known, "{path}: {body}");
     }
+    let (_, _, body) = get(&s.router, "/", false).await;
+    assert_eq!(String::from_utf8(body).unwrap(), INDEX);
     for path in ["/api/v1/nope", "/api/nope", "/api", "/api/v2/results"] {
         let (status, headers, body) = get(&s.router, path, false).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");

@@ -4,6 +4,7 @@
 //!   cargo xtask test   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
+//!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -16,7 +17,8 @@ use std::process::Command;
 
 mod split;
 
-const USAGE: &str = "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|\
+const USAGE: &str =
+    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|\
                      setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -40,6 +42,7 @@ fn dispatch() -> Result<()> {
         Some("site-post-build") => site_post_build(),
         Some("bench-ocr") => bench_ocr(),
         Some("bench-server") => bench_server(),
+        Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);

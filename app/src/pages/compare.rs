@@ -379,7 +379,15 @@ fn Comparison(
         } else {
             view! {
                 <ChartCanvas height=height label=label.clone() draw=draw on_hit=on_hit />
-                <Embed page=page.clone() image="/compare/chart" query=query_of(&page, true) alt=label />
+                <Embed
+                    page=page.clone()
+                    image="/compare/chart"
+                    query=query_of(&page, true)
+                    alt=label
+                    frame=format!("/embed/compare?{}", query_of(&page, true))
+                    csv=export(&page, "csv")
+                    json=export(&page, "json")
+                />
             }
             .into_any()
         }}

@@ -320,6 +320,9 @@ fn Rated(drive: String, table: RatedTable) -> impl IntoView {
                                 image=format!("/drives/{}/rated", api::encode(&drive))
                                 query=format!("figure={figure}")
                                 alt=alt
+                                frame=format!("/embed/drives/{}?figure={figure}", api::encode(&drive))
+                                csv=format!("{}/results?drive={}&format=csv", api::API, api::encode(&drive))
+                                json=format!("{}/drives/{}", api::API, api::encode(&drive))
                             />
                         </div>
                     }
@@ -354,6 +357,9 @@ fn Distributions(drive: String, results: Vec<ResultView>) -> impl IntoView {
                 image=format!("/drives/{}/distribution", api::encode(&drive))
                 query=format!("test={}", api::encode(&key.id()))
                 alt=alt
+                frame=format!("/embed/drives/{}?test={}", api::encode(&drive), api::encode(&key.id()))
+                csv=format!("{}/results?drive={}&format=csv", api::API, api::encode(&drive))
+                json=format!("{}/drives/{}", api::API, api::encode(&drive))
             />
         })
     };

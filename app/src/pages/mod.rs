@@ -184,29 +184,47 @@ where
 }
 
 /// Links to a chart as an image (the server draws it with the same `charts` function)
-/// and an HTML snippet to paste into an article, linking back to `page`. `image` is the
-/// chart's API path without its extension (`/compare/chart`), `query` its query.
+/// and snippets to paste into an article, a forum post or a README, each linking back
+/// to `page`: the image URL, HTML `<img>`, an `<iframe>` of the script-free embed page
+/// `frame` (a site path), Markdown and BBCode; plus the data behind the chart (`csv`,
+/// `json`: API URLs). `image` is the chart's API path without its extension
+/// (`/compare/chart`), `query` its query.
 #[component]
-pub fn Embed(page: String, #[prop(into)] image: String, query: String, alt: String) -> impl IntoView {
+pub fn Embed(
+    page: String,
+    #[prop(into)] image: String,
+    query: String,
+    alt: String,
+    frame: String,
+    csv: String,
+    json: String,
+) -> impl IntoView {
     let origin = window().location().origin().unwrap_or_default();
     let image = |ext: &str, extra: &str| format!("{origin}{}{image}.{ext}?{query}{extra}", api::API);
     let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
-    let snippet = format!(
-        "<a href=\"{}\"><img src=\"{}\" alt=\"{}\" width=\"720\"></a>",
-        escape_attr(&format!("{origin}{page}")),
-        escape_attr(&svg),
-        escape_attr(&alt)
-    );
+    let page = format!("{origin}{page}");
+    let (a_page, a_alt) = (escape_attr(&page), escape_attr(&alt));
+    let md_alt: String = alt.chars().filter(|c| !matches!(c, '[' | ']')).collect();
+    let snippets = [
+        ("Image URL", png.clone()),
+        ("HTML", format!("<a href=\"{a_page}\"><img src=\"{}\" alt=\"{a_alt}\" width=\"720\"></a>", escape_attr(&svg))),
+        (
+            "iframe",
+            format!(
+                "<iframe src=\"{}\" width=\"720\" height=\"540\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"{a_alt}\"></iframe>",
+                escape_attr(&format!("{origin}{frame}"))
+            ),
+        ),
+        ("Markdown", format!("[![{md_alt}]({})]({})", png.replace(' ', "%20"), page.replace(' ', "%20"))),
+        ("BBCode", format!("[url={page}][img]{png}[/img][/url]")),
+    ];
     let copied = RwSignal::new("");
-    let copy = {
-        let snippet = snippet.clone();
-        move |_| {
-            let done = window().navigator().clipboard().write_text(&snippet);
-            leptos::task::spawn_local(async move {
-                let ok = wasm_bindgen_futures::JsFuture::from(done).await.is_ok();
-                copied.set(if ok { "Copied." } else { "Copying was refused; select the text and copy it." });
-            });
-        }
+    let copy = move |text: String| {
+        let done = window().navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(done).await.is_ok();
+            copied.set(if ok { "Copied." } else { "Copying was refused; select the text and copy it." });
+        });
     };
     view! {
         <details class="embed">
@@ -218,12 +236,24 @@ pub fn Embed(page: String, #[prop(into)] image: String, query: String, alt: Stri
                 <a href=png>"PNG"</a>
                 " · "
                 <a href=dark>"SVG, dark"</a>
+                ". The data behind it: "
+                <a href=csv download="">"CSV"</a>
+                " · "
+                <a href=json>"JSON"</a>
             </p>
-            <label>
-                "HTML for your article"
-                <textarea readonly=true prop:value=snippet></textarea>
-            </label>
-            <button type="button" on:click=copy>"Copy HTML"</button>
+            {snippets
+                .into_iter()
+                .map(|(name, text)| {
+                    let t = text.clone();
+                    view! {
+                        <label class="snippet">
+                            {name}
+                            <textarea readonly=true data-snippet=name prop:value=text></textarea>
+                        </label>
+                        <button type="button" on:click=move |_| copy(t.clone())>{format!("Copy {name}")}</button>
+                    }
+                })
+                .collect_view()}
             " "
             <span aria-live="polite">{move || copied.get()}</span>
         </details>

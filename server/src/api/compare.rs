@@ -392,6 +392,35 @@ fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::ComparePanels, u
     (chart, height, caption)
 }
 
+/// The compare chart that `pairs` ask for (as `GET /compare/chart.png` reads them), drawn
+/// `width` pixels wide as RGB rows under its caption, with the comparison behind it and
+/// the theme: what the link preview (`api::share`) frames at 1200 × 630.
+pub(super) async fn chart_rgb(
+    state: &AppState,
+    pairs: &[(String, String)],
+    width: u32,
+) -> ApiResult<(Comparison, Vec<u8>, u32, &'static charts::Theme)> {
+    let (mut q, c) = chart_input(state, pairs).await?;
+    q.chart.style.width = width;
+    let (chart, height, caption) = embed_of(&c, &q.chart);
+    let theme = q.chart.style.theme;
+    let rgb = tokio::task::spawn_blocking(move || {
+        charts::render::to_rgb(width, height, theme, &caption, |area| {
+            charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+        })
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(anyhow::Error::msg)?;
+    Ok((c, rgb, height + charts::render::CAPTION_H, theme))
+}
+
+/// The comparison of `pairs`' drives under their tag filters (chart parameters allowed),
+/// for the link preview's text.
+pub(super) async fn comparison_of(state: &AppState, pairs: &[(String, String)]) -> ApiResult<Comparison> {
+    Ok(chart_input(state, pairs).await?.1)
+}
+
 /// The comparison of drives `ids` under `filters`, pooled per platform group and data
 /// pattern or, with `merge`, per drive; 404 naming any drive not in the catalogue.
 async fn comparison(

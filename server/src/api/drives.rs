@@ -227,7 +227,7 @@ fn firmware_history(results: &[StoredResult]) -> Vec<FirmwareSeen> {
     seen
 }
 
-fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
+pub(super) fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
     let mut by_key: BTreeMap<TestKey, BTreeMap<GroupKey, Samples>> = BTreeMap::new();
     for r in results {
         let group = (PlatformGroup::of(&r.tags), r.result.data_pattern);
@@ -503,10 +503,91 @@ async fn distribution_chart(
 }
 
 /// Catalogue drive `id`, or 404 pointing at the path's `id`.
-async fn catalogue_drive(state: &AppState, id: &str) -> ApiResult<bench::DriveSku> {
+pub(super) async fn catalogue_drive(state: &AppState, id: &str) -> ApiResult<bench::DriveSku> {
     state
         .storage
         .get_drive(id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into())))
+}
+
+/// The chart that stands for a drive in link previews and the iframe embed: its model
+/// line's rated vs measured chart of one figure, or (no rating, or none measured) the
+/// distribution of one test.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum HeadlineChart {
+    Rated(&'static str),
+    Distribution(String),
+}
+
+impl HeadlineChart {
+    /// The chart's embed path under `/api/v1` with its query, without the extension
+    /// (`.svg` or `.png` follows), e.g. `/drives/ID/rated` and `?figure=seq-read`.
+    pub(super) fn embed(&self, id: &str) -> (String, String) {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        match self {
+            HeadlineChart::Rated(figure) => {
+                query.append_pair("figure", figure);
+                (format!("{}/rated", drive_url(id)), query.finish())
+            }
+            HeadlineChart::Distribution(test) => {
+                query.append_pair("test", test);
+                (format!("{}/distribution", drive_url(id)), query.finish())
+            }
+        }
+    }
+}
+
+/// Drive `id`'s headline chart: the first rated figure some result of its model line
+/// measured, else its most measured test's distribution; `None` without results.
+pub(super) async fn headline_chart(state: &AppState, id: &str) -> ApiResult<Option<HeadlineChart>> {
+    for (_, figure, _, _) in charts::RATED_FIGURES {
+        let pairs = [("figure".to_string(), figure.to_string())];
+        if let Ok((_, chart)) = rated_chart(state, id, &pairs).await {
+            if chart.rows.iter().any(|r| r.measured.is_some()) {
+                return Ok(Some(HeadlineChart::Rated(figure)));
+            }
+        }
+    }
+    let results = latest_results(state, id).await?;
+    let all = charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
+    Ok(all
+        .iter()
+        .max_by_key(|(_, d)| d.groups.iter().map(|g| g.values.len()).sum::<usize>())
+        .map(|(k, _)| HeadlineChart::Distribution(k.id())))
+}
+
+/// Drive `id`'s headline chart drawn `width` pixels wide: RGB rows (caption included),
+/// their count and the theme.
+pub(super) async fn headline_rgb(
+    state: &AppState,
+    id: &str,
+    chart: &HeadlineChart,
+    width: u32,
+) -> ApiResult<(Vec<u8>, u32)> {
+    let w = ("width".to_string(), width.to_string());
+    let rgb = match chart {
+        HeadlineChart::Rated(figure) => {
+            let (style, chart) = rated_chart(state, id, &[("figure".into(), figure.to_string()), w]).await?;
+            let height = charts::rated_bars_height(&chart);
+            let rgb = tokio::task::spawn_blocking(move || {
+                charts::render::to_rgb(width, height, style.theme, RATED_CAPTION, |area| {
+                    charts::draw_rated_bars(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                })
+            });
+            (rgb.await.map_err(anyhow::Error::from)?, height)
+        }
+        HeadlineChart::Distribution(test) => {
+            let (style, chart) = distribution_chart(state, id, &[("test".into(), test.clone()), w]).await?;
+            let height = charts::distribution_height(&chart);
+            let rgb = tokio::task::spawn_blocking(move || {
+                charts::render::to_rgb(width, height, style.theme, DISTRIBUTION_CAPTION, |area| {
+                    charts::draw_distribution(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                })
+            });
+            (rgb.await.map_err(anyhow::Error::from)?, height)
+        }
+    };
+    let (rgb, height) = rgb;
+    Ok((rgb.map_err(anyhow::Error::msg)?, height + charts::render::CAPTION_H))
 }

@@ -110,15 +110,7 @@ where
     let png = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
         let rgb = charts::render::to_rgb(style.width, height, style.theme, &caption, draw)
             .map_err(anyhow::Error::msg)?;
-        let mut png = Vec::new();
-        image::ImageEncoder::write_image(
-            image::codecs::png::PngEncoder::new(&mut png),
-            &rgb,
-            style.width,
-            height + charts::render::CAPTION_H,
-            image::ExtendedColorType::Rgb8,
-        )?;
-        Ok(png)
+        encode_png(&rgb, style.width, height + charts::render::CAPTION_H)
     })
     .await
     .map_err(anyhow::Error::from)?
@@ -130,7 +122,7 @@ where
 /// the chart, so not for long), embeddable from any site, with an ETag (a hash of the
 /// bytes) so that a cache revalidates with `If-None-Match` and gets 304 while the chart is
 /// unchanged (`api::conditional_get`).
-fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
+pub(super) fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
     let etag = format!("\"{}\"", &crate::ingest::sha256_hex(&body)[..32]);
     (
         [
@@ -143,4 +135,17 @@ fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
         body,
     )
         .into_response()
+}
+
+/// RGB rows `width` × `height` as a PNG file.
+pub(super) fn encode_png(rgb: &[u8], width: u32, height: u32) -> anyhow::Result<Vec<u8>> {
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        rgb,
+        width,
+        height,
+        image::ExtendedColorType::Rgb8,
+    )?;
+    Ok(png)
 }

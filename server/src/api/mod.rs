@@ -13,6 +13,7 @@ mod openapi;
 mod rated;
 mod ratelimit;
 mod results;
+pub mod share;
 mod submit;
 
 pub use ratelimit::SubmitLimiter;
@@ -25,7 +26,7 @@ use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::any;
+use axum::routing::{any, get};
 use axum::{Extension, Router};
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -65,6 +66,9 @@ pub struct ApiConfig {
     pub site: Option<std::path::PathBuf>,
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
     pub trusted_proxies: client::TrustedProxies,
+    /// This server's absolute URL as the world sees it (`serve --public-url`), for link
+    /// previews and oEmbed; without it, the request's `Host`.
+    pub public_url: Option<String>,
 }
 
 #[derive(Clone)]
@@ -75,6 +79,10 @@ pub struct AppState {
     limiter: Option<Arc<SubmitLimiter>>,
     /// Wakes this server's recognition workers when a screenshot is queued.
     pub queue: QueueSignal,
+    /// The built website, whose `index.html` the deep links get with their link preview.
+    pub site: Option<Arc<std::path::Path>>,
+    /// `ApiConfig::public_url`.
+    pub public_url: Option<Arc<str>>,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
@@ -97,6 +105,8 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         queue: config.queue.clone(),
         admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
         limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
+        site: config.site.as_deref().map(Arc::from),
+        public_url: config.public_url.as_deref().filter(|u| !u.is_empty()).map(Arc::from),
     };
     // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
     // handlers); the document is completed and serialised once, here.
@@ -107,17 +117,23 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(compare::router())
         .merge(rated::router())
         .merge(ocr::router())
+        .merge(share::router())
         .routes(routes!(openapi::serve))
         .split_for_parts();
     // Its own fallback, so that the site's never answers an /api/v1 path.
     let api = api.fallback(not_found).layer(Extension(openapi::Served::new(&openapi::finish(doc))));
-    let router = Router::new().nest(API_PREFIX, api);
+    // The iframe pages need no built site.
+    let router = Router::new().nest(API_PREFIX, api).merge(share::pages());
     // With a built site, every path outside /api is the site (deep links get its
-    // index.html); unknown /api/... paths keep their JSON 404.
+    // index.html, the drive, compare and result pages with their link preview in the
+    // head); unknown /api/... paths keep their JSON 404.
     let router = match config.site.as_deref() {
         Some(dir) => router
             .route("/api", any(not_found))
             .route("/api/{*rest}", any(not_found))
+            .route("/drives/{id}", get(crate::site::drive_page))
+            .route("/compare", get(crate::site::compare_page))
+            .route("/results/{id}", get(crate::site::result_page))
             .fallback_service(crate::site::router(dir)),
         None => router.fallback(not_found),
     };

@@ -117,7 +117,9 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         "Results per page.",
     ));
     add_parameters(&mut doc, "/results", browse);
-    for path in ["/compare", "/compare/chart.svg", "/compare/chart.png", "/compare/rated"] {
+    for path in
+        ["/compare", "/compare/chart.svg", "/compare/chart.png", "/compare/rated", "/compare/preview.png"]
+    {
         add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
     }
 

@@ -125,7 +125,11 @@ async fn get_one(
 }
 
 /// A stored result the caller may see: hidden ones only for the moderator.
-async fn visible_result(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<StoredResult> {
+pub(super) async fn visible_result(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: i64,
+) -> ApiResult<StoredResult> {
     match state.storage.get_result(id).await? {
         Some(r) if !r.hidden || state.is_admin(headers) => Ok(r),
         Some(_) => {

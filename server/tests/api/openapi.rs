@@ -347,6 +347,22 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/compare", format!("/compare?drives={C300_64},{M2S_64}"), None, None),
         ("get", "/compare/chart.svg", format!("/compare/chart.svg?drives={C300_64},{M2S_64}"), None, None),
         ("get", "/compare/chart.png", format!("/compare/chart.png?drives={C300_64}&figure=iops"), None, None),
+        (
+            "get",
+            "/compare/preview.png",
+            format!("/compare/preview.png?drives={C300_64},{M2S_64}"),
+            None,
+            None,
+        ),
+        ("get", "/drives/{id}/preview.png", format!("/drives/{C300_64}/preview.png"), None, None),
+        ("get", "/results/{id}/preview.png", format!("/results/{seed_id}/preview.png"), None, None),
+        (
+            "get",
+            "/oembed",
+            format!("/oembed?url=http%3A%2F%2Flocalhost%2Fdrives%2F{C300_64}&maxwidth=600&format=json"),
+            None,
+            None,
+        ),
         ("get", "/ocr/{id}", format!("/ocr/{job_id}"), None, None),
         ("get", "/ocr/{id}/image", format!("/ocr/{job_id}/image"), None, None),
     ];

@@ -229,15 +229,26 @@ const TRANSFER_SIZES: &str = r#"
     };
 "#;
 
+/// The most wasm and JS a page may download when it opens, gzipped (KB = 1,024 bytes).
+const PAGE_BUDGET_KB: f64 = 350.0;
+
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
-/// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs).
-async fn report_download(w: &World, page: &str) -> Result<()> {
+/// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
+/// and fails when a page as opened (`on_open`) needs more than [`PAGE_BUDGET_KB`]. Code
+/// fetched later, on the reader's action (the submit page's parsers), is printed with
+/// its page but not held to the budget.
+async fn report_download(w: &World, page: &str, on_open: bool) -> Result<()> {
     let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
     let files = sizes["files"].as_array().map_or(0, Vec::len);
+    let kb = sizes["wasm_js_encoded"].as_f64().unwrap_or(0.0) / 1024.0;
     println!(
-        "FIGURE site download, {page}: {:.1} KB gzipped ({:.1} KB uncompressed, {files} files)",
-        sizes["wasm_js_encoded"].as_f64().unwrap_or(0.0) / 1024.0,
+        "FIGURE site download, {page}: {kb:.1} KB gzipped ({:.1} KB uncompressed, {files} files)",
         sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
+    );
+    ensure!(kb > 0.0, "{page}: no wasm or JS was loaded: {sizes}");
+    ensure!(
+        !on_open || kb <= PAGE_BUDGET_KB,
+        "{page} downloads {kb:.1} KB of wasm and JS gzipped, over the {PAGE_BUDGET_KB} KB budget: {sizes}"
     );
     Ok(())
 }
@@ -415,12 +426,52 @@ async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
         .unwrap_or_default();
     ensure!(csv == format!("/api/v1/compare?drives={C300},{M2S}&format=csv"), "the CSV link: {csv}");
 
-    // Embedding: the snippet points at the server's rendering of this very chart.
+    report_download(w, "compare", true).await?;
+
+    // Embedding: the snippets point at the server's rendering of this very chart.
     w.client.find(Locator::Css("details.embed summary")).await?.click().await?;
-    let snippet =
-        w.client.find(Locator::Css("details.embed textarea")).await?.prop("value").await?.unwrap_or_default();
+    let snippet_of = |name: &'static str| async move {
+        let css = format!("details.embed textarea[data-snippet='{name}']");
+        let el = w.client.find(Locator::Css(&css)).await.with_context(|| format!("the {name} snippet"))?;
+        anyhow::Ok(el.prop("value").await?.unwrap_or_default())
+    };
+    let snippet = snippet_of("HTML").await?;
     let svg_path = format!("/api/v1/compare/chart.svg?drives={C300},{M2S}");
     ensure!(snippet.contains(&svg_path) && snippet.contains("<img "), "the embed snippet: {snippet}");
+    let page_url = format!("{}/compare?drives={C300},{M2S}", w.base);
+    let png_url = format!("{}/api/v1/compare/chart.png?drives={C300},{M2S}", w.base);
+    let markdown = snippet_of("Markdown").await?;
+    ensure!(
+        markdown.starts_with("[![") && markdown.ends_with(&format!("]({png_url})]({page_url})")),
+        "the Markdown snippet: {markdown}"
+    );
+    let bbcode = snippet_of("BBCode").await?;
+    ensure!(bbcode == format!("[url={page_url}][img]{png_url}[/img][/url]"), "the BBCode snippet: {bbcode}");
+    ensure!(snippet_of("Image URL").await? == png_url, "the image URL snippet");
+    let iframe = snippet_of("iframe").await?;
+    let frame_src = format!("{}/embed/compare?drives={C300},{M2S}", w.base);
+    ensure!(iframe.starts_with(&format!("<iframe src=\"{frame_src}\"")), "the iframe snippet: {iframe}");
+    let data: Vec<String> = {
+        let mut hrefs = Vec::new();
+        for a in w.client.find_all(Locator::Css("details.embed p a")).await? {
+            hrefs.push(a.attr("href").await?.unwrap_or_default());
+        }
+        hrefs
+    };
+    ensure!(
+        data.iter().any(|h| h.ends_with(&format!("/compare?drives={C300},{M2S}&format=csv")))
+            && data.iter().any(|h| h.ends_with(&format!("/compare?drives={C300},{M2S}&format=json"))),
+        "the embed panel links the data behind the chart: {data:?}"
+    );
+    w.shot("compare-embed-panel").await?;
+    // The iframe's page: the chart, a link back, no script.
+    w.client.goto(&frame_src).await?;
+    let scripts = w.client.find_all(Locator::Css("script")).await?.len();
+    let img = w.wait("img").await?.attr("src").await?.unwrap_or_default();
+    ensure!(scripts == 0 && img.contains("/api/v1/compare/chart.svg?drives="), "the embed page: {img}");
+    let back = w.client.find(Locator::Css("a")).await?.attr("href").await?.unwrap_or_default();
+    ensure!(back.ends_with(&format!("/compare?drives={C300}%2C{M2S}")), "the embed page links back: {back}");
+    w.shot("compare-embed-page").await?;
     w.goto(&svg_path).await?;
     let root = w.client.execute("return document.documentElement.tagName;", vec![]).await?;
     ensure!(root.as_str() == Some("svg"), "the embed URL is an SVG document ({root})");
@@ -512,7 +563,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     w.goto("/submit").await?;
     // First a broken paste: the browser-side parser names the line.
     w.wait("#result-text").await?;
-    report_download(w, "submit page").await?;
+    report_download(w, "submit page", true).await?;
     let mut broken = std::fs::read_to_string(&file)?;
     broken = broken.replacen("534.383 MB/s", "534.383 MB/s garbage [", 1);
     set_text(w, &broken).await?;
@@ -522,7 +573,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
         Ok(text) => ensure!(text.contains("Line"), "a parse error names its line: {text}"),
         Err(_) => bail!("no parse error shown"),
     }
-    report_download(w, "submit page with the parsers (fetched with the first text)").await?;
+    report_download(w, "submit page with the parsers (fetched with the first text)", false).await?;
 
     // The real file, chosen through the file input: read and decoded by bench in the browser.
     let input = w.client.find(Locator::Css("input[type=file]")).await?;
@@ -672,7 +723,7 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     // Its page: the image as uploaded, and the one corrected value marked.
     w.goto(&format!("/results/{id}")).await?;
     let corrected = w.wait("td.corrected").await?.text().await?;
-    report_download(w, "result").await?;
+    report_download(w, "result", true).await?;
     ensure!(
         corrected.contains(&charts::format_value(was + 1.0)),
         "the corrected value is marked: {corrected}"
@@ -796,7 +847,7 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
     // The unfiltered list, newest first, starts with it.
     w.goto("/results").await?;
     let first = w.wait("table.results tbody tr").await?.text().await?;
-    report_download(w, "results").await?;
+    report_download(w, "results", true).await?;
     ensure!(first.contains(&format!("#{id}")), "newest first: {first}");
     w.shot("results").await?;
     Ok(())
@@ -805,7 +856,7 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
 async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/").await?;
     w.wait("table tbody tr").await?;
-    report_download(w, "home").await?;
+    report_download(w, "home", true).await?;
     let home = w.body_text().await?;
     ensure!(home.contains("C300 vs M2S vs SF-2281"), "the classic comparisons are one click away");
     w.client.find(Locator::Css("input[type=search]")).await?.send_keys("88SS9174").await?;
@@ -819,7 +870,7 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     w.wait("canvas[data-drawn-ms]").await?;
     w.wait("#platforms").await?;
-    report_download(w, "drive").await?;
+    report_download(w, "drive", true).await?;
     let page = w.body_text().await?;
     ensure!(page.contains("Rated vs measured"), "{page}");
     // The rated vs measured table: the C300 64/128/256 GB write rows read rated 70 / 140 /
@@ -858,7 +909,7 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.shot("drive").await?;
     // Each rated-vs-measured chart can be embedded: the snippet points at the server's
     // rendering of that chart, which answers with an SVG that shows the drive's rows.
-    let snippets = w.client.find_all(Locator::Css("details.embed textarea")).await?;
+    let snippets = w.client.find_all(Locator::Css("details.embed textarea[data-snippet='HTML']")).await?;
     ensure!(!snippets.is_empty(), "the drive page offers its charts for embedding");
     // Read before leaving the page: the elements go with it.
     let last_snippet = snippets.last().expect("checked above").prop("value").await?.unwrap_or_default();
@@ -886,6 +937,40 @@ async fn the_other_pages(w: &World) -> Result<()> {
     let text = w.client.execute("return document.documentElement.textContent;", vec![]).await?;
     let text = text.as_str().unwrap_or_default();
     ensure!(text.contains("SEQ") && text.contains(" n="), "the embedded distribution chart: {text}");
+    w.goto("/drives/crucial-realssd-c300-64gb").await?;
+    w.wait("#platforms").await?;
+    // The server put the page's link preview and oEmbed discovery into the head.
+    let head = w
+        .client
+        .execute(
+            r#"const m = (k) => (document.querySelector(`meta[property="${k}"], meta[name="${k}"]`) || {}).content;
+               const o = document.querySelector('link[rel="alternate"][type="application/json+oembed"]');
+               return {image: m('og:image'), card: m('twitter:card'), title: m('og:title'),
+                       description: m('og:description'), oembed: o && o.href};"#,
+            vec![],
+        )
+        .await?;
+    let image = head["image"].as_str().unwrap_or_default();
+    ensure!(
+        image == format!("{}/api/v1/drives/crucial-realssd-c300-64gb/preview.png", w.base),
+        "og:image in the drive page's head: {head}"
+    );
+    ensure!(head["card"] == "summary_large_image", "twitter:card: {head}");
+    ensure!(head["description"].as_str().is_some_and(|d| d.contains("n=")), "key figures with n: {head}");
+    let oembed = head["oembed"].as_str().with_context(|| format!("an oEmbed link in the head: {head}"))?;
+    let answer =
+        w.client.execute("return fetch(arguments[0]).then(r => r.json());", vec![json!(oembed)]).await?;
+    ensure!(
+        answer["type"] == "rich" && answer["html"].as_str().is_some_and(|h| h.contains("/embed/drives/")),
+        "{answer}"
+    );
+    w.client.goto(image).await?;
+    let size = w
+        .client
+        .execute("const i = document.images[0]; return [i.naturalWidth, i.naturalHeight];", vec![])
+        .await?;
+    ensure!(size == json!([1200, 630]), "the preview image is 1200 × 630: {size}");
+    w.shot("drive-preview-image").await?;
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     w.wait("#platforms").await?;
 

@@ -1,0 +1,821 @@
+//! Sharing: what a pasted link shows elsewhere.
+//!
+//! - Link previews: the site's deep links (`/drives/{id}`, `/compare?drives=...`,
+//!   `/results/{id}`) are answered with the app's `index.html` carrying Open Graph and
+//!   Twitter card tags ([`page_meta`], [`with_head`]; served by `crate::site`), whose
+//!   image is a 1200 × 630 PNG of the page's chart (`GET /api/v1/drives/{id}/preview.png`,
+//!   `/compare/preview.png`, `/results/{id}/preview.png`).
+//! - oEmbed 1.0 (`GET /api/v1/oembed?url=`) for drive and compare pages, discovered by the
+//!   `<link rel="alternate" type="application/json+oembed">` in the same heads: a `rich`
+//!   answer whose `html` is an iframe of
+//! - the embed pages `/embed/drives/{id}` and `/embed/compare?drives=...`: the chart's
+//!   SVG at 100 % width with a link back, no script, no wasm, framable from anywhere.
+//!
+//! Every text that comes from the database (drive names, platform labels, comments) is
+//! HTML-escaped where it enters markup ([`escape`]).
+
+use super::drives::{self, HeadlineChart};
+use super::embed;
+use super::extract::{PathParam, QueryPairs};
+use super::{compare, results, AppState, API_PREFIX};
+use crate::error::{error_response, ApiError, ApiResult, ErrorBody, ErrorItem};
+use api_types::{Aggregates, Comparison};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use bench::PlatformGroup;
+use charts::Theme;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(drive_preview))
+        .routes(routes!(compare_preview))
+        .routes(routes!(result_preview))
+        .routes(routes!(oembed))
+}
+
+/// The iframe pages, outside `/api` (they are pages, not API answers).
+pub fn pages() -> Router<AppState> {
+    Router::new()
+        .route("/embed/drives/{id}", get(drive_embed_page))
+        .route("/embed/compare", get(compare_embed_page))
+}
+
+/// The size link previews ask for (Open Graph's and Twitter's large image).
+pub const PREVIEW_W: u32 = 1200;
+pub const PREVIEW_H: u32 = 630;
+/// The iframe an oEmbed answer offers, unless the consumer asks for less.
+const OEMBED_W: u32 = 720;
+const OEMBED_H: u32 = 540;
+
+/// `s` safe in HTML text and in a quoted attribute.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first `max` characters of `s`, with an ellipsis when cut.
+fn clip(s: &str, max: usize) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", s[..i].trim_end()),
+        None => s,
+    }
+}
+
+/// This server's absolute URL, without a trailing slash: `serve --public-url`, else the
+/// request's `Host` (and `X-Forwarded-Proto: https` from a proxy), else `localhost`.
+pub fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(url) = state.public_url.as_deref() {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b)))
+        .unwrap_or("localhost");
+    let https = headers.get("x-forwarded-proto").is_some_and(|p| p.as_bytes().eq_ignore_ascii_case(b"https"));
+    format!("{}://{host}", if https { "https" } else { "http" })
+}
+
+/// A page of the site that has a preview.
+#[derive(Debug, Clone)]
+pub enum Page {
+    Drive(String),
+    /// The compare page's query (drives, tag filters, chart parameters).
+    Compare(Vec<(String, String)>),
+    Result(i64),
+}
+
+/// What a link to a page previews as.
+#[derive(Debug, Clone)]
+pub struct PageMeta {
+    pub title: String,
+    /// Key figures with their sample counts.
+    pub description: String,
+    /// The page on the site: path and query.
+    pub path: String,
+    /// The 1200 × 630 preview image: path and query under `/api/v1`.
+    pub image: String,
+    /// Whether oEmbed offers the page (drive and compare pages).
+    pub oembed: bool,
+}
+
+fn query_string(pairs: &[(String, String)]) -> String {
+    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
+}
+
+fn drive_name(vendor: &str, model: &str, capacity_gb: u32) -> String {
+    format!("{vendor} {model} {capacity_gb} GB")
+}
+
+/// `x` with a sensible number of digits.
+fn figure(x: f64) -> String {
+    if x.abs() >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// An aggregate's headline number: the MB/s median, else the IOPS median, with its unit
+/// and count.
+fn headline(a: &Aggregates) -> Option<(f64, &'static str, usize)> {
+    a.mbps
+        .as_ref()
+        .map(|s| (s.median, "MB/s", s.count))
+        .or_else(|| a.iops.as_ref().map(|s| (s.median, "IOPS", s.count)))
+}
+
+/// The title, key figures and links of `page`; 404 (or 400) as the page's API would.
+pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
+    match page {
+        Page::Drive(id) => drive_meta(state, id).await,
+        Page::Compare(pairs) => {
+            let c = compare::comparison_of(state, pairs).await?;
+            let q = query_string(pairs);
+            Ok(compare_meta(&c, format!("/compare?{q}"), format!("/compare/preview.png?{q}")))
+        }
+        Page::Result(id) => result_meta(state, *id).await,
+    }
+}
+
+async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
+    let drive = drives::catalogue_drive(state, id).await?;
+    let results = state.storage.results_for_drives(std::slice::from_ref(&drive.id)).await?;
+    let platforms: BTreeSet<PlatformGroup> = results.iter().map(|r| PlatformGroup::of(&r.tags)).collect();
+    let mut tests = drives::summarize_by_test(&results);
+    let samples = |t: &api_types::TestSummary| -> usize {
+        t.groups.iter().filter_map(|g| headline(&g.aggregates)).map(|h| h.2).sum()
+    };
+    tests.sort_by_key(|t| std::cmp::Reverse(samples(t)));
+    let figures: Vec<String> = tests
+        .iter()
+        .take(3)
+        .filter_map(|t| {
+            let best = t
+                .groups
+                .iter()
+                .filter_map(|g| Some((headline(&g.aggregates)?, g)))
+                .max_by_key(|(h, _)| h.2)?;
+            let ((median, unit, n), g) = best;
+            Some(format!("{} {} {unit} (median, n={n}, {})", t.name, figure(median), g.platform_label))
+        })
+        .collect();
+    let name = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
+    let mut description = format!("{} results on {} platform groups", results.len(), platforms.len());
+    if !figures.is_empty() {
+        description.push_str(&format!(": {}", figures.join("; ")));
+    }
+    description.push_str(". Only equal tests are compared; n = results.");
+    Ok(PageMeta {
+        title: format!("{name} — SSDBase"),
+        description,
+        path: format!("/drives/{}", drive.id),
+        image: format!("/drives/{}/preview.png", drive.id),
+        oembed: true,
+    })
+}
+
+fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
+    let short: Vec<String> = c.drives.iter().map(|d| format!("{} {} GB", d.model, d.capacity_gb)).collect();
+    let names: Vec<String> =
+        c.drives.iter().map(|d| drive_name(&d.vendor, &d.model, d.capacity_gb)).collect();
+    // The tests every drive has, the most measured first.
+    let mut common: Vec<(usize, String)> = c
+        .tests
+        .iter()
+        .filter(|t| t.drives.iter().all(|d| !d.missing))
+        .map(|t| {
+            let cells: Vec<Option<(f64, &str, usize)>> = t
+                .drives
+                .iter()
+                .map(|d| {
+                    d.groups
+                        .iter()
+                        .filter_map(|g| {
+                            let a = Aggregates {
+                                mbps: g.mbps,
+                                iops: g.iops,
+                                latency_us: None,
+                                result_ids: Vec::new(),
+                            };
+                            headline(&a)
+                        })
+                        .max_by_key(|h| h.2)
+                })
+                .collect();
+            let n: usize = cells.iter().flatten().map(|h| h.2).sum();
+            let per_drive: Vec<String> = short
+                .iter()
+                .zip(&cells)
+                .map(|(name, h)| match h {
+                    Some((m, unit, n)) => format!("{name} {} {unit} (n={n})", figure(*m)),
+                    None => format!("{name} —"),
+                })
+                .collect();
+            (n, format!("{}: {}", t.name, per_drive.join(", ")))
+        })
+        .collect();
+    common.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    let counts: Vec<String> = c
+        .drives
+        .iter()
+        .zip(&short)
+        .map(|(d, name)| {
+            let mut ids: Vec<i64> = c
+                .pools
+                .iter()
+                .filter(|p| p.drive == d.id)
+                .flat_map(|p| p.result_ids.iter().copied())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            format!("{name} n={}", ids.len())
+        })
+        .collect();
+    let mut description = match common.len() {
+        0 => "No test in common.".to_string(),
+        _ => format!("{}.", common.iter().take(2).map(|(_, s)| s.as_str()).collect::<Vec<_>>().join(". ")),
+    };
+    description.push_str(&format!(
+        " Medians of the largest pool; results: {}; {} tests in common of {}.",
+        counts.join(", "),
+        common.len(),
+        c.tests.len()
+    ));
+    PageMeta {
+        title: format!("{} — SSDBase comparison", names.join(" vs ")),
+        description,
+        path,
+        image,
+        oembed: true,
+    }
+}
+
+async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
+    let r = results::visible_result(state, &HeaderMap::new(), id).await?;
+    let (title, lines) = result_text(&r);
+    let mut description = lines.join("; ");
+    if let Some(c) = r.result.comment.as_deref().filter(|c| !c.trim().is_empty()) {
+        description.push_str(&format!(". Comment: {}", clip(c, 160)));
+    }
+    Ok(PageMeta {
+        title: format!("{title} — SSDBase"),
+        description,
+        path: format!("/results/{id}"),
+        image: format!("/results/{id}/preview.png"),
+        oembed: false,
+    })
+}
+
+/// A result's title (tool and drive) and its first figures with the platform.
+fn result_text(r: &crate::storage::StoredResult) -> (String, Vec<String>) {
+    let d = &r.tags.drive;
+    let drive = match (&d.vendor, &d.model) {
+        (Some(v), Some(m)) => {
+            format!("{v} {m}{}", d.capacity_gb.map(|c| format!(" {c} GB")).unwrap_or_default())
+        }
+        (None, Some(m)) => m.clone(),
+        _ => d.sku.clone().unwrap_or_else(|| "an unnamed drive".into()),
+    };
+    let tool = match &r.result.tool_version {
+        Some(v) => format!("{} {v}", r.result.tool.name()),
+        None => r.result.tool.name().to_string(),
+    };
+    let mut lines: Vec<String> = r
+        .result
+        .keyed_metrics()
+        .filter_map(|(key, m)| {
+            let (x, unit) = m.mbps.map(|x| (x, "MB/s")).or(m.iops.map(|x| (x, "IOPS")))?;
+            Some(format!("{} {} {unit}", key.short_name(), figure(x)))
+        })
+        .take(4)
+        .collect();
+    lines.push(format!("{} · one result (n=1)", PlatformGroup::of(&r.tags).label()));
+    (clip(&format!("{tool}: {drive}"), 120), lines)
+}
+
+/// The `<meta>` and `<link>` tags of `meta` with absolute URLs under `base`.
+pub fn head_tags(meta: &PageMeta, base: &str) -> String {
+    let url = format!("{base}{}", meta.path);
+    let image = format!("{base}{API_PREFIX}{}", meta.image);
+    let (title, description) = (escape(&meta.title), escape(&meta.description));
+    let mut tags = format!(
+        "<meta name=\"description\" content=\"{description}\">\n\
+         <meta property=\"og:type\" content=\"website\">\n\
+         <meta property=\"og:site_name\" content=\"SSDBase\">\n\
+         <meta property=\"og:title\" content=\"{title}\">\n\
+         <meta property=\"og:description\" content=\"{description}\">\n\
+         <meta property=\"og:url\" content=\"{url}\">\n\
+         <meta property=\"og:image\" content=\"{image}\">\n\
+         <meta property=\"og:image:type\" content=\"image/png\">\n\
+         <meta property=\"og:image:width\" content=\"{PREVIEW_W}\">\n\
+         <meta property=\"og:image:height\" content=\"{PREVIEW_H}\">\n\
+         <meta property=\"og:image:alt\" content=\"{title}\">\n\
+         <meta name=\"twitter:card\" content=\"summary_large_image\">\n\
+         <meta name=\"twitter:title\" content=\"{title}\">\n\
+         <meta name=\"twitter:description\" content=\"{description}\">\n\
+         <meta name=\"twitter:image\" content=\"{image}\">\n",
+        url = escape(&url),
+        image = escape(&image),
+    );
+    if meta.oembed {
+        let q = form_urlencoded::Serializer::new(String::new())
+            .append_pair("url", &url)
+            .append_pair("format", "json")
+            .finish();
+        tags.push_str(&format!(
+            "<link rel=\"alternate\" type=\"application/json+oembed\" href=\"{}\" title=\"{title}\">\n",
+            escape(&format!("{base}{API_PREFIX}/oembed?{q}"))
+        ));
+    }
+    tags
+}
+
+/// The app's `index.html` with `meta`'s title and tags in its head.
+pub fn with_head(index: &str, meta: &PageMeta, base: &str) -> String {
+    let mut html = index.to_string();
+    if let (Some(open), Some(close)) = (html.find("<title>"), html.find("</title>")) {
+        if open < close {
+            html.replace_range(open + "<title>".len()..close, &escape(&meta.title));
+        }
+    }
+    let tags = head_tags(meta, base);
+    let at = html.find("</head>").or_else(|| html.find("<body")).unwrap_or(0);
+    html.insert_str(at, &tags);
+    html
+}
+
+// ---------------------------------------------------------------------------------------
+// Preview images
+// ---------------------------------------------------------------------------------------
+
+/// Where a framed chart starts: below the title.
+const TITLE_H: u32 = 104;
+
+/// `title` above a chart `w` × `h` (RGB rows) on a 1200 × 630 canvas of the theme's
+/// background, as PNG: the chart scaled down to fit, but never below 60 % (its text must
+/// stay readable in a preview), in which case its top is shown.
+fn frame(title: &str, rgb: Vec<u8>, w: u32, h: u32, theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
+    use image::{imageops, ImageBuffer, Rgb};
+    let src: ImageBuffer<Rgb<u8>, Vec<u8>> =
+        ImageBuffer::from_raw(w, h, rgb).ok_or_else(|| anyhow::anyhow!("chart pixels of the wrong size"))?;
+    let mut out: ImageBuffer<Rgb<u8>, Vec<u8>> =
+        ImageBuffer::from_raw(PREVIEW_W, PREVIEW_H, card_rgb(title, &[], theme)?)
+            .ok_or_else(|| anyhow::anyhow!("card pixels of the wrong size"))?;
+    let room = PREVIEW_H - TITLE_H;
+    let fit = (f64::from(PREVIEW_W) / f64::from(w)).min(f64::from(room) / f64::from(h));
+    let scale = fit.clamp(0.6, 1.0);
+    let (sw, sh) =
+        (((f64::from(w) * scale).round() as u32).max(1), ((f64::from(h) * scale).round() as u32).max(1));
+    let scaled =
+        if scale < 1.0 { imageops::resize(&src, sw, sh, imageops::FilterType::Triangle) } else { src };
+    let x = i64::from(PREVIEW_W.saturating_sub(sw) / 2);
+    let y = i64::from(TITLE_H + room.saturating_sub(sh) / 2);
+    imageops::replace(&mut out, &scaled, x, y);
+    embed::encode_png(out.as_raw(), PREVIEW_W, PREVIEW_H)
+}
+
+/// A text card 1200 × 630 as PNG: `title` large, `lines` beneath, the caption at the foot.
+fn card(title: &str, lines: &[String], theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
+    embed::encode_png(&card_rgb(title, lines, theme)?, PREVIEW_W, PREVIEW_H)
+}
+
+/// [`card`] as RGB rows.
+fn card_rgb(title: &str, lines: &[String], theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
+    use plotters::prelude::*;
+    let body = PREVIEW_H - charts::render::CAPTION_H;
+    charts::render::to_rgb(PREVIEW_W, body, theme, "SSDBase · SSD benchmark results", |area| {
+        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+        area.fill(&theme.background).map_err(err)?;
+        let big = ("sans-serif", 44).into_font().color(&theme.foreground);
+        area.draw(&Text::new(clip(title, 46), (48, 36), big)).map_err(err)?;
+        for (i, line) in lines.iter().take(7).enumerate() {
+            let style = ("sans-serif", 30).into_font().color(&theme.muted);
+            area.draw(&Text::new(clip(line, 68), (48, 136 + 56 * i as i32), style)).map_err(err)?;
+        }
+        Ok(())
+    })
+    .map_err(anyhow::Error::msg)
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Send + 'static) -> ApiResult<T> {
+    Ok(tokio::task::spawn_blocking(f).await.map_err(anyhow::Error::from)??)
+}
+
+fn no_parameters(pairs: &[(String, String)]) -> ApiResult<()> {
+    match pairs.first() {
+        Some((name, _)) => Err(ApiError::bad_request(
+            format!("unknown parameter {name:?} (this route takes none)"),
+            Some(name.clone()),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A drive's link preview image
+///
+/// 1200 × 630 PNG for Open Graph and Twitter cards: the drive's headline chart (its model
+/// line's rated vs measured, else its most measured test's distribution), or a card with
+/// its name when it has no results.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/preview.png",
+    operation_id = "drive_preview_png",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
+    responses(
+        (status = 200, description = "The preview, 1200 × 630", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the image's current `ETag`"),
+        (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
+async fn drive_preview(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    let drive = drives::catalogue_drive(&state, &id).await?;
+    let png = match drives::headline_chart(&state, &id).await? {
+        Some(chart) => {
+            let (rgb, h) = drives::headline_rgb(&state, &id, &chart, PREVIEW_W).await?;
+            let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
+            blocking(move || frame(&title, rgb, PREVIEW_W, h, &Theme::LIGHT)).await?
+        }
+        None => {
+            let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
+            blocking(move || card(&title, &["No results yet".to_string()], &Theme::LIGHT)).await?
+        }
+    };
+    Ok(embed::image_response("image/png", png))
+}
+
+/// A comparison's link preview image
+///
+/// 1200 × 630 PNG for Open Graph and Twitter cards: the compare chart of
+/// `GET /compare/chart.png` with the same parameters, framed at 1200 × 630.
+#[utoipa::path(
+    get,
+    path = "/compare/preview.png",
+    operation_id = "compare_preview_png",
+    tag = "drives",
+    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    params(
+        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
+            description = "1 to 12 catalogue drive ids, comma-separated"),
+    ),
+    responses(
+        (status = 200, description = "The preview, 1200 × 630", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the image's current `ETag`"),
+        (status = 400, description = "As for GET /compare/chart.png", body = ErrorBody),
+        (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
+    )
+)]
+async fn compare_preview(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (c, rgb, h, theme) = compare::chart_rgb(&state, &pairs, PREVIEW_W).await?;
+    let title =
+        c.drives.iter().map(|d| format!("{} {} GB", d.model, d.capacity_gb)).collect::<Vec<_>>().join(" vs ");
+    let png = blocking(move || frame(&title, rgb, PREVIEW_W, h, theme)).await?;
+    Ok(embed::image_response("image/png", png))
+}
+
+/// A result's link preview image
+///
+/// 1200 × 630 PNG for Open Graph and Twitter cards: the tool, the drive, its first
+/// figures and the platform.
+#[utoipa::path(
+    get,
+    path = "/results/{id}/preview.png",
+    operation_id = "result_preview_png",
+    tag = "results",
+    params(("id" = i64, Path, description = "Result id")),
+    responses(
+        (status = 200, description = "The preview, 1200 × 630", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the image's current `ETag`"),
+        (status = 400, description = "The id is not a whole number, or a query parameter", body = ErrorBody),
+        (status = 404, description = "No such result, or it was hidden by a moderator", body = ErrorBody),
+    )
+)]
+async fn result_preview(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<i64>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    let r = results::visible_result(&state, &HeaderMap::new(), id).await?;
+    let (title, lines) = result_text(&r);
+    let png = blocking(move || card(&title, &lines, &Theme::LIGHT)).await?;
+    Ok(embed::image_response("image/png", png))
+}
+
+// ---------------------------------------------------------------------------------------
+// oEmbed
+// ---------------------------------------------------------------------------------------
+
+/// An oEmbed 1.0 answer of type `rich` (oembed.com).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct OEmbed {
+    /// Always `1.0`.
+    pub version: String,
+    /// Always `rich`: `html` is an iframe of the chart's embed page.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub provider_name: String,
+    pub provider_url: String,
+    /// An `<iframe>` of `/embed/...`, at most `maxwidth` × `maxheight`.
+    pub html: String,
+    pub width: u32,
+    pub height: u32,
+    /// The 1200 × 630 preview image.
+    pub thumbnail_url: String,
+    pub thumbnail_width: u32,
+    pub thumbnail_height: u32,
+    /// Seconds a consumer may cache this answer.
+    pub cache_age: u32,
+}
+
+/// oEmbed's query parameters, as documented.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only
+struct OEmbedQuery {
+    /// A drive page (`/drives/{id}`) or compare page (`/compare?drives=...`) of this site
+    #[param(example = "http://localhost/drives/crucial-realssd-c300-64gb")]
+    url: String,
+    /// Widest iframe the consumer takes (default 720)
+    #[param(minimum = 1)]
+    maxwidth: Option<u32>,
+    /// Tallest iframe the consumer takes (default 540)
+    #[param(minimum = 1)]
+    maxheight: Option<u32>,
+    /// Only `json` (`xml` answers 501)
+    #[param(example = "json")]
+    format: Option<String>,
+}
+
+/// oEmbed for drive and compare pages
+///
+/// What WordPress, Discourse and other oEmbed consumers ask when an SSDBase link is
+/// pasted: a `rich` answer whose `html` is an iframe of the chart's embed page, with the
+/// preview image as thumbnail. Pages are discovered by the
+/// `<link rel="alternate" type="application/json+oembed">` in their head.
+#[utoipa::path(
+    get,
+    path = "/oembed",
+    operation_id = "oembed",
+    tag = "drives",
+    params(OEmbedQuery),
+    responses(
+        (status = 200, description = "The embed", body = OEmbed),
+        (status = 400, description = "No url, a size that is not a positive whole number, or another parameter",
+            body = ErrorBody),
+        (status = 404, description = "The URL is not a drive or compare page of this site", body = ErrorBody),
+        (status = 501, description = "A format other than json", body = ErrorBody),
+    )
+)]
+async fn oembed(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let (mut url, mut maxwidth, mut maxheight, mut format) = (None, None, None, None);
+    let mut errors = Vec::new();
+    for (name, value) in &pairs {
+        match name.as_str() {
+            "url" => url = Some(value.as_str()),
+            "maxwidth" | "maxheight" => match value.parse::<u32>() {
+                Ok(n) if n > 0 => {
+                    *(if name == "maxwidth" { &mut maxwidth } else { &mut maxheight }) = Some(n)
+                }
+                _ => errors.push(ErrorItem {
+                    detail: format!("{name} {value:?} is not a positive whole number of pixels"),
+                    pointer: Some(name.clone()),
+                }),
+            },
+            "format" => format = Some(value.as_str()),
+            _ => errors.push(ErrorItem {
+                detail: format!("unknown parameter {name:?}; expected: url, maxwidth, maxheight, format"),
+                pointer: Some(name.clone()),
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::BadRequest(errors));
+    }
+    if let Some(f) = format.filter(|f| *f != "json") {
+        return Ok(error_response(
+            StatusCode::NOT_IMPLEMENTED,
+            format!("format {f:?} is not offered: only json"),
+        ));
+    }
+    let Some(url) = url else {
+        return Err(ApiError::bad_request("url: the page to embed is missing", Some("url".into())));
+    };
+    let base = base_url(&state, &headers);
+    let not_ours = || {
+        ApiError::not_found(
+            format!("{url:?} is not a drive or compare page of this site ({base}/drives/ID, {base}/compare?drives=...)"),
+            Some("url".into()),
+        )
+    };
+    // The scheme may differ (a proxy in front); the host and port may not.
+    let strip_scheme = |u: &str| u.split_once("://").map(|(_, rest)| rest.to_string());
+    let (Some(host_base), Some(rest)) = (strip_scheme(&base), strip_scheme(url)) else {
+        return Err(not_ours());
+    };
+    let Some(rest) = rest.strip_prefix(&host_base) else { return Err(not_ours()) };
+    let rest = rest.split('#').next().unwrap_or_default();
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let page = match path.strip_prefix("/drives/") {
+        Some(id) if !id.is_empty() && !id.contains('/') => Page::Drive(id.to_string()),
+        _ if path == "/compare" => {
+            Page::Compare(form_urlencoded::parse(query.as_bytes()).into_owned().collect())
+        }
+        _ => return Err(not_ours()),
+    };
+    let meta = match page_meta(&state, &page).await {
+        Ok(meta) => meta,
+        Err(ApiError::BadRequest(_) | ApiError::NotFound(_)) => return Err(not_ours()),
+        Err(e) => return Err(e),
+    };
+    let width = maxwidth.map_or(OEMBED_W, |m| m.min(OEMBED_W));
+    let height = maxheight.map_or(OEMBED_H, |m| m.min(OEMBED_H));
+    let src = format!("{base}/embed{}", meta.path);
+    let html = format!(
+        "<iframe src=\"{}\" width=\"{width}\" height=\"{height}\" style=\"border:0;max-width:100%\" \
+         loading=\"lazy\" title=\"{}\"></iframe>",
+        escape(&src),
+        escape(&meta.title)
+    );
+    let answer = OEmbed {
+        version: "1.0".into(),
+        kind: "rich".into(),
+        title: meta.title,
+        provider_name: "SSDBase".into(),
+        provider_url: format!("{base}/"),
+        html,
+        width,
+        height,
+        thumbnail_url: format!("{base}{API_PREFIX}{}", meta.image),
+        thumbnail_width: PREVIEW_W,
+        thumbnail_height: PREVIEW_H,
+        cache_age: 300,
+    };
+    Ok(([(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"))], Json(answer))
+        .into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// Embed pages
+// ---------------------------------------------------------------------------------------
+
+/// Frames from any site may show these pages; they load the chart image and nothing else.
+const EMBED_CSP: &str =
+    "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+/// An embed page: the chart `image` (a path under `/api/v1`) at full width, linked to
+/// the page on SSDBase, with the title and key figures beneath.
+fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
+    let page = escape(&format!("{base}{}", meta.path));
+    let title = escape(&meta.title);
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\"><title>{title}</title>\
+         <style>body{{margin:0;font:13px/1.4 system-ui,sans-serif;color:#1c1c1e;background:#fff}}\
+         img{{display:block;width:100%;height:auto}}p{{margin:4px 8px}}a{{color:#0b57d0}}</style></head>\
+         <body><a href=\"{page}\" target=\"_blank\" rel=\"noopener\"><img src=\"{img}\" alt=\"{title}\"></a>\
+         <p><a href=\"{page}\" target=\"_blank\" rel=\"noopener\">{title}</a> · {description}</p></body></html>\n",
+        img = escape(&format!("{API_PREFIX}{image}")),
+        description = escape(&meta.description),
+    );
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(EMBED_CSP)),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
+            (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// `/embed/drives/{id}[?figure=seq-write | ?test=...]`: one of the drive's charts for an
+/// iframe: the rated-vs-measured chart of `figure`, the distribution of `test` (as the
+/// chart embeds take them), or by default its headline chart.
+async fn drive_embed_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let meta = drive_meta(&state, &id).await?;
+    let asked = match pairs.as_slice() {
+        [] => None,
+        [(name, value)] if name == "figure" => match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
+            Some(f) => Some(HeadlineChart::Rated(f.1)),
+            None => {
+                return Err(ApiError::bad_request(
+                    format!("figure {value:?} is not a rated figure"),
+                    Some("figure".into()),
+                ))
+            }
+        },
+        [(name, value)] if name == "test" => Some(HeadlineChart::Distribution(value.clone())),
+        _ => {
+            return Err(ApiError::bad_request(
+                "expected no parameter, or one of figure (a rated figure) and test (a test id)",
+                Some(pairs[0].0.clone()),
+            ))
+        }
+    };
+    let chart = match asked {
+        Some(chart) => Some(chart),
+        None => drives::headline_chart(&state, &id).await?,
+    };
+    let image = match chart {
+        Some(chart) => {
+            let (path, query) = chart.embed(&id);
+            // `embed` gives paths under /api/v1 already; the page adds the prefix.
+            format!("{}.svg?{query}", path.trim_start_matches(API_PREFIX))
+        }
+        None => meta.image.clone(),
+    };
+    Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
+}
+
+/// `/embed/compare?drives=...`: the compare chart for an iframe (the compare chart's
+/// parameters pass through).
+async fn compare_embed_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let pairs: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let meta = page_meta(&state, &Page::Compare(pairs.clone())).await?;
+    let image = format!("/compare/chart.svg?{}", query_string(&pairs));
+    Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape(r#""><script>alert('1')</script>&"#),
+            "&quot;&gt;&lt;script&gt;alert(&#39;1&#39;)&lt;/script&gt;&amp;"
+        );
+        assert_eq!(clip("a  b\nc", 10), "a b c");
+        assert_eq!(clip("abcdefgh", 4), "abcd…");
+    }
+
+    #[test]
+    fn the_head_gets_the_title_and_tags() {
+        let meta = PageMeta {
+            title: "<b>".into(),
+            description: "d".into(),
+            path: "/drives/x".into(),
+            image: "/drives/x/preview.png".into(),
+            oembed: true,
+        };
+        let html = with_head(
+            "<html><head><title>SSDBase</title></head><body></body></html>",
+            &meta,
+            "https://s.example",
+        );
+        assert!(html.contains("<title>&lt;b&gt;</title>"), "{html}");
+        assert!(html.contains("content=\"https://s.example/api/v1/drives/x/preview.png\""), "{html}");
+        assert!(html.contains(
+            "href=\"https://s.example/api/v1/oembed?url=https%3A%2F%2Fs.example%2Fdrives%2Fx&amp;format=json\""
+        ));
+        assert!(html.find("twitter:card").unwrap() < html.find("</head>").unwrap());
+    }
+}
