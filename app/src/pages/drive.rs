@@ -158,7 +158,6 @@ fn Specs(page: Page) -> impl IntoView {
     let firmware = page.firmware.clone();
     let drive_id = d.id.clone();
     let tests = page.tests;
-    let observations = page.observations;
     let compare = format!("/compare?drives={}", d.id);
     view! {
         <h1>{title}</h1>
@@ -219,60 +218,8 @@ fn Specs(page: Page) -> impl IntoView {
                 </tbody>
             </table>
         </div>
-        {(!observations.is_empty()).then(|| view! { <Observations observations /> })}
-    }
-}
-
-/// What the sources say beyond tool results: bounds (≥, ≤), approximations (≈), figures
-/// whose test the text leaves open, practical tests. Never part of the aggregates above.
-#[component]
-fn Observations(observations: Vec<bench::Observation>) -> impl IntoView {
-    view! {
-        <h2 id="observations">"What the sources say besides tool results"</h2>
-        <p class="muted">
-            "Bounds (≥ at least, ≤ at most), approximations (≈) and figures whose test the text leaves open, \
-             as the articles word them; never pooled with the measured results above."
-        </p>
-        <div class="table-wrap">
-            <table>
-                <thead>
-                    <tr>
-                        <th scope="col">"Figure"</th>
-                        <th scope="col" class="num">"Value"</th>
-                        <th scope="col">"Data"</th>
-                        <th scope="col">"Platform"</th>
-                        <th scope="col">"Source"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {observations
-                        .into_iter()
-                        .map(|o| {
-                            let value = format!("{} {} {}", o.kind.symbol(), format_value(o.value), o.unit);
-                            // A data pattern matters to throughput figures only.
-                            let throughput = matches!(o.unit.as_str(), "MB/s" | "IOPS");
-                            let data = if throughput || o.data_pattern.is_some() {
-                                pattern_label(o.data_pattern)
-                            } else {
-                                "—"
-                            };
-                            let group = bench::PlatformGroup::of(&o.tags);
-                            let platform =
-                                if group == Default::default() { "—".to_string() } else { group.label() };
-                            view! {
-                                <tr>
-                                    <th scope="row" title=o.note.unwrap_or_default()>{o.name}</th>
-                                    <td class="num" title=o.kind.words()>{value.trim_start().to_string()}</td>
-                                    <td>{data}</td>
-                                    <td>{platform}</td>
-                                    <td class="permalink">{o.source.unwrap_or_default()}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
+        // The sources' bounds and approximations: the server's table, as it comes.
+        <RatedHtml data=format!("/drives/{}/observations", api::encode(&drive_id)) />
     }
 }
 

@@ -8,7 +8,8 @@ use crate::api;
 use leptos::prelude::*;
 
 /// The rated table at API path `data` (`/drives/ID/rated`, `/compare/rated?...`,
-/// `/controllers/MODEL/rated`).
+/// `/controllers/MODEL/rated`), or any other table the API renders with `format=html`
+/// (`/drives/ID/observations`).
 #[component]
 pub fn RatedHtml(data: String) -> impl IntoView {
     let sep = if data.contains('?') { '&' } else { '?' };

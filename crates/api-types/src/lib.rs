@@ -143,11 +143,6 @@ pub struct DrivePage {
     pub firmware: Vec<FirmwareSeen>,
     /// Per comparable test, per platform group and data pattern: median, MAD, count.
     pub tests: Vec<TestSummary>,
-    /// What the sources report about this drive beyond tool results: bounds ("above 420
-    /// MB/s"), approximations, figures whose test the text leaves open, practical tests.
-    /// Never part of `tests`.
-    #[serde(default)]
-    pub observations: Vec<Observation>,
 }
 
 /// `GET /observations`: what the sources report beyond tool results.

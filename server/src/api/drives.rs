@@ -1,7 +1,6 @@
 //! `GET /api/v1/drives` (the catalogue) and `GET /api/v1/drives/{id}`: a drive's specs,
-//! its results with their platforms, per comparable test the median, MAD and count, each
-//! result's rated-vs-measured table and the sources' observations; `GET
-//! /api/v1/observations`: every observation; `GET /api/v1/drives/{id}/rated.svg|png`: the
+//! its results with their platforms, per comparable test the median, MAD and count, and each
+//! result's rated-vs-measured table; `GET /api/v1/drives/{id}/rated.svg|png`: the
 //! drive page's rated-vs-measured chart of one figure, and `.../distribution.svg|png` its
 //! distribution chart of one test, for embedding.
 
@@ -11,9 +10,7 @@ use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
 pub use api_types::{Aggregates, GroupCell, TestSummary};
-use api_types::{
-    DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, ObservationList, PlatformResults,
-};
+use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
@@ -27,7 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(get_one))
-        .routes(routes!(observations))
         .routes(routes!(rated_svg))
         .routes(routes!(rated_png))
         .routes(routes!(distribution_svg))
@@ -117,9 +113,9 @@ impl Samples {
 /// A drive's page
 ///
 /// Its specs, its visible results with platform, flags and rated-vs-measured, the
-/// results grouped by platform, per comparable test the median, MAD and count per
-/// platform group and data pattern, and the sources' observations (bounds,
-/// approximations, figures whose test the text leaves open), never aggregated.
+/// results grouped by platform, and per comparable test the median, MAD and count per
+/// platform group and data pattern (the sources' observations are at
+/// `/drives/{id}/observations`).
 #[utoipa::path(
     get,
     path = "/drives/{id}",
@@ -151,7 +147,6 @@ async fn get_one(
         })
         .collect();
     let firmware = firmware_history(&results);
-    let observations = state.storage.observations_of_drive(&drive).await?;
     let results = results
         .into_iter()
         .map(|r| DriveResult {
@@ -170,37 +165,7 @@ async fn get_one(
             flags: r.flags,
         })
         .collect();
-    Ok(Json(DrivePage { drive, results, platforms, firmware, tests, observations }))
-}
-
-/// What the sources report beyond tool results
-///
-/// Every observation of the seed articles and imported datasets: figures given only as a
-/// bound (`kind` `at-least`, `at-most`) or an approximation (`about`), figures whose test
-/// the text leaves open (read or write not stated), practical tests (copy times,
-/// DelayRatio), latencies. Each with its tags, data pattern when stated, and source.
-/// Never part of any aggregate; a drive's own (and its model line's) are also on its page.
-#[utoipa::path(
-    get,
-    path = "/observations",
-    operation_id = "list_observations",
-    tag = "drives",
-    responses(
-        (status = 200, description = "Every observation, in the order stored", body = ObservationList),
-        (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
-    )
-)]
-async fn observations(
-    State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Json<ObservationList>> {
-    if let Some((name, _)) = pairs.first() {
-        return Err(ApiError::bad_request(
-            format!("unknown parameter {name:?} (this route takes none)"),
-            Some(name.clone()),
-        ));
-    }
-    Ok(Json(ObservationList { observations: state.storage.list_observations().await? }))
+    Ok(Json(DrivePage { drive, results, platforms, firmware, tests }))
 }
 
 /// Every firmware the results were measured with (untagged ones as `None`), in order of

@@ -8,6 +8,7 @@ mod edit;
 mod embed;
 mod extract;
 mod health;
+mod observations;
 mod ocr;
 mod openapi;
 mod rated;
@@ -114,6 +115,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
+        .merge(observations::router())
         .merge(compare::router())
         .merge(rated::router())
         .merge(ocr::router())

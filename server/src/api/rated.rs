@@ -98,7 +98,7 @@ pub(super) async fn model_line_rows(state: &AppState, id: &str) -> ApiResult<Vec
 /// the table, the rule and the data links).
 #[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
-enum TableFormat {
+pub(super) enum TableFormat {
     Json,
     Csv,
     Html,
@@ -119,7 +119,7 @@ impl TableFormat {
 }
 
 /// `format` alone, read from the query string; anything else is an error.
-fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> {
+pub(super) fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> {
     let mut format = TableFormat::Json;
     let mut errors = Vec::new();
     for (name, v) in pairs {
@@ -153,7 +153,7 @@ fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str
 
 /// An HTML answer: typed, never sniffed, no script and no outside resource, embeddable
 /// from any site, cacheable for a few minutes.
-fn html_response(html: String) -> Response {
+pub(super) fn html_response(html: String) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
@@ -310,7 +310,7 @@ fn url_encode(s: &str) -> String {
         .collect()
 }
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

@@ -242,6 +242,7 @@ pub async fn the_openapi_document_is_valid_openapi_3_1(app: &TestApp) {
         ("get", "/drives"),
         ("get", "/drives/{id}"),
         ("get", "/observations"),
+        ("get", "/drives/{id}/observations"),
         ("get", "/compare"),
         ("get", "/compare/chart.svg"),
         ("get", "/compare/chart.png"),
@@ -316,6 +317,13 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/drives", "/drives".into(), None, None),
         ("get", "/drives/{id}", format!("/drives/{C300_64}"), None, None),
         ("get", "/observations", "/observations".into(), None, None),
+        (
+            "get",
+            "/drives/{id}/observations",
+            "/drives/plextor-px-m2s-256gb/observations?format=html".into(),
+            None,
+            None,
+        ),
         (
             "get",
             "/drives/{id}/rated.svg",
@@ -466,6 +474,7 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
         ("/drives/{id}", format!("/drives/{C300_64}")),
         ("/drives/{id}", "/drives/crucial-realssd-c300-256gb".to_string()),
         ("/observations", "/observations".to_string()),
+        ("/drives/{id}/observations", "/drives/plextor-px-m2s-256gb/observations".to_string()),
         ("/compare", format!("/compare?drives={C300_128},{M2S_128}")),
         ("/ocr/{id}", format!("/ocr/{job_id}")),
     ] {

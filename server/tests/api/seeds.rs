@@ -44,6 +44,20 @@ fn pools_of(page: &Value, id: &Value) -> Vec<(Value, Value, Vec<Value>)> {
         .collect()
 }
 
+/// A drive's observations (its own and its model line's) as JSON, checked against the
+/// HTML table the drive page shows: every one is a row there, escaped.
+async fn drive_observations(app: &TestApp, drive: &str) -> Vec<Value> {
+    let r = app.get(&format!("/api/v1/drives/{drive}/observations")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let list = r.json()["observations"].as_array().unwrap().clone();
+    let html = app.get(&format!("/api/v1/drives/{drive}/observations?format=html")).await;
+    assert!(html.content_type.starts_with("text/html"), "{}", html.content_type);
+    assert_eq!(html.text.matches("<tr><th scope=\"row\"").count(), list.len(), "{}", html.text);
+    let csv = app.get(&format!("/api/v1/drives/{drive}/observations?format=csv")).await;
+    assert_eq!(csv.text.trim_end().lines().count(), list.len() + 1, "a header and a line each");
+    list
+}
+
 async fn all_observations(app: &TestApp) -> Vec<Value> {
     let r = app.get("/api/v1/observations").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -202,10 +216,9 @@ pub async fn seeds_addendum_4k_figures_claim_no_operation(app: &TestApp) {
         let r = by_source(&results, fig);
         let metrics = r["result"]["metrics"].as_array().unwrap();
         assert!(metrics.iter().all(|m| m["block_size"] != 4096), "{fig}: {metrics:?}");
-        let page = drive_page(app, drive).await;
-        let on_page = page["observations"].as_array().unwrap();
+        let on_page = drive_observations(app, drive).await;
         for v in [qd1, qd32] {
-            let o = observation(on_page, Some(drive), v, "exact", "read or write not stated");
+            let o = observation(&on_page, Some(drive), v, "exact", "read or write not stated");
             assert!(o["source"].as_str().unwrap().contains("2011年4月21日追記"), "{o}");
         }
     }
@@ -241,8 +254,7 @@ pub async fn seeds_bounds_and_approximations_are_observations_with_their_kind(ap
     assert_eq!(fw7["tags"]["firmware"], "0007");
     // A model line's observations are on every capacity's page.
     for drive in [C300_64, C300_256] {
-        let page = drive_page(app, drive).await;
-        let on_page = page["observations"].as_array().unwrap();
+        let on_page = drive_observations(app, drive).await;
         assert!(on_page.iter().any(|o| o["value"] == 300.0 && o["tags"]["drive"]["model"] == "RealSSD C300"));
         assert!(!on_page.iter().any(|o| o["tags"]["drive"]["model"] == "PX-M2S"));
     }

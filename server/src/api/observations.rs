@@ -1,0 +1,173 @@
+//! What the sources say besides tool results (`bench::Observation`: bounds, approximations,
+//! figures whose test the text leaves open, practical tests): `GET /observations` (every
+//! one) and `GET /drives/{id}/observations` (a drive's own and its model line's), as
+//! JSON, CSV or the HTML table the drive page shows, so the site carries no table code.
+//! Never part of an aggregate.
+
+use super::drives::catalogue_drive;
+use super::extract::{PathParam, QueryPairs};
+use super::rated::{esc, format_only, html_response, TableFormat};
+use super::results::{csv_cell, csv_response};
+use super::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use api_types::{pattern_label, ObservationList};
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bench::{Observation, PlatformGroup};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list)).routes(routes!(of_drive))
+}
+
+/// What the sources report beyond tool results
+///
+/// Every observation of the seed articles and imported datasets: figures given only as a
+/// bound (`kind` `at-least`, `at-most`) or an approximation (`about`), figures whose test
+/// the text leaves open (read or write not stated), practical tests (copy times,
+/// DelayRatio), latencies. Each with its tags, data pattern when stated, and source.
+/// Never part of any aggregate.
+#[utoipa::path(
+    get,
+    path = "/observations",
+    operation_id = "list_observations",
+    tag = "drives",
+    responses(
+        (status = 200, description = "Every observation, in the order stored", body = ObservationList),
+        (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
+    )
+)]
+async fn list(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<ObservationList>> {
+    if let Some((name, _)) = pairs.first() {
+        return Err(ApiError::bad_request(
+            format!("unknown parameter {name:?} (this route takes none)"),
+            Some(name.clone()),
+        ));
+    }
+    Ok(Json(ObservationList { observations: state.storage.list_observations().await? }))
+}
+
+/// What the sources say about a drive besides tool results
+///
+/// The drive's own observations and those that name only its model line (vendor and
+/// model, no capacity), in the order stored: JSON, CSV, or (`format=html`) the table the
+/// drive page shows, empty when there is none.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/observations",
+    operation_id = "drive_observations",
+    tag = "drives",
+    params(
+        ("id" = String, Path, description = "Catalogue id, e.g. `plextor-px-m2s-256gb`"),
+        ("format" = inline(Option<TableFormat>), Query,
+            description = "`json` (default), `csv`, or `html`: the table the drive page shows"),
+    ),
+    responses(
+        (status = 200, description = "The drive's observations",
+            content((ObservationList = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 400, description = "An unknown parameter or format", body = ErrorBody),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
+async fn of_drive(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let format = format_only(&pairs)?;
+    let drive = catalogue_drive(&state, &id).await?;
+    let observations = state.storage.observations_of_drive(&drive).await?;
+    Ok(match format {
+        TableFormat::Json => Json(ObservationList { observations }).into_response(),
+        TableFormat::Csv => csv_response("observations.csv", csv(&observations)),
+        TableFormat::Html => html_response(html(&observations)),
+    })
+}
+
+/// `≥ 420 MB/s`, `≈ 170 MB/s`, `2.32 ratio`.
+fn value(o: &Observation) -> String {
+    let v = charts::format_value(o.value);
+    match o.kind.symbol() {
+        "" => format!("{v} {}", o.unit),
+        sign => format!("{sign} {v} {}", o.unit),
+    }
+}
+
+/// The data pattern where it matters (throughput) or is stated; else `—`.
+fn data(o: &Observation) -> &'static str {
+    if matches!(o.unit.as_str(), "MB/s" | "IOPS") || o.data_pattern.is_some() {
+        pattern_label(o.data_pattern)
+    } else {
+        "—"
+    }
+}
+
+/// The platform group, or `—` when the source names none.
+fn platform(o: &Observation) -> String {
+    let group = PlatformGroup::of(&o.tags);
+    if group == PlatformGroup::default() {
+        "—".into()
+    } else {
+        group.label()
+    }
+}
+
+const CSV_COLUMNS: &[&str] =
+    &["name", "kind", "value", "unit", "data_pattern", "drive", "platform", "note", "source"];
+
+fn csv(observations: &[Observation]) -> String {
+    let mut out = CSV_COLUMNS.join(",");
+    out.push_str("\r\n");
+    for o in observations {
+        let row = [
+            o.name.clone(),
+            o.kind.words().to_string(),
+            o.value.to_string(),
+            o.unit.clone(),
+            o.data_pattern.map(|p| pattern_label(Some(p)).to_string()).unwrap_or_default(),
+            o.tags.drive.sku.clone().unwrap_or_default(),
+            platform(o),
+            o.note.clone().unwrap_or_default(),
+            o.source.clone().unwrap_or_default(),
+        ];
+        let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
+        out.push_str(&cells.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// The drive page's table (empty when there is nothing to show). Every text escaped.
+fn html(observations: &[Observation]) -> String {
+    if observations.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<h2 id=\"observations\">What the sources say besides tool results</h2>\n\
+         <p class=\"muted\">Bounds (≥ at least, ≤ at most), approximations (≈) and figures whose test \
+         the text leaves open, as the articles word them; never pooled with the measured results.</p>\n\
+         <div class=\"table-wrap\"><table class=\"observations\"><thead><tr><th scope=\"col\">Figure</th>\
+         <th scope=\"col\" class=\"num\">Value</th><th scope=\"col\">Data</th><th scope=\"col\">Platform</th>\
+         <th scope=\"col\">Source</th></tr></thead><tbody>\n",
+    );
+    for o in observations {
+        out.push_str(&format!(
+            "<tr><th scope=\"row\" title=\"{note}\">{name}</th><td class=\"num\" title=\"{kind}\">{value}</td>\
+             <td>{data}</td><td>{platform}</td><td class=\"permalink\">{source}</td></tr>\n",
+            note = esc(o.note.as_deref().unwrap_or_default()),
+            name = esc(&o.name),
+            kind = o.kind.words(),
+            value = esc(&value(o)),
+            data = data(o),
+            platform = esc(&platform(o)),
+            source = esc(o.source.as_deref().unwrap_or_default()),
+        ));
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
