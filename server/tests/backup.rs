@@ -13,26 +13,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const CDM3: &str = "\
------------------------------------------------------------------------
-CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
-                           Crystal Dew World : http://crystalmark.info/
------------------------------------------------------------------------
-* MB/s = 1,000,000 byte/s [SATA/300 = 300,000,000 byte/s]
-
-           Sequential Read :   SEQREAD MB/s
-          Sequential Write :   189.856 MB/s
-         Random Read 512KB :   381.142 MB/s
-        Random Write 512KB :   190.461 MB/s
-    Random Read 4KB (QD=1) :    25.206 MB/s [  6153.8 IOPS]
-   Random Write 4KB (QD=1) :    63.703 MB/s [ 15552.6 IOPS]
-   Random Read 4KB (QD=32) :   271.859 MB/s [ 66371.9 IOPS]
-  Random Write 4KB (QD=32) :   174.695 MB/s [ 42650.1 IOPS]
-
-  Test : 1000 MB [C: 33.0% (39.3/119.1 GB)] (x5)
-  Date : 2012/02/15 20:39:27
-    OS : Windows 7 Ultimate Edition SP1 [6.1 Build 7601] (x64)
-";
 const METRICS_PER_FILE: i64 = 8;
 const CLIENTS: usize = 4;
 
@@ -60,7 +40,8 @@ fn backup_under_load(source: &str, file: &Path) -> Vec<Acked> {
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let n = next.fetch_add(1, Ordering::Relaxed);
-                    let text = CDM3.replace("SEQREAD", &format!("{}.{:03}", 100 + n / 1000, n % 1000));
+                    let text = common::CDM3_TEMPLATE
+                        .replace("SEQREAD", &format!("{}.{:03}", 100 + n / 1000, n % 1000));
                     let body = serde_json::json!({"text": text}).to_string();
                     let r = common::http(
                         addr,
@@ -145,7 +126,7 @@ fn restore_and_check(file: &Path, target: &str, before: &[Acked]) {
         assert_eq!(r.status, 200, "restored result {id}: {}", r.body);
     }
     // The restored server also takes new submissions (its id sequence is restored too).
-    let text = CDM3.replace("SEQREAD", "999.999");
+    let text = common::CDM3_TEMPLATE.replace("SEQREAD", "999.999");
     let r = common::http(
         addr,
         "POST",

@@ -18,27 +18,6 @@ const DRIVES: &[&str] = &[C300_64, M2S_64, "plextor-m5pro-128gb", "ocz-vertex-60
 const ADMIN: &str = "dump-test-admin";
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 
-const CDM3: &str = "\
------------------------------------------------------------------------
-CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
-                           Crystal Dew World : http://crystalmark.info/
------------------------------------------------------------------------
-* MB/s = 1,000,000 byte/s [SATA/300 = 300,000,000 byte/s]
-
-           Sequential Read :   SEQREAD MB/s
-          Sequential Write :   189.856 MB/s
-         Random Read 512KB :   381.142 MB/s
-        Random Write 512KB :   190.461 MB/s
-    Random Read 4KB (QD=1) :    25.206 MB/s [  6153.8 IOPS]
-   Random Write 4KB (QD=1) :    63.703 MB/s [ 15552.6 IOPS]
-   Random Read 4KB (QD=32) :   271.859 MB/s [ 66371.9 IOPS]
-  Random Write 4KB (QD=32) :   174.695 MB/s [ 42650.1 IOPS]
-
-  Test : 1000 MB [C: 33.0% (39.3/119.1 GB)] (x5)
-  Date : 2012/02/15 20:39:27
-    OS : Windows 7 Ultimate Edition SP1 [6.1 Build 7601] (x64)
-";
-
 fn ssdbase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ssdbase")).args(args).env_remove("DATABASE_URL").output().unwrap()
 }
@@ -101,7 +80,7 @@ fn round_trip(source: &str, target: &str, dir: &Path) {
     let (mut server, addr) =
         common::start_server(source, &["--submit-rate", "0"], &[("SSDBASE_ADMIN_TOKEN", ADMIN)]);
     let post = |seq: &str, client: &str| {
-        let body = json!({"text": CDM3.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64},
+        let body = json!({"text": common::CDM3_TEMPLATE.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64},
             "platform": {"chipset": "ICH10R"}}});
         let r = http(addr, "POST", "/api/v1/results", &[JSON, ("X-Forwarded-For", client)], body.to_string())
             .unwrap();

@@ -10,6 +10,29 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// A real CrystalDiskMark 3 export whose sequential read is `SEQREAD`: replace it to
+/// make each submission distinct (durability, backup and dump tests).
+pub const CDM3_TEMPLATE: &str = "\
+-----------------------------------------------------------------------
+CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
+                           Crystal Dew World : http://crystalmark.info/
+-----------------------------------------------------------------------
+* MB/s = 1,000,000 byte/s [SATA/300 = 300,000,000 byte/s]
+
+           Sequential Read :   SEQREAD MB/s
+          Sequential Write :   189.856 MB/s
+         Random Read 512KB :   381.142 MB/s
+        Random Write 512KB :   190.461 MB/s
+    Random Read 4KB (QD=1) :    25.206 MB/s [  6153.8 IOPS]
+   Random Write 4KB (QD=1) :    63.703 MB/s [ 15552.6 IOPS]
+   Random Read 4KB (QD=32) :   271.859 MB/s [ 66371.9 IOPS]
+  Random Write 4KB (QD=32) :   174.695 MB/s [ 42650.1 IOPS]
+
+  Test : 1000 MB [C: 33.0% (39.3/119.1 GB)] (x5)
+  Date : 2012/02/15 20:39:27
+    OS : Windows 7 Ultimate Edition SP1 [6.1 Build 7601] (x64)
+";
+
 /// Starts `ssdbase serve` on a free port with extra arguments and environment, and
 /// returns it with the address it serves (read from its start-up line).
 pub fn start_server(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
