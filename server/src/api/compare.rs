@@ -15,6 +15,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
 use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::TestKey;
@@ -338,13 +339,23 @@ fn compare_csv(c: &Comparison) -> String {
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
-async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+async fn chart_svg(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
     let (q, c) = chart_input(&state, &pairs).await?;
+    let etag = embed::data_etag("compare.svg", &c, &pairs);
+    if let Some(unchanged) = embed::not_modified(&headers, &etag) {
+        return Ok(unchanged);
+    }
     let (chart, height, caption) = embed_of(&c, &q.chart);
     let theme = q.chart.style.theme;
-    embed::svg(q.chart.style, height, &caption, |area| {
+    let mut res = embed::svg(q.chart.style, height, &caption, |area| {
         charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
-    })
+    })?;
+    embed::set_etag(&mut res, &etag);
+    Ok(res)
 }
 
 /// The compare chart as PNG, for embedding
@@ -365,14 +376,24 @@ async fn chart_svg(State(state): State<AppState>, QueryPairs(pairs): QueryPairs)
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
-async fn chart_png(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+async fn chart_png(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
     let (q, c) = chart_input(&state, &pairs).await?;
+    let etag = embed::data_etag("compare.png", &c, &pairs);
+    if let Some(unchanged) = embed::not_modified(&headers, &etag) {
+        return Ok(unchanged);
+    }
     let (chart, height, caption) = embed_of(&c, &q.chart);
     let theme = q.chart.style.theme;
-    embed::png(q.chart.style, height, caption, move |area| {
+    let mut res = embed::png(q.chart.style, height, caption, move |area| {
         charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
-    .await
+    .await?;
+    embed::set_etag(&mut res, &etag);
+    Ok(res)
 }
 
 async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<(CompareQuery, Comparison)> {

@@ -3,7 +3,7 @@
 //! or PNG answer that any site may embed.
 
 use crate::error::{ApiError, ApiResult, ErrorItem};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use charts::render::PixelBackend;
 use charts::Theme;
@@ -116,6 +116,42 @@ where
     .map_err(anyhow::Error::from)?
     .map_err(ApiError::from)?;
     Ok(image_response("image/png", png))
+}
+
+/// An ETag known before drawing: a hash of what decides a chart's pixels (its kind, the
+/// data it is drawn from, its query, sorted) and of this server process, since another
+/// release may draw the same data differently. A current `If-None-Match` is then answered
+/// with [`not_modified`] without drawing; a change to the results changes the data.
+pub fn data_etag(kind: &str, data: &impl serde::Serialize, pairs: &[(String, String)]) -> String {
+    static PROCESS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let process = PROCESS.get_or_init(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        format!("{}:{}", std::process::id(), now.as_nanos())
+    });
+    let mut pairs: Vec<&(String, String)> = pairs.iter().collect();
+    pairs.sort();
+    let mut bytes = format!("{kind}\n{process}\n{pairs:?}\n").into_bytes();
+    serde_json::to_writer(&mut bytes, data).expect("API types always serialise");
+    format!("\"{}\"", &crate::ingest::sha256_hex(&bytes)[..32])
+}
+
+/// 304 with `etag` when the request's `If-None-Match` names it.
+pub fn not_modified(headers: &HeaderMap, etag: &str) -> Option<Response> {
+    let wanted = headers.get(header::IF_NONE_MATCH)?;
+    if !super::etag_matches(wanted.as_bytes(), etag.as_bytes()) {
+        return None;
+    }
+    let mut res = StatusCode::NOT_MODIFIED.into_response();
+    let h = res.headers_mut();
+    h.insert(header::ETAG, HeaderValue::from_str(etag).expect("hex is a valid header value"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"));
+    h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    Some(res)
+}
+
+/// Replaces an image answer's ETag (the hash of its bytes) by `etag` from [`data_etag`].
+pub fn set_etag(res: &mut Response, etag: &str) {
+    res.headers_mut().insert(header::ETAG, HeaderValue::from_str(etag).expect("hex is a valid header value"));
 }
 
 /// An image answer: typed, never sniffed, cacheable for a few minutes (new results change

@@ -178,7 +178,7 @@ async fn conditional_get(req: axum::extract::Request, next: axum::middleware::Ne
 
 /// Whether an `If-None-Match` list (`"a", W/"b"` or `*`) names `etag` (weak comparison,
 /// as RFC 9110 asks for If-None-Match).
-fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
+pub(super) fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
     let strip = |t: &[u8]| t.strip_prefix(b"W/").unwrap_or(t).to_vec();
     let etag = strip(etag);
     if_none_match.split(|&b| b == b',').map(|t| t.trim_ascii()).any(|t| t == b"*" || strip(t) == etag)

@@ -46,6 +46,28 @@ pub async fn chart_embeds_answer_304_while_unchanged(app: &TestApp) {
         let (status, _, len) = get_if_none_match(app, uri, Some("\"stale\"")).await;
         assert!(status == StatusCode::OK && len > 0, "{uri}");
     }
+    // The compare chart's tag comes from its data and parameters, known before drawing:
+    // the same query in another order is the same chart, and a 304 skips the drawing.
+    let a = get_if_none_match(
+        app,
+        &format!("/api/v1/compare/chart.png?drives={C300_64},{M2S_64}&width=480"),
+        None,
+    )
+    .await;
+    let b = get_if_none_match(
+        app,
+        &format!("/api/v1/compare/chart.png?width=480&drives={C300_64},{M2S_64}"),
+        None,
+    )
+    .await;
+    assert_eq!(a.1, b.1);
+    let c = get_if_none_match(
+        app,
+        &format!("/api/v1/compare/chart.png?drives={C300_64},{M2S_64}&width=481"),
+        None,
+    )
+    .await;
+    assert_ne!(a.1, c.1, "other parameters, another tag");
     // Errors are never 304, whatever the client sends.
     let bad = format!("/api/v1/compare/chart.svg?drives={C300_64}&width=1");
     assert_eq!(get_if_none_match(app, &bad, Some("*")).await.0, StatusCode::BAD_REQUEST);
