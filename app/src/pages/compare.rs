@@ -16,10 +16,6 @@ const FILTERS: &[(&str, &str)] = &[
     ("merge", "Pools"),
 ];
 
-/// The chart's own choices in the page's URL (the embeds take the same): which tests,
-/// platforms and data patterns are shown. The API never sees them.
-const CHART_ONLY: &[&str] = &["figure", "tests", "platforms", "patterns"];
-
 use charts::compare::{bar_at, cell_of, cell_of_bar, compare_panels, series_of, Selection, Series};
 use charts::{compare_panels_height, draw_compare_panels, format_value, HitBox};
 use leptos::prelude::*;
@@ -84,7 +80,7 @@ pub fn Compare() -> impl IntoView {
         }
         h.push_str(&filter_query(&filters.get_untracked()));
         // The chart's own choices stay with the view (and its embed).
-        for k in &CHART_ONLY[1..] {
+        for k in Selection::PARAMS {
             if let Some(v) = query.with_untracked(|q| q.get(k)).filter(|v| !v.is_empty()) {
                 h.push_str(&format!("&{k}={}", api::encode(&v)));
             }
@@ -272,26 +268,12 @@ pub fn Compare() -> impl IntoView {
 
 /// The chart's choices in a compare URL: `tests`, `platforms`, `patterns` (comma lists).
 fn selection_of(q: &ParamsMap, figure: Figure) -> Selection {
-    let list = |k: &str| -> Vec<String> {
-        q.get(k)
-            .unwrap_or_default()
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect()
-    };
-    let patterns = list("patterns")
-        .into_iter()
-        .filter_map(|p| match p.as_str() {
-            "unknown" => Some(None),
-            "random" => Some(Some(bench::DataPattern::Random)),
-            "zero-fill" => Some(Some(bench::DataPattern::ZeroFill)),
-            "one-fill" => Some(Some(bench::DataPattern::OneFill)),
-            _ => None,
-        })
-        .collect();
-    Selection { figure, tests: list("tests"), platforms: list("platforms"), patterns }
+    let mut selection = Selection::of(figure);
+    for k in Selection::PARAMS {
+        // A pattern name that does not read is left out (the embed would refuse it).
+        let _ = selection.read(k, &q.get(k).unwrap_or_default());
+    }
+    selection
 }
 
 #[component]
@@ -414,7 +396,11 @@ fn export(page: &str, format: &str) -> String {
 /// choices (`figure`, `tests`, `platforms`, `patterns`).
 fn query_of(page: &str, with_chart: bool) -> String {
     let query = page.split_once('?').map(|(_, q)| q).unwrap_or_default();
-    let chart_only = |p: &str| CHART_ONLY.iter().any(|k| p.split('=').next() == Some(k));
+    // The chart's own choices (the API never sees them): `figure` and the selection.
+    let chart_only = |p: &str| {
+        let k = p.split('=').next().unwrap_or_default();
+        k == "figure" || Selection::PARAMS.contains(&k)
+    };
     let kept: Vec<&str> =
         query.split('&').filter(|p| !p.is_empty() && (with_chart || !chart_only(p))).collect();
     kept.join("&")

@@ -64,8 +64,39 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The query parameters a selection reads (besides `figure`), in the compare page's
+    /// URL and the chart embeds alike.
+    pub const PARAMS: [&'static str; 3] = ["tests", "platforms", "patterns"];
+
     pub fn of(figure: Figure) -> Selection {
         Selection { figure, tests: Vec::new(), platforms: Vec::new(), patterns: Vec::new() }
+    }
+
+    /// Reads query parameter `name` when it is one of [`Selection::PARAMS`] (a
+    /// comma-separated list), `None` for any other. The names in `patterns` that are no
+    /// data pattern come back as errors, one each; the others are taken.
+    pub fn read(&mut self, name: &str, value: &str) -> Option<Result<(), Vec<String>>> {
+        let items = value.split(',').map(str::trim).filter(|s| !s.is_empty());
+        match name {
+            "tests" => self.tests.extend(items.map(String::from)),
+            "platforms" => self.platforms.extend(items.map(String::from)),
+            "patterns" => {
+                let mut errors = Vec::new();
+                for p in items {
+                    match pattern_named(p) {
+                        Some(pattern) => self.patterns.push(pattern),
+                        None => errors.push(format!(
+                            "pattern {p:?} is not one of random, zero-fill, one-fill, unknown"
+                        )),
+                    }
+                }
+                if !errors.is_empty() {
+                    return Some(Err(errors));
+                }
+            }
+            _ => return None,
+        }
+        Some(Ok(()))
     }
 
     fn shows_test(&self, t: &ComparedTest) -> bool {
@@ -78,6 +109,18 @@ impl Selection {
         };
         (self.platforms.is_empty() || named(&p.platform.chipset) || named(&p.platform.storage_controller))
             && (self.patterns.is_empty() || self.patterns.contains(&p.data_pattern))
+    }
+}
+
+/// A data pattern by its name in URLs (`random`, `zero-fill`, `one-fill`), or `unknown`
+/// for "not stated".
+fn pattern_named(name: &str) -> Option<Option<DataPattern>> {
+    match name {
+        "unknown" => Some(None),
+        "random" => Some(Some(DataPattern::Random)),
+        "zero-fill" => Some(Some(DataPattern::ZeroFill)),
+        "one-fill" => Some(Some(DataPattern::OneFill)),
+        _ => None,
     }
 }
 

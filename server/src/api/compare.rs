@@ -108,9 +108,6 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
     };
     let mut format = OutputFormat::Json;
     let mut merge = false;
-    let list = |value: &str| -> Vec<String> {
-        value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
-    };
     let mut errors = Vec::new();
     let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
     for (name, value) in pairs {
@@ -131,20 +128,9 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
                 "none" | "" => merge = false,
                 _ => errors.push(item(name, format!("merge {value:?} is not drive or none"))),
             },
-            "tests" if chart => options.selection.tests.extend(list(value)),
-            "platforms" if chart => options.selection.platforms.extend(list(value)),
-            "patterns" if chart => {
-                for p in list(value) {
-                    match p.as_str() {
-                        "unknown" => options.selection.patterns.push(None),
-                        _ => match serde_json::from_value(serde_json::Value::String(p.clone())) {
-                            Ok(pattern) => options.selection.patterns.push(Some(pattern)),
-                            Err(_) => errors.push(item(
-                                name,
-                                format!("pattern {p:?} is not one of random, zero-fill, one-fill, unknown"),
-                            )),
-                        },
-                    }
+            "tests" | "platforms" | "patterns" if chart => {
+                if let Some(Err(details)) = options.selection.read(name, value) {
+                    errors.extend(details.into_iter().map(|d| item(name, d)));
                 }
             }
             "figure" if chart => match Figure::from_id(value) {

@@ -132,7 +132,12 @@ pub fn data_etag(kind: &str, data: &impl serde::Serialize, pairs: &[(String, Str
     pairs.sort();
     let mut bytes = format!("{kind}\n{process}\n{pairs:?}\n").into_bytes();
     serde_json::to_writer(&mut bytes, data).expect("API types always serialise");
-    format!("\"{}\"", &crate::ingest::sha256_hex(&bytes)[..32])
+    etag_of(&bytes)
+}
+
+/// A strong ETag naming `bytes`: a quoted, shortened SHA-256.
+fn etag_of(bytes: &[u8]) -> String {
+    format!("\"{}\"", &crate::ingest::sha256_hex(bytes)[..32])
 }
 
 /// 304 with `etag` when the request's `If-None-Match` names it.
@@ -159,7 +164,7 @@ pub fn set_etag(res: &mut Response, etag: &str) {
 /// bytes) so that a cache revalidates with `If-None-Match` and gets 304 while the chart is
 /// unchanged (`api::conditional_get`).
 pub(super) fn image_response(content_type: &'static str, body: Vec<u8>) -> Response {
-    let etag = format!("\"{}\"", &crate::ingest::sha256_hex(&body)[..32]);
+    let etag = etag_of(&body);
     (
         [
             (header::ETAG, HeaderValue::from_str(&etag).expect("hex is a valid header value")),

@@ -99,3 +99,14 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
             .map_err(|e| ApiError::bad_request(e.body_text(), Some("query".into())))
     }
 }
+
+/// A route that takes no query parameters: the first one given is a 400 naming it.
+pub fn no_parameters(pairs: &[(String, String)]) -> Result<(), ApiError> {
+    match pairs.first() {
+        Some((name, _)) => Err(ApiError::bad_request(
+            format!("unknown parameter {name:?} (this route takes none)"),
+            Some(name.clone()),
+        )),
+        None => Ok(()),
+    }
+}

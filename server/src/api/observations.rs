@@ -5,11 +5,11 @@
 //! Never part of an aggregate.
 
 use super::drives::catalogue_drive;
-use super::extract::{PathParam, QueryPairs};
+use super::extract::{no_parameters, PathParam, QueryPairs};
 use super::rated::{esc, format_only, html_response, TableFormat};
 use super::results::{csv_cell, csv_response};
 use super::AppState;
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorBody};
 use api_types::{pattern_label, ObservationList};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -43,12 +43,7 @@ async fn list(
     State(state): State<AppState>,
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Json<ObservationList>> {
-    if let Some((name, _)) = pairs.first() {
-        return Err(ApiError::bad_request(
-            format!("unknown parameter {name:?} (this route takes none)"),
-            Some(name.clone()),
-        ));
-    }
+    no_parameters(&pairs)?;
     Ok(Json(ObservationList { observations: state.storage.list_observations().await? }))
 }
 

@@ -16,7 +16,7 @@
 
 use super::drives::{self, HeadlineChart};
 use super::embed;
-use super::extract::{PathParam, QueryPairs};
+use super::extract::{no_parameters, PathParam, QueryPairs};
 use super::{compare, results, AppState, API_PREFIX};
 use crate::error::{error_response, ApiError, ApiResult, ErrorBody, ErrorItem};
 use api_types::{Aggregates, Comparison};
@@ -420,16 +420,6 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Sen
     Ok(tokio::task::spawn_blocking(f).await.map_err(anyhow::Error::from)??)
 }
 
-fn no_parameters(pairs: &[(String, String)]) -> ApiResult<()> {
-    match pairs.first() {
-        Some((name, _)) => Err(ApiError::bad_request(
-            format!("unknown parameter {name:?} (this route takes none)"),
-            Some(name.clone()),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// A drive's link preview image
 ///
 /// 1200 × 630 PNG for Open Graph and Twitter cards: the drive's headline chart (its model
@@ -455,16 +445,13 @@ async fn drive_preview(
 ) -> ApiResult<Response> {
     no_parameters(&pairs)?;
     let drive = drives::catalogue_drive(&state, &id).await?;
+    let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
     let png = match drives::headline_chart(&state, &id).await? {
         Some(chart) => {
             let (rgb, h) = drives::headline_rgb(&state, &id, &chart, PREVIEW_W).await?;
-            let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
             blocking(move || frame(&title, rgb, PREVIEW_W, h, &Theme::LIGHT)).await?
         }
-        None => {
-            let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
-            blocking(move || card(&title, &["No results yet".to_string()], &Theme::LIGHT)).await?
-        }
+        None => blocking(move || card(&title, &["No results yet".to_string()], &Theme::LIGHT)).await?,
     };
     Ok(embed::image_response("image/png", png))
 }

@@ -161,14 +161,23 @@ impl SqliteStorage {
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
         }
+        Self::insert_observations(&mut tx, observations).await?;
+        let outcomes = Self::store_on(&mut tx, submissions).await?;
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    /// Writes observations not stored yet on an open transaction.
+    async fn insert_observations(
+        tx: &mut SqliteConnection,
+        observations: &[Observation],
+    ) -> StorageResult<()> {
         for o in observations {
             bind(sqlx::query(sql::INSERT_OBSERVATION_IF_NEW), sql::observation_params(o))
                 .execute(&mut *tx)
                 .await?;
         }
-        let outcomes = Self::store_on(&mut tx, submissions).await?;
-        tx.commit().await?;
-        Ok(outcomes)
+        Ok(())
     }
 
     /// Stores submissions, with their compare summaries, on an open transaction (see
@@ -367,11 +376,7 @@ impl Storage for SqliteStorage {
         for d in drives {
             bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
         }
-        for o in observations {
-            bind(sqlx::query(sql::INSERT_OBSERVATION_IF_NEW), sql::observation_params(o))
-                .execute(&mut *tx)
-                .await?;
-        }
+        Self::insert_observations(&mut tx, observations).await?;
         Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
         Ok(true)
