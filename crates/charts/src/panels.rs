@@ -70,9 +70,6 @@ const VALUE_W: i32 = 76;
 /// A safe width per character of 12 px DejaVu Sans and the browsers' sans-serif (the
 /// widest common glyphs are ~7.5 px; digits and lowercase are ~6.5).
 const CHAR_W: i32 = 7;
-/// The same for platform labels, which are mostly lowercase, spaces and dots (~5.8 px
-/// per character measured on the seeds' labels in DejaVu Sans).
-const LABEL_CHAR_W: i32 = 6;
 /// From this width on, panels stand two abreast.
 const TWO_COLUMNS: i32 = 720;
 
@@ -145,7 +142,7 @@ fn row_height(row: &PanelRow, label_chars: usize) -> i32 {
 }
 
 fn panel_height(panel: &Panel, panel_w: i32) -> i32 {
-    let chars = (label_width(panel_w) / LABEL_CHAR_W) as usize;
+    let chars = (label_width(panel_w) / CHAR_W) as usize;
     TITLE_H + panel.rows.iter().map(|r| row_height(r, chars)).sum::<i32>() + AXIS_H
 }
 
@@ -204,7 +201,7 @@ pub fn draw_compare_panels<DB: DrawingBackend>(
     let cols = columns(w);
     let pw = panel_width(w);
     let lw = label_width(pw);
-    let label_chars = (lw / LABEL_CHAR_W) as usize;
+    let label_chars = (lw / CHAR_W) as usize;
     let mut hits = Vec::new();
     for (r, grid_row) in chart.panels.chunks(cols).enumerate() {
         let row_h = grid_row.iter().map(|p| panel_height(p, pw)).max().unwrap_or(0);

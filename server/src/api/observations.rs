@@ -146,14 +146,14 @@ fn html(observations: &[Observation]) -> String {
         "<h2 id=\"observations\">What the sources say besides tool results</h2>\n\
          <p class=\"muted\">Bounds (≥ at least, ≤ at most), approximations (≈) and figures whose test \
          the text leaves open, as the articles word them; never pooled with the measured results.</p>\n\
-         <div class=\"table-wrap\"><table class=\"observations\"><thead><tr><th scope=\"col\">Figure</th>\
+         <div class=\"table-wrap\"><table class=\"observations\"><thead><tr><th scope=\"col\">Figure · source</th>\
          <th scope=\"col\" class=\"num\">Value</th><th scope=\"col\">Data</th><th scope=\"col\">Platform</th>\
-         <th scope=\"col\">Source</th></tr></thead><tbody>\n",
+         </tr></thead><tbody>\n",
     );
     for o in observations {
         out.push_str(&format!(
-            "<tr><th scope=\"row\" title=\"{note}\">{name}</th><td class=\"num\" title=\"{kind}\">{value}</td>\
-             <td>{data}</td><td>{platform}</td><td class=\"permalink\">{source}</td></tr>\n",
+            "<tr><th scope=\"row\" title=\"{note}\">{name}<br><span class=\"muted\">{source}</span></th>\
+             <td class=\"num\" title=\"{kind}\">{value}</td><td>{data}</td><td>{platform}</td></tr>\n",
             note = esc(o.note.as_deref().unwrap_or_default()),
             name = esc(&o.name),
             kind = o.kind.words(),
