@@ -103,7 +103,32 @@ struct Extra<'a> {
     headers: &'a [(&'a str, &'a str)],
 }
 
+/// A GET through `router` with extra request headers.
+async fn get_on(router: &Router, uri: &str, headers: &[(header::HeaderName, &str)]) -> Reply {
+    let mut req = Request::builder().method(Method::GET).uri(uri);
+    for (name, value) in headers {
+        req = req.header(name, *value);
+    }
+    Reply::of(router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap()).await
+}
+
 impl Reply {
+    /// The whole answer, read.
+    async fn of(res: axum::response::Response) -> Reply {
+        let status = res.status();
+        let headers = res.headers().clone();
+        let content_type =
+            headers.get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+        let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+        Reply {
+            status,
+            content_type,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes: bytes.to_vec(),
+        }
+    }
+
     fn json(&self) -> Value {
         serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
     }
@@ -202,22 +227,7 @@ impl TestApp {
             // What `into_make_service_with_connect_info` gives a real connection.
             req.extensions_mut().insert(ConnectInfo(peer));
         }
-        let res = router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let headers = res.headers().clone();
-        let content_type = res
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default();
-        let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-        Reply {
-            status,
-            content_type,
-            headers,
-            text: String::from_utf8_lossy(&bytes).into_owned(),
-            bytes: bytes.to_vec(),
-        }
+        Reply::of(router.clone().oneshot(req).await.unwrap()).await
     }
 
     /// A JSON request with a bearer token (or none).

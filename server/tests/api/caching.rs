@@ -9,15 +9,11 @@ async fn get_if_none_match(
     uri: &str,
     etag: Option<&str>,
 ) -> (StatusCode, Option<String>, usize) {
-    let mut req = Request::builder().method(Method::GET).uri(uri);
-    if let Some(tag) = etag {
-        req = req.header(header::IF_NONE_MATCH, tag);
-    }
-    let res = app.router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
-    let status = res.status();
-    let tag = res.headers().get(header::ETAG).map(|v| v.to_str().unwrap().to_string());
-    let body = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-    (status, tag, body.len())
+    let headers: Vec<(header::HeaderName, &str)> =
+        etag.map(|t| (header::IF_NONE_MATCH, t)).into_iter().collect();
+    let r = get_on(&app.router, uri, &headers).await;
+    let tag = r.headers.get(header::ETAG).map(|v| v.to_str().unwrap().to_string());
+    (r.status, tag, r.bytes.len())
 }
 
 pub async fn chart_embeds_answer_304_while_unchanged(app: &TestApp) {

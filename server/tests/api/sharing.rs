@@ -19,26 +19,6 @@ fn site_router(app: &TestApp, public_url: Option<&str>) -> (Router, PathBuf) {
     (app_with(app.storage.clone(), &config), dir)
 }
 
-async fn get_on(router: &Router, uri: &str, headers: &[(header::HeaderName, &str)]) -> Reply {
-    let mut req = Request::builder().method(Method::GET).uri(uri);
-    for (name, value) in headers {
-        req = req.header(name, *value);
-    }
-    let res = router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
-    let status = res.status();
-    let headers = res.headers().clone();
-    let content_type =
-        headers.get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
-    let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
-    Reply {
-        status,
-        content_type,
-        headers,
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-        bytes: bytes.to_vec(),
-    }
-}
-
 /// The `content` of `<meta property|name="key" content="...">` in `html`.
 fn meta_content<'a>(html: &'a str, key: &str) -> Option<&'a str> {
     let at = html.find(&format!("=\"{key}\" content=\""))?;
