@@ -95,23 +95,27 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
     };
     loop {
         let page = storage.list_results(&query).await?;
-        let rows = crate::api::results_csv(&page, query.after.is_none());
-        csv_rows += page.iter().map(|r| r.result.metrics.len()).sum::<usize>();
-        csv.write_all(rows.as_bytes())?;
-        for r in &page {
-            let line = DumpedResult {
-                id: r.id,
-                created_at: r.created_at,
-                source: r.source.clone(),
-                tags: r.tags.clone(),
-                flags: r.flags.clone(),
-                test_keys: r.result.keyed_metrics().map(|(k, _)| k).collect(),
-                result: r.result.clone(),
-            };
-            serde_json::to_writer(&mut out, &line)?;
-            out.write_all(b"\n")?;
-            count += 1;
-        }
+        // Compressing a page takes milliseconds: off the async workers when a server dumps.
+        outside_async(|| -> anyhow::Result<()> {
+            let rows = crate::api::results_csv(&page, query.after.is_none());
+            csv_rows += page.iter().map(|r| r.result.metrics.len()).sum::<usize>();
+            csv.write_all(rows.as_bytes())?;
+            for r in &page {
+                let line = DumpedResult {
+                    id: r.id,
+                    created_at: r.created_at,
+                    source: r.source.clone(),
+                    tags: r.tags.clone(),
+                    flags: r.flags.clone(),
+                    test_keys: r.result.keyed_metrics().map(|(k, _)| k).collect(),
+                    result: r.result.clone(),
+                };
+                serde_json::to_writer(&mut out, &line)?;
+                out.write_all(b"\n")?;
+                count += 1;
+            }
+            Ok(())
+        })?;
         match page.last() {
             Some(last) if page.len() as i64 == PAGE => {
                 query.after = Some(Cursor { value: FilterValue::Int(last.id), id: last.id })
@@ -128,6 +132,17 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
         Manifest { format: FORMAT.into(), version: VERSION, created_at: crate::ingest::now_unix(), files };
     std::fs::write(dir.join(MANIFEST), serde_json::to_vec_pretty(&manifest)?)?;
     Ok(manifest)
+}
+
+/// Runs blocking work (compression, file writes) where it does not stall other requests:
+/// `block_in_place` on the server's multi-threaded runtime, as is elsewhere (the CLI and
+/// the tests' single-threaded runtimes, where nothing else waits).
+fn outside_async<R>(f: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        _ => f(),
+    }
 }
 
 fn write_lines<'a, T: Serialize + 'a>(
@@ -195,4 +210,120 @@ fn read_lines<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<Vec
         out.push(serde_json::from_str(&line).with_context(|| format!("{} line {}", path.display(), i + 1))?);
     }
     Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Published dumps: what `serve` regenerates on a schedule and `GET /api/v1/dumps` serves
+// ---------------------------------------------------------------------------------------
+
+/// A dump directory of a server's `--dump-dir`: `DIR/<created_at>/` (unix seconds), each
+/// a complete dump. A dump is written into `DIR/.partial-<created_at>/` and renamed into
+/// place when complete, so a reader never sees half a dump.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub dir: std::path::PathBuf,
+}
+
+/// How many published dumps are kept (newest first); older ones are deleted.
+pub const KEEP: usize = 3;
+
+impl Published {
+    /// The complete dumps, newest first, with their manifests. A folder whose manifest
+    /// does not read is skipped.
+    pub fn list(&self) -> Vec<(i64, Manifest)> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut found: Vec<(i64, Manifest)> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str()?.parse::<i64>().ok())
+            .filter_map(|stamp| {
+                let bytes = std::fs::read(self.dir.join(stamp.to_string()).join(MANIFEST)).ok()?;
+                Some((stamp, serde_json::from_slice(&bytes).ok()?))
+            })
+            .collect();
+        found.sort_by_key(|(stamp, _)| std::cmp::Reverse(*stamp));
+        found
+    }
+
+    /// The path of `file` of the dump `stamp`, if that dump exists and `file` is one of
+    /// its files (never a path built from anything else).
+    pub fn file(&self, stamp: i64, file: &str) -> Option<std::path::PathBuf> {
+        let known = [MANIFEST, DRIVES, OBSERVATIONS, RESULTS, RESULTS_CSV];
+        let name = known.into_iter().find(|k| *k == file)?;
+        let path = self.dir.join(stamp.to_string()).join(name);
+        path.is_file().then_some(path)
+    }
+
+    /// Writes a new dump and publishes it, then deletes all but the newest [`KEEP`].
+    pub async fn regenerate(&self, storage: &DynStorage) -> anyhow::Result<(i64, Manifest)> {
+        std::fs::create_dir_all(&self.dir).with_context(|| format!("creating {}", self.dir.display()))?;
+        let stamp = crate::ingest::now_unix();
+        let partial = self.dir.join(format!(".partial-{stamp}"));
+        if partial.exists() {
+            std::fs::remove_dir_all(&partial)?;
+        }
+        let manifest = match write(storage, &partial).await {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&partial);
+                return Err(e);
+            }
+        };
+        let done = self.dir.join(stamp.to_string());
+        if done.exists() {
+            // A second dump within the same second: the first one stands.
+            std::fs::remove_dir_all(&partial)?;
+        } else {
+            std::fs::rename(&partial, &done)?;
+        }
+        // Another server sharing the directory may prune at the same time: a dump already
+        // gone is no error.
+        for (old, _) in self.list().into_iter().skip(KEEP) {
+            let _ = std::fs::remove_dir_all(self.dir.join(old.to_string()));
+        }
+        // Leftovers of a server killed while dumping (an hour old: another server's dump
+        // in progress is younger).
+        for entry in std::fs::read_dir(&self.dir)?.filter_map(|e| e.ok()) {
+            let name = entry.file_name();
+            let started = name.to_str().and_then(|n| n.strip_prefix(".partial-")?.parse::<i64>().ok());
+            if started.is_some_and(|t| t < stamp - 3600) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        Ok((stamp, manifest))
+    }
+
+    /// Keeps the published dumps fresh: writes one at start when the newest is older than
+    /// `every` (or there is none), then once every `every`. Failures are logged and tried
+    /// again at the next turn; they never stop the server.
+    pub fn spawn_schedule(self, storage: DynStorage, every: std::time::Duration) {
+        tokio::spawn(async move {
+            loop {
+                let age = self.list().first().map(|(stamp, _)| crate::ingest::now_unix() - stamp);
+                let due = age.is_none_or(|a| a < 0 || a as u64 >= every.as_secs());
+                let mut failed = false;
+                if due {
+                    let started = std::time::Instant::now();
+                    match self.regenerate(&storage).await {
+                        Ok((stamp, m)) => tracing::info!(
+                            "dump {stamp} published in {:.1} s ({} results) under {}",
+                            started.elapsed().as_secs_f64(),
+                            m.files.get(RESULTS).copied().unwrap_or(0),
+                            self.dir.display()
+                        ),
+                        Err(e) => {
+                            failed = true;
+                            tracing::error!("regenerating the dump in {}: {e:#}", self.dir.display())
+                        }
+                    }
+                }
+                let age = self.list().first().map_or(0, |(stamp, _)| crate::ingest::now_unix() - stamp);
+                let mut wait = every.as_secs().saturating_sub(age.max(0) as u64).max(1);
+                if failed {
+                    // Not a tight loop on a full disk: try again in a minute at the soonest.
+                    wait = wait.max(60).min(every.as_secs().max(1));
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(wait)).await;
+            }
+        });
+    }
 }

@@ -1,6 +1,6 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
 //! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]
-//! [--public-url URL]`.
+//! [--public-url URL] [--dump-dir DIR] [--dump-every-hours H]`.
 
 use anyhow::Context;
 use axum::serve::ListenerExt;
@@ -52,6 +52,21 @@ pub struct ServeArgs {
     /// for link previews and oEmbed; without it, each request's `Host` header.
     #[arg(long, env = "SSDBASE_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Where the open data dumps are written and served from (`GET /api/v1/dumps`); the
+    /// newest three are kept. Several servers on one database may share one directory.
+    #[arg(long, env = "SSDBASE_DUMP_DIR", default_value = "dumps")]
+    dump_dir: PathBuf,
+    /// Hours between two dumps (fractions allowed); 0 publishes none.
+    #[arg(long, env = "SSDBASE_DUMP_EVERY_HOURS", default_value_t = 24.0, value_parser = hours)]
+    dump_every_hours: f64,
+}
+
+/// A number of hours from 0 to a year.
+fn hours(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(h) if (0.0..=8784.0).contains(&h) => Ok(h),
+        _ => Err(format!("{s:?} is not a number of hours from 0 to 8784")),
+    }
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
@@ -96,6 +111,13 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             queue.clone(),
         );
     }
+    let dump_every = (args.dump_every_hours > 0.0).then(|| {
+        std::time::Duration::from_secs_f64(args.dump_every_hours * 3600.0)
+            .max(std::time::Duration::from_secs(1))
+    });
+    if let Some(every) = dump_every {
+        ssdbase::dump::Published { dir: args.dump_dir.clone() }.spawn_schedule(storage.clone(), every);
+    }
     let config = ApiConfig {
         queue,
         limits: api::Limits::default(),
@@ -104,6 +126,8 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         site,
         trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
         public_url: args.public_url.clone(),
+        dumps: dump_every.map(|_| args.dump_dir.clone()),
+        dump_every,
     };
     let app = api::app_with(storage.clone(), &config);
     if let Some(addr) = args.metrics_listen {

@@ -213,3 +213,141 @@ fn postgres_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() 
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `serve --dump-dir DIR --dump-every-hours H`: a dump appears soon after start, is listed
+/// by `GET /api/v1/dumps` and downloads byte for byte (whole or by range); the next dumps
+/// carry new results and leave hidden ones out; only the newest three are kept; a
+/// downloaded dump imports into an empty database; nothing outside a dump's files is
+/// served.
+#[test]
+fn served_dumps_are_regenerated_listed_downloaded_and_imported() {
+    let dir = temp_dir("served");
+    let db = format!("sqlite://{}", dir.join("served.db").display());
+    let dumps = dir.join("dumps");
+    // 0.0005 h = 1.8 s between dumps.
+    let (mut server, addr) = common::start_server(
+        &db,
+        &["--submit-rate", "0", "--dump-dir", dumps.to_str().unwrap(), "--dump-every-hours", "0.0005"],
+        &[("SSDBASE_ADMIN_TOKEN", ADMIN)],
+    );
+    let list = || get(addr, "/api/v1/dumps");
+    let wait_for = |what: &str, done: &dyn Fn(&Value) -> bool| -> Value {
+        for _ in 0..300 {
+            let l = list();
+            if done(&l) {
+                return l;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("no {what} within 30 s: {}", list());
+    };
+    let first = wait_for("first dump", &|l| !l["dumps"].as_array().unwrap().is_empty());
+    assert_eq!(first["enabled"], true);
+    assert_eq!(first["layout_version"], 1);
+    assert!((first["every_hours"].as_f64().unwrap() - 0.0005).abs() < 1e-9, "{first}");
+    let newest = &first["dumps"][0];
+    let stamp = newest["created_at"].as_i64().unwrap();
+    let names: Vec<&str> =
+        newest["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["manifest.json", "drives.jsonl.gz", "observations.jsonl.gz", "results.csv.gz", "results.jsonl.gz"]
+    );
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dumps.join(stamp.to_string()).join("manifest.json")).unwrap())
+            .unwrap();
+    for f in newest["files"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let on_disk = std::fs::read(dumps.join(stamp.to_string()).join(name)).unwrap();
+        assert_eq!(f["bytes"], on_disk.len(), "{name}");
+        if name != "manifest.json" {
+            assert_eq!(f["lines"], manifest["files"][name], "{name}");
+        }
+        let r = http(addr, "GET", f["url"].as_str().unwrap(), &[], "").unwrap();
+        assert_eq!(r.status, 200, "{name}: {}", r.body);
+        assert_eq!(r.bytes, on_disk, "{name} downloads as written");
+        assert_eq!(r.header("cache-control"), Some("public, max-age=31536000, immutable"));
+        let attachment = format!("attachment; filename=\"ssdbase-{stamp}-{name}\"");
+        assert_eq!(r.header("content-disposition"), Some(attachment.as_str()));
+        let kind = if name.ends_with(".gz") { "application/gzip" } else { "application/json" };
+        assert_eq!(r.header("content-type"), Some(kind), "{name}");
+    }
+    // Resumable: a byte range.
+    let url = format!("/api/v1/dumps/{stamp}/results.jsonl.gz");
+    let r = http(addr, "GET", &url, &[("Range", "bytes=10-19")], "").unwrap();
+    assert_eq!(r.status, 206);
+    assert_eq!(
+        r.bytes,
+        std::fs::read(dumps.join(stamp.to_string()).join("results.jsonl.gz")).unwrap()[10..20]
+    );
+
+    // A new result and a hidden one: the next dump has the first and not the second.
+    let post = |seq: &str| {
+        let body = json!({"text": common::CDM3_TEMPLATE.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64}}});
+        let r = http(addr, "POST", "/api/v1/results", &[JSON], body.to_string()).unwrap();
+        assert_eq!(r.status, 201, "{}", r.body);
+        serde_json::from_str::<Value>(&r.body).unwrap()["id"].as_i64().unwrap()
+    };
+    let kept = post("345.678");
+    let hidden = post("456.789");
+    let bearer = format!("Bearer {ADMIN}");
+    let r = http(
+        addr,
+        "POST",
+        &format!("/api/v1/results/{hidden}/hide"),
+        &[JSON, ("Authorization", &bearer)],
+        r#"{"reason": "test"}"#,
+    )
+    .unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let later =
+        wait_for("dump after the submissions", &|l| l["dumps"][0]["created_at"].as_i64().unwrap() > after);
+    let latest = dir.join("latest");
+    std::fs::create_dir_all(&latest).unwrap();
+    for f in later["dumps"][0]["files"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let r = http(addr, "GET", &format!("/api/v1/dumps/latest/{name}"), &[], "").unwrap();
+        assert_eq!(r.status, 200, "{name}");
+        assert_eq!(r.header("cache-control"), Some("public, no-cache"));
+        std::fs::write(latest.join(name), &r.bytes).unwrap();
+    }
+    let results = gz_lines(&latest.join("results.jsonl.gz"));
+    assert!(results.iter().any(|r| r["id"] == kept), "the new result is in the next dump");
+    assert!(!results.iter().any(|r| r["id"] == hidden), "a hidden result is in a dump");
+
+    // Regenerated on schedule, the newest three kept.
+    wait_for("fourth dump", &|l| l["dumps"][0]["created_at"].as_i64().unwrap() > after + 4);
+    let l = list();
+    let on_disk = std::fs::read_dir(&dumps).unwrap().filter_map(|e| e.ok()).count();
+    assert!(l["dumps"].as_array().unwrap().len() <= 3 && on_disk <= 4, "{l} ({on_disk} entries on disk)");
+
+    // Only a dump's own files.
+    for path in [
+        "/api/v1/dumps/123/results.jsonl.gz",
+        "/api/v1/dumps/latest/served.db",
+        "/api/v1/dumps/latest/..%2F..%2Fserved.db",
+        "/api/v1/dumps/..%2F/manifest.json",
+    ] {
+        let r = http(addr, "GET", path, &[], "").unwrap();
+        assert_eq!(r.status, 404, "{path}: {}", r.body);
+        assert!(r.body.contains("\"detail\""), "{path}: {}", r.body);
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    // The download imports into an empty database.
+    let target = format!("sqlite://{}", dir.join("target.db").display());
+    let out = ssdbase(&["import", latest.to_str().unwrap(), "--database-url", &target]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(&format!("{} results stored", results.len())), "{}", text(&out));
+
+    // A server without dumps says so.
+    let (mut server, addr) = common::start_server(&target, &[], &[]);
+    let l = get(addr, "/api/v1/dumps");
+    assert_eq!(l["enabled"], false);
+    assert_eq!(http(addr, "GET", "/api/v1/dumps/latest/manifest.json", &[], "").unwrap().status, 404);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

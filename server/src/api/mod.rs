@@ -4,6 +4,7 @@ mod auth;
 pub mod client;
 mod compare;
 mod drives;
+mod dumps;
 mod edit;
 mod embed;
 mod extract;
@@ -70,6 +71,11 @@ pub struct ApiConfig {
     /// This server's absolute URL as the world sees it (`serve --public-url`), for link
     /// previews and oEmbed; without it, the request's `Host`.
     pub public_url: Option<String>,
+    /// Where this server's published dumps are (`serve --dump-dir`), served under
+    /// `/dumps`; `None`: it publishes none.
+    pub dumps: Option<std::path::PathBuf>,
+    /// How often they are regenerated (shown in `GET /dumps`).
+    pub dump_every: Option<Duration>,
 }
 
 #[derive(Clone)]
@@ -84,6 +90,9 @@ pub struct AppState {
     pub site: Option<Arc<std::path::Path>>,
     /// `ApiConfig::public_url`.
     pub public_url: Option<Arc<str>>,
+    /// `ApiConfig::dumps`.
+    pub dumps: Option<Arc<crate::dump::Published>>,
+    pub dump_every: Option<Duration>,
 }
 
 pub const API_PREFIX: &str = "/api/v1";
@@ -108,6 +117,8 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
         site: config.site.as_deref().map(Arc::from),
         public_url: config.public_url.as_deref().filter(|u| !u.is_empty()).map(Arc::from),
+        dumps: config.dumps.clone().map(|dir| Arc::new(crate::dump::Published { dir })),
+        dump_every: config.dump_every,
     };
     // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
     // handlers); the document is completed and serialised once, here.
@@ -120,6 +131,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(rated::router())
         .merge(ocr::router())
         .merge(share::router())
+        .merge(dumps::router())
         .routes(routes!(openapi::serve))
         .split_for_parts();
     // Its own fallback, so that the site's never answers an /api/v1 path.

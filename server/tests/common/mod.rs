@@ -50,6 +50,8 @@ pub fn start_server_logged(
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
         .args(["serve", "--database-url", database_url, "--listen", "127.0.0.1:0"])
         .args(args)
+        // No open-data dumps into the test's working directory unless a test asks.
+        .env("SSDBASE_DUMP_EVERY_HOURS", "0")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -87,7 +89,9 @@ pub struct HttpReply {
     pub status: u16,
     /// Header lines, names lowercased: `("retry-after", "12")`.
     pub headers: Vec<(String, String)>,
+    /// The body as text (invalid UTF-8 replaced); `bytes` as sent.
     pub body: String,
+    pub bytes: Vec<u8>,
 }
 
 impl HttpReply {
@@ -121,8 +125,9 @@ pub fn http(
     s.write_all(&req).ok()?;
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).ok()?;
-    let text = String::from_utf8(raw).ok()?;
-    let (head, body) = text.split_once("\r\n\r\n")?;
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&raw[..split]).ok()?;
+    let body = &raw[split + 4..];
     let mut lines = head.lines();
     let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
     let headers: Vec<(String, String)> = lines
@@ -130,7 +135,12 @@ pub fn http(
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
     let length: usize = headers.iter().find(|(n, _)| n == "content-length")?.1.parse().ok()?;
-    (body.len() == length).then(|| HttpReply { status, headers, body: body.to_string() })
+    (body.len() == length).then(|| HttpReply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(body).into_owned(),
+        bytes: body.to_vec(),
+    })
 }
 
 /// The shared corpus folder: `$SSDBASE_SHARED`, or `shared/` in the nearest ancestor of
