@@ -122,15 +122,28 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
         detail: "text may not contain NUL characters (U+0000)".into(),
         pointer: Some(path),
     };
+    // What is stored must read back: a number JSON cannot carry (an f32 that overflowed
+    // to infinity is written as null) is refused here, not found later in a row that no
+    // longer reads.
+    fn reads_back<T: serde::de::DeserializeOwned>(v: serde_json::Value, at: &str) -> Result<(), ErrorItem> {
+        serde_path_to_error::deserialize::<_, T>(v).map(drop).map_err(|e| ErrorItem {
+            detail: format!("a value out of range: {}", e.inner()),
+            pointer: Some(format!("{at}.{}", e.path())),
+        })
+    }
     let mut path = String::from("tags");
-    if find(&serde_json::to_value(tags).expect("tags serialise"), &mut path) {
+    let value = serde_json::to_value(tags).expect("tags serialise");
+    if find(&value, &mut path) {
         return Err(nul(path));
     }
+    reads_back::<Tags>(value, "tags")?;
     for r in results {
         let mut path = String::from("result");
-        if find(&serde_json::to_value(r).expect("results serialise"), &mut path) {
+        let value = serde_json::to_value(r).expect("results serialise");
+        if find(&value, &mut path) {
             return Err(nul(path));
         }
+        reads_back::<BenchResult>(value, "result")?;
     }
     if source.is_some_and(|s| s.contains('\0')) {
         return Err(nul("source".into()));

@@ -506,7 +506,22 @@ async fn results_are_filtered_sorted_paged_and_exported(app: &TestApp) {
         assert_eq!(keys, expected, "sort={sort}");
     }
     app.get("/api/v1/results?sort=colour").await.assert_error(StatusCode::BAD_REQUEST, Some("sort"));
-    app.get("/api/v1/results?sort=drive&cursor=12")
+    // A bare result id is a cursor in any sort: the page starts after that result.
+    let by_drive = app.get("/api/v1/results?sort=drive&limit=500").await.json();
+    let by_drive: Vec<i64> =
+        by_drive["results"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    let third = by_drive[2];
+    let after = app.get(&format!("/api/v1/results?sort=drive&limit=4&cursor={third}")).await.json();
+    let after: Vec<i64> =
+        after["results"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert_eq!(after, by_drive[3..7], "a bare id resumes after that result in the sort");
+    // So does an id whose value is of another sort's type.
+    let typed = app.get(&format!("/api/v1/results?sort=capacity_gb&limit=2&cursor={third}.Vertex")).await;
+    assert_eq!(typed.status, StatusCode::OK, "{}", typed.text);
+    app.get("/api/v1/results?sort=drive&cursor=999999999")
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("cursor"));
+    app.get("/api/v1/results?sort=drive&cursor=twelve")
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("cursor"));
 
@@ -1220,10 +1235,12 @@ fn screenshot(n: usize) -> Vec<u8> {
 /// and the outcome is there for the uploader after any restart.
 async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestApp) {
     let not_an_image = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(CDM3)).await;
-    not_an_image.assert_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, None);
+    // The content decides, whatever the header says: well-formed requests whose file is
+    // no image are 422.
+    not_an_image.assert_error(StatusCode::UNPROCESSABLE_ENTITY, None);
     app.request(Method::POST, "/api/v1/ocr", None, Body::empty())
         .await
-        .assert_error(StatusCode::BAD_REQUEST, None);
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, None);
 
     let (first, second) = (screenshot(0), screenshot(1));
     let a = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
@@ -1403,10 +1420,26 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
     app.authed(Method::PATCH, &uri, Some(&token), Some(&json!({"tags": {"drive": {"sku": "nope"}}})))
         .await
         .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.drive.sku"));
+    // Whether a result exists is said only to the admin; an edit token gets 403.
     app.authed(Method::PATCH, "/api/v1/results/99999999", Some(&token), Some(&fix))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::PATCH, "/api/v1/results/99999999", Some(ADMIN), Some(&fix))
         .await
         .assert_error(StatusCode::NOT_FOUND, Some("id"));
     assert_eq!(app.browse_ids("chipset=EDIT-A", None).await, vec![id], "failed edits changed nothing");
+    // JSON's integral numbers are integers (47.0 for a PCIe generation), and a number the
+    // stored JSON could not carry (an f32 link speed of 1e300) is refused, not stored as a
+    // row that no longer reads (schemathesis found both).
+    let integral = json!({"tags": {"platform": {"link": {"kind": "pcie", "gen": 4.0, "lanes": 4.0}}}});
+    let r = app.authed(Method::PATCH, &uri, Some(&token), Some(&integral)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["tags"]["platform"]["link"], json!({"kind": "pcie", "gen": 4, "lanes": 4}));
+    let huge = json!({"tags": {"platform": {"link": {"kind": "sata", "gbps": 1e300}}}});
+    app.authed(Method::PATCH, &uri, Some(&token), Some(&huge))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("tags.platform.link"));
+    assert_eq!(app.get(&uri).await.status, StatusCode::OK, "the result still reads");
 
     let r = app.authed(Method::PATCH, &uri, Some(&token), Some(&fix)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -1439,9 +1472,9 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
     app.get(&uri).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
     assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM metrics WHERE result_id = {id}")).await, 0);
     assert_eq!(app.scalar(&format!("SELECT COUNT(*) FROM submissions WHERE id = {sub}")).await, 0);
-    app.authed(Method::DELETE, &uri, Some(&token), None)
-        .await
-        .assert_error(StatusCode::NOT_FOUND, Some("id"));
+    // Gone: the admin is told so; the former edit token opens nothing any more (403).
+    app.authed(Method::DELETE, &uri, Some(&token), None).await.assert_error(StatusCode::FORBIDDEN, None);
+    app.authed(Method::DELETE, &uri, Some(ADMIN), None).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
     // The content may be submitted again: it is new again.
     let again = app.post_json("/api/v1/results", &body).await;
     assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);

@@ -5,6 +5,7 @@
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
+//!   cargo xtask api-contract   schemathesis over every API operation, SQLite and PostgreSQL
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -15,10 +16,11 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod contract;
 mod split;
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|\
+    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
                      setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -43,6 +45,11 @@ fn dispatch() -> Result<()> {
         Some("bench-ocr") => bench_ocr(),
         Some("bench-server") => bench_server(),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
+        Some("api-contract") => {
+            let env = setup_for_tests()?;
+            cargo(&["build", "-p", "ssdbase"])?;
+            contract::run(&target_dir().join("debug").join("ssdbase"), &env.postgres_url)
+        }
         Some("setup") => {
             let env = setup_for_tests()?;
             println!("export SSDBASE_TEST_POSTGRES_URL={}", env.postgres_url);
@@ -89,6 +96,8 @@ fn test() -> Result<()> {
             .args(["test", "--workspace", "--all-targets", "--exclude", "e2e"])
             .env("SSDBASE_TEST_POSTGRES_URL", &env.postgres_url),
     )?;
+    // The API from outside, on the binary the host tests built.
+    contract::run(&target_dir().join("debug").join("ssdbase"), &env.postgres_url)?;
     site_end_to_end(&site)?;
     // The bench crate runs in the browser: prove it builds and passes its tests there.
     cargo(&["build", "-p", "bench", "--target", "wasm32-unknown-unknown", "--release"])?;
@@ -407,6 +416,7 @@ fn setup_for_tests() -> Result<TestEnv> {
     debian_packages(&[("node", "nodejs"), ("systemd-analyze", "systemd"), ("pg_dump", "postgresql-client")])?;
     ocr_prerequisites()?;
     wasm_bindgen_cli()?;
+    contract::ensure_schemathesis()?;
     let postgres_url = postgres_for_tests()?;
     Ok(TestEnv { postgres_url })
 }

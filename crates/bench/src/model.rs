@@ -159,6 +159,7 @@ pub struct Metric {
     /// Mean latency in microseconds.
     pub latency_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub mix_read_percent: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat: Option<Stat>,
@@ -175,6 +176,7 @@ pub struct TestKey {
     pub queue_depth: u32,
     pub threads: u32,
     pub op: Op,
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub mix_read_percent: Option<u8>,
     pub stat: Option<Stat>,
 }
@@ -385,11 +387,22 @@ pub enum StorageMode {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Link {
     /// SATA at 1.5, 3 or 6 Gb/s.
-    Sata { gbps: f32 },
+    Sata {
+        #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 1000))]
+        gbps: f32,
+    },
     /// PCI Express generation and negotiated lanes.
-    Pcie { gen: u8, lanes: u8 },
+    Pcie {
+        #[cfg_attr(feature = "openapi", schema(maximum = 255))]
+        gen: u8,
+        #[cfg_attr(feature = "openapi", schema(maximum = 255))]
+        lanes: u8,
+    },
     /// USB with its signalling rate in Gb/s (0.48, 5, 10, 20).
-    Usb { gbps: f32 },
+    Usb {
+        #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 1000))]
+        gbps: f32,
+    },
 }
 
 impl Link {
@@ -477,7 +490,9 @@ pub struct PlatformGroup {
     pub link: Option<String>,
     /// [`Link::id`] of an add-in card's host link.
     pub host_link: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub raid_level: Option<u8>,
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub raid_members: Option<u8>,
 }
 
@@ -538,7 +553,9 @@ impl Platform {
 #[serde(default)]
 pub struct Raid {
     /// RAID level as a number: 0, 1, 5, 10.
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub level: u8,
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub members: u8,
     pub stripe_bytes: Option<u32>,
 }
@@ -558,6 +575,7 @@ pub enum DriveState {
 pub struct Conditions {
     pub drive_state: Option<DriveState>,
     /// How full the drive was, in percent.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 100))]
     pub fill_percent: Option<f32>,
 }
 

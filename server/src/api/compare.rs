@@ -113,7 +113,9 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
     for (name, value) in pairs {
         match name.as_str() {
             "drives" => {
-                for id in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                // Spaces around ids are dropped, and empty items: exactly what the
+                // document's pattern for `drives` allows (`openapi::drives_pattern`).
+                for id in value.split(',').map(|s| s.trim_matches(' ')).filter(|s| !s.is_empty()) {
                     if !ids.iter().any(|i| i == id) {
                         ids.push(id.to_string());
                     }

@@ -30,12 +30,26 @@ pub struct DeleteResponse {
     submission_deleted: bool,
 }
 
-/// `hide` / `restore` body. A reason is required to hide.
+/// `restore` body.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModerationBody {
-    /// Why; required to hide, optional to restore. Written to the moderation log.
+    /// Why (optional). Written to the moderation log.
     reason: Option<String>,
+}
+
+/// `hide` body: a reason is required.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HideBody {
+    /// Why, with at least one character that is not white space (Unicode's, as Rust's
+    /// `char::is_whitespace`, which the handler trims). Written to the moderation log.
+    #[serde(default)]
+    #[schema(
+        required = true,
+        pattern = r"^[^\u0000]*[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000][^\u0000]*$"
+    )]
+    reason: String,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -52,12 +66,13 @@ fn no_result(id: i64) -> ApiError {
 /// Who may change result `id`: the admin, or the holder of its submission's edit token.
 async fn authorize(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<Actor> {
     let token = bearer(headers)?;
-    let owner = state.storage.result_owner(id).await?.ok_or_else(|| no_result(id))?;
+    let owner = state.storage.result_owner(id).await?;
     if state.is_admin(headers) {
-        Ok(Actor::Admin)
-    } else if auth::matches_hex(token, &owner.edit_token_hash) {
+        owner.map(|_| Actor::Admin).ok_or_else(|| no_result(id))
+    } else if owner.is_some_and(|o| auth::matches_hex(token, &o.edit_token_hash)) {
         Ok(Actor::Owner)
     } else {
+        // Whether result `id` exists is told only to those who may change it.
         Err(ApiError::Forbidden(format!("the token is not the edit token of result {id}")))
     }
 }
@@ -80,7 +95,8 @@ async fn authorize(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<
         (status = 401, description = "No bearer token", body = ErrorBody,
             headers(("www-authenticate" = String, description = "`Bearer`"))),
         (status = 403, description = "The token is not this result's edit token nor the admin token", body = ErrorBody),
-        (status = 404, description = "No such result", body = ErrorBody),
+        (status = 404, description = "No such result (said only to the admin: any other token gets 403)",
+            body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "Not application/json", body = ErrorBody),
         (status = 422, description = "A tag is wrong or names an unknown drive", body = ErrorBody),
@@ -136,7 +152,8 @@ pub async fn edit(
         (status = 401, description = "No bearer token", body = ErrorBody,
             headers(("www-authenticate" = String, description = "`Bearer`"))),
         (status = 403, description = "The token is not this result's edit token nor the admin token", body = ErrorBody),
-        (status = 404, description = "No such result", body = ErrorBody),
+        (status = 404, description = "No such result (said only to the admin: any other token gets 403)",
+            body = ErrorBody),
     )
 )]
 pub async fn delete(
@@ -160,7 +177,7 @@ pub async fn delete(
     operation_id = "hide_result",
     tag = "moderation",
     params(("id" = i64, Path, description = "Result id")),
-    request_body = ModerationBody,
+    request_body = HideBody,
     security(("admin_token" = [])),
     responses(
         (status = 200, description = "Hidden", body = ModerationResponse),
@@ -178,13 +195,10 @@ pub async fn hide(
     State(state): State<AppState>,
     headers: HeaderMap,
     PathParam(id): PathParam<i64>,
-    body: JsonBody<ModerationBody>,
+    body: JsonBody<HideBody>,
 ) -> ApiResult<Json<ModerationResponse>> {
     state.require_admin(&headers)?;
-    let reason = body
-        .value
-        .reason
-        .map(|r| r.trim().to_string())
+    let reason = Some(body.value.reason.trim().to_string())
         .filter(|r| !r.is_empty())
         .ok_or_else(|| ApiError::unprocessable("say why the result is hidden", Some("reason".into())))?;
     moderate(&state, id, true, Some(reason)).await

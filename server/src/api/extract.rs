@@ -51,9 +51,14 @@ pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes,
 
 /// Reads JSON: syntax errors are 400 with the line and column; type errors are 422 with
 /// the path of the field, after `prefix` (`[2]` gives `[2].tags.drive.capacity_gb`).
+/// Read through a `Value` first: two passes over at most the body limit (4 MiB).
 pub fn parse_json<T: DeserializeOwned>(raw: &[u8], prefix: &str) -> Result<T, ApiError> {
-    let de = &mut serde_json::Deserializer::from_slice(raw);
-    serde_path_to_error::deserialize(de).map_err(|err| {
+    let mut value: serde_json::Value = serde_json::from_slice(raw).map_err(|inner| {
+        let at = if prefix.is_empty() { String::new() } else { format!(" in {prefix}") };
+        ApiError::bad_request(format!("invalid JSON{at}: {inner}"), None)
+    })?;
+    integral_floats_as_integers(&mut value);
+    serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
         let pointer = match (prefix, path.as_str()) {
@@ -63,13 +68,27 @@ pub fn parse_json<T: DeserializeOwned>(raw: &[u8], prefix: &str) -> Result<T, Ap
             (pre, p) if p.starts_with('[') => Some(format!("{pre}{p}")),
             (pre, p) => Some(format!("{pre}.{p}")),
         };
-        if inner.is_data() {
-            ApiError::unprocessable(inner.to_string(), pointer)
-        } else {
-            let at = if prefix.is_empty() { String::new() } else { format!(" in {prefix}") };
-            ApiError::bad_request(format!("invalid JSON{at}: {inner}"), None)
-        }
+        ApiError::unprocessable(inner.to_string(), pointer)
     })
+}
+
+/// JSON (and JSON Schema, which the API document is written in) counts `47.0` as the
+/// integer 47; serde does not. Every integral number becomes an integer before the typed
+/// read, so what the document allows for an integer field is read as one.
+fn integral_floats_as_integers(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().expect("an f64 number");
+            // Within ±2^63, where every integral f64 is an exact i64.
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_as_integers),
+        Value::Object(map) => map.values_mut().for_each(integral_floats_as_integers),
+        _ => {}
+    }
 }
 
 /// Path parameters, 400 when they do not read.

@@ -69,7 +69,7 @@ impl From<OcrJob> for JobView {
     operation_id = "upload_screenshot",
     tag = "ocr",
     request_body(
-        description = "The image file, as is",
+        description = "The image file, as is (required)",
         content(("image/png"), ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp"))
     ),
     responses(
@@ -77,15 +77,15 @@ impl From<OcrJob> for JobView {
             headers(("location" = String, description = "The job's URL"))),
         (status = 200, description = "This image was uploaded before: its job", body = JobView,
             headers(("location" = String, description = "The job's URL"))),
-        (status = 400, description = "The body is empty", body = ErrorBody),
         (status = 413, description = "The image is larger than the limit", body = ErrorBody),
-        (status = 415, description = "Not a PNG, JPEG, GIF, BMP or WebP image", body = ErrorBody),
+        (status = 422, description = "The body is empty, or its content is not a PNG, JPEG, GIF, BMP or WebP image (whatever the \
+            Content-Type says)", body = ErrorBody),
         (status = 503, description = "Too many images wait to be read; try again later", body = ErrorBody),
     )
 )]
 async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Response> {
     if body.is_empty() {
-        return Err(ApiError::bad_request(
+        return Err(ApiError::unprocessable(
             "the request body is empty: send the image file as the body",
             None,
         ));
@@ -96,9 +96,9 @@ async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Respons
         .and_then(|f| MEDIA_TYPES.iter().find(|(known, _)| *known == f))
         .map(|(_, m)| *m)
         .ok_or_else(|| {
-            ApiError::UnsupportedMediaType(
-                "not a PNG, JPEG, GIF, BMP or WebP image: send a screenshot of CrystalDiskMark or KDiskMark"
-                    .into(),
+            ApiError::unprocessable(
+                "not a PNG, JPEG, GIF, BMP or WebP image: send a screenshot of CrystalDiskMark or KDiskMark",
+                None,
             )
         })?;
     if state.storage.queued_ocr_jobs().await? >= MAX_QUEUED {

@@ -8,7 +8,8 @@
 //! security schemes, and the errors every route can answer (408, 413, 500).
 //! Paths are relative to the server URL `/api/v1` (in `servers`).
 
-use super::results::{DEFAULT_LIMIT, MAX_LIMIT};
+use super::compare::MAX_DRIVES;
+use super::results::{CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::error::ErrorBody;
 use crate::storage::{FilterKind, METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS};
 use axum::body::Bytes;
@@ -16,8 +17,11 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use serde_json::json;
+use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{Operation, Parameter, ParameterBuilder, ParameterIn, PathItem};
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, ArrayItems, KnownFormat, ObjectBuilder, Schema, SchemaFormat, SchemaType, Type,
+};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi, RefOr, Required, ResponseBuilder};
 use utoipa::{OpenApi as _, ToSchema};
@@ -123,6 +127,50 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
     }
 
+    // Constraints the handlers enforce that the annotations cannot state.
+    for item in doc.paths.paths.values_mut() {
+        for op in operations(item) {
+            for param in op.parameters.iter_mut().flatten().filter_map(inline) {
+                if param.name == "drives" {
+                    param.required = Required::True;
+                    param.schema = Some(RefOr::T(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .min_length(Some(1))
+                            .pattern(Some(drives_pattern()))
+                            .into(),
+                    ));
+                }
+            }
+        }
+    }
+    let cursor = doc.paths.paths.get_mut("/results").and_then(|i| i.get.as_mut()).expect("GET /results");
+    for param in cursor.parameters.iter_mut().flatten().filter_map(inline).filter(|p| p.name == "cursor") {
+        param.schema = Some(RefOr::T(
+            ObjectBuilder::new().schema_type(Type::String).pattern(Some(CURSOR_PATTERN)).into(),
+        ));
+    }
+    let ocr = doc.paths.paths.get_mut("/ocr").and_then(|i| i.post.as_mut()).expect("POST /ocr");
+    if let Some(RefOr::T(body)) = ocr.request_body.as_mut() {
+        body.required = Some(Required::True);
+    }
+    // A multipart submission has no parts but these (`submit::read_multipart`).
+    if let Some(RefOr::T(Schema::Object(form))) =
+        doc.components.as_mut().and_then(|c| c.schemas.get_mut("SubmitForm"))
+    {
+        form.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+    }
+    // No text the server stores may hold NUL (U+0000): PostgreSQL cannot store it, and
+    // `ingest::check_storable` refuses it on both backends.
+    if let Some(components) = doc.components.as_mut() {
+        for name in STORED_TEXT {
+            if let Some(schema) = components.schemas.get_mut(*name) {
+                forbid_nul(schema);
+            }
+        }
+    }
+    add_links(&mut doc);
+
     for item in doc.paths.paths.values_mut() {
         for op in operations(item) {
             if op.request_body.is_some() {
@@ -133,6 +181,99 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         }
     }
     doc
+}
+
+/// `drives`: 1 to `MAX_DRIVES` items, comma-separated, the first with a character other
+/// than a space (`compare::parse_query` drops spaces around items, and empty items).
+pub fn drives_pattern() -> String {
+    format!("^[^,]*[^, ][^,]*(,[^,]*){{0,{}}}$", MAX_DRIVES - 1)
+}
+
+fn inline<T>(r: &mut RefOr<T>) -> Option<&mut T> {
+    match r {
+        RefOr::T(t) => Some(t),
+        RefOr::Ref(_) => None,
+    }
+}
+
+/// The request schemas whose text is stored.
+const STORED_TEXT: &[&str] = &[
+    "Tags",
+    "DriveTag",
+    "ControllerTag",
+    "NandTag",
+    "Platform",
+    "Conditions",
+    "Raid",
+    "SubmitBody",
+    "SubmitRequest",
+    "SubmitForm",
+    "EditBody",
+    "ModerationBody",
+    "HideBody",
+    "BenchResult",
+    "Metric",
+    "Correction",
+];
+
+const NO_NUL: &str = "^[^\\u0000]*$";
+
+/// Adds the no-NUL pattern to every free string of `schema` (not enumerations, formats
+/// or strings that already have a pattern), and closes its objects to other fields.
+fn forbid_nul(schema: &mut RefOr<Schema>) {
+    let RefOr::T(schema) = schema else { return };
+    match schema {
+        Schema::Object(o) => {
+            let is_string = matches!(&o.schema_type, SchemaType::Type(Type::String))
+                || matches!(&o.schema_type, SchemaType::Array(types) if types.contains(&Type::String));
+            if is_string && o.enum_values.is_none() && o.format.is_none() && o.pattern.is_none() {
+                o.pattern = Some(NO_NUL.to_string());
+            }
+            // The handlers read these objects field by field: the document lists every
+            // field, and a request with others is outside it.
+            if matches!(&o.schema_type, SchemaType::Type(Type::Object)) && !o.properties.is_empty() {
+                o.additional_properties.get_or_insert(Box::new(AdditionalProperties::FreeForm(false)));
+            }
+            for p in o.properties.values_mut() {
+                forbid_nul(p);
+            }
+        }
+        Schema::Array(a) => {
+            if let ArrayItems::RefOrSchema(items) = &mut a.items {
+                forbid_nul(items);
+            }
+        }
+        Schema::OneOf(o) => o.items.iter_mut().for_each(forbid_nul),
+        Schema::AllOf(o) => o.items.iter_mut().for_each(forbid_nul),
+        Schema::AnyOf(o) => o.items.iter_mut().for_each(forbid_nul),
+        _ => {}
+    }
+}
+
+/// OpenAPI links from the operations that create results and screenshot jobs to those
+/// that take their ids (what clients and stateful testers follow).
+fn add_links(doc: &mut OpenApi) {
+    let link = |op: &str| LinkBuilder::new().operation_id(op).parameter("id", "$response.body#/id").build();
+    let result_ops = [
+        "get_result",
+        "edit_result",
+        "delete_result",
+        "hide_result",
+        "restore_result",
+        "get_result_upload",
+        "result_preview_png",
+    ];
+    let ocr_ops = ["get_screenshot_job", "get_screenshot_image"];
+    for (path, status, ops) in
+        [("/results", "201", &result_ops[..]), ("/ocr", "202", &ocr_ops[..]), ("/ocr", "200", &ocr_ops[..])]
+    {
+        let op = doc.paths.paths.get_mut(path).and_then(|i| i.post.as_mut()).expect("a creating POST");
+        if let Some(RefOr::T(response)) = op.responses.responses.get_mut(status) {
+            for target in ops {
+                response.links.insert(target.to_string(), RefOr::T(link(target)));
+            }
+        }
+    }
 }
 
 /// One equality filter per entry of a filter table, typed as the handler reads it.

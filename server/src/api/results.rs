@@ -285,24 +285,47 @@ fn format_cursor(c: &Cursor) -> String {
     }
 }
 
-fn parse_cursor(s: &str, sort: Sort) -> Option<Cursor> {
-    let (id, value) = match s.split_once('.') {
-        Some((id, value)) => (id.parse().ok()?, Some(value)),
-        None => (s.parse().ok()?, None),
-    };
+/// The document's pattern for `cursor`: a result id (up to 18 digits), then optionally a
+/// dot and anything. Every string it matches is read by [`parse_cursor`].
+pub(crate) const CURSOR_PATTERN: &str = r"^[0-9]{1,18}(\..*)?$";
+
+/// Where a page starts: after a position given whole, or after the position of a result
+/// the server must look up (a cursor with only an id, or with a value that is not of the
+/// sort's type: from another sort, or written by hand).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PageStart {
+    After(Cursor),
+    AfterResult(i64),
+}
+
+/// `None` unless `s` matches [`CURSOR_PATTERN`].
+fn parse_cursor(s: &str, sort: Sort) -> Option<PageStart> {
+    let (id, value) = s.split_once('.').map_or((s, None), |(id, v)| (id, Some(v)));
+    if id.is_empty() || id.len() > 18 || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let id: i64 = id.parse().ok()?;
     let value = match (sort.column, value) {
-        (FilterKind::Int("id"), None) => FilterValue::Int(id),
-        (FilterKind::Int(_), Some(v)) => FilterValue::Int(v.parse().ok()?),
-        (FilterKind::Text(_), Some(v)) => FilterValue::Text(v.to_string()),
-        _ => return None,
+        (FilterKind::Int("id"), _) => Some(FilterValue::Int(id)),
+        (FilterKind::Int(_), Some(v)) => v.parse().ok().map(FilterValue::Int),
+        (FilterKind::Text(_), Some(v)) => Some(FilterValue::Text(v.to_string())),
+        _ => None,
     };
-    Some(Cursor { value, id })
+    Some(match value {
+        Some(value) => PageStart::After(Cursor { value, id }),
+        None => PageStart::AfterResult(id),
+    })
 }
 
 /// Reads the browse query string: every tag filter by its public name, test
 /// descriptor filters, `sort` (`newest`, the default, or `oldest`), `cursor`, `limit`
 /// and `format` (`json` or `csv`). Unknown names are errors, not silently ignored.
 pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat)> {
+    parse_list_request(pairs).map(|(q, f, _)| (q, f))
+}
+
+/// [`parse_list_query`] with the cursor that still needs its result looked up.
+fn parse_list_request(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat, Option<i64>)> {
     let mut q = ResultQuery { limit: DEFAULT_LIMIT, ..Default::default() };
     let mut format = OutputFormat::Json;
     let mut cursor: Option<String> = None;
@@ -363,16 +386,19 @@ pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQ
         }
     }
     // The cursor is read last: its value's type depends on the sort column.
+    let mut after_result = None;
     if let Some(c) = cursor {
         match parse_cursor(&c, q.sort) {
-            Some(after) => q.after = Some(after),
-            None => {
-                errors.push(bad("cursor", format!("not a cursor from a previous page of this sort: {c:?}")))
-            }
+            Some(PageStart::After(after)) => q.after = Some(after),
+            Some(PageStart::AfterResult(id)) => after_result = Some(id),
+            None => errors.push(bad(
+                "cursor",
+                format!("not a cursor (a result id, optionally a dot and its sort value): {c:?}"),
+            )),
         }
     }
     if errors.is_empty() {
-        Ok((q, format))
+        Ok((q, format, after_result))
     } else {
         Err(ApiError::BadRequest(errors))
     }
@@ -393,7 +419,9 @@ pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQ
     // (`api::openapi::finish`), so the document cannot drift from what is accepted.
     params(
         ("cursor" = Option<String>, Query, example = "1234",
-            description = "`next_cursor` of the previous page, with the same sort"),
+            description = "`next_cursor` of the previous page (a result id, then for sorts other than \
+                `newest`/`oldest` a dot and its sort value); a bare result id starts after that result \
+                in any sort"),
         ("format" = inline(Option<OutputFormat>), Query),
         ("include_hidden" = Option<bool>, Query,
             description = "Also list hidden results (moderators only: send the admin token)"),
@@ -407,6 +435,8 @@ pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQ
         (status = 400, description = "An unknown parameter or a value that does not read; every problem is listed",
             body = ErrorBody),
         (status = 403, description = "include_hidden without the admin token", body = ErrorBody),
+        (status = 404, description = "The cursor names a result that is not there (pointer `cursor`)",
+            body = ErrorBody),
     )
 )]
 async fn list(
@@ -414,9 +444,18 @@ async fn list(
     headers: HeaderMap,
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
-    let (mut q, format) = parse_list_query(&pairs)?;
+    let (mut q, format, after_result) = parse_list_request(&pairs)?;
     if q.include_hidden && !state.is_admin(&headers) {
         return Err(ApiError::Forbidden("include_hidden is for moderators (send the admin token)".into()));
+    }
+    if let Some(id) = after_result {
+        let at = state.storage.get_result(id).await?.ok_or_else(|| {
+            ApiError::not_found(
+                format!("cursor: result {id} is not there (deleted?): start again without a cursor"),
+                Some("cursor".into()),
+            )
+        })?;
+        q.after = Some(cursor_after(&at, q.sort));
     }
     let limit = q.limit;
     q.limit += 1; // one more tells whether there is a next page

@@ -558,9 +558,16 @@ struct OEmbedQuery {
     /// Tallest iframe the consumer takes (default 540)
     #[param(minimum = 1)]
     maxheight: Option<u32>,
-    /// Only `json` (`xml` answers 501)
-    #[param(example = "json")]
-    format: Option<String>,
+    /// Only `json` (`xml`, the other format of the oEmbed spec, answers 501)
+    #[param(inline)]
+    format: Option<OEmbedFormat>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+enum OEmbedFormat {
+    Json,
 }
 
 /// oEmbed for drive and compare pages
@@ -577,10 +584,11 @@ struct OEmbedQuery {
     params(OEmbedQuery),
     responses(
         (status = 200, description = "The embed", body = OEmbed),
-        (status = 400, description = "No url, a size that is not a positive whole number, or another parameter",
+        (status = 400, description = "No url, a size that is not a positive whole number, a format that is \
+            not json or xml, or another parameter",
             body = ErrorBody),
         (status = 404, description = "The URL is not a drive or compare page of this site", body = ErrorBody),
-        (status = 501, description = "A format other than json", body = ErrorBody),
+        (status = 501, description = "format=xml, which this provider does not offer", body = ErrorBody),
     )
 )]
 async fn oembed(
@@ -612,11 +620,21 @@ async fn oembed(
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(errors));
     }
-    if let Some(f) = format.filter(|f| *f != "json") {
-        return Ok(error_response(
-            StatusCode::NOT_IMPLEMENTED,
-            format!("format {f:?} is not offered: only json"),
-        ));
+    match format {
+        None | Some("json") => {}
+        // The oEmbed spec's answer to a format it names that a provider does not offer.
+        Some("xml") => {
+            return Ok(error_response(
+                StatusCode::NOT_IMPLEMENTED,
+                "format \"xml\" is not offered: only json",
+            ))
+        }
+        Some(f) => {
+            return Err(ApiError::bad_request(
+                format!("format {f:?} is not an oEmbed format; this provider offers json"),
+                Some("format".into()),
+            ))
+        }
     }
     let Some(url) = url else {
         return Err(ApiError::bad_request("url: the page to embed is missing", Some("url".into())));

@@ -14,9 +14,13 @@ use sqlx::{FromRow, PgPool, Postgres, Row};
 
 type Query<'q> = sqlx::query::Query<'q, Postgres, PgArguments>;
 
+/// Binds in order. A text holding NUL (U+0000), which PostgreSQL refuses in any text
+/// value, can only come from a query (`ingest::check_storable` keeps it out of everything
+/// stored) and so can equal nothing stored: it is bound as SQL NULL, which no `=`, `IN`
+/// or row comparison matches, instead of failing the request (SQLite takes it as is).
 pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
     params.into_iter().fold(q, |q, p| match p {
-        Param::Text(v) => q.bind(v),
+        Param::Text(v) => q.bind(v.filter(|t| !t.contains('\0'))),
         Param::Int(v) => q.bind(v),
         Param::Float(v) => q.bind(v),
         Param::Bytes(v) => q.bind(v),
@@ -322,6 +326,9 @@ impl Storage for PgStorage {
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
+        if id.contains('\0') {
+            return Ok(None); // no stored id holds NUL, and PostgreSQL refuses it (see `bind`)
+        }
         let read = async {
             let row = sqlx::query(&sql::numbered(sql::GET_DRIVE)).bind(id).fetch_optional(&self.pool).await?;
             Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)

@@ -1,0 +1,133 @@
+//! The API contract tested from outside: schemathesis (a property-based API tester from
+//! PyPI) runs every operation of `/api/v1/openapi.json` against a real `ssdbase serve`,
+//! once on SQLite and once on PostgreSQL, with every check (no 5xx, no answer outside its
+//! schema, no schema-valid request refused, authentication enforced, ...). Its settings,
+//! and the one documented exception, are in `tests/api-contract/schemathesis.toml`.
+//!
+//!   cargo xtask api-contract   build the server and run it alone
+//!   (a step of `cargo xtask test`, on the binary the host tests built)
+
+use anyhow::{bail, Context, Result};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// The tester's version, pinned: a newer one brings new checks, which a change of ours
+/// should meet on purpose, not by surprise.
+const SCHEMATHESIS: &str = "4.32.5";
+const CONFIG: &str = "tests/api-contract/schemathesis.toml";
+const ADMIN_TOKEN: &str = "api-contract-admin-token-0123456789";
+
+/// Installs the pinned schemathesis with pip when `schemathesis --version` names another.
+pub fn ensure_schemathesis() -> Result<()> {
+    let have = Command::new("schemathesis")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.split_whitespace().last().map(str::to_string));
+    if have.as_deref() == Some(SCHEMATHESIS) {
+        return Ok(());
+    }
+    println!("xtask: installing schemathesis {SCHEMATHESIS} from PyPI (found {have:?}); about a minute");
+    super::status(Command::new("python3").args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        &format!("schemathesis=={SCHEMATHESIS}"),
+    ]))
+    .context("installing schemathesis needs Python 3 with pip (Debian: python3-pip)")?;
+    Ok(())
+}
+
+/// Runs the contract against `binary` on a new SQLite file and on a new database of the
+/// PostgreSQL server that `postgres_url` (the test role's database) is on.
+pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
+    ensure_schemathesis()?;
+    let dir = std::env::temp_dir().join(format!("ssdbase_api_contract_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let database = "ssdbase_api_contract";
+    let base = postgres_url.rsplit_once('/').context("a PostgreSQL URL ends in /DATABASE")?.0;
+    for sql in
+        [format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"), format!("CREATE DATABASE {database}")]
+    {
+        super::status(Command::new("psql").args([postgres_url, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", &sql]))
+            .with_context(|| format!("preparing the PostgreSQL database for the API contract: {sql}"))?;
+    }
+    let backends = [
+        ("SQLite", format!("sqlite://{}", dir.join("contract.db").display())),
+        ("PostgreSQL", format!("{base}/{database}")),
+    ];
+    for (name, url) in &backends {
+        println!("xtask: API contract on {name}: schemathesis {SCHEMATHESIS} over every operation (about a minute)");
+        let (mut server, addr) = start_server(binary, url, &dir.join(format!("dumps-{name}")))?;
+        let api = format!("http://{addr}/api/v1");
+        let out = Command::new("schemathesis")
+            .args([
+                "--config-file",
+                CONFIG,
+                "run",
+                &format!("{api}/openapi.json"),
+                "--url",
+                &api,
+                "--no-color",
+            ])
+            .env("SSDBASE_CONTRACT_ADMIN_TOKEN", ADMIN_TOKEN)
+            .output()
+            .context("running schemathesis")?;
+        let _ = server.kill();
+        let _ = server.wait();
+        let text = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            println!("{text}{}", String::from_utf8_lossy(&out.stderr));
+            bail!("the API contract failed on {name} (schemathesis's report above)");
+        }
+        // The figures: operations, test cases, the run's last line.
+        for line in text.lines().filter(|l| l.contains("Selected:") || l.contains("generated,")) {
+            println!("xtask: API contract on {name}: {}", line.trim());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// `ssdbase serve` on a free port, with moderation on, no submission limit (the tester
+/// sends thousands) and its dumps in `dumps`; the address it logs.
+fn start_server(binary: &Path, url: &str, dumps: &Path) -> Result<(Child, SocketAddr)> {
+    let mut child = Command::new(binary)
+        .args(["serve", "--database-url", url, "--listen", "127.0.0.1:0", "--submit-rate", "0"])
+        .args(["--site", "no-site", "--admin-token", ADMIN_TOKEN, "--dump-dir"])
+        .arg(dumps)
+        .env("RUST_LOG", "warn,ssdbase::serve_cmd=info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("starting {}", binary.display()))?;
+    let mut lines = BufReader::new(child.stderr.take().expect("piped")).lines();
+    let addr = loop {
+        let Some(line) = lines.next() else { bail!("ssdbase serve exited before serving") };
+        let line = line?;
+        if let Some(addr) = line
+            .find("serving http://")
+            .map(|at| &line[at + "serving http://".len()..])
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|a| a.parse().ok())
+        {
+            break addr;
+        }
+    };
+    // Keep reading its log so it never blocks on a full pipe; warnings and errors show.
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            if line.contains("ERROR") {
+                eprintln!("ssdbase serve: {line}");
+            }
+        }
+    });
+    Ok((child, addr))
+}
