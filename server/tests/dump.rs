@@ -26,6 +26,14 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
+/// Hides result `id` as the moderator (the reason "spam" is in no dump: checked below).
+fn hide(addr: std::net::SocketAddr, id: i64) {
+    let bearer = format!("Bearer {ADMIN}");
+    let path = format!("/api/v1/results/{id}/hide");
+    let r = http(addr, "POST", &path, &[JSON, ("Authorization", &bearer)], r#"{"reason": "spam"}"#).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
 fn get(addr: std::net::SocketAddr, path: &str) -> Value {
     let r = http(addr, "GET", path, &[], "").unwrap();
     assert_eq!(r.status, 200, "{path}: {}", r.body);
@@ -90,16 +98,7 @@ fn round_trip(source: &str, target: &str, dir: &Path) {
     let kept = post("333.333", "203.0.113.77");
     let hidden = post("444.444", "203.0.113.78");
     let hidden_id = hidden["id"].as_i64().unwrap();
-    let bearer = format!("Bearer {ADMIN}");
-    let r = http(
-        addr,
-        "POST",
-        &format!("/api/v1/results/{hidden_id}/hide"),
-        &[JSON, ("Authorization", &bearer)],
-        r#"{"reason": "spam"}"#,
-    )
-    .unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    hide(addr, hidden_id);
     let before = pages(addr);
     // The comparison means something: the C300 page lists the seeds and the new result.
     let c300 = before[0]["results"].as_array().expect("results on the drive page");
@@ -290,16 +289,7 @@ fn served_dumps_are_regenerated_listed_downloaded_and_imported() {
     };
     let kept = post("345.678");
     let hidden = post("456.789");
-    let bearer = format!("Bearer {ADMIN}");
-    let r = http(
-        addr,
-        "POST",
-        &format!("/api/v1/results/{hidden}/hide"),
-        &[JSON, ("Authorization", &bearer)],
-        r#"{"reason": "test"}"#,
-    )
-    .unwrap();
-    assert_eq!(r.status, 200, "{}", r.body);
+    hide(addr, hidden);
     let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     let later =
         wait_for("dump after the submissions", &|l| l["dumps"][0]["created_at"].as_i64().unwrap() > after);
