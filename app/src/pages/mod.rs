@@ -50,6 +50,10 @@ pub fn App() -> impl IntoView {
                 <a rel="external" href="/api/v1/results?format=csv">"CSV"</a>
                 " · "
                 <a rel="external" href="/api/v1/results">"JSON"</a>
+                " · the whole dataset, daily: "
+                <a rel="external" href="/api/v1/dumps/latest/results.csv.gz" download>"results.csv.gz"</a>
+                " · "
+                <a rel="external" href="/api/v1/dumps">"every file (JSON Lines)"</a>
             </footer>
         </Router>
     }
