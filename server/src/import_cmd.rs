@@ -29,15 +29,8 @@ pub struct ImportArgs {
     #[arg(long)]
     tags: Option<String>,
     /// Skip auto-detection: cdm, kdiskmark, fio, orion, asssd or hdtune.
-    #[arg(long, value_parser = parse_format)]
+    #[arg(long)]
     format: Option<Format>,
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    Format::from_id(s).ok_or_else(|| {
-        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
-        format!("unknown format {s:?}; expected one of {}", ids.join(", "))
-    })
 }
 
 const SIDECAR: &str = ".tags.json";

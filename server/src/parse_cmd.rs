@@ -11,15 +11,8 @@ pub struct ParseArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Skip auto-detection: cdm, kdiskmark, fio, orion, asssd or hdtune.
-    #[arg(long, value_parser = parse_format)]
+    #[arg(long)]
     format: Option<Format>,
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    Format::from_id(s).ok_or_else(|| {
-        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
-        format!("unknown format {s:?}; expected one of {}", ids.join(", "))
-    })
 }
 
 /// Parses every input even when one fails, prints the results to stdout and one line

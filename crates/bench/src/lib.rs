@@ -17,4 +17,4 @@ use ::regex as re;
 use regex_lite as re;
 
 pub use model::*;
-pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError};
+pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError, UnknownFormat};

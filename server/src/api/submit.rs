@@ -264,12 +264,8 @@ fn under(prefix: &str, pointer: &str) -> String {
 }
 
 fn parse_format(id: &str, pointer: &str) -> ApiResult<Format> {
-    Format::from_id(id).ok_or_else(|| {
-        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
-        ApiError::unprocessable(
-            format!("unknown format {id:?}; expected one of {}", ids.join(", ")),
-            Some(under(pointer, "format")),
-        )
+    id.parse().map_err(|e: bench::UnknownFormat| {
+        ApiError::unprocessable(e.to_string(), Some(under(pointer, "format")))
     })
 }
 

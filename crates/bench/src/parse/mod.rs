@@ -59,6 +59,29 @@ impl Format {
     }
 }
 
+/// A format name that is none of [`Format::ALL`]; says which ones are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
+        write!(f, "unknown format {:?}; expected one of {}", self.0, ids.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+/// The one reading of a format name (`cdm`, `CrystalDiskMark`, ...), for the command line,
+/// the API and the site alike.
+impl std::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::from_id(s).ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
