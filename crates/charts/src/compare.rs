@@ -85,9 +85,9 @@ impl Selection {
                 for p in items {
                     match pattern_named(p) {
                         Some(pattern) => self.patterns.push(pattern),
-                        None => errors.push(format!(
-                            "pattern {p:?} is not one of random, zero-fill, one-fill, unknown"
-                        )),
+                        None => {
+                            errors.push(format!("pattern {p:?} is not one of {}", PATTERN_NAMES.join(", ")))
+                        }
                     }
                 }
                 if !errors.is_empty() {
@@ -111,6 +111,9 @@ impl Selection {
             && (self.patterns.is_empty() || self.patterns.contains(&p.data_pattern))
     }
 }
+
+/// The names `patterns` takes (see [`pattern_named`]).
+pub const PATTERN_NAMES: [&str; 4] = ["random", "zero-fill", "one-fill", "unknown"];
 
 /// A data pattern by its name in URLs (`random`, `zero-fill`, `one-fill`), or `unknown`
 /// for "not stated".

@@ -131,6 +131,14 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
     for item in doc.paths.paths.values_mut() {
         for op in operations(item) {
             for param in op.parameters.iter_mut().flatten().filter_map(inline) {
+                if param.name == "patterns" {
+                    param.schema = Some(RefOr::T(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .pattern(Some(patterns_pattern()))
+                            .into(),
+                    ));
+                }
                 if param.name == "drives" {
                     param.required = Required::True;
                     param.schema = Some(RefOr::T(
@@ -194,6 +202,13 @@ fn inline<T>(r: &mut RefOr<T>) -> Option<&mut T> {
         RefOr::T(t) => Some(t),
         RefOr::Ref(_) => None,
     }
+}
+
+/// `patterns`: data pattern names, comma-separated, spaces around them allowed, empty
+/// items ignored (`charts::compare::Selection::read`).
+fn patterns_pattern() -> String {
+    let name = format!("({}) *", charts::compare::PATTERN_NAMES.join("|"));
+    format!("^ *({name})?(, *({name})?)*$")
 }
 
 /// The request schemas whose text is stored.
