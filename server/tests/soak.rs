@@ -217,6 +217,8 @@ struct SlotState {
     rss_max: u64,
     rss_mid: u64,
     lives: usize,
+    /// Each process's stderr (warnings and errors; `RUST_LOG=warn`).
+    logs: Vec<Arc<Mutex<Vec<String>>>>,
 }
 
 struct Slot {
@@ -228,7 +230,7 @@ struct Slot {
 
 impl Slot {
     fn start(&self) {
-        let (child, addr) = common::start_server(
+        let (child, addr, log) = common::start_server_logged(
             &self.url,
             &["--submit-rate", "0", "--admin-token", ADMIN, "--ocr-workers", "1"],
             &[("RUST_LOG", "warn,ssdbase::serve_cmd=info")],
@@ -239,6 +241,7 @@ impl Slot {
         s.addr = Some(addr);
         s.epoch += 1;
         s.lives += 1;
+        s.logs.push(log);
         (s.rss_first, s.rss_last, s.rss_max, s.rss_mid) = (0, 0, 0, 0);
     }
     fn kill(&self) {
@@ -1458,6 +1461,20 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
                 mib(st.rss_mid),
                 mib(st.rss_last)
             ));
+        }
+    }
+    // What the servers logged (warnings and errors only).
+    for s in &sh.slots {
+        let st = s.state.lock().unwrap();
+        let lines: Vec<String> = st
+            .logs
+            .iter()
+            .flat_map(|l| l.lock().unwrap().clone())
+            .filter(|l| !l.contains("no built site"))
+            .collect();
+        report.push_str(&format!("  {} logged {} warnings or errors\n", s.name, lines.len()));
+        for line in lines.iter().take(10) {
+            report.push_str(&format!("    {}\n", line.chars().take(400).collect::<String>()));
         }
     }
     let errors_outside = stats.server_errors[0] + stats.unexpected[0] + stats.transport[0];

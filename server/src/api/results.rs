@@ -291,7 +291,9 @@ fn parse_cursor(s: &str, sort: Sort) -> Option<Cursor> {
         None => (s.parse().ok()?, None),
     };
     let value = match (sort.column, value) {
-        (FilterKind::Int("id"), None) => FilterValue::Int(id),
+        // `format_cursor` leaves the value out when it equals the id: always so when
+        // sorting by id, by chance otherwise (result 120 of a 120 GB drive by capacity).
+        (FilterKind::Int(_), None) => FilterValue::Int(id),
         (FilterKind::Int(_), Some(v)) => FilterValue::Int(v.parse().ok()?),
         (FilterKind::Text(_), Some(v)) => FilterValue::Text(v.to_string()),
         _ => return None,
@@ -535,6 +537,15 @@ mod tests {
 
     fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
         q.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn a_cursor_whose_value_equals_its_id_reads_back() {
+        let sort = Sort { column: FilterKind::Int("capacity_gb"), descending: true };
+        let c = Cursor { value: FilterValue::Int(120), id: 120 };
+        assert_eq!(parse_cursor(&format_cursor(&c), sort), Some(c));
+        let c = Cursor { value: FilterValue::Int(64), id: 120 };
+        assert_eq!(parse_cursor(&format_cursor(&c), sort), Some(c));
     }
 
     #[test]
