@@ -6,6 +6,7 @@
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
 //!   cargo xtask api-contract   schemathesis over every API operation, SQLite and PostgreSQL
+//!   cargo xtask soak [--minutes N] [--kills K]  three servers under mixed load, one killed
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Every prerequisite is installed here when missing, or the command stops with a
@@ -21,7 +22,7 @@ mod split;
 
 const USAGE: &str =
     "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
-                     setup|site-post-build (Trunk hook)>";
+                     soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
     match dispatch() {
@@ -44,6 +45,7 @@ fn dispatch() -> Result<()> {
         Some("site-post-build") => site_post_build(),
         Some("bench-ocr") => bench_ocr(),
         Some("bench-server") => bench_server(),
+        Some("soak") => soak(&args[1..]),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
         Some("api-contract") => {
             let env = setup_for_tests()?;
@@ -285,6 +287,36 @@ fn bench_server() -> Result<()> {
             .args(["bench", "-p", "ssdbase", "--bench", "server"])
             .env("SSDBASE_BENCH_POSTGRES_URL", &env.postgres_url),
     )
+}
+
+/// The soak test (server/tests/soak.rs) on a release build: two `ssdbase serve` on a
+/// fresh PostgreSQL database and one on a fresh SQLite file under mixed load for
+/// `--minutes` (default 10), `postgres-b` SIGKILLed and restarted `--kills` times (default
+/// one per two minutes). Prints each route's p99 every minute, then the checks' figures.
+/// `cargo xtask test` runs the same test for a minute with one kill.
+fn soak(args: &[String]) -> Result<()> {
+    let mut minutes = 10u64;
+    let mut kills = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--minutes" => minutes = it.next().context("--minutes needs a number")?.parse()?,
+            "--kills" => kills = Some(it.next().context("--kills needs a number")?.parse::<u32>()?),
+            other => {
+                bail!("soak: unknown argument {other:?} (usage: cargo xtask soak [--minutes N] [--kills K])")
+            }
+        }
+    }
+    ocr_prerequisites()?;
+    let postgres_url = postgres_for_tests()?;
+    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["test", "--release", "-p", "ssdbase", "--test", "soak", "--", "--nocapture"])
+        .env("SSDBASE_TEST_POSTGRES_URL", postgres_url)
+        .env("SSDBASE_SOAK_SECONDS", (minutes * 60).to_string());
+    if let Some(k) = kills {
+        cmd.env("SSDBASE_SOAK_KILLS", k.to_string());
+    }
+    status(&mut cmd)
 }
 
 /// Runs each fuzz target for a while (default 60 s each). Crashes land in

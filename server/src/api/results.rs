@@ -277,9 +277,11 @@ fn parse_sort(v: &str) -> Option<Sort> {
 
 /// A cursor is the last result's id, then (for sorts other than `created`) a dot and its
 /// sort value: `1234` or `1234.Crucial RealSSD C300`.
-fn format_cursor(c: &Cursor) -> String {
+fn format_cursor(c: &Cursor, sort: Sort) -> String {
     match &c.value {
-        FilterValue::Int(v) if *v == c.id => c.id.to_string(),
+        // A bare id is a cursor of its own (the page after that result, looked up), so
+        // only the id sort, whose value is the id, leaves the value out.
+        FilterValue::Int(_) if sort.column == FilterKind::Int("id") => c.id.to_string(),
         FilterValue::Int(v) => format!("{}.{v}", c.id),
         FilterValue::Text(v) => format!("{}.{v}", c.id),
     }
@@ -462,7 +464,7 @@ async fn list(
     let mut rows = state.storage.list_results(&q).await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
-        rows.last().map(|r| format_cursor(&cursor_after(r, q.sort)))
+        rows.last().map(|r| format_cursor(&cursor_after(r, q.sort), q.sort))
     } else {
         None
     };
@@ -574,6 +576,21 @@ mod tests {
 
     fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
         q.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn a_cursor_whose_value_equals_its_id_reads_back() {
+        let sort = Sort { column: FilterKind::Int("capacity_gb"), descending: true };
+        let c = Cursor { value: FilterValue::Int(120), id: 120 };
+        assert_eq!(parse_cursor(&format_cursor(&c, sort), sort), Some(PageStart::After(c)));
+        let c = Cursor { value: FilterValue::Int(64), id: 120 };
+        assert_eq!(parse_cursor(&format_cursor(&c, sort), sort), Some(PageStart::After(c)));
+        // By id the value is the id and stays out; a bare id in another sort is looked up.
+        let by_id = Sort { column: FilterKind::Int("id"), descending: true };
+        let c = Cursor { value: FilterValue::Int(120), id: 120 };
+        assert_eq!(format_cursor(&c, by_id), "120");
+        assert_eq!(parse_cursor("120", by_id), Some(PageStart::After(c)));
+        assert_eq!(parse_cursor("120", sort), Some(PageStart::AfterResult(120)));
     }
 
     #[test]

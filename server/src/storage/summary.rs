@@ -497,10 +497,19 @@ macro_rules! backend {
             /// Call inside the transaction of any change that hides, restores, deletes
             /// or re-tags results of these drives (old and new drive for a re-tag).
             pub async fn refresh_summaries_for(conn: &mut $conn, drive_skus: &[String]) -> StorageResult<()> {
-                for sku in drive_skus {
-                    if let Some(lock) = $lock {
-                        sqlx::query(lock).bind(sku).execute(&mut *conn).await?;
+                let mut drive_skus: Vec<&String> = drive_skus.iter().collect();
+                drive_skus.sort();
+                drive_skus.dedup();
+                if let Some(lock) = $lock {
+                    // Every lock first, in key order (as `add_results`): a re-tag from
+                    // drive A to B and another from B to A, locking as they went, each
+                    // held the lock the other waited for (PostgreSQL aborted one, a 500,
+                    // found by the soak test).
+                    for sku in &drive_skus {
+                        sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
                     }
+                }
+                for sku in drive_skus {
                     sqlx::query(&$sql(DELETE_DRIVE)).bind(sku).execute(&mut *conn).await?;
                     let (sql, params) =
                         super::super::sql::metrics_for_drives_sql(std::slice::from_ref(sku), &[]);
