@@ -109,6 +109,8 @@ impl World {
             .arg(format!("127.0.0.1:{port}"))
             .arg("--site")
             .arg(site)
+            .arg("--dump-dir")
+            .arg(tmp.join("dumps"))
             .stdout(Stdio::null())
             .spawn()
             .context("starting ssdbase serve")?;
