@@ -66,16 +66,13 @@ pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
         println!("xtask: API contract on {name}: schemathesis {SCHEMATHESIS} over every operation (about a minute)");
         let (mut server, addr) = start_server(binary, url, &dir.join(format!("dumps-{name}")))?;
         let api = format!("http://{addr}/api/v1");
+        let config = std::env::current_dir()?.join(CONFIG);
         let out = Command::new("schemathesis")
-            .args([
-                "--config-file",
-                CONFIG,
-                "run",
-                &format!("{api}/openapi.json"),
-                "--url",
-                &api,
-                "--no-color",
-            ])
+            .arg("--config-file")
+            .arg(&config)
+            .args(["run", &format!("{api}/openapi.json"), "--url", &api, "--no-color"])
+            // Its cache (`.schemathesis/`) goes with the run's other files, not the checkout.
+            .current_dir(&dir)
             .env("SSDBASE_CONTRACT_ADMIN_TOKEN", ADMIN_TOKEN)
             .output()
             .context("running schemathesis")?;
