@@ -40,7 +40,7 @@ fn dispatch() -> Result<()> {
         Some("test") => test(),
         Some("fuzz") => fuzz(&args[1..]),
         Some("site-post-build") => site_post_build(),
-        Some("bench-ocr") => bench_ocr(),
+        Some("bench-ocr") => bench_ocr(&args[1..]),
         Some("bench-server") => bench_server(),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
         Some("setup") => {
@@ -343,10 +343,12 @@ fn fuzz(args: &[String]) -> Result<()> {
 
 /// The screenshot OCR benchmark: our reader against plain `tesseract IMAGE -` on the
 /// shared corpus, in the same run (crates/ocr/benches/corpus.rs).
-fn bench_ocr() -> Result<()> {
+fn bench_ocr(kinds: &[String]) -> Result<()> {
     ocr_prerequisites()?;
     env::set_var("SSDBASE_SHARED", shared_dir()?);
-    cargo(&["bench", "-p", "ocr", "--bench", "corpus"])
+    let mut args = vec!["bench", "-p", "ocr", "--bench", "corpus", "--"];
+    args.extend(kinds.iter().map(String::as_str));
+    cargo(&args)
 }
 
 /// What crates/ocr needs: Debian's Tesseract library and English model (linked through

@@ -1,7 +1,8 @@
 //! The pipeline after decoding: page pass, grid, cells, labels, settings, result.
 
-use crate::engine::{self, Word};
+use crate::engine::{self, Threshold, Word};
 use crate::grid::{self, Grid, Rect};
+use crate::locate;
 use crate::labels::{self, RowKind};
 use crate::read::{self, decimals, valid_number};
 use crate::settings;
@@ -19,12 +20,146 @@ const CDM8_DIGIT_HEIGHT: f32 = 22.0;
 const NUMBER_CHARS: &str = "0123456789.,";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
-pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
-    let words = page_words(rgb)?;
-    let gray = rgb;
-    let mut grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
+/// More benchmark windows than anyone posts in one screenshot.
+const MAX_WINDOWS: usize = 4;
+/// A window whose surroundings are less than this share of the image is read in place;
+/// a smaller one (a desktop capture) is cut out and read again on its own.
+const WINDOW_SHARE_READ_IN_PLACE: f32 = 0.6;
+
+fn no_grid() -> OcrError {
+    OcrError::NoBenchmarkWindow {
         detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
-    })?;
+    }
+}
+
+/// Every benchmark window in the image, left to right (top to bottom for ties): a
+/// screenshot of one window, a desktop holding one, or several side by side. Each window
+/// found is cut out with its surroundings (title, settings, row buttons) and read as a
+/// screenshot of its own, so the title and settings searches see only that window.
+pub fn recognize_windows(rgb: &RgbImage) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+    // A larger image: read the window-like patches found from pixels first; the whole
+    // image only when none of them holds a result grid.
+    let mut found = Vec::new();
+    for patch in locate::candidates(rgb) {
+        let crop = cut(rgb, patch);
+        if let Ok(readings) = windows_in(&crop) {
+            found.extend(readings.into_iter().map(|r| shift_reading(r, patch.x0, patch.y0)));
+        }
+    }
+    if found.iter().any(Result::is_ok) {
+        return Ok(found);
+    }
+    windows_in(rgb)
+}
+
+fn cut(rgb: &RgbImage, r: Rect) -> RgbImage {
+    imageops::crop_imm(rgb, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image()
+}
+
+fn shift_reading(r: Result<Recognition, OcrError>, dx: i32, dy: i32) -> Result<Recognition, OcrError> {
+    match r {
+        Ok(r) => Ok(shift(r, dx, dy)),
+        Err(OcrError::NoTestRan { recognition }) => {
+            Err(OcrError::NoTestRan { recognition: Box::new(shift(*recognition, dx, dy)) })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The windows in an image that is (mostly) windows: grids from one page pass.
+fn windows_in(rgb: &RgbImage) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+    let mut words = page_words(rgb, Threshold::Global)?;
+    let mut grids = grid::find_all(&words, MAX_WINDOWS);
+    if grids.is_empty() {
+        // A window on a dark or busy desktop: one threshold for the whole image blanks it.
+        words = page_words(rgb, Threshold::Local)?;
+        grids = grid::find_all(&words, MAX_WINDOWS);
+    }
+    if grids.is_empty() {
+        return Err(no_grid());
+    }
+    let image_rect = Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 };
+    let boxes: Vec<Rect> = grids.iter().map(grid_box).collect();
+    let mut regions: Vec<(Rect, Grid)> = grids
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (window_region(&g, &words, &boxes, i).clip(rgb.width(), rgb.height()), g))
+        .collect();
+    regions.sort_by_key(|(r, _)| (r.x0, r.y0));
+    if regions.len() == 1 {
+        let (region, grid) = regions.pop().expect("one region");
+        let share = (region.width() * region.height()) as f32 / (image_rect.width() * image_rect.height()) as f32;
+        if share >= WINDOW_SHARE_READ_IN_PLACE {
+            return Ok(vec![read_window(rgb, &words, grid)]);
+        }
+        regions.push((region, grid));
+    }
+    let mut out = Vec::new();
+    for (region, grid) in regions {
+        let reading = match recognize_rgb(&cut(rgb, region)) {
+            // A region guessed too tight: read the window in place instead.
+            Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid),
+            r => shift_reading(r, region.x0, region.y0),
+        };
+        out.push(reading);
+    }
+    Ok(out)
+}
+
+/// Where a window probably is around its grid: the row buttons to the left, title bar,
+/// menu, settings and column headers above (about six rows' pitch), a status line below;
+/// never reaching into another window's grid.
+fn window_region(grid: &Grid, words: &[Word], others: &[Rect], me: usize) -> Rect {
+    let g = grid_box(grid);
+    let h = grid.digit_height;
+    let labels_left = grid.label_rects(words).iter().flatten().map(|r| r.x0).min();
+    let mut region = Rect {
+        x0: labels_left.map_or(g.x0 - (8.0 * h) as i32, |x| x - (1.5 * h) as i32),
+        x1: g.x1 + (2.0 * h) as i32,
+        y0: g.y0 - (7.0 * grid.pitch) as i32,
+        y1: g.y1 + (2.5 * grid.pitch) as i32,
+    };
+    for (i, o) in others.iter().enumerate() {
+        let same_band = o.y1 > region.y0 && o.y0 < region.y1;
+        if i == me || !same_band {
+            continue;
+        }
+        if o.x1 <= g.x0 {
+            region.x0 = region.x0.max(o.x1 + (0.5 * h) as i32);
+        } else if o.x0 >= g.x1 {
+            region.x1 = region.x1.min(o.x0 - (0.5 * h) as i32);
+        }
+    }
+    region
+}
+
+/// Moves every position in a reading of a cut-out window back into the whole image.
+fn shift(mut r: Recognition, dx: i32, dy: i32) -> Recognition {
+    let mv = |rect: &mut Rect| {
+        rect.x0 += dx;
+        rect.x1 += dx;
+        rect.y0 += dy;
+        rect.y1 += dy;
+    };
+    mv(&mut r.layout.grid);
+    for row in &mut r.rows {
+        for c in &mut row.cells {
+            mv(&mut c.rect);
+        }
+    }
+    r
+}
+
+/// One window: the best grid in the page.
+pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
+    let words = page_words(rgb, Threshold::Global)?;
+    let grid = grid::find(&words).ok_or_else(no_grid)?;
+    read_window(rgb, &words, grid)
+}
+
+/// Reads the window around `grid`: values, row buttons, title, settings.
+fn read_window(rgb: &RgbImage, words: &[Word], mut grid: Grid) -> Result<Recognition, OcrError> {
+    let gray = rgb;
     grid.refine_rows(|b| read::ink_extent(gray, b));
     probe_rows(gray, &mut grid)?;
 
@@ -297,10 +432,10 @@ fn column_name(i: usize) -> &'static str {
     ["Read", "Write", "Mix", "Column 4"][i.min(3)]
 }
 
-fn page_words(rgb: &RgbImage) -> Result<Vec<Word>, OcrError> {
+fn page_words(rgb: &RgbImage, threshold: Threshold) -> Result<Vec<Word>, OcrError> {
     let pixels = (rgb.width() * rgb.height()) as f32;
     if pixels <= PAGE_PIXELS {
-        return engine::page_words(rgb);
+        return engine::page_words_thresholded(rgb, threshold);
     }
     let s = (PAGE_PIXELS / pixels).sqrt();
     let small = imageops::resize(
@@ -309,7 +444,7 @@ fn page_words(rgb: &RgbImage) -> Result<Vec<Word>, OcrError> {
         (rgb.height() as f32 * s) as u32,
         FilterType::Triangle,
     );
-    let mut words = engine::page_words(&small)?;
+    let mut words = engine::page_words_thresholded(&small, threshold)?;
     for w in &mut words {
         w.left = (w.left as f32 / s) as i32;
         w.top = (w.top as f32 / s) as i32;

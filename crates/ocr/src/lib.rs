@@ -20,9 +20,11 @@
 mod build;
 pub mod corpus;
 mod decode;
+pub mod degrade;
 pub mod engine;
 mod grid;
 pub mod labels;
+mod locate;
 mod read;
 mod settings;
 
@@ -123,10 +125,28 @@ pub struct CellReading {
     pub rect: Rect,
 }
 
-/// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes).
+/// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes): the benchmark window in
+/// it, or, when it shows several, the left-most one that reads (see `recognize_all`).
 pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
+    let readings = recognize_all(bytes)?;
+    let mut first_err = None;
+    for r in readings {
+        match r {
+            Ok(r) => return Ok(r),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.unwrap_or_else(|| OcrError::NoBenchmarkWindow { detail: "no window could be read".into() }))
+}
+
+/// Reads every benchmark window in a screenshot (a desktop capture, two windows side by
+/// side), left to right: one reading per window, each its own result or its own error.
+/// The outer error is for the image as a whole (not an image, no window at all).
+pub fn recognize_all(bytes: &[u8]) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
     let rgb = decode::decode(bytes)?;
-    build::recognize_rgb(&rgb)
+    build::recognize_windows(&rgb)
 }
 
 /// The page pass alone (words with boxes), for debugging layouts.
