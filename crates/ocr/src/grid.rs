@@ -126,15 +126,20 @@ pub fn find(words: &[Word]) -> Option<Grid> {
     }
 
     // Two windows side by side (before/after posts) put their rows at the same height:
-    // a row is split where a word with letters (the next window's row button) or a gap
-    // wider than any window's cells lies between two of its numbers.
+    // a row is split where a word with letters (the next window's row button, whose two
+    // lines sit within half a digit height of the row's centre; a column header above
+    // does not) or a gap wider than any window's cells lies between two of its numbers.
     let rows: Vec<Row> = rows.into_iter().flat_map(|r| split_row(r, words)).collect();
 
     // 2. Every row holding two or more numbers may be the grid's; the grid is the seed
     //    giving the most cells (a desktop shot holds other windows with numbers).
     let mut best: Option<(f32, Grid)> = None;
     for seed in rows.iter().filter(|r| r.words.len() >= 2) {
-        if let Some(g) = grid_from_seed(&rows, seed) {
+        let g = grid_from_seed(&rows, seed);
+        if std::env::var_os("SSDBASE_OCR_DEBUG_GRID").is_some() {
+            eprintln!("seed {:?} at {} -> {}", seed.words.iter().map(|w| &w.text).collect::<Vec<_>>(), seed.cy, g.is_some());
+        }
+        if let Some(g) = g {
             let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
             let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
             if best.as_ref().is_none_or(|(b, _)| score > *b) {
@@ -157,7 +162,7 @@ fn split_row<'a>(row: Row<'a>, words: &[Word]) -> Vec<Row<'a>> {
                 || words.iter().any(|o| {
                     o.left >= prev.right()
                         && o.right() <= w.left
-                        && (o.cy() - row.cy).abs() < h
+                        && (o.cy() - row.cy).abs() < 0.6 * h
                         && o.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
                 })
         });

@@ -27,7 +27,7 @@ const MIN_ASPECT: f32 = 1.0;
 const MAX_ASPECT: f32 = 4.5;
 
 /// Candidate window rectangles, left to right. Empty when the image is (nearly) one
-/// window already or no landscape patch was found: the caller reads the whole image.
+/// patch already (a screenshot of the window alone) or no landscape patch was found: the caller reads the whole image.
 pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
     let (w, h) = rgb.dimensions();
     let (bw, bh) = (w.div_ceil(BLOCK) as usize, h.div_ceil(BLOCK) as usize);
@@ -112,7 +112,7 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
         );
     }
     let image_area = (w as f32) * (h as f32);
-    if patches.iter().any(|p| (p.width() * p.height()) as f32 >= 0.6 * image_area) {
+    if patches.iter().any(|p| (p.width() * p.height()) as f32 >= 0.9 * image_area) {
         return Vec::new();
     }
     let mut out: Vec<Rect> = patches
