@@ -26,6 +26,9 @@ struct Totals {
     settings: usize,
     settings_ok: usize,
     secs: f64,
+    /// This thread's CPU time: the machine is shared, and wall time under load says
+    /// more about the neighbours than about the reader.
+    cpu_secs: f64,
 }
 
 impl Totals {
@@ -84,17 +87,24 @@ fn main() {
             });
             let mut rng = Rng::for_image(&img.file, kind);
             let made = if kind == Kind::Original {
-                degrade::Degraded { bytes: files[i].clone(), recipe: "original".into(), ext: "" }
+                degrade::Degraded {
+                    bytes: files[i].clone(),
+                    recipe: "original".into(),
+                    ext: "",
+                    windows: Vec::new(),
+                }
             } else {
                 degrade::degrade(&originals[i], partner.map(|(j, _)| &originals[j]), kind, &mut rng)
             };
             let start = Instant::now();
+            let cpu_start = thread_cpu_secs();
             let outcome = ocr::recognize_all(&made.bytes);
             let secs = start.elapsed().as_secs_f64();
             t.secs += secs;
+            t.cpu_secs += thread_cpu_secs() - cpu_start;
             t.images += 1;
             let expected: Vec<&LabelledImage> = std::iter::once(img).chain(partner.map(|(_, p)| p)).collect();
-            let scores = score_windows(&expected, outcome);
+            let scores = score_windows(&expected, &made.windows, outcome);
             for (want, s) in expected.iter().zip(&scores) {
                 t.add(s);
                 let short: String = want.file.chars().take(44).collect();
@@ -115,8 +125,8 @@ fn main() {
 
     println!();
     println!(
-        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8}",
-        "kind", "images", "values exact", "%", "confident wrong", "refused", "settings", "s/image"
+        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8}",
+        "kind", "images", "values exact", "%", "confident wrong", "refused", "settings", "s/image", "cpu s"
     );
     let mut all = Totals::default();
     for (kind, t) in &table {
@@ -130,6 +140,7 @@ fn main() {
         all.settings += t.settings;
         all.settings_ok += t.settings_ok;
         all.secs += t.secs;
+        all.cpu_secs += t.cpu_secs;
     }
     print_line("all", &all);
 
@@ -140,7 +151,7 @@ fn main() {
 
 fn print_line(name: &str, t: &Totals) {
     println!(
-        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2}",
+        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2}",
         t.images,
         t.exact,
         t.fields,
@@ -150,43 +161,66 @@ fn print_line(name: &str, t: &Totals) {
         t.failed,
         t.settings_ok,
         t.settings,
-        t.secs / t.images.max(1) as f64
+        t.secs / t.images.max(1) as f64,
+        t.cpu_secs / t.images.max(1) as f64
     );
 }
 
-/// Scores each labelled window against its reading: readings come left to right, as
-/// the windows were placed. A missing reading scores as an error for its window.
+/// CPU seconds this thread has used (Linux: utime + stime of /proc/thread-self/stat, in
+/// clock ticks of 10 ms), 0 where that file does not exist.
+fn thread_cpu_secs() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else { return 0.0 };
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, r)| r).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Scores each labelled window against its reading: the reading whose grid lies in the
+/// window where it was placed (desktop kinds), or the only/first one. A window without a
+/// reading scores as refused.
 fn score_windows(
     expected: &[&LabelledImage],
+    placed: &[ocr::Rect],
     outcome: Result<Vec<Result<ocr::Recognition, ocr::OcrError>>, ocr::OcrError>,
 ) -> Vec<Score> {
-    match outcome {
+    let refused = |detail: String| ocr::OcrError::NoBenchmarkWindow { detail };
+    let mut readings = match outcome {
+        Ok(r) => r,
         Err(e) => {
             let msg = e.to_string();
-            expected
-                .iter()
-                .map(|img| corpus::score(img, &Err(ocr::OcrError::NoBenchmarkWindow { detail: msg.clone() })))
-                .collect()
+            return expected.iter().map(|img| corpus::score(img, &Err(refused(msg.clone())))).collect();
         }
-        Ok(mut readings) => {
-            let mut scores = Vec::new();
-            for (i, img) in expected.iter().enumerate() {
-                if i < readings.len() {
-                    let r = std::mem::replace(
-                        &mut readings[i],
-                        Err(ocr::OcrError::NoBenchmarkWindow { detail: String::new() }),
-                    );
-                    scores.push(corpus::score(img, &r));
-                } else {
-                    let missing = ocr::OcrError::NoBenchmarkWindow {
-                        detail: format!("{} window(s) read, {} shown", readings.len(), expected.len()),
-                    };
-                    scores.push(corpus::score(img, &Err(missing)));
-                }
+    };
+    let grid_of = |r: &Result<ocr::Recognition, ocr::OcrError>| match r {
+        Ok(r) => Some(r.layout.grid),
+        Err(ocr::OcrError::NoTestRan { recognition }) => Some(recognition.layout.grid),
+        Err(_) => None,
+    };
+    let shown = readings.len();
+    expected
+        .iter()
+        .enumerate()
+        .map(|(i, img)| {
+            let at = match placed.get(i) {
+                Some(w) => readings.iter().position(|r| {
+                    grid_of(r).is_some_and(|g| {
+                        let (cx, cy) = ((g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2);
+                        cx >= w.x0 && cx < w.x1 && cy >= w.y0 && cy < w.y1
+                    })
+                }),
+                None => (!readings.is_empty()).then_some(0),
+            };
+            match at {
+                Some(k) => corpus::score(img, &readings.remove(k)),
+                None => corpus::score(
+                    img,
+                    &Err(refused(format!("no reading in this window ({shown} window(s) read)"))),
+                ),
             }
-            scores
-        }
-    }
+        })
+        .collect()
 }
 
 fn plain_tesseract(dir: &std::path::Path, images: &[LabelledImage]) {

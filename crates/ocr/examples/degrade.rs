@@ -14,7 +14,9 @@ fn main() {
     let originals: Vec<image::RgbImage> = labels
         .images
         .iter()
-        .map(|img| degrade::decode_screenshot(&std::fs::read(dir.join(&img.file)).expect("read")).expect("decode"))
+        .map(|img| {
+            degrade::decode_screenshot(&std::fs::read(dir.join(&img.file)).expect("read")).expect("decode")
+        })
         .collect();
     for kind in kinds {
         let sub = out.join(kind.name());

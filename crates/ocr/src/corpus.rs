@@ -143,8 +143,20 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
             }
         }
     }
+    // A labelled row is compared with the reading's row of the same label (the result
+    // is keyed by label: a row found above the grid shifts the index, not the meaning),
+    // or, when no row has that label, with the row at the same index.
+    let mut used = vec![false; rec.map_or(0, |r| r.rows.len())];
+    let same = |a: Option<&str>, b: &str| a.map(|l| l.replace('µ', "μ")).as_deref() == Some(b);
     for (ri, row) in img.rows.iter().enumerate() {
-        let got = rec.and_then(|r| r.rows.get(ri));
+        let by_label = rec.and_then(|r| {
+            (0..r.rows.len()).find(|&k| !used[k] && same(r.rows[k].label.as_deref(), &row.label))
+        });
+        let at = by_label.or_else(|| (ri < used.len() && !used[ri]).then_some(ri));
+        if let Some(k) = at {
+            used[k] = true;
+        }
+        let got = at.and_then(|k| rec.and_then(|r| r.rows.get(k)));
         s.labels += 1;
         let got_label = got.and_then(|g| g.label.as_deref()).map(|l| l.replace('µ', "μ"));
         if got_label.as_deref() == Some(row.label.as_str()) {
@@ -167,7 +179,11 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
                 s.confident += 1;
                 if read != Some(want) {
                     s.confident_wrong += 1;
-                    s.notes.push(format!("CONFIDENTLY WRONG row {} col {}: want {want}, read {read:?}", ri + 1, ci + 1));
+                    s.notes.push(format!(
+                        "CONFIDENTLY WRONG row {} col {}: want {want}, read {read:?}",
+                        ri + 1,
+                        ci + 1
+                    ));
                 }
             }
             if read == Some(want) {

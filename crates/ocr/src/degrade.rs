@@ -92,6 +92,9 @@ pub struct Degraded {
     pub recipe: String,
     /// File extension of `bytes`.
     pub ext: &'static str,
+    /// Where each benchmark window was placed (desktop kinds; empty otherwise), in the
+    /// order of the labels: readings are matched to windows by position, not by order.
+    pub windows: Vec<crate::Rect>,
 }
 
 /// A small deterministic generator (SplitMix64): the variation must be the same on
@@ -132,29 +135,41 @@ const FILTERS: [(FilterType, &str); 4] = [
 
 /// Degrades one original (`second` is the other window for `TwoWindows`).
 pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: &mut Rng) -> Degraded {
-    let png = |img: &RgbImage, recipe: String| Degraded { bytes: encode_png(img), recipe, ext: "png" };
+    let png = |img: &RgbImage, recipe: String| Degraded {
+        bytes: encode_png(img),
+        recipe,
+        ext: "png",
+        windows: Vec::new(),
+    };
     match kind {
         // The bench reads the corpus file itself; this is the same pixels as PNG.
         Kind::Original => png(original, "original".into()),
-        Kind::Desktop => {
-            let (desk, recipe) = desktop(&[original], rng);
-            png(&desk, recipe)
-        }
-        Kind::TwoWindows => {
-            let windows: Vec<&RgbImage> = std::iter::once(original).chain(second).collect();
-            let (desk, recipe) = desktop(&windows, rng);
-            png(&desk, recipe)
+        Kind::Desktop | Kind::TwoWindows => {
+            let shown: Vec<&RgbImage> =
+                std::iter::once(original).chain(second.filter(|_| kind == Kind::TwoWindows)).collect();
+            let (desk, recipe, windows) = desktop(&shown, rng);
+            Degraded { windows, ..png(&desk, recipe) }
         }
         Kind::Jpeg => {
             let q = rng.pick(&[30u8, 40, 50, 60, 75, 85, 95]);
-            Degraded { bytes: encode_jpeg(original, q), recipe: format!("jpeg q={q}"), ext: "jpg" }
+            Degraded {
+                bytes: encode_jpeg(original, q),
+                recipe: format!("jpeg q={q}"),
+                ext: "jpg",
+                windows: Vec::new(),
+            }
         }
         Kind::JpegTwice => {
             let q1 = rng.pick(&[60u8, 75, 85, 95]);
             let q2 = rng.pick(&[30u8, 45, 60, 75]);
             let once = decode(&encode_jpeg(&subsample_chroma(original), q1));
             let twice = encode_jpeg(&subsample_chroma(&once), q2);
-            Degraded { bytes: twice, recipe: format!("4:2:0 jpeg q={q1} then q={q2}"), ext: "jpg" }
+            Degraded {
+                bytes: twice,
+                recipe: format!("4:2:0 jpeg q={q1} then q={q2}"),
+                ext: "jpg",
+                windows: Vec::new(),
+            }
         }
         Kind::ScaleDown | Kind::ScaleUp | Kind::DisplayScaling => {
             let factor = match kind {
@@ -162,8 +177,7 @@ pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: 
                 Kind::ScaleUp => rng.pick(&[1.1f32, 1.33, 1.5, 1.75, 2.0]),
                 _ => rng.pick(&[1.25f32, 1.5]),
             };
-            let (filter, fname) =
-                if kind == Kind::DisplayScaling { FILTERS[2] } else { rng.pick(&FILTERS) };
+            let (filter, fname) = if kind == Kind::DisplayScaling { FILTERS[2] } else { rng.pick(&FILTERS) };
             let w = ((original.width() as f32 * factor).round() as u32).max(1);
             let h = ((original.height() as f32 * factor).round() as u32).max(1);
             png(&imageops::resize(original, w, h, filter), format!("scale {:.0} % {fname}", factor * 100.0))
@@ -175,7 +189,8 @@ pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: 
         Kind::CropTitle => {
             let share = rng.range(0.05, 0.09);
             let cut = (original.height() as f32 * share).round() as u32;
-            let img = imageops::crop_imm(original, 0, cut, original.width(), original.height() - cut).to_image();
+            let img =
+                imageops::crop_imm(original, 0, cut, original.width(), original.height() - cut).to_image();
             png(&img, format!("top {cut} px cut"))
         }
         Kind::CropEdges => {
@@ -191,7 +206,7 @@ pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: 
 }
 
 /// The windows on a desktop of a common screen size that holds them side by side.
-fn desktop(windows: &[&RgbImage], rng: &mut Rng) -> (RgbImage, String) {
+fn desktop(windows: &[&RgbImage], rng: &mut Rng) -> (RgbImage, String, Vec<crate::Rect>) {
     let need_w: u32 = windows.iter().map(|w| w.width()).sum::<u32>() + 40 * windows.len() as u32 + 40;
     let need_h: u32 = windows.iter().map(|w| w.height()).max().unwrap_or(0) + 120;
     let sizes = [(1366u32, 768u32), (1920, 1080), (2560, 1440)];
@@ -215,6 +230,7 @@ fn desktop(windows: &[&RgbImage], rng: &mut Rng) -> (RgbImage, String) {
     let free = w - need_w + 40;
     let mut x = 20 + (rng.range(0.0, 0.5) * free as f32) as u32;
     let mut placed = Vec::new();
+    let mut rects = Vec::new();
     for win in windows {
         let y_room = h - 60 - win.height();
         let y = 10 + (rng.range(0.0, 1.0) * y_room.saturating_sub(10) as f32) as u32;
@@ -225,9 +241,15 @@ fn desktop(windows: &[&RgbImage], rng: &mut Rng) -> (RgbImage, String) {
         }
         imageops::replace(&mut desk, *win, i64::from(x), i64::from(y));
         placed.push(format!("({x}, {y})"));
+        rects.push(crate::Rect {
+            x0: x as i32,
+            y0: y as i32,
+            x1: (x + win.width()) as i32,
+            y1: (y + win.height()) as i32,
+        });
         x += win.width() + 40;
     }
-    (desk, format!("desktop {w}x{h} {background}, window at {}", placed.join(" and ")))
+    (desk, format!("desktop {w}x{h} {background}, window at {}", placed.join(" and ")), rects)
 }
 
 fn wallpaper(w: u32, h: u32, rng: &mut Rng) -> RgbImage {

@@ -10,7 +10,8 @@
 
 use crate::OcrError;
 use image::{GrayImage, RgbImage};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
 use tesseract_rs::{TessPageSegMode, TesseractAPI};
 
 /// Where Debian's `tesseract-ocr-eng` puts its model; `TESSDATA_PREFIX` overrides it.
@@ -18,6 +19,32 @@ const DEBIAN_TESSDATA: &str = "/usr/share/tesseract-ocr/5/tessdata";
 
 thread_local! {
     static ENGINE: RefCell<Option<TesseractAPI>> = const { RefCell::new(None) };
+    /// The running job's wall-clock deadline: checked before every Tesseract call, the
+    /// unit of work that can be slow (a whole page, a damaged crop), so a job ends at
+    /// most one call after it.
+    static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+}
+
+/// Sets this thread's deadline until the guard is dropped.
+pub fn deadline_guard(deadline: Option<Duration>) -> impl Drop {
+    struct Guard;
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            DEADLINE.with(|d| d.set(None));
+        }
+    }
+    DEADLINE.with(|d| d.set(deadline.map(|limit| (Instant::now() + limit, limit))));
+    Guard
+}
+
+/// `Err(DeadlineExceeded)` once the running job's time is up.
+pub fn check_deadline() -> Result<(), OcrError> {
+    match DEADLINE.with(Cell::get) {
+        Some((at, limit)) if Instant::now() >= at => {
+            Err(OcrError::DeadlineExceeded { seconds: limit.as_secs_f32() })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// One recognised word of a full-page pass, in image pixels.
@@ -50,6 +77,7 @@ fn tessdata() -> String {
 }
 
 fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Result<T, OcrError> {
+    check_deadline()?;
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {

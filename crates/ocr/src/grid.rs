@@ -137,7 +137,12 @@ pub fn find(words: &[Word]) -> Option<Grid> {
     for seed in rows.iter().filter(|r| r.words.len() >= 2) {
         let g = grid_from_seed(&rows, seed);
         if std::env::var_os("SSDBASE_OCR_DEBUG_GRID").is_some() {
-            eprintln!("seed {:?} at {} -> {}", seed.words.iter().map(|w| &w.text).collect::<Vec<_>>(), seed.cy, g.is_some());
+            eprintln!(
+                "seed {:?} at {} -> {}",
+                seed.words.iter().map(|w| &w.text).collect::<Vec<_>>(),
+                seed.cy,
+                g.is_some()
+            );
         }
         if let Some(g) = g {
             let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();

@@ -52,6 +52,8 @@ pub enum OcrError {
     NoBenchmarkWindow { detail: String },
     #[error("the window shows no result: every value is zero (no test ran)")]
     NoTestRan { recognition: Box<Recognition> },
+    #[error("reading the screenshot took longer than {seconds:.0} s and was stopped; a screenshot of the window alone reads faster")]
+    DeadlineExceeded { seconds: f32 },
     #[error("OCR engine: {detail}")]
     Engine { detail: String },
 }
@@ -145,8 +147,36 @@ pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
 /// side), left to right: one reading per window, each its own result or its own error.
 /// The outer error is for the image as a whole (not an image, no window at all).
 pub fn recognize_all(bytes: &[u8]) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+    recognize_job(bytes, &mut Job::default())
+}
+
+/// How a queued recognition runs: a wall-clock limit and where its stages are reported.
+#[derive(Default)]
+pub struct Job<'a> {
+    /// Stop with `OcrError::DeadlineExceeded` once this much time has passed (checked
+    /// before every Tesseract call, so the overrun is at most one call).
+    pub deadline: Option<std::time::Duration>,
+    /// Called with the share done (0–1) and the stage being started, e.g.
+    /// `(0.3, "reading window 1 of 2: values")`.
+    pub progress: Option<&'a mut dyn FnMut(f64, &str)>,
+}
+
+impl Job<'_> {
+    pub(crate) fn stage(&mut self, done: f64, what: &str) {
+        if let Some(p) = self.progress.as_mut() {
+            p(done.clamp(0.0, 1.0), what);
+        }
+    }
+}
+
+/// `recognize_all` with a deadline and progress reports (the server's queue).
+pub fn recognize_job(bytes: &[u8], job: &mut Job) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+    let _deadline = engine::deadline_guard(job.deadline);
+    job.stage(0.0, "decoding the image");
     let rgb = decode::decode(bytes)?;
-    build::recognize_windows(&rgb)
+    let readings = build::recognize_windows(&rgb, job)?;
+    job.stage(1.0, "done");
+    Ok(readings)
 }
 
 /// The page pass alone (words with boxes), for debugging layouts.

@@ -38,7 +38,8 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
             for y in (by as u32 * BLOCK)..((by as u32 + 1) * BLOCK).min(h) {
                 for x in (bx as u32 * BLOCK)..((bx as u32 + 1) * BLOCK).min(w) {
                     let p = rgb.get_pixel(x, y).0;
-                    let l = ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8;
+                    let l =
+                        ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8;
                     lo = lo.min(l);
                     hi = hi.max(l);
                 }
