@@ -4,7 +4,9 @@
 //!
 //! ```text
 //! bytes ─► decode    format sniffed, size capped, animations refused, alpha on white
-//!       ─► page pass Tesseract over the whole image: words with boxes
+//!       ─► locate    in a larger image (a desktop), window-like patches from pixels;
+//!                    each is read as below, every grid in it its own reading
+//!       ─► page pass Tesseract over the window: words with boxes
 //!       ─► grid      rows × columns of the tallest numbers (geometry, no pixel positions)
 //!       ─► cells     each value and row button cropped, scaled, binarised, re-read
 //!                    with a whitelist; checked against the page pass and the window's
