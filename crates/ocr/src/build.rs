@@ -6,7 +6,7 @@ use crate::labels::{self, RowKind};
 use crate::locate;
 use crate::read::{self, decimals, valid_number};
 use crate::settings;
-use crate::{CellReading, Job, Layout, OcrError, Recognition, RowReading, Settings};
+use crate::{CellReading, Job, Layout, OcrError, Readings, Recognition, RowReading, Settings};
 use bench::parse::{number, rescale};
 use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
 use image::imageops::{self, FilterType};
@@ -41,10 +41,7 @@ fn no_grid() -> OcrError {
 /// screenshot of one window, a desktop holding one, or several side by side. Each window
 /// found is cut out with its surroundings (title, settings, row buttons) and read as a
 /// screenshot of its own, so the title and settings searches see only that window.
-pub fn recognize_windows(
-    rgb: &RgbImage,
-    job: &mut Job,
-) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     // A larger image: read the window-like patches found from pixels first; the whole
     // image only when none of them holds a result grid.
     let mut found = Vec::new();
@@ -87,7 +84,7 @@ fn shift_reading(r: Result<Recognition, OcrError>, dx: i32, dy: i32) -> Result<R
 }
 
 /// The windows in an image that is (mostly) windows: grids from one page pass.
-fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = grid::find_all(&words, MAX_WINDOWS);
@@ -213,7 +210,7 @@ fn read_window(
             }
             if let Some(t) = &row.page_text[ci] {
                 let t = t.trim_matches(|c: char| !c.is_ascii_digit()).to_string();
-                let conf = page_conf(&words, row, &grid, ci);
+                let conf = page_conf(words, row, &grid, ci);
                 cands.push(Candidate { text: t, conf, page: true });
             }
             row_cands.push(cands);
@@ -248,8 +245,8 @@ fn read_window(
 
     // Row labels.
     job.stage(0.7, "reading the row labels");
-    let label_rects = grid.label_rects(&words);
-    let label_glyph = label_height(&words, &label_rects).unwrap_or(0.45 * grid.digit_height);
+    let label_rects = grid.label_rects(words);
+    let label_glyph = label_height(words, &label_rects).unwrap_or(0.45 * grid.digit_height);
     let mut row_labels = Vec::new();
     for rect in &label_rects {
         let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
@@ -284,10 +281,10 @@ fn read_window(
 
     // Title and settings.
     job.stage(0.85, "reading the title and settings");
-    let (tool_from_title, version, title, title_bar) = title(&words, &grid);
+    let (tool_from_title, version, title, title_bar) = title(words, &grid);
     let mut settings = Settings { title, version, ..Settings::default() };
-    read_settings(gray, &words, &grid, &label_rects, &mut settings)?;
-    let header_unit = header_text(&words, &grid).as_deref().and_then(settings::header_unit);
+    read_settings(gray, words, &grid, &label_rects, &mut settings)?;
+    let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
 
     let thousands = cells.iter().flatten().any(|c| c.text.as_deref().is_some_and(|t| t.contains(',')));
     let tool = tool_from_title.unwrap_or(

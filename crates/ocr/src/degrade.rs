@@ -110,7 +110,7 @@ impl Rng {
         }
         Rng(h)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -119,10 +119,10 @@ impl Rng {
     }
     /// Uniform in `lo..hi` (f32).
     pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        lo + (hi - lo) * (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
     }
     pub fn pick<T: Copy>(&mut self, options: &[T]) -> T {
-        options[(self.next() % options.len() as u64) as usize]
+        options[(self.next_u64() % options.len() as u64) as usize]
     }
 }
 

@@ -145,10 +145,13 @@ pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
     Err(first_err.unwrap_or_else(|| OcrError::NoBenchmarkWindow { detail: "no window could be read".into() }))
 }
 
+/// One reading per window found, left to right: each its own result or its own error.
+pub type Readings = Vec<Result<Recognition, OcrError>>;
+
 /// Reads every benchmark window in a screenshot (a desktop capture, two windows side by
 /// side), left to right: one reading per window, each its own result or its own error.
 /// The outer error is for the image as a whole (not an image, no window at all).
-pub fn recognize_all(bytes: &[u8]) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+pub fn recognize_all(bytes: &[u8]) -> Result<Readings, OcrError> {
     recognize_job(bytes, &mut Job::default())
 }
 
@@ -160,8 +163,11 @@ pub struct Job<'a> {
     pub deadline: Option<std::time::Duration>,
     /// Called with the share done (0–1) and the stage being started, e.g.
     /// `(0.3, "reading window 1 of 2: values")`.
-    pub progress: Option<&'a mut dyn FnMut(f64, &str)>,
+    pub progress: Option<&'a mut Progress<'a>>,
 }
+
+/// Receives the share done (0–1) and the stage being started.
+pub type Progress<'a> = dyn FnMut(f64, &str) + 'a;
 
 impl Job<'_> {
     pub(crate) fn stage(&mut self, done: f64, what: &str) {
@@ -172,7 +178,7 @@ impl Job<'_> {
 }
 
 /// `recognize_all` with a deadline and progress reports (the server's queue).
-pub fn recognize_job(bytes: &[u8], job: &mut Job) -> Result<Vec<Result<Recognition, OcrError>>, OcrError> {
+pub fn recognize_job(bytes: &[u8], job: &mut Job) -> Result<Readings, OcrError> {
     let _deadline = engine::deadline_guard(job.deadline);
     job.stage(0.0, "decoding the image");
     let rgb = decode::decode(bytes)?;
