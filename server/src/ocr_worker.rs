@@ -16,13 +16,33 @@ pub type Recognizer =
 
 /// The real recogniser: [`ocr::recognize`], its [`ocr::Recognition`] as JSON, or its
 /// error as the message the uploader reads.
+/// Stages are reported as the reader starts them (decoding, looking for windows, the
+/// grid, values, row labels, settings); a job stops at `RECOGNITION_DEADLINE`. A
+/// screenshot showing several windows gives the left-most one that reads.
 pub fn screenshot_recognizer() -> Recognizer {
     Arc::new(|image, progress| {
-        progress(0.1, "reading the screenshot");
-        let recognition = ocr::recognize(image).map_err(|e| e.to_string())?;
-        serde_json::to_value(&recognition).map_err(|e| format!("recognition does not serialise: {e}"))
+        let mut job = ocr::Job { deadline: Some(RECOGNITION_DEADLINE), progress: Some(progress) };
+        let readings = ocr::recognize_job(image, &mut job).map_err(|e| e.to_string())?;
+        let mut first_error = None;
+        for reading in readings {
+            match reading {
+                Ok(recognition) => {
+                    return serde_json::to_value(&recognition)
+                        .map_err(|e| format!("recognition does not serialise: {e}"))
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e.to_string());
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| "no benchmark window could be read".into()))
     })
 }
+
+/// Wall-clock limit of one recognition: a typical screenshot takes under a second and a
+/// desktop capture a few; a damaged JPEG once took 6 s. Well inside `LEASE_SECS`, so a
+/// stopped job is failed by its own worker, not claimed again.
+pub const RECOGNITION_DEADLINE: Duration = Duration::from_secs(20);
 
 /// How long a claimed job stays with its worker without a progress report. A worker
 /// whose server was killed stops reporting, and the job is claimed again after this.

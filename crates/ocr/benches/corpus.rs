@@ -1,95 +1,252 @@
-//! `cargo xtask bench-ocr` (or `cargo bench -p ocr --bench corpus`): per screenshot of the
-//! shared corpus, our values against LABELS.json and seconds per image on one thread,
-//! next to the same figures for plain `tesseract IMAGE -` measured in the same run.
+//! `cargo xtask bench-ocr [KIND...]` (or `cargo bench -p ocr --bench corpus -- [KIND...]`):
+//! the shared corpus's screenshots as they are and put through what sharing does to them
+//! (`ocr::degrade`: desktop captures, two windows side by side, JPEG, rescaling, display
+//! scaling, blur, crops). Per kind: values exact against LABELS.json, values reported
+//! confidently (≥ 0.9) and how many of those were wrong, images refused, settings read,
+//! seconds per image on one thread. Originals are also compared with plain
+//! `tesseract IMAGE -` measured in the same run.
 //!
 //! Plain Tesseract gives text, not cells, so its numbers are taken in reading order and
 //! counted exact when they match the labelled values in order (longest common
 //! subsequence); ours are counted cell by cell, which is stricter.
 
-use ocr::corpus::{self, exact_in_order, numbers_in_text};
+use ocr::corpus::{self, exact_in_order, numbers_in_text, LabelledImage, Score};
+use ocr::degrade::{self, Kind, Rng, ALL_KINDS};
 use std::process::Command;
 use std::time::Instant;
 
+#[derive(Default)]
+struct Totals {
+    images: usize,
+    fields: usize,
+    exact: usize,
+    confident: usize,
+    confident_wrong: usize,
+    failed: usize,
+    settings: usize,
+    settings_ok: usize,
+    secs: f64,
+    /// This thread's CPU time: the machine is shared, and wall time under load says
+    /// more about the neighbours than about the reader.
+    cpu_secs: f64,
+}
+
+impl Totals {
+    fn add(&mut self, s: &Score) {
+        self.fields += s.fields;
+        self.exact += s.exact;
+        self.confident += s.confident;
+        self.confident_wrong += s.confident_wrong;
+        self.settings += s.settings;
+        self.settings_ok += s.settings_ok;
+        self.failed += usize::from(!s.verdict_ok);
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
     // `cargo test --all-targets` runs harness-less benches too, without `--bench`:
     // the measurement only makes sense in an optimised build run on purpose.
-    if !std::env::args().any(|a| a == "--bench") {
+    if !args.iter().any(|a| a == "--bench") {
         println!("corpus benchmark: run it with `cargo xtask bench-ocr`");
         return;
     }
+    let kinds: Vec<Kind> = {
+        let named: Vec<Kind> = args.iter().filter_map(|a| Kind::from_name(a)).collect();
+        if named.is_empty() {
+            ALL_KINDS.to_vec()
+        } else {
+            named
+        }
+    };
+    let verbose = std::env::var_os("SSDBASE_OCR_BENCH_VERBOSE").is_some();
     let shared = corpus::shared_dir().expect("shared corpus not found: set SSDBASE_SHARED");
     let dir = shared.join("corpus/screenshots");
     let labels = corpus::load(&dir).expect("LABELS.json");
-    let tesseract = which_tesseract();
+    let files: Vec<Vec<u8>> =
+        labels.images.iter().map(|img| std::fs::read(dir.join(&img.file)).expect("screenshot")).collect();
+    // Decoded as the reader decodes (transparency on white): KDiskMark's shadows are
+    // transparent black, which a plain conversion would paint into the window.
+    let originals: Vec<image::RgbImage> =
+        files.iter().map(|f| degrade::decode_screenshot(f).expect("corpus screenshot decodes")).collect();
+    // Warm the engine outside the timing (the model loads once per process).
+    let _ = ocr::recognize(&std::fs::read(dir.join(&labels.images[0].file)).expect("screenshot"));
 
-    println!("{:<44} {:>9} {:>7} {:>7} | {:>9} {:>7}", "image", "ours", "labels", "s", "tesseract", "s");
-    let (mut fields, mut ours_exact, mut labels_n, mut labels_ok) = (0usize, 0usize, 0usize, 0usize);
-    let (mut ours_secs, mut tess_exact, mut tess_secs) = (0f64, 0usize, 0f64);
-    for img in &labels.images {
-        let path = dir.join(&img.file);
-        let bytes = std::fs::read(&path).expect("screenshot");
-        // Warm the engine outside the timing on the first image (model load happens once
-        // per process; the CLI pays it on every run and that is part of its figure).
-        if fields == 0 {
-            let _ = ocr::recognize(&bytes);
+    let mut table: Vec<(Kind, Totals)> = Vec::new();
+    for &kind in &kinds {
+        println!("== {}", kind.name());
+        let mut t = Totals::default();
+        for (i, img) in labels.images.iter().enumerate() {
+            // Two windows: this one and the next window that shows results, side by side.
+            let partner = (kind == Kind::TwoWindows).then(|| {
+                let j = (1..labels.images.len())
+                    .map(|d| (i + d) % labels.images.len())
+                    .find(|&j| !labels.images[j].all_zero())
+                    .expect("the corpus has windows with results");
+                (j, &labels.images[j])
+            });
+            let mut rng = Rng::for_image(&img.file, kind);
+            let made = if kind == Kind::Original {
+                degrade::Degraded {
+                    bytes: files[i].clone(),
+                    recipe: "original".into(),
+                    ext: "",
+                    windows: Vec::new(),
+                }
+            } else {
+                degrade::degrade(&originals[i], partner.map(|(j, _)| &originals[j]), kind, &mut rng)
+            };
+            let start = Instant::now();
+            let cpu_start = thread_cpu_secs();
+            let outcome = ocr::recognize_all(&made.bytes);
+            let secs = start.elapsed().as_secs_f64();
+            t.secs += secs;
+            t.cpu_secs += thread_cpu_secs() - cpu_start;
+            t.images += 1;
+            let expected: Vec<&LabelledImage> = std::iter::once(img).chain(partner.map(|(_, p)| p)).collect();
+            let scores = score_windows(&expected, &made.windows, outcome);
+            for (want, s) in expected.iter().zip(&scores) {
+                t.add(s);
+                let short: String = want.file.chars().take(44).collect();
+                let bad = s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0;
+                if verbose || bad {
+                    println!(
+                        "{short:<44} {:>3}/{:<3} confident-wrong {} {:.2}s  [{}]",
+                        s.exact, s.fields, s.confident_wrong, secs, made.recipe
+                    );
+                    for n in &s.notes {
+                        println!("    {n}");
+                    }
+                }
+            }
         }
-        let t = Instant::now();
-        let outcome = ocr::recognize(&bytes);
-        let secs = t.elapsed().as_secs_f64();
-        let s = corpus::score(img, &outcome);
-
-        let expected = img.expected_values();
-        let t = Instant::now();
-        let text = tesseract.as_ref().map(|bin| {
-            let out = Command::new(bin)
-                .arg(&path)
-                .arg("-")
-                .env("OMP_THREAD_LIMIT", "1")
-                .output()
-                .expect("tesseract runs");
-            String::from_utf8_lossy(&out.stdout).into_owned()
-        });
-        let t_secs = t.elapsed().as_secs_f64();
-        let t_exact = text.as_deref().map_or(0, |t| exact_in_order(&expected, &numbers_in_text(t)));
-
-        let short: String = img.file.chars().take(44).collect();
-        println!(
-            "{short:<44} {:>4}/{:<4} {:>3}/{:<3} {secs:>7.2} | {:>4}/{:<4} {t_secs:>7.2}",
-            s.exact,
-            s.fields,
-            s.labels_ok,
-            s.labels,
-            t_exact,
-            expected.len()
-        );
-        for n in &s.notes {
-            println!("    {n}");
-        }
-        fields += s.fields;
-        ours_exact += s.exact;
-        labels_n += s.labels;
-        labels_ok += s.labels_ok;
-        ours_secs += secs;
-        tess_exact += t_exact;
-        tess_secs += t_secs;
+        table.push((kind, t));
     }
-    let n = labels.images.len() as f64;
+
     println!();
     println!(
-        "ours:              {ours_exact}/{fields} numeric fields exact ({:.2} %), {labels_ok}/{labels_n} row labels ({:.2} %), {:.2} s/image",
-        100.0 * ours_exact as f64 / fields as f64,
-        100.0 * labels_ok as f64 / labels_n as f64,
-        ours_secs / n
+        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8}",
+        "kind", "images", "values exact", "%", "confident wrong", "refused", "settings", "s/image", "cpu s"
     );
-    match tesseract {
-        Some(_) => println!(
-            "plain tesseract:   {tess_exact}/{fields} numeric fields exact ({:.2} %), {:.2} s/image (ratio ours/tesseract time {:.2})",
-            100.0 * tess_exact as f64 / fields as f64,
-            tess_secs / n,
-            ours_secs / tess_secs
-        ),
-        None => println!("plain tesseract:   not installed (apt-get install tesseract-ocr)"),
+    let mut all = Totals::default();
+    for (kind, t) in &table {
+        print_line(kind.name(), t);
+        all.images += t.images;
+        all.fields += t.fields;
+        all.exact += t.exact;
+        all.confident += t.confident;
+        all.confident_wrong += t.confident_wrong;
+        all.failed += t.failed;
+        all.settings += t.settings;
+        all.settings_ok += t.settings_ok;
+        all.secs += t.secs;
+        all.cpu_secs += t.cpu_secs;
     }
+    print_line("all", &all);
+
+    if kinds.contains(&Kind::Original) {
+        plain_tesseract(&dir, &labels.images);
+    }
+}
+
+fn print_line(name: &str, t: &Totals) {
+    println!(
+        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2}",
+        t.images,
+        t.exact,
+        t.fields,
+        100.0 * t.exact as f64 / t.fields.max(1) as f64,
+        t.confident_wrong,
+        t.confident,
+        t.failed,
+        t.settings_ok,
+        t.settings,
+        t.secs / t.images.max(1) as f64,
+        t.cpu_secs / t.images.max(1) as f64
+    );
+}
+
+/// CPU seconds this thread has used (Linux: utime + stime of /proc/thread-self/stat, in
+/// clock ticks of 10 ms), 0 where that file does not exist.
+fn thread_cpu_secs() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else { return 0.0 };
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, r)| r).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Scores each labelled window against its reading: the reading whose grid lies in the
+/// window where it was placed (desktop kinds), or the only/first one. A window without a
+/// reading scores as refused.
+fn score_windows(
+    expected: &[&LabelledImage],
+    placed: &[ocr::Rect],
+    outcome: Result<Vec<Result<ocr::Recognition, ocr::OcrError>>, ocr::OcrError>,
+) -> Vec<Score> {
+    let refused = |detail: String| ocr::OcrError::NoBenchmarkWindow { detail };
+    let mut readings = match outcome {
+        Ok(r) => r,
+        Err(e) => {
+            let msg = e.to_string();
+            return expected.iter().map(|img| corpus::score(img, &Err(refused(msg.clone())))).collect();
+        }
+    };
+    let grid_of = |r: &Result<ocr::Recognition, ocr::OcrError>| match r {
+        Ok(r) => Some(r.layout.grid),
+        Err(ocr::OcrError::NoTestRan { recognition }) => Some(recognition.layout.grid),
+        Err(_) => None,
+    };
+    let shown = readings.len();
+    expected
+        .iter()
+        .enumerate()
+        .map(|(i, img)| {
+            let at = match placed.get(i) {
+                Some(w) => readings.iter().position(|r| {
+                    grid_of(r).is_some_and(|g| {
+                        let (cx, cy) = ((g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2);
+                        cx >= w.x0 && cx < w.x1 && cy >= w.y0 && cy < w.y1
+                    })
+                }),
+                None => (!readings.is_empty()).then_some(0),
+            };
+            match at {
+                Some(k) => corpus::score(img, &readings.remove(k)),
+                None => corpus::score(
+                    img,
+                    &Err(refused(format!("no reading in this window ({shown} window(s) read)"))),
+                ),
+            }
+        })
+        .collect()
+}
+
+fn plain_tesseract(dir: &std::path::Path, images: &[LabelledImage]) {
+    let Some(bin) = which_tesseract() else {
+        println!("plain tesseract:   not installed (apt-get install tesseract-ocr)");
+        return;
+    };
+    let (mut fields, mut exact, mut secs) = (0usize, 0usize, 0f64);
+    for img in images {
+        let expected = img.expected_values();
+        let t = Instant::now();
+        let out = Command::new(&bin)
+            .arg(dir.join(&img.file))
+            .arg("-")
+            .env("OMP_THREAD_LIMIT", "1")
+            .output()
+            .expect("tesseract runs");
+        secs += t.elapsed().as_secs_f64();
+        exact += exact_in_order(&expected, &numbers_in_text(&String::from_utf8_lossy(&out.stdout)));
+        fields += expected.len();
+    }
+    println!(
+        "plain tesseract on the originals: {exact}/{fields} values exact ({:.2} %), {:.2} s/image",
+        100.0 * exact as f64 / fields.max(1) as f64,
+        secs / images.len().max(1) as f64
+    );
 }
 
 fn which_tesseract() -> Option<std::path::PathBuf> {

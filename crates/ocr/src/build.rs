@@ -1,11 +1,12 @@
 //! The pipeline after decoding: page pass, grid, cells, labels, settings, result.
 
-use crate::engine::{self, Word};
+use crate::engine::{self, Threshold, Word};
 use crate::grid::{self, Grid, Rect};
 use crate::labels::{self, RowKind};
+use crate::locate;
 use crate::read::{self, decimals, valid_number};
 use crate::settings;
-use crate::{CellReading, Layout, OcrError, Recognition, RowReading, Settings};
+use crate::{CellReading, Job, Layout, OcrError, Readings, Recognition, RowReading, Settings};
 use bench::parse::{number, rescale};
 use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
 use image::imageops::{self, FilterType};
@@ -16,15 +17,181 @@ use image::RgbImage;
 const PAGE_PIXELS: f32 = 2_400_000.0;
 /// Value digit height of a CrystalDiskMark 8 window at 100 % scaling.
 const CDM8_DIGIT_HEIGHT: f32 = 22.0;
+/// The most a value read only once may claim (under the review table's 0.9).
+const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
 const NUMBER_CHARS: &str = "0123456789.,";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
-pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
-    let words = page_words(rgb)?;
-    let gray = rgb;
-    let mut grid = grid::find(&words).ok_or_else(|| OcrError::NoBenchmarkWindow {
+/// Up to this size (a window at 100 % is about 0.25–0.7 MP) a page pass that found no
+/// grid is tried again at twice the size.
+const SMALL_WINDOW_PIXELS: u32 = 400_000;
+/// More benchmark windows than anyone posts in one screenshot.
+const MAX_WINDOWS: usize = 4;
+/// A window whose surroundings are less than this share of the image is read in place;
+/// a smaller one (a desktop capture) is cut out and read again on its own.
+const WINDOW_SHARE_READ_IN_PLACE: f32 = 0.6;
+
+fn no_grid() -> OcrError {
+    OcrError::NoBenchmarkWindow {
         detail: "no grid of result values (rows of numbers in two or three columns) was found".into(),
-    })?;
+    }
+}
+
+/// Every benchmark window in the image, left to right (top to bottom for ties): a
+/// screenshot of one window, a desktop holding one, or several side by side. Each window
+/// found is cut out with its surroundings (title, settings, row buttons) and read as a
+/// screenshot of its own, so the title and settings searches see only that window.
+pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
+    // A larger image: read the window-like patches found from pixels first; the whole
+    // image only when none of them holds a result grid.
+    let mut found = Vec::new();
+    let debug = std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some();
+    job.stage(0.05, "looking for benchmark windows");
+    let patches = locate::candidates(rgb);
+    for (i, patch) in patches.iter().copied().enumerate() {
+        job.stage(
+            0.1 + 0.8 * i as f64 / patches.len() as f64,
+            &format!("reading part {} of {} of the image", i + 1, patches.len()),
+        );
+        let crop = cut(rgb, patch);
+        match windows_in(&crop, job) {
+            Ok(readings) => found.extend(readings.into_iter().map(|r| shift_reading(r, patch.x0, patch.y0))),
+            Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
+            Err(e) if debug => eprintln!("window candidate {patch:?}: {e}"),
+            Err(_) => {}
+        }
+    }
+    // Every reading comes from a grid found there, even one that says no test ran.
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    job.stage(0.1, "reading the whole image");
+    windows_in(rgb, job)
+}
+
+fn cut(rgb: &RgbImage, r: Rect) -> RgbImage {
+    imageops::crop_imm(rgb, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image()
+}
+
+fn shift_reading(r: Result<Recognition, OcrError>, dx: i32, dy: i32) -> Result<Recognition, OcrError> {
+    match r {
+        Ok(r) => Ok(shift(r, dx, dy)),
+        Err(OcrError::NoTestRan { recognition }) => {
+            Err(OcrError::NoTestRan { recognition: Box::new(shift(*recognition, dx, dy)) })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The windows in an image that is (mostly) windows: grids from one page pass.
+fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
+    job.stage(0.15, "finding the result grid");
+    let mut words = page_words(rgb, Threshold::Global)?;
+    let mut grids = grid::find_all(&words, MAX_WINDOWS);
+    if grids.is_empty() {
+        // A window on a dark or busy desktop: one threshold for the whole image blanks it.
+        words = page_words(rgb, Threshold::Local)?;
+        grids = grid::find_all(&words, MAX_WINDOWS);
+    }
+    if grids.is_empty() && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
+        // A window shown at half size or less: its digits are too small for the page
+        // pass to find, read twice as large (cells are re-read at their own scale).
+        words = page_words_at(rgb, Threshold::Global, 2.0)?;
+        grids = grid::find_all(&words, MAX_WINDOWS);
+    }
+    if grids.is_empty() {
+        return Err(no_grid());
+    }
+    let image_rect = Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 };
+    let boxes: Vec<Rect> = grids.iter().map(grid_box).collect();
+    let mut regions: Vec<(Rect, Grid)> = grids
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (window_region(&g, &words, &boxes, i).clip(rgb.width(), rgb.height()), g))
+        .collect();
+    regions.sort_by_key(|(r, _)| (r.x0, r.y0));
+    if regions.len() == 1 {
+        let (region, grid) = regions.pop().expect("one region");
+        let share =
+            (region.width() * region.height()) as f32 / (image_rect.width() * image_rect.height()) as f32;
+        if share >= WINDOW_SHARE_READ_IN_PLACE {
+            return Ok(vec![read_window(rgb, &words, grid, job)]);
+        }
+        regions.push((region, grid));
+    }
+    let mut out = Vec::new();
+    for (region, grid) in regions {
+        let reading = match recognize_rgb(&cut(rgb, region), job) {
+            // A region guessed too tight: read the window in place instead.
+            Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid, job),
+            r => shift_reading(r, region.x0, region.y0),
+        };
+        out.push(reading);
+    }
+    Ok(out)
+}
+
+/// Where a window probably is around its grid: the row buttons to the left, title bar,
+/// menu, settings and column headers above (about six rows' pitch), a status line below;
+/// never reaching into another window's grid.
+fn window_region(grid: &Grid, words: &[Word], others: &[Rect], me: usize) -> Rect {
+    let g = grid_box(grid);
+    let h = grid.digit_height;
+    let labels_left = grid.label_rects(words).iter().flatten().map(|r| r.x0).min();
+    let mut region = Rect {
+        x0: labels_left.map_or(g.x0 - (8.0 * h) as i32, |x| x - (1.5 * h) as i32),
+        x1: g.x1 + (2.0 * h) as i32,
+        y0: g.y0 - (7.0 * grid.pitch) as i32,
+        y1: g.y1 + (2.5 * grid.pitch) as i32,
+    };
+    for (i, o) in others.iter().enumerate() {
+        let same_band = o.y1 > region.y0 && o.y0 < region.y1;
+        if i == me || !same_band {
+            continue;
+        }
+        if o.x1 <= g.x0 {
+            region.x0 = region.x0.max(o.x1 + (0.5 * h) as i32);
+        } else if o.x0 >= g.x1 {
+            region.x1 = region.x1.min(o.x0 - (0.5 * h) as i32);
+        }
+    }
+    region
+}
+
+/// Moves every position in a reading of a cut-out window back into the whole image.
+fn shift(mut r: Recognition, dx: i32, dy: i32) -> Recognition {
+    let mv = |rect: &mut Rect| {
+        rect.x0 += dx;
+        rect.x1 += dx;
+        rect.y0 += dy;
+        rect.y1 += dy;
+    };
+    mv(&mut r.layout.grid);
+    for row in &mut r.rows {
+        for c in &mut row.cells {
+            mv(&mut c.rect);
+        }
+    }
+    r
+}
+
+/// One window: the best grid in the page.
+pub fn recognize_rgb(rgb: &RgbImage, job: &mut Job) -> Result<Recognition, OcrError> {
+    job.stage(0.15, "finding the result grid");
+    let words = page_words(rgb, Threshold::Global)?;
+    let grid = grid::find(&words).ok_or_else(no_grid)?;
+    read_window(rgb, &words, grid, job)
+}
+
+/// Reads the window around `grid`: values, row buttons, title, settings.
+fn read_window(
+    rgb: &RgbImage,
+    words: &[Word],
+    mut grid: Grid,
+    job: &mut Job,
+) -> Result<Recognition, OcrError> {
+    job.stage(0.4, "reading the values");
+    let gray = rgb;
     grid.refine_rows(|b| read::ink_extent(gray, b));
     probe_rows(gray, &mut grid)?;
 
@@ -43,7 +210,7 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
             }
             if let Some(t) = &row.page_text[ci] {
                 let t = t.trim_matches(|c: char| !c.is_ascii_digit()).to_string();
-                let conf = page_conf(&words, row, &grid, ci);
+                let conf = page_conf(words, row, &grid, ci);
                 cands.push(Candidate { text: t, conf, page: true });
             }
             row_cands.push(cands);
@@ -77,8 +244,9 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     }
 
     // Row labels.
-    let label_rects = grid.label_rects(&words);
-    let label_glyph = label_height(&words, &label_rects).unwrap_or(0.45 * grid.digit_height);
+    job.stage(0.7, "reading the row labels");
+    let label_rects = grid.label_rects(words);
+    let label_glyph = label_height(words, &label_rects).unwrap_or(0.45 * grid.digit_height);
     let mut row_labels = Vec::new();
     for rect in &label_rects {
         let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
@@ -112,10 +280,11 @@ pub fn recognize_rgb(rgb: &RgbImage) -> Result<Recognition, OcrError> {
     }
 
     // Title and settings.
-    let (tool_from_title, version, title, title_bar) = title(&words, &grid);
+    job.stage(0.85, "reading the title and settings");
+    let (tool_from_title, version, title, title_bar) = title(words, &grid);
     let mut settings = Settings { title, version, ..Settings::default() };
-    read_settings(gray, &words, &grid, &label_rects, &mut settings)?;
-    let header_unit = header_text(&words, &grid).as_deref().and_then(settings::header_unit);
+    read_settings(gray, words, &grid, &label_rects, &mut settings)?;
+    let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
 
     let thousands = cells.iter().flatten().any(|c| c.text.as_deref().is_some_and(|t| t.contains(',')));
     let tool = tool_from_title.unwrap_or(
@@ -297,19 +466,24 @@ fn column_name(i: usize) -> &'static str {
     ["Read", "Write", "Mix", "Column 4"][i.min(3)]
 }
 
-fn page_words(rgb: &RgbImage) -> Result<Vec<Word>, OcrError> {
+fn page_words(rgb: &RgbImage, threshold: Threshold) -> Result<Vec<Word>, OcrError> {
     let pixels = (rgb.width() * rgb.height()) as f32;
     if pixels <= PAGE_PIXELS {
-        return engine::page_words(rgb);
+        return engine::page_words_thresholded(rgb, threshold);
     }
-    let s = (PAGE_PIXELS / pixels).sqrt();
-    let small = imageops::resize(
+    page_words_at(rgb, threshold, (PAGE_PIXELS / pixels).sqrt())
+}
+
+/// The page pass on the image resized by `s`, boxes mapped back to the image's pixels.
+fn page_words_at(rgb: &RgbImage, threshold: Threshold, s: f32) -> Result<Vec<Word>, OcrError> {
+    let filter = if s > 1.0 { FilterType::CatmullRom } else { FilterType::Triangle };
+    let resized = imageops::resize(
         rgb,
-        (rgb.width() as f32 * s) as u32,
-        (rgb.height() as f32 * s) as u32,
-        FilterType::Triangle,
+        ((rgb.width() as f32 * s) as u32).max(1),
+        ((rgb.height() as f32 * s) as u32).max(1),
+        filter,
     );
-    let mut words = engine::page_words(&small)?;
+    let mut words = engine::page_words_thresholded(&resized, threshold)?;
     for w in &mut words {
         w.left = (w.left as f32 / s) as i32;
         w.top = (w.top as f32 / s) as i32;
@@ -341,6 +515,11 @@ fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, 
         }
         if agree {
             conf = 1.0 - (1.0 - conf) * 0.25;
+        } else {
+            // One reading alone is never certain: Tesseract is sure of a `7` read as `1`
+            // on a recompressed or rescaled image. Unconfirmed values are for a person
+            // to check (the review table flags everything under 0.9).
+            conf = conf.min(UNCONFIRMED_CONFIDENCE);
         }
         if let (Some(d), Some(u)) = (decimals(&c.text), usual_decimals) {
             if d != u {

@@ -71,6 +71,9 @@ pub fn load(dir: &Path) -> Result<Labels, String> {
     serde_json::from_str(&text).map_err(|e| format!("LABELS.json: {e}"))
 }
 
+/// From this confidence on a value is presented as certain (not flagged for review).
+pub const CONFIDENT: f32 = 0.9;
+
 /// One image's score.
 #[derive(Debug, Default, Clone)]
 pub struct Score {
@@ -81,6 +84,10 @@ pub struct Score {
     /// Settings-bar texts and the title-bar version that are visible in the image.
     pub settings: usize,
     pub settings_ok: usize,
+    /// Values reported with confidence ≥ `CONFIDENT` and how many of them were wrong:
+    /// the reader promises that this second number is zero.
+    pub confident: usize,
+    pub confident_wrong: usize,
     /// The all-zero verdict matched (an all-zero window refused, others accepted).
     pub verdict_ok: bool,
     pub notes: Vec<String>,
@@ -136,8 +143,20 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
             }
         }
     }
+    // A labelled row is compared with the reading's row of the same label (the result
+    // is keyed by label: a row found above the grid shifts the index, not the meaning),
+    // or, when no row has that label, with the row at the same index.
+    let mut used = vec![false; rec.map_or(0, |r| r.rows.len())];
+    let same = |a: Option<&str>, b: &str| a.map(|l| l.replace('µ', "μ")).as_deref() == Some(b);
     for (ri, row) in img.rows.iter().enumerate() {
-        let got = rec.and_then(|r| r.rows.get(ri));
+        let by_label = rec.and_then(|r| {
+            (0..r.rows.len()).find(|&k| !used[k] && same(r.rows[k].label.as_deref(), &row.label))
+        });
+        let at = by_label.or_else(|| (ri < used.len() && !used[ri]).then_some(ri));
+        if let Some(k) = at {
+            used[k] = true;
+        }
+        let got = at.and_then(|k| rec.and_then(|r| r.rows.get(k)));
         s.labels += 1;
         let got_label = got.and_then(|g| g.label.as_deref()).map(|l| l.replace('µ', "μ"));
         if got_label.as_deref() == Some(row.label.as_str()) {
@@ -156,6 +175,17 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
             s.fields += 1;
             let cell = got.and_then(|g| g.cells.get(ci));
             let read = cell.and_then(|c| c.text.as_deref());
+            if cell.is_some_and(|c| c.text.is_some() && c.confidence >= CONFIDENT) {
+                s.confident += 1;
+                if read != Some(want) {
+                    s.confident_wrong += 1;
+                    s.notes.push(format!(
+                        "CONFIDENTLY WRONG row {} col {}: want {want}, read {read:?}",
+                        ri + 1,
+                        ci + 1
+                    ));
+                }
+            }
             if read == Some(want) {
                 s.exact += 1;
             } else {

@@ -10,7 +10,8 @@
 
 use crate::OcrError;
 use image::{GrayImage, RgbImage};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
 use tesseract_rs::{TessPageSegMode, TesseractAPI};
 
 /// Where Debian's `tesseract-ocr-eng` puts its model; `TESSDATA_PREFIX` overrides it.
@@ -18,6 +19,32 @@ const DEBIAN_TESSDATA: &str = "/usr/share/tesseract-ocr/5/tessdata";
 
 thread_local! {
     static ENGINE: RefCell<Option<TesseractAPI>> = const { RefCell::new(None) };
+    /// The running job's wall-clock deadline: checked before every Tesseract call, the
+    /// unit of work that can be slow (a whole page, a damaged crop), so a job ends at
+    /// most one call after it.
+    static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+}
+
+/// Sets this thread's deadline until the guard is dropped.
+pub fn deadline_guard(deadline: Option<Duration>) -> impl Drop {
+    struct Guard;
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            DEADLINE.with(|d| d.set(None));
+        }
+    }
+    DEADLINE.with(|d| d.set(deadline.map(|limit| (Instant::now() + limit, limit))));
+    Guard
+}
+
+/// `Err(DeadlineExceeded)` once the running job's time is up.
+pub fn check_deadline() -> Result<(), OcrError> {
+    match DEADLINE.with(Cell::get) {
+        Some((at, limit)) if Instant::now() >= at => {
+            Err(OcrError::DeadlineExceeded { seconds: limit.as_secs_f32() })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// One recognised word of a full-page pass, in image pixels.
@@ -50,6 +77,7 @@ fn tessdata() -> String {
 }
 
 fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Result<T, OcrError> {
+    check_deadline()?;
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -82,8 +110,24 @@ fn set_gray(api: &TesseractAPI, img: &GrayImage) -> Result<(), OcrError> {
 /// Colour matters here: Tesseract thresholds each channel, which separates white digits
 /// from a blue bar far better than any grey conversion.
 pub fn page_words(img: &RgbImage) -> Result<Vec<Word>, OcrError> {
+    page_words_thresholded(img, Threshold::Global)
+}
+
+/// How Tesseract turns the page into black and white before finding text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threshold {
+    /// One Otsu threshold for the whole image: best on a window alone.
+    Global,
+    /// Sauvola's local threshold: a window on a dark or busy desktop, where one
+    /// threshold for the whole image turns the window's text into a blank.
+    Local,
+}
+
+pub fn page_words_thresholded(img: &RgbImage, threshold: Threshold) -> Result<Vec<Word>, OcrError> {
     with_engine(|api| {
         api.set_variable("tessedit_char_whitelist", "").map_err(engine_err("whitelist"))?;
+        let method = if threshold == Threshold::Local { "2" } else { "0" };
+        api.set_variable("thresholding_method", method).map_err(engine_err("thresholding"))?;
         api.set_page_seg_mode(TessPageSegMode::PSM_SPARSE_TEXT).map_err(engine_err("page mode"))?;
         let (w, h) = (img.width() as i32, img.height() as i32);
         api.set_image(img.as_raw(), w, h, 3, 3 * w).map_err(engine_err("set image"))?;
@@ -100,6 +144,7 @@ pub fn read_text(img: &GrayImage, block: bool, whitelist: &str) -> Result<(Strin
         api.set_variable("tessedit_char_whitelist", whitelist).map_err(engine_err("whitelist"))?;
         let mode = if block { TessPageSegMode::PSM_SINGLE_BLOCK } else { TessPageSegMode::PSM_SINGLE_LINE };
         api.set_page_seg_mode(mode).map_err(engine_err("page mode"))?;
+        api.set_variable("thresholding_method", "0").map_err(engine_err("thresholding"))?;
         set_gray(api, img)?;
         let text = api.get_utf8_text().map_err(engine_err("recognise"))?;
         let conf = api.mean_text_conf().map_err(engine_err("confidence"))? as f32;

@@ -29,6 +29,12 @@ impl Rect {
     pub fn height(&self) -> i32 {
         self.y1 - self.y0
     }
+    pub fn grow(self, by: i32) -> Rect {
+        Rect { x0: self.x0 - by, y0: self.y0 - by, x1: self.x1 + by, y1: self.y1 + by }
+    }
+    pub fn contains(&self, o: &Rect) -> bool {
+        self.x0 <= o.x0 && self.y0 <= o.y0 && self.x1 >= o.x1 && self.y1 >= o.y1
+    }
     pub fn clip(self, w: u32, h: u32) -> Rect {
         Rect {
             x0: self.x0.clamp(0, w as i32),
@@ -119,11 +125,26 @@ pub fn find(words: &[Word]) -> Option<Grid> {
         }
     }
 
+    // Two windows side by side (before/after posts) put their rows at the same height:
+    // a row is split where a word with letters (the next window's row button, whose two
+    // lines sit within half a digit height of the row's centre; a column header above
+    // does not) or a gap wider than any window's cells lies between two of its numbers.
+    let rows: Vec<Row> = rows.into_iter().flat_map(|r| split_row(r, words)).collect();
+
     // 2. Every row holding two or more numbers may be the grid's; the grid is the seed
     //    giving the most cells (a desktop shot holds other windows with numbers).
     let mut best: Option<(f32, Grid)> = None;
     for seed in rows.iter().filter(|r| r.words.len() >= 2) {
-        if let Some(g) = grid_from_seed(&rows, seed) {
+        let g = grid_from_seed(&rows, seed);
+        if std::env::var_os("SSDBASE_OCR_DEBUG_GRID").is_some() {
+            eprintln!(
+                "seed {:?} at {} -> {}",
+                seed.words.iter().map(|w| &w.text).collect::<Vec<_>>(),
+                seed.cy,
+                g.is_some()
+            );
+        }
+        if let Some(g) = g {
             let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
             let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
             if best.as_ref().is_none_or(|(b, _)| score > *b) {
@@ -132,6 +153,62 @@ pub fn find(words: &[Word]) -> Option<Grid> {
         }
     }
     best.map(|(_, g)| g)
+}
+
+fn split_row<'a>(row: Row<'a>, words: &[Word]) -> Vec<Row<'a>> {
+    let mut ws = row.words;
+    ws.sort_by_key(|w| w.left);
+    let h = row.h;
+    let mut out: Vec<Vec<&Word>> = Vec::new();
+    for w in ws {
+        let split = out.last().and_then(|run| run.last()).is_some_and(|prev| {
+            let gap = (w.left - prev.right()) as f32;
+            gap > 12.0 * h
+                || words.iter().any(|o| {
+                    o.left >= prev.right()
+                        && o.right() <= w.left
+                        && (o.cy() - row.cy).abs() < 0.6 * h
+                        && o.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                })
+        });
+        match out.last_mut() {
+            Some(run) if !split => run.push(w),
+            _ => out.push(vec![w]),
+        }
+    }
+    out.into_iter()
+        .map(|words| {
+            let cy = words.iter().map(|w| w.cy()).sum::<f32>() / words.len() as f32;
+            let h = median(words.iter().map(|w| w.height as f32).collect());
+            Row { words, cy, h }
+        })
+        .collect()
+}
+
+/// Every result grid in the page, at most `max` of them, best first: the best grid's
+/// numbers are set aside and the search repeats (several windows in one screenshot).
+pub fn find_all(words: &[Word], max: usize) -> Vec<Grid> {
+    let mut left: Vec<Word> = words.to_vec();
+    let mut grids: Vec<Grid> = Vec::new();
+    while grids.len() < max {
+        let Some(g) = find(&left) else { break };
+        let (x0, x1) = (g.columns[0].0, g.columns.last().expect("a grid has columns").1);
+        let (y0, y1) = (g.rows[0].top, g.rows.last().expect("a grid has rows").bottom);
+        let pad = g.digit_height as i32;
+        let before = left.len();
+        left.retain(|w| {
+            !(is_numeric(&w.text)
+                && w.right() > x0 - pad
+                && w.left < x1 + pad
+                && w.bottom() > y0 - pad
+                && w.top < y1 + pad)
+        });
+        grids.push(g);
+        if left.len() == before {
+            break;
+        }
+    }
+    grids
 }
 
 /// The grid containing `seed`: rows of the same glyph height overlapping it horizontally.

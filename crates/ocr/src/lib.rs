@@ -4,7 +4,9 @@
 //!
 //! ```text
 //! bytes ─► decode    format sniffed, size capped, animations refused, alpha on white
-//!       ─► page pass Tesseract over the whole image: words with boxes
+//!       ─► locate    in a larger image (a desktop), window-like patches from pixels;
+//!                    each is read as below, every grid in it its own reading
+//!       ─► page pass Tesseract over the window: words with boxes
 //!       ─► grid      rows × columns of the tallest numbers (geometry, no pixel positions)
 //!       ─► cells     each value and row button cropped, scaled, binarised, re-read
 //!                    with a whitelist; checked against the page pass and the window's
@@ -20,9 +22,11 @@
 mod build;
 pub mod corpus;
 mod decode;
+pub mod degrade;
 pub mod engine;
 mod grid;
 pub mod labels;
+mod locate;
 mod read;
 mod settings;
 
@@ -50,6 +54,8 @@ pub enum OcrError {
     NoBenchmarkWindow { detail: String },
     #[error("the window shows no result: every value is zero (no test ran)")]
     NoTestRan { recognition: Box<Recognition> },
+    #[error("reading the screenshot took longer than {seconds:.0} s and was stopped; a screenshot of the window alone reads faster")]
+    DeadlineExceeded { seconds: f32 },
     #[error("OCR engine: {detail}")]
     Engine { detail: String },
 }
@@ -123,10 +129,62 @@ pub struct CellReading {
     pub rect: Rect,
 }
 
-/// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes).
+/// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes): the benchmark window in
+/// it, or, when it shows several, the left-most one that reads (see `recognize_all`).
 pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
+    let readings = recognize_all(bytes)?;
+    let mut first_err = None;
+    for r in readings {
+        match r {
+            Ok(r) => return Ok(r),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.unwrap_or_else(|| OcrError::NoBenchmarkWindow { detail: "no window could be read".into() }))
+}
+
+/// One reading per window found, left to right: each its own result or its own error.
+pub type Readings = Vec<Result<Recognition, OcrError>>;
+
+/// Reads every benchmark window in a screenshot (a desktop capture, two windows side by
+/// side), left to right: one reading per window, each its own result or its own error.
+/// The outer error is for the image as a whole (not an image, no window at all).
+pub fn recognize_all(bytes: &[u8]) -> Result<Readings, OcrError> {
+    recognize_job(bytes, &mut Job::default())
+}
+
+/// How a queued recognition runs: a wall-clock limit and where its stages are reported.
+#[derive(Default)]
+pub struct Job<'a> {
+    /// Stop with `OcrError::DeadlineExceeded` once this much time has passed (checked
+    /// before every Tesseract call, so the overrun is at most one call).
+    pub deadline: Option<std::time::Duration>,
+    /// Called with the share done (0–1) and the stage being started, e.g.
+    /// `(0.3, "reading window 1 of 2: values")`.
+    pub progress: Option<&'a mut Progress<'a>>,
+}
+
+/// Receives the share done (0–1) and the stage being started.
+pub type Progress<'a> = dyn FnMut(f64, &str) + 'a;
+
+impl Job<'_> {
+    pub(crate) fn stage(&mut self, done: f64, what: &str) {
+        if let Some(p) = self.progress.as_mut() {
+            p(done.clamp(0.0, 1.0), what);
+        }
+    }
+}
+
+/// `recognize_all` with a deadline and progress reports (the server's queue).
+pub fn recognize_job(bytes: &[u8], job: &mut Job) -> Result<Readings, OcrError> {
+    let _deadline = engine::deadline_guard(job.deadline);
+    job.stage(0.0, "decoding the image");
     let rgb = decode::decode(bytes)?;
-    build::recognize_rgb(&rgb)
+    let readings = build::recognize_windows(&rgb, job)?;
+    job.stage(1.0, "done");
+    Ok(readings)
 }
 
 /// The page pass alone (words with boxes), for debugging layouts.
