@@ -30,8 +30,7 @@ use bench::{DataPattern, PlatformGroup, TestKey};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Child;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -71,23 +70,12 @@ impl Config {
 }
 
 // ---------------------------------------------------------------------------------------
-// A small blocking HTTP/1.1 client (bytes, content-length or chunked), loopback only
+// HTTP through the tests' client (common::request), multipart bodies, a random source
 // ---------------------------------------------------------------------------------------
 
-struct Reply {
-    status: u16,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
-    }
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
+/// The answers the soak reads: the tests' one HTTP client, with a longer wait (slow
+/// statements under load take seconds).
+type Reply = common::HttpReply;
 
 fn http(
     addr: SocketAddr,
@@ -96,66 +84,7 @@ fn http(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<Reply, String> {
-    assert!(addr.ip().is_loopback(), "the soak only talks to loopback");
-    let mut s =
-        TcpStream::connect_timeout(&addr, Duration::from_secs(5)).map_err(|e| format!("connect: {e}"))?;
-    s.set_read_timeout(Some(Duration::from_secs(120))).map_err(|e| e.to_string())?;
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: soak\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    for (n, v) in headers {
-        req.push_str(&format!("{n}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    let mut raw = req.into_bytes();
-    raw.extend_from_slice(body);
-    s.write_all(&raw).map_err(|e| format!("write: {e}"))?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).map_err(|e| format!("read: {e}"))?;
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or("no complete head")?;
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let rest = &raw[split + 4..];
-    let mut lines = head.lines();
-    let status =
-        lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).ok_or("bad status")?;
-    let mut length = None;
-    let mut chunked = false;
-    for line in lines {
-        if let Some((n, v)) = line.split_once(':') {
-            match n.trim().to_ascii_lowercase().as_str() {
-                "content-length" => length = v.trim().parse::<usize>().ok(),
-                "transfer-encoding" => chunked = v.to_ascii_lowercase().contains("chunked"),
-                _ => {}
-            }
-        }
-    }
-    let body = if chunked {
-        dechunk(rest).ok_or("truncated chunked body")?
-    } else if let Some(n) = length {
-        if rest.len() != n {
-            return Err(format!("body {} of {n} bytes", rest.len()));
-        }
-        rest.to_vec()
-    } else {
-        rest.to_vec()
-    };
-    Ok(Reply { status, body })
-}
-
-fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n")?;
-        let size =
-            usize::from_str_radix(std::str::from_utf8(&b[..eol]).ok()?.split(';').next()?.trim(), 16).ok()?;
-        b = &b[eol + 2..];
-        if size == 0 {
-            return Some(out);
-        }
-        out.extend_from_slice(b.get(..size)?);
-        b = b.get(size + 2..)?;
-    }
+    common::request(addr, method, path, headers, body, Duration::from_secs(120))
 }
 
 fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
@@ -526,11 +455,11 @@ impl Shared {
                 rs.all.push(ms);
                 if r.status >= 500 {
                     stats.server_errors[k] += 1;
-                    note(&mut stats, format!("{} {}", r.status, r.text()));
+                    note(&mut stats, format!("{} {}", r.status, r.body));
                     None
                 } else if !expect.contains(&r.status) {
                     stats.unexpected[k] += 1;
-                    note(&mut stats, format!("{} {}", r.status, r.text()));
+                    note(&mut stats, format!("{} {}", r.status, r.body));
                     None
                 } else {
                     Some(r)
@@ -737,7 +666,8 @@ impl Client {
             _ => (
                 "GET /oembed",
                 format!(
-                    "/api/v1/oembed?url=http%3A%2F%2Fsoak%2Fcompare%3Fdrives%3D{}",
+                    "/api/v1/oembed?url=http%3A%2F%2F{}%2Fcompare%3Fdrives%3D{}",
+                    common::HOST,
                     drives.replace(',', "%2C")
                 ),
             ),
@@ -983,7 +913,7 @@ impl Client {
         let path = format!("/api/v1/results/{}/upload", a.id);
         if let Some(r) = sh.get(self.db, &mut self.rng, "GET /results/{id}/upload", &path, Q) {
             assert_eq!(
-                <[u8; 32]>::from(Sha256::digest(&r.body)),
+                <[u8; 32]>::from(Sha256::digest(&r.bytes)),
                 a.upload,
                 "result {}: upload changed",
                 a.id
@@ -1003,7 +933,7 @@ fn addr_of(sh: &Shared, slot: usize) -> SocketAddr {
 
 fn get_json(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> (u16, Value) {
     let r = http(addr, "GET", path, headers, b"").unwrap_or_else(|e| panic!("GET {path}: {e}"));
-    let v = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+    let v = serde_json::from_slice(&r.bytes).unwrap_or(Value::Null);
     (r.status, v)
 }
 
@@ -1037,7 +967,7 @@ fn check_acknowledged(addr: SocketAddr, acked: &[Acked]) -> usize {
         if state == Seen::Visible {
             let r = http(addr, "GET", &format!("{path}/upload"), &[], b"").unwrap();
             assert_eq!(r.status, 200, "result {} upload", a.id);
-            assert_eq!(<[u8; 32]>::from(Sha256::digest(&r.body)), a.upload, "result {}: upload bytes", a.id);
+            assert_eq!(<[u8; 32]>::from(Sha256::digest(&r.bytes)), a.upload, "result {}: upload bytes", a.id);
         }
         checked += 1;
     }

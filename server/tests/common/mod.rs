@@ -95,10 +95,17 @@ pub struct HttpReply {
 }
 
 impl HttpReply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.bytes).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
+
+/// The `Host` the client sends: the server's link previews and oEmbed name pages by it.
+pub const HOST: &str = "test";
 
 /// One request over a fresh connection (`Connection: close`). `None` unless the whole
 /// answer arrived (a server killed mid-request gives `None`).
@@ -109,38 +116,74 @@ pub fn http(
     headers: &[(&str, &str)],
     body: impl AsRef<[u8]>,
 ) -> Option<HttpReply> {
-    let body = body.as_ref();
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
+    request(addr, method, path, headers, body.as_ref(), Duration::from_secs(20)).ok()
+}
+
+/// [`http`] saying what went wrong when the whole answer did not arrive (the soak test
+/// reports it), waiting at most `read_timeout` for the answer. The body may come with a
+/// `Content-Length` (checked) or chunked (decoded).
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    read_timeout: Duration,
+) -> Result<HttpReply, String> {
+    assert!(addr.ip().is_loopback(), "tests only talk to loopback");
+    let mut s =
+        TcpStream::connect_timeout(&addr, Duration::from_secs(5)).map_err(|e| format!("connect: {e}"))?;
+    s.set_read_timeout(Some(read_timeout)).map_err(|e| e.to_string())?;
     let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     for (n, v) in headers {
         req.push_str(&format!("{n}: {v}\r\n"));
     }
     req.push_str("\r\n");
-    let mut req = req.into_bytes();
-    req.extend_from_slice(body);
-    s.write_all(&req).ok()?;
+    let mut raw = req.into_bytes();
+    raw.extend_from_slice(body);
+    s.write_all(&raw).map_err(|e| format!("write: {e}"))?;
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).ok()?;
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = std::str::from_utf8(&raw[..split]).ok()?;
-    let body = &raw[split + 4..];
+    s.read_to_end(&mut raw).map_err(|e| format!("read: {e}"))?;
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or("no complete head")?;
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let rest = &raw[split + 4..];
     let mut lines = head.lines();
-    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let status =
+        lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).ok_or("bad status")?;
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let length: usize = headers.iter().find(|(n, _)| n == "content-length")?.1.parse().ok()?;
-    (body.len() == length).then(|| HttpReply {
-        status,
-        headers,
-        body: String::from_utf8_lossy(body).into_owned(),
-        bytes: body.to_vec(),
-    })
+    let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    let bytes = if header("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked")) {
+        dechunk(rest).ok_or("truncated chunked body")?
+    } else if let Some(n) = header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+        if rest.len() != n {
+            return Err(format!("body {} of {n} bytes", rest.len()));
+        }
+        rest.to_vec()
+    } else {
+        rest.to_vec()
+    };
+    Ok(HttpReply { status, headers, body: String::from_utf8_lossy(&bytes).into_owned(), bytes })
+}
+
+fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let eol = b.windows(2).position(|w| w == b"\r\n")?;
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&b[..eol]).ok()?.split(';').next()?.trim(), 16).ok()?;
+        b = &b[eol + 2..];
+        if size == 0 {
+            return Some(out);
+        }
+        out.extend_from_slice(b.get(..size)?);
+        b = b.get(size + 2..)?;
+    }
 }
 
 /// The shared corpus folder: `$SSDBASE_SHARED`, or `shared/` in the nearest ancestor of
