@@ -127,36 +127,29 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
     }
 
-    // Constraints the handlers enforce that the annotations cannot state.
+    // Constraints the handlers enforce that the annotations cannot state, and the errors
+    // every route can answer.
     for item in doc.paths.paths.values_mut() {
         for op in operations(item) {
             for param in op.parameters.iter_mut().flatten().filter_map(inline) {
-                if param.name == "patterns" {
-                    param.schema = Some(RefOr::T(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .pattern(Some(patterns_pattern()))
-                            .into(),
-                    ));
-                }
-                if param.name == "drives" {
-                    param.required = Required::True;
-                    param.schema = Some(RefOr::T(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .min_length(Some(1))
-                            .pattern(Some(drives_pattern()))
-                            .into(),
-                    ));
-                }
+                let mut schema = ObjectBuilder::new().schema_type(Type::String);
+                schema = match param.name.as_str() {
+                    "drives" => {
+                        param.required = Required::True;
+                        schema.min_length(Some(1)).pattern(Some(drives_pattern()))
+                    }
+                    "patterns" => schema.pattern(Some(patterns_pattern())),
+                    "cursor" => schema.pattern(Some(CURSOR_PATTERN)),
+                    _ => continue,
+                };
+                param.schema = Some(RefOr::T(schema.into()));
             }
+            if op.request_body.is_some() {
+                add_error(op, 413, "The request body is larger than the limit (4 MiB by default)");
+            }
+            add_error(op, 408, "The request took longer than the time limit (30 s by default)");
+            add_error(op, 500, "Internal error (details only in the server's log)");
         }
-    }
-    let cursor = doc.paths.paths.get_mut("/results").and_then(|i| i.get.as_mut()).expect("GET /results");
-    for param in cursor.parameters.iter_mut().flatten().filter_map(inline).filter(|p| p.name == "cursor") {
-        param.schema = Some(RefOr::T(
-            ObjectBuilder::new().schema_type(Type::String).pattern(Some(CURSOR_PATTERN)).into(),
-        ));
     }
     let ocr = doc.paths.paths.get_mut("/ocr").and_then(|i| i.post.as_mut()).expect("POST /ocr");
     if let Some(RefOr::T(body)) = ocr.request_body.as_mut() {
@@ -178,22 +171,12 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         }
     }
     add_links(&mut doc);
-
-    for item in doc.paths.paths.values_mut() {
-        for op in operations(item) {
-            if op.request_body.is_some() {
-                add_error(op, 413, "The request body is larger than the limit (4 MiB by default)");
-            }
-            add_error(op, 408, "The request took longer than the time limit (30 s by default)");
-            add_error(op, 500, "Internal error (details only in the server's log)");
-        }
-    }
     doc
 }
 
 /// `drives`: 1 to `MAX_DRIVES` items, comma-separated, the first with a character other
 /// than a space (`compare::parse_query` drops spaces around items, and empty items).
-pub fn drives_pattern() -> String {
+fn drives_pattern() -> String {
     format!("^[^,]*[^, ][^,]*(,[^,]*){{0,{}}}$", MAX_DRIVES - 1)
 }
 

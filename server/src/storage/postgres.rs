@@ -326,11 +326,12 @@ impl Storage for PgStorage {
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
-        if id.contains('\0') {
-            return Ok(None); // no stored id holds NUL, and PostgreSQL refuses it (see `bind`)
-        }
         let read = async {
-            let row = sqlx::query(&sql::numbered(sql::GET_DRIVE)).bind(id).fetch_optional(&self.pool).await?;
+            // Through `bind`: an id holding NUL finds nothing instead of failing.
+            let sql = sql::numbered(sql::GET_DRIVE);
+            let row = bind(sqlx::query(&sql), vec![Param::Text(Some(id.to_string()))])
+                .fetch_optional(&self.pool)
+                .await?;
             Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)
         };
         self.drives.get_or_read(id, read).await
