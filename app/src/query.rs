@@ -1,43 +1,26 @@
 //! The results page's state as it lives in the URL (`/results?vendor=Crucial&sort=oldest`),
 //! so that every view is a permalink. Only names the API knows pass through to it.
 
-/// Filters the results page offers, by their API name, with a label.
-pub const FILTERS: &[(&str, &str)] = &[
-    ("vendor", "Vendor"),
-    ("model", "Model"),
-    ("drive", "Drive (catalogue id)"),
-    ("capacity_gb", "Capacity (GB)"),
-    ("controller", "Controller"),
-    ("firmware", "Firmware"),
-    ("chipset", "Chipset"),
-    ("storage_controller", "Storage controller"),
-    ("driver", "Driver"),
-    ("os", "OS"),
-    ("tool", "Tool"),
-    ("tool_version", "Tool version"),
-    ("data_pattern", "Data pattern"),
-    ("raid_members", "RAID members"),
-];
+/// Filters the results page offers: every field of `bench::FIELDS` (each is an API
+/// filter of the same name).
+pub fn filters() -> impl Iterator<Item = &'static bench::Field> {
+    bench::FIELDS.iter()
+}
 
 /// Parameters the results page passes to the API besides filters.
 const PASSED: &[&str] = &["sort", "cursor", "limit"];
 
-/// Orders the API offers (`sort=`; a leading `-` is descending), with a label.
-pub const SORTS: &[(&str, &str)] = &[
-    ("newest", "newest first"),
-    ("oldest", "oldest first"),
-    ("drive", "drive model A–Z"),
-    ("-drive", "drive model Z–A"),
-    ("vendor", "vendor"),
-    ("capacity_gb", "capacity, small first"),
-    ("-capacity_gb", "capacity, large first"),
-    ("controller", "controller"),
-    ("chipset", "chipset"),
-    ("storage_controller", "storage controller"),
-    ("tool", "tool"),
-    ("tool_version", "tool version"),
-    ("test_size_bytes", "test size"),
-];
+/// Orders the API offers (`sort=`; a leading `-` is descending), with a label: newest and
+/// oldest, then each sortable field of `bench::FIELDS` both ways.
+pub fn sorts() -> Vec<(String, String)> {
+    let mut out =
+        vec![("newest".to_string(), "newest first".to_string()), ("oldest".into(), "oldest first".into())];
+    for f in bench::FIELDS.iter().filter(|f| f.sort) {
+        out.push((f.name.to_string(), format!("{} ↑", f.label)));
+        out.push((format!("-{}", f.name), format!("{} ↓", f.label)));
+    }
+    out
+}
 
 /// The sort a column header switches to: ascending first, descending when the column
 /// is already sorted ascending.
@@ -57,9 +40,7 @@ pub fn toggle_sort(current: &str, column: &str) -> String {
 pub fn api_query(params: &[(String, String)]) -> String {
     let parts: Vec<String> = params
         .iter()
-        .filter(|(k, v)| {
-            !v.is_empty() && (FILTERS.iter().any(|(f, _)| f == k) || PASSED.contains(&k.as_str()))
-        })
+        .filter(|(k, v)| !v.is_empty() && (filters().any(|f| f.name == k) || PASSED.contains(&k.as_str())))
         .map(|(k, v)| format!("{k}={}", crate::api::encode(v)))
         .collect();
     parts.join("&")
@@ -93,6 +74,17 @@ mod tests {
     fn only_known_parameters_reach_the_api() {
         let q = p(&[("vendor", "Crucial"), ("colour", "red"), ("chipset", ""), ("cursor", "12")]);
         assert_eq!(api_query(&q), "vendor=Crucial&cursor=12");
+    }
+
+    #[test]
+    fn every_field_filters_and_sortable_ones_sort() {
+        assert_eq!(
+            api_query(&p(&[("link_power", "aspm-l1"), ("driver_version", "6.8")])),
+            "link_power=aspm-l1&driver_version=6.8"
+        );
+        let sorts = sorts();
+        assert!(sorts.iter().any(|(v, _)| v == "-driver_version"));
+        assert!(!sorts.iter().any(|(v, _)| v == "firmware"), "firmware is not a sort");
     }
 
     #[test]

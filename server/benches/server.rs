@@ -1072,7 +1072,7 @@ impl Loader {
         debug_assert_eq!(b.results.len(), b.n_results * res_cols);
         self.exec(&insert_sql("submissions", sql::SUBMISSION_COLUMNS, true, b.n_results, pg), b.submissions)
             .await?;
-        self.exec(&insert_sql("results", sql::RESULT_COLUMNS, true, b.n_results, pg), b.results).await?;
+        self.exec(&insert_sql("results", &sql::RESULT_COLUMNS, true, b.n_results, pg), b.results).await?;
         let per = sql::METRIC_COLUMNS.len();
         let mut metrics = b.metrics.into_iter();
         let mut left = b.n_metrics;

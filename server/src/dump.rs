@@ -17,7 +17,7 @@
 //! Never in a dump: hidden results, edit tokens (or their hashes), client addresses,
 //! uploaded files, moderation notes.
 
-use crate::storage::{Cursor, DynStorage, FilterKind, FilterValue, ResultQuery, Sort};
+use crate::storage::{Cursor, DynStorage, FilterKind, ResultQuery, Sort};
 use anyhow::{bail, Context};
 use bench::analysis::Flag;
 use bench::{BenchResult, DriveSku, Observation, Tags, TestKey};
@@ -118,7 +118,7 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
         })?;
         match page.last() {
             Some(last) if page.len() as i64 == PAGE => {
-                query.after = Some(Cursor { value: FilterValue::Int(last.id), id: last.id })
+                query.after = Some(Cursor { value: bench::FieldValue::Int(last.id), id: last.id })
             }
             _ => break,
         }

@@ -6,7 +6,8 @@ mod common;
 
 use common::shared;
 
-use ssdbase::storage::{FilterValue, ResultQuery};
+use bench::FieldValue;
+use ssdbase::storage::ResultQuery;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -31,7 +32,7 @@ async fn with_chipset(
     chipset: &str,
 ) -> Vec<ssdbase::storage::StoredResult> {
     let q = ResultQuery {
-        filters: vec![("chipset", FilterValue::Text(chipset.into()))],
+        filters: vec![("chipset", FieldValue::Text(chipset.into()))],
         limit: 100,
         ..Default::default()
     };

@@ -9,6 +9,7 @@ mod rated;
 mod result;
 mod results;
 mod submit;
+mod tag_form;
 
 use crate::api::{self, ApiError, DriveList};
 use bench::analysis::Flag;

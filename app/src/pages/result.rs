@@ -1,5 +1,6 @@
 //! One result: what was measured, on what, its flags, where it came from, its permalink.
 
+use super::tag_form::{TagDraft, TagInputs};
 use super::{loaded, Flags};
 use crate::api::{self, format_date, pattern_label, platform_label, ResultView};
 use crate::pages::results::drive_label;
@@ -155,30 +156,19 @@ fn show(r: ResultView) -> impl IntoView {
 fn EditBox(r: ResultView) -> impl IntoView {
     let id = r.id;
     let token = RwSignal::new(String::new());
-    let tags = StoredValue::new(r.tags.clone());
-    let field = |get: fn(&Tags) -> Option<String>| RwSignal::new(get(&r.tags).unwrap_or_default());
-    let vendor = field(|t| t.drive.vendor.clone());
-    let model = field(|t| t.drive.model.clone());
-    let chipset = field(|t| t.platform.chipset.clone());
-    let storage = field(|t| t.platform.storage_controller.clone());
-    let os = field(|t| t.platform.os.clone());
-    let firmware = field(|t| t.firmware.clone());
+    let draft = RwSignal::new(TagDraft::of(&r.tags));
     let (status, set_status) = signal(None::<Result<String, String>>);
-    let opt = |s: String| Some(s.trim().to_string()).filter(|s| !s.is_empty());
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let mut t = tags.get_value();
-        t.drive.vendor = opt(vendor.get_untracked());
-        t.drive.model = opt(model.get_untracked());
-        t.platform.chipset = opt(chipset.get_untracked());
-        t.platform.storage_controller = opt(storage.get_untracked());
-        t.platform.os = opt(os.get_untracked());
-        t.firmware = opt(firmware.get_untracked());
+        let tags = match draft.get_untracked().tags() {
+            Ok(tags) => tags,
+            Err(errors) => return set_status.set(Some(Err(errors.join(" ")))),
+        };
         let tok = token.get_untracked();
         leptos::task::spawn_local(async move {
-            set_status.set(Some(match api::edit(id, &tok, &api::Edit { tags: t }).await {
+            set_status.set(Some(match api::edit(id, &tok, &api::Edit { tags }).await {
                 Ok(v) => {
-                    tags.set_value(v.tags);
+                    draft.set(TagDraft::of(&v.tags));
                     Ok(format!(
                         "Saved: result #{id} now has these tags and {} flag(s). Reload to see them above.",
                         v.flags.len()
@@ -207,14 +197,6 @@ fn EditBox(r: ResultView) -> impl IntoView {
             }));
         });
     };
-    let input = |label: &'static str, sig: RwSignal<String>| {
-        view! {
-            <label>
-                <span>{label}</span>
-                <input prop:value=sig on:input=move |ev| sig.set(event_target_value(&ev)) />
-            </label>
-        }
-    };
     view! {
         <details class="edit">
             <summary>"Correct or delete (needs the edit token)"</summary>
@@ -223,12 +205,7 @@ fn EditBox(r: ResultView) -> impl IntoView {
                     <span>"Edit token"</span>
                     <input type="password" autocomplete="off" prop:value=token on:input=move |ev| token.set(event_target_value(&ev)) />
                 </label>
-                {input("Vendor", vendor)}
-                {input("Model", model)}
-                {input("Firmware", firmware)}
-                {input("Chipset", chipset)}
-                {input("Storage controller", storage)}
-                {input("OS", os)}
+                <TagInputs draft=draft />
                 <div class="actions">
                     <button type="submit">"Save tags"</button>
                     <button type="button" class="danger" on:click=delete>"Delete result"</button>
@@ -275,6 +252,29 @@ fn Tags(tags: Tags) -> impl IntoView {
         ("Host link", p.host_link.map(link_label), None),
         ("OS", p.os.clone(), None),
     ];
+    // Every other tag field, as stored: a new field shows here without a change.
+    const SHOWN: &[&str] = &[
+        "drive",
+        "vendor",
+        "model",
+        "capacity_gb",
+        "part_number",
+        "controller",
+        "stepping",
+        "firmware",
+        "chipset",
+        "storage_controller",
+        "driver",
+        "mode",
+        "link",
+        "host_link",
+        "os",
+        "raid_level",
+        "raid_members",
+    ];
+    let others = bench::FIELDS.iter().filter(|f| f.is_tag() && !SHOWN.contains(&f.name));
+    let mut rows = rows;
+    rows.extend(others.map(|f| (f.label, f.tag_value(&tags).map(|v| v.to_string()), None)));
     view! {
         <dl class="facts">
             {rows

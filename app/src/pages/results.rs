@@ -3,7 +3,7 @@
 
 use super::loaded;
 use crate::api::{self, format_date, pattern_label, platform_label, ResultList, ResultView};
-use crate::query::{api_query, toggle_sort, with_param, FILTERS, SORTS};
+use crate::query::{api_query, filters, sorts, toggle_sort, with_param};
 use bench::Tags;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -46,7 +46,7 @@ pub fn Results() -> impl IntoView {
             return;
         };
         let mut p = params.get_untracked();
-        for (name, _) in FILTERS {
+        for name in filters().map(|f| f.name) {
             let value = form
                 .elements()
                 .named_item(name)
@@ -65,16 +65,15 @@ pub fn Results() -> impl IntoView {
     view! {
         <section>
             <h1>"Results"</h1>
-            <details class="filters" open=move || params.with(|p| p.iter().any(|(k, _)| FILTERS.iter().any(|(f, _)| f == k)))>
+            <details class="filters" open=move || params.with(|p| p.iter().any(|(k, _)| filters().any(|f| f.name == k)))>
                 <summary>"Filters"</summary>
                 <form on:submit=on_filter class="filter-grid">
-                    {FILTERS
-                        .iter()
-                        .map(|(name, label)| {
+                    {filters()
+                        .map(|f| {
                             view! {
                                 <label>
-                                    <span>{*label}</span>
-                                    <input name=*name prop:value=move || param(name).unwrap_or_default() />
+                                    <span>{f.label}</span>
+                                    <input name=f.name placeholder=f.example prop:value=move || param(f.name).unwrap_or_default() />
                                 </label>
                             }
                         })
@@ -89,9 +88,12 @@ pub fn Results() -> impl IntoView {
                 <label>
                     "Sort "
                     <select on:change=move |ev| go_sort(with_param(&params.get_untracked(), "sort", &event_target_value(&ev)))>
-                        {SORTS
-                            .iter()
-                            .map(|(v, label)| view! { <option value=*v selected=move || param("sort").unwrap_or_else(|| "newest".into()) == *v>{*label}</option> })
+                        {sorts()
+                            .into_iter()
+                            .map(|(v, label)| {
+                                let selected = v.clone();
+                                view! { <option value=v selected=move || param("sort").unwrap_or_else(|| "newest".into()) == selected>{label}</option> }
+                            })
                             .collect_view()}
                     </select>
                 </label>
@@ -131,7 +133,7 @@ pub fn Results() -> impl IntoView {
                                 <tr>
                                     <th scope="col">"Result"</th>
                                     {header("Added", "created")}
-                                    {header("Drive", "drive")}
+                                    {header("Drive", "model")}
                                     {header("Platform", "chipset")}
                                     {header("Tool", "tool")}
                                     <th scope="col">"Data"</th>

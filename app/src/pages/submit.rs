@@ -7,15 +7,15 @@
 //! progress bar), and the recognised values shown beside the image in an editable table,
 //! the doubtful ones highlighted; the checked values are published with the job's id.
 
+use super::tag_form::{suggest_from, Suggestions, TagDraft, TagInputs};
 use super::{drive_list, Flags};
 use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submission, SubmitResponse};
 use crate::screenshot::{self, LOW_CONFIDENCE};
-use bench::{BenchResult, Format, Link, ParseError, Tags};
+use bench::{BenchResult, Format, ParseError};
 use leptos::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
-use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 
 /// What the browser-side parse made of the text. `#[lazy]`: the parsers (and their
@@ -44,58 +44,6 @@ fn excerpt(text: &str, line: usize) -> Vec<(usize, String, bool)> {
         .collect()
 }
 
-/// Known values for the free-text tags, sorted and without repeats.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Suggestions {
-    vendors: BTreeSet<String>,
-    controllers: BTreeSet<String>,
-    chipsets: BTreeSet<String>,
-    storage_controllers: BTreeSet<String>,
-}
-
-#[derive(Debug, Clone, Default)]
-struct TagForm {
-    sku: String,
-    vendor: String,
-    model: String,
-    capacity_gb: String,
-    firmware: String,
-    controller: String,
-    chipset: String,
-    storage_controller: String,
-    driver: String,
-    os: String,
-    link: String,
-    raid_members: String,
-    source: String,
-}
-
-impl TagForm {
-    fn tags(&self) -> Tags {
-        let opt = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
-        let mut t = Tags::default();
-        t.drive.sku = opt(&self.sku);
-        t.drive.vendor = opt(&self.vendor);
-        t.drive.model = opt(&self.model);
-        t.drive.capacity_gb = self.capacity_gb.trim().parse().ok();
-        t.firmware = opt(&self.firmware);
-        if let Some(model) = opt(&self.controller) {
-            t.controller = Some(bench::ControllerTag { model: Some(model), ..Default::default() });
-        }
-        t.platform.chipset = opt(&self.chipset);
-        t.platform.storage_controller = opt(&self.storage_controller);
-        t.platform.driver = opt(&self.driver);
-        t.platform.os = opt(&self.os);
-        t.platform.link = self.link.parse::<f32>().ok().map(|gbps| Link::Sata { gbps });
-        if let Ok(members) = self.raid_members.trim().parse::<u8>() {
-            if members > 1 {
-                t.raid = Some(bench::Raid { level: 0, members, stripe_bytes: None });
-            }
-        }
-        t
-    }
-}
-
 /// Waits `ms` milliseconds (a `setTimeout` promise).
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
@@ -119,7 +67,9 @@ pub fn Submit() -> impl IntoView {
     // The latest text's parse; while a newer one runs, the previous answer stays shown.
     let parsing = LocalResource::new(move || preview(text.get(), format.get()));
     let parsed = Memo::new(move |_| parsing.get().flatten());
-    let form = RwSignal::new(TagForm::default());
+    let form = RwSignal::new(TagDraft::default());
+    let (source, set_source) = signal(String::new());
+    let (tag_errors, set_tag_errors) = signal(Vec::<String>::new());
     let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
@@ -131,26 +81,35 @@ pub fn Submit() -> impl IntoView {
         let mut s = Suggestions::default();
         if let Some(Ok(list)) = drives.get() {
             for d in &list.drives {
-                s.vendors.insert(d.drive.vendor.clone());
-                s.controllers.extend(d.drive.controller.model.clone());
+                let d = &d.drive;
+                let name = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
+                s.entry("drive").or_default().insert(d.id.clone(), name);
+                s.entry("vendor").or_default().entry(d.vendor.clone()).or_default();
+                s.entry("model").or_default().entry(d.model.clone()).or_default();
+                if let Some(c) = &d.controller.model {
+                    s.entry("controller").or_default().entry(c.clone()).or_default();
+                }
             }
         }
         if let Some(Ok(list)) = recent.get() {
             for r in &list.results {
-                s.controllers.extend(r.tags.controller.as_ref().and_then(|c| c.model.clone()));
-                s.chipsets.extend(r.tags.platform.chipset.clone());
-                s.storage_controllers.extend(r.tags.platform.storage_controller.clone());
+                suggest_from(&mut s, &r.tags, &r.result);
             }
         }
         s
     });
-    let datalist = move |id: &'static str, pick: fn(&Suggestions) -> &BTreeSet<String>| {
-        view! {
-            <datalist id=id>
-                {move || suggestions.with(|s| pick(s).iter().map(|v| view! { <option value=v.clone()></option> }).collect_view())}
-            </datalist>
+    // The tags as the form holds them, or nothing after saying what is wrong.
+    let checked_tags = move || match form.get_untracked().tags() {
+        Ok(tags) => {
+            set_tag_errors.set(Vec::new());
+            Some(tags)
+        }
+        Err(errors) => {
+            set_tag_errors.set(errors);
+            None
         }
     };
+    let source_text = move || Some(source.get_untracked()).filter(|s| !s.trim().is_empty());
     let shot = RwSignal::new(None::<Shot>);
     // The person's values for the recognised metrics, in metric order.
     let values = RwSignal::new(Vec::<String>::new());
@@ -248,13 +207,8 @@ pub fn Submit() -> impl IntoView {
             else {
                 return;
             };
-            let f = form.get_untracked();
-            let body = ScreenshotSubmission {
-                result,
-                tags: f.tags(),
-                ocr_job: job.id,
-                source: Some(f.source).filter(|s| !s.trim().is_empty()),
-            };
+            let Some(tags) = checked_tags() else { return };
+            let body = ScreenshotSubmission { result, tags, ocr_job: job.id, source: source_text() };
             set_sending.set(true);
             spawn_local(async move {
                 set_answer.set(Some(api::publish_screenshot(&body).await));
@@ -265,11 +219,12 @@ pub fn Submit() -> impl IntoView {
         if !matches!(parsed.get_untracked(), Some(Ok(_))) {
             return;
         }
+        let Some(tags) = checked_tags() else { return };
         let body = Submission {
             text: text.get_untracked(),
             format: format.get_untracked().map(|f| f.id().to_string()),
-            tags: form.get_untracked().tags(),
-            source: Some(form.get_untracked().source).filter(|s| !s.trim().is_empty()),
+            tags,
+            source: source_text(),
         };
         set_sending.set(true);
         spawn_local(async move {
@@ -277,24 +232,6 @@ pub fn Submit() -> impl IntoView {
             set_answer.set(Some(res));
             set_sending.set(false);
         });
-    };
-
-    let field = move |label: &'static str,
-                      name: &'static str,
-                      get: fn(&TagForm) -> String,
-                      put: fn(&mut TagForm, String),
-                      list: Option<&'static str>| {
-        view! {
-            <label>
-                <span>{label}</span>
-                <input
-                    name=name
-                    list=list
-                    prop:value=move || form.with(get)
-                    on:input=move |ev| form.update(|f| put(f, event_target_value(&ev)))
-                />
-            </label>
-        }
     };
 
     view! {
@@ -368,38 +305,21 @@ pub fn Submit() -> impl IntoView {
                 </div>
                 <fieldset class="tags">
                     <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
-                    <datalist id="skus">
-                        {move || drives.get().and_then(|r| r.ok()).map(|l| l.drives.into_iter().map(|d| view! {
-                            <option value=d.drive.id.clone()>{format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}</option>
-                        }).collect_view())}
-                    </datalist>
-                    {datalist("vendors", |s| &s.vendors)}
-                    {datalist("controllers", |s| &s.controllers)}
-                    {datalist("chipsets", |s| &s.chipsets)}
-                    {datalist("storage-controllers", |s| &s.storage_controllers)}
                     <div class="filter-grid">
-                        {field("Catalogue drive", "sku", |f| f.sku.clone(), |f, v| f.sku = v, Some("skus"))}
-                        {field("Vendor", "vendor", |f| f.vendor.clone(), |f, v| f.vendor = v, Some("vendors"))}
-                        {field("Model", "model", |f| f.model.clone(), |f, v| f.model = v, None)}
-                        {field("Capacity (GB)", "capacity_gb", |f| f.capacity_gb.clone(), |f, v| f.capacity_gb = v, None)}
-                        {field("Firmware", "firmware", |f| f.firmware.clone(), |f, v| f.firmware = v, None)}
-                        {field("Controller", "controller", |f| f.controller.clone(), |f, v| f.controller = v, Some("controllers"))}
-                        {field("Chipset", "chipset", |f| f.chipset.clone(), |f, v| f.chipset = v, Some("chipsets"))}
-                        {field("Storage controller", "storage_controller", |f| f.storage_controller.clone(), |f, v| f.storage_controller = v, Some("storage-controllers"))}
-                        {field("Driver", "driver", |f| f.driver.clone(), |f, v| f.driver = v, None)}
-                        {field("OS", "os", |f| f.os.clone(), |f, v| f.os = v, None)}
-                        {field("RAID 0 members", "raid_members", |f| f.raid_members.clone(), |f, v| f.raid_members = v, None)}
-                        {field("Source (URL or note)", "source", |f| f.source.clone(), |f, v| f.source = v, None)}
+                        <TagInputs draft=form suggestions=suggestions />
                         <label>
-                            <span>"SATA link"</span>
-                            <select name="link" on:change=move |ev| form.update(|f| f.link = event_target_value(&ev))>
-                                <option value="">"unknown"</option>
-                                <option value="1.5">"1.5 Gb/s"</option>
-                                <option value="3">"3 Gb/s"</option>
-                                <option value="6">"6 Gb/s"</option>
-                            </select>
+                            <span>"Source (URL or note)"</span>
+                            <input name="source" prop:value=source on:input=move |ev| set_source.set(event_target_value(&ev)) />
                         </label>
                     </div>
+                    {move || {
+                        let errors = tag_errors.get();
+                        (!errors.is_empty()).then(|| view! {
+                            <div class="error" role="alert" id="tag-errors">
+                                {errors.into_iter().map(|e| view! { <p>{e}</p> }).collect_view()}
+                            </div>
+                        })
+                    }}
                 </fieldset>
                 <button
                     type="submit"

@@ -4,6 +4,7 @@
 //! browser (wasm32). Inputs are bytes or text; outputs are plain data.
 
 pub mod analysis;
+pub mod fields;
 pub mod model;
 pub mod parse;
 pub mod seeds;
@@ -16,5 +17,6 @@ use ::regex as re;
 #[cfg(target_arch = "wasm32")]
 use regex_lite as re;
 
+pub use fields::{Field, FieldValue, FIELDS};
 pub use model::*;
 pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError, UnknownFormat};

@@ -5,6 +5,7 @@
 //! `ssdbase parse` and accepted by the API). Its field names are a contract: add optional
 //! fields if needed, never rename or remove one.
 
+use crate::fields::{self, FieldValue};
 use serde::{Deserialize, Serialize};
 
 /// The program that produced a result, as recognised from its output.
@@ -381,6 +382,23 @@ pub enum StorageMode {
     Nvme,
 }
 
+/// Link power management in effect: PCIe Active State Power Management (as Linux's
+/// `lspci -vv` "LnkCtl: ASPM" reports it) or SATA Link Power Management (Linux's
+/// `link_power_management_policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkPower {
+    AspmDisabled,
+    AspmL0s,
+    AspmL1,
+    AspmL0sL1,
+    LpmMaxPerformance,
+    LpmMediumPower,
+    LpmMedPowerWithDipm,
+    LpmMinPower,
+}
+
 /// A physical link, drive side or host side.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -414,6 +432,20 @@ impl Link {
             Link::Pcie { gen, lanes } => format!("pcie-{gen}-x{lanes}"),
             Link::Usb { gbps } => format!("usb-{gbps}"),
         }
+    }
+
+    /// The link of a [`Link::id`].
+    pub fn from_id(id: &str) -> Result<Link, String> {
+        let bad = || format!("{id:?} is not a link: write sata-6, pcie-4-x4 or usb-10");
+        let number = |s: &str| s.parse::<f32>().ok().filter(|g| g.is_finite() && *g > 0.0).ok_or_else(bad);
+        if let Some(gbps) = id.strip_prefix("sata-") {
+            return Ok(Link::Sata { gbps: number(gbps)? });
+        }
+        if let Some(gbps) = id.strip_prefix("usb-") {
+            return Ok(Link::Usb { gbps: number(gbps)? });
+        }
+        let (gen, lanes) = id.strip_prefix("pcie-").and_then(|s| s.split_once("-x")).ok_or_else(bad)?;
+        Ok(Link::Pcie { gen: gen.parse().map_err(|_| bad())?, lanes: lanes.parse().map_err(|_| bad())? })
     }
 
     /// The sustained payload rate this link practically allows, in decimal MB/s:
@@ -462,6 +494,11 @@ pub struct Platform {
     /// `IMSM`, `Marvell`, `Microsoft AHCI`, `AMD AHCI`, `LSI`, ...
     pub driver: Option<String>,
     pub mode: Option<StorageMode>,
+    /// The kernel or driver version: `6.8.0-45-generic`, `iaStorA 11.2.0.1006`.
+    pub driver_version: Option<String>,
+    /// Link power management while measuring: PCIe ASPM or SATA LPM. A link that sleeps
+    /// between requests adds its exit latency to every low-queue-depth access.
+    pub link_power: Option<LinkPower>,
     /// Drive-side link (the SATA port speed).
     pub link: Option<Link>,
     /// Host-side link of an add-in card: the PCIe generation and lanes it negotiated
@@ -473,42 +510,50 @@ pub struct Platform {
 }
 
 /// The parts of a platform that decide how fast a drive can go: the storage controller
-/// and chipset, driver, mode, links and RAID set. Aggregates pool results only within one
-/// group, because a C300 on Intel ICH10R, on a Marvell add-in card and in a RAID 0 of two
-/// are three different measurements. OS, filesystem and CPU are kept with each result but
-/// do not split groups (they shift numbers far less, and splitting on them would leave
-/// most groups with one sample).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(default)]
+/// and chipset, driver, mode, links, link power management and RAID set. Aggregates pool
+/// results only within one group, because a C300 on Intel ICH10R, on a Marvell add-in
+/// card and in a RAID 0 of two are three different measurements. OS, filesystem and CPU
+/// are kept with each result but do not split groups (they shift numbers far less, and
+/// splitting on them would leave most groups with one sample).
+///
+/// Which fields make a group is said once, in [`crate::fields::FIELDS`] (`group: true`):
+/// a group holds one value per such field, in that order, and serialises as an object
+/// with every one of them (`null` when unknown), e.g. `{"chipset": "ICH10R", ...}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PlatformGroup {
-    pub chipset: Option<String>,
-    pub storage_controller: Option<String>,
-    pub driver: Option<String>,
-    pub mode: Option<StorageMode>,
-    /// [`Link::id`] of the drive-side link.
-    pub link: Option<String>,
-    /// [`Link::id`] of an add-in card's host link.
-    pub host_link: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
-    pub raid_level: Option<u8>,
-    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
-    pub raid_members: Option<u8>,
+    values: Vec<Option<FieldValue>>,
+}
+
+impl Default for PlatformGroup {
+    /// Nothing known.
+    fn default() -> PlatformGroup {
+        PlatformGroup::from_values(fields::group_fields().map(|_| None))
+    }
 }
 
 impl PlatformGroup {
+    /// A group from one value per group field, in [`fields::group_fields`] order.
+    pub fn from_values(values: impl IntoIterator<Item = Option<FieldValue>>) -> PlatformGroup {
+        let values: Vec<_> = values.into_iter().collect();
+        assert_eq!(values.len(), fields::group_fields().count(), "one value per group field");
+        PlatformGroup { values }
+    }
+
+    /// The group of a result with these tags.
     pub fn of(tags: &Tags) -> PlatformGroup {
-        let p = &tags.platform;
-        PlatformGroup {
-            chipset: p.chipset.clone(),
-            storage_controller: p.storage_controller.clone(),
-            driver: p.driver.clone(),
-            mode: p.mode,
-            link: p.link.as_ref().map(Link::id),
-            host_link: p.host_link.as_ref().map(Link::id),
-            raid_level: tags.raid.as_ref().map(|r| r.level),
-            raid_members: tags.raid.as_ref().map(|r| r.members),
-        }
+        PlatformGroup::from_values(fields::group_fields().map(|f| match f.source {
+            fields::Source::Tag { get, .. } => get(tags),
+            _ => unreachable!("group fields are tags alone (checked by a test)"),
+        }))
+    }
+
+    /// The value of a group field, by its public name.
+    pub fn get(&self, name: &str) -> Option<&FieldValue> {
+        fields::group_fields().position(|f| f.name == name).and_then(|i| self.values[i].as_ref())
+    }
+
+    fn text(&self, name: &str) -> Option<String> {
+        self.get(name).map(FieldValue::to_string)
     }
 
     /// A short human label, e.g. `ICH10R · IMSM · RAID · SATA-3` or
@@ -516,7 +561,7 @@ impl PlatformGroup {
     /// nothing is known.
     pub fn label(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        match (&self.chipset, &self.storage_controller) {
+        match (&self.text("chipset"), &self.text("storage_controller")) {
             // "Intel ICH10R" on chipset ICH10R says it once; an add-in card names both.
             (Some(c), Some(s)) if !s.contains(c.as_str()) => parts.push(format!("{s} on {c}")),
             (Some(_), Some(s)) => parts.push(s.clone()),
@@ -524,13 +569,12 @@ impl PlatformGroup {
             (None, Some(s)) => parts.push(s.clone()),
             (None, None) => {}
         }
-        parts.extend(self.driver.clone());
-        if let Some(mode) = self.mode {
-            parts.push(format!("{mode:?}").to_ascii_uppercase().replace("NVME", "NVMe"));
-        }
-        parts.extend(self.link.clone());
-        parts.extend(self.host_link.as_ref().map(|l| format!("{l} host")));
-        if let (Some(level), Some(members)) = (self.raid_level, self.raid_members) {
+        parts.extend(self.text("driver"));
+        parts.extend(self.text("mode"));
+        parts.extend(self.text("link"));
+        parts.extend(self.text("host_link").map(|l| format!("{l} host")));
+        parts.extend(self.text("link_power"));
+        if let (Some(level), Some(members)) = (self.text("raid_level"), self.text("raid_members")) {
             parts.push(format!("RAID {level} ×{members}"));
         }
         if parts.is_empty() {
@@ -540,6 +584,63 @@ impl PlatformGroup {
         }
     }
 }
+
+impl Serialize for PlatformGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.values.len()))?;
+        for (f, v) in fields::group_fields().zip(&self.values) {
+            match v {
+                None => map.serialize_entry(f.name, &None::<()>)?,
+                Some(FieldValue::Text(s)) => map.serialize_entry(f.name, s)?,
+                Some(FieldValue::Int(i)) => map.serialize_entry(f.name, i)?,
+            }
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for PlatformGroup {
+    /// Every group field may be missing (unknown); other keys are ignored, as in every
+    /// other tag object.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlatformGroup, D::Error> {
+        use serde::de::Error;
+        let map = serde_json::Map::deserialize(deserializer)?;
+        let values = fields::group_fields().map(|f| match (map.get(f.name), f.kind) {
+            (None | Some(serde_json::Value::Null), _) => Ok(None),
+            (Some(serde_json::Value::String(s)), fields::Kind::Text) => Ok(Some(FieldValue::Text(s.clone()))),
+            (Some(v), fields::Kind::Int) if v.as_i64().is_some() => Ok(v.as_i64().map(FieldValue::Int)),
+            (Some(v), _) => Err(D::Error::custom(format!("platform group {}: unexpected {v}", f.name))),
+        });
+        Ok(PlatformGroup::from_values(values.collect::<Result<Vec<_>, _>>()?))
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for PlatformGroup {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+        let mut object = ObjectBuilder::new().description(Some(
+            "The platform a result was measured on, as far as it decides the numbers: results pool only within one \
+             group. Every group field is present, null when unknown.",
+        ));
+        for f in fields::group_fields() {
+            let ty = match f.kind {
+                fields::Kind::Text => Type::String,
+                fields::Kind::Int => Type::Integer,
+            };
+            let field = ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([ty, Type::Null]))
+                .description(Some(f.label))
+                .examples([serde_json::Value::from(f.example)]);
+            object = object.property(f.name, field).required(f.name);
+        }
+        object.into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for PlatformGroup {}
 
 impl Platform {
     /// The narrowest link on the path from the drive to the CPU.

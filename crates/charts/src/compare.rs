@@ -104,10 +104,12 @@ impl Selection {
     }
 
     fn shows_pool(&self, p: &ComparedPool) -> bool {
-        let named = |x: &Option<String>| {
-            x.as_deref().is_some_and(|v| self.platforms.iter().any(|want| want.eq_ignore_ascii_case(v)))
+        let named = |field: &str| {
+            p.platform
+                .get(field)
+                .is_some_and(|v| self.platforms.iter().any(|want| want.eq_ignore_ascii_case(&v.to_string())))
         };
-        (self.platforms.is_empty() || named(&p.platform.chipset) || named(&p.platform.storage_controller))
+        (self.platforms.is_empty() || named("chipset") || named("storage_controller"))
             && (self.patterns.is_empty() || self.patterns.contains(&p.data_pattern))
     }
 }
@@ -250,7 +252,9 @@ mod tests {
     }
 
     fn pool(drive: &str, chipset: &str, ids: &[i64]) -> ComparedPool {
-        let platform = PlatformGroup { chipset: Some(chipset.into()), ..Default::default() };
+        let mut tags = bench::Tags::default();
+        tags.platform.chipset = Some(chipset.into());
+        let platform = PlatformGroup::of(&tags);
         ComparedPool {
             drive: drive.into(),
             platform_label: platform.label(),

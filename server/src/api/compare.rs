@@ -12,7 +12,7 @@ use super::extract::QueryPairs;
 use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::storage::{Filter, RESULT_FILTERS};
+use crate::storage::{result_filter, Filter};
 use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -146,13 +146,13 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
                     errors.push(e);
                 }
             }
-            _ => match RESULT_FILTERS.iter().find(|(n, _)| n == name) {
-                Some((_, kind)) => match filter_value(*kind, name, value) {
+            _ => match result_filter(name) {
+                Some(kind) => match filter_value(kind, name, value) {
                     Ok(f) => filters.push(f),
                     Err(e) => errors.push(e),
                 },
                 None => {
-                    let known: Vec<&str> = RESULT_FILTERS.iter().map(|(n, _)| *n).collect();
+                    let known: Vec<&str> = bench::FIELDS.iter().map(|f| f.name).collect();
                     let own = if chart {
                         "merge, figure, tests, platforms, patterns, theme, width, "
                     } else {
@@ -193,7 +193,7 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
     path = "/compare",
     operation_id = "compare_drives",
     tag = "drives",
-    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
     params(
         ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
             description = "1 to 12 catalogue drive ids, comma-separated"),
@@ -317,7 +317,7 @@ fn compare_csv(c: &Comparison) -> String {
     path = "/compare/chart.svg",
     operation_id = "compare_chart_svg",
     tag = "drives",
-    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
     params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
@@ -354,7 +354,7 @@ async fn chart_svg(
     path = "/compare/chart.png",
     operation_id = "compare_chart_png",
     tag = "drives",
-    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
     params(ChartQuery),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),

@@ -11,7 +11,7 @@
 use super::compare::MAX_DRIVES;
 use super::results::{CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::error::ErrorBody;
-use crate::storage::{FilterKind, METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS};
+use crate::storage::{column_of, FilterKind, METRIC_FILTERS};
 use axum::body::Bytes;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -107,7 +107,7 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         }
     }
 
-    let mut browse = filters(RESULT_FILTERS, "results whose tag");
+    let mut browse = tag_filters();
     browse.extend(filters(METRIC_FILTERS, "results with a metric whose test"));
     browse.push(sort_parameter());
     browse.push(query(
@@ -124,7 +124,7 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
     for path in
         ["/compare", "/compare/chart.svg", "/compare/chart.png", "/compare/rated", "/compare/preview.png"]
     {
-        add_parameters(&mut doc, path, filters(RESULT_FILTERS, "results whose tag"));
+        add_parameters(&mut doc, path, tag_filters());
     }
 
     // Constraints the handlers enforce that the annotations cannot state, and the errors
@@ -274,26 +274,46 @@ fn add_links(doc: &mut OpenApi) {
     }
 }
 
+/// One equality filter per field of [`bench::FIELDS`], typed as the handler reads it.
+fn tag_filters() -> Vec<Parameter> {
+    bench::FIELDS
+        .iter()
+        .map(|f| {
+            let description = format!(
+                "Only results whose {} equals this value, e.g. `{}`.",
+                f.label.to_lowercase(),
+                f.example
+            );
+            filter(f.name, column_of(f), &description)
+        })
+        .collect()
+}
+
+/// One equality filter, typed as the handler reads it.
+fn filter(name: &str, kind: FilterKind, description: &str) -> Parameter {
+    let schema = match kind {
+        FilterKind::Text(_) => ObjectBuilder::new().schema_type(Type::String),
+        FilterKind::Int(_) => ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
+    };
+    query(name, schema.into(), description)
+}
+
 /// One equality filter per entry of a filter table, typed as the handler reads it.
 fn filters(table: &[(&str, FilterKind)], what: &str) -> Vec<Parameter> {
     table
         .iter()
-        .map(|(name, kind)| {
-            let schema = match kind {
-                FilterKind::Text(_) => ObjectBuilder::new().schema_type(Type::String),
-                FilterKind::Int(_) => ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
-            };
-            query(name, schema.into(), &format!("Only {what} `{name}` equals this value."))
-        })
+        .map(|(name, kind)| filter(name, *kind, &format!("Only {what} `{name}` equals this value.")))
         .collect()
 }
 
 /// `sort`: `newest`, `oldest`, or a sort column, `-` first for descending.
 fn sort_parameter() -> Parameter {
     let mut values = vec!["newest".to_string(), "oldest".to_string()];
-    for (name, _) in RESULT_SORTS {
+    // Every sort name, and the old names permalinks still carry.
+    let aliases = bench::fields::SORT_ALIASES.iter().map(|(alias, _)| *alias);
+    for name in crate::storage::result_sorts().chain(aliases) {
         values.push(name.to_string());
         values.push(format!("-{name}"));
     }

@@ -6,14 +6,15 @@ use super::extract::{PathParam, QueryPairs};
 use super::{edit, result_url, submit, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{
-    cursor_after, Cursor, FilterKind, FilterValue, Provenance, ResultQuery, Sort, StoredResult,
-    METRIC_FILTERS, RESULT_FILTERS, RESULT_SORTS,
+    cursor_after, result_filter, result_sort, result_sorts, Cursor, FilterKind, Provenance, ResultQuery,
+    Sort, StoredResult, METRIC_FILTERS,
 };
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Flag;
+use bench::FieldValue;
 use bench::{BenchResult, Tags};
 use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
@@ -254,17 +255,17 @@ pub(super) fn filter_value(
     kind: FilterKind,
     name: &str,
     v: &str,
-) -> Result<(&'static str, FilterValue), ErrorItem> {
+) -> Result<(&'static str, FieldValue), ErrorItem> {
     match kind {
-        FilterKind::Text(col) => Ok((col, FilterValue::Text(v.to_string()))),
-        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FilterValue::Int(i))).map_err(|_| ErrorItem {
+        FilterKind::Text(col) => Ok((col, FieldValue::Text(v.to_string()))),
+        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FieldValue::Int(i))).map_err(|_| ErrorItem {
             detail: format!("{name} must be a whole number, not {v:?}"),
             pointer: Some(name.to_string()),
         }),
     }
 }
 
-/// `newest` (the default), `oldest`, or a column of [`RESULT_SORTS`], `-` first for
+/// `newest` (the default), `oldest`, or a name of [`result_sorts`], `-` first for
 /// descending.
 fn parse_sort(v: &str) -> Option<Sort> {
     let (name, descending) = match v {
@@ -272,7 +273,7 @@ fn parse_sort(v: &str) -> Option<Sort> {
         "oldest" => ("created", false),
         _ => v.strip_prefix('-').map_or((v, false), |n| (n, true)),
     };
-    RESULT_SORTS.iter().find(|(n, _)| *n == name).map(|(_, column)| Sort { column: *column, descending })
+    result_sort(name).map(|column| Sort { column, descending })
 }
 
 /// A cursor is the last result's id, then (for sorts other than `created`) a dot and its
@@ -281,9 +282,9 @@ fn format_cursor(c: &Cursor, sort: Sort) -> String {
     match &c.value {
         // A bare id is a cursor of its own (the page after that result, looked up), so
         // only the id sort, whose value is the id, leaves the value out.
-        FilterValue::Int(_) if sort.column == FilterKind::Int("id") => c.id.to_string(),
-        FilterValue::Int(v) => format!("{}.{v}", c.id),
-        FilterValue::Text(v) => format!("{}.{v}", c.id),
+        FieldValue::Int(_) if sort.column == FilterKind::Int("id") => c.id.to_string(),
+        FieldValue::Int(v) => format!("{}.{v}", c.id),
+        FieldValue::Text(v) => format!("{}.{v}", c.id),
     }
 }
 
@@ -308,9 +309,9 @@ fn parse_cursor(s: &str, sort: Sort) -> Option<PageStart> {
     }
     let id: i64 = id.parse().ok()?;
     let value = match (sort.column, value) {
-        (FilterKind::Int("id"), _) => Some(FilterValue::Int(id)),
-        (FilterKind::Int(_), Some(v)) => v.parse().ok().map(FilterValue::Int),
-        (FilterKind::Text(_), Some(v)) => Some(FilterValue::Text(v.to_string())),
+        (FilterKind::Int("id"), _) => Some(FieldValue::Int(id)),
+        (FilterKind::Int(_), Some(v)) => v.parse().ok().map(FieldValue::Int),
+        (FilterKind::Text(_), Some(v)) => Some(FieldValue::Text(v.to_string())),
         _ => None,
     };
     Some(match value {
@@ -335,8 +336,8 @@ fn parse_list_request(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Out
     let bad = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
     for (name, v) in pairs {
         let name = name.as_str();
-        if let Some((_, kind)) = RESULT_FILTERS.iter().find(|(n, _)| *n == name) {
-            match filter_value(*kind, name, v) {
+        if let Some(kind) = result_filter(name) {
+            match filter_value(kind, name, v) {
                 Ok(f) => q.filters.push(f),
                 Err(e) => errors.push(e),
             }
@@ -350,7 +351,7 @@ fn parse_list_request(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Out
                 "sort" => match parse_sort(v) {
                     Some(sort) => q.sort = sort,
                     None => {
-                        let names: Vec<&str> = RESULT_SORTS.iter().map(|(n, _)| *n).collect();
+                        let names: Vec<&str> = result_sorts().collect();
                         errors.push(bad(
                             name,
                             format!(
@@ -375,10 +376,10 @@ fn parse_list_request(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, Out
                     Err(e) => errors.push(e),
                 },
                 _ => {
-                    let known: Vec<&str> = RESULT_FILTERS
+                    let known: Vec<&str> = bench::FIELDS
                         .iter()
-                        .chain(METRIC_FILTERS)
-                        .map(|(n, _)| *n)
+                        .map(|f| f.name)
+                        .chain(METRIC_FILTERS.iter().map(|(n, _)| *n))
                         .chain(["sort", "cursor", "limit", "format", "include_hidden"])
                         .collect();
                     errors
@@ -485,22 +486,8 @@ async fn list(
     })
 }
 
-const CSV_HEADER: &[&str] = &[
-    "result_id",
-    "drive_sku",
-    "vendor",
-    "model",
-    "capacity_gb",
-    "controller",
-    "firmware",
-    "chipset",
-    "storage_controller",
-    "driver",
-    "os",
-    "tool",
-    "tool_version",
-    "data_pattern",
-    "test_size_bytes",
+/// The CSV columns of each metric, after the result's id and its fields.
+const CSV_METRIC_COLUMNS: &[&str] = &[
     "label",
     "test",
     "access",
@@ -515,8 +502,9 @@ const CSV_HEADER: &[&str] = &[
     "latency_us",
 ];
 
-/// One CSV row per metric (RFC 4180 quoting). Cells that a spreadsheet would read as a
-/// formula get a leading apostrophe.
+/// One CSV row per metric (RFC 4180 quoting): the result id, every field of
+/// [`bench::FIELDS`] by its public name (a column is a filter of the same name), then the
+/// metric. Cells that a spreadsheet would read as a formula get a leading apostrophe.
 pub(crate) fn to_csv(rows: &[StoredResult], header: bool) -> String {
     fn opt<T: ToString>(v: &Option<T>) -> String {
         v.as_ref().map(T::to_string).unwrap_or_default()
@@ -526,29 +514,14 @@ pub(crate) fn to_csv(rows: &[StoredResult], header: bool) -> String {
     }
     let mut out = String::new();
     if header {
-        out.push_str(&CSV_HEADER.join(","));
+        let names = std::iter::once("result_id").chain(bench::FIELDS.iter().map(|f| f.name));
+        out.push_str(&names.chain(CSV_METRIC_COLUMNS.iter().copied()).collect::<Vec<_>>().join(","));
         out.push_str("\r\n");
     }
     for r in rows {
-        let t = &r.tags;
-        let res = &r.result;
-        for (key, m) in res.keyed_metrics() {
-            let cells = [
-                r.id.to_string(),
-                opt(&t.drive.sku),
-                opt(&t.drive.vendor),
-                opt(&t.drive.model),
-                opt(&t.drive.capacity_gb),
-                opt(&t.controller.as_ref().and_then(|c| c.model.clone())),
-                opt(&t.firmware),
-                opt(&t.platform.chipset),
-                opt(&t.platform.storage_controller),
-                opt(&t.platform.driver),
-                opt(&t.platform.os.clone().or_else(|| res.os.clone())),
-                crate::storage::enum_name(&res.tool),
-                opt(&res.tool_version),
-                name(&res.data_pattern),
-                opt(&res.test_size_bytes),
+        let fields: Vec<String> = bench::FIELDS.iter().map(|f| opt(&f.value(&r.tags, &r.result))).collect();
+        for (key, m) in r.result.keyed_metrics() {
+            let metric = [
                 m.label.clone(),
                 key.short_name(),
                 crate::storage::enum_name(&m.access),
@@ -562,8 +535,8 @@ pub(crate) fn to_csv(rows: &[StoredResult], header: bool) -> String {
                 opt(&m.iops),
                 opt(&m.latency_us),
             ];
-            let line: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
-            out.push_str(&line.join(","));
+            let cells = std::iter::once(r.id.to_string()).chain(fields.iter().cloned()).chain(metric);
+            out.push_str(&cells.map(|c| csv_cell(&c)).collect::<Vec<_>>().join(","));
             out.push_str("\r\n");
         }
     }
@@ -580,14 +553,14 @@ mod tests {
 
     #[test]
     fn a_cursor_whose_value_equals_its_id_reads_back() {
-        let sort = Sort { column: FilterKind::Int("capacity_gb"), descending: true };
-        let c = Cursor { value: FilterValue::Int(120), id: 120 };
+        let sort = Sort { column: FilterKind::Int("drive_capacity_gb"), descending: true };
+        let c = Cursor { value: FieldValue::Int(120), id: 120 };
         assert_eq!(parse_cursor(&format_cursor(&c, sort), sort), Some(PageStart::After(c)));
-        let c = Cursor { value: FilterValue::Int(64), id: 120 };
+        let c = Cursor { value: FieldValue::Int(64), id: 120 };
         assert_eq!(parse_cursor(&format_cursor(&c, sort), sort), Some(PageStart::After(c)));
         // By id the value is the id and stays out; a bare id in another sort is looked up.
         let by_id = Sort { column: FilterKind::Int("id"), descending: true };
-        let c = Cursor { value: FilterValue::Int(120), id: 120 };
+        let c = Cursor { value: FieldValue::Int(120), id: 120 };
         assert_eq!(format_cursor(&c, by_id), "120");
         assert_eq!(parse_cursor("120", by_id), Some(PageStart::After(c)));
         assert_eq!(parse_cursor("120", sort), Some(PageStart::AfterResult(120)));
@@ -604,7 +577,7 @@ mod tests {
         .unwrap();
         assert_eq!(f, OutputFormat::Csv);
         assert_eq!(q.filters.len(), 2);
-        assert_eq!(q.metric_filters, vec![("block_size", FilterValue::Int(4096))]);
+        assert_eq!(q.metric_filters, vec![("block_size", FieldValue::Int(4096))]);
         let Err(ApiError::BadRequest(errs)) = parse_list_query(&pairs(&[("colour", "red"), ("limit", "0")]))
         else {
             panic!("expected 400")

@@ -465,7 +465,7 @@ async fn drive_preview(
     path = "/compare/preview.png",
     operation_id = "compare_preview_png",
     tag = "drives",
-    // The tag filters are added from `RESULT_FILTERS` (`api::openapi::finish`).
+    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
     params(
         ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
             description = "1 to 12 catalogue drive ids, comma-separated"),

@@ -20,7 +20,9 @@ pub use summary::{PoolSummary, TestSummary};
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
-use bench::{BenchResult, DataPattern, DriveSku, Observation, PlatformGroup, Tags, TestKey};
+use bench::{
+    BenchResult, DataPattern, DriveSku, Field, FieldValue, Observation, PlatformGroup, Tags, TestKey,
+};
 use std::sync::Arc;
 
 /// What the database layer can fail with.
@@ -185,33 +187,24 @@ pub struct Deleted {
     pub submission_deleted: bool,
 }
 
-/// A filterable column of `results`, by its public (query-string) name.
-pub const RESULT_FILTERS: &[(&str, FilterKind)] = &[
-    ("drive", FilterKind::Text("drive_sku")),
-    ("vendor", FilterKind::Text("drive_vendor")),
-    ("model", FilterKind::Text("drive_model")),
-    ("part_number", FilterKind::Text("drive_part_number")),
-    ("capacity_gb", FilterKind::Int("drive_capacity_gb")),
-    ("controller", FilterKind::Text("controller")),
-    ("stepping", FilterKind::Text("controller_stepping")),
-    ("nand", FilterKind::Text("nand_vendor")),
-    ("firmware", FilterKind::Text("firmware")),
-    ("chipset", FilterKind::Text("chipset")),
-    ("storage_controller", FilterKind::Text("storage_controller")),
-    ("driver", FilterKind::Text("driver")),
-    ("mode", FilterKind::Text("mode")),
-    ("link", FilterKind::Text("link")),
-    ("host_link", FilterKind::Text("host_link")),
-    ("raid_level", FilterKind::Int("raid_level")),
-    ("raid_members", FilterKind::Int("raid_members")),
-    ("os", FilterKind::Text("os")),
-    ("filesystem", FilterKind::Text("filesystem")),
-    ("tool", FilterKind::Text("tool")),
-    ("tool_version", FilterKind::Text("tool_version")),
-    ("family", FilterKind::Text("family")),
-    ("data_pattern", FilterKind::Text("data_pattern")),
-    ("test_size_bytes", FilterKind::Int("test_size_bytes")),
-];
+/// The browse filter a public (query-string) name means: a field of [`bench::FIELDS`],
+/// compared on its column. Every field filters.
+pub fn result_filter(name: &str) -> Option<FilterKind> {
+    bench::fields::field(name).map(column_of)
+}
+
+/// Every browse filter, (public name, column), in [`bench::FIELDS`] order.
+pub fn result_filters() -> impl Iterator<Item = (&'static str, FilterKind)> {
+    bench::FIELDS.iter().map(|f| (f.name, column_of(f)))
+}
+
+/// A field's column with its type.
+pub fn column_of(f: &Field) -> FilterKind {
+    match f.kind {
+        bench::fields::Kind::Text => FilterKind::Text(f.column),
+        bench::fields::Kind::Int => FilterKind::Int(f.column),
+    }
+}
 
 /// Filters on the test descriptor: a result matches when one of its metrics does.
 pub const METRIC_FILTERS: &[(&str, FilterKind)] = &[
@@ -229,31 +222,24 @@ pub enum FilterKind {
 }
 
 /// An equality filter: a column and the value it must hold.
-pub type Filter = (&'static str, FilterValue);
+pub type Filter = (&'static str, FieldValue);
 
-/// A value a filter compares with.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FilterValue {
-    Text(String),
-    Int(i64),
+/// The sort a public name means (`sort=name`, without its `-`): `created` (the result
+/// id), or a field of [`bench::FIELDS`] marked `sort`. Missing values sort as the
+/// smallest (`''` or -1) so that keyset pagination needs no NULL special cases.
+pub fn result_sort(name: &str) -> Option<FilterKind> {
+    if name == "created" {
+        return Some(FilterKind::Int("id"));
+    }
+    bench::fields::sort_field(name).map(column_of)
 }
 
-/// A column results can be sorted on, by its public name. Missing values sort as the
-/// smallest (`''` or -1) so that keyset pagination needs no NULL special cases.
-pub const RESULT_SORTS: &[(&str, FilterKind)] = &[
-    ("created", FilterKind::Int("id")),
-    ("drive", FilterKind::Text("drive_model")),
-    ("vendor", FilterKind::Text("drive_vendor")),
-    ("capacity_gb", FilterKind::Int("drive_capacity_gb")),
-    ("controller", FilterKind::Text("controller")),
-    ("chipset", FilterKind::Text("chipset")),
-    ("storage_controller", FilterKind::Text("storage_controller")),
-    ("tool", FilterKind::Text("tool")),
-    ("tool_version", FilterKind::Text("tool_version")),
-    ("test_size_bytes", FilterKind::Int("test_size_bytes")),
-];
+/// Every sort name, `created` first, then the sortable fields in [`bench::FIELDS`] order.
+pub fn result_sorts() -> impl Iterator<Item = &'static str> {
+    std::iter::once("created").chain(bench::FIELDS.iter().filter(|f| f.sort).map(|f| f.name))
+}
 
-/// The order of a browse: one column of [`RESULT_SORTS`], ties broken by result id in
+/// The order of a browse: one column of [`result_sort`], ties broken by result id in
 /// the same direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sort {
@@ -271,7 +257,7 @@ impl Default for Sort {
 /// Where the previous page ended: the last result's sort value and id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cursor {
-    pub value: FilterValue,
+    pub value: FieldValue,
     pub id: i64,
 }
 
@@ -396,7 +382,7 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
 
     /// Every metric of the visible results of these catalogue drives whose results match
-    /// every (column, value) filter on `results` (columns from [`RESULT_FILTERS`]).
+    /// every (column, value) filter on `results` (columns from [`result_filters`]).
     async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 
     /// Per pool (platform group and data pattern) of these catalogue drives, per test,

@@ -3,12 +3,12 @@
 //! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
 //! exactly the rows and values that [`super::Storage::submit`] writes.
 
-use super::{
-    Cursor, FilterKind, FilterValue, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult,
-};
-use bench::{BenchResult, DriveSku, Link, Metric, Observation, PlatformGroup, TestKey};
+use super::{Cursor, FilterKind, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult};
+use bench::fields::Kind;
+use bench::{BenchResult, DriveSku, FieldValue, Metric, Observation, PlatformGroup, TestKey, FIELDS};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::sync::LazyLock;
 
 /// A bound value. Every variant binds the same way in SQLite and PostgreSQL.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,11 +19,11 @@ pub enum Param {
     Bytes(Vec<u8>),
 }
 
-impl From<&FilterValue> for Param {
-    fn from(v: &FilterValue) -> Param {
+impl From<&FieldValue> for Param {
+    fn from(v: &FieldValue) -> Param {
         match v {
-            FilterValue::Text(s) => Param::Text(Some(s.clone())),
-            FilterValue::Int(i) => Param::Int(Some(*i)),
+            FieldValue::Text(s) => Param::Text(Some(s.clone())),
+            FieldValue::Int(i) => Param::Int(Some(*i)),
         }
     }
 }
@@ -48,13 +48,7 @@ fn placeholders(n: usize) -> String {
     vec!["?"; n].join(", ")
 }
 
-/// The serde name of a unit enum value, e.g. `Tool::CrystalDiskMark` → `crystaldiskmark`.
-pub fn enum_name<T: Serialize>(v: &T) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        other => panic!("not a unit enum: {other:?}"),
-    }
-}
+pub use bench::fields::unit_name as enum_name;
 
 pub fn enum_from_name<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
     serde_json::from_value(serde_json::Value::String(s.to_string()))
@@ -158,40 +152,24 @@ pub const UPLOAD_BODY_OF_RESULT: &str =
 pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = ?";
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
 
-/// The columns of `results` an insert fills, in the order of [`result_params`].
-pub const RESULT_COLUMNS: &[&str] = &[
-    "submission_id",
-    "ordinal",
-    "created_at",
-    "drive_sku",
-    "drive_vendor",
-    "drive_model",
-    "drive_part_number",
-    "drive_capacity_gb",
-    "controller",
-    "controller_stepping",
-    "nand_vendor",
-    "firmware",
-    "chipset",
-    "storage_controller",
-    "driver",
-    "mode",
-    "link",
-    "host_link",
-    "raid_level",
-    "raid_members",
-    "os",
-    "filesystem",
-    "tool",
-    "tool_version",
-    "family",
-    "data_pattern",
-    "test_size_bytes",
-    "source",
-    "tags",
-    "result",
-    "flags",
-];
+/// The columns of `results` an insert fills, in the order of [`result_params`]: where the
+/// result belongs, a column per field of [`bench::FIELDS`], then the result as JSON.
+pub static RESULT_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut columns = vec!["submission_id", "ordinal", "created_at"];
+    columns.extend(FIELDS.iter().map(|f| f.column));
+    columns.extend(["source", "tags", "result", "flags"]);
+    columns
+});
+
+/// A field's value bound to its column (NULL typed as the column is).
+fn field_param(kind: Kind, v: Option<FieldValue>) -> Param {
+    match (kind, v) {
+        (_, Some(FieldValue::Text(s))) => Param::Text(Some(s)),
+        (_, Some(FieldValue::Int(i))) => Param::Int(Some(i)),
+        (Kind::Text, None) => Param::Text(None),
+        (Kind::Int, None) => Param::Int(None),
+    }
+}
 
 pub fn insert_result_sql() -> String {
     format!(
@@ -202,43 +180,14 @@ pub fn insert_result_sql() -> String {
 }
 
 pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_at: i64) -> Vec<Param> {
-    let t = &r.tags;
-    let p = &t.platform;
-    let res = &r.result;
-    let controller = t.controller.as_ref();
-    let params = vec![
-        Param::Int(Some(submission_id)),
-        int(Some(ordinal)),
-        Param::Int(Some(created_at)),
-        Param::Text(t.drive.sku.clone()),
-        Param::Text(t.drive.vendor.clone()),
-        Param::Text(t.drive.model.clone()),
-        Param::Text(t.drive.part_number.clone()),
-        int(t.drive.capacity_gb),
-        Param::Text(controller.and_then(|c| c.model.clone())),
-        Param::Text(controller.and_then(|c| c.stepping.clone())),
-        Param::Text(t.nand.as_ref().and_then(|n| n.vendor.clone())),
-        Param::Text(t.firmware.clone()),
-        Param::Text(p.chipset.clone()),
-        Param::Text(p.storage_controller.clone()),
-        Param::Text(p.driver.clone()),
-        Param::Text(p.mode.as_ref().map(enum_name)),
-        Param::Text(p.link.as_ref().map(Link::id)),
-        Param::Text(p.host_link.as_ref().map(Link::id)),
-        int(t.raid.as_ref().map(|r| r.level)),
-        int(t.raid.as_ref().map(|r| r.members)),
-        Param::Text(p.os.clone().or_else(|| res.os.clone())),
-        Param::Text(p.filesystem.clone()),
-        Param::Text(Some(enum_name(&res.tool))),
-        Param::Text(res.tool_version.clone()),
-        Param::Text(Some(enum_name(&res.family()))),
-        Param::Text(res.data_pattern.as_ref().map(enum_name)),
-        int(res.test_size_bytes),
+    let mut params = vec![Param::Int(Some(submission_id)), int(Some(ordinal)), Param::Int(Some(created_at))];
+    params.extend(FIELDS.iter().map(|f| field_param(f.kind, f.value(&r.tags, &r.result))));
+    params.extend([
         Param::Text(r.source.clone()),
         Param::Text(Some(to_json(&r.tags))),
         Param::Text(Some(to_json(&r.result))),
         Param::Text(Some(to_json(&r.flags))),
-    ];
+    ]);
     debug_assert_eq!(params.len(), RESULT_COLUMNS.len());
     params
 }
@@ -456,25 +405,15 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
 }
 
 /// The cursor that continues a browse after `last` under `sort`: its sort column's value
-/// as stored (derived from the result exactly as on insert) and its id.
+/// as stored (the field's value, as on insert; missing as the smallest) and its id.
 pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
-    let col = match sort.column {
-        FilterKind::Int("id") => return Cursor { value: FilterValue::Int(last.id), id: last.id },
-        FilterKind::Int(col) | FilterKind::Text(col) => col,
+    let (col, missing) = match sort.column {
+        FilterKind::Int("id") => return Cursor { value: FieldValue::Int(last.id), id: last.id },
+        FilterKind::Int(col) => (col, FieldValue::Int(-1)),
+        FilterKind::Text(col) => (col, FieldValue::Text(String::new())),
     };
-    let as_new = NewResult {
-        result: last.result.clone(),
-        tags: last.tags.clone(),
-        source: last.source.clone(),
-        flags: Vec::new(),
-    };
-    let i = RESULT_COLUMNS.iter().position(|c| *c == col).expect("sort columns are result columns");
-    let value = match (sort.column, result_params(&as_new, 0, 0, 0).swap_remove(i)) {
-        (FilterKind::Int(_), Param::Int(v)) => FilterValue::Int(v.unwrap_or(-1)),
-        (FilterKind::Text(_), Param::Text(v)) => FilterValue::Text(v.unwrap_or_default()),
-        (kind, p) => unreachable!("column {kind:?} bound as {p:?}"),
-    };
-    Cursor { value, id: last.id }
+    let field = FIELDS.iter().find(|f| f.column == col).expect("sort columns are fields");
+    Cursor { value: field.value(&last.tags, &last.result).unwrap_or(missing), id: last.id }
 }
 
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
@@ -491,12 +430,9 @@ pub fn results_for_drives_sql(n: usize) -> String {
 /// pattern columns of its result, narrowed by equality filters on `results` columns.
 pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (String, Vec<Param>) {
     let mut sql = format!(
-        "SELECT m.result_id, r.drive_sku, r.data_pattern, r.chipset, r.storage_controller, r.driver, \
-         r.mode, r.link, r.host_link, r.raid_level, r.raid_members, \
-         m.family, m.access, m.block_size, m.queue_depth, m.threads, m.op, \
-         m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us \
-         FROM results r JOIN metrics m ON m.result_id = r.id \
+        "SELECT {METRIC_ROW_COLUMNS}, {} FROM results r JOIN metrics m ON m.result_id = r.id \
          WHERE r.drive_sku IN ({}) AND r.hidden = FALSE",
+        group_columns(),
         placeholders(ids.len())
     );
     let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
@@ -512,20 +448,23 @@ fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
     T::try_from(v).map_err(|_| StorageError::Corrupt(format!("number {v} out of range")))
 }
 
-/// A metrics row before its enum texts are read.
-#[derive(sqlx::FromRow)]
+/// The columns of a [`RawMetric`] besides its platform group's (`r.` and `m.` prefixed).
+pub const METRIC_ROW_COLUMNS: &str =
+    "m.result_id, r.drive_sku, r.data_pattern, m.family, m.access, m.block_size, \
+     m.queue_depth, m.threads, m.op, m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us";
+
+/// The platform group's columns of `results r`, in [`bench::fields::group_fields`] order.
+pub fn group_columns() -> String {
+    bench::fields::group_fields().map(|f| format!("r.{}", f.column)).collect::<Vec<_>>().join(", ")
+}
+
+/// A metrics row (selected as [`METRIC_ROW_COLUMNS`] and [`group_columns`]) before its enum
+/// texts are read.
 pub struct RawMetric {
     pub result_id: i64,
     pub drive_sku: String,
     pub data_pattern: Option<String>,
-    pub chipset: Option<String>,
-    pub storage_controller: Option<String>,
-    pub driver: Option<String>,
-    pub mode: Option<String>,
-    pub link: Option<String>,
-    pub host_link: Option<String>,
-    pub raid_level: Option<i64>,
-    pub raid_members: Option<i64>,
+    pub platform: Vec<Option<FieldValue>>,
     pub family: String,
     pub access: String,
     pub block_size: i64,
@@ -539,22 +478,51 @@ pub struct RawMetric {
     pub latency_us: Option<f64>,
 }
 
+/// Decoded by column name from either backend's rows; the group columns are the group
+/// fields' (which [`bench::FIELDS`] says), so they are read in a loop.
+impl<'r, R: sqlx::Row> sqlx::FromRow<'r, R> for RawMetric
+where
+    &'r str: sqlx::ColumnIndex<R>,
+    String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    f64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+{
+    fn from_row(row: &'r R) -> Result<RawMetric, sqlx::Error> {
+        let platform = bench::fields::group_fields()
+            .map(|f| {
+                Ok(match f.kind {
+                    Kind::Text => row.try_get::<Option<String>, _>(f.column)?.map(FieldValue::Text),
+                    Kind::Int => row.try_get::<Option<i64>, _>(f.column)?.map(FieldValue::Int),
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?;
+        Ok(RawMetric {
+            result_id: row.try_get("result_id")?,
+            drive_sku: row.try_get("drive_sku")?,
+            data_pattern: row.try_get("data_pattern")?,
+            platform,
+            family: row.try_get("family")?,
+            access: row.try_get("access")?,
+            block_size: row.try_get("block_size")?,
+            queue_depth: row.try_get("queue_depth")?,
+            threads: row.try_get("threads")?,
+            op: row.try_get("op")?,
+            mix_read_percent: row.try_get("mix_read_percent")?,
+            stat: row.try_get("stat")?,
+            mbps: row.try_get("mbps")?,
+            iops: row.try_get("iops")?,
+            latency_us: row.try_get("latency_us")?,
+        })
+    }
+}
+
 impl RawMetric {
     pub fn decode(self) -> Result<super::MetricRow, StorageError> {
         Ok(super::MetricRow {
             result_id: self.result_id,
             drive_sku: self.drive_sku,
             data_pattern: self.data_pattern.as_deref().map(enum_from_name).transpose()?,
-            platform: PlatformGroup {
-                chipset: self.chipset,
-                storage_controller: self.storage_controller,
-                driver: self.driver,
-                mode: self.mode.as_deref().map(enum_from_name).transpose()?,
-                link: self.link,
-                host_link: self.host_link,
-                raid_level: self.raid_level.map(num).transpose()?,
-                raid_members: self.raid_members.map(num).transpose()?,
-            },
+            platform: PlatformGroup::from_values(self.platform),
             key: TestKey {
                 family: enum_from_name(&self.family)?,
                 access: enum_from_name(&self.access)?,

@@ -222,7 +222,7 @@ impl SqliteStorage {
         for row in Self::insert_many(
             &mut *tx,
             "results",
-            sql::RESULT_COLUMNS,
+            &sql::RESULT_COLUMNS,
             result_rows,
             " RETURNING id, submission_id, ordinal",
         )

@@ -127,9 +127,15 @@ fn parse_key(s: &str) -> Result<TestKey, StorageError> {
     })
 }
 
-/// Version of the `summaries`/`samples` layout; a database holding another is rebuilt on
-/// start-up.
+/// Version of the `summaries`/`samples` binary layout.
 const FORMAT: &str = "v4";
+
+/// What the stored summary's mark says: the binary layout and the platform group's fields
+/// (a pool is keyed by its group). A database marked otherwise is rebuilt on start-up, so
+/// adding a group field to `bench::FIELDS` rebuilds it without anyone bumping a version.
+fn layout() -> String {
+    format!("{FORMAT};{}", bench::fields::group_layout())
+}
 
 /// Marks an id list that repeats an earlier test's list of the same row.
 const SAME_IDS_AS: u32 = 1 << 31;
@@ -535,10 +541,10 @@ macro_rules! backend {
 
             /// Builds every drive's pools when the database has none in the current
             /// layout (migrated from before 0003, bulk-loaded, or written by a server
-            /// with another [`FORMAT`]). Returns how many drives it built.
+            /// with another [`layout`]). Returns how many drives it built.
             pub async fn build_if_missing(pool: &$pool) -> StorageResult<usize> {
                 let marked: Option<String> = sqlx::query_scalar(&$sql(MARKED)).fetch_optional(pool).await?;
-                if marked.as_deref() == Some(FORMAT) {
+                if marked == Some(layout()) {
                     return Ok(0);
                 }
                 sqlx::query("DELETE FROM test_samples").execute(pool).await?;
@@ -548,7 +554,7 @@ macro_rules! backend {
                     refresh_summaries_for(&mut *tx, chunk).await?;
                     tx.commit().await?;
                 }
-                sqlx::query(&$sql(SET_MARK)).bind(FORMAT).execute(pool).await?;
+                sqlx::query(&$sql(SET_MARK)).bind(layout()).execute(pool).await?;
                 Ok(drives.len())
             }
 

@@ -587,19 +587,25 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     ensure!(preview.contains("534.4") && preview.contains("RND 4KiB Q32T1 write"), "{preview}");
 
     // The free-text tags suggest what the catalogue and earlier results use.
-    w.wait("datalist#chipsets option[value='ICH10R']").await?;
-    let controllers = w.client.find_all(Locator::Css("datalist#controllers option")).await?;
+    w.wait("datalist#chipset-values option[value='ICH10R']").await?;
+    let controllers = w.client.find_all(Locator::Css("datalist#controller-values option")).await?;
     ensure!(!controllers.is_empty(), "catalogue controllers are suggested");
     ensure!(
         w.client.find(Locator::Css("input[name=chipset]")).await?.attr("list").await?.as_deref()
-            == Some("chipsets"),
+            == Some("chipset-values"),
         "the chipset field offers the suggestions"
     );
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Samsung").await?;
     w.client.find(Locator::Css("input[name=model]")).await?.send_keys("840 EVO e2e").await?;
     w.client.find(Locator::Css("input[name=capacity_gb]")).await?.send_keys("120").await?;
     w.client.find(Locator::Css("input[name=chipset]")).await?.send_keys("X370").await?;
-    w.client.find(Locator::Css("select[name=link]")).await?.select_by_value("6").await?;
+    w.client.find(Locator::Css("select[name=link]")).await?.select_by_value("sata-6").await?;
+    w.client
+        .find(Locator::Css("select[name=link_power]"))
+        .await?
+        .select_by_value("lpm-max-performance")
+        .await?;
+    w.client.find(Locator::Css("input[name=driver_version]")).await?.send_keys("6.8.0-45-generic").await?;
     w.client.find(Locator::Css("#submit")).await?.click().await?;
     let answer = w.wait("#submit-answer").await?.text().await?;
     w.shot("submit").await?;
@@ -814,6 +820,10 @@ async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<()> {
         "the result page shows the numbers"
     );
     ensure!(body.contains("X370") && body.contains("SATA 6 Gb/s"), "and the tags");
+    ensure!(
+        body.contains("6.8.0-45-generic") && body.contains("lpm-max-performance"),
+        "and the kernel version and link power management the form derived from bench::FIELDS sent: {body}"
+    );
     ensure!(body.contains(&format!("/results/{id}")), "and its permalink");
     w.shot("result").await?;
 
