@@ -142,18 +142,20 @@ pub fn group_fields() -> impl Iterator<Item = &'static Field> {
     FIELDS.iter().filter(|f| f.group)
 }
 
-/// The serde name of a unit enum value, e.g. `StorageMode::Ahci` → `AHCI`.
+/// The serde name of a unit enum value, e.g. `StorageMode::Ahci` → `AHCI`. (Through JSON
+/// text rather than `serde_json::Value`, whose code the browser would otherwise carry.)
 pub fn unit_name<T: Serialize>(v: &T) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        other => panic!("not a unit enum: {other:?}"),
+    let json = serde_json::to_string(v).expect("unit enums serialise");
+    match serde_json::from_str::<String>(&json) {
+        Ok(s) => s,
+        Err(_) => panic!("not a unit enum: {json}"),
     }
 }
 
 /// The unit enum value of a serde name.
 pub fn from_unit_name<T: DeserializeOwned>(s: &str) -> Result<T, String> {
-    serde_json::from_value(serde_json::Value::String(s.to_string()))
-        .map_err(|_| format!("{s:?} is not a known value"))
+    let json = serde_json::to_string(s).expect("strings serialise");
+    serde_json::from_str(&json).map_err(|_| format!("{s:?} is not a known value"))
 }
 
 fn text(v: &Option<String>) -> Option<FieldValue> {

@@ -602,17 +602,65 @@ impl Serialize for PlatformGroup {
 
 impl<'de> Deserialize<'de> for PlatformGroup {
     /// Every group field may be missing (unknown); other keys are ignored, as in every
-    /// other tag object.
+    /// other tag object. (A visitor of its own, not `serde_json::Value`: the browser
+    /// decodes groups too, and Value's code would come with it.)
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlatformGroup, D::Error> {
-        use serde::de::Error;
-        let map = serde_json::Map::deserialize(deserializer)?;
-        let values = fields::group_fields().map(|f| match (map.get(f.name), f.kind) {
-            (None | Some(serde_json::Value::Null), _) => Ok(None),
-            (Some(serde_json::Value::String(s)), fields::Kind::Text) => Ok(Some(FieldValue::Text(s.clone()))),
-            (Some(v), fields::Kind::Int) if v.as_i64().is_some() => Ok(v.as_i64().map(FieldValue::Int)),
-            (Some(v), _) => Err(D::Error::custom(format!("platform group {}: unexpected {v}", f.name))),
-        });
-        Ok(PlatformGroup::from_values(values.collect::<Result<Vec<_>, _>>()?))
+        struct GroupVisitor;
+        /// One value: text, a whole number, or null.
+        struct Cell(Option<FieldValue>);
+        impl<'de> Deserialize<'de> for Cell {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
+                struct CellVisitor;
+                impl<'de> serde::de::Visitor<'de> for CellVisitor {
+                    type Value = Cell;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a string, a whole number or null")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Cell, E> {
+                        Ok(Cell(Some(FieldValue::Text(v.to_string()))))
+                    }
+                    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Cell, E> {
+                        Ok(Cell(Some(FieldValue::Int(v))))
+                    }
+                    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Cell, E> {
+                        i64::try_from(v).map(|v| Cell(Some(FieldValue::Int(v)))).map_err(E::custom)
+                    }
+                    fn visit_unit<E: serde::de::Error>(self) -> Result<Cell, E> {
+                        Ok(Cell(None))
+                    }
+                    fn visit_none<E: serde::de::Error>(self) -> Result<Cell, E> {
+                        Ok(Cell(None))
+                    }
+                }
+                d.deserialize_any(CellVisitor)
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for GroupVisitor {
+            type Value = PlatformGroup;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a platform group object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<PlatformGroup, A::Error> {
+                use serde::de::Error;
+                let mut values: Vec<Option<FieldValue>> = fields::group_fields().map(|_| None).collect();
+                while let Some(key) = map.next_key::<String>()? {
+                    let Some(i) = fields::group_fields().position(|f| f.name == key) else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        continue;
+                    };
+                    let field = fields::group_fields().nth(i).expect("found above");
+                    values[i] = match (map.next_value::<Cell>()?.0, field.kind) {
+                        (v @ (None | Some(FieldValue::Text(_))), fields::Kind::Text)
+                        | (v @ (None | Some(FieldValue::Int(_))), fields::Kind::Int) => v,
+                        (Some(v), _) => {
+                            return Err(A::Error::custom(format!("platform group {key}: unexpected {v}")))
+                        }
+                    };
+                }
+                Ok(PlatformGroup { values })
+            }
+        }
+        deserializer.deserialize_map(GroupVisitor)
     }
 }
 
@@ -831,5 +879,29 @@ mod tests {
         assert_ne!(raid, single);
         assert!(raid.label().ends_with("RAID 0 ×2"), "{}", raid.label());
         assert_eq!(PlatformGroup::default().label(), "unknown platform");
+    }
+
+    #[test]
+    fn platform_groups_are_objects_of_their_fields() {
+        let mut tags = Tags::default();
+        tags.platform.chipset = Some("SB850".into());
+        tags.platform.link_power = Some(LinkPower::AspmL1);
+        tags.raid = Some(Raid { level: 0, members: 2, stripe_bytes: None });
+        let group = PlatformGroup::of(&tags);
+        let json = serde_json::to_value(&group).unwrap();
+        assert_eq!(json["chipset"], "SB850");
+        assert_eq!(json["link_power"], "aspm-l1");
+        assert_eq!(json["raid_members"], 2);
+        assert!(
+            json["driver"].is_null() && json.as_object().unwrap().contains_key("driver"),
+            "every field, null when unknown"
+        );
+        assert_eq!(serde_json::from_value::<PlatformGroup>(json).unwrap(), group);
+        // Missing fields are unknown, other keys ignored; a number where text belongs is refused.
+        let read: PlatformGroup = serde_json::from_str(r#"{"chipset": "SB850", "colour": [1]}"#).unwrap();
+        assert_eq!(read.get("chipset"), Some(&FieldValue::Text("SB850".into())));
+        assert_eq!(read.get("raid_members"), None);
+        assert!(serde_json::from_str::<PlatformGroup>(r#"{"chipset": 850}"#).is_err());
+        assert!(serde_json::from_str::<PlatformGroup>(r#"{"raid_level": "zero"}"#).is_err());
     }
 }

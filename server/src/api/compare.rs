@@ -6,10 +6,11 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
+use super::browse::{filter_value, OutputFormat};
+use super::csv::{csv_cell, csv_response};
 use super::drives::{aggregates_of, drive_url, Aggregates, GroupKey, Samples};
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::QueryPairs;
-use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{result_filter, Filter};

@@ -1,8 +1,10 @@
 //! The HTTP API under `/api/v1`: one module per resource, each with its own router.
 
 mod auth;
+mod browse;
 pub mod client;
 mod compare;
+mod csv;
 mod drives;
 mod dumps;
 mod edit;
@@ -18,9 +20,9 @@ mod results;
 pub mod share;
 mod submit;
 
-pub use ratelimit::SubmitLimiter;
 /// One CSV row per metric, the columns of `GET /results?format=csv` (`ssdbase dump`).
-pub(crate) use results::to_csv as results_csv;
+pub(crate) use csv::to_csv as results_csv;
+pub use ratelimit::SubmitLimiter;
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;

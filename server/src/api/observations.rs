@@ -4,10 +4,10 @@
 //! JSON, CSV or the HTML table the drive page shows, so the site carries no table code.
 //! Never part of an aggregate.
 
+use super::csv::{csv_cell, csv_response};
 use super::drives::catalogue_drive;
 use super::extract::{no_parameters, PathParam, QueryPairs};
 use super::rated::{esc, format_only, html_response, TableFormat};
-use super::results::{csv_cell, csv_response};
 use super::AppState;
 use crate::error::{ApiResult, ErrorBody};
 use api_types::{pattern_label, ObservationList};

@@ -8,8 +8,8 @@
 //! security schemes, and the errors every route can answer (408, 413, 500).
 //! Paths are relative to the server URL `/api/v1` (in `servers`).
 
+use super::browse::{CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT};
 use super::compare::MAX_DRIVES;
-use super::results::{CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::error::ErrorBody;
 use crate::storage::{column_of, FilterKind, METRIC_FILTERS};
 use axum::body::Bytes;

@@ -6,8 +6,8 @@
 //! the drive page's rated charts (and `/drives/{id}/rated.svg|png`) draw.
 
 use super::compare::parse_query;
+use super::csv::{csv_cell, csv_response};
 use super::extract::{PathParam, QueryPairs};
-use super::results::{csv_cell, csv_response};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, StoredResult};
@@ -37,7 +37,7 @@ pub(super) async fn results_of(
     id: &str,
     filters: &[Filter],
 ) -> ApiResult<Vec<StoredResult>> {
-    let (mut query, _) = super::results::parse_list_query(&[
+    let (mut query, _) = super::browse::parse_list_query(&[
         ("drive".to_string(), id.to_string()),
         ("limit".to_string(), "500".to_string()),
     ])?;
