@@ -333,18 +333,21 @@ async fn rated_chart(
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(errors));
     }
+    Ok((style, rated_bars(state, id, figure).await?))
+}
+
+/// Drive `id`'s rated-vs-measured chart of `figure` (an id of `charts::RATED_FIGURES`).
+async fn rated_bars(state: &AppState, id: &str, figure: &str) -> ApiResult<charts::RatedBars> {
     let drive = catalogue_drive(state, id).await?;
     let rows = super::rated::model_line_rows(state, id).await?;
-    charts::rated_charts(&rows)
-        .into_iter()
-        .find(|(f, _)| *f == figure)
-        .map(|(_, chart)| (style, chart))
-        .ok_or_else(|| {
+    charts::rated_charts(&rows).into_iter().find(|(f, _)| *f == figure).map(|(_, chart)| chart).ok_or_else(
+        || {
             ApiError::not_found(
                 format!("the catalogue has no {figure} rating for the {} {}", drive.vendor, drive.model),
                 Some("figure".into()),
             )
-        })
+        },
+    )
 }
 
 /// The results of drive `id` the drive page reads: the latest 500 visible ones, as
@@ -453,13 +456,19 @@ async fn distribution_chart(
     let Some(test) = test.filter(|_| errors.is_empty()) else {
         return Err(ApiError::BadRequest(errors));
     };
+    Ok((style, distribution(state, id, test).await?))
+}
+
+/// Drive `id`'s distribution chart of `test` (a test id as `charts::drive_distributions`
+/// names them), from the results the drive page reads.
+async fn distribution(state: &AppState, id: &str, test: &str) -> ApiResult<charts::Distribution> {
     catalogue_drive(state, id).await?;
     let results = latest_results(state, id).await?;
     let mut all =
         charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
     let known: Vec<String> = all.iter().map(|(k, _)| k.id()).collect();
     match known.iter().position(|k| k == test) {
-        Some(i) => Ok((style, all.swap_remove(i).1)),
+        Some(i) => Ok(all.swap_remove(i).1),
         None => Err(ApiError::not_found(
             format!("no result of drive {id:?} ran {test:?}; its tests are: {}", known.join(", ")),
             Some("test".into()),
@@ -507,8 +516,7 @@ impl HeadlineChart {
 /// measured, else its most measured test's distribution; `None` without results.
 pub(super) async fn headline_chart(state: &AppState, id: &str) -> ApiResult<Option<HeadlineChart>> {
     for (_, figure, _, _) in charts::RATED_FIGURES {
-        let pairs = [("figure".to_string(), figure.to_string())];
-        if let Ok((_, chart)) = rated_chart(state, id, &pairs).await {
+        if let Ok(chart) = rated_bars(state, id, figure).await {
             if chart.rows.iter().any(|r| r.measured.is_some()) {
                 return Ok(Some(HeadlineChart::Rated(figure)));
             }
@@ -530,24 +538,24 @@ pub(super) async fn headline_rgb(
     chart: &HeadlineChart,
     width: u32,
 ) -> ApiResult<(Vec<u8>, u32)> {
-    let w = ("width".to_string(), width.to_string());
+    let theme = ChartStyle::default().theme;
     let rgb = match chart {
         HeadlineChart::Rated(figure) => {
-            let (style, chart) = rated_chart(state, id, &[("figure".into(), figure.to_string()), w]).await?;
+            let chart = rated_bars(state, id, figure).await?;
             let height = charts::rated_bars_height(&chart);
             let rgb = tokio::task::spawn_blocking(move || {
-                charts::render::to_rgb(width, height, style.theme, RATED_CAPTION, |area| {
-                    charts::draw_rated_bars(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                charts::render::to_rgb(width, height, theme, RATED_CAPTION, |area| {
+                    charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
                 })
             });
             (rgb.await.map_err(anyhow::Error::from)?, height)
         }
         HeadlineChart::Distribution(test) => {
-            let (style, chart) = distribution_chart(state, id, &[("test".into(), test.clone()), w]).await?;
+            let chart = distribution(state, id, test).await?;
             let height = charts::distribution_height(&chart);
             let rgb = tokio::task::spawn_blocking(move || {
-                charts::render::to_rgb(width, height, style.theme, DISTRIBUTION_CAPTION, |area| {
-                    charts::draw_distribution(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                charts::render::to_rgb(width, height, theme, DISTRIBUTION_CAPTION, |area| {
+                    charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
                 })
             });
             (rgb.await.map_err(anyhow::Error::from)?, height)

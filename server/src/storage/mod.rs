@@ -276,7 +276,7 @@ pub struct Cursor {
 }
 
 /// A browse query over results: equality filters, one sort column, keyset pagination.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultQuery {
     /// (column, value) pairs on `results`.
     pub filters: Vec<Filter>,
@@ -287,6 +287,18 @@ pub struct ResultQuery {
     pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
+}
+
+impl ResultQuery {
+    /// The latest `limit` visible results of catalogue drive `id`, as
+    /// `GET /results?drive=ID&limit=N` lists them.
+    pub fn latest_of_drive(id: &str, limit: i64) -> ResultQuery {
+        ResultQuery {
+            filters: vec![("drive_sku", FilterValue::Text(id.to_string()))],
+            limit,
+            ..Default::default()
+        }
+    }
 }
 
 /// One measured number with its result, drive and canonical test key.
