@@ -2,6 +2,7 @@
 //! and the seed loader. The binary in `main.rs` only wires command-line arguments to
 //! these pieces.
 
+pub mod aggregate;
 pub mod api;
 pub mod dump;
 pub mod error;

@@ -6,14 +6,17 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::drives::{aggregates_of, drive_url, Aggregates, GroupKey, Samples};
+use super::drives::drive_url;
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::QueryPairs;
 use super::results::{csv_cell, csv_response, filter_value, OutputFormat};
 use super::AppState;
+use crate::aggregate::{GroupKey, Pools};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{Filter, RESULT_FILTERS};
-use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
+use api_types::{
+    Aggregates, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell,
+};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -466,24 +469,17 @@ async fn comparison(
         // per drive instead of every metric row (storage::summary).
         for pool in state.storage.pools_for_drives(ids).await? {
             let Some(drive) = position(&pool.drive_sku) else { continue };
-            let tests = pool.tests.into_iter().map(|(key, t)| (key, aggregates_of(t))).collect();
-            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests });
+            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests: pool.tests });
         }
     } else {
-        let mut samples: BTreeMap<(usize, GroupKey), BTreeMap<TestKey, Samples>> = BTreeMap::new();
+        let mut samples: Pools<(usize, GroupKey)> = Pools::default();
         for m in state.storage.metrics_for_drives(ids, filters).await? {
             let Some(drive) = position(&m.drive_sku) else { continue };
             // Merged: one group per drive, whatever the platform and data pattern.
             let group = if merge { Default::default() } else { (m.platform, m.data_pattern) };
-            samples.entry((drive, group)).or_default().entry(m.key).or_default().add(
-                m.result_id,
-                m.mbps,
-                m.iops,
-                m.latency_us,
-            );
+            samples.add((drive, group), m.key, m.result_id, m.mbps, m.iops, m.latency_us);
         }
-        for ((drive, group), tests) in samples {
-            let tests = tests.into_iter().map(|(key, s)| (key, s.aggregate())).collect();
+        for ((drive, group), tests) in samples.aggregate() {
             pools.push(PoolTests { drive, group, tests });
         }
     }
@@ -495,7 +491,7 @@ struct PoolTests {
     /// Index of the drive in the request.
     drive: usize,
     group: GroupKey,
-    tests: Vec<(TestKey, Aggregates)>,
+    tests: BTreeMap<TestKey, Aggregates>,
 }
 
 /// The answer from its pools: each pool listed once, per drive in the order asked for

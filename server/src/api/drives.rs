@@ -7,15 +7,15 @@
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::{PathParam, QueryPairs};
 use super::{result_url, AppState};
+use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
-pub use api_types::{Aggregates, GroupCell, TestSummary};
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
 use bench::analysis;
-use bench::{DataPattern, PlatformGroup, TestKey};
+use bench::PlatformGroup;
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -55,61 +55,6 @@ pub fn drive_url(id: &str) -> String {
     format!("{}/drives/{id}", super::API_PREFIX)
 }
 
-/// Where a sample pools: its platform group and data pattern.
-pub type GroupKey = (PlatformGroup, Option<DataPattern>);
-
-/// Samples of one test, per platform group and data pattern, in key order.
-pub fn group_cells(groups: BTreeMap<GroupKey, Samples>) -> Vec<GroupCell> {
-    group_cells_of(groups.into_iter().map(|(k, s)| (k, s.aggregate())).collect())
-}
-
-/// Aggregates of one test, per platform group and data pattern, in key order.
-fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> {
-    groups
-        .into_iter()
-        .map(|((platform, data_pattern), aggregates)| GroupCell {
-            platform_label: platform.label(),
-            platform,
-            data_pattern,
-            aggregates,
-        })
-        .collect()
-}
-
-/// Samples of one test, gathered per result.
-#[derive(Debug, Default)]
-pub struct Samples {
-    pub mbps: Vec<f64>,
-    pub iops: Vec<f64>,
-    pub latency_us: Vec<f64>,
-    pub result_ids: Vec<i64>,
-}
-
-/// The compare summary's stored aggregates as the API shows them.
-pub fn aggregates_of(t: crate::storage::TestSummary) -> Aggregates {
-    Aggregates { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
-}
-
-impl Samples {
-    pub fn add(&mut self, result_id: i64, mbps: Option<f64>, iops: Option<f64>, latency_us: Option<f64>) {
-        self.mbps.extend(mbps);
-        self.iops.extend(iops);
-        self.latency_us.extend(latency_us);
-        if self.result_ids.last() != Some(&result_id) {
-            self.result_ids.push(result_id);
-        }
-    }
-
-    pub fn aggregate(self) -> Aggregates {
-        Aggregates {
-            mbps: analysis::summarize(&self.mbps),
-            iops: analysis::summarize(&self.iops),
-            latency_us: analysis::summarize(&self.latency_us),
-            result_ids: self.result_ids,
-        }
-    }
-}
-
 /// A drive's page
 ///
 /// Its specs, its visible results with platform, flags and rated-vs-measured, the
@@ -133,7 +78,7 @@ async fn get_one(
 ) -> ApiResult<Json<DrivePage>> {
     let drive = catalogue_drive(&state, &id).await?;
     let results = state.storage.results_for_drives(std::slice::from_ref(&id)).await?;
-    let tests = summarize_by_test(&results);
+    let tests = aggregate::by_test(&results);
     let mut platforms: BTreeMap<PlatformGroup, Vec<i64>> = BTreeMap::new();
     for r in &results {
         platforms.entry(PlatformGroup::of(&r.tags)).or_default().push(r.id);
@@ -190,25 +135,6 @@ fn firmware_history(results: &[StoredResult]) -> Vec<FirmwareSeen> {
     }
     seen.sort_by(|a, b| (a.first_submitted, &a.firmware).cmp(&(b.first_submitted, &b.firmware)));
     seen
-}
-
-pub(super) fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
-    let mut by_key: BTreeMap<TestKey, BTreeMap<GroupKey, Samples>> = BTreeMap::new();
-    for r in results {
-        let group = (PlatformGroup::of(&r.tags), r.result.data_pattern);
-        for (key, m) in r.result.keyed_metrics() {
-            by_key.entry(key).or_default().entry(group.clone()).or_default().add(
-                r.id,
-                m.mbps,
-                m.iops,
-                m.latency_us,
-            );
-        }
-    }
-    by_key
-        .into_iter()
-        .map(|(key, groups)| TestSummary { key, name: key.short_name(), groups: group_cells(groups) })
-        .collect()
 }
 
 /// The rated-vs-measured embeds' query parameters, as documented.

@@ -16,7 +16,7 @@ pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::{PoolSummary, TestSummary};
+pub use summary::PoolSummary;
 
 use async_trait::async_trait;
 use bench::analysis::Flag;

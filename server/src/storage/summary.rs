@@ -22,20 +22,10 @@
 
 use super::sql::{enum_from_name, enum_name, numbered, Param, RawMetric};
 use super::{MetricRow, NewResult, StorageError, StorageResult};
+use api_types::Aggregates;
 use bench::analysis::{summarize, Summary};
 use bench::{DataPattern, PlatformGroup, TestKey};
 use std::collections::{BTreeMap, HashMap};
-
-/// The visible results of one test in one pool, as compare shows them: the result ids
-/// (ascending) and the median, MAD, min, max and count of each figure, computed when the
-/// pool was written, exactly as `analysis::summarize` computes them from every value.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TestSummary {
-    pub result_ids: Vec<i64>,
-    pub mbps: Option<Summary>,
-    pub iops: Option<Summary>,
-    pub latency_us: Option<Summary>,
-}
 
 /// One drive's tests in one platform group and data pattern.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +33,10 @@ pub struct PoolSummary {
     pub drive_sku: String,
     pub platform: PlatformGroup,
     pub data_pattern: Option<DataPattern>,
-    pub tests: BTreeMap<TestKey, TestSummary>,
+    /// Per test, the visible results' ids (ascending) and the median, MAD, min, max and
+    /// count of each figure, computed when the pool was written, exactly as
+    /// `analysis::summarize` computes them from every value: what compare shows.
+    pub tests: BTreeMap<TestKey, Aggregates>,
 }
 
 /// Every value of one test in one pool, kept for maintenance: ids ascending, each
@@ -232,7 +225,7 @@ impl Reader<'_> {
     }
 
     /// An id list as `encode` writes it; `earlier` are the row's lists read so far.
-    fn ids(&mut self, earlier: &[(TestKey, TestSummary)]) -> Result<Vec<i64>, StorageError> {
+    fn ids(&mut self, earlier: &[(TestKey, Aggregates)]) -> Result<Vec<i64>, StorageError> {
         let n = self.len()? as u32;
         if n & SAME_IDS_AS != 0 {
             let i = (n & !SAME_IDS_AS) as usize;
@@ -268,7 +261,7 @@ impl Reader<'_> {
 fn decode_summaries<'a>(
     r: &mut Reader<'a>,
     keys: &mut HashMap<String, TestKey>,
-) -> StorageResult<Vec<(TestKey, TestSummary)>> {
+) -> StorageResult<Vec<(TestKey, Aggregates)>> {
     let n = r.len()?;
     let mut tests = Vec::with_capacity(n);
     for _ in 0..n {
@@ -284,7 +277,7 @@ fn decode_summaries<'a>(
         };
         let result_ids = r.ids(&tests)?;
         let (mbps, iops, latency_us) = (r.summary()?, r.summary()?, r.summary()?);
-        tests.push((key, TestSummary { result_ids, mbps, iops, latency_us }));
+        tests.push((key, Aggregates { result_ids, mbps, iops, latency_us }));
     }
     Ok(tests)
 }
@@ -646,7 +639,7 @@ mod tests {
         assert_eq!(summaries[0].1.iops, summarize(&[300.0, 100.0]));
         assert_eq!(summaries[1].1.result_ids, vec![3, 5, 7], "a repeated list reads back");
         assert_eq!(summaries[2].1.result_ids, vec![2, 1 << 40], "a wide gap reads back");
-        assert_eq!(summaries[3].1, TestSummary::default());
+        assert_eq!(summaries[3].1, Aggregates::default());
         assert!(decode(&bytes[..9], &values).is_err(), "truncated rows are errors");
         assert!(decode(&bytes, &values[..5]).is_err(), "truncated rows are errors");
     }
