@@ -510,7 +510,7 @@ fn assemble(
     // Per test, per requested drive, its cells in pool order.
     let mut cells: BTreeMap<TestKey, Vec<Vec<PoolCell>>> = BTreeMap::new();
     for (index, pool) in pools.into_iter().enumerate() {
-        let result_ids = union_of(pool.tests.iter().map(|(_, a)| a.result_ids.as_slice()));
+        let result_ids = union_of(pool.tests.values().map(|a| a.result_ids.as_slice()));
         for (key, a) in pool.tests {
             let own = a.result_ids != result_ids;
             cells.entry(key).or_insert_with(|| vec![Vec::new(); ids.len()])[pool.drive].push(PoolCell {
