@@ -9,11 +9,11 @@
 
 use anyhow::Context;
 use bench::seeds::Dataset;
-use bench::{BenchResult, DriveSku, Format, Tags};
+use bench::{BenchResult, Format, Tags};
 use indicatif::{ProgressBar, ProgressStyle};
-use ssdbase::ingest;
-use ssdbase::storage::{DynStorage, NewSubmission, Submitted};
-use std::collections::HashMap;
+use ssdbase::ingest::{self, Catalogue, Refused};
+use ssdbase::storage::{DynStorage, Submitted};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -179,7 +179,7 @@ async fn store_upload(
     upload: ingest::Upload,
     default_tags: &Tags,
 ) -> Result<Vec<Submitted>, String> {
-    let mut tags = match sidecar_of(path) {
+    let tags = match sidecar_of(path) {
         Some(side) => {
             let text = std::fs::read(&side).map_err(|e| format!("{}: {e}", side.display()))?;
             serde_json::from_slice(&text)
@@ -187,58 +187,44 @@ async fn store_upload(
         }
         None => default_tags.clone(),
     };
-    let sku = match tags.drive.sku.as_deref() {
-        Some(id) => Some(
-            storage
-                .get_drive(id)
-                .await
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("unknown drive {id:?}: not in the catalogue"))?,
-        ),
-        None => None,
-    };
-    ingest::complete_tags(&mut tags, sku.as_ref());
-    ingest::check_storable(&tags, &upload.results, None).map_err(|e| pointed(e.detail, e.pointer))?;
+    let tagged = ingest::tag(&mut Catalogue::stored(&**storage), tags, &upload.results, None).await.map_err(
+        |refused| match refused {
+            Refused::UnknownDrive(id) => format!("unknown drive {id:?}: not in the catalogue"),
+            Refused::Invalid(e) => pointed(e.detail, e.pointer),
+            Refused::Storage(e) => e.to_string(),
+        },
+    )?;
     let source = Some(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
-    let (submission, _token) = ingest::submission(upload, &tags, sku.as_ref(), source, Some("import".into()));
+    let (submission, _token) = tagged.submission(upload, source, Some("import".into()));
     storage.store_batch(&[], &[], &[submission]).await.map_err(|e| e.to_string())
 }
 
 /// A dataset: its new drives and all its results in one transaction.
 async fn import_dataset(storage: &DynStorage, ds: &Dataset) -> Result<Vec<Submitted>, String> {
-    let mut known: HashMap<String, DriveSku> = HashMap::new();
-    for d in &ds.drives {
-        if known.insert(d.id.clone(), d.clone()).is_some() {
-            return Err(format!("drive id {:?} is defined twice", d.id));
-        }
+    let mut ids = HashSet::new();
+    if let Some(d) = ds.drives.iter().find(|d| !ids.insert(&d.id)) {
+        return Err(format!("drive id {:?} is defined twice", d.id));
     }
-    let mut stored_drives = Vec::new();
-    for (i, r) in ds.results.iter().enumerate() {
-        let at = |detail: String| format!("results[{i}]: {detail}");
-        if let Some(id) = &r.tags.drive.sku {
-            if !known.contains_key(id) {
-                let d = storage
-                    .get_drive(id)
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| at(format!("unknown drive sku {id:?}")))?;
-                known.insert(id.clone(), d.clone());
-                stored_drives.push(d);
-            }
-        }
-        bench::parse::check_well_formed(std::slice::from_ref(&r.result)).map_err(at)?;
-        ingest::check_storable(&r.tags, std::slice::from_ref(&r.result), r.source.as_deref())
-            .map_err(|e| at(pointed(e.detail, e.pointer)))?;
-    }
+    let mut catalogue = Catalogue::with(&ds.drives, Some(&**storage));
+    let submissions =
+        ingest::dataset_submissions(ds, &mut catalogue, "import").await.map_err(dataset_refusal)?;
     for (i, o) in ds.observations.iter().enumerate() {
         if let Some(id) = &o.tags.drive.sku {
-            if !known.contains_key(id) && storage.get_drive(id).await.map_err(|e| e.to_string())?.is_none() {
+            if catalogue.drive(id).await.map_err(|e| e.to_string())?.is_none() {
                 return Err(format!("observations[{i}]: unknown drive sku {id:?}"));
             }
         }
     }
-    let submissions: Vec<NewSubmission> = ingest::dataset_submissions(ds, &stored_drives, "import");
     storage.store_batch(&ds.drives, &ds.observations, &submissions).await.map_err(|e| e.to_string())
+}
+
+/// Why a dataset's result `i` was refused, as `import` reports it.
+fn dataset_refusal((i, refused): (usize, Refused)) -> String {
+    match refused {
+        Refused::UnknownDrive(id) => format!("results[{i}]: unknown drive sku {id:?}"),
+        Refused::Invalid(e) => format!("results[{i}]: {}", pointed(e.detail, e.pointer)),
+        Refused::Storage(e) => e.to_string(),
+    }
 }
 
 fn pointed(detail: String, pointer: Option<String>) -> String {
@@ -275,7 +261,10 @@ async fn import_dump(database_url: &str, dir: &Path) -> anyhow::Result<Summary> 
             })
             .collect(),
     };
-    let mut submissions = ingest::dataset_submissions(&ds, &[], "dump");
+    // The database is empty: the catalogue is the dump's.
+    let mut submissions = ingest::dataset_submissions(&ds, &mut Catalogue::with(&ds.drives, None), "dump")
+        .await
+        .map_err(|e| anyhow::anyhow!(dataset_refusal(e)))?;
     for (s, r) in submissions.iter_mut().zip(&dump.results) {
         // The dump line is the upload: unique per result (two results that read alike
         // stay two), and it keeps the original id and time for whoever looks.

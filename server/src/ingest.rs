@@ -1,12 +1,14 @@
 //! Turning uploads (and the seed dataset) into [`NewSubmission`]s: content hash, edit
-//! token, flags from the analysis. Shared by the API and the seed loader.
+//! token, flags from the analysis. The ingest sequence itself (catalogue lookup, tags
+//! completed from the catalogue, storability) is [`tag`], the one function the API
+//! (submissions and tag edits), `ssdbase import` and the seed loader all call.
 
 use crate::error::ErrorItem;
-use crate::storage::{Correction, NewResult, NewSubmission};
+use crate::storage::{Correction, NewResult, NewSubmission, Storage, StorageError, StorageResult};
 use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
 use bench::text::Document;
-use bench::{BenchResult, DriveSku, Format, ParseError, Tags};
+use bench::{BenchResult, DriveSku, Format, ParseError, TaggedResult, Tags};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -151,73 +153,173 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
     Ok(())
 }
 
-/// An upload with its (catalogue-completed) tags as a submission, and the secret edit
-/// token to hand back to the submitter (only its hash is stored).
-pub fn submission(
-    upload: Upload,
-    tags: &Tags,
-    sku: Option<&DriveSku>,
-    source: Option<String>,
-    client: Option<String>,
-) -> (NewSubmission, String) {
-    let (edit_token, edit_token_hash) = new_edit_token();
-    let submission = NewSubmission {
-        body: upload.body,
-        content_hash: upload.content_hash,
-        format: upload.format,
-        edit_token_hash,
-        client,
-        created_at: now_unix(),
-        results: upload
-            .results
-            .into_iter()
-            .map(|result| NewResult {
-                flags: flags_for(&result, tags, sku),
-                result,
-                tags: tags.clone(),
-                source: source.clone(),
-            })
-            .collect(),
-        provenance: None,
+/// The catalogue drives an ingest may name: drives given up front (a dataset's own, the
+/// seeds'), then the database's catalogue. Each drive is looked up once.
+pub struct Catalogue<'a> {
+    known: HashMap<String, DriveSku>,
+    storage: Option<&'a dyn Storage>,
+}
+
+impl<'a> Catalogue<'a> {
+    /// The database's catalogue: what the API's submissions and edits may name.
+    pub fn stored(storage: &'a dyn Storage) -> Catalogue<'a> {
+        Catalogue::with(&[], Some(storage))
+    }
+
+    /// `drives`, then (when given) the database's catalogue. A drive listed twice is its
+    /// last listing.
+    pub fn with(drives: &[DriveSku], storage: Option<&'a dyn Storage>) -> Catalogue<'a> {
+        Catalogue { known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(), storage }
+    }
+
+    /// Catalogue drive `id`, if there is one.
+    pub async fn drive(&mut self, id: &str) -> StorageResult<Option<DriveSku>> {
+        if let Some(d) = self.known.get(id) {
+            return Ok(Some(d.clone()));
+        }
+        let Some(storage) = self.storage else { return Ok(None) };
+        let found = storage.get_drive(id).await?;
+        if let Some(d) = &found {
+            self.known.insert(id.to_string(), d.clone());
+        }
+        Ok(found)
+    }
+}
+
+/// Why [`tag`] refuses what it was given.
+#[derive(Debug)]
+pub enum Refused {
+    /// `tags.drive.sku` names no catalogue drive (the id).
+    UnknownDrive(String),
+    /// What is wrong and where: a field the database cannot store, a result that is not
+    /// well formed.
+    Invalid(ErrorItem),
+    /// The catalogue could not be read.
+    Storage(StorageError),
+}
+
+impl Refused {
+    /// What the submitter is told (an unknown drive points at `tags.drive.sku`), or the
+    /// storage error behind the refusal.
+    pub fn into_item(self) -> Result<ErrorItem, StorageError> {
+        match self {
+            Refused::UnknownDrive(id) => Ok(ErrorItem {
+                detail: format!("unknown drive {id:?}: not in the catalogue"),
+                pointer: Some("tags.drive.sku".into()),
+            }),
+            Refused::Invalid(item) => Ok(item),
+            Refused::Storage(e) => Err(e),
+        }
+    }
+}
+
+/// Tags that passed [`tag`]: completed from their catalogue drive, which they keep for the
+/// flags.
+#[derive(Debug, Clone)]
+pub struct Tagged {
+    pub tags: Tags,
+    pub sku: Option<DriveSku>,
+}
+
+/// The ingest sequence, the one way tags reach the database with results: the tagged SKU
+/// looked up in the catalogue (an unknown one refused), the drive tags completed from
+/// it, then the tags, `results` and `source` checked storable. Every path a result takes
+/// goes through here: the API's submissions (JSON, multipart, screenshots) and tag edits,
+/// `ssdbase import` (files and datasets) and the seed loader; a rule added here applies to
+/// all of them.
+pub async fn tag(
+    catalogue: &mut Catalogue<'_>,
+    mut tags: Tags,
+    results: &[BenchResult],
+    source: Option<&str>,
+) -> Result<Tagged, Refused> {
+    let sku = match tags.drive.sku.as_deref() {
+        Some(id) => Some(
+            catalogue
+                .drive(id)
+                .await
+                .map_err(Refused::Storage)?
+                .ok_or_else(|| Refused::UnknownDrive(id.into()))?,
+        ),
+        None => None,
     };
-    (submission, edit_token)
+    complete_tags(&mut tags, sku.as_ref());
+    check_storable(&tags, results, source).map_err(Refused::Invalid)?;
+    Ok(Tagged { tags, sku })
+}
+
+impl Tagged {
+    /// `result` with these tags and the flags they give it: a new result, or a stored
+    /// one re-tagged.
+    pub fn result(&self, result: BenchResult, source: Option<String>) -> NewResult {
+        NewResult {
+            flags: flags_for(&result, &self.tags, self.sku.as_ref()),
+            result,
+            tags: self.tags.clone(),
+            source,
+        }
+    }
+
+    /// An upload with these tags as a submission, and the secret edit token to hand back
+    /// to the submitter (only its hash is stored).
+    pub fn submission(
+        &self,
+        upload: Upload,
+        source: Option<String>,
+        client: Option<String>,
+    ) -> (NewSubmission, String) {
+        let (edit_token, edit_token_hash) = new_edit_token();
+        let submission = NewSubmission {
+            body: upload.body,
+            content_hash: upload.content_hash,
+            format: upload.format,
+            edit_token_hash,
+            client,
+            created_at: now_unix(),
+            results: upload.results.into_iter().map(|result| self.result(result, source.clone())).collect(),
+            provenance: None,
+        };
+        (submission, edit_token)
+    }
+}
+
+/// One result of a dataset as an upload: its JSON (result, tags and source) is the body,
+/// `origin` the format.
+pub fn upload_from_tagged(tr: &TaggedResult, origin: &str) -> Result<Upload, String> {
+    bench::parse::check_well_formed(std::slice::from_ref(&tr.result))?;
+    let body = serde_json::to_vec(tr).expect("results serialise");
+    Ok(Upload {
+        content_hash: sha256_hex(&body),
+        body,
+        format: Some(origin.into()),
+        results: vec![tr.result.clone()],
+    })
 }
 
 /// The whole seed dataset as submissions: one per result, its JSON as the body.
-pub fn seed_submissions(ds: &Dataset) -> Vec<NewSubmission> {
-    dataset_submissions(ds, &[], "seed")
+pub async fn seed_submissions(ds: &Dataset) -> Result<Vec<NewSubmission>, (usize, Refused)> {
+    dataset_submissions(ds, &mut Catalogue::with(&ds.drives, None), "seed").await
 }
 
-/// A dataset's results as submissions, one per result with its JSON as the body.
-/// SKUs are looked up in the dataset's drives, then in `known` (the stored catalogue).
-pub fn dataset_submissions(ds: &Dataset, known: &[DriveSku], origin: &str) -> Vec<NewSubmission> {
-    let skus: HashMap<&str, &DriveSku> = known.iter().chain(&ds.drives).map(|d| (d.id.as_str(), d)).collect();
-    let created_at = now_unix();
-    ds.results
-        .iter()
-        .map(|tr| {
-            let sku = tr.tags.drive.sku.as_deref().and_then(|s| skus.get(s).copied());
-            let mut tags = tr.tags.clone();
-            complete_tags(&mut tags, sku);
-            let body = serde_json::to_vec(tr).expect("seeds serialise");
-            let (_, edit_token_hash) = new_edit_token();
-            NewSubmission {
-                content_hash: sha256_hex(&body),
-                body,
-                format: Some(origin.into()),
-                edit_token_hash,
-                client: Some(origin.into()),
-                created_at,
-                results: vec![NewResult {
-                    flags: flags_for(&tr.result, &tags, sku),
-                    result: tr.result.clone(),
-                    tags,
-                    source: tr.source.clone(),
-                }],
-                provenance: None,
-            }
-        })
-        .collect()
+/// A dataset's results as submissions, one per result with its JSON as the body, each
+/// through [`tag`]; `origin` is their format and client. The first refusal stops it, with
+/// the index of the result refused.
+pub async fn dataset_submissions(
+    ds: &Dataset,
+    catalogue: &mut Catalogue<'_>,
+    origin: &str,
+) -> Result<Vec<NewSubmission>, (usize, Refused)> {
+    let mut submissions = Vec::with_capacity(ds.results.len());
+    for (i, tr) in ds.results.iter().enumerate() {
+        let refused = |e| (i, e);
+        let upload = upload_from_tagged(tr, origin)
+            .map_err(|detail| refused(Refused::Invalid(ErrorItem { detail, pointer: None })))?;
+        let tagged =
+            tag(catalogue, tr.tags.clone(), &upload.results, tr.source.as_deref()).await.map_err(refused)?;
+        let (submission, _) = tagged.submission(upload, tr.source.clone(), Some(origin.into()));
+        submissions.push(submission);
+    }
+    Ok(submissions)
 }
 
 /// Every value of `published` that differs from `recognised` (same row label and
@@ -312,10 +414,48 @@ mod tests {
         );
     }
 
-    #[test]
-    fn every_seed_becomes_one_submission_with_a_distinct_hash() {
+    #[tokio::test]
+    async fn tagging_looks_the_drive_up_completes_the_tags_and_checks_them() {
         let ds = bench::seeds::seed_dataset().unwrap();
-        let subs = seed_submissions(&ds);
+        let drive = &ds.drives[0];
+        let mut catalogue = Catalogue::with(&ds.drives, None);
+        let mut tags = Tags::default();
+        tags.drive.sku = Some(drive.id.clone());
+        let tagged = tag(&mut catalogue, tags.clone(), &[], None).await.unwrap();
+        assert_eq!(tagged.tags.drive.model.as_deref(), Some(drive.model.as_str()));
+        assert_eq!(tagged.tags.drive.capacity_gb, Some(drive.capacity_gb));
+        assert_eq!(tagged.sku.as_ref(), Some(drive));
+
+        tags.drive.sku = Some("no-such-drive".into());
+        let refused = tag(&mut catalogue, tags.clone(), &[], None).await.unwrap_err();
+        assert!(matches!(&refused, Refused::UnknownDrive(id) if id == "no-such-drive"), "{refused:?}");
+        let item = refused.into_item().unwrap();
+        assert_eq!(item.pointer.as_deref(), Some("tags.drive.sku"));
+        assert_eq!(item.detail, "unknown drive \"no-such-drive\": not in the catalogue");
+
+        tags.drive.sku = Some(drive.id.clone());
+        tags.platform.chipset = Some("ICH\u{0}10R".into());
+        match tag(&mut catalogue, tags, &[], None).await {
+            Err(Refused::Invalid(e)) => assert_eq!(e.pointer.as_deref(), Some("tags.platform.chipset")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_dataset_result_naming_an_unknown_drive_is_refused_with_its_index() {
+        let mut ds = bench::seeds::seed_dataset().unwrap();
+        ds.results.truncate(3);
+        ds.results[1].tags.drive.sku = Some("no-such-drive".into());
+        let (i, refused) =
+            dataset_submissions(&ds, &mut Catalogue::with(&ds.drives, None), "test").await.unwrap_err();
+        assert_eq!(i, 1);
+        assert!(matches!(refused, Refused::UnknownDrive(_)), "{refused:?}");
+    }
+
+    #[tokio::test]
+    async fn every_seed_becomes_one_submission_with_a_distinct_hash() {
+        let ds = bench::seeds::seed_dataset().unwrap();
+        let subs = seed_submissions(&ds).await.unwrap();
         assert_eq!(subs.len(), ds.results.len());
         let hashes: std::collections::HashSet<_> = subs.iter().map(|s| &s.content_hash).collect();
         assert_eq!(hashes.len(), subs.len());

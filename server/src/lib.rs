@@ -2,6 +2,7 @@
 //! and the seed loader. The binary in `main.rs` only wires command-line arguments to
 //! these pieces.
 
+pub mod aggregate;
 pub mod api;
 pub mod dump;
 pub mod error;
@@ -18,7 +19,13 @@ use storage::DynStorage;
 /// it loaded (0 when the database was seeded before or holds data).
 pub async fn seed_if_empty(storage: &DynStorage) -> anyhow::Result<usize> {
     let ds = bench::seeds::seed_dataset().map_err(|e| anyhow::anyhow!("seed dataset: {e}"))?;
-    let submissions = ingest::seed_submissions(&ds);
+    let submissions =
+        ingest::seed_submissions(&ds).await.map_err(|(i, refused)| match refused.into_item() {
+            Ok(e) => {
+                anyhow::anyhow!("seed dataset: results[{i}]: {}: {}", e.pointer.unwrap_or_default(), e.detail)
+            }
+            Err(e) => anyhow::Error::from(e),
+        })?;
     let loaded = storage.seed_if_empty(&ds.drives, &ds.observations, &submissions).await?;
     Ok(if loaded { submissions.len() } else { 0 })
 }

@@ -8,13 +8,16 @@
 
 use super::browse::{filter_value, OutputFormat};
 use super::csv::{csv_cell, csv_response};
-use super::drives::{aggregates_of, drive_url, Aggregates, GroupKey, Samples};
+use super::drives::drive_url;
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::QueryPairs;
 use super::AppState;
+use crate::aggregate::{GroupKey, Pools};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{result_filter, Filter};
-use api_types::{ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell};
+use api_types::{
+    Aggregates, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell,
+};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -467,24 +470,17 @@ async fn comparison(
         // per drive instead of every metric row (storage::summary).
         for pool in state.storage.pools_for_drives(ids).await? {
             let Some(drive) = position(&pool.drive_sku) else { continue };
-            let tests = pool.tests.into_iter().map(|(key, t)| (key, aggregates_of(t))).collect();
-            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests });
+            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests: pool.tests });
         }
     } else {
-        let mut samples: BTreeMap<(usize, GroupKey), BTreeMap<TestKey, Samples>> = BTreeMap::new();
+        let mut samples: Pools<(usize, GroupKey)> = Pools::default();
         for m in state.storage.metrics_for_drives(ids, filters).await? {
             let Some(drive) = position(&m.drive_sku) else { continue };
             // Merged: one group per drive, whatever the platform and data pattern.
             let group = if merge { Default::default() } else { (m.platform, m.data_pattern) };
-            samples.entry((drive, group)).or_default().entry(m.key).or_default().add(
-                m.result_id,
-                m.mbps,
-                m.iops,
-                m.latency_us,
-            );
+            samples.add((drive, group), m.key, m.result_id, m.mbps, m.iops, m.latency_us);
         }
-        for ((drive, group), tests) in samples {
-            let tests = tests.into_iter().map(|(key, s)| (key, s.aggregate())).collect();
+        for ((drive, group), tests) in samples.aggregate() {
             pools.push(PoolTests { drive, group, tests });
         }
     }
@@ -496,7 +492,7 @@ struct PoolTests {
     /// Index of the drive in the request.
     drive: usize,
     group: GroupKey,
-    tests: Vec<(TestKey, Aggregates)>,
+    tests: BTreeMap<TestKey, Aggregates>,
 }
 
 /// The answer from its pools: each pool listed once, per drive in the order asked for
@@ -515,7 +511,7 @@ fn assemble(
     // Per test, per requested drive, its cells in pool order.
     let mut cells: BTreeMap<TestKey, Vec<Vec<PoolCell>>> = BTreeMap::new();
     for (index, pool) in pools.into_iter().enumerate() {
-        let result_ids = union_of(pool.tests.iter().map(|(_, a)| a.result_ids.as_slice()));
+        let result_ids = union_of(pool.tests.values().map(|a| a.result_ids.as_slice()));
         for (key, a) in pool.tests {
             let own = a.result_ids != result_ids;
             cells.entry(key).or_insert_with(|| vec![Vec::new(); ids.len()])[pool.drive].push(PoolCell {

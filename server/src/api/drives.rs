@@ -7,15 +7,15 @@
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::{PathParam, QueryPairs};
 use super::{result_url, AppState};
+use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
-pub use api_types::{Aggregates, GroupCell, TestSummary};
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
 use bench::analysis;
-use bench::{DataPattern, PlatformGroup, TestKey};
+use bench::PlatformGroup;
 use std::collections::BTreeMap;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -55,61 +55,6 @@ pub fn drive_url(id: &str) -> String {
     format!("{}/drives/{id}", super::API_PREFIX)
 }
 
-/// Where a sample pools: its platform group and data pattern.
-pub type GroupKey = (PlatformGroup, Option<DataPattern>);
-
-/// Samples of one test, per platform group and data pattern, in key order.
-pub fn group_cells(groups: BTreeMap<GroupKey, Samples>) -> Vec<GroupCell> {
-    group_cells_of(groups.into_iter().map(|(k, s)| (k, s.aggregate())).collect())
-}
-
-/// Aggregates of one test, per platform group and data pattern, in key order.
-fn group_cells_of(groups: BTreeMap<GroupKey, Aggregates>) -> Vec<GroupCell> {
-    groups
-        .into_iter()
-        .map(|((platform, data_pattern), aggregates)| GroupCell {
-            platform_label: platform.label(),
-            platform,
-            data_pattern,
-            aggregates,
-        })
-        .collect()
-}
-
-/// Samples of one test, gathered per result.
-#[derive(Debug, Default)]
-pub struct Samples {
-    pub mbps: Vec<f64>,
-    pub iops: Vec<f64>,
-    pub latency_us: Vec<f64>,
-    pub result_ids: Vec<i64>,
-}
-
-/// The compare summary's stored aggregates as the API shows them.
-pub fn aggregates_of(t: crate::storage::TestSummary) -> Aggregates {
-    Aggregates { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us, result_ids: t.result_ids }
-}
-
-impl Samples {
-    pub fn add(&mut self, result_id: i64, mbps: Option<f64>, iops: Option<f64>, latency_us: Option<f64>) {
-        self.mbps.extend(mbps);
-        self.iops.extend(iops);
-        self.latency_us.extend(latency_us);
-        if self.result_ids.last() != Some(&result_id) {
-            self.result_ids.push(result_id);
-        }
-    }
-
-    pub fn aggregate(self) -> Aggregates {
-        Aggregates {
-            mbps: analysis::summarize(&self.mbps),
-            iops: analysis::summarize(&self.iops),
-            latency_us: analysis::summarize(&self.latency_us),
-            result_ids: self.result_ids,
-        }
-    }
-}
-
 /// A drive's page
 ///
 /// Its specs, its visible results with platform, flags and rated-vs-measured, the
@@ -133,7 +78,7 @@ async fn get_one(
 ) -> ApiResult<Json<DrivePage>> {
     let drive = catalogue_drive(&state, &id).await?;
     let results = state.storage.results_for_drives(std::slice::from_ref(&id)).await?;
-    let tests = summarize_by_test(&results);
+    let tests = aggregate::by_test(&results);
     let mut platforms: BTreeMap<PlatformGroup, Vec<i64>> = BTreeMap::new();
     for r in &results {
         platforms.entry(PlatformGroup::of(&r.tags)).or_default().push(r.id);
@@ -190,25 +135,6 @@ fn firmware_history(results: &[StoredResult]) -> Vec<FirmwareSeen> {
     }
     seen.sort_by(|a, b| (a.first_submitted, &a.firmware).cmp(&(b.first_submitted, &b.firmware)));
     seen
-}
-
-pub(super) fn summarize_by_test(results: &[StoredResult]) -> Vec<TestSummary> {
-    let mut by_key: BTreeMap<TestKey, BTreeMap<GroupKey, Samples>> = BTreeMap::new();
-    for r in results {
-        let group = (PlatformGroup::of(&r.tags), r.result.data_pattern);
-        for (key, m) in r.result.keyed_metrics() {
-            by_key.entry(key).or_default().entry(group.clone()).or_default().add(
-                r.id,
-                m.mbps,
-                m.iops,
-                m.latency_us,
-            );
-        }
-    }
-    by_key
-        .into_iter()
-        .map(|(key, groups)| TestSummary { key, name: key.short_name(), groups: group_cells(groups) })
-        .collect()
 }
 
 /// The rated-vs-measured embeds' query parameters, as documented.
@@ -333,18 +259,21 @@ async fn rated_chart(
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(errors));
     }
+    Ok((style, rated_bars(state, id, figure).await?))
+}
+
+/// Drive `id`'s rated-vs-measured chart of `figure` (an id of `charts::RATED_FIGURES`).
+async fn rated_bars(state: &AppState, id: &str, figure: &str) -> ApiResult<charts::RatedBars> {
     let drive = catalogue_drive(state, id).await?;
     let rows = super::rated::model_line_rows(state, id).await?;
-    charts::rated_charts(&rows)
-        .into_iter()
-        .find(|(f, _)| *f == figure)
-        .map(|(_, chart)| (style, chart))
-        .ok_or_else(|| {
+    charts::rated_charts(&rows).into_iter().find(|(f, _)| *f == figure).map(|(_, chart)| chart).ok_or_else(
+        || {
             ApiError::not_found(
                 format!("the catalogue has no {figure} rating for the {} {}", drive.vendor, drive.model),
                 Some("figure".into()),
             )
-        })
+        },
+    )
 }
 
 /// The results of drive `id` the drive page reads: the latest 500 visible ones, as
@@ -453,13 +382,19 @@ async fn distribution_chart(
     let Some(test) = test.filter(|_| errors.is_empty()) else {
         return Err(ApiError::BadRequest(errors));
     };
+    Ok((style, distribution(state, id, test).await?))
+}
+
+/// Drive `id`'s distribution chart of `test` (a test id as `charts::drive_distributions`
+/// names them), from the results the drive page reads.
+async fn distribution(state: &AppState, id: &str, test: &str) -> ApiResult<charts::Distribution> {
     catalogue_drive(state, id).await?;
     let results = latest_results(state, id).await?;
     let mut all =
         charts::drive_distributions(&results.iter().map(|r| (&r.result, &r.tags)).collect::<Vec<_>>());
     let known: Vec<String> = all.iter().map(|(k, _)| k.id()).collect();
     match known.iter().position(|k| k == test) {
-        Some(i) => Ok((style, all.swap_remove(i).1)),
+        Some(i) => Ok(all.swap_remove(i).1),
         None => Err(ApiError::not_found(
             format!("no result of drive {id:?} ran {test:?}; its tests are: {}", known.join(", ")),
             Some("test".into()),
@@ -507,8 +442,7 @@ impl HeadlineChart {
 /// measured, else its most measured test's distribution; `None` without results.
 pub(super) async fn headline_chart(state: &AppState, id: &str) -> ApiResult<Option<HeadlineChart>> {
     for (_, figure, _, _) in charts::RATED_FIGURES {
-        let pairs = [("figure".to_string(), figure.to_string())];
-        if let Ok((_, chart)) = rated_chart(state, id, &pairs).await {
+        if let Ok(chart) = rated_bars(state, id, figure).await {
             if chart.rows.iter().any(|r| r.measured.is_some()) {
                 return Ok(Some(HeadlineChart::Rated(figure)));
             }
@@ -530,24 +464,24 @@ pub(super) async fn headline_rgb(
     chart: &HeadlineChart,
     width: u32,
 ) -> ApiResult<(Vec<u8>, u32)> {
-    let w = ("width".to_string(), width.to_string());
+    let theme = ChartStyle::default().theme;
     let rgb = match chart {
         HeadlineChart::Rated(figure) => {
-            let (style, chart) = rated_chart(state, id, &[("figure".into(), figure.to_string()), w]).await?;
+            let chart = rated_bars(state, id, figure).await?;
             let height = charts::rated_bars_height(&chart);
             let rgb = tokio::task::spawn_blocking(move || {
-                charts::render::to_rgb(width, height, style.theme, RATED_CAPTION, |area| {
-                    charts::draw_rated_bars(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                charts::render::to_rgb(width, height, theme, RATED_CAPTION, |area| {
+                    charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
                 })
             });
             (rgb.await.map_err(anyhow::Error::from)?, height)
         }
         HeadlineChart::Distribution(test) => {
-            let (style, chart) = distribution_chart(state, id, &[("test".into(), test.clone()), w]).await?;
+            let chart = distribution(state, id, test).await?;
             let height = charts::distribution_height(&chart);
             let rgb = tokio::task::spawn_blocking(move || {
-                charts::render::to_rgb(width, height, style.theme, DISTRIBUTION_CAPTION, |area| {
-                    charts::draw_distribution(area, &chart, style.theme).map(drop).map_err(|e| e.to_string())
+                charts::render::to_rgb(width, height, theme, DISTRIBUTION_CAPTION, |area| {
+                    charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
                 })
             });
             (rgb.await.map_err(anyhow::Error::from)?, height)

@@ -8,8 +8,8 @@ use super::extract::{JsonBody, PathParam};
 use super::results::ResultView;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::ingest;
-use crate::storage::{Actor, NewResult};
+use crate::ingest::{self, Catalogue};
+use crate::storage::Actor;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
@@ -110,24 +110,18 @@ pub async fn edit(
 ) -> ApiResult<Json<ResultView>> {
     let actor = authorize(&state, &headers, id).await?;
     let stored = state.storage.get_result(id).await?.ok_or_else(|| no_result(id))?;
-    let mut tags = body.value.tags;
-    let sku = match tags.drive.sku.as_deref() {
-        Some(sku) => Some(state.storage.get_drive(sku).await?.ok_or_else(|| {
-            ApiError::unprocessable(
-                format!("unknown drive {sku:?}: not in the catalogue"),
-                Some("tags.drive.sku".into()),
-            )
-        })?),
-        None => None,
-    };
-    ingest::complete_tags(&mut tags, sku.as_ref());
-    ingest::check_storable(&tags, &[], None).map_err(|e| ApiError::Unprocessable(vec![e]))?;
-    let update = NewResult {
-        flags: ingest::flags_for(&stored.result, &tags, sku.as_ref()),
-        result: stored.result,
-        tags,
-        source: stored.source,
-    };
+    let update = ingest::tag(
+        &mut Catalogue::stored(&*state.storage),
+        body.value.tags,
+        std::slice::from_ref(&stored.result),
+        stored.source.as_deref(),
+    )
+    .await
+    .map_err(|refused| match refused.into_item() {
+        Ok(e) => ApiError::Unprocessable(vec![e]),
+        Err(e) => ApiError::from(e),
+    })?
+    .result(stored.result, stored.source);
     if !state.storage.update_result(id, &update, actor, ingest::now_unix()).await? {
         return Err(no_result(id));
     }

@@ -10,7 +10,7 @@ use super::csv::{csv_cell, csv_response};
 use super::extract::{PathParam, QueryPairs};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::storage::{Filter, StoredResult};
+use crate::storage::{Filter, ResultQuery, StoredResult};
 use api_types::{RatedTable, RatedTableRow};
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -29,6 +29,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(controller_table))
 }
 
+/// How many of a drive's latest results the drive page (and so every rated table) reads.
+const DRIVE_PAGE_RESULTS: i64 = 500;
+
 /// The results of drive `id` a rated table reads: the latest 500 visible ones, as
 /// `GET /results?drive=ID&limit=500` lists them (the drive page reads the same), narrowed
 /// by `filters`.
@@ -37,10 +40,7 @@ pub(super) async fn results_of(
     id: &str,
     filters: &[Filter],
 ) -> ApiResult<Vec<StoredResult>> {
-    let (mut query, _) = super::browse::parse_list_query(&[
-        ("drive".to_string(), id.to_string()),
-        ("limit".to_string(), "500".to_string()),
-    ])?;
+    let mut query = ResultQuery::latest_of_drive(id, DRIVE_PAGE_RESULTS);
     query.filters.extend(filters.iter().cloned());
     Ok(state.storage.list_results(&query).await?)
 }
@@ -511,4 +511,16 @@ async fn controller_table(
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
     let data = format!("/controllers/{}/rated", url_encode(&model));
     Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv", &data, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_drives_latest_results_are_what_the_browse_query_lists() {
+        let pairs = [("drive", "x"), ("limit", "500")].map(|(n, v)| (n.to_string(), v.to_string()));
+        let (listed, _) = super::super::browse::parse_list_query(&pairs).unwrap();
+        assert_eq!(ResultQuery::latest_of_drive("x", DRIVE_PAGE_RESULTS), listed);
+    }
 }

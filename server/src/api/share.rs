@@ -160,7 +160,7 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
     let drive = drives::catalogue_drive(state, id).await?;
     let results = state.storage.results_for_drives(std::slice::from_ref(&drive.id)).await?;
     let platforms: BTreeSet<PlatformGroup> = results.iter().map(|r| PlatformGroup::of(&r.tags)).collect();
-    let mut tests = drives::summarize_by_test(&results);
+    let mut tests = crate::aggregate::by_test(&results);
     let samples = |t: &api_types::TestSummary| -> usize {
         t.groups.iter().filter_map(|g| headline(&g.aggregates)).map(|h| h.2).sum()
     };

@@ -10,14 +10,14 @@ use super::client::ClientAddr;
 use super::extract::{media_type, parse_json, read_body};
 use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::ingest::{self, Upload};
+use crate::ingest::{self, Catalogue, Upload};
 use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use bench::analysis::Flag;
-use bench::{BenchResult, DriveSku, Format, Tags};
+use bench::{BenchResult, Format, Tags};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::net::{IpAddr, Ipv4Addr};
@@ -389,7 +389,7 @@ async fn prepare(
     item: Item,
     client: Option<String>,
 ) -> Result<(NewSubmission, String), Vec<ErrorItem>> {
-    let Item { pointer, mut upload, mut tags, source, ocr_job, .. } = item;
+    let Item { pointer, mut upload, tags, source, ocr_job, .. } = item;
     let fail = |detail: String, at: String| vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }];
     let provenance = match ocr_job {
         Some(job) => Some(
@@ -399,26 +399,17 @@ async fn prepare(
         ),
         None => None,
     };
-    let sku: Option<DriveSku> = match tags.drive.sku.as_deref() {
-        Some(id) => match state.storage.get_drive(id).await {
-            Ok(Some(d)) => Some(d),
-            Ok(None) => {
-                return Err(fail(
-                    format!("unknown drive {id:?}: not in the catalogue"),
-                    "tags.drive.sku".into(),
-                ))
-            }
-            Err(e) => {
-                tracing::error!("storage error: {e}");
-                return Err(fail("internal error".into(), String::new()));
-            }
-        },
-        None => None,
-    };
-    ingest::complete_tags(&mut tags, sku.as_ref());
-    ingest::check_storable(&tags, &upload.results, source.as_deref())
-        .map_err(|e| fail(e.detail, e.pointer.unwrap_or_default()))?;
-    let (mut submission, token) = ingest::submission(upload, &tags, sku.as_ref(), source, client);
+    let tagged =
+        ingest::tag(&mut Catalogue::stored(&*state.storage), tags, &upload.results, source.as_deref())
+            .await
+            .map_err(|refused| match refused.into_item() {
+                Ok(e) => fail(e.detail, e.pointer.unwrap_or_default()),
+                Err(e) => {
+                    tracing::error!("storage error: {e}");
+                    fail("internal error".into(), String::new())
+                }
+            })?;
+    let (mut submission, token) = tagged.submission(upload, source, client);
     submission.provenance = provenance;
     Ok((submission, token))
 }

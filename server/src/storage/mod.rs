@@ -16,7 +16,7 @@ pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::{PoolSummary, TestSummary};
+pub use summary::PoolSummary;
 
 use async_trait::async_trait;
 use bench::analysis::Flag;
@@ -262,7 +262,7 @@ pub struct Cursor {
 }
 
 /// A browse query over results: equality filters, one sort column, keyset pagination.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultQuery {
     /// (column, value) pairs on `results`.
     pub filters: Vec<Filter>,
@@ -273,6 +273,18 @@ pub struct ResultQuery {
     pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
+}
+
+impl ResultQuery {
+    /// The latest `limit` visible results of catalogue drive `id`, as
+    /// `GET /results?drive=ID&limit=N` lists them.
+    pub fn latest_of_drive(id: &str, limit: i64) -> ResultQuery {
+        ResultQuery {
+            filters: vec![("drive_sku", FieldValue::Text(id.to_string()))],
+            limit,
+            ..Default::default()
+        }
+    }
 }
 
 /// One measured number with its result, drive and canonical test key.

@@ -1,0 +1,146 @@
+//! Aggregation, written once: metric values gathered per pool and test, then per figure
+//! the median, MAD, min, max and count (`bench::analysis::summarize`) with the ids of the
+//! results behind them ([`Aggregates`]). The drive page pools a drive's results per
+//! platform group and data pattern ([`by_test`]); compare pools metric rows per drive and
+//! platform group and data pattern, or per drive when merged ([`Pools`]); the compare
+//! summary (`storage::summary`) stores the same [`Aggregates`] per drive and pool.
+
+use crate::storage::StoredResult;
+use api_types::{Aggregates, GroupCell, TestSummary};
+use bench::analysis::summarize;
+use bench::{BenchResult, DataPattern, PlatformGroup, TestKey};
+use std::collections::BTreeMap;
+
+/// Where a sample pools: its platform group and data pattern.
+pub type GroupKey = (PlatformGroup, Option<DataPattern>);
+
+/// Samples of one test, gathered per result.
+#[derive(Debug, Default)]
+pub struct Samples {
+    pub mbps: Vec<f64>,
+    pub iops: Vec<f64>,
+    pub latency_us: Vec<f64>,
+    /// In the order added; a result's values added one after the other count it once.
+    pub result_ids: Vec<i64>,
+}
+
+impl Samples {
+    pub fn add(&mut self, result_id: i64, mbps: Option<f64>, iops: Option<f64>, latency_us: Option<f64>) {
+        self.mbps.extend(mbps);
+        self.iops.extend(iops);
+        self.latency_us.extend(latency_us);
+        if self.result_ids.last() != Some(&result_id) {
+            self.result_ids.push(result_id);
+        }
+    }
+
+    pub fn aggregate(self) -> Aggregates {
+        Aggregates {
+            mbps: summarize(&self.mbps),
+            iops: summarize(&self.iops),
+            latency_us: summarize(&self.latency_us),
+            result_ids: self.result_ids,
+        }
+    }
+}
+
+/// Samples per pool `P` and test, summarised together.
+#[derive(Debug)]
+pub struct Pools<P> {
+    pools: BTreeMap<P, BTreeMap<TestKey, Samples>>,
+}
+
+impl<P: Ord> Default for Pools<P> {
+    fn default() -> Self {
+        Pools { pools: BTreeMap::new() }
+    }
+}
+
+impl<P: Ord> Pools<P> {
+    /// One metric's values (a metric row) of result `result_id` in `pool`.
+    pub fn add(
+        &mut self,
+        pool: P,
+        key: TestKey,
+        result_id: i64,
+        mbps: Option<f64>,
+        iops: Option<f64>,
+        latency_us: Option<f64>,
+    ) {
+        self.pools.entry(pool).or_default().entry(key).or_default().add(result_id, mbps, iops, latency_us);
+    }
+
+    /// Every metric of a result, under its test key.
+    pub fn add_result(&mut self, pool: P, result_id: i64, result: &BenchResult)
+    where
+        P: Clone,
+    {
+        for (key, m) in result.keyed_metrics() {
+            self.add(pool.clone(), key, result_id, m.mbps, m.iops, m.latency_us);
+        }
+    }
+
+    /// Per pool in order, per test in key order, its aggregates.
+    pub fn aggregate(self) -> impl Iterator<Item = (P, BTreeMap<TestKey, Aggregates>)> {
+        self.pools
+            .into_iter()
+            .map(|(pool, tests)| (pool, tests.into_iter().map(|(key, s)| (key, s.aggregate())).collect()))
+    }
+}
+
+/// The drive page's tests: per comparable test (in key order), per platform group and
+/// data pattern of `results` (in that order), the aggregates.
+pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
+    let mut pools: Pools<GroupKey> = Pools::default();
+    for r in results {
+        pools.add_result((PlatformGroup::of(&r.tags), r.result.data_pattern), r.id, &r.result);
+    }
+    let mut by_key: BTreeMap<TestKey, Vec<GroupCell>> = BTreeMap::new();
+    for ((platform, data_pattern), tests) in pools.aggregate() {
+        for (key, aggregates) in tests {
+            by_key.entry(key).or_default().push(GroupCell {
+                platform_label: platform.label(),
+                platform: platform.clone(),
+                data_pattern,
+                aggregates,
+            });
+        }
+    }
+    by_key.into_iter().map(|(key, groups)| TestSummary { key, name: key.short_name(), groups }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench::{Access, Op, ToolFamily};
+
+    fn key(qd: u32) -> TestKey {
+        TestKey {
+            family: ToolFamily::CdmDiskspd,
+            access: Access::Rnd,
+            block_size: 4096,
+            queue_depth: qd,
+            threads: 1,
+            op: Op::Read,
+            mix_read_percent: None,
+            stat: None,
+        }
+    }
+
+    #[test]
+    fn pools_summarise_each_test_with_its_results() {
+        let mut pools: Pools<u8> = Pools::default();
+        pools.add(1, key(1), 10, Some(3.0), None, Some(7.0));
+        pools.add(1, key(1), 10, Some(5.0), None, None);
+        pools.add(1, key(1), 11, Some(1.0), Some(4.0), None);
+        pools.add(0, key(32), 12, None, Some(2.0), None);
+        let all: Vec<_> = pools.aggregate().collect();
+        assert_eq!(all.iter().map(|(p, _)| *p).collect::<Vec<_>>(), vec![0, 1], "pools in order");
+        let a = &all[1].1[&key(1)];
+        assert_eq!(a.result_ids, vec![10, 11], "a result counts once");
+        assert_eq!(a.mbps, summarize(&[3.0, 5.0, 1.0]));
+        assert_eq!(a.iops, summarize(&[4.0]));
+        assert_eq!(a.latency_us, summarize(&[7.0]));
+        assert_eq!(all[0].1[&key(32)].mbps, None);
+    }
+}
