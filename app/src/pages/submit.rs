@@ -7,7 +7,7 @@
 //! progress bar), and the recognised values shown beside the image in an editable table,
 //! the doubtful ones highlighted; the checked values are published with the job's id.
 
-use super::tag_form::{suggest_from, Suggestions, TagDraft, TagInputs};
+use super::tag_form::{Suggestions, TagDraft, TagInputs};
 use super::{drive_list, Flags};
 use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submission, SubmitResponse};
 use crate::screenshot::{self, LOW_CONFIDENCE};
@@ -82,18 +82,17 @@ pub fn Submit() -> impl IntoView {
         if let Some(Ok(list)) = drives.get() {
             for d in &list.drives {
                 let d = &d.drive;
-                let name = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
-                s.entry("drive").or_default().insert(d.id.clone(), name);
-                s.entry("vendor").or_default().entry(d.vendor.clone()).or_default();
-                s.entry("model").or_default().entry(d.model.clone()).or_default();
+                s.add("drive", &d.id);
+                s.add("vendor", &d.vendor);
+                s.add("model", &d.model);
                 if let Some(c) = &d.controller.model {
-                    s.entry("controller").or_default().entry(c.clone()).or_default();
+                    s.add("controller", c);
                 }
             }
         }
         if let Some(Ok(list)) = recent.get() {
             for r in &list.results {
-                suggest_from(&mut s, &r.tags, &r.result);
+                s.add_from(&r.tags, &r.result);
             }
         }
         s
