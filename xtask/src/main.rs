@@ -81,6 +81,10 @@ fn project_root() -> PathBuf {
 /// arguments go to `ssdbase` instead, e.g. `cargo xtask run parse FILE`.
 fn run(extra: &[String]) -> Result<()> {
     ocr_prerequisites()?;
+    println!(
+        "xtask: building the ssdbase server (release; about 15 minutes on two cores the first time, \
+         seconds after)"
+    );
     cargo(&["build", "--release", "-p", "ssdbase"])?;
     let bin = Path::new("target/release/ssdbase");
     if !extra.is_empty() {
@@ -181,7 +185,11 @@ fn fuzz(args: &[String]) -> Result<()> {
         }
     }
     if which("cargo-fuzz").is_none() {
+        println!("xtask: installing cargo-fuzz 0.13.2 (cargo install; about 3 minutes)");
         cargo(&["install", "--locked", "cargo-fuzz@0.13.2"])?;
+    }
+    if !provision::rustup_has(&["toolchain", "list"], &["nightly"]) {
+        println!("xtask: installing the nightly Rust toolchain cargo-fuzz needs (rustup, minimal; a minute or two)");
     }
     ensure(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))?;
     if targets.is_empty() {

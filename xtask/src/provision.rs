@@ -45,7 +45,7 @@ pub fn ocr_prerequisites() -> Result<()> {
             ]);
         }
     }
-    println!("xtask: installing libtesseract-dev");
+    println!("xtask: installing libtesseract-dev (apt-get; about a minute)");
     let mut apt = Command::new("apt-get");
     apt.args(&args).env("DEBIAN_FRONTEND", "noninteractive");
     as_root(&mut apt)
@@ -60,6 +60,9 @@ pub struct TestEnv {
 
 pub fn setup_for_tests() -> Result<TestEnv> {
     wasm32_target()?;
+    if !rustup_has(&["component", "list", "--installed"], &["rustfmt", "clippy"]) {
+        println!("xtask: adding rustfmt and clippy (rustup download; under a minute)");
+    }
     ensure(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
     // systemd-analyze checks deploy/ssdbase.service (server/tests/deploy.rs); pg_dump and
     // pg_restore are what `ssdbase backup`/`restore` run on PostgreSQL (server/tests/backup.rs).
@@ -94,6 +97,7 @@ pub fn postgres_for_tests() -> Result<String> {
         .find(|f| f.len() >= 4 && f[0] == version && f[1] == "main")
         .map(|f| (f[2].to_string(), f[3].to_string()));
     if ours.is_none() {
+        println!("xtask: creating PostgreSQL {version}'s cluster main (a few seconds)");
         as_root(Command::new("pg_createcluster").args([&version, "main"]))?;
         ours = Some(("5432".into(), "down".into()));
     }
@@ -184,8 +188,23 @@ pub fn trunk() -> Result<()> {
 /// The Rust standard library for WebAssembly, which the site and the bench crate's wasm
 /// tests build with.
 pub fn wasm32_target() -> Result<()> {
+    if !rustup_has(&["target", "list", "--installed"], &["wasm32-unknown-unknown"]) {
+        println!("xtask: adding Rust's wasm32-unknown-unknown target (rustup download; under a minute)");
+    }
     ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
         .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")
+}
+
+/// Whether `rustup <list>` (targets, components or toolchains) names every one of
+/// `names`, alone or followed by `-` and a host triple; false when rustup cannot say.
+pub fn rustup_has(list: &[&str], names: &[&str]) -> bool {
+    let Ok(listed) = output(Command::new("rustup").args(list)) else { return false };
+    names.iter().all(|name| {
+        listed.lines().any(|l| {
+            let l = l.split_whitespace().next().unwrap_or_default();
+            l == *name || l.strip_prefix(name).is_some_and(|rest| rest.starts_with('-'))
+        })
+    })
 }
 
 /// Installs Debian packages whose command is missing, with apt-get (as root, or through
@@ -213,7 +232,11 @@ fn apt_install(packages: &[&str]) -> Result<()> {
         c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
         as_root(&mut c)
     };
-    println!("xtask: installing Debian packages {}", packages.join(" "));
+    println!(
+        "xtask: installing Debian packages {} (apt-get update and install; one to a few minutes, Chromium \
+         and PostgreSQL being the largest downloads)",
+        packages.join(" ")
+    );
     apt(&["update", "-q"])?;
     let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
     args.extend(packages);

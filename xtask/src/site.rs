@@ -15,6 +15,10 @@ pub fn build_site() -> Result<PathBuf> {
     provision::wasm32_target()?;
     provision::wasm_bindgen_cli()?;
     provision::trunk()?;
+    println!(
+        "xtask: building the site with trunk (app/ to WebAssembly with LTO, split per page, compressed): \
+         about 10 minutes the first time, one or two after a change"
+    );
     status(Command::new("trunk").args(["build", "--release", "--offline"]))
         .context("building the site with trunk")?;
     Ok(project_root().join("dist"))
