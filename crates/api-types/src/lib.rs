@@ -1,8 +1,13 @@
-//! The JSON of `/api/v1`'s drive and compare answers, defined once. The server builds
-//! and serialises these (and documents them: feature `openapi`), the site decodes them,
-//! and `charts::compare` turns a [`Comparison`] into the compare chart for both the
-//! site's canvas and the server's SVG/PNG embeds. Results, tags, flags and summaries are
-//! `bench`'s own serde types.
+//! The JSON of `/api/v1`, defined once. The server builds and serialises these (and documents
+//! them: feature `openapi`), the site decodes them, and `charts::compare` turns a
+//! [`Comparison`] into the compare chart for both the site's canvas and the server's
+//! SVG/PNG embeds. Results, tags, flags and summaries are `bench`'s own serde types.
+//! Here: the drive and compare answers; `ocr` what the screenshot recogniser read (the
+//! `ocr` crate returns these types).
+
+mod ocr;
+
+pub use ocr::{CellReading, Layout, Recognition, Rect, RowReading, Settings};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};
