@@ -176,7 +176,7 @@ fn EditBox(r: ResultView) -> impl IntoView {
         t.firmware = opt(firmware.get_untracked());
         let tok = token.get_untracked();
         leptos::task::spawn_local(async move {
-            set_status.set(Some(match api::edit(id, &tok, &api::Edit { tags: t }).await {
+            set_status.set(Some(match api::edit(id, &tok, &api::EditBody { tags: t }).await {
                 Ok(v) => {
                     tags.set_value(v.tags);
                     Ok(format!(
