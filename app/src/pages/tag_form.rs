@@ -15,7 +15,7 @@ fn editable() -> impl Iterator<Item = &'static Field> {
 
 /// What the form holds: the tags it started from, and the text of every editable field.
 /// The fields the form does not show (NAND, stepping, ...) keep their values.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct TagDraft {
     base: Tags,
     /// One per field of [`editable`], in its order.
@@ -48,7 +48,7 @@ impl TagDraft {
 }
 
 /// Known values that the text inputs suggest: one set per field of [`editable`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Suggestions(Vec<BTreeSet<String>>);
 
 impl Default for Suggestions {
@@ -73,6 +73,33 @@ impl Suggestions {
             }
         }
     }
+}
+
+/// Suggestions from the catalogue (drive ids, vendors, models, controllers) and from the
+/// tags of the latest results (what people typed: chipsets, storage controllers, ...).
+pub fn catalogue_and_recent() -> Memo<Suggestions> {
+    let drives = super::drive_list();
+    let recent = LocalResource::new(|| crate::api::get::<crate::api::ListResponse>("/results?limit=100"));
+    Memo::new(move |_| {
+        let mut s = Suggestions::default();
+        if let Some(Ok(list)) = drives.get() {
+            for d in &list.drives {
+                let d = &d.drive;
+                s.add("drive", &d.id);
+                s.add("vendor", &d.vendor);
+                s.add("model", &d.model);
+                if let Some(c) = &d.controller.model {
+                    s.add("controller", c);
+                }
+            }
+        }
+        if let Some(Ok(list)) = recent.get() {
+            for r in &list.results {
+                s.add_from(&r.tags, &r.result);
+            }
+        }
+        s
+    })
 }
 
 /// The inputs (labels for a `.filter-grid`), bound to `draft`; text fields offer

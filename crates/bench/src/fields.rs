@@ -142,8 +142,6 @@ pub fn field(name: &str) -> Option<&'static Field> {
 pub struct GroupField {
     pub name: &'static str,
     pub column: &'static str,
-    pub label: &'static str,
-    pub example: &'static str,
     pub kind: Kind,
     pub get: fn(&Tags) -> Option<FieldValue>,
 }
@@ -166,21 +164,14 @@ const fn group_len() -> usize {
 }
 
 const fn group() -> [GroupField; group_len()] {
-    let unset = GroupField { name: "", column: "", label: "", example: "", kind: Kind::Text, get: |_| None };
+    let unset = GroupField { name: "", column: "", kind: Kind::Text, get: |_| None };
     let mut out = [unset; group_len()];
     let (mut i, mut n) = (0, 0);
     while i < FIELDS.len() {
         let f = &FIELDS[i];
         if f.group {
             let Source::Tag { get, .. } = f.source else { panic!("a group field must be a tag alone") };
-            out[n] = GroupField {
-                name: f.name,
-                column: f.column,
-                label: f.label,
-                example: f.example,
-                kind: f.kind,
-                get,
-            };
+            out[n] = GroupField { name: f.name, column: f.column, kind: f.kind, get };
             n += 1;
         }
         i += 1;
@@ -188,20 +179,147 @@ const fn group() -> [GroupField; group_len()] {
     out
 }
 
-/// The serde name of a unit enum value, e.g. `StorageMode::Ahci` → `AHCI`. (Through JSON
-/// text rather than `serde_json::Value`, whose code the browser would otherwise carry.)
+/// The serde name of a unit enum value, e.g. `StorageMode::Ahci` → `AHCI`. Read by a
+/// serializer that accepts nothing but a unit variant ([`VariantName`]) rather than
+/// through JSON: every page of the site labels platforms, and JSON serialisation would
+/// otherwise be in the code every page loads.
 pub fn unit_name<T: Serialize>(v: &T) -> String {
-    let json = serde_json::to_string(v).expect("unit enums serialise");
-    match serde_json::from_str::<String>(&json) {
-        Ok(s) => s,
-        Err(_) => panic!("not a unit enum: {json}"),
+    match v.serialize(VariantName) {
+        Ok(name) => name.to_string(),
+        Err(NotAUnitVariant) => panic!("not a unit enum variant"),
     }
 }
 
 /// The unit enum value of a serde name.
 pub fn from_unit_name<T: DeserializeOwned>(s: &str) -> Result<T, String> {
-    let json = serde_json::to_string(s).expect("strings serialise");
-    serde_json::from_str(&json).map_err(|_| format!("{s:?} is not a known value"))
+    use serde::de::IntoDeserializer;
+    let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = s.into_deserializer();
+    T::deserialize(de).map_err(|_| format!("{s:?} is not a known value"))
+}
+
+/// What [`VariantName`] answers for anything but a unit variant.
+#[derive(Debug)]
+pub struct NotAUnitVariant;
+
+impl std::fmt::Display for NotAUnitVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a unit enum variant")
+    }
+}
+
+impl std::error::Error for NotAUnitVariant {}
+
+impl serde::ser::Error for NotAUnitVariant {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        NotAUnitVariant
+    }
+}
+
+/// A serializer of unit enum variants to their names, and of nothing else.
+struct VariantName;
+
+macro_rules! refuse {
+    ($($method:ident($($ty:ty),*)),* $(,)?) => {
+        $(fn $method(self, $(_: $ty),*) -> Result<&'static str, NotAUnitVariant> { Err(NotAUnitVariant) })*
+    };
+}
+
+impl serde::Serializer for VariantName {
+    type Ok = &'static str;
+    type Error = NotAUnitVariant;
+    type SerializeSeq = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeTuple = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeTupleStruct = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeTupleVariant = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeMap = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeStruct = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+    type SerializeStructVariant = serde::ser::Impossible<&'static str, NotAUnitVariant>;
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<&'static str, NotAUnitVariant> {
+        Ok(variant)
+    }
+
+    refuse!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+    );
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<&'static str, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<&'static str, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<&'static str, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, NotAUnitVariant> {
+        Err(NotAUnitVariant)
+    }
 }
 
 fn text(v: &Option<String>) -> Option<FieldValue> {
@@ -614,7 +732,7 @@ pub const FIELDS: &[Field] = &[
         name: "os",
         column: "os",
         label: "OS",
-        example: "Windows 7 Ultimate SP1 [6.1 Build 7601] (x64)",
+        example: "Windows 7 SP1 x64",
         kind: Kind::Text,
         sort: false,
         group: false,
@@ -797,6 +915,21 @@ mod tests {
         assert!(field("capacity_gb").unwrap().set_text(&mut tags, "big").is_err());
         assert!(field("raid_members").unwrap().set_text(&mut tags, "300").is_err());
         assert!(field("tool").unwrap().set_text(&mut tags, "fio").is_err());
+    }
+
+    #[test]
+    fn unit_names_are_the_serde_names() {
+        use crate::model::{DataPattern, Tool};
+        for mode in [StorageMode::Ide, StorageMode::Ahci, StorageMode::Raid, StorageMode::Nvme] {
+            let json = serde_json::to_string(&mode).unwrap();
+            assert_eq!(format!("\"{}\"", unit_name(&mode)), json);
+            assert_eq!(from_unit_name::<StorageMode>(&unit_name(&mode)), Ok(mode));
+        }
+        assert_eq!(unit_name(&DataPattern::ZeroFill), "zero-fill");
+        assert_eq!(unit_name(&Tool::AsSsd), "as-ssd");
+        assert_eq!(unit_name(&LinkPower::AspmL0sL1), "aspm-l0s-l1");
+        assert!(from_unit_name::<StorageMode>("ahci").is_err(), "names are exact");
+        assert!(std::panic::catch_unwind(|| unit_name(&"text")).is_err(), "only unit variants have names");
     }
 
     #[test]

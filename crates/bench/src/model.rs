@@ -535,7 +535,7 @@ impl PlatformGroup {
     /// A group from one value per group field, in [`fields::GROUP`] order.
     pub fn from_values(values: impl IntoIterator<Item = Option<FieldValue>>) -> PlatformGroup {
         let values: Vec<_> = values.into_iter().collect();
-        assert_eq!(values.len(), fields::GROUP.len(), "one value per group field");
+        debug_assert_eq!(values.len(), fields::GROUP.len(), "one value per group field");
         PlatformGroup { values }
     }
 
@@ -603,55 +603,23 @@ impl<'de> Deserialize<'de> for PlatformGroup {
     /// decodes groups too, and Value's code would come with it.)
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlatformGroup, D::Error> {
         struct GroupVisitor;
-        /// One value: text, a whole number, or null.
-        struct Cell(Option<FieldValue>);
-        impl<'de> Deserialize<'de> for Cell {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
-                struct CellVisitor;
-                impl<'de> serde::de::Visitor<'de> for CellVisitor {
-                    type Value = Cell;
-                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                        f.write_str("a string, a whole number or null")
-                    }
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Cell, E> {
-                        Ok(Cell(Some(FieldValue::Text(v.to_string()))))
-                    }
-                    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Cell, E> {
-                        Ok(Cell(Some(FieldValue::Int(v))))
-                    }
-                    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Cell, E> {
-                        i64::try_from(v).map(|v| Cell(Some(FieldValue::Int(v)))).map_err(E::custom)
-                    }
-                    fn visit_unit<E: serde::de::Error>(self) -> Result<Cell, E> {
-                        Ok(Cell(None))
-                    }
-                    fn visit_none<E: serde::de::Error>(self) -> Result<Cell, E> {
-                        Ok(Cell(None))
-                    }
-                }
-                d.deserialize_any(CellVisitor)
-            }
-        }
         impl<'de> serde::de::Visitor<'de> for GroupVisitor {
             type Value = PlatformGroup;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a platform group object")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<PlatformGroup, A::Error> {
-                use serde::de::Error;
                 let mut values: Vec<Option<FieldValue>> = fields::GROUP.iter().map(|_| None).collect();
                 while let Some(key) = map.next_key::<String>()? {
                     let Some(i) = fields::GROUP.iter().position(|f| f.name == key) else {
                         map.next_value::<serde::de::IgnoredAny>()?;
                         continue;
                     };
-                    let field = &fields::GROUP[i];
-                    values[i] = match (map.next_value::<Cell>()?.0, field.kind) {
-                        (v @ (None | Some(FieldValue::Text(_))), fields::Kind::Text)
-                        | (v @ (None | Some(FieldValue::Int(_))), fields::Kind::Int) => v,
-                        (Some(v), _) => {
-                            return Err(A::Error::custom(format!("platform group {key}: unexpected {v}")))
-                        }
+                    // Each value as its field's type: the decoders of `Option<String>` and
+                    // `Option<i64>` are there anyway, where a decoder of "any value" is not.
+                    values[i] = match fields::GROUP[i].kind {
+                        fields::Kind::Text => map.next_value::<Option<String>>()?.map(FieldValue::Text),
+                        fields::Kind::Int => map.next_value::<Option<i64>>()?.map(FieldValue::Int),
                     };
                 }
                 Ok(PlatformGroup { values })
@@ -669,7 +637,7 @@ impl utoipa::PartialSchema for PlatformGroup {
             "The platform a result was measured on, as far as it decides the numbers: results pool only within one \
              group. Every group field is present, null when unknown.",
         ));
-        for f in &fields::GROUP {
+        for f in fields::FIELDS.iter().filter(|f| f.group) {
             let ty = match f.kind {
                 fields::Kind::Text => Type::String,
                 fields::Kind::Int => Type::Integer,

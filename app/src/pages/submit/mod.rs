@@ -3,19 +3,20 @@
 //! server's answer shown plainly.
 //!
 //! A dropped or chosen image (PNG, JPEG, GIF, BMP, WebP) takes the screenshot path
-//! instead: it is queued at `POST /ocr`, its job polled (queue position, stage,
-//! progress bar), and the recognised values shown beside the image in an editable table,
-//! the doubtful ones highlighted; the checked values are published with the job's id.
+//! instead (`reading.rs`).
 
-use super::tag_form::{Suggestions, TagDraft, TagInputs};
-use super::{drive_list, Flags};
-use crate::api::{self, ApiError, ListResponse, OcrJob, SubmitBody, SubmitResponse};
-use crate::screenshot::{self, LOW_CONFIDENCE};
+mod reading;
+
+use super::tag_form::{catalogue_and_recent, TagDraft, TagInputs};
+use super::Flags;
+use crate::api::{self, ApiError, SubmitBody, SubmitResponse};
+use crate::screenshot;
 use bench::{BenchResult, Format, ParseError};
 use leptos::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::components::A;
+use reading::{Reading, ReadingView};
 use wasm_bindgen::JsCast;
 
 /// What the browser-side parse made of the text. `#[lazy]`: the parsers (and their
@@ -44,22 +45,6 @@ fn excerpt(text: &str, line: usize) -> Vec<(usize, String, bool)> {
         .collect()
 }
 
-/// Waits `ms` milliseconds (a `setTimeout` promise).
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-/// The screenshot being read, if the user gave one instead of text.
-#[derive(Debug, Clone, PartialEq)]
-enum Shot {
-    Uploading,
-    Job(Box<OcrJob>),
-    Refused(ApiError),
-}
-
 #[component]
 pub fn Submit() -> impl IntoView {
     let (text, set_text) = signal(String::new());
@@ -73,30 +58,7 @@ pub fn Submit() -> impl IntoView {
     let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
-    let drives = drive_list();
-    // Suggestions for the free-text tags: the catalogue's controllers and vendors, and
-    // the platforms of recent results (chipsets and storage controllers people used).
-    let recent = LocalResource::new(|| api::get::<ListResponse>("/results?limit=100"));
-    let suggestions = Memo::new(move |_| {
-        let mut s = Suggestions::default();
-        if let Some(Ok(list)) = drives.get() {
-            for d in &list.drives {
-                let d = &d.drive;
-                s.add("drive", &d.id);
-                s.add("vendor", &d.vendor);
-                s.add("model", &d.model);
-                if let Some(c) = &d.controller.model {
-                    s.add("controller", c);
-                }
-            }
-        }
-        if let Some(Ok(list)) = recent.get() {
-            for r in &list.results {
-                s.add_from(&r.tags, &r.result);
-            }
-        }
-        s
-    });
+    let suggestions = catalogue_and_recent();
     // The tags as the form holds them, or nothing after saying what is wrong.
     let checked_tags = move || match form.get_untracked().tags() {
         Ok(tags) => {
@@ -109,64 +71,7 @@ pub fn Submit() -> impl IntoView {
         }
     };
     let source_text = move || Some(source.get_untracked()).filter(|s| !s.trim().is_empty());
-    let shot = RwSignal::new(None::<Shot>);
-    // The person's values for the recognised metrics, in metric order.
-    let values = RwSignal::new(Vec::<String>::new());
-    // Bumped by every new file, so a superseded job stops being polled.
-    // The polling task outlives the page when the user navigates away: it reads this
-    // with `try_` and stops once the page (and this value) is gone.
-    let generation = StoredValue::new(0u32);
-    let checked = Memo::new(move |_| match shot.get() {
-        Some(Shot::Job(job)) => {
-            job.recognised().map(|r| values.with(|v| screenshot::corrected(&r.result, v)))
-        }
-        _ => None,
-    });
-
-    // A screenshot is queued, then its job polled until it is done or failed.
-    let read_screenshot = move |bytes: Vec<u8>| {
-        let Some(gen) = generation.try_update_value(|g| {
-            *g += 1;
-            *g
-        }) else {
-            return;
-        };
-        shot.set(Some(Shot::Uploading));
-        spawn_local(async move {
-            let mut job = match api::upload_screenshot(&bytes).await {
-                Ok(job) => job,
-                Err(e) => return shot.set(Some(Shot::Refused(e))),
-            };
-            loop {
-                if generation.try_get_value() != Some(gen) {
-                    return;
-                }
-                if job.finished() {
-                    if let Some(r) = job.recognised() {
-                        values.set(
-                            r.result
-                                .metrics
-                                .iter()
-                                .map(|m| {
-                                    screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default()
-                                })
-                                .collect(),
-                        );
-                    }
-                    shot.set(Some(Shot::Job(Box::new(job))));
-                    return;
-                }
-                shot.set(Some(Shot::Job(Box::new(job.clone()))));
-                sleep(400).await;
-                match api::get::<OcrJob>(&format!("/ocr/{}", job.id)).await {
-                    Ok(j) => job = j,
-                    // A lost poll is retried; the job lives on in the server's queue.
-                    Err(_) => sleep(1000).await,
-                }
-            }
-        });
-    };
-
+    let reading = Reading::new();
     // A file's bytes go through bench's decoder (UTF-16 exports, BOMs) into the text box;
     // an image goes to the screenshot reader.
     let load_file = move |file: web_sys::File| {
@@ -176,10 +81,9 @@ pub fn Submit() -> impl IntoView {
             set_answer.set(None);
             if screenshot::is_image(&bytes) {
                 set_text.set(String::new());
-                read_screenshot(bytes);
+                reading.read(bytes);
             } else {
-                generation.try_update_value(|g| *g += 1);
-                shot.set(None);
+                reading.stop();
                 set_text.set(bench::text::decode(&bytes));
             }
         });
@@ -203,16 +107,13 @@ pub fn Submit() -> impl IntoView {
         if sending.get_untracked() {
             return;
         }
-        if shot.with_untracked(Option::is_some) {
-            let (Some(Shot::Job(job)), Some(Ok(result))) = (shot.get_untracked(), checked.get_untracked())
-            else {
-                return;
-            };
+        if reading.active_untracked() {
+            let Some((job_id, result)) = reading.checked_untracked() else { return };
             let Some(tags) = checked_tags() else { return };
             let body = SubmitBody {
                 result: Some(result),
                 tags,
-                ocr_job: Some(job.id),
+                ocr_job: Some(job_id),
                 source: source_text(),
                 ..SubmitBody::default()
             };
@@ -270,8 +171,7 @@ pub fn Submit() -> impl IntoView {
                         on:input=move |ev| {
                             set_text.set(event_target_value(&ev));
                             set_answer.set(None);
-                            generation.try_update_value(|g| *g += 1);
-                            shot.set(None);
+                            reading.stop();
                         }
                     ></textarea>
                     <div class="row">
@@ -289,8 +189,8 @@ pub fn Submit() -> impl IntoView {
                     </div>
                 </div>
                 <div class="preview" aria-live="polite">
-                    {move || shot.get().map(|s| view! { <Screenshot shot=s values=values checked=checked /> })}
-                    {move || shot.with(Option::is_none).then(|| match parsed.get() {
+                    <ReadingView reading=reading />
+                    {move || (!reading.active()).then(|| match parsed.get() {
                         None => view! { <p class="muted">"The preview appears here."</p> }.into_any(),
                         Some(Err(e)) => {
                             let lines = e.line.map(|l| text.with_untracked(|t| excerpt(t, l))).unwrap_or_default();
@@ -334,14 +234,14 @@ pub fn Submit() -> impl IntoView {
                     id="submit"
                     disabled=move || {
                         sending.get()
-                            || if shot.with(Option::is_some) {
-                                !matches!(checked.get(), Some(Ok(_)))
+                            || if reading.active() {
+                                !reading.ready()
                             } else {
                                 !matches!(parsed.get(), Some(Ok(_)))
                             }
                     }
                 >
-                    {move || match (sending.get(), shot.with(Option::is_some)) {
+                    {move || match (sending.get(), reading.active()) {
                         (true, _) => "Sending…",
                         (false, true) => "Publish the checked values",
                         (false, false) => "Submit",
@@ -361,116 +261,6 @@ pub fn Submit() -> impl IntoView {
             </div>
         </section>
     }
-}
-
-/// The screenshot beside what was read from it: queue position and progress while it
-/// is read, then the values to check (doubtful ones highlighted), or why it failed.
-#[component]
-fn Screenshot(
-    shot: Shot,
-    values: RwSignal<Vec<String>>,
-    checked: Memo<Option<Result<BenchResult, String>>>,
-) -> impl IntoView {
-    let job = match shot {
-        Shot::Uploading => {
-            return view! { <p class="muted" id="ocr-status" role="status">"Sending the image…"</p> }
-                .into_any()
-        }
-        Shot::Refused(e) => {
-            return view! {
-                <div class="error" role="alert" id="ocr-error">
-                    <strong>"The image was not accepted: "</strong>
-                    {e.to_string()}
-                </div>
-            }
-            .into_any()
-        }
-        Shot::Job(job) => *job,
-    };
-    let reading = match (job.status.id(), job.recognised()) {
-        ("failed", _) => view! {
-            <div class="error" role="alert" id="ocr-error">
-                <strong>"The screenshot could not be read: "</strong>
-                {job.error.clone().unwrap_or_else(|| "no reason given".into())}
-                <p>"Paste the tool's text export instead, or try a sharper, uncropped screenshot."</p>
-            </div>
-        }
-        .into_any(),
-        ("done", Some(r)) => {
-            let rows = r
-                .result
-                .metrics
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    let conf = r.confidence_of(&m.label);
-                    let unit = screenshot::shown_value(m).map_or("", |v| v.1);
-                    let op_id = format!("{:?}", m.op).to_ascii_lowercase();
-                    let name = m.label.clone();
-                    let low = conf < LOW_CONFIDENCE;
-                    view! {
-                        <tr class:low=low>
-                            <td>{m.label.clone()}</td>
-                            <td class="num">
-                                <input
-                                    class="value"
-                                    inputmode="decimal"
-                                    aria-label=format!("{name} in {unit}")
-                                    data-label=m.label.clone()
-                                    data-op=op_id
-                                    prop:value=move || values.with(|v| v.get(i).cloned().unwrap_or_default())
-                                    on:input=move |ev| values.update(|v| if let Some(x) = v.get_mut(i) { *x = event_target_value(&ev) })
-                                />
-                            </td>
-                            <td>{unit}</td>
-                            <td class="num" title="how sure the reader was of this number">
-                                {format!("{:.0} %", conf * 100.0)}
-                                {low.then_some(" check")}
-                            </td>
-                        </tr>
-                    }
-                })
-                .collect_view();
-            view! {
-                <h3 class="understood">
-                    {format!("Read: {} {} · {} tests", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default(), r.result.metrics.len())}
-                </h3>
-                <p class="muted">"Check every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
-                <div class="table-wrap">
-                    <table id="ocr-values">
-                        <thead><tr><th scope="col">"Test as read"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-                {move || checked.get().and_then(Result::err).map(|e| view! { <div class="error" role="alert">{e}</div> })}
-            }
-            .into_any()
-        }
-        (status, _) => {
-            let words = match (status, job.queue_position) {
-                ("queued", Some(0)) => "Queued: next in line".to_string(),
-                ("queued", Some(n)) => format!("Queued: {n} screenshot(s) ahead"),
-                ("queued", None) => "Queued".to_string(),
-                _ => format!("Reading: {}", job.stage.clone().unwrap_or_else(|| "starting".into())),
-            };
-            view! {
-                <div id="ocr-status" role="status">
-                    <p>{words}</p>
-                    <progress max="1" value=job.progress aria-label="Recognition progress"></progress>
-                </div>
-            }
-            .into_any()
-        }
-    };
-    view! {
-        <div class="shot" data-status=job.status.id()>
-            <figure>
-                <img src=job.image_url.clone() alt="The screenshot being read" />
-            </figure>
-            <div class="reading">{reading}</div>
-        </div>
-    }
-    .into_any()
 }
 
 #[component]
