@@ -4,7 +4,6 @@
 //! restarted) is claimed again. Nothing about the queue lives in a server's memory, so a
 //! restart loses no job and several servers on one database share the work.
 
-use super::sql::numbered;
 use super::{PgStorage, SqliteStorage, StorageResult};
 use async_trait::async_trait;
 use serde::Serialize;
@@ -97,25 +96,26 @@ pub trait OcrJobs: Send + Sync {
 }
 
 const INSERT: &str =
-    "INSERT INTO ocr_jobs (content_hash, media_type, image, created_at) VALUES (?, ?, ?, ?) \
+    "INSERT INTO ocr_jobs (content_hash, media_type, image, created_at) VALUES ($1, $2, $3, $4) \
      ON CONFLICT (content_hash) DO NOTHING RETURNING id";
-const BY_HASH: &str = "SELECT id FROM ocr_jobs WHERE content_hash = ?";
+const BY_HASH: &str = "SELECT id FROM ocr_jobs WHERE content_hash = $1";
 /// `{lock}` is empty for SQLite (one writer at a time already) and `FOR UPDATE SKIP
 /// LOCKED` for PostgreSQL, so that concurrent workers never take the same job.
-const CLAIM: &str = "UPDATE ocr_jobs SET status = 'running', lease_until = ?, attempts = attempts + 1, \
+const CLAIM: &str = "UPDATE ocr_jobs SET status = 'running', lease_until = $1, attempts = attempts + 1, \
      stage = 'starting' WHERE id = (SELECT id FROM ocr_jobs \
-     WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) ORDER BY id LIMIT 1 {lock}) \
+     WHERE status = 'queued' OR (status = 'running' AND lease_until < $2) ORDER BY id LIMIT 1 {lock}) \
      RETURNING id, image, attempts";
 const PROGRESS: &str =
-    "UPDATE ocr_jobs SET progress = ?, stage = ?, lease_until = ? WHERE id = ? AND status = 'running'";
-const FINISH: &str = "UPDATE ocr_jobs SET status = ?, result = ?, error = ?, finished_at = ?, progress = 1, \
-     stage = NULL, lease_until = NULL WHERE id = ? AND status = 'running'";
+    "UPDATE ocr_jobs SET progress = $1, stage = $2, lease_until = $3 WHERE id = $4 AND status = 'running'";
+const FINISH: &str =
+    "UPDATE ocr_jobs SET status = $1, result = $2, error = $3, finished_at = $4, progress = 1, \
+     stage = NULL, lease_until = NULL WHERE id = $5 AND status = 'running'";
 const GET: &str = "SELECT id, status, stage, progress, attempts, media_type, created_at, finished_at, \
      result, error, CASE WHEN status = 'queued' THEN \
      (SELECT COUNT(*) FROM ocr_jobs q WHERE q.status = 'queued' AND q.id < j.id) END AS queue_position \
-     FROM ocr_jobs j WHERE id = ?";
+     FROM ocr_jobs j WHERE id = $1";
 const QUEUED: &str = "SELECT COUNT(*) FROM ocr_jobs WHERE status = 'queued'";
-const IMAGE: &str = "SELECT media_type, image FROM ocr_jobs WHERE id = ?";
+const IMAGE: &str = "SELECT media_type, image FROM ocr_jobs WHERE id = $1";
 
 fn finish_params(outcome: Result<String, String>) -> (&'static str, Option<String>, Option<String>) {
     match outcome {
@@ -124,14 +124,14 @@ fn finish_params(outcome: Result<String, String>) -> (&'static str, Option<Strin
     }
 }
 
-/// One implementation for both backends: the SQL differs only in placeholders and the
-/// claim's row lock, and rows decode the same way.
+/// One implementation for both backends: the SQL differs only in the claim's row lock,
+/// and rows decode the same way.
 macro_rules! impl_ocr_jobs {
-    ($storage:ty, $sql:expr, $lock:expr) => {
+    ($storage:ty, $lock:expr) => {
         #[async_trait]
         impl OcrJobs for $storage {
             async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)> {
-                let inserted = sqlx::query(&$sql(INSERT))
+                let inserted = sqlx::query(INSERT)
                     .bind(&job.content_hash)
                     .bind(&job.media_type)
                     .bind(&job.image)
@@ -141,12 +141,12 @@ macro_rules! impl_ocr_jobs {
                 if let Some(row) = inserted {
                     return Ok((row.try_get(0)?, true));
                 }
-                let row = sqlx::query(&$sql(BY_HASH)).bind(&job.content_hash).fetch_one(&self.pool).await?;
+                let row = sqlx::query(BY_HASH).bind(&job.content_hash).fetch_one(&self.pool).await?;
                 Ok((row.try_get(0)?, false))
             }
 
             async fn claim_ocr(&self, now: i64, lease_secs: i64) -> StorageResult<Option<ClaimedJob>> {
-                let sql = $sql(&CLAIM.replace("{lock}", $lock));
+                let sql = CLAIM.replace("{lock}", $lock);
                 let row =
                     sqlx::query(&sql).bind(now + lease_secs).bind(now).fetch_optional(&self.pool).await?;
                 row.map(|r| {
@@ -162,7 +162,7 @@ macro_rules! impl_ocr_jobs {
                 stage: &str,
                 lease_until: i64,
             ) -> StorageResult<()> {
-                sqlx::query(&$sql(PROGRESS))
+                sqlx::query(PROGRESS)
                     .bind(progress)
                     .bind(stage)
                     .bind(lease_until)
@@ -179,7 +179,7 @@ macro_rules! impl_ocr_jobs {
                 now: i64,
             ) -> StorageResult<()> {
                 let (status, result, error) = finish_params(outcome);
-                sqlx::query(&$sql(FINISH))
+                sqlx::query(FINISH)
                     .bind(status)
                     .bind(result)
                     .bind(error)
@@ -191,7 +191,7 @@ macro_rules! impl_ocr_jobs {
             }
 
             async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJob>> {
-                let Some(r) = sqlx::query(&$sql(GET)).bind(id).fetch_optional(&self.pool).await? else {
+                let Some(r) = sqlx::query(GET).bind(id).fetch_optional(&self.pool).await? else {
                     return Ok(None);
                 };
                 Ok(Some(OcrJob {
@@ -210,20 +210,34 @@ macro_rules! impl_ocr_jobs {
             }
 
             async fn queued_ocr_jobs(&self) -> StorageResult<i64> {
-                Ok(sqlx::query(&$sql(QUEUED)).fetch_one(&self.pool).await?.try_get(0)?)
+                Ok(sqlx::query(QUEUED).fetch_one(&self.pool).await?.try_get(0)?)
             }
 
             async fn ocr_image(&self, id: i64) -> StorageResult<Option<(String, Vec<u8>)>> {
-                let row = sqlx::query(&$sql(IMAGE)).bind(id).fetch_optional(&self.pool).await?;
+                let row = sqlx::query(IMAGE).bind(id).fetch_optional(&self.pool).await?;
                 row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
             }
         }
     };
 }
 
-fn as_is(sql: &str) -> String {
-    sql.to_string()
-}
+impl_ocr_jobs!(SqliteStorage, "");
+impl_ocr_jobs!(PgStorage, "FOR UPDATE SKIP LOCKED");
 
-impl_ocr_jobs!(SqliteStorage, as_is, "");
-impl_ocr_jobs!(PgStorage, numbered, "FOR UPDATE SKIP LOCKED");
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::sql::assert_numbered;
+
+    #[test]
+    fn statements_are_numbered_for_their_parameters() {
+        for lock in ["", "FOR UPDATE SKIP LOCKED"] {
+            assert_numbered(&CLAIM.replace("{lock}", lock), 2);
+        }
+        for (sql, params) in
+            [(INSERT, 4), (BY_HASH, 1), (PROGRESS, 4), (FINISH, 5), (GET, 1), (QUEUED, 0), (IMAGE, 1)]
+        {
+            assert_numbered(sql, params);
+        }
+    }
+}

@@ -273,9 +273,10 @@ impl SqliteStorage {
         Ok(outcomes)
     }
 
-    /// Inserts `rows` (each a row's parameters in `columns` order) with as few multi-row
-    /// statements as the parameter limit allows; `suffix` follows each (`ON CONFLICT`,
-    /// `RETURNING`). Returns the rows `RETURNING` gives, in no particular order.
+    /// Inserts `rows` (each a row's parameters in `columns` order) with multi-row
+    /// statements of about [`sql::SQLITE_INSERT_PARAMS`] parameters; `suffix` follows each
+    /// (`ON CONFLICT`, `RETURNING`). Returns the rows `RETURNING` gives, in no particular
+    /// order.
     async fn insert_many(
         conn: &mut SqliteConnection,
         table: &str,
@@ -286,7 +287,8 @@ impl SqliteStorage {
         let mut returned = Vec::new();
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {
-            let chunk: Vec<Vec<Param>> = rows.by_ref().take(sql::MAX_PARAMS / columns.len()).collect();
+            let per = (sql::SQLITE_INSERT_PARAMS / columns.len()).max(1);
+            let chunk: Vec<Vec<Param>> = rows.by_ref().take(per).collect();
             let text = sql::insert_values_sql(table, columns, chunk.len()) + suffix;
             let params = chunk.into_iter().flatten().collect();
             returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
