@@ -125,9 +125,12 @@ fn finish_params(outcome: Result<String, String>) -> (&'static str, Option<Strin
 }
 
 /// One implementation for both backends: the SQL differs only in the claim's row lock,
-/// and rows decode the same way.
+/// and rows decode the same way. Writes (enqueue, claim, progress, finish) go to
+/// `$writer`, reads to `pool`: for SQLite its one writer connection and its readers (as
+/// every SQLite write, so that they queue in order instead of in SQLite's busy handler),
+/// for PostgreSQL its pool for both.
 macro_rules! impl_ocr_jobs {
-    ($storage:ty, $lock:expr) => {
+    ($storage:ty, $writer:ident, $lock:expr) => {
         #[async_trait]
         impl OcrJobs for $storage {
             async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)> {
@@ -136,19 +139,19 @@ macro_rules! impl_ocr_jobs {
                     .bind(&job.media_type)
                     .bind(&job.image)
                     .bind(job.created_at)
-                    .fetch_optional(&self.pool)
+                    .fetch_optional(&self.$writer)
                     .await?;
                 if let Some(row) = inserted {
                     return Ok((row.try_get(0)?, true));
                 }
-                let row = sqlx::query(BY_HASH).bind(&job.content_hash).fetch_one(&self.pool).await?;
+                let row = sqlx::query(BY_HASH).bind(&job.content_hash).fetch_one(&self.$writer).await?;
                 Ok((row.try_get(0)?, false))
             }
 
             async fn claim_ocr(&self, now: i64, lease_secs: i64) -> StorageResult<Option<ClaimedJob>> {
                 let sql = CLAIM.replace("{lock}", $lock);
                 let row =
-                    sqlx::query(&sql).bind(now + lease_secs).bind(now).fetch_optional(&self.pool).await?;
+                    sqlx::query(&sql).bind(now + lease_secs).bind(now).fetch_optional(&self.$writer).await?;
                 row.map(|r| {
                     Ok(ClaimedJob { id: r.try_get(0)?, image: r.try_get(1)?, attempts: r.try_get(2)? })
                 })
@@ -167,7 +170,7 @@ macro_rules! impl_ocr_jobs {
                     .bind(stage)
                     .bind(lease_until)
                     .bind(id)
-                    .execute(&self.pool)
+                    .execute(&self.$writer)
                     .await?;
                 Ok(())
             }
@@ -185,7 +188,7 @@ macro_rules! impl_ocr_jobs {
                     .bind(error)
                     .bind(now)
                     .bind(id)
-                    .execute(&self.pool)
+                    .execute(&self.$writer)
                     .await?;
                 Ok(())
             }
@@ -221,8 +224,8 @@ macro_rules! impl_ocr_jobs {
     };
 }
 
-impl_ocr_jobs!(SqliteStorage, "");
-impl_ocr_jobs!(PgStorage, "FOR UPDATE SKIP LOCKED");
+impl_ocr_jobs!(SqliteStorage, writer, "");
+impl_ocr_jobs!(PgStorage, pool, "FOR UPDATE SKIP LOCKED");
 
 #[cfg(test)]
 mod tests {
@@ -239,5 +242,51 @@ mod tests {
         {
             assert_numbered(sql, params);
         }
+    }
+
+    /// SQLite's queue writes take its one writer connection, as every SQLite write does:
+    /// while another holds it they wait their turn, and reads still answer.
+    #[tokio::test]
+    async fn sqlite_queue_writes_go_through_the_writer() {
+        let dir = std::env::temp_dir().join(format!("ssdbase-jobs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("queue.sqlite").display());
+        let storage = SqliteStorage::connect(&url).await.unwrap();
+        let job = NewOcrJob {
+            content_hash: "ab".into(),
+            media_type: "image/png".into(),
+            image: vec![1, 2, 3],
+            created_at: 0,
+        };
+        let (id, new) = storage.enqueue_ocr(&job).await.unwrap();
+        assert!(new);
+
+        let held = storage.writer.acquire().await.unwrap();
+        let waits = |done: Result<(), tokio::time::error::Elapsed>| assert!(done.is_err(), "did not wait");
+        let a_while = std::time::Duration::from_millis(200);
+        let other = NewOcrJob { content_hash: "cd".into(), ..job.clone() };
+        waits(
+            tokio::time::timeout(a_while, async { storage.enqueue_ocr(&other).await.map(drop).unwrap() })
+                .await,
+        );
+        waits(
+            tokio::time::timeout(a_while, async { storage.claim_ocr(1, 60).await.map(drop).unwrap() }).await,
+        );
+        waits(
+            tokio::time::timeout(a_while, async { storage.ocr_progress(id, 0.5, "x", 9).await.unwrap() })
+                .await,
+        );
+        let finish = storage.finish_ocr(id, Err("x".into()), 2);
+        waits(tokio::time::timeout(a_while, async { finish.await.unwrap() }).await);
+        assert_eq!(storage.queued_ocr_jobs().await.unwrap(), 1);
+        assert_eq!(storage.get_ocr(id).await.unwrap().unwrap().status, JobStatus::Queued);
+        assert!(storage.ocr_image(id).await.unwrap().is_some());
+        drop(held);
+
+        assert_eq!(storage.claim_ocr(1, 60).await.unwrap().unwrap().id, id);
+        storage.finish_ocr(id, Ok("{}".into()), 2).await.unwrap();
+        assert_eq!(storage.get_ocr(id).await.unwrap().unwrap().status, JobStatus::Done);
+        drop(storage);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

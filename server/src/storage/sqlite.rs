@@ -35,8 +35,9 @@ pub struct SqliteStorage {
     /// The one connection that stores results. SQLite has one writer at a time; queueing
     /// writers here (in order, woken as soon as the connection is free) rather than in
     /// SQLite's busy handler (which retries with sleeps of up to 100 ms) keeps many
-    /// concurrent submitters at the speed of one.
-    writer: SqlitePool,
+    /// concurrent submitters at the speed of one. Every SQLite write goes through it,
+    /// the screenshot queue's included.
+    pub(super) writer: SqlitePool,
     /// Single submissions (`submit`, what `POST /results` does) go to the group-commit
     /// task ([`group_writer`]) rather than taking the writer one by one.
     groups: mpsc::Sender<Pending>,
