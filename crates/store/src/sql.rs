@@ -130,7 +130,7 @@ pub fn observation_params(o: &Observation) -> Vec<Param> {
     let body = to_json(o);
     let drive = &o.tags.drive;
     vec![
-        Param::Text(Some(crate::ingest::sha256_hex(body.as_bytes()))),
+        Param::Text(Some(crate::sha256_hex(body.as_bytes()))),
         Param::Text(drive.sku.clone()),
         Param::Text(drive.vendor.clone()),
         Param::Text(drive.model.clone()),
@@ -597,7 +597,7 @@ pub(crate) fn assert_numbered(sql: &str, params: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::Actor;
+    use crate::Actor;
 
     fn seeds() -> bench::seeds::Dataset {
         bench::seeds::seed_dataset().unwrap()

@@ -35,7 +35,7 @@ impl PgStorage {
     /// Connects and applies the migrations.
     pub async fn connect(url: &str) -> StorageResult<PgStorage> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
-        sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default() })
     }
@@ -129,7 +129,7 @@ impl Storage for PgStorage {
         "postgres"
     }
 
-    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+    fn pool_stats(&self) -> Vec<crate::PoolStats> {
         vec![super::pool_stats("postgres", &self.pool)]
     }
 

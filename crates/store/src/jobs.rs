@@ -230,7 +230,7 @@ impl_ocr_jobs!(PgStorage, pool, "FOR UPDATE SKIP LOCKED");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::sql::assert_numbered;
+    use crate::sql::assert_numbered;
 
     #[test]
     fn statements_are_numbered_for_their_parameters() {

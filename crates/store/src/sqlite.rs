@@ -136,7 +136,7 @@ impl SqliteStorage {
             // pages and syncs the file. The [`checkpointer`] does it beside the writer.
             .pragma("wal_autocheckpoint", "0");
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
-        sqlx::migrate!("../migrations/sqlite").run(&writer).await?;
+        sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
@@ -351,7 +351,7 @@ impl Storage for SqliteStorage {
         "sqlite"
     }
 
-    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+    fn pool_stats(&self) -> Vec<crate::PoolStats> {
         vec![super::pool_stats("sqlite-read", &self.pool), super::pool_stats("sqlite-write", &self.writer)]
     }
 

@@ -165,7 +165,7 @@ macro_rules! backend {
             use sqlx::Row;
 
             // The backend's own parameter binding.
-            use crate::storage::$name::bind;
+            use crate::$name::bind;
 
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn pool_statements_are_numbered_for_their_parameters() {
-        use crate::storage::sql::assert_numbered;
+        use crate::sql::assert_numbered;
         for n in [1, 3, POOLS_PER_STATEMENT] {
             assert_numbered(&select_pools_sql(n), 2 * n);
             assert_numbered(&upsert_pools_sql(n), POOL_COLUMNS * n);
