@@ -1,29 +1,17 @@
-//! The `/api/v1` JSON as the site reads it: every answer the site decodes is typed here
-//! or, for the drive and compare answers the server and the chart embeds share, in
-//! `api_types`; both reuse `bench`'s serde types (results, tags, flags, summaries) so that
-//! a change of the API shows up in one place. The HTTP calls (browser only) are at the
-//! bottom.
+//! The `/api/v1` JSON as the site reads it: every answer and request body is an
+//! `api_types` type, the very ones the server serialises (and that reuse `bench`'s serde
+//! types for results, tags, flags and summaries), so a change of the API shows up in one
+//! place. Here: how errors read to a person, a few formatting helpers, and the HTTP calls
+//! (browser only) at the bottom.
 
-use bench::analysis::Flag;
-use bench::{BenchResult, Op, PlatformGroup, Tags};
-use serde::{Deserialize, Serialize};
+use bench::{PlatformGroup, Tags};
 
-pub use api_types::{pattern_label, Comparison, DriveList, DrivePage, Figure, FirmwareSeen, PoolCell};
+pub use api_types::{
+    pattern_label, Comparison, DeleteResponse, DriveList, DrivePage, EditBody, ErrorBody, ErrorItem, Figure,
+    FirmwareSeen, ListResponse, OcrJob, PoolCell, ResultView, SubmitBody, SubmitResponse,
+};
 
 pub const API: &str = "/api/v1";
-
-/// Every 4xx/5xx body: `{"errors":[{"detail": ..., "pointer": ...}]}`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ErrorBody {
-    pub errors: Vec<ErrorItem>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ErrorItem {
-    pub detail: String,
-    #[serde(default)]
-    pub pointer: Option<String>,
-}
 
 /// What went wrong with a request, as the pages show it.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,190 +38,6 @@ impl std::fmt::Display for ApiError {
             ApiError::Network(m) => write!(f, "{m}"),
         }
     }
-}
-
-// --- /results ----------------------------------------------------------------------------
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ResultView {
-    pub id: i64,
-    pub submission_id: i64,
-    /// Unix seconds.
-    pub created_at: i64,
-    #[serde(default)]
-    pub source: Option<String>,
-    pub test_names: Vec<String>,
-    pub result: BenchResult,
-    pub tags: Tags,
-    pub flags: Vec<Flag>,
-    /// The original upload, byte for byte (a result file, JSON or a screenshot).
-    #[serde(default)]
-    pub upload_url: String,
-    /// What the upload was (single-result view only).
-    #[serde(default)]
-    pub upload: Option<UploadView>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct UploadView {
-    /// `cdm`, `fio`, ... `json`, or the media type of a screenshot.
-    #[serde(default)]
-    pub format: Option<String>,
-    #[serde(default)]
-    pub ocr: Option<Provenance>,
-}
-
-/// How a screenshot became a result: its recognition job and the values changed by hand.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Provenance {
-    pub ocr_job: i64,
-    pub confidence: f32,
-    pub corrected: Vec<Correction>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Correction {
-    pub label: String,
-    pub op: Op,
-    /// `mbps`, `iops` or `latency_us`.
-    pub field: String,
-    pub recognised: Option<f64>,
-    pub published: Option<f64>,
-}
-
-impl Provenance {
-    /// The correction of `field` of the metric `label`/`op`, if it was changed by hand.
-    pub fn correction(&self, label: &str, op: Op, field: &str) -> Option<&Correction> {
-        self.corrected.iter().find(|c| c.label == label && c.op == op && c.field == field)
-    }
-}
-
-// --- /ocr --------------------------------------------------------------------------------
-
-/// `GET /ocr/{id}`: a screenshot's recognition job.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct OcrJob {
-    pub id: i64,
-    /// `queued`, `running`, `done` or `failed`.
-    pub status: String,
-    #[serde(default)]
-    pub stage: Option<String>,
-    /// 0 to 1.
-    pub progress: f64,
-    /// Jobs queued before this one, while it waits.
-    #[serde(default)]
-    pub queue_position: Option<i64>,
-    #[serde(default)]
-    pub error: Option<String>,
-    pub image_url: String,
-    #[serde(default)]
-    pub recognition: Option<Recognition>,
-}
-
-impl OcrJob {
-    pub fn finished(&self) -> bool {
-        matches!(self.status.as_str(), "done" | "failed")
-    }
-}
-
-/// What the recogniser read: the result in the public format plus, per row and column,
-/// how sure it was.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Recognition {
-    pub result: BenchResult,
-    #[serde(default)]
-    pub rows: Vec<RowReading>,
-    /// The lowest confidence of any value that went into `result` (0–1).
-    #[serde(default)]
-    pub confidence: f32,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RowReading {
-    /// Canonical label (`SEQ1M Q8T1`), `None` when unreadable.
-    #[serde(default)]
-    pub label: Option<String>,
-    pub cells: Vec<CellReading>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct CellReading {
-    /// `Read`, `Write` or `Mix`.
-    pub column: String,
-    pub confidence: f32,
-}
-
-impl Recognition {
-    /// How sure the recogniser was of the value of metric `label` (its metrics are named
-    /// `{column} {row label}`, e.g. `Read SEQ1M Q8T1`); 1 when there is no reading for it.
-    /// The row label's own confidence is left out: labels are matched to the known rows,
-    /// and what the person checks and edits here is the number.
-    pub fn confidence_of(&self, label: &str) -> f32 {
-        self.rows
-            .iter()
-            .filter_map(|r| Some((r.label.as_deref()?, r)))
-            .flat_map(|(row, r)| r.cells.iter().map(move |c| (row, c)))
-            .find(|(row, c)| {
-                label.strip_suffix(row).and_then(|l| l.strip_suffix(' ')) == Some(c.column.as_str())
-            })
-            .map_or(1.0, |(_, c)| c.confidence)
-    }
-}
-
-/// `POST /results` body publishing a checked screenshot reading.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ScreenshotSubmission {
-    pub result: BenchResult,
-    pub tags: Tags,
-    pub ocr_job: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ResultList {
-    pub results: Vec<ResultView>,
-    pub next_cursor: Option<String>,
-}
-
-/// `POST /results` body.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Submission {
-    pub text: String,
-    /// Skips detection: `cdm`, `kdiskmark`, `fio`, `orion`, `asssd`, `hdtune`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
-    pub tags: Tags,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct SubmittedResult {
-    pub id: i64,
-    pub flags: Vec<Flag>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct SubmitResponse {
-    pub id: i64,
-    pub edit_token: Option<String>,
-    pub flags: Vec<Flag>,
-    pub duplicate: bool,
-    pub results: Vec<SubmittedResult>,
-}
-
-/// `PATCH /results/{id}` body: the corrected tags, replacing the old ones whole.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Edit {
-    pub tags: Tags,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Deleted {
-    pub deleted: i64,
-    /// True when this was the submission's last result, so its upload is gone too.
-    pub submission_deleted: bool,
 }
 
 /// Unix seconds as `YYYY-MM-DD` (UTC), without a date library.
@@ -354,7 +158,7 @@ mod http {
     }
 
     /// Corrects a result's tags with its submission's edit token.
-    pub async fn edit(id: i64, token: &str, body: &Edit) -> Result<ResultView, ApiError> {
+    pub async fn edit(id: i64, token: &str, body: &EditBody) -> Result<ResultView, ApiError> {
         let req = Request::patch(&format!("{API}/results/{id}"))
             .header("Authorization", &format!("Bearer {}", token.trim()))
             .json(body)
@@ -363,7 +167,7 @@ mod http {
     }
 
     /// Deletes a result with its submission's edit token.
-    pub async fn delete(id: i64, token: &str) -> Result<Deleted, ApiError> {
+    pub async fn delete(id: i64, token: &str) -> Result<DeleteResponse, ApiError> {
         let res = Request::delete(&format!("{API}/results/{id}"))
             .header("Authorization", &format!("Bearer {}", token.trim()))
             .send()
@@ -382,14 +186,14 @@ mod http {
     }
 
     /// Publishes a checked screenshot reading.
-    pub async fn publish_screenshot(body: &ScreenshotSubmission) -> Result<SubmitResponse, ApiError> {
+    pub async fn publish_screenshot(body: &SubmitBody) -> Result<SubmitResponse, ApiError> {
         let req = Request::post(&format!("{API}/results"))
             .json(body)
             .map_err(|e| ApiError::Network(format!("cannot encode the result: {e}")))?;
         decode(req.send().await.map_err(network)?).await
     }
 
-    pub async fn submit(body: &Submission) -> Result<SubmitResponse, ApiError> {
+    pub async fn submit(body: &SubmitBody) -> Result<SubmitResponse, ApiError> {
         let req = Request::post(&format!("{API}/results"))
             .json(body)
             .map_err(|e| ApiError::Network(format!("cannot encode the submission: {e}")))?;
@@ -432,35 +236,5 @@ mod tests {
         let err: ErrorBody =
             serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();
         assert_eq!(err.errors[0].pointer.as_deref(), Some("text line 3"));
-    }
-
-    #[test]
-    fn screenshot_jobs_and_provenance_decode() {
-        let job = r#"{"id":7,"status":"done","stage":"done","progress":1.0,"queue_position":null,"attempts":1,
-          "media_type":"image/png","created_at":1,"finished_at":2,"error":null,"url":"/api/v1/ocr/7",
-          "image_url":"/api/v1/ocr/7/image","recognition":{"result":{"tool":"crystaldiskmark","metrics":[
-          {"label":"Read SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},
-          {"label":"Write SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},
-          "layout":{"family":"crystaldiskmark-7+"},"settings":{},"confidence":0.62,
-          "rows":[{"label":"SEQ1M Q8T1","label_confidence":0.95,"label_raw":"SEQ1M Q8T1","unit":"MB/s","cells":[
-            {"column":"Read","text":"560.41","value":560.41,"confidence":0.98,"rect":{}},
-            {"column":"Write","text":"513.47","value":513.47,"confidence":0.62,"rect":{}}]}]}}"#;
-        let job: OcrJob = serde_json::from_str(job).unwrap();
-        assert!(job.finished());
-        let r = job.recognition.unwrap();
-        assert_eq!(r.confidence_of("Read SEQ1M Q8T1"), 0.98);
-        assert_eq!(r.confidence_of("Write SEQ1M Q8T1"), 0.62);
-        assert_eq!(r.confidence_of("Read RND4K Q1T1"), 1.0, "a value without a reading is not flagged");
-        let queued: OcrJob = serde_json::from_str(
-            r#"{"id":8,"status":"queued","stage":null,"progress":0,"queue_position":3,"error":null,"image_url":"/x"}"#,
-        )
-        .unwrap();
-        assert!(!queued.finished() && queued.queue_position == Some(3));
-        let p: Provenance = serde_json::from_str(
-            r#"{"ocr_job":7,"confidence":0.62,"corrected":[{"label":"SEQ1M Q8T1","op":"write","field":"mbps","recognised":513.47,"published":514.47}]}"#,
-        )
-        .unwrap();
-        assert_eq!(p.correction("SEQ1M Q8T1", Op::Write, "mbps").unwrap().published, Some(514.47));
-        assert!(p.correction("SEQ1M Q8T1", Op::Read, "mbps").is_none());
     }
 }

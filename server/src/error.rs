@@ -7,26 +7,9 @@ use crate::storage::StorageError;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
 
-/// One thing wrong with a request.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct ErrorItem {
-    /// What was wrong, in words.
-    pub detail: String,
-    /// Where: a field path (`tags.drive.sku`, `[2].text line 7`), a query parameter, or
-    /// `line N` of an uploaded file. Absent when the whole request is meant.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub pointer: Option<String>,
-}
-
-/// The body of every 4xx and 5xx answer.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ErrorBody {
-    #[schema(min_items = 1)]
-    pub errors: Vec<ErrorItem>,
-}
+// The error body and its items are part of the API's JSON, defined in api_types.
+pub use api_types::{ErrorBody, ErrorItem};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

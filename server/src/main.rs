@@ -44,8 +44,20 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    one_openmp_thread();
-    match Cli::parse().command {
+    let restart_failed = one_openmp_thread();
+    let command = Cli::parse().command;
+    // Every command logs through `tracing` on stderr (the storage layer warns, `serve`
+    // logs every request), in the format `serve --log-format` chooses, else as text.
+    // What a one-shot command reports to its user (a file that did not parse, why it
+    // failed) is its own output on stdout/stderr, not a log line.
+    ssdbase::log::init(match &command {
+        Command::Serve(args) => args.log_format,
+        _ => ssdbase::log::LogFormat::Text,
+    });
+    if let Some(error) = restart_failed {
+        tracing::warn!(%error, "could not restart with OMP_THREAD_LIMIT=1; screenshot OCR may be slow");
+    }
+    match command {
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Ocr(args) => ocr_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
@@ -60,15 +72,16 @@ fn main() -> ExitCode {
 /// recognition about ten times slower on a busy machine; one thread per recognition is
 /// faster and parallelism comes from recognising several images at once. libgomp reads
 /// `OMP_THREAD_LIMIT` when it loads, before `main`, so when it is unset the process
-/// re-executes itself once with it set.
-fn one_openmp_thread() {
+/// re-executes itself once with it set. Returns why it could not (then it carries on
+/// with the default thread count), to be logged once logging is set up.
+fn one_openmp_thread() -> Option<std::io::Error> {
     use std::os::unix::process::CommandExt;
     if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
-        return;
+        return None;
     }
-    let Ok(exe) = std::env::current_exe() else { return };
-    let err =
-        std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_THREAD_LIMIT", "1").exec();
-    // Only reached when exec failed: carry on with the default thread count.
-    eprintln!("ssdbase: could not restart with OMP_THREAD_LIMIT=1 ({err}); OCR may be slow");
+    let exe = std::env::current_exe().ok()?;
+    // Only returns when exec failed.
+    Some(
+        std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_THREAD_LIMIT", "1").exec(),
+    )
 }

@@ -47,7 +47,7 @@ pub struct ServeArgs {
     /// Log lines as readable text or one JSON object each (stderr; `RUST_LOG` filters,
     /// default `info`).
     #[arg(long, env = "SSDBASE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
-    log_format: LogFormat,
+    pub(crate) log_format: LogFormat,
     /// This server's absolute URL as its users reach it (e.g. `https://ssdbase.example`),
     /// for link previews and oEmbed; without it, each request's `Host` header.
     #[arg(long, env = "SSDBASE_PUBLIC_URL")]
@@ -69,12 +69,12 @@ fn hours(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Logs through the subscriber `main` installed in the format `--log-format` chose.
 pub fn run(args: &ServeArgs) -> ExitCode {
-    ssdbase::log::init(args.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("ssdbase: cannot start the async runtime: {e}");
+            tracing::error!(error = %e, "cannot start the async runtime");
             return ExitCode::FAILURE;
         }
     };

@@ -83,10 +83,11 @@ async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Resp
     let Some(dir) = state.site.as_deref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let index = match tokio::fs::read_to_string(dir.join("index.html")).await {
+    let file = dir.join("index.html");
+    let index = match tokio::fs::read_to_string(&file).await {
         Ok(index) => index,
         Err(e) => {
-            eprintln!("ssdbase: cannot read the site's index.html: {e}");
+            tracing::error!(error = %e, file = %file.display(), "cannot read the site's index.html");
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
     };

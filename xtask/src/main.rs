@@ -9,8 +9,10 @@
 //!   cargo xtask soak [--minutes N] [--kills K]  three servers under mixed load, one killed
 //!   cargo xtask setup  only install the prerequisites
 //!
-//! Every prerequisite is installed here when missing, or the command stops with a
-//! message naming exactly what is missing and how to get it.
+//! Here: argument dispatch and the commands. `provision.rs` installs every prerequisite
+//! when missing, or stops with a message naming exactly what is missing and how to get
+//! it; `site.rs` builds the website with Trunk (and is Trunk's post-build hook, with
+//! `split.rs`), lints it and runs the browser tests; `contract.rs` the API contract.
 
 use anyhow::{bail, Context, Result};
 use std::env;
@@ -18,7 +20,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod contract;
+mod provision;
+mod site;
 mod split;
+
+use provision::{ocr_prerequisites, postgres_for_tests, setup_for_tests};
+use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
     "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
@@ -74,6 +81,10 @@ fn project_root() -> PathBuf {
 /// arguments go to `ssdbase` instead, e.g. `cargo xtask run parse FILE`.
 fn run(extra: &[String]) -> Result<()> {
     ocr_prerequisites()?;
+    println!(
+        "xtask: building the ssdbase server (release; about 15 minutes on two cores the first time, \
+         seconds after)"
+    );
     cargo(&["build", "--release", "-p", "ssdbase"])?;
     let bin = Path::new("target/release/ssdbase");
     if !extra.is_empty() {
@@ -111,165 +122,6 @@ fn test() -> Result<()> {
     status(&mut cmd)?;
     println!("\nxtask test: all tests passed (host and wasm32)");
     Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// The website: Trunk build, its lints, the browser tests
-// ---------------------------------------------------------------------------------------
-
-/// Trunk 0.22 needs a newer rustc than the one pinned here.
-const TRUNK_VERSION: &str = "0.21.14";
-
-/// Builds the site (app/, see Trunk.toml) into `dist/` with Trunk, installing the
-/// wasm32 target, the wasm-bindgen-cli that Cargo.lock pins and Trunk when missing.
-/// `--offline`: Trunk uses the tools on PATH and downloads nothing.
-fn build_site() -> Result<PathBuf> {
-    ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
-        .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
-    wasm_bindgen_cli()?;
-    let have = Command::new("trunk")
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.split_whitespace().nth(1).map(str::to_string));
-    if have.as_deref() != Some(TRUNK_VERSION) {
-        println!("xtask: installing trunk {TRUNK_VERSION} (found {have:?}); this takes about 9 minutes");
-        cargo(&["install", "--locked", &format!("trunk@{TRUNK_VERSION}")])?;
-    }
-    status(Command::new("trunk").args(["build", "--release", "--offline"]))
-        .context("building the site with trunk")?;
-    Ok(project_root().join("dist"))
-}
-
-/// Trunk's post-build hook (Trunk.toml), on Trunk's staging directory:
-/// - splits the wasm into one lazily loaded piece per page and binds the main module
-///   again (split.rs);
-/// - drops the `name` custom section (function names for stack traces, a fifth of the
-///   gzipped download) from every wasm file. Neither Trunk nor wasm-bindgen offers this,
-///   `strip = true` would also drop the `target_features` section wasm-bindgen reads,
-///   and Debian's wasm-opt is too old for what rustc emits;
-/// - writes `FILE.gz` beside every wasm, JS and CSS file, compressed with zopfli (about
-///   6 % smaller than gzip -6), which `ssdbase serve` sends as it is.
-fn site_post_build() -> Result<()> {
-    let dir =
-        env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
-    // The Cargo profile is index.html's data-cargo-profile-release in release builds.
-    let profile =
-        if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
-    let target_dir = target_dir();
-    let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
-    split::split_site_wasm(Path::new(&dir), &linked)?;
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(&dir)? {
-        let path = entry?.path();
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-        if ["wasm", "js", "css"].contains(&ext) {
-            files.push((std::fs::metadata(&path)?.len(), path));
-        }
-    }
-    // zopfli takes seconds per file: largest first, dealt out to one thread per core.
-    files.sort_by_key(|f| std::cmp::Reverse(f.0));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let done: Vec<Result<(PathBuf, usize, usize)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let mine: Vec<&PathBuf> = files.iter().skip(t).step_by(threads).map(|(_, p)| p).collect();
-                scope.spawn(move || mine.into_iter().map(|p| compress_asset(p)).collect::<Vec<_>>())
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|_| vec![Err(anyhow::anyhow!("a thread panicked"))]))
-            .collect()
-    });
-    let (mut raw, mut gzipped) = (0, 0);
-    for file in done {
-        let (path, size, gz) = file?;
-        raw += size;
-        gzipped += gz;
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if name.starts_with("app-") || name.starts_with("style-") {
-            println!("xtask: {name}: {size} bytes, {gz} gzipped (zopfli)");
-        }
-    }
-    println!("xtask: {} assets: {raw} bytes, {gzipped} gzipped (zopfli)", files.len());
-    Ok(())
-}
-
-/// Drops a wasm file's name section, then writes `FILE.gz` beside it; its size before and
-/// after gzip.
-fn compress_asset(path: &Path) -> Result<(PathBuf, usize, usize)> {
-    let mut bytes = std::fs::read(path)?;
-    if path.extension().is_some_and(|e| e == "wasm") {
-        bytes = without_custom_section(&bytes, "name")
-            .with_context(|| format!("{} is not a WebAssembly module", path.display()))?;
-        std::fs::write(path, &bytes)?;
-    }
-    let mut gz = Vec::new();
-    zopfli::compress(zopfli::Options::default(), zopfli::Format::Gzip, &bytes[..], &mut gz)?;
-    let mut name = path.to_path_buf().into_os_string();
-    name.push(".gz");
-    std::fs::write(name, &gz)?;
-    Ok((path.to_path_buf(), bytes.len(), gz.len()))
-}
-
-/// `wasm` without its custom sections called `name`; `None` when it is malformed.
-fn without_custom_section(wasm: &[u8], name: &str) -> Option<Vec<u8>> {
-    fn leb(b: &[u8], i: &mut usize) -> Option<usize> {
-        let (mut v, mut shift) = (0usize, 0);
-        loop {
-            let byte = *b.get(*i)?;
-            *i += 1;
-            v |= usize::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(v);
-            }
-            shift += 7;
-        }
-    }
-    if wasm.get(..4)? != b"\0asm" {
-        return None;
-    }
-    let mut out = wasm.get(..8)?.to_vec();
-    let mut i = 8;
-    while i < wasm.len() {
-        let start = i;
-        let id = wasm[i];
-        i += 1;
-        let size = leb(wasm, &mut i)?;
-        let end = i.checked_add(size).filter(|e| *e <= wasm.len())?;
-        let drop = id == 0 && {
-            let mut j = i;
-            let len = leb(wasm, &mut j)?;
-            wasm.get(j..j.checked_add(len)?)? == name.as_bytes()
-        };
-        if !drop {
-            out.extend_from_slice(&wasm[start..end]);
-        }
-        i = end;
-    }
-    Some(out)
-}
-
-/// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run
-/// does not see it: lint it for its real target.
-fn lint_site() -> Result<()> {
-    cargo(&["clippy", "-p", "app", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
-}
-
-/// The site in Debian's headless Chromium (installed here with its chromedriver)
-/// against a real `ssdbase serve`: tests/e2e. Prints the site's download size and the
-/// time to the first compare chart; screenshots go to target/e2e-screenshots/.
-fn site_end_to_end(site: &Path) -> Result<()> {
-    debian_packages(&[("chromium", "chromium"), ("chromedriver", "chromium-driver")])?;
-    cargo(&["build", "-p", "ssdbase"])?;
-    status(
-        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["test", "-p", "e2e", "--", "--nocapture"])
-            .env("SSDBASE_SITE_DIR", site)
-            .env("SSDBASE_BIN", target_dir().join("debug/ssdbase")),
-    )
 }
 
 /// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the checkout.
@@ -333,7 +185,11 @@ fn fuzz(args: &[String]) -> Result<()> {
         }
     }
     if which("cargo-fuzz").is_none() {
+        println!("xtask: installing cargo-fuzz 0.13.2 (cargo install; about 3 minutes)");
         cargo(&["install", "--locked", "cargo-fuzz@0.13.2"])?;
+    }
+    if !provision::rustup_has(&["toolchain", "list"], &["nightly"]) {
+        println!("xtask: installing the nightly Rust toolchain cargo-fuzz needs (rustup, minimal; a minute or two)");
     }
     ensure(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))?;
     if targets.is_empty() {
@@ -381,11 +237,6 @@ fn fuzz(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-// ---------------------------------------------------------------------------------------
-// Prerequisites
-// ---------------------------------------------------------------------------------------
-
-/// The screenshot OCR benchmark: our reader against plain `tesseract IMAGE -` on the
 /// shared corpus, in the same run (crates/ocr/benches/corpus.rs).
 fn bench_ocr(kinds: &[String]) -> Result<()> {
     ocr_prerequisites()?;
@@ -393,212 +244,6 @@ fn bench_ocr(kinds: &[String]) -> Result<()> {
     let mut args = vec!["bench", "-p", "ocr", "--bench", "corpus", "--"];
     args.extend(kinds.iter().map(String::as_str));
     cargo(&args)
-}
-
-/// What crates/ocr needs: Debian's Tesseract library and English model (linked through
-/// pkg-config by tesseract-rs's `use-system-tesseract`), a C++ runtime to link, and the
-/// `tesseract` command the benchmark compares against.
-fn ocr_prerequisites() -> Result<()> {
-    let has_lib = Command::new("pkg-config")
-        .args(["--exists", "tesseract", "lept"])
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    let has_model = Path::new("/usr/share/tesseract-ocr/5/tessdata/eng.traineddata").is_file()
-        || env::var_os("TESSDATA_PREFIX").is_some();
-    if has_lib && has_model && which("tesseract").is_some() && which("g++").is_some() {
-        return Ok(());
-    }
-    apt_install(&["pkg-config", "g++", "tesseract-ocr", "tesseract-ocr-eng", "libleptonica-dev"])?;
-    // libtesseract-dev pulls libcurl4-openssl-dev, whose candidate can be older than the
-    // installed libcurl4 (a security update): apt then refuses. Pin both to the dev
-    // package's candidate, allowing that downgrade.
-    let policy = output(Command::new("apt-cache").args(["policy", "libcurl4-openssl-dev"]))?;
-    let candidate = policy
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Candidate:"))
-        .map(|v| v.trim().to_string())
-        .filter(|v| v != "(none)");
-    let installed = output(Command::new("dpkg-query").args(["-W", "-f=${Version}", "libcurl4"])).ok();
-    let mut args: Vec<String> =
-        ["install", "-y", "-q", "--no-install-recommends", "libtesseract-dev"].map(String::from).to_vec();
-    if let (Some(v), Some(have)) = (candidate, installed) {
-        if v != have.trim() {
-            args.extend([
-                format!("libcurl4={v}"),
-                format!("libcurl4-openssl-dev={v}"),
-                "--allow-downgrades".into(),
-            ]);
-        }
-    }
-    println!("xtask: installing libtesseract-dev");
-    let mut apt = Command::new("apt-get");
-    apt.args(&args).env("DEBIAN_FRONTEND", "noninteractive");
-    as_root(&mut apt)
-}
-
-/// What the tests need from outside the workspace, once set up.
-struct TestEnv {
-    /// A PostgreSQL role and database for the server's API tests (the role may create
-    /// databases: each test makes its own and drops it).
-    postgres_url: String,
-}
-
-fn setup_for_tests() -> Result<TestEnv> {
-    ensure(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
-        .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")?;
-    ensure(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
-    // systemd-analyze checks deploy/ssdbase.service (server/tests/deploy.rs); pg_dump and
-    // pg_restore are what `ssdbase backup`/`restore` run on PostgreSQL (server/tests/backup.rs).
-    debian_packages(&[("node", "nodejs"), ("systemd-analyze", "systemd"), ("pg_dump", "postgresql-client")])?;
-    ocr_prerequisites()?;
-    wasm_bindgen_cli()?;
-    contract::ensure_schemathesis()?;
-    let postgres_url = postgres_for_tests()?;
-    Ok(TestEnv { postgres_url })
-}
-
-const PG_TEST_ROLE: &str = "ssdbase_test";
-
-/// A running PostgreSQL with a test role and database: `$SSDBASE_TEST_POSTGRES_URL` when
-/// set, else Debian's `postgresql` package (installed when missing), its cluster started
-/// and the role created.
-fn postgres_for_tests() -> Result<String> {
-    if let Ok(url) = env::var("SSDBASE_TEST_POSTGRES_URL") {
-        return Ok(url);
-    }
-    if postgres_versions().is_empty() {
-        apt_install(&["postgresql"])?;
-    }
-    let Some(version) = postgres_versions().pop() else {
-        bail!("the postgresql package installed no server under /usr/lib/postgresql");
-    };
-    let clusters = output(Command::new("pg_lsclusters").arg("-h"))?;
-    // Lines: VERSION CLUSTER PORT STATUS OWNER DATADIR LOGFILE
-    let mut ours = clusters
-        .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .find(|f| f.len() >= 4 && f[0] == version && f[1] == "main")
-        .map(|f| (f[2].to_string(), f[3].to_string()));
-    if ours.is_none() {
-        as_root(Command::new("pg_createcluster").args([&version, "main"]))?;
-        ours = Some(("5432".into(), "down".into()));
-    }
-    let (port, state) = ours.expect("set above");
-    if !state.starts_with("online") {
-        println!("xtask: starting PostgreSQL {version}");
-        as_root(Command::new("pg_ctlcluster").args([&version, "main", "start"]))?;
-    }
-    let psql = |sql: &str| -> Result<String> {
-        let args = ["-u", "postgres", "--", "psql", "-v", "ON_ERROR_STOP=1", "-qAt", "-p", &port, "-c", sql];
-        if is_root() {
-            output(Command::new("runuser").args(args))
-        } else {
-            output(Command::new("sudo").arg("runuser").args(args))
-        }
-    };
-    let role = PG_TEST_ROLE;
-    psql(&format!(
-        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') THEN \
-         CREATE ROLE {role} LOGIN CREATEDB PASSWORD '{role}'; END IF; END $$"
-    ))?;
-    // Tests drop their databases `WITH (FORCE)`; on a busy server another role's backend
-    // (autovacuum, a second checkout's run) may be attached, and ending it needs this.
-    psql(&format!("GRANT pg_signal_backend TO {role}"))?;
-    if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{role}'"))?.trim() != "1" {
-        psql(&format!("CREATE DATABASE {role} OWNER {role}"))?;
-    }
-    Ok(format!("postgres://{role}:{role}@127.0.0.1:{port}/{role}"))
-}
-
-/// Installed PostgreSQL server versions, oldest first.
-fn postgres_versions() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir("/usr/lib/postgresql")
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.path().join("bin/postgres").is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort_by_key(|s| s.parse::<u32>().unwrap_or(0));
-    v
-}
-
-/// wasm-bindgen-cli must be exactly the version of the `wasm-bindgen` crate in
-/// Cargo.lock, or the test runner rejects the module.
-fn wasm_bindgen_cli() -> Result<()> {
-    let lock = std::fs::read_to_string("Cargo.lock").context("Cargo.lock is missing")?;
-    let want = locked_version(&lock, "wasm-bindgen").context("wasm-bindgen is not in Cargo.lock")?;
-    let have = Command::new("wasm-bindgen")
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.split_whitespace().nth(1).map(str::to_string));
-    if have.as_deref() != Some(want.as_str()) {
-        println!("xtask: installing wasm-bindgen-cli {want} (found {have:?}); this takes a few minutes");
-        // Not --locked: its lockfile names a crate version the registry mirror lacks.
-        cargo(&["install", &format!("wasm-bindgen-cli@{want}")])?;
-    }
-    Ok(())
-}
-
-fn locked_version(lock: &str, krate: &str) -> Option<String> {
-    let needle = format!("name = \"{krate}\"\nversion = \"");
-    let start = lock.find(&needle)? + needle.len();
-    Some(lock[start..].split('"').next()?.to_string())
-}
-
-/// Installs Debian packages whose command is missing, with apt-get (as root, or through
-/// sudo). Stops with the exact packages to install when that is impossible.
-fn debian_packages(wanted: &[(&str, &str)]) -> Result<()> {
-    let missing: Vec<&str> =
-        wanted.iter().filter(|(cmd, _)| which(cmd).is_none()).map(|(_, pkg)| *pkg).collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    apt_install(&missing)
-}
-
-/// `apt-get install` of these packages, as root or through sudo.
-fn apt_install(packages: &[&str]) -> Result<()> {
-    if which("apt-get").is_none() || (!is_root() && which("sudo").is_none()) {
-        bail!(
-            "missing: {} — install these Debian packages: apt-get install {}",
-            packages.join(", "),
-            packages.join(" ")
-        );
-    }
-    let apt = |args: &[&str]| {
-        let mut c = Command::new("apt-get");
-        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-        as_root(&mut c)
-    };
-    println!("xtask: installing Debian packages {}", packages.join(" "));
-    apt(&["update", "-q"])?;
-    let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
-    args.extend(packages);
-    apt(&args)
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
-}
-
-/// Runs a command as root: directly when we are root, else through sudo.
-fn as_root(cmd: &mut Command) -> Result<()> {
-    if is_root() {
-        return ensure(cmd);
-    }
-    let mut sudo = Command::new("sudo");
-    sudo.arg("--preserve-env=DEBIAN_FRONTEND").arg(cmd.get_program()).args(cmd.get_args());
-    for (k, v) in cmd.get_envs() {
-        if let Some(v) = v {
-            sudo.env(k, v);
-        }
-    }
-    ensure(&mut sudo)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 use super::rated::RatedHtml;
 use super::{loaded, Embed, ErrorBox, Loading};
 use crate::api::{
-    self, format_date, pattern_label, platform_label, DrivePage as Page, ResultList, ResultView,
+    self, format_date, pattern_label, platform_label, DrivePage as Page, ListResponse, ResultView,
 };
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
@@ -63,7 +63,7 @@ pub fn DrivePage() -> impl IntoView {
     });
     let mine = LocalResource::new(move || {
         let id = id.get();
-        async move { api::get::<ResultList>(&results_path(&id)).await.map(|l| l.results) }
+        async move { api::get::<ListResponse>(&results_path(&id)).await.map(|l| l.results) }
     });
 
     view! {

@@ -2,7 +2,7 @@
 //! source articles, the latest results.
 
 use super::{drive_list, loaded};
-use crate::api::{self, platform_label, ResultList};
+use crate::api::{self, platform_label, ListResponse};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -34,7 +34,7 @@ const CLASSICS: &[(&str, &str, &str)] = &[
 pub fn Home() -> impl IntoView {
     let drives = drive_list();
     let (q, set_q) = signal(String::new());
-    let latest = LocalResource::new(|| api::get::<ResultList>("/results?limit=8"));
+    let latest = LocalResource::new(|| api::get::<ListResponse>("/results?limit=8"));
 
     let matches = move || {
         let q = q.get().to_lowercase();
@@ -127,7 +127,7 @@ pub fn Home() -> impl IntoView {
         <section>
             <h2>"Latest results"</h2>
             <div class="table-wrap" style="min-height:300px">
-                {loaded(latest, 300, |list: ResultList| {
+                {loaded(latest, 300, |list: ListResponse| {
                     view! {
                         <table>
                             <thead>

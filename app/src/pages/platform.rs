@@ -2,7 +2,7 @@
 //! count, one click from comparing them there, test by comparable test.
 
 use super::loaded;
-use crate::api::{self, encode, ResultList};
+use crate::api::{self, encode, ListResponse};
 use crate::pages::results::drive_label;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -19,7 +19,7 @@ pub fn PlatformPage() -> impl IntoView {
     let results = LocalResource::new(move || {
         let chipset = chipset();
         async move {
-            api::get::<ResultList>(&format!("/results?chipset={}&limit={LIMIT}", encode(&chipset))).await
+            api::get::<ListResponse>(&format!("/results?chipset={}&limit={LIMIT}", encode(&chipset))).await
         }
     });
     view! {
@@ -27,7 +27,7 @@ pub fn PlatformPage() -> impl IntoView {
             <h1>{move || format!("Measured on {}", chipset())}</h1>
             {move || {
                 let chipset = chipset();
-                loaded(results, 200, move |list: ResultList| {
+                loaded(results, 200, move |list: ListResponse| {
                     // Per drive: catalogue id (if any), label, results, tools used.
                     let mut drives: BTreeMap<String, (Option<String>, usize, Vec<String>)> = BTreeMap::new();
                     for r in &list.results {

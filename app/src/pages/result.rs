@@ -166,7 +166,7 @@ fn EditBox(r: ResultView) -> impl IntoView {
         };
         let tok = token.get_untracked();
         leptos::task::spawn_local(async move {
-            set_status.set(Some(match api::edit(id, &tok, &api::Edit { tags }).await {
+            set_status.set(Some(match api::edit(id, &tok, &api::EditBody { tags }).await {
                 Ok(v) => {
                     draft.set(TagDraft::of(&v.tags));
                     Ok(format!(

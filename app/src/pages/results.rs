@@ -2,7 +2,7 @@
 //! (filters, sort, page, order), so any view is a permalink.
 
 use super::loaded;
-use crate::api::{self, format_date, pattern_label, platform_label, ResultList, ResultView};
+use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::query::{api_query, filters, sorts, toggle_sort, with_param};
 use bench::Tags;
 use leptos::prelude::*;
@@ -31,7 +31,7 @@ pub fn Results() -> impl IntoView {
     });
     let list = LocalResource::new(move || {
         let q = api_query(&params.get());
-        async move { api::get::<ResultList>(&format!("/results?{q}")).await }
+        async move { api::get::<ListResponse>(&format!("/results?{q}")).await }
     });
     let param = move |k: &str| params.with(|p| p.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()));
     let navigate = use_navigate();
@@ -109,7 +109,7 @@ pub fn Results() -> impl IntoView {
                 <a rel="external" href=csv_href>"Download CSV"</a>
             </div>
             <div class="table-wrap" style="min-height:420px">
-                {loaded(list, 420, move |list: ResultList| {
+                {loaded(list, 420, move |list: ListResponse| {
                     let rows = list.results;
                     let p = params.get_untracked();
                     let sort = param("sort").unwrap_or_default();

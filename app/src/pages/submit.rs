@@ -7,9 +7,9 @@
 //! progress bar), and the recognised values shown beside the image in an editable table,
 //! the doubtful ones highlighted; the checked values are published with the job's id.
 
-use super::tag_form::{suggest_from, Suggestions, TagDraft, TagInputs};
+use super::tag_form::{Suggestions, TagDraft, TagInputs};
 use super::{drive_list, Flags};
-use crate::api::{self, ApiError, OcrJob, ResultList, ScreenshotSubmission, Submission, SubmitResponse};
+use crate::api::{self, ApiError, ListResponse, OcrJob, SubmitBody, SubmitResponse};
 use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::{BenchResult, Format, ParseError};
 use leptos::lazy;
@@ -76,24 +76,23 @@ pub fn Submit() -> impl IntoView {
     let drives = drive_list();
     // Suggestions for the free-text tags: the catalogue's controllers and vendors, and
     // the platforms of recent results (chipsets and storage controllers people used).
-    let recent = LocalResource::new(|| api::get::<ResultList>("/results?limit=100"));
+    let recent = LocalResource::new(|| api::get::<ListResponse>("/results?limit=100"));
     let suggestions = Memo::new(move |_| {
         let mut s = Suggestions::default();
         if let Some(Ok(list)) = drives.get() {
             for d in &list.drives {
                 let d = &d.drive;
-                let name = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
-                s.entry("drive").or_default().insert(d.id.clone(), name);
-                s.entry("vendor").or_default().entry(d.vendor.clone()).or_default();
-                s.entry("model").or_default().entry(d.model.clone()).or_default();
+                s.add("drive", &d.id);
+                s.add("vendor", &d.vendor);
+                s.add("model", &d.model);
                 if let Some(c) = &d.controller.model {
-                    s.entry("controller").or_default().entry(c.clone()).or_default();
+                    s.add("controller", c);
                 }
             }
         }
         if let Some(Ok(list)) = recent.get() {
             for r in &list.results {
-                suggest_from(&mut s, &r.tags, &r.result);
+                s.add_from(&r.tags, &r.result);
             }
         }
         s
@@ -118,7 +117,9 @@ pub fn Submit() -> impl IntoView {
     // with `try_` and stops once the page (and this value) is gone.
     let generation = StoredValue::new(0u32);
     let checked = Memo::new(move |_| match shot.get() {
-        Some(Shot::Job(job)) => job.recognition.map(|r| values.with(|v| screenshot::corrected(&r.result, v))),
+        Some(Shot::Job(job)) => {
+            job.recognised().map(|r| values.with(|v| screenshot::corrected(&r.result, v)))
+        }
         _ => None,
     });
 
@@ -141,7 +142,7 @@ pub fn Submit() -> impl IntoView {
                     return;
                 }
                 if job.finished() {
-                    if let Some(r) = &job.recognition {
+                    if let Some(r) = job.recognised() {
                         values.set(
                             r.result
                                 .metrics
@@ -208,7 +209,13 @@ pub fn Submit() -> impl IntoView {
                 return;
             };
             let Some(tags) = checked_tags() else { return };
-            let body = ScreenshotSubmission { result, tags, ocr_job: job.id, source: source_text() };
+            let body = SubmitBody {
+                result: Some(result),
+                tags,
+                ocr_job: Some(job.id),
+                source: source_text(),
+                ..SubmitBody::default()
+            };
             set_sending.set(true);
             spawn_local(async move {
                 set_answer.set(Some(api::publish_screenshot(&body).await));
@@ -220,11 +227,12 @@ pub fn Submit() -> impl IntoView {
             return;
         }
         let Some(tags) = checked_tags() else { return };
-        let body = Submission {
-            text: text.get_untracked(),
+        let body = SubmitBody {
+            text: Some(text.get_untracked()),
             format: format.get_untracked().map(|f| f.id().to_string()),
             tags,
             source: source_text(),
+            ..SubmitBody::default()
         };
         set_sending.set(true);
         spawn_local(async move {
@@ -379,7 +387,7 @@ fn Screenshot(
         }
         Shot::Job(job) => *job,
     };
-    let reading = match (job.status.as_str(), job.recognition.clone()) {
+    let reading = match (job.status.id(), job.recognised()) {
         ("failed", _) => view! {
             <div class="error" role="alert" id="ocr-error">
                 <strong>"The screenshot could not be read: "</strong>
@@ -455,7 +463,7 @@ fn Screenshot(
         }
     };
     view! {
-        <div class="shot" data-status=job.status.clone()>
+        <div class="shot" data-status=job.status.id()>
             <figure>
                 <img src=job.image_url.clone() alt="The screenshot being read" />
             </figure>

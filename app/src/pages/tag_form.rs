@@ -6,7 +6,7 @@
 use bench::fields::Input;
 use bench::{Field, Tags, FIELDS};
 use leptos::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 /// The fields the forms offer, in `FIELDS` order.
 fn editable() -> impl Iterator<Item = &'static Field> {
@@ -15,28 +15,30 @@ fn editable() -> impl Iterator<Item = &'static Field> {
 
 /// What the form holds: the tags it started from, and the text of every editable field.
 /// The fields the form does not show (NAND, stepping, ...) keep their values.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TagDraft {
     base: Tags,
-    texts: BTreeMap<&'static str, String>,
+    /// One per field of [`editable`], in its order.
+    texts: Vec<String>,
+}
+
+impl Default for TagDraft {
+    fn default() -> TagDraft {
+        TagDraft::of(&Tags::default())
+    }
 }
 
 impl TagDraft {
     pub fn of(tags: &Tags) -> TagDraft {
-        let texts =
-            editable().map(|f| (f.name, f.tag_value(tags).map(|v| v.to_string()).unwrap_or_default()));
+        let texts = editable().map(|f| f.tag_value(tags).map(|v| v.to_string()).unwrap_or_default());
         TagDraft { base: tags.clone(), texts: texts.collect() }
-    }
-
-    fn text(&self, name: &str) -> String {
-        self.texts.get(name).cloned().unwrap_or_default()
     }
 
     /// The tags as edited, or what is wrong with each field that cannot be read.
     pub fn tags(&self) -> Result<Tags, Vec<String>> {
         let mut tags = self.base.clone();
         let errors: Vec<String> =
-            editable().filter_map(|f| f.set_text(&mut tags, &self.text(f.name)).err()).collect();
+            editable().zip(&self.texts).filter_map(|(f, text)| f.set_text(&mut tags, text).err()).collect();
         if errors.is_empty() {
             Ok(tags)
         } else {
@@ -45,15 +47,30 @@ impl TagDraft {
     }
 }
 
-/// Known values per field (by name) that a text input suggests, each with an optional
-/// label (the catalogue drive's name for its id).
-pub type Suggestions = BTreeMap<&'static str, BTreeMap<String, String>>;
+/// Known values that the text inputs suggest: one set per field of [`editable`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestions(Vec<BTreeSet<String>>);
 
-/// Adds every editable field's value in these tags to the suggestions.
-pub fn suggest_from(s: &mut Suggestions, tags: &Tags, result: &bench::BenchResult) {
-    for f in editable().filter(|f| f.input == Input::Text) {
-        if let Some(v) = f.value(tags, result) {
-            s.entry(f.name).or_default().entry(v.to_string()).or_default();
+impl Default for Suggestions {
+    fn default() -> Suggestions {
+        Suggestions(editable().map(|_| BTreeSet::new()).collect())
+    }
+}
+
+impl Suggestions {
+    /// Suggests `value` for the field named `name`.
+    pub fn add(&mut self, name: &str, value: &str) {
+        if let Some(i) = editable().position(|f| f.name == name) {
+            self.0[i].insert(value.to_string());
+        }
+    }
+
+    /// Adds every editable field's value in these tags.
+    pub fn add_from(&mut self, tags: &Tags, result: &bench::BenchResult) {
+        for (f, values) in editable().zip(&mut self.0) {
+            if let Some(v) = f.value(tags, result) {
+                values.insert(v.to_string());
+            }
         }
     }
 }
@@ -65,13 +82,9 @@ pub fn TagInputs(
     draft: RwSignal<TagDraft>,
     #[prop(optional, into)] suggestions: Option<Signal<Suggestions>>,
 ) -> impl IntoView {
-    let input = move |f: &'static Field| {
-        let value = move || draft.with(|d| d.text(f.name));
-        let put = move |ev: leptos::ev::Event| {
-            draft.update(|d| {
-                d.texts.insert(f.name, event_target_value(&ev));
-            })
-        };
+    let input = move |(i, f): (usize, &'static Field)| {
+        let value = move || draft.with(|d| d.texts[i].clone());
+        let put = move |ev: leptos::ev::Event| draft.update(|d| d.texts[i] = event_target_value(&ev));
         match f.input {
             Input::Choice(values) => {
                 // A value a result already has stays selectable, listed or not.
@@ -116,15 +129,12 @@ pub fn TagInputs(
         suggestions.map(|s| {
             s.with(|s| {
                 editable()
-                    .filter(|f| f.input == Input::Text)
-                    .map(|f| {
-                        let options = s.get(f.name).cloned().unwrap_or_default();
+                    .zip(&s.0)
+                    .filter(|(f, _)| f.input == Input::Text)
+                    .map(|(f, values)| {
                         view! {
                             <datalist id=format!("{}-values", f.name)>
-                                {options
-                                    .into_iter()
-                                    .map(|(v, label)| view! { <option value=v>{label}</option> })
-                                    .collect_view()}
+                                {values.iter().map(|v| view! { <option value=v.clone()></option> }).collect_view()}
                             </datalist>
                         }
                     })
@@ -134,6 +144,6 @@ pub fn TagInputs(
     };
     view! {
         {datalists}
-        {editable().map(input).collect_view()}
+        {editable().enumerate().map(input).collect_view()}
     }
 }

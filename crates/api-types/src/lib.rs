@@ -1,8 +1,24 @@
-//! The JSON of `/api/v1`'s drive and compare answers, defined once. The server builds
-//! and serialises these (and documents them: feature `openapi`), the site decodes them,
-//! and `charts::compare` turns a [`Comparison`] into the compare chart for both the
-//! site's canvas and the server's SVG/PNG embeds. Results, tags, flags and summaries are
-//! `bench`'s own serde types.
+//! The JSON of `/api/v1`, defined once: every answer, request body and error body the
+//! server and the site exchange. The server builds and serialises these (and documents
+//! them: feature `openapi`), the site decodes them, and `charts::compare` turns a
+//! [`Comparison`] into the compare chart for both the site's canvas and the server's
+//! SVG/PNG embeds. Results, tags, flags and summaries are `bench`'s own serde types.
+//! Here: the drive and compare answers; `results` the results, submissions and edits;
+//! `ocr` the screenshot jobs and what the recogniser read (the `ocr` crate returns
+//! these types); `error` the error body.
+
+mod error;
+mod ocr;
+mod results;
+
+pub use error::{ErrorBody, ErrorItem};
+pub use ocr::{
+    CellReading, JobStatus, Layout, OcrJob, Recognition, RecognitionJson, Rect, RowReading, Settings,
+};
+pub use results::{
+    Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SubmitBody, SubmitResponse,
+    SubmittedResult, UploadView,
+};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};

@@ -527,29 +527,26 @@ pub struct PlatformGroup {
 impl Default for PlatformGroup {
     /// Nothing known.
     fn default() -> PlatformGroup {
-        PlatformGroup::from_values(fields::group_fields().map(|_| None))
+        PlatformGroup::from_values(fields::GROUP.iter().map(|_| None))
     }
 }
 
 impl PlatformGroup {
-    /// A group from one value per group field, in [`fields::group_fields`] order.
+    /// A group from one value per group field, in [`fields::GROUP`] order.
     pub fn from_values(values: impl IntoIterator<Item = Option<FieldValue>>) -> PlatformGroup {
         let values: Vec<_> = values.into_iter().collect();
-        assert_eq!(values.len(), fields::group_fields().count(), "one value per group field");
+        assert_eq!(values.len(), fields::GROUP.len(), "one value per group field");
         PlatformGroup { values }
     }
 
     /// The group of a result with these tags.
     pub fn of(tags: &Tags) -> PlatformGroup {
-        PlatformGroup::from_values(fields::group_fields().map(|f| match f.source {
-            fields::Source::Tag { get, .. } => get(tags),
-            _ => unreachable!("group fields are tags alone (checked by a test)"),
-        }))
+        PlatformGroup::from_values(fields::GROUP.iter().map(|f| (f.get)(tags)))
     }
 
     /// The value of a group field, by its public name.
     pub fn get(&self, name: &str) -> Option<&FieldValue> {
-        fields::group_fields().position(|f| f.name == name).and_then(|i| self.values[i].as_ref())
+        fields::GROUP.iter().position(|f| f.name == name).and_then(|i| self.values[i].as_ref())
     }
 
     fn text(&self, name: &str) -> Option<String> {
@@ -589,7 +586,7 @@ impl Serialize for PlatformGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.values.len()))?;
-        for (f, v) in fields::group_fields().zip(&self.values) {
+        for (f, v) in fields::GROUP.iter().zip(&self.values) {
             match v {
                 None => map.serialize_entry(f.name, &None::<()>)?,
                 Some(FieldValue::Text(s)) => map.serialize_entry(f.name, s)?,
@@ -642,13 +639,13 @@ impl<'de> Deserialize<'de> for PlatformGroup {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<PlatformGroup, A::Error> {
                 use serde::de::Error;
-                let mut values: Vec<Option<FieldValue>> = fields::group_fields().map(|_| None).collect();
+                let mut values: Vec<Option<FieldValue>> = fields::GROUP.iter().map(|_| None).collect();
                 while let Some(key) = map.next_key::<String>()? {
-                    let Some(i) = fields::group_fields().position(|f| f.name == key) else {
+                    let Some(i) = fields::GROUP.iter().position(|f| f.name == key) else {
                         map.next_value::<serde::de::IgnoredAny>()?;
                         continue;
                     };
-                    let field = fields::group_fields().nth(i).expect("found above");
+                    let field = &fields::GROUP[i];
                     values[i] = match (map.next_value::<Cell>()?.0, field.kind) {
                         (v @ (None | Some(FieldValue::Text(_))), fields::Kind::Text)
                         | (v @ (None | Some(FieldValue::Int(_))), fields::Kind::Int) => v,
@@ -672,7 +669,7 @@ impl utoipa::PartialSchema for PlatformGroup {
             "The platform a result was measured on, as far as it decides the numbers: results pool only within one \
              group. Every group field is present, null when unknown.",
         ));
-        for f in fields::group_fields() {
+        for f in &fields::GROUP {
             let ty = match f.kind {
                 fields::Kind::Text => Type::String,
                 fields::Kind::Int => Type::Integer,

@@ -13,37 +13,7 @@ use crate::engine::Word;
 /// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
 pub const MAX_ROWS: usize = 8;
 
-/// A rectangle in image pixels (half-open: `x1`, `y1` excluded).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Rect {
-    pub x0: i32,
-    pub y0: i32,
-    pub x1: i32,
-    pub y1: i32,
-}
-
-impl Rect {
-    pub fn width(&self) -> i32 {
-        self.x1 - self.x0
-    }
-    pub fn height(&self) -> i32 {
-        self.y1 - self.y0
-    }
-    pub fn grow(self, by: i32) -> Rect {
-        Rect { x0: self.x0 - by, y0: self.y0 - by, x1: self.x1 + by, y1: self.y1 + by }
-    }
-    pub fn contains(&self, o: &Rect) -> bool {
-        self.x0 <= o.x0 && self.y0 <= o.y0 && self.x1 >= o.x1 && self.y1 >= o.y1
-    }
-    pub fn clip(self, w: u32, h: u32) -> Rect {
-        Rect {
-            x0: self.x0.clamp(0, w as i32),
-            y0: self.y0.clamp(0, h as i32),
-            x1: self.x1.clamp(0, w as i32),
-            y1: self.y1.clamp(0, h as i32),
-        }
-    }
-}
+pub use api_types::Rect;
 
 #[derive(Debug, Clone)]
 pub struct GridRow {

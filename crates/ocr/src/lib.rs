@@ -30,11 +30,9 @@ mod locate;
 mod read;
 mod settings;
 
+// What a reading is, as JSON: defined with the API's other types, as the site decodes it.
+pub use api_types::{CellReading, Layout, Recognition, Rect, RowReading, Settings};
 pub use decode::{MAX_INPUT_BYTES, MAX_PIXELS, MAX_SIDE};
-pub use grid::Rect;
-
-use bench::{BenchResult, Tool};
-use serde::Serialize;
 
 /// Why an image gave no result. Every variant says what was wrong in words a user can
 /// act on; `NoTestRan` still carries what was read, so a page can show it.
@@ -58,75 +56,6 @@ pub enum OcrError {
     DeadlineExceeded { seconds: f32 },
     #[error("OCR engine: {detail}")]
     Engine { detail: String },
-}
-
-/// Everything read from one screenshot.
-#[derive(Debug, Clone, Serialize)]
-pub struct Recognition {
-    /// The result in SSDBase's public format: only values that were read, keyed by the
-    /// row labels; rows that printed zero are in `not_run`.
-    pub result: BenchResult,
-    pub layout: Layout,
-    pub settings: Settings,
-    /// Every row as read, with per-value text and confidence, including values that could
-    /// not be read or belong to rows whose label could not be read.
-    pub rows: Vec<RowReading>,
-    /// The lowest confidence of any value or label that went into `result` (0–1).
-    pub confidence: f32,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Layout {
-    pub tool: Tool,
-    /// `crystaldiskmark-3`, `crystaldiskmark-5`, `crystaldiskmark-7+`, `kdiskmark`.
-    pub family: String,
-    /// `default`, `nvme`, `peak`, `real`, `classic`, `custom`.
-    pub preset: String,
-    /// Column headings by position: `Read`, `Write` and, when present, `Mix`.
-    pub columns: Vec<String>,
-    pub rows: usize,
-    /// Where the value grid is in the image (pixels), to show beside the values.
-    pub grid: Rect,
-    /// Value digit height relative to a CrystalDiskMark 8 window at 100 % (1.0 = 100 %).
-    pub scale: f32,
-    pub title_bar: bool,
-}
-
-/// The settings bar and title bar as drawn (`None`: not visible or not readable).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Settings {
-    pub title: Option<String>,
-    pub version: Option<String>,
-    pub test_count: Option<u32>,
-    pub test_size: Option<String>,
-    pub drive: Option<String>,
-    pub unit: Option<String>,
-    pub mix_ratio: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct RowReading {
-    /// Canonical label (`SEQ1M Q8T1`, `4K QD32`, `RND4K (μs)`), `None` when unreadable.
-    pub label: Option<String>,
-    pub label_confidence: f32,
-    /// What the OCR read on the button, for a person correcting it.
-    pub label_raw: String,
-    /// The unit of this row's values (`MB/s`, `IOPS`, `μs`, ...).
-    pub unit: String,
-    pub cells: Vec<CellReading>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct CellReading {
-    /// `Read`, `Write` or `Mix`.
-    pub column: String,
-    /// The value as drawn (`19,730.47`), `None` when no reading was a valid number.
-    pub text: Option<String>,
-    pub value: Option<f64>,
-    /// 0–1: engine confidence, raised when independent readings agree, lowered when the
-    /// number's format disagrees with the rest of the window.
-    pub confidence: f32,
-    pub rect: Rect,
 }
 
 /// Reads one screenshot (PNG, JPEG, GIF, BMP or WebP bytes): the benchmark window in

@@ -5,8 +5,8 @@
 //! restart loses no job and several servers on one database share the work.
 
 use super::{PgStorage, SqliteStorage, StorageResult};
+use api_types::JobStatus;
 use async_trait::async_trait;
-use serde::Serialize;
 use sqlx::Row;
 
 /// An image to recognise.
@@ -28,35 +28,24 @@ pub struct ClaimedJob {
     pub attempts: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum JobStatus {
-    Queued,
-    Running,
-    Done,
-    Failed,
+/// The `status` column (the names the API uses too).
+fn status_from_db(s: &str) -> StorageResult<JobStatus> {
+    Ok(match s {
+        "queued" => JobStatus::Queued,
+        "running" => JobStatus::Running,
+        "done" => JobStatus::Done,
+        "failed" => JobStatus::Failed,
+        other => return Err(super::StorageError::Corrupt(format!("job status {other:?}"))),
+    })
 }
 
-impl JobStatus {
-    fn from_db(s: &str) -> StorageResult<JobStatus> {
-        Ok(match s {
-            "queued" => JobStatus::Queued,
-            "running" => JobStatus::Running,
-            "done" => JobStatus::Done,
-            "failed" => JobStatus::Failed,
-            other => return Err(super::StorageError::Corrupt(format!("job status {other:?}"))),
-        })
-    }
-}
-
-/// A job as its submitter sees it (without the image).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct OcrJob {
+/// A job's row without the image: what the API's `api_types::OcrJob` is made from.
+#[derive(Debug, Clone)]
+pub struct OcrJobRow {
     pub id: i64,
     pub status: JobStatus,
     pub stage: Option<String>,
     /// 0 to 1.
-    #[schema(minimum = 0.0, maximum = 1.0)]
     pub progress: f64,
     /// Jobs queued before this one, while it waits.
     pub queue_position: Option<i64>,
@@ -65,7 +54,6 @@ pub struct OcrJob {
     pub created_at: i64,
     pub finished_at: Option<i64>,
     /// The recognition as JSON text, when done.
-    #[serde(skip)]
     pub result: Option<String>,
     pub error: Option<String>,
 }
@@ -86,7 +74,7 @@ pub trait OcrJobs: Send + Sync {
     /// Ends a running job with its recognition (JSON) or an error message.
     async fn finish_ocr(&self, id: i64, outcome: Result<String, String>, now: i64) -> StorageResult<()>;
 
-    async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJob>>;
+    async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJobRow>>;
 
     /// How many jobs wait for a worker.
     async fn queued_ocr_jobs(&self) -> StorageResult<i64>;
@@ -193,13 +181,13 @@ macro_rules! impl_ocr_jobs {
                 Ok(())
             }
 
-            async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJob>> {
+            async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJobRow>> {
                 let Some(r) = sqlx::query(GET).bind(id).fetch_optional(&self.pool).await? else {
                     return Ok(None);
                 };
-                Ok(Some(OcrJob {
+                Ok(Some(OcrJobRow {
                     id: r.try_get("id")?,
-                    status: JobStatus::from_db(r.try_get("status")?)?,
+                    status: status_from_db(r.try_get("status")?)?,
                     stage: r.try_get("stage")?,
                     progress: r.try_get("progress")?,
                     attempts: r.try_get("attempts")?,

@@ -15,7 +15,9 @@ pub mod sql;
 mod sqlite;
 pub mod summary;
 
-pub use jobs::{ClaimedJob, JobStatus, NewOcrJob, OcrJob, OcrJobs};
+// A screenshot reading's provenance is stored as the API shows it.
+pub use api_types::{Correction, Provenance};
+pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
@@ -76,28 +78,6 @@ pub struct NewSubmission {
     pub results: Vec<NewResult>,
     /// Set when the results were read from a screenshot rather than parsed from a file.
     pub provenance: Option<Provenance>,
-}
-
-/// How a screenshot became a result: the recognition job, and every value the person
-/// publishing it changed from what was read (shown as hand-corrected on its page).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-pub struct Provenance {
-    pub ocr_job: i64,
-    /// The recogniser's lowest confidence over the values it read (0–1).
-    pub confidence: f32,
-    pub corrected: Vec<Correction>,
-}
-
-/// One value published differently from how it was recognised.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-pub struct Correction {
-    /// The row (`SEQ1M Q8T1`, `4K QD32`) and column (`read`, `write`, `mix`).
-    pub label: String,
-    pub op: bench::Op,
-    /// `mbps`, `iops` or `latency_us`.
-    pub field: String,
-    pub recognised: Option<f64>,
-    pub published: Option<f64>,
 }
 
 /// What a result's upload was, without its bytes.

@@ -489,9 +489,9 @@ pub const METRIC_ROW_COLUMNS: &str =
     "m.result_id, r.drive_sku, r.data_pattern, m.family, m.access, m.block_size, \
      m.queue_depth, m.threads, m.op, m.mix_read_percent, m.stat, m.mbps, m.iops, m.latency_us";
 
-/// The platform group's columns of `results r`, in [`bench::fields::group_fields`] order.
+/// The platform group's columns of `results r`, in [`bench::fields::GROUP`] order.
 pub fn group_columns() -> String {
-    bench::fields::group_fields().map(|f| format!("r.{}", f.column)).collect::<Vec<_>>().join(", ")
+    bench::fields::GROUP.iter().map(|f| format!("r.{}", f.column)).collect::<Vec<_>>().join(", ")
 }
 
 /// A metrics row (selected as [`METRIC_ROW_COLUMNS`] and [`group_columns`]) before its enum
@@ -524,7 +524,8 @@ where
     f64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
 {
     fn from_row(row: &'r R) -> Result<RawMetric, sqlx::Error> {
-        let platform = bench::fields::group_fields()
+        let platform = bench::fields::GROUP
+            .iter()
             .map(|f| {
                 Ok(match f.kind {
                     Kind::Text => row.try_get::<Option<String>, _>(f.column)?.map(FieldValue::Text),

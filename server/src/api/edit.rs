@@ -5,30 +5,16 @@
 
 use super::auth::{self, bearer};
 use super::extract::{JsonBody, PathParam};
-use super::results::ResultView;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest::{self, Catalogue};
 use crate::storage::Actor;
+use api_types::{DeleteResponse, EditBody, ResultView};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 use bench::Tags;
 use serde::{Deserialize, Serialize};
-
-/// `PATCH` body: the corrected tags, replacing the old ones whole.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EditBody {
-    tags: Tags,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct DeleteResponse {
-    deleted: i64,
-    /// True when this was the submission's last result, so its upload is gone too.
-    submission_deleted: bool,
-}
 
 /// `restore` body.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -126,7 +112,7 @@ pub async fn edit(
         return Err(no_result(id));
     }
     let updated = state.storage.get_result(id).await?.ok_or_else(|| no_result(id))?;
-    Ok(Json(updated.into()))
+    Ok(Json(super::results::result_view(updated)))
 }
 
 /// Delete a result

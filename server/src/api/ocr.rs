@@ -7,13 +7,13 @@ use super::extract::PathParam;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest;
-use crate::storage::{NewOcrJob, OcrJob};
+use crate::storage::{NewOcrJob, OcrJobRow};
+use api_types::{OcrJob, RecognitionJson};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -34,27 +34,27 @@ const MEDIA_TYPES: &[(image::ImageFormat, &str)] = &[
 /// queue without bound.
 pub const MAX_QUEUED: i64 = 1000;
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct JobView {
-    #[serde(flatten)]
-    job: OcrJob,
-    /// `/api/v1/ocr/{id}`: poll it for progress.
-    url: String,
-    /// `/api/v1/ocr/{id}/image`: the image as uploaded.
-    image_url: String,
-    /// The recognised result, its per-value confidences and layout, when done.
-    #[schema(value_type = Option<Object>)]
-    recognition: Option<serde_json::Value>,
-}
-
 fn job_url(id: i64) -> String {
     format!("{}/ocr/{id}", super::API_PREFIX)
 }
 
-impl From<OcrJob> for JobView {
-    fn from(mut job: OcrJob) -> JobView {
-        let recognition = job.result.take().and_then(|r| serde_json::from_str(&r).ok());
-        JobView { url: job_url(job.id), image_url: format!("{}/image", job_url(job.id)), recognition, job }
+/// The job as the API shows it; the recognition goes out as the JSON text it was stored
+/// as.
+fn job_view(row: OcrJobRow) -> OcrJob {
+    OcrJob {
+        id: row.id,
+        status: row.status,
+        stage: row.stage,
+        progress: row.progress,
+        queue_position: row.queue_position,
+        attempts: row.attempts,
+        media_type: row.media_type,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
+        error: row.error,
+        url: job_url(row.id),
+        image_url: format!("{}/image", job_url(row.id)),
+        recognition: row.result.and_then(RecognitionJson::from_json),
     }
 }
 
@@ -73,9 +73,9 @@ impl From<OcrJob> for JobView {
         content(("image/png"), ("image/jpeg"), ("image/gif"), ("image/bmp"), ("image/webp"))
     ),
     responses(
-        (status = 202, description = "Queued", body = JobView,
+        (status = 202, description = "Queued", body = OcrJob,
             headers(("location" = String, description = "The job's URL"))),
-        (status = 200, description = "This image was uploaded before: its job", body = JobView,
+        (status = 200, description = "This image was uploaded before: its job", body = OcrJob,
             headers(("location" = String, description = "The job's URL"))),
         (status = 413, description = "The image is larger than the limit", body = ErrorBody),
         (status = 422, description = "The body is empty, or its content is not a PNG, JPEG, GIF, BMP or WebP image (whatever the \
@@ -116,12 +116,13 @@ async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Respons
     if new {
         state.queue.job_queued();
     }
-    let view: JobView = state
-        .storage
-        .get_ocr(id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("ocr job {id} vanished after it was queued"))?
-        .into();
+    let view = job_view(
+        state
+            .storage
+            .get_ocr(id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("ocr job {id} vanished after it was queued"))?,
+    );
     let location = HeaderValue::from_str(&view.url).expect("urls are ascii");
     let code = if new { StatusCode::ACCEPTED } else { StatusCode::OK };
     Ok((code, [(header::LOCATION, location)], Json(view)).into_response())
@@ -138,14 +139,14 @@ async fn upload(State(state): State<AppState>, body: Bytes) -> ApiResult<Respons
     tag = "ocr",
     params(("id" = i64, Path, description = "Job id")),
     responses(
-        (status = 200, description = "The job", body = JobView),
+        (status = 200, description = "The job", body = OcrJob),
         (status = 400, description = "The id is not a whole number", body = ErrorBody),
         (status = 404, description = "No such job", body = ErrorBody),
     )
 )]
-async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Json<JobView>> {
+async fn status(State(state): State<AppState>, PathParam(id): PathParam<i64>) -> ApiResult<Json<OcrJob>> {
     match state.storage.get_ocr(id).await? {
-        Some(job) => Ok(Json(job.into())),
+        Some(job) => Ok(Json(job_view(job))),
         None => Err(ApiError::not_found(format!("no recognition job {id}"), Some("id".into()))),
     }
 }

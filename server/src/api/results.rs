@@ -7,14 +7,12 @@ use super::csv::{csv_response, to_csv};
 use super::extract::{PathParam, QueryPairs};
 use super::{edit, result_url, submit, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::storage::{cursor_after, Provenance, StoredResult};
+use crate::storage::{cursor_after, StoredResult};
+use api_types::{ListResponse, ResultView, UploadView};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bench::analysis::Flag;
-use bench::{BenchResult, Tags};
-use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -31,66 +29,23 @@ pub fn router() -> OpenApiRouter<AppState> {
 // Read
 // ---------------------------------------------------------------------------------------
 
-/// A stored result as the API shows it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ResultView {
-    id: i64,
-    /// `/api/v1/results/{id}`.
-    url: String,
-    submission_id: i64,
-    /// Unix seconds.
-    created_at: i64,
-    /// Only ever true in a moderator's view: others get 404 for a hidden result.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    #[schema(required = false)]
-    hidden: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    hidden_reason: Option<String>,
-    /// Where the numbers come from (an article, a file name), when the submitter said.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    source: Option<String>,
-    /// Each metric's comparable test, named (`SEQ 1MiB Q1T1 read`), in metric order.
-    test_names: Vec<String>,
-    result: BenchResult,
-    tags: Tags,
-    flags: Vec<Flag>,
-    /// The original upload, byte for byte (a result file, JSON or a screenshot).
-    upload_url: String,
-    /// What the upload was and, for a screenshot, which values were corrected by hand
-    /// (single-result view only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    upload: Option<UploadView>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct UploadView {
-    /// `cdm`, `kdiskmark`, `fio`, ... `json`, or the media type of a screenshot.
-    format: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    ocr: Option<Provenance>,
-}
-
-impl From<StoredResult> for ResultView {
-    fn from(r: StoredResult) -> ResultView {
-        ResultView {
-            id: r.id,
-            url: result_url(r.id),
-            submission_id: r.submission_id,
-            created_at: r.created_at,
-            hidden: r.hidden,
-            hidden_reason: r.hidden_reason,
-            source: r.source,
-            test_names: r.result.keyed_metrics().map(|(k, _)| k.short_name()).collect(),
-            result: r.result,
-            tags: r.tags,
-            flags: r.flags,
-            upload_url: format!("{}/upload", result_url(r.id)),
-            upload: None,
-        }
+/// A stored result as the API shows it (without its upload's description). A function,
+/// not a `From`: both types belong to other crates (`store`, `api-types`).
+pub(crate) fn result_view(r: StoredResult) -> ResultView {
+    ResultView {
+        id: r.id,
+        url: result_url(r.id),
+        submission_id: r.submission_id,
+        created_at: r.created_at,
+        hidden: r.hidden,
+        hidden_reason: r.hidden_reason,
+        source: r.source,
+        test_names: r.result.keyed_metrics().map(|(k, _)| k.short_name()).collect(),
+        result: r.result,
+        tags: r.tags,
+        flags: r.flags,
+        upload_url: format!("{}/upload", result_url(r.id)),
+        upload: None,
     }
 }
 
@@ -117,7 +72,7 @@ async fn get_one(
     PathParam(id): PathParam<i64>,
 ) -> ApiResult<Json<ResultView>> {
     let r = visible_result(&state, &headers, id).await?;
-    let mut view = ResultView::from(r);
+    let mut view = result_view(r);
     view.upload =
         state.storage.upload_info(id).await?.map(|u| UploadView { format: u.format, ocr: u.provenance });
     Ok(Json(view))
@@ -188,13 +143,6 @@ async fn upload(
         .into_response())
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct ListResponse {
-    results: Vec<ResultView>,
-    /// Pass as `cursor` for the next page; null on the last page.
-    next_cursor: Option<String>,
-}
-
 /// Browse and search results
 ///
 /// Every filter is an equality on a tag (`drive`, `capacity_gb`, `chipset`, ...) or on
@@ -259,7 +207,7 @@ async fn list(
     };
     Ok(match format {
         OutputFormat::Json => {
-            Json(ListResponse { results: rows.into_iter().map(ResultView::from).collect(), next_cursor })
+            Json(ListResponse { results: rows.into_iter().map(result_view).collect(), next_cursor })
                 .into_response()
         }
         OutputFormat::Csv => {

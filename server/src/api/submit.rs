@@ -11,12 +11,12 @@ use super::extract::{media_type, parse_json, read_body};
 use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Catalogue, Upload};
-use crate::storage::{JobStatus, NewSubmission, Provenance, Submitted};
+use crate::storage::{NewSubmission, Provenance, Submitted};
+use api_types::{JobStatus, SubmitBody, SubmitResponse, SubmittedResult};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use bench::analysis::Flag;
 use bench::{BenchResult, Format, Tags};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -24,28 +24,6 @@ use std::net::{IpAddr, Ipv4Addr};
 
 /// Most files in one request.
 pub const MAX_FILES: usize = 100;
-
-/// A submission: a result file as text (any format the bench crate reads), or one
-/// result in the public result format; with tags. Exactly one of `text` and `result`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SubmitBody {
-    /// A result file as the tool wrote it (or as pasted).
-    text: Option<String>,
-    /// Skip auto-detection for `text`: cdm, kdiskmark, fio, orion, asssd, hdtune.
-    format: Option<String>,
-    /// One result in the public result format.
-    result: Option<BenchResult>,
-    /// What the result ran on; `tags.drive.sku` must name a catalogue drive, which then
-    /// completes the drive tags.
-    #[serde(default)]
-    tags: Tags,
-    /// Where the numbers come from: an article, a file name.
-    source: Option<String>,
-    /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
-    /// person checked (and maybe corrected) them; the stored upload is the image.
-    ocr_job: Option<i64>,
-}
 
 /// The JSON body of `POST /results`: one submission, or a list of 1 to 100 that is
 /// stored all or nothing.
@@ -85,27 +63,6 @@ struct SubmitForm {
 enum SubmitReply {
     One(SubmitResponse),
     Several(BatchResponse),
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct SubmittedResult {
-    id: i64,
-    url: String,
-    flags: Vec<Flag>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct SubmitResponse {
-    /// The first (usually the only) stored result.
-    id: i64,
-    url: String,
-    /// Secret that allows correcting or deleting the submission later; only returned
-    /// when the submission is new.
-    edit_token: Option<String>,
-    flags: Vec<Flag>,
-    duplicate: bool,
-    /// Every result of the submission (a pasted file may hold several runs).
-    results: Vec<SubmittedResult>,
 }
 
 /// One file's outcome in a several-file submission.

@@ -1,0 +1,185 @@
+//! The JSON of `/api/v1/results`: a stored result and the browse page of them, the
+//! submission body and answer, the tag correction and the delete answer, and how a
+//! screenshot became a result (`Provenance`, also what the server stores for it).
+
+use bench::analysis::Flag;
+use bench::{BenchResult, Op, Tags};
+use serde::{Deserialize, Serialize};
+
+/// A stored result as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ResultView {
+    pub id: i64,
+    /// `/api/v1/results/{id}`.
+    pub url: String,
+    pub submission_id: i64,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Only ever true in a moderator's view: others get 404 for a hidden result.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
+    pub hidden: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hidden_reason: Option<String>,
+    /// Where the numbers come from (an article, a file name), when the submitter said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub source: Option<String>,
+    /// Each metric's comparable test, named (`SEQ 1MiB Q1T1 read`), in metric order.
+    pub test_names: Vec<String>,
+    pub result: BenchResult,
+    pub tags: Tags,
+    pub flags: Vec<Flag>,
+    /// The original upload, byte for byte (a result file, JSON or a screenshot).
+    pub upload_url: String,
+    /// What the upload was and, for a screenshot, which values were corrected by hand
+    /// (single-result view only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub upload: Option<UploadView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UploadView {
+    /// `cdm`, `kdiskmark`, `fio`, ... `json`, or the media type of a screenshot.
+    pub format: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub ocr: Option<Provenance>,
+}
+
+/// How a screenshot became a result: the recognition job, and every value the person
+/// publishing it changed from what was read (shown as hand-corrected on its page).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Provenance {
+    pub ocr_job: i64,
+    /// The recogniser's lowest confidence over the values it read (0–1).
+    pub confidence: f32,
+    pub corrected: Vec<Correction>,
+}
+
+impl Provenance {
+    /// The correction of `field` of the metric `label`/`op`, if it was changed by hand.
+    pub fn correction(&self, label: &str, op: Op, field: &str) -> Option<&Correction> {
+        self.corrected.iter().find(|c| c.label == label && c.op == op && c.field == field)
+    }
+}
+
+/// One value published differently from how it was recognised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Correction {
+    /// The row (`SEQ1M Q8T1`, `4K QD32`) and column (`read`, `write`, `mix`).
+    pub label: String,
+    pub op: Op,
+    /// `mbps`, `iops` or `latency_us`.
+    pub field: String,
+    pub recognised: Option<f64>,
+    pub published: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ListResponse {
+    pub results: Vec<ResultView>,
+    /// Pass as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A submission: a result file as text (any format the bench crate reads), or one
+/// result in the public result format; with tags. Exactly one of `text` and `result`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SubmitBody {
+    /// A result file as the tool wrote it (or as pasted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Skip auto-detection for `text`: cdm, kdiskmark, fio, orion, asssd, hdtune.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// One result in the public result format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<BenchResult>,
+    /// What the result ran on; `tags.drive.sku` must name a catalogue drive, which then
+    /// completes the drive tags.
+    #[serde(default)]
+    pub tags: Tags,
+    /// Where the numbers come from: an article, a file name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
+    /// person checked (and maybe corrected) them; the stored upload is the image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ocr_job: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SubmittedResult {
+    pub id: i64,
+    pub url: String,
+    pub flags: Vec<Flag>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SubmitResponse {
+    /// The first (usually the only) stored result.
+    pub id: i64,
+    pub url: String,
+    /// Secret that allows correcting or deleting the submission later; only returned
+    /// when the submission is new.
+    pub edit_token: Option<String>,
+    pub flags: Vec<Flag>,
+    pub duplicate: bool,
+    /// Every result of the submission (a pasted file may hold several runs).
+    pub results: Vec<SubmittedResult>,
+}
+
+/// `PATCH` body: the corrected tags, replacing the old ones whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EditBody {
+    pub tags: Tags,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeleteResponse {
+    pub deleted: i64,
+    /// True when this was the submission's last result, so its upload is gone too.
+    pub submission_deleted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrections_are_found_by_metric_and_field() {
+        let p: Provenance = serde_json::from_str(
+            r#"{"ocr_job":7,"confidence":0.62,"corrected":[{"label":"SEQ1M Q8T1","op":"write","field":"mbps","recognised":513.47,"published":514.47}]}"#,
+        )
+        .unwrap();
+        assert_eq!(p.correction("SEQ1M Q8T1", Op::Write, "mbps").unwrap().published, Some(514.47));
+        assert!(p.correction("SEQ1M Q8T1", Op::Read, "mbps").is_none());
+    }
+
+    #[test]
+    fn a_text_submission_sends_only_what_is_set() {
+        let body = SubmitBody { text: Some("x".into()), ..SubmitBody::default() };
+        let json = serde_json::to_value(&body).unwrap();
+        assert_eq!(json["text"], "x");
+        assert!(
+            json.get("result").is_none() && json.get("ocr_job").is_none() && json.get("format").is_none()
+        );
+        let back: SubmitBody = serde_json::from_value(json).unwrap();
+        assert_eq!(back, body);
+    }
+}

@@ -1,0 +1,155 @@
+//! The website: the Trunk build, its post-build hook (split, strip, compress), its lints
+//! and the browser tests. What they need installed comes from `provision`.
+
+use crate::provision::{self, debian_packages};
+use crate::{cargo, project_root, split, status, target_dir};
+use anyhow::{Context, Result};
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the site (app/, see Trunk.toml) into `dist/` with Trunk, installing the
+/// wasm32 target, the wasm-bindgen-cli that Cargo.lock pins and Trunk when missing.
+/// `--offline`: Trunk uses the tools on PATH and downloads nothing.
+pub fn build_site() -> Result<PathBuf> {
+    provision::wasm32_target()?;
+    provision::wasm_bindgen_cli()?;
+    provision::trunk()?;
+    println!(
+        "xtask: building the site with trunk (app/ to WebAssembly with LTO, split per page, compressed): \
+         about 10 minutes the first time, one or two after a change"
+    );
+    status(Command::new("trunk").args(["build", "--release", "--offline"]))
+        .context("building the site with trunk")?;
+    Ok(project_root().join("dist"))
+}
+
+/// Trunk's post-build hook (Trunk.toml), on Trunk's staging directory:
+/// - splits the wasm into one lazily loaded piece per page and binds the main module
+///   again (split.rs);
+/// - drops the `name` custom section (function names for stack traces, a fifth of the
+///   gzipped download) from every wasm file. Neither Trunk nor wasm-bindgen offers this,
+///   `strip = true` would also drop the `target_features` section wasm-bindgen reads,
+///   and Debian's wasm-opt is too old for what rustc emits;
+/// - writes `FILE.gz` beside every wasm, JS and CSS file, compressed with zopfli (about
+///   6 % smaller than gzip -6), which `ssdbase serve` sends as it is.
+pub fn site_post_build() -> Result<()> {
+    let dir =
+        env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
+    // The Cargo profile is index.html's data-cargo-profile-release in release builds.
+    let profile =
+        if env::var("TRUNK_PROFILE").as_deref() == Ok("release") { "wasm-release" } else { "debug" };
+    let target_dir = target_dir();
+    let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
+    split::split_site_wasm(Path::new(&dir), &linked)?;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&dir)? {
+        let path = entry?.path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+        if ["wasm", "js", "css"].contains(&ext) {
+            files.push((std::fs::metadata(&path)?.len(), path));
+        }
+    }
+    // zopfli takes seconds per file: largest first, dealt out to one thread per core.
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let done: Vec<Result<(PathBuf, usize, usize)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let mine: Vec<&PathBuf> = files.iter().skip(t).step_by(threads).map(|(_, p)| p).collect();
+                scope.spawn(move || mine.into_iter().map(|p| compress_asset(p)).collect::<Vec<_>>())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|_| vec![Err(anyhow::anyhow!("a thread panicked"))]))
+            .collect()
+    });
+    let (mut raw, mut gzipped) = (0, 0);
+    for file in done {
+        let (path, size, gz) = file?;
+        raw += size;
+        gzipped += gz;
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name.starts_with("app-") || name.starts_with("style-") {
+            println!("xtask: {name}: {size} bytes, {gz} gzipped (zopfli)");
+        }
+    }
+    println!("xtask: {} assets: {raw} bytes, {gzipped} gzipped (zopfli)", files.len());
+    Ok(())
+}
+
+/// Drops a wasm file's name section, then writes `FILE.gz` beside it; its size before and
+/// after gzip.
+fn compress_asset(path: &Path) -> Result<(PathBuf, usize, usize)> {
+    let mut bytes = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "wasm") {
+        bytes = without_custom_section(&bytes, "name")
+            .with_context(|| format!("{} is not a WebAssembly module", path.display()))?;
+        std::fs::write(path, &bytes)?;
+    }
+    let mut gz = Vec::new();
+    zopfli::compress(zopfli::Options::default(), zopfli::Format::Gzip, &bytes[..], &mut gz)?;
+    let mut name = path.to_path_buf().into_os_string();
+    name.push(".gz");
+    std::fs::write(name, &gz)?;
+    Ok((path.to_path_buf(), bytes.len(), gz.len()))
+}
+
+/// `wasm` without its custom sections called `name`; `None` when it is malformed.
+fn without_custom_section(wasm: &[u8], name: &str) -> Option<Vec<u8>> {
+    fn leb(b: &[u8], i: &mut usize) -> Option<usize> {
+        let (mut v, mut shift) = (0usize, 0);
+        loop {
+            let byte = *b.get(*i)?;
+            *i += 1;
+            v |= usize::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(v);
+            }
+            shift += 7;
+        }
+    }
+    if wasm.get(..4)? != b"\0asm" {
+        return None;
+    }
+    let mut out = wasm.get(..8)?.to_vec();
+    let mut i = 8;
+    while i < wasm.len() {
+        let start = i;
+        let id = wasm[i];
+        i += 1;
+        let size = leb(wasm, &mut i)?;
+        let end = i.checked_add(size).filter(|e| *e <= wasm.len())?;
+        let drop = id == 0 && {
+            let mut j = i;
+            let len = leb(wasm, &mut j)?;
+            wasm.get(j..j.checked_add(len)?)? == name.as_bytes()
+        };
+        if !drop {
+            out.extend_from_slice(&wasm[start..end]);
+        }
+        i = end;
+    }
+    Some(out)
+}
+
+/// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run
+/// does not see it: lint it for its real target.
+pub fn lint_site() -> Result<()> {
+    cargo(&["clippy", "-p", "app", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
+}
+
+/// The site in Debian's headless Chromium (installed here with its chromedriver)
+/// against a real `ssdbase serve`: tests/e2e. Prints the site's download size and the
+/// time to the first compare chart; screenshots go to target/e2e-screenshots/.
+pub fn site_end_to_end(site: &Path) -> Result<()> {
+    debian_packages(&[("chromium", "chromium"), ("chromedriver", "chromium-driver")])?;
+    cargo(&["build", "-p", "ssdbase"])?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["test", "-p", "e2e", "--", "--nocapture"])
+            .env("SSDBASE_SITE_DIR", site)
+            .env("SSDBASE_BIN", target_dir().join("debug/ssdbase")),
+    )
+}
