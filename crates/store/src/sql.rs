@@ -734,8 +734,7 @@ mod tests {
     #[test]
     fn drive_reads_are_numbered_for_their_parameters() {
         let ids = vec!["a".to_string(), "b".to_string(), "c".to_string()];
-        let filters =
-            vec![("chipset", FieldValue::Text("x".into())), ("drive_capacity_gb", FieldValue::Int(1))];
+        let filters = [("chipset", FieldValue::Text("x".into())), ("drive_capacity_gb", FieldValue::Int(1))];
         for filters in [&[][..], &filters[..]] {
             let (sql, params) = metrics_for_drives_sql(&ids, filters);
             assert_numbered(&sql, params.len());
