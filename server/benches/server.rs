@@ -977,22 +977,13 @@ fn insert_sql(table: &str, columns: &[&str], with_id: bool, rows: usize, pg: boo
         cols.push("id");
     }
     cols.extend(columns);
-    let row = format!("({})", vec!["?"; cols.len()].join(", "));
     let overriding = if pg && with_id { " OVERRIDING SYSTEM VALUE" } else { "" };
-    let s = format!(
+    format!(
         "INSERT INTO {table} ({}){overriding} VALUES {}",
         cols.join(", "),
-        vec![row; rows].join(", ")
-    );
-    if pg {
-        sql::numbered(&s)
-    } else {
-        s
-    }
+        sql::value_rows(0, cols.len(), rows)
+    )
 }
-
-/// Rows per statement, within SQLite's 32,766 and PostgreSQL's 65,535 parameters.
-const METRIC_ROWS_PER_INSERT: usize = 2000;
 
 impl Loader {
     async fn open(db: &Db) -> Result<Loader> {
@@ -1043,17 +1034,35 @@ impl Loader {
         matches!(self, Loader::Postgres(..))
     }
 
-    async fn insert_drives(&mut self, drives: &[DriveSku]) -> Result<()> {
-        for chunk in drives.chunks(500) {
-            let pg = self.pg();
-            let mut s = sql::INSERT_DRIVE.split(" VALUES ").next().unwrap().to_string();
-            let row = "(?, ?, ?, ?, ?, ?, ?)";
-            s.push_str(" VALUES ");
-            s.push_str(&vec![row; chunk.len()].join(", "));
-            let s = if pg { sql::numbered(&s) } else { s };
-            self.exec(&s, chunk.iter().flat_map(sql::drive_params).collect()).await?;
+    /// Inserts rows of `columns` (after an `id` when `with_id`), `params` row after row,
+    /// in statements of as many rows as the backend takes well: PostgreSQL up to its
+    /// limit, SQLite about `sql::SQLITE_INSERT_PARAMS` (its cost per statement grows with
+    /// the square of its `$N` parameters).
+    async fn insert_rows(
+        &mut self,
+        table: &str,
+        columns: &[&str],
+        with_id: bool,
+        params: Vec<Param>,
+    ) -> Result<()> {
+        let pg = self.pg();
+        let per_row = columns.len() + usize::from(with_id);
+        let budget = if pg { sql::MAX_PARAMS } else { sql::SQLITE_INSERT_PARAMS };
+        let rows_per_insert = (budget / per_row).max(1);
+        debug_assert_eq!(params.len() % per_row, 0);
+        let mut params = params.into_iter().peekable();
+        while params.peek().is_some() {
+            let chunk: Vec<Param> = params.by_ref().take(rows_per_insert * per_row).collect();
+            let rows = chunk.len() / per_row;
+            self.exec(&insert_sql(table, columns, with_id, rows, pg), chunk).await?;
         }
         Ok(())
+    }
+
+    async fn insert_drives(&mut self, drives: &[DriveSku]) -> Result<()> {
+        let columns = ["id", "vendor", "model", "part_number", "capacity_gb", "controller", "spec"];
+        debug_assert!(sql::INSERT_DRIVE.contains(&format!("({})", columns.join(", "))));
+        self.insert_rows("drives", &columns, false, drives.iter().flat_map(sql::drive_params).collect()).await
     }
 
     async fn next_ids(&mut self) -> Result<(i64, i64)> {
@@ -1065,23 +1074,14 @@ impl Loader {
     }
 
     async fn write(&mut self, b: Batch) -> Result<()> {
-        let pg = self.pg();
         let sub_cols = sql::SUBMISSION_COLUMNS.len() + 1;
         let res_cols = sql::RESULT_COLUMNS.len() + 1;
         debug_assert_eq!(b.submissions.len(), b.n_results * sub_cols);
         debug_assert_eq!(b.results.len(), b.n_results * res_cols);
-        self.exec(&insert_sql("submissions", sql::SUBMISSION_COLUMNS, true, b.n_results, pg), b.submissions)
-            .await?;
-        self.exec(&insert_sql("results", &sql::RESULT_COLUMNS, true, b.n_results, pg), b.results).await?;
-        let per = sql::METRIC_COLUMNS.len();
-        let mut metrics = b.metrics.into_iter();
-        let mut left = b.n_metrics;
-        while left > 0 {
-            let rows = left.min(METRIC_ROWS_PER_INSERT);
-            let params: Vec<Param> = metrics.by_ref().take(rows * per).collect();
-            self.exec(&insert_sql("metrics", sql::METRIC_COLUMNS, false, rows, pg), params).await?;
-            left -= rows;
-        }
+        debug_assert_eq!(b.metrics.len(), b.n_metrics * sql::METRIC_COLUMNS.len());
+        self.insert_rows("submissions", sql::SUBMISSION_COLUMNS, true, b.submissions).await?;
+        self.insert_rows("results", &sql::RESULT_COLUMNS, true, b.results).await?;
+        self.insert_rows("metrics", sql::METRIC_COLUMNS, false, b.metrics).await?;
         // Commit every ~50,000 results: big transactions, bounded WAL.
         let written = match self {
             Loader::Sqlite(_, n) | Loader::Postgres(_, n) => {

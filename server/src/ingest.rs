@@ -9,13 +9,11 @@ use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
 use bench::text::Document;
 use bench::{BenchResult, DriveSku, Format, ParseError, TaggedResult, Tags};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
+/// The content and token hash, as the storage stores it.
+pub use crate::storage::sha256_hex;
 
 /// A new secret edit token (256 random bits, hex) and the hash that is stored.
 pub fn new_edit_token() -> (String, String) {

@@ -1,6 +1,6 @@
-//! The `ssdbase` server: storage (SQLite or PostgreSQL behind one trait), the HTTP API
-//! and the seed loader. The binary in `main.rs` only wires command-line arguments to
-//! these pieces.
+//! The `ssdbase` server: the HTTP API and the seed loader over the storage (SQLite or
+//! PostgreSQL behind one trait, the `store` crate). The binary in `main.rs` only wires
+//! command-line arguments to these pieces.
 
 pub mod aggregate;
 pub mod api;
@@ -11,7 +11,9 @@ pub mod log;
 pub mod metrics;
 pub mod ocr_worker;
 pub mod site;
-pub mod storage;
+/// Persistence, the `store` crate: the server's modules, tests and benchmarks name it
+/// `storage`, as when it lived here.
+pub use store as storage;
 
 use storage::DynStorage;
 

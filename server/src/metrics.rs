@@ -179,14 +179,8 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
-/// One database connection pool's use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PoolStats {
-    pub name: &'static str,
-    pub size: u32,
-    pub idle: u32,
-    pub max: u32,
-}
+/// One database connection pool's use (the storage reports it).
+pub use crate::storage::PoolStats;
 
 /// What is read at scrape time.
 #[derive(Debug, Default)]

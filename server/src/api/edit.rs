@@ -112,7 +112,7 @@ pub async fn edit(
         return Err(no_result(id));
     }
     let updated = state.storage.get_result(id).await?.ok_or_else(|| no_result(id))?;
-    Ok(Json(updated.into()))
+    Ok(Json(super::results::result_view(updated)))
 }
 
 /// Delete a result

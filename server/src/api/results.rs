@@ -29,24 +29,23 @@ pub fn router() -> OpenApiRouter<AppState> {
 // Read
 // ---------------------------------------------------------------------------------------
 
-/// A stored result as the API shows it (without its upload's description).
-impl From<StoredResult> for ResultView {
-    fn from(r: StoredResult) -> ResultView {
-        ResultView {
-            id: r.id,
-            url: result_url(r.id),
-            submission_id: r.submission_id,
-            created_at: r.created_at,
-            hidden: r.hidden,
-            hidden_reason: r.hidden_reason,
-            source: r.source,
-            test_names: r.result.keyed_metrics().map(|(k, _)| k.short_name()).collect(),
-            result: r.result,
-            tags: r.tags,
-            flags: r.flags,
-            upload_url: format!("{}/upload", result_url(r.id)),
-            upload: None,
-        }
+/// A stored result as the API shows it (without its upload's description). A function,
+/// not a `From`: both types belong to other crates (`store`, `api-types`).
+pub(crate) fn result_view(r: StoredResult) -> ResultView {
+    ResultView {
+        id: r.id,
+        url: result_url(r.id),
+        submission_id: r.submission_id,
+        created_at: r.created_at,
+        hidden: r.hidden,
+        hidden_reason: r.hidden_reason,
+        source: r.source,
+        test_names: r.result.keyed_metrics().map(|(k, _)| k.short_name()).collect(),
+        result: r.result,
+        tags: r.tags,
+        flags: r.flags,
+        upload_url: format!("{}/upload", result_url(r.id)),
+        upload: None,
     }
 }
 
@@ -73,7 +72,7 @@ async fn get_one(
     PathParam(id): PathParam<i64>,
 ) -> ApiResult<Json<ResultView>> {
     let r = visible_result(&state, &headers, id).await?;
-    let mut view = ResultView::from(r);
+    let mut view = result_view(r);
     view.upload =
         state.storage.upload_info(id).await?.map(|u| UploadView { format: u.format, ocr: u.provenance });
     Ok(Json(view))
@@ -208,7 +207,7 @@ async fn list(
     };
     Ok(match format {
         OutputFormat::Json => {
-            Json(ListResponse { results: rows.into_iter().map(ResultView::from).collect(), next_cursor })
+            Json(ListResponse { results: rows.into_iter().map(result_view).collect(), next_cursor })
                 .into_response()
         }
         OutputFormat::Csv => {

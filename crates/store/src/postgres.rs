@@ -1,5 +1,4 @@
-//! PostgreSQL, for several servers on one database. Placeholders are numbered with
-//! [`sql::numbered`].
+//! PostgreSQL, for several servers on one database.
 
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::summary;
@@ -36,16 +35,17 @@ impl PgStorage {
     /// Connects and applies the migrations.
     pub async fn connect(url: &str) -> StorageResult<PgStorage> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
-        sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default() })
     }
 
     /// Writes observations not stored yet on an open transaction.
     async fn insert_observations(conn: &mut PgConnection, observations: &[Observation]) -> StorageResult<()> {
-        let insert = sql::numbered(sql::INSERT_OBSERVATION_IF_NEW);
         for o in observations {
-            bind(sqlx::query(&insert), sql::observation_params(o)).execute(&mut *conn).await?;
+            bind(sqlx::query(sql::INSERT_OBSERVATION_IF_NEW), sql::observation_params(o))
+                .execute(&mut *conn)
+                .await?;
         }
         Ok(())
     }
@@ -55,14 +55,14 @@ impl PgStorage {
         conn: &mut PgConnection,
         s: &NewSubmission,
     ) -> StorageResult<Option<(i64, Vec<i64>)>> {
-        let Some(row) = bind(sqlx::query(&sql::numbered(sql::INSERT_SUBMISSION)), sql::submission_params(s))
+        let Some(row) = bind(sqlx::query(sql::INSERT_SUBMISSION), sql::submission_params(s))
             .fetch_optional(&mut *conn)
             .await?
         else {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
-        let insert = sql::numbered(&sql::insert_result_sql());
+        let insert = sql::insert_result_sql();
         let mut ids = Vec::with_capacity(s.results.len());
         for (i, r) in s.results.iter().enumerate() {
             let id: i64 = bind(sqlx::query(&insert), sql::result_params(r, submission_id, i, s.created_at))
@@ -71,7 +71,7 @@ impl PgStorage {
                 .try_get(0)?;
             summary::postgres::add_result(&mut *conn, id, r).await?;
             if let Some((metrics_sql, params)) = sql::insert_metrics(id, &r.result) {
-                bind(sqlx::query(&sql::numbered(&metrics_sql)), params).execute(&mut *conn).await?;
+                bind(sqlx::query(&metrics_sql), params).execute(&mut *conn).await?;
             }
             ids.push(id);
         }
@@ -80,15 +80,13 @@ impl PgStorage {
 
     /// The stored submission with this content hash and its result ids.
     async fn existing(conn: &mut PgConnection, content_hash: &str) -> StorageResult<Option<(i64, Vec<i64>)>> {
-        let Some(row) = sqlx::query(&sql::numbered(sql::SUBMISSION_BY_HASH))
-            .bind(content_hash)
-            .fetch_optional(&mut *conn)
-            .await?
+        let Some(row) =
+            sqlx::query(sql::SUBMISSION_BY_HASH).bind(content_hash).fetch_optional(&mut *conn).await?
         else {
             return Ok(None);
         };
         let id: i64 = row.try_get(0)?;
-        let ids = sqlx::query(&sql::numbered(sql::RESULT_IDS_OF_SUBMISSION))
+        let ids = sqlx::query(sql::RESULT_IDS_OF_SUBMISSION)
             .bind(id)
             .fetch_all(&mut *conn)
             .await?
@@ -100,8 +98,7 @@ impl PgStorage {
 
     /// The catalogue drive a result names, if any.
     async fn drive_of(conn: &mut PgConnection, id: i64) -> StorageResult<Option<String>> {
-        let row =
-            sqlx::query(&sql::numbered(sql::DRIVE_OF_RESULT)).bind(id).fetch_optional(&mut *conn).await?;
+        let row = sqlx::query(sql::DRIVE_OF_RESULT).bind(id).fetch_optional(&mut *conn).await?;
         Ok(match row {
             Some(r) => r.try_get(0)?,
             None => None,
@@ -117,7 +114,7 @@ impl PgStorage {
         at: i64,
     ) -> StorageResult<()> {
         bind(
-            sqlx::query(&sql::numbered(sql::INSERT_MODERATION_LOG)),
+            sqlx::query(sql::INSERT_MODERATION_LOG),
             sql::moderation_log_params(result_id, action, actor, reason, at),
         )
         .execute(&mut *conn)
@@ -132,12 +129,12 @@ impl Storage for PgStorage {
         "postgres"
     }
 
-    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+    fn pool_stats(&self) -> Vec<crate::PoolStats> {
         vec![super::pool_stats("postgres", &self.pool)]
     }
 
     async fn ping(&self) -> StorageResult<()> {
-        sqlx::query(&sql::numbered("SELECT 1")).execute(&self.pool).await?;
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
@@ -148,24 +145,17 @@ impl Storage for PgStorage {
         submissions: &[NewSubmission],
     ) -> StorageResult<bool> {
         let mut tx = self.pool.begin().await?;
-        let marked = sqlx::query(&sql::numbered(sql::INSERT_META_SEEDED))
-            .bind("1")
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+        let marked = sqlx::query(sql::INSERT_META_SEEDED).bind("1").execute(&mut *tx).await?.rows_affected();
         if marked == 0 {
             return Ok(false); // seeded before (or by another server right now)
         }
-        let count: i64 =
-            sqlx::query(&sql::numbered(sql::COUNT_DATA)).fetch_one(&mut *tx).await?.try_get(0)?;
+        let count: i64 = sqlx::query(sql::COUNT_DATA).fetch_one(&mut *tx).await?.try_get(0)?;
         if count > 0 {
             tx.commit().await?; // data without the mark: never seed over it
             return Ok(false);
         }
         for d in drives {
-            bind(sqlx::query(&sql::numbered(sql::INSERT_DRIVE)), sql::drive_params(d))
-                .execute(&mut *tx)
-                .await?;
+            bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         for s in submissions {
@@ -183,9 +173,7 @@ impl Storage for PgStorage {
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
         for d in drives {
-            bind(sqlx::query(&sql::numbered(sql::INSERT_DRIVE_IF_NEW)), sql::drive_params(d))
-                .execute(&mut *tx)
-                .await?;
+            bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
@@ -205,10 +193,7 @@ impl Storage for PgStorage {
     }
 
     async fn upload_info(&self, result_id: i64) -> StorageResult<Option<UploadInfo>> {
-        let row = sqlx::query(&sql::numbered(sql::UPLOAD_INFO_OF_RESULT))
-            .bind(result_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(sql::UPLOAD_INFO_OF_RESULT).bind(result_id).fetch_optional(&self.pool).await?;
         row.map(|r| {
             let provenance: Option<String> = r.try_get(1)?;
             Ok(UploadInfo {
@@ -220,15 +205,12 @@ impl Storage for PgStorage {
     }
 
     async fn upload_body(&self, result_id: i64) -> StorageResult<Option<(Option<String>, Vec<u8>)>> {
-        let row = sqlx::query(&sql::numbered(sql::UPLOAD_BODY_OF_RESULT))
-            .bind(result_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(sql::UPLOAD_BODY_OF_RESULT).bind(result_id).fetch_optional(&self.pool).await?;
         row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
     }
 
     async fn result_owner(&self, id: i64) -> StorageResult<Option<ResultOwner>> {
-        let row = sqlx::query(&sql::numbered(sql::RESULT_OWNER)).bind(id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(sql::RESULT_OWNER).bind(id).fetch_optional(&self.pool).await?;
         row.map(|r| Ok(ResultOwner { submission_id: r.try_get(0)?, edit_token_hash: r.try_get(1)? }))
             .transpose()
     }
@@ -238,7 +220,7 @@ impl Storage for PgStorage {
         // The drive it named before, so that both drives' compare summaries follow.
         let before = Self::drive_of(&mut tx, id).await?;
         let sql = sql::update_result_sql();
-        let changed = bind(sqlx::query(&sql::numbered(&sql)), sql::update_result_params(id, update))
+        let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -256,16 +238,15 @@ impl Storage for PgStorage {
     async fn delete_result(&self, id: i64, actor: Actor, at: i64) -> StorageResult<Option<Deleted>> {
         let mut tx = self.pool.begin().await?;
         // A write first (as in the SQLite twin, where it takes the write lock at once).
-        sqlx::query(&sql::numbered(sql::DELETE_METRICS_OF_RESULT)).bind(id).execute(&mut *tx).await?;
-        let Some(row) =
-            sqlx::query(&sql::numbered(sql::SUBMISSION_OF_RESULT)).bind(id).fetch_optional(&mut *tx).await?
+        sqlx::query(sql::DELETE_METRICS_OF_RESULT).bind(id).execute(&mut *tx).await?;
+        let Some(row) = sqlx::query(sql::SUBMISSION_OF_RESULT).bind(id).fetch_optional(&mut *tx).await?
         else {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
         let drive = Self::drive_of(&mut tx, id).await?;
-        sqlx::query(&sql::numbered(sql::DELETE_RESULT)).bind(id).execute(&mut *tx).await?;
-        let gone = sqlx::query(&sql::numbered(sql::DELETE_EMPTY_SUBMISSION))
+        sqlx::query(sql::DELETE_RESULT).bind(id).execute(&mut *tx).await?;
+        let gone = sqlx::query(sql::DELETE_EMPTY_SUBMISSION)
             .bind(submission_id)
             .bind(submission_id)
             .execute(&mut *tx)
@@ -279,11 +260,10 @@ impl Storage for PgStorage {
 
     async fn set_hidden(&self, id: i64, hidden: bool, reason: Option<&str>, at: i64) -> StorageResult<bool> {
         let mut tx = self.pool.begin().await?;
-        let (hide, restore) = (sql::numbered(sql::HIDE_RESULT), sql::numbered(sql::RESTORE_RESULT));
         let q = if hidden {
-            sqlx::query(&hide).bind(reason).bind(at).bind(id)
+            sqlx::query(sql::HIDE_RESULT).bind(reason).bind(at).bind(id)
         } else {
-            sqlx::query(&restore).bind(id)
+            sqlx::query(sql::RESTORE_RESULT).bind(id)
         };
         if q.execute(&mut *tx).await?.rows_affected() == 0 {
             return Ok(false);
@@ -298,7 +278,7 @@ impl Storage for PgStorage {
 
     async fn get_result(&self, id: i64) -> StorageResult<Option<StoredResult>> {
         let sql = sql::get_result_sql();
-        match sqlx::query(&sql::numbered(&sql)).bind(id).fetch_optional(&self.pool).await? {
+        match sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? {
             Some(row) => Ok(Some(RawResult::from_row(&row)?.decode()?)),
             None => Ok(None),
         }
@@ -306,12 +286,12 @@ impl Storage for PgStorage {
 
     async fn list_results(&self, q: &ResultQuery) -> StorageResult<Vec<StoredResult>> {
         let (sql, params) = sql::list_results_sql(q);
-        let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
     async fn observations_of_drive(&self, drive: &DriveSku) -> StorageResult<Vec<Observation>> {
-        let rows = sqlx::query(&sql::numbered(sql::OBSERVATIONS_OF_DRIVE))
+        let rows = sqlx::query(sql::OBSERVATIONS_OF_DRIVE)
             .bind(&drive.id)
             .bind(&drive.vendor)
             .bind(&drive.model)
@@ -321,15 +301,14 @@ impl Storage for PgStorage {
     }
 
     async fn list_observations(&self) -> StorageResult<Vec<Observation>> {
-        let rows = sqlx::query(&sql::numbered(sql::ALL_OBSERVATIONS)).fetch_all(&self.pool).await?;
+        let rows = sqlx::query(sql::ALL_OBSERVATIONS).fetch_all(&self.pool).await?;
         rows.iter().map(|r| sql::from_json(&r.try_get::<String, _>(0)?)).collect()
     }
 
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>> {
         let read = async {
             // Through `bind`: an id holding NUL finds nothing instead of failing.
-            let sql = sql::numbered(sql::GET_DRIVE);
-            let row = bind(sqlx::query(&sql), vec![Param::Text(Some(id.to_string()))])
+            let row = bind(sqlx::query(sql::GET_DRIVE), vec![Param::Text(Some(id.to_string()))])
                 .fetch_optional(&self.pool)
                 .await?;
             Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)
@@ -338,7 +317,7 @@ impl Storage for PgStorage {
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
-        let rows = sqlx::query(&sql::numbered(sql::LIST_DRIVES)).fetch_all(&self.pool).await?;
+        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
                 Ok(DriveRow {
@@ -355,7 +334,7 @@ impl Storage for PgStorage {
         }
         let sql = sql::results_for_drives_sql(ids.len());
         let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
-        let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()
     }
 
@@ -364,7 +343,7 @@ impl Storage for PgStorage {
             return Ok(Vec::new());
         }
         let (sql, params) = sql::metrics_for_drives_sql(ids, filters);
-        let rows = bind(sqlx::query(&sql::numbered(&sql)), params).fetch_all(&self.pool).await?;
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawMetric::from_row(r)?.decode()).collect()
     }
 

@@ -1,5 +1,10 @@
-//! The SQL both backends run, written once with `?` placeholders, and the parameters
-//! it binds. PostgreSQL numbers the placeholders (`$1`, `$2`, ...) with [`numbered`].
+//! The SQL both backends run, written once with numbered placeholders (`$1`, `$2`, ...),
+//! and the parameters it binds. Both backends take the text as it is: PostgreSQL numbers
+//! its parameters so, and sqlx's SQLite driver binds `$N` to the N-th argument. A `$N`
+//! beyond the arguments bound is silently NULL in SQLite, so every statement built at run
+//! time numbers its placeholders from the parameters it has pushed so far ([`Params`],
+//! [`placeholders`]), and the tests below check that each one's highest `$N` is its
+//! parameter count.
 //! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
 //! exactly the rows and values that [`super::Storage::submit`] writes.
 
@@ -28,24 +33,43 @@ impl From<&FieldValue> for Param {
     }
 }
 
-/// `?` → `$1`, `$2`, ... (the SQL here never has `?` inside string literals).
-pub fn numbered(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut n = 0;
-    for c in sql.chars() {
-        if c == '?' {
-            n += 1;
-            out.push('$');
-            out.push_str(&n.to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// `count` placeholders numbered after the `bound` parameters a statement has so far:
+/// `placeholders(2, 3)` is `$3, $4, $5`.
+pub fn placeholders(bound: usize, count: usize) -> String {
+    (bound + 1..=bound + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }
 
-fn placeholders(n: usize) -> String {
-    vec!["?"; n].join(", ")
+/// `rows` rows of `columns` placeholders each, numbered after `bound` parameters:
+/// `value_rows(0, 2, 2)` is `($1, $2), ($3, $4)`.
+pub fn value_rows(bound: usize, columns: usize, rows: usize) -> String {
+    (0..rows)
+        .map(|r| format!("({})", placeholders(bound + r * columns, columns)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The parameters of a statement being built, each pushed where its placeholder is
+/// written, so that a placeholder's number is its parameter's position.
+#[derive(Debug, Default)]
+pub struct Params(Vec<Param>);
+
+impl Params {
+    /// Adds a parameter and returns its placeholder (`$N`, N its 1-based position).
+    pub fn push(&mut self, p: Param) -> String {
+        self.0.push(p);
+        format!("${}", self.0.len())
+    }
+
+    /// Adds parameters and returns their placeholders, comma-separated.
+    pub fn extend(&mut self, ps: impl IntoIterator<Item = Param>) -> String {
+        let bound = self.0.len();
+        self.0.extend(ps);
+        placeholders(bound, self.0.len() - bound)
+    }
+
+    pub fn into_vec(self) -> Vec<Param> {
+        self.0
+    }
 }
 
 pub use bench::fields::unit_name as enum_name;
@@ -72,13 +96,13 @@ fn int<T: TryInto<i64>>(v: Option<T>) -> Param {
 // ---------------------------------------------------------------------------------------
 
 pub const INSERT_META_SEEDED: &str =
-    "INSERT INTO app_meta (key, value) VALUES ('seeded', ?) ON CONFLICT (key) DO NOTHING";
+    "INSERT INTO app_meta (key, value) VALUES ('seeded', $1) ON CONFLICT (key) DO NOTHING";
 
 pub const COUNT_DATA: &str = "SELECT (SELECT COUNT(*) FROM drives) + (SELECT COUNT(*) FROM submissions)";
 
 pub const INSERT_DRIVE: &str =
     "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
-     VALUES (?, ?, ?, ?, ?, ?, ?)";
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
 pub fn drive_params(d: &DriveSku) -> Vec<Param> {
     vec![
@@ -95,18 +119,18 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
 /// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
 pub const INSERT_DRIVE_IF_NEW: &str =
     "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
 
 /// Adds a source's observation unless the same one is stored (a repeated import).
 pub const INSERT_OBSERVATION_IF_NEW: &str =
     "INSERT INTO observations (content_hash, drive_sku, drive_vendor, drive_model, body) \
-     VALUES (?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING";
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (content_hash) DO NOTHING";
 
 pub fn observation_params(o: &Observation) -> Vec<Param> {
     let body = to_json(o);
     let drive = &o.tags.drive;
     vec![
-        Param::Text(Some(crate::ingest::sha256_hex(body.as_bytes()))),
+        Param::Text(Some(crate::sha256_hex(body.as_bytes()))),
         Param::Text(drive.sku.clone()),
         Param::Text(drive.vendor.clone()),
         Param::Text(drive.model.clone()),
@@ -114,10 +138,10 @@ pub fn observation_params(o: &Observation) -> Vec<Param> {
     ]
 }
 
-/// A drive's observations (`?` = its id, vendor, model): its own, and those that name
+/// A drive's observations (`$1`, `$2`, `$3` = its id, vendor, model): its own, and those that name
 /// only its model line, in the order they were stored.
-pub const OBSERVATIONS_OF_DRIVE: &str = "SELECT body FROM observations WHERE drive_sku = ? \
-     OR (drive_sku IS NULL AND drive_vendor = ? AND drive_model = ?) ORDER BY id";
+pub const OBSERVATIONS_OF_DRIVE: &str = "SELECT body FROM observations WHERE drive_sku = $1 \
+     OR (drive_sku IS NULL AND drive_vendor = $2 AND drive_model = $3) ORDER BY id";
 
 /// Every observation, in the order they were stored.
 pub const ALL_OBSERVATIONS: &str = "SELECT body FROM observations ORDER BY id";
@@ -128,7 +152,7 @@ pub const SUBMISSION_COLUMNS: &[&str] =
 
 pub const INSERT_SUBMISSION: &str =
     "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance) \
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 
 pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
     vec![
@@ -145,12 +169,12 @@ pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
 /// The upload a result came from: its format (media type for images), provenance, and
 /// (only with [`UPLOAD_BODY_OF_RESULT`]) its bytes.
 pub const UPLOAD_INFO_OF_RESULT: &str =
-    "SELECT s.format, s.provenance FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+    "SELECT s.format, s.provenance FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
 pub const UPLOAD_BODY_OF_RESULT: &str =
-    "SELECT s.format, s.body FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+    "SELECT s.format, s.body FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
 
-pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = ?";
-pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = ? ORDER BY ordinal";
+pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_hash = $1";
+pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = $1 ORDER BY ordinal";
 
 /// The columns of `results` an insert fills, in the order of [`result_params`]: where the
 /// result belongs, a column per field of [`bench::FIELDS`], then the result as JSON.
@@ -175,7 +199,7 @@ pub fn insert_result_sql() -> String {
     format!(
         "INSERT INTO results ({}) VALUES ({}) RETURNING id",
         RESULT_COLUMNS.join(", "),
-        placeholders(RESULT_COLUMNS.len())
+        placeholders(0, RESULT_COLUMNS.len())
     )
 }
 
@@ -197,8 +221,9 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
 const UPDATABLE_FROM: usize = 3;
 
 pub fn update_result_sql() -> String {
-    let sets: Vec<String> = RESULT_COLUMNS[UPDATABLE_FROM..].iter().map(|c| format!("{c} = ?")).collect();
-    format!("UPDATE results SET {} WHERE id = ?", sets.join(", "))
+    let columns = &RESULT_COLUMNS[UPDATABLE_FROM..];
+    let sets: Vec<String> = columns.iter().enumerate().map(|(i, c)| format!("{c} = ${}", i + 1)).collect();
+    format!("UPDATE results SET {} WHERE id = ${}", sets.join(", "), columns.len() + 1)
 }
 
 pub fn update_result_params(id: i64, r: &NewResult) -> Vec<Param> {
@@ -208,26 +233,26 @@ pub fn update_result_params(id: i64, r: &NewResult) -> Vec<Param> {
 }
 
 /// The catalogue drive a result names (for refreshing its compare summary).
-pub const DRIVE_OF_RESULT: &str = "SELECT drive_sku FROM results WHERE id = ?";
+pub const DRIVE_OF_RESULT: &str = "SELECT drive_sku FROM results WHERE id = $1";
 
-pub const SUBMISSION_OF_RESULT: &str = "SELECT submission_id FROM results WHERE id = ?";
+pub const SUBMISSION_OF_RESULT: &str = "SELECT submission_id FROM results WHERE id = $1";
 
 pub const RESULT_OWNER: &str = "SELECT r.submission_id, s.edit_token_hash \
-     FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = ?";
+     FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
 
-pub const DELETE_METRICS_OF_RESULT: &str = "DELETE FROM metrics WHERE result_id = ?";
-pub const DELETE_RESULT: &str = "DELETE FROM results WHERE id = ?";
+pub const DELETE_METRICS_OF_RESULT: &str = "DELETE FROM metrics WHERE result_id = $1";
+pub const DELETE_RESULT: &str = "DELETE FROM results WHERE id = $1";
 /// Deletes a submission that has no result left (bind its id twice).
 pub const DELETE_EMPTY_SUBMISSION: &str =
-    "DELETE FROM submissions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM results WHERE submission_id = ?)";
+    "DELETE FROM submissions WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM results WHERE submission_id = $2)";
 
 pub const HIDE_RESULT: &str =
-    "UPDATE results SET hidden = TRUE, hidden_reason = ?, hidden_at = ? WHERE id = ?";
+    "UPDATE results SET hidden = TRUE, hidden_reason = $1, hidden_at = $2 WHERE id = $3";
 pub const RESTORE_RESULT: &str =
-    "UPDATE results SET hidden = FALSE, hidden_reason = NULL, hidden_at = NULL WHERE id = ?";
+    "UPDATE results SET hidden = FALSE, hidden_reason = NULL, hidden_at = NULL WHERE id = $1";
 
 pub const INSERT_MODERATION_LOG: &str =
-    "INSERT INTO moderation_log (result_id, action, actor, reason, created_at) VALUES (?, ?, ?, ?, ?)";
+    "INSERT INTO moderation_log (result_id, action, actor, reason, created_at) VALUES ($1, $2, $3, $4, $5)";
 
 pub fn moderation_log_params(
     result_id: i64,
@@ -267,11 +292,18 @@ pub const METRIC_COLUMNS: &[&str] = &[
 /// and multi-row inserts are split to stay under both.
 pub const MAX_PARAMS: usize = 30_000;
 
-/// `INSERT INTO table (columns) VALUES (?, ...), ... ` for `rows` rows (append any
-/// `ON CONFLICT` or `RETURNING`).
+/// Bound parameters per multi-row insert on SQLite (the group commit's, a bulk loader's).
+/// SQLite keeps a statement's `$N` names in a list it searches from the start, when it
+/// prepares the statement and again each time sqlx asks a parameter's name to bind it,
+/// so a statement costs the square of its parameters: one insert of 20,000 parameters
+/// took seconds where 20,000 `?` took milliseconds. Statements of a few hundred cost
+/// little more than `?` did (the per-statement round trip and that square balance there).
+pub const SQLITE_INSERT_PARAMS: usize = 256;
+
+/// `INSERT INTO table (columns) VALUES ($1, ...), ... ` for `rows` rows, numbered row
+/// after row (append any `ON CONFLICT` or `RETURNING`).
 pub fn insert_values_sql(table: &str, columns: &[&str], rows: usize) -> String {
-    let row = format!("({})", placeholders(columns.len()));
-    format!("INSERT INTO {table} ({}) VALUES {}", columns.join(", "), vec![row; rows].join(", "))
+    format!("INSERT INTO {table} ({}) VALUES {}", columns.join(", "), value_rows(0, columns.len(), rows))
 }
 
 /// One multi-row insert for the metrics of a result (`None` when it has none).
@@ -351,27 +383,29 @@ impl RawResult {
 }
 
 pub fn get_result_sql() -> String {
-    format!("{RESULT_SELECT} WHERE r.id = ?")
+    format!("{RESULT_SELECT} WHERE r.id = $1")
 }
 
 pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
     let mut sql = String::from(RESULT_SELECT);
-    let mut params = Vec::new();
+    let mut params = Params::default();
     let mut conds: Vec<String> = Vec::new();
     if !q.include_hidden {
         conds.push("r.hidden = FALSE".into());
     }
     for (col, v) in &q.filters {
-        conds.push(format!("r.{col} = ?"));
-        params.push(Param::from(v));
+        conds.push(format!("r.{col} = {}", params.push(Param::from(v))));
     }
     if !q.metric_filters.is_empty() {
-        let inner: Vec<String> = q.metric_filters.iter().map(|(col, _)| format!("m.{col} = ?")).collect();
+        let inner: Vec<String> = q
+            .metric_filters
+            .iter()
+            .map(|(col, v)| format!("m.{col} = {}", params.push(Param::from(v))))
+            .collect();
         conds.push(format!(
             "EXISTS (SELECT 1 FROM metrics m WHERE m.result_id = r.id AND {})",
             inner.join(" AND ")
         ));
-        params.extend(q.metric_filters.iter().map(|(_, v)| Param::from(v)));
     }
     // Missing values sort as the smallest, the same in both backends (SQLite puts NULLs
     // first, PostgreSQL last), and keep the keyset comparison a plain `<`/`>`.
@@ -383,11 +417,12 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
     let (cmp, dir) = if q.sort.descending { ("<", "DESC") } else { (">", "ASC") };
     if let Some(after) = &q.after {
         if key == "r.id" {
-            conds.push(format!("r.id {cmp} ?"));
-            params.push(Param::Int(Some(after.id)));
+            conds.push(format!("r.id {cmp} {}", params.push(Param::Int(Some(after.id)))));
         } else {
-            conds.push(format!("({key} {cmp} ? OR ({key} = ? AND r.id {cmp} ?))"));
-            params.extend([Param::from(&after.value), Param::from(&after.value), Param::Int(Some(after.id))]);
+            let value = params.push(Param::from(&after.value));
+            let same = params.push(Param::from(&after.value));
+            let id = params.push(Param::Int(Some(after.id)));
+            conds.push(format!("({key} {cmp} {value} OR ({key} = {same} AND r.id {cmp} {id}))"));
         }
     }
     if !conds.is_empty() {
@@ -399,9 +434,8 @@ pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
     } else {
         sql.push_str(&format!(" ORDER BY {key} {dir}, r.id {dir}"));
     }
-    sql.push_str(" LIMIT ?");
-    params.push(Param::Int(Some(q.limit)));
-    (sql, params)
+    sql.push_str(&format!(" LIMIT {}", params.push(Param::Int(Some(q.limit)))));
+    (sql, params.into_vec())
 }
 
 /// The cursor that continues a browse after `last` under `sort`: its sort column's value
@@ -416,32 +450,34 @@ pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
     Cursor { value: field.value(&last.tags, &last.result).unwrap_or(missing), id: last.id }
 }
 
-pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = ?";
+pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = $1";
 
 pub const LIST_DRIVES: &str = "SELECT d.spec, \
      (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
      FROM drives d ORDER BY d.vendor, d.model, d.capacity_gb, d.id";
 
 pub fn results_for_drives_sql(n: usize) -> String {
-    format!("{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id", placeholders(n))
+    format!(
+        "{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id",
+        placeholders(0, n)
+    )
 }
 
 /// Every metric of the visible results of some drives, with the platform group and data
 /// pattern columns of its result, narrowed by equality filters on `results` columns.
 pub fn metrics_for_drives_sql(ids: &[String], filters: &[super::Filter]) -> (String, Vec<Param>) {
+    let mut params = Params::default();
     let mut sql = format!(
         "SELECT {METRIC_ROW_COLUMNS}, {} FROM results r JOIN metrics m ON m.result_id = r.id \
          WHERE r.drive_sku IN ({}) AND r.hidden = FALSE",
         group_columns(),
-        placeholders(ids.len())
+        params.extend(ids.iter().map(|i| Param::Text(Some(i.clone()))))
     );
-    let mut params: Vec<Param> = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
     for (col, v) in filters {
-        sql.push_str(&format!(" AND r.{col} = ?"));
-        params.push(Param::from(v));
+        sql.push_str(&format!(" AND r.{col} = {}", params.push(Param::from(v))));
     }
     sql.push_str(" ORDER BY r.id, m.ordinal");
-    (sql, params)
+    (sql, params.into_vec())
 }
 
 fn num<T: TryFrom<i64>>(v: i64) -> Result<T, StorageError> {
@@ -541,42 +577,169 @@ impl RawMetric {
     }
 }
 
+/// Checks that a statement's placeholders are exactly `$1` to `$params` (each at least
+/// once): a number beyond the parameters bound would be NULL in SQLite, and one left out
+/// a parameter PostgreSQL cannot type.
+#[cfg(test)]
+pub(crate) fn assert_numbered(sql: &str, params: usize) {
+    let mut used = std::collections::BTreeSet::new();
+    let mut rest = sql;
+    while let Some(at) = rest.find('$') {
+        rest = &rest[at + 1..];
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        assert!(digits > 0, "a `$` that is no placeholder in {sql}");
+        used.insert(rest[..digits].parse::<usize>().unwrap());
+    }
+    assert_eq!(used.last().copied().unwrap_or(0), params, "highest placeholder vs parameters in {sql}");
+    assert_eq!(used.len(), params, "a placeholder missing in {sql}");
+    assert!(!sql.contains('?'), "an unnumbered placeholder in {sql}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Actor;
 
-    #[test]
-    fn placeholders_are_numbered_for_postgres() {
-        assert_eq!(numbered("a = ? AND b IN (?, ?)"), "a = $1 AND b IN ($2, $3)");
+    fn seeds() -> bench::seeds::Dataset {
+        bench::seeds::seed_dataset().unwrap()
+    }
+
+    /// A seed result with metrics, as stored.
+    fn new_result() -> NewResult {
+        let r = seeds().results.into_iter().find(|r| r.result.metrics.len() > 2).unwrap();
+        NewResult { result: r.result, tags: r.tags, source: r.source, flags: vec![] }
     }
 
     #[test]
-    fn insert_lists_match_their_parameters() {
-        let sql = insert_result_sql();
-        assert_eq!(sql.matches('?').count(), RESULT_COLUMNS.len());
-        let r = NewResult {
-            result: BenchResult::new(bench::Tool::Fio),
-            tags: Default::default(),
-            source: None,
-            flags: vec![],
+    fn placeholders_are_numbered_after_those_bound() {
+        assert_eq!(placeholders(2, 3), "$3, $4, $5");
+        assert_eq!(value_rows(1, 2, 2), "($2, $3), ($4, $5)");
+        let mut params = Params::default();
+        assert_eq!(params.push(Param::Int(Some(1))), "$1");
+        assert_eq!(params.extend([Param::Int(Some(2)), Param::Int(Some(3))]), "$2, $3");
+        assert_eq!(params.into_vec().len(), 3);
+    }
+
+    #[test]
+    fn static_statements_are_numbered_for_their_parameters() {
+        let ds = seeds();
+        let drive = drive_params(&ds.drives[0]).len();
+        assert_numbered(INSERT_DRIVE, drive);
+        assert_numbered(INSERT_DRIVE_IF_NEW, drive);
+        assert_numbered(INSERT_OBSERVATION_IF_NEW, observation_params(&ds.observations[0]).len());
+        let submission = NewSubmission {
+            body: b"x".to_vec(),
+            content_hash: "h".into(),
+            format: None,
+            edit_token_hash: "t".into(),
+            client: None,
+            created_at: 0,
+            results: vec![],
+            provenance: None,
         };
-        assert_eq!(result_params(&r, 1, 0, 0).len(), RESULT_COLUMNS.len());
+        assert_numbered(INSERT_SUBMISSION, submission_params(&submission).len());
         assert!(INSERT_SUBMISSION.contains(&format!("({})", SUBMISSION_COLUMNS.join(", "))));
-        assert_eq!(INSERT_SUBMISSION.matches('?').count(), SUBMISSION_COLUMNS.len());
-        assert_eq!(insert_values_sql("t", &["a", "b"], 2), "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)");
+        assert_eq!(SUBMISSION_COLUMNS.len(), submission_params(&submission).len());
+        assert_numbered(
+            INSERT_MODERATION_LOG,
+            moderation_log_params(1, "hide", Actor::Admin, Some("spam"), 0).len(),
+        );
+        for (sql, params) in [
+            (INSERT_META_SEEDED, 1),
+            (COUNT_DATA, 0),
+            (OBSERVATIONS_OF_DRIVE, 3),
+            (ALL_OBSERVATIONS, 0),
+            (UPLOAD_INFO_OF_RESULT, 1),
+            (UPLOAD_BODY_OF_RESULT, 1),
+            (SUBMISSION_BY_HASH, 1),
+            (RESULT_IDS_OF_SUBMISSION, 1),
+            (DRIVE_OF_RESULT, 1),
+            (SUBMISSION_OF_RESULT, 1),
+            (RESULT_OWNER, 1),
+            (DELETE_METRICS_OF_RESULT, 1),
+            (DELETE_RESULT, 1),
+            (DELETE_EMPTY_SUBMISSION, 2),
+            (HIDE_RESULT, 3),
+            (RESTORE_RESULT, 1),
+            (GET_DRIVE, 1),
+            (LIST_DRIVES, 0),
+            (&get_result_sql(), 1),
+        ] {
+            assert_numbered(sql, params);
+        }
+    }
+
+    #[test]
+    fn inserts_are_numbered_for_their_parameters() {
+        let r = new_result();
+        let params = result_params(&r, 1, 0, 0);
+        assert_eq!(params.len(), RESULT_COLUMNS.len());
+        assert_numbered(&insert_result_sql(), params.len());
+
+        let (sql, params) = insert_metrics(5, &r.result).unwrap();
+        assert_eq!(params.len(), r.result.metrics.len() * METRIC_COLUMNS.len());
+        assert_numbered(&sql, params.len());
+
+        // Several rows, as the SQLite group commit inserts them.
+        assert_eq!(insert_values_sql("t", &["a", "b"], 2), "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)");
+        let rows = 3;
+        let mut params = Vec::new();
+        for id in 0..rows {
+            params.extend(result_params(&r, id, 0, 0));
+        }
+        assert_numbered(&insert_values_sql("results", &RESULT_COLUMNS, rows as usize), params.len());
     }
 
     #[test]
     fn updates_bind_every_column_they_set() {
         let sql = update_result_sql();
-        let r = NewResult {
-            result: BenchResult::new(bench::Tool::Fio),
-            tags: Default::default(),
-            source: None,
-            flags: vec![],
-        };
-        assert_eq!(sql.matches('?').count(), update_result_params(7, &r).len());
-        assert!(sql.starts_with("UPDATE results SET drive_sku = ?"), "{sql}");
+        let r = new_result();
+        assert_numbered(&sql, update_result_params(7, &r).len());
+        assert!(sql.starts_with("UPDATE results SET drive_sku = $1,"), "{sql}");
         assert_eq!(update_result_params(7, &r).last(), Some(&Param::Int(Some(7))));
+        assert!(sql.ends_with(&format!("WHERE id = ${}", update_result_params(7, &r).len())), "{sql}");
+    }
+
+    #[test]
+    fn browse_queries_are_numbered_as_their_parameters_are_pushed() {
+        let text = |s: &str| FieldValue::Text(s.into());
+        let filtered = ResultQuery {
+            filters: vec![("drive_sku", text("a")), ("drive_capacity_gb", FieldValue::Int(256))],
+            metric_filters: vec![("access", text("rnd")), ("queue_depth", FieldValue::Int(32))],
+            limit: 20,
+            ..Default::default()
+        };
+        let by_column = Sort { column: FilterKind::Text("drive_sku"), descending: false };
+        let after = Some(Cursor { value: text("b"), id: 9 });
+        for q in [
+            ResultQuery { limit: 5, ..Default::default() },
+            filtered.clone(),
+            ResultQuery { after: Some(Cursor { value: FieldValue::Int(9), id: 9 }), ..filtered.clone() },
+            ResultQuery { sort: by_column, after: after.clone(), ..filtered.clone() },
+            ResultQuery { sort: by_column, after, include_hidden: true, ..Default::default() },
+        ] {
+            let (sql, params) = list_results_sql(&q);
+            assert_numbered(&sql, params.len());
+            // The limit is the last parameter.
+            assert!(sql.ends_with(&format!("LIMIT ${}", params.len())), "{sql}");
+            assert_eq!(params.last(), Some(&Param::Int(Some(q.limit))));
+        }
+        // Filters in the order they are written.
+        let (sql, params) = list_results_sql(&filtered);
+        assert!(sql.contains("r.drive_sku = $1 AND r.drive_capacity_gb = $2"), "{sql}");
+        assert!(sql.contains("m.access = $3 AND m.queue_depth = $4"), "{sql}");
+        assert_eq!(params[2], Param::Text(Some("rnd".into())));
+    }
+
+    #[test]
+    fn drive_reads_are_numbered_for_their_parameters() {
+        let ids = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let filters = [("chipset", FieldValue::Text("x".into())), ("drive_capacity_gb", FieldValue::Int(1))];
+        for filters in [&[][..], &filters[..]] {
+            let (sql, params) = metrics_for_drives_sql(&ids, filters);
+            assert_numbered(&sql, params.len());
+            assert_eq!(params.len(), ids.len() + filters.len());
+        }
+        assert_numbered(&results_for_drives_sql(3), 3);
     }
 }

@@ -35,8 +35,9 @@ pub struct SqliteStorage {
     /// The one connection that stores results. SQLite has one writer at a time; queueing
     /// writers here (in order, woken as soon as the connection is free) rather than in
     /// SQLite's busy handler (which retries with sleeps of up to 100 ms) keeps many
-    /// concurrent submitters at the speed of one.
-    writer: SqlitePool,
+    /// concurrent submitters at the speed of one. Every SQLite write goes through it,
+    /// the screenshot queue's included.
+    pub(super) writer: SqlitePool,
     /// Single submissions (`submit`, what `POST /results` does) go to the group-commit
     /// task ([`group_writer`]) rather than taking the writer one by one.
     groups: mpsc::Sender<Pending>,
@@ -135,7 +136,7 @@ impl SqliteStorage {
             // pages and syncs the file. The [`checkpointer`] does it beside the writer.
             .pragma("wal_autocheckpoint", "0");
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
-        sqlx::migrate!("../migrations/sqlite").run(&writer).await?;
+        sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
@@ -273,9 +274,10 @@ impl SqliteStorage {
         Ok(outcomes)
     }
 
-    /// Inserts `rows` (each a row's parameters in `columns` order) with as few multi-row
-    /// statements as the parameter limit allows; `suffix` follows each (`ON CONFLICT`,
-    /// `RETURNING`). Returns the rows `RETURNING` gives, in no particular order.
+    /// Inserts `rows` (each a row's parameters in `columns` order) with multi-row
+    /// statements of about [`sql::SQLITE_INSERT_PARAMS`] parameters; `suffix` follows each
+    /// (`ON CONFLICT`, `RETURNING`). Returns the rows `RETURNING` gives, in no particular
+    /// order.
     async fn insert_many(
         conn: &mut SqliteConnection,
         table: &str,
@@ -286,7 +288,8 @@ impl SqliteStorage {
         let mut returned = Vec::new();
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {
-            let chunk: Vec<Vec<Param>> = rows.by_ref().take(sql::MAX_PARAMS / columns.len()).collect();
+            let per = (sql::SQLITE_INSERT_PARAMS / columns.len()).max(1);
+            let chunk: Vec<Vec<Param>> = rows.by_ref().take(per).collect();
             let text = sql::insert_values_sql(table, columns, chunk.len()) + suffix;
             let params = chunk.into_iter().flatten().collect();
             returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
@@ -348,7 +351,7 @@ impl Storage for SqliteStorage {
         "sqlite"
     }
 
-    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats> {
+    fn pool_stats(&self) -> Vec<crate::PoolStats> {
         vec![super::pool_stats("sqlite-read", &self.pool), super::pool_stats("sqlite-write", &self.writer)]
     }
 

@@ -4,8 +4,8 @@
 //! to what is written here needs a new one, so that stored rows are rebuilt.
 
 use super::PoolSummary;
-use crate::storage::sql::{enum_from_name, enum_name};
-use crate::storage::{StorageError, StorageResult};
+use crate::sql::{enum_from_name, enum_name};
+use crate::{StorageError, StorageResult};
 use api_types::Aggregates;
 use bench::analysis::{summarize, Summary};
 use bench::{DataPattern, PlatformGroup, TestKey};

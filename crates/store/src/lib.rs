@@ -1,10 +1,13 @@
-//! Persistence behind one trait, with one implementation per backend (SQLite, the
-//! embedded default, and PostgreSQL). Nothing here is generic over the database: the
+//! SSDBase's persistence behind one trait, with one implementation per backend (SQLite,
+//! the embedded default, and PostgreSQL). Nothing here is generic over the database: the
 //! SQL text and its parameters are built once in [`sql`], and each backend binds them.
+//! The server (`ssdbase`, which re-exports this crate as `ssdbase::storage`) keeps HTTP
+//! and the commands; nothing here depends on it.
 //!
-//! Both backends keep the same tables (see `migrations/`): the catalogue (`drives`),
-//! uploads byte for byte (`submissions`), tool runs with their tags (`results`) and one
-//! row per measured number keyed by its test descriptor (`metrics`).
+//! Both backends keep the same tables (see the workspace's `migrations/`, embedded here):
+//! the catalogue (`drives`), uploads byte for byte (`submissions`), tool runs with their
+//! tags (`results`) and one row per measured number keyed by its test descriptor
+//! (`metrics`).
 
 mod jobs;
 mod postgres;
@@ -25,7 +28,14 @@ use bench::analysis::Flag;
 use bench::{
     BenchResult, DataPattern, DriveSku, Field, FieldValue, Observation, PlatformGroup, Tags, TestKey,
 };
+use sha2::{Digest, Sha256};
 use std::sync::Arc;
+
+/// sha256 of `bytes` as lowercase hex: how content hashes (uploads, observations,
+/// screenshots) and edit-token hashes are stored.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// What the database layer can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -297,7 +307,7 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn ping(&self) -> StorageResult<()>;
 
     /// How the connection pools are used right now (for `/metrics`).
-    fn pool_stats(&self) -> Vec<crate::metrics::PoolStats>;
+    fn pool_stats(&self) -> Vec<PoolStats>;
 
     /// Loads the seed catalogue and results in one transaction when the database has
     /// never been seeded and holds no data. Returns whether it loaded anything. Safe
@@ -385,12 +395,18 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
 
 pub type DynStorage = Arc<dyn Storage>;
 
+/// One database connection pool's use (for the server's `/metrics`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolStats {
+    pub name: &'static str,
+    pub size: u32,
+    pub idle: u32,
+    pub max: u32,
+}
+
 /// One sqlx pool's use, named.
-pub(crate) fn pool_stats<DB: sqlx::Database>(
-    name: &'static str,
-    pool: &sqlx::Pool<DB>,
-) -> crate::metrics::PoolStats {
-    crate::metrics::PoolStats {
+pub(crate) fn pool_stats<DB: sqlx::Database>(name: &'static str, pool: &sqlx::Pool<DB>) -> PoolStats {
+    PoolStats {
         name,
         size: pool.size(),
         idle: u32::try_from(pool.num_idle()).unwrap_or(u32::MAX),

@@ -25,7 +25,7 @@
 
 mod codec;
 
-use super::sql::{numbered, Param, RawMetric};
+use super::sql::{placeholders, value_rows, Param, RawMetric};
 use super::{MetricRow, NewResult, StorageResult};
 use api_types::Aggregates;
 use bench::{DataPattern, PlatformGroup, TestKey};
@@ -78,13 +78,12 @@ fn result_count(tests: &BTreeMap<TestKey, TestSamples>) -> i64 {
 }
 
 const MARKED: &str = "SELECT value FROM app_meta WHERE key = 'test_samples'";
-const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples', ?) \
+const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples', $1) \
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
-const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = ?";
-const UPSERT_POOL: &str = "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples) \
-     VALUES (?, ?, ?, ?, ?) ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
-     summaries = excluded.summaries, samples = excluded.samples";
+const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = $1";
+/// The columns of a pool's row, in the order [`upsert_pools_sql`] binds them.
+const POOL_COLUMNS: usize = 5;
 
 /// Pools read or written by one statement at most (a popular pool's columns are
 /// megabytes, so a whole import is not sent at once).
@@ -96,19 +95,24 @@ fn select_pools_sql(n: usize) -> String {
     format!(
         "SELECT t.drive_sku, t.pool, t.summaries, t.samples FROM (VALUES {}) AS v \
          JOIN test_samples t ON t.drive_sku = v.column1 AND t.pool = v.column2",
-        vec!["(?, ?)"; n].join(", ")
+        value_rows(0, 2, n)
     )
 }
 
-/// Writes `n` pools (parameters as for [`UPSERT_POOL`], row after row).
+/// Writes `n` pools: drive, pool, result count, summaries and samples, row after row.
 fn upsert_pools_sql(n: usize) -> String {
-    UPSERT_POOL.replacen("(?, ?, ?, ?, ?)", &vec!["(?, ?, ?, ?, ?)"; n].join(", "), 1)
+    format!(
+        "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples) VALUES {} \
+         ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
+         summaries = excluded.summaries, samples = excluded.samples",
+        value_rows(0, POOL_COLUMNS, n)
+    )
 }
 
 fn pools_for_drives_sql(n: usize) -> String {
     format!(
         "SELECT drive_sku, pool, summaries FROM test_samples WHERE drive_sku IN ({}) ORDER BY drive_sku, pool",
-        vec!["?"; n].join(", ")
+        placeholders(0, n)
     )
 }
 
@@ -153,16 +157,15 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
     }
 }
 
-/// The same functions for both backends: only placeholders, binding and the advisory
-/// lock differ.
+/// The same functions for both backends: only binding and the advisory lock differ.
 macro_rules! backend {
-    ($name:ident, $db:ty, $conn:ty, $pool:ty, $sql:expr, $lock:expr) => {
+    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr) => {
         pub mod $name {
             use super::*;
             use sqlx::Row;
 
             // The backend's own parameter binding.
-            use crate::storage::$name::bind;
+            use crate::$name::bind;
 
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
@@ -202,7 +205,7 @@ macro_rules! backend {
                             [Param::Text(Some(sku.clone())), Param::Text(Some(pool.clone()))]
                         })
                         .collect();
-                    let sql = $sql(&select_pools_sql(chunk.len()));
+                    let sql = select_pools_sql(chunk.len());
                     for row in bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await? {
                         let tests = decode(row.try_get(2)?, row.try_get(3)?)?;
                         stored.insert((row.try_get(0)?, row.try_get(1)?), tests);
@@ -224,8 +227,8 @@ macro_rules! backend {
                 }
                 let mut rows = rows.into_iter().peekable();
                 while rows.peek().is_some() {
-                    let chunk: Vec<[Param; 5]> = rows.by_ref().take(POOLS_PER_STATEMENT).collect();
-                    let sql = $sql(&upsert_pools_sql(chunk.len()));
+                    let chunk: Vec<[Param; POOL_COLUMNS]> = rows.by_ref().take(POOLS_PER_STATEMENT).collect();
+                    let sql = upsert_pools_sql(chunk.len());
                     bind(sqlx::query(&sql), chunk.into_iter().flatten().collect())
                         .execute(&mut *conn)
                         .await?;
@@ -249,18 +252,19 @@ macro_rules! backend {
                         sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
                     }
                 }
+                let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {
-                    sqlx::query(&$sql(DELETE_DRIVE)).bind(sku).execute(&mut *conn).await?;
+                    sqlx::query(DELETE_DRIVE).bind(sku).execute(&mut *conn).await?;
                     let (sql, params) =
                         super::super::sql::metrics_for_drives_sql(std::slice::from_ref(sku), &[]);
-                    let rows = bind(sqlx::query(&$sql(&sql)), params).fetch_all(&mut *conn).await?;
+                    let rows = bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await?;
                     let metrics = rows
                         .iter()
                         .map(|r| <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode())
                         .collect::<StorageResult<Vec<_>>>()?;
                     for (pool, p) in pools_of(metrics) {
                         let (summaries, samples) = encode(&p.tests);
-                        sqlx::query(&$sql(UPSERT_POOL))
+                        sqlx::query(&upsert)
                             .bind(sku)
                             .bind(&pool)
                             .bind(result_count(&p.tests))
@@ -277,7 +281,7 @@ macro_rules! backend {
             /// layout (migrated from before 0003, bulk-loaded, or written by a server
             /// with another [`layout`]). Returns how many drives it built.
             pub async fn build_if_missing(pool: &$pool) -> StorageResult<usize> {
-                let marked: Option<String> = sqlx::query_scalar(&$sql(MARKED)).fetch_optional(pool).await?;
+                let marked: Option<String> = sqlx::query_scalar(MARKED).fetch_optional(pool).await?;
                 if marked == Some(layout()) {
                     return Ok(0);
                 }
@@ -288,7 +292,7 @@ macro_rules! backend {
                     refresh_summaries_for(&mut *tx, chunk).await?;
                     tx.commit().await?;
                 }
-                sqlx::query(&$sql(SET_MARK)).bind(layout()).execute(pool).await?;
+                sqlx::query(SET_MARK).bind(layout()).execute(pool).await?;
                 Ok(drives.len())
             }
 
@@ -300,7 +304,7 @@ macro_rules! backend {
                 if drive_skus.is_empty() {
                     return Ok(Vec::new());
                 }
-                let sql = $sql(&pools_for_drives_sql(drive_skus.len()));
+                let sql = pools_for_drives_sql(drive_skus.len());
                 let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
                 let rows = bind(sqlx::query(&sql), params).fetch_all(pool).await?;
                 let mut keys = HashMap::new();
@@ -315,17 +319,12 @@ macro_rules! backend {
     };
 }
 
-fn as_is(sql: &str) -> String {
-    sql.to_string()
-}
-
-backend!(sqlite, sqlx::Sqlite, sqlx::SqliteConnection, sqlx::SqlitePool, as_is, None::<&str>);
+backend!(sqlite, sqlx::Sqlite, sqlx::SqliteConnection, sqlx::SqlitePool, None::<&str>);
 backend!(
     postgres,
     sqlx::Postgres,
     sqlx::PgConnection,
     sqlx::PgPool,
-    numbered,
     Some("SELECT pg_advisory_xact_lock(hashtext($1))")
 );
 
@@ -335,11 +334,19 @@ mod tests {
     use bench::{Access, Op, ToolFamily};
 
     #[test]
-    fn batched_pool_statements_have_a_placeholder_per_parameter() {
-        assert_eq!(select_pools_sql(3).matches('?').count(), 6);
-        let upsert = upsert_pools_sql(3);
-        assert_eq!(upsert.matches('?').count(), 15);
-        assert!(upsert.ends_with(&UPSERT_POOL[UPSERT_POOL.find(" ON CONFLICT").unwrap()..]), "{upsert}");
+    fn pool_statements_are_numbered_for_their_parameters() {
+        use crate::sql::assert_numbered;
+        for n in [1, 3, POOLS_PER_STATEMENT] {
+            assert_numbered(&select_pools_sql(n), 2 * n);
+            assert_numbered(&upsert_pools_sql(n), POOL_COLUMNS * n);
+            assert_numbered(&pools_for_drives_sql(n), n);
+        }
+        assert!(
+            upsert_pools_sql(2).contains("VALUES ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT")
+        );
+        for (sql, params) in [(MARKED, 0), (SET_MARK, 1), (DRIVES_WITH_RESULTS, 0), (DELETE_DRIVE, 1)] {
+            assert_numbered(sql, params);
+        }
     }
 
     fn key(qd: u32) -> TestKey {
