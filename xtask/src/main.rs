@@ -86,13 +86,14 @@ fn run(extra: &[String]) -> Result<()> {
          seconds after)"
     );
     cargo(&["build", "--release", "-p", "ssdbase"])?;
-    let bin = Path::new("target/release/ssdbase");
+    // Where cargo put it (`CARGO_TARGET_DIR` or the checkout's target/), from any directory.
+    let bin = target_dir().join("release").join("ssdbase");
     if !extra.is_empty() {
-        return status(Command::new(bin).args(extra));
+        return status(Command::new(&bin).args(extra));
     }
     let site = build_site()?;
     println!("ssdbase serve: the site at http://127.0.0.1:8080/, the API under /api/v1 (Ctrl-C stops it)");
-    status(Command::new(bin).arg("serve").arg("--site").arg(site))
+    status(Command::new(&bin).arg("serve").arg("--site").arg(site))
 }
 
 /// Everything the README promises: host tests of the whole workspace, the bench crate
