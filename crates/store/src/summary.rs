@@ -330,8 +330,8 @@ backend!(
 
 #[cfg(test)]
 mod tests {
+    use super::codec::tests::key;
     use super::*;
-    use bench::{Access, Op, ToolFamily};
 
     #[test]
     fn pool_statements_are_numbered_for_their_parameters() {
@@ -346,19 +346,6 @@ mod tests {
         );
         for (sql, params) in [(MARKED, 0), (SET_MARK, 1), (DRIVES_WITH_RESULTS, 0), (DELETE_DRIVE, 1)] {
             assert_numbered(sql, params);
-        }
-    }
-
-    fn key(qd: u32) -> TestKey {
-        TestKey {
-            family: ToolFamily::CdmDiskspd,
-            access: Access::Rnd,
-            block_size: 4096,
-            queue_depth: qd,
-            threads: 1,
-            op: Op::Read,
-            mix_read_percent: None,
-            stat: None,
         }
     }
 

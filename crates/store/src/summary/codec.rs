@@ -283,11 +283,12 @@ pub(super) fn decode_pool(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use bench::{Access, Op, ToolFamily};
 
-    fn key(qd: u32) -> TestKey {
+    /// A random 4 KiB read at queue depth `qd` (the summary's tests use it too).
+    pub(in crate::summary) fn key(qd: u32) -> TestKey {
         TestKey {
             family: ToolFamily::CdmDiskspd,
             access: Access::Rnd,
