@@ -28,15 +28,9 @@ pub struct ClaimedJob {
     pub attempts: i64,
 }
 
-/// The `status` column (the names the API uses too).
+/// The `status` column: the names the API uses too (`JobStatus`'s serde names).
 fn status_from_db(s: &str) -> StorageResult<JobStatus> {
-    Ok(match s {
-        "queued" => JobStatus::Queued,
-        "running" => JobStatus::Running,
-        "done" => JobStatus::Done,
-        "failed" => JobStatus::Failed,
-        other => return Err(super::StorageError::Corrupt(format!("job status {other:?}"))),
-    })
+    super::sql::enum_from_name(s)
 }
 
 /// A job's row without the image: what the API's `api_types::OcrJob` is made from.

@@ -183,11 +183,6 @@ pub fn result_filter(name: &str) -> Option<FilterKind> {
     bench::fields::field(name).map(column_of)
 }
 
-/// Every browse filter, (public name, column), in [`bench::FIELDS`] order.
-pub fn result_filters() -> impl Iterator<Item = (&'static str, FilterKind)> {
-    bench::FIELDS.iter().map(|f| (f.name, column_of(f)))
-}
-
 /// A field's column with its type.
 pub fn column_of(f: &Field) -> FilterKind {
     match f.kind {
@@ -384,7 +379,7 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
 
     /// Every metric of the visible results of these catalogue drives whose results match
-    /// every (column, value) filter on `results` (columns from [`result_filters`]).
+    /// every (column, value) filter on `results` (columns from [`result_filter`]).
     async fn metrics_for_drives(&self, ids: &[String], filters: &[Filter]) -> StorageResult<Vec<MetricRow>>;
 
     /// Per pool (platform group and data pattern) of these catalogue drives, per test,

@@ -75,8 +75,7 @@ impl Params {
 pub use bench::fields::unit_name as enum_name;
 
 pub fn enum_from_name<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
-    serde_json::from_value(serde_json::Value::String(s.to_string()))
-        .map_err(|e| StorageError::Corrupt(format!("{s:?}: {e}")))
+    bench::fields::from_unit_name(s).map_err(StorageError::Corrupt)
 }
 
 pub fn from_json<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
