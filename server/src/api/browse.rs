@@ -7,7 +7,6 @@ use crate::error::{ApiError, ApiResult, ErrorItem};
 use crate::storage::{
     result_filter, result_sort, result_sorts, Cursor, FilterKind, ResultQuery, Sort, METRIC_FILTERS,
 };
-use bench::fields::{parse_value, Kind};
 use bench::FieldValue;
 
 pub(super) const DEFAULT_LIMIT: i64 = 50;
@@ -41,13 +40,13 @@ pub(super) fn filter_value(
     name: &str,
     v: &str,
 ) -> Result<(&'static str, FieldValue), ErrorItem> {
-    let (col, kind) = match kind {
-        FilterKind::Text(col) => (col, Kind::Text),
-        FilterKind::Int(col) => (col, Kind::Int),
-    };
-    parse_value(kind, name, v)
-        .map(|value| (col, value))
-        .map_err(|detail| ErrorItem { detail, pointer: Some(name.to_string()) })
+    match kind {
+        FilterKind::Text(col) => Ok((col, FieldValue::Text(v.to_string()))),
+        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FieldValue::Int(i))).map_err(|_| ErrorItem {
+            detail: format!("{name} must be a whole number, not {v:?}"),
+            pointer: Some(name.to_string()),
+        }),
+    }
 }
 
 /// `newest` (the default), `oldest`, or a name of [`result_sorts`], `-` first for
