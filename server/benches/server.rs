@@ -436,6 +436,7 @@ fn uploads(
                     result,
                     tags: tags.clone(),
                     source: None,
+                    new_drive: None,
                 })
                 .collect(),
         };
@@ -808,6 +809,8 @@ impl Fixture {
                 controller: Default::default(),
                 nand: Default::default(),
                 dram_mb: None,
+                aliases: Vec::new(),
+                reviewed: true,
                 rated: RatedSpec {
                     seq_read_mbps: Some(base),
                     seq_write_mbps: Some(base * 0.8),
@@ -938,6 +941,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
                 result,
                 tags,
                 source: None,
+                new_drive: None,
             }],
         };
         batch.submissions.push(Param::Int(Some(next_submission)));

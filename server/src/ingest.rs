@@ -8,7 +8,8 @@ use crate::storage::{Correction, NewResult, NewSubmission, Storage, StorageError
 use bench::analysis::{self, Flag};
 use bench::seeds::Dataset;
 use bench::text::Document;
-use bench::{BenchResult, DriveSku, Format, ParseError, TaggedResult, Tags};
+use bench::identity::{self, Identity};
+use bench::{BenchResult, DriveMatch, DriveSku, DriveTag, Format, ParseError, TaggedResult, Tags};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -151,11 +152,25 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
     Ok(())
 }
 
-/// The catalogue drives an ingest may name: drives given up front (a dataset's own, the
-/// seeds'), then the database's catalogue. Each drive is looked up once.
+/// The drives an ingest may name or find: drives given up front (a dataset's own, the
+/// seeds'), drives this ingest created, then the database's. Each drive is read once.
 pub struct Catalogue<'a> {
     known: HashMap<String, DriveSku>,
+    /// The keys of `known` (`bench::identity::keys_of`), built when first asked.
+    known_keys: Option<HashMap<String, Vec<String>>>,
     storage: Option<&'a dyn Storage>,
+}
+
+/// Which drive a drive tag names, as [`Catalogue::identify`] found it.
+#[derive(Debug, Clone)]
+pub enum Found {
+    Drive(DriveSku, DriveMatch),
+    /// No drive matched: a community drive to create with the result.
+    New(DriveSku),
+    /// Several drives matched (their ids).
+    Ambiguous(Vec<String>),
+    /// The tag names no drive, or too little of one to create it.
+    Unknown,
 }
 
 impl<'a> Catalogue<'a> {
@@ -167,7 +182,7 @@ impl<'a> Catalogue<'a> {
     /// `drives`, then (when given) the database's catalogue. A drive listed twice is its
     /// last listing.
     pub fn with(drives: &[DriveSku], storage: Option<&'a dyn Storage>) -> Catalogue<'a> {
-        Catalogue { known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(), storage }
+        Catalogue { known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(), known_keys: None, storage }
     }
 
     /// Catalogue drive `id`, if there is one.
@@ -181,6 +196,82 @@ impl<'a> Catalogue<'a> {
             self.known.insert(id.to_string(), d.clone());
         }
         Ok(found)
+    }
+
+    /// The ids of the drives known under any of `keys`, sorted, each once.
+    async fn ids_by_keys(&mut self, keys: &[String]) -> StorageResult<Vec<String>> {
+        let known = self.known_keys.get_or_insert_with(|| {
+            let mut by_key: HashMap<String, Vec<String>> = HashMap::new();
+            for d in self.known.values() {
+                for k in identity::keys_of(d) {
+                    by_key.entry(k).or_default().push(d.id.clone());
+                }
+            }
+            by_key
+        });
+        let mut ids: Vec<String> = keys.iter().filter_map(|k| known.get(k)).flatten().cloned().collect();
+        if let Some(storage) = self.storage {
+            ids.extend(storage.drives_by_keys(keys).await?.into_iter().map(|(_, id)| id));
+        }
+        ids.sort();
+        ids.dedup();
+        Ok(ids)
+    }
+
+    /// Which drive a drive tag without an id names: a drive known under one of its keys
+    /// (the exact keys first, then those without a trailing revision word), several (an
+    /// ambiguity nobody should settle by guessing), or none, when a community drive is
+    /// made from its vendor, model line and capacity. A drive made here is found again
+    /// by the rest of the same ingest (several files, a dataset) without the database.
+    pub async fn identify(&mut self, tag: &DriveTag) -> Result<Found, Refused> {
+        let identity = match Identity::from_tag(tag) {
+            Ok(Some(identity)) => identity,
+            Ok(None) => return Ok(Found::Unknown),
+            Err(junk) => {
+                return Err(Refused::Invalid(ErrorItem {
+                    detail: format!("the drive's {} {}", junk.field.replace('_', " "), junk.detail),
+                    pointer: Some(format!("tags.drive.{}", junk.field)),
+                }))
+            }
+        };
+        for (round, keys) in identity.lookup_keys().into_iter().enumerate() {
+            let ids = self.ids_by_keys(&keys).await.map_err(Refused::Storage)?;
+            match ids.as_slice() {
+                [] => continue,
+                [id] => {
+                    let drive = self.drive(id).await.map_err(Refused::Storage)?.ok_or_else(|| {
+                        Refused::Storage(StorageError::Corrupt(format!("drive key for missing drive {id}")))
+                    })?;
+                    let how = match (round, identity.name_key()) {
+                        (0, Some(name)) if keys[0] == name && self.has_key(&drive, &name) => DriveMatch::Name,
+                        (0, _) => DriveMatch::Alias,
+                        _ => DriveMatch::Loose,
+                    };
+                    return Ok(Found::Drive(drive, how));
+                }
+                _ => return Ok(Found::Ambiguous(ids)),
+            }
+        }
+        let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else { return Ok(Found::Unknown) };
+        // An id taken by a drive these keys did not find (another name with the same
+        // slug) gets a number.
+        let base = drive.id.clone();
+        let mut n = 1;
+        while self.drive(&drive.id).await.map_err(Refused::Storage)?.is_some() {
+            n += 1;
+            drive.id = format!("{base}-{n}");
+        }
+        if let Some(by_key) = &mut self.known_keys {
+            for k in identity::keys_of(&drive) {
+                by_key.entry(k).or_default().push(drive.id.clone());
+            }
+        }
+        self.known.insert(drive.id.clone(), drive.clone());
+        Ok(Found::New(drive))
+    }
+
+    fn has_key(&self, drive: &DriveSku, key: &str) -> bool {
+        identity::keys_of(drive).iter().any(|k| k == key)
     }
 }
 
@@ -211,39 +302,77 @@ impl Refused {
     }
 }
 
-/// Tags that passed [`tag`]: completed from their catalogue drive, which they keep for the
-/// flags.
+/// Tags that passed [`tag`]: completed from their drive, which they keep for the flags,
+/// with the community drive they create, if any.
 #[derive(Debug, Clone)]
 pub struct Tagged {
     pub tags: Tags,
     pub sku: Option<DriveSku>,
+    pub new_drive: Option<DriveSku>,
 }
 
-/// The ingest sequence, the one way tags reach the database with results: the tagged SKU
-/// looked up in the catalogue (an unknown one refused), the drive tags completed from
-/// it, then the tags, `results` and `source` checked storable. Every path a result takes
-/// goes through here: the API's submissions (JSON, multipart, screenshots) and tag edits,
-/// `ssdbase import` (files and datasets) and the seed loader; a rule added here applies to
-/// all of them.
+/// The ingest sequence, the one way tags reach the database with results: the drive
+/// found (a given id looked up in the catalogue, an unknown one refused; otherwise the
+/// drive tag identified, or a community drive made from it, and how recorded in
+/// `tags.drive.identified_by`), the drive tags completed from it, then the tags,
+/// `results` and `source` checked storable. Every path a result takes goes through here:
+/// the API's submissions (JSON, multipart, screenshots) and tag edits, `ssdbase import`
+/// (files and datasets) and the seed loader; a rule added here applies to all of them.
 pub async fn tag(
     catalogue: &mut Catalogue<'_>,
     mut tags: Tags,
     results: &[BenchResult],
     source: Option<&str>,
 ) -> Result<Tagged, Refused> {
-    let sku = match tags.drive.sku.as_deref() {
-        Some(id) => Some(
-            catalogue
-                .drive(id)
+    // How the drive was found is the server's to say, never the submitter's.
+    tags.drive.candidates.clear();
+    let mut new_drive = None;
+    let sku = match tags.drive.sku.clone() {
+        Some(id) => {
+            let d = catalogue
+                .drive(&id)
                 .await
                 .map_err(Refused::Storage)?
-                .ok_or_else(|| Refused::UnknownDrive(id.into()))?,
-        ),
-        None => None,
+                .ok_or_else(|| Refused::UnknownDrive(id.clone()))?;
+            tags.drive.identified_by = Some(DriveMatch::Given);
+            complete_tags(&mut tags, Some(&d));
+            Some(d)
+        }
+        None => match catalogue.identify(&tags.drive).await? {
+            Found::Drive(d, how) => {
+                name_drive(&mut tags, &d, how);
+                Some(d)
+            }
+            Found::New(d) => {
+                name_drive(&mut tags, &d, DriveMatch::Created);
+                new_drive = Some(d.clone());
+                Some(d)
+            }
+            Found::Ambiguous(ids) => {
+                tags.drive.identified_by = Some(DriveMatch::Ambiguous);
+                tags.drive.candidates = ids;
+                None
+            }
+            Found::Unknown => {
+                tags.drive.identified_by = Some(DriveMatch::Unknown);
+                None
+            }
+        },
     };
-    complete_tags(&mut tags, sku.as_ref());
     check_storable(&tags, results, source).map_err(Refused::Invalid)?;
-    Ok(Tagged { tags, sku })
+    Ok(Tagged { tags, sku, new_drive })
+}
+
+/// Tags naming drive `d`, found `how`: its id, and its vendor, model line and capacity as
+/// the drive has them (so filters see one spelling); a part number given is kept.
+fn name_drive(tags: &mut Tags, d: &DriveSku, how: DriveMatch) {
+    let t = &mut tags.drive;
+    t.sku = Some(d.id.clone());
+    t.vendor = Some(d.vendor.clone());
+    t.model = Some(d.model.clone());
+    t.capacity_gb = Some(d.capacity_gb);
+    t.identified_by = Some(how);
+    complete_tags(tags, Some(d));
 }
 
 impl Tagged {
@@ -255,6 +384,7 @@ impl Tagged {
             result,
             tags: self.tags.clone(),
             source,
+            new_drive: self.new_drive.clone(),
         }
     }
 

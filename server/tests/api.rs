@@ -1143,8 +1143,8 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
         client: None,
         created_at: 0,
         results: vec![
-            NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![] },
-            NewResult { result, tags: bad_tags, source: None, flags: vec![] },
+            NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![], new_drive: None },
+            NewResult { result, tags: bad_tags, source: None, flags: vec![], new_drive: None },
         ],
         provenance: None,
     };
@@ -1174,7 +1174,7 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
             edit_token_hash: "0".repeat(64),
             client: None,
             created_at: 0,
-            results: vec![NewResult { result: result.clone(), tags, source: None, flags: vec![] }],
+            results: vec![NewResult { result: result.clone(), tags, source: None, flags: vec![], new_drive: None }],
             provenance: None,
         }
     };
@@ -1486,7 +1486,7 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
 
     // A submission with two results keeps its upload until its last result goes.
     let result: bench::BenchResult = serde_json::from_value(a_result(77.0)).unwrap();
-    let nr = NewResult { result, tags: Default::default(), source: None, flags: vec![] };
+    let nr = NewResult { result, tags: Default::default(), source: None, flags: vec![], new_drive: None };
     let two = NewSubmission {
         body: b"two runs".to_vec(),
         content_hash: "e".repeat(64),

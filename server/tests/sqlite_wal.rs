@@ -23,6 +23,7 @@ fn submission(n: usize, result: &bench::BenchResult) -> NewSubmission {
             tags: Default::default(),
             source: None,
             flags: vec![],
+            new_drive: None,
         }],
         provenance: None,
     }

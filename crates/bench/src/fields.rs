@@ -5,7 +5,7 @@
 //! layout version), and the site's tag forms and filters. Adding a filterable tag is the
 //! model field, one entry here, and one migration per backend adding its column.
 
-use crate::model::{BenchResult, ControllerTag, Link, LinkPower, NandTag, Raid, StorageMode, Tags};
+use crate::model::{BenchResult, ControllerTag, DriveMatch, Link, LinkPower, NandTag, Raid, StorageMode, Tags};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -481,6 +481,24 @@ pub const FIELDS: &[Field] = &[
             get: |t| int(t.drive.capacity_gb),
             set: |t, v| {
                 t.drive.capacity_gb = put_int(v)?;
+                Ok(())
+            },
+        },
+    },
+    Field {
+        name: "identified_by",
+        column: "drive_identified_by",
+        label: "Drive identified by",
+        example: "alias",
+        kind: Kind::Text,
+        sort: false,
+        group: false,
+        // Set by the server's ingest from how the drive was found, never typed.
+        input: Input::None,
+        source: Source::Tag {
+            get: |t| unit(&t.drive.identified_by),
+            set: |t, v| {
+                t.drive.identified_by = put_unit::<DriveMatch>(v)?;
                 Ok(())
             },
         },

@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod fields;
+pub mod identity;
 pub mod model;
 pub mod parse;
 pub mod seeds;

@@ -337,6 +337,12 @@ pub struct DriveTag {
     /// Manufacturer part number, e.g. `CTFDDAC064MAG-1G1`, `PX-128M2S`.
     pub part_number: Option<String>,
     pub capacity_gb: Option<u32>,
+    /// How `sku` was found: set by the server when it stores the result, never taken from
+    /// the submitter.
+    pub identified_by: Option<DriveMatch>,
+    /// The drives an ambiguous identity matched.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -741,6 +747,44 @@ pub struct DriveSku {
     pub dram_mb: Option<u32>,
     #[serde(default)]
     pub rated: RatedSpec,
+    /// Other names the drive goes by: the model string operating systems report
+    /// (`Samsung SSD 990 PRO 2TB`, `INTEL SSDSC2MH120A2`), other part numbers, OEM names
+    /// (`CFD CSSD-S6M128NM4Q`). Submissions naming any of them land on this drive
+    /// (`identity::keys_of`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// False for a community drive: created by a submission that named a drive the
+    /// catalogue did not have, its facts not reviewed by a moderator yet.
+    #[serde(default = "reviewed_default")]
+    pub reviewed: bool,
+}
+
+/// Drives written before community drives existed are the reviewed catalogue's.
+fn reviewed_default() -> bool {
+    true
+}
+
+/// How a result's drive was identified: what a reader needs to tell a drive the submitter
+/// named from one SSDBase matched, created or could not decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum DriveMatch {
+    /// The submission named the drive's id.
+    Given,
+    /// Vendor, model line and capacity matched the drive's name.
+    Name,
+    /// A part number or an operating system's model string matched one of the drive's.
+    Alias,
+    /// Only after dropping a trailing firmware or revision word.
+    Loose,
+    /// Nothing matched: the submission created this community drive.
+    Created,
+    /// Several drives matched (listed in `candidates`): stored without a drive until
+    /// someone decides.
+    Ambiguous,
+    /// The submission named no drive (or too little of one to create it).
+    Unknown,
 }
 
 /// How exactly an observation's value is known: a figure the source prints, or only a

@@ -61,6 +61,9 @@ pub struct NewResult {
     pub tags: Tags,
     pub source: Option<String>,
     pub flags: Vec<Flag>,
+    /// The community drive this result's tags created (`tags.drive.sku` is its id):
+    /// stored with its keys, unless it exists, in the transaction that stores the result.
+    pub new_drive: Option<DriveSku>,
 }
 
 /// One upload: its original bytes and the results parsed from them.
@@ -374,6 +377,14 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>>;
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>>;
+
+    /// The drives known under any of `keys` (`bench::identity`'s `n:`/`p:` keys), as
+    /// (key, drive id) rows.
+    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>>;
+
+    /// At most `limit` drives with a key in [`from`, `to`) (`bench::identity::search_range`),
+    /// reviewed ones first, with their visible result counts.
+    async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>>;
 
     /// Visible results that name one of these catalogue drives, oldest first.
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;

@@ -37,7 +37,44 @@ impl PgStorage {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
+        Self::rebuild_drive_keys_if_stale(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default() })
+    }
+
+    /// Adds a drive (`insert`: `INSERT_DRIVE`, or `INSERT_DRIVE_IF_NEW` to leave a known
+    /// id as it is) with every key it is known under.
+    async fn insert_drive(conn: &mut PgConnection, insert: &str, d: &DriveSku) -> StorageResult<()> {
+        bind(sqlx::query(insert), sql::drive_params(d)).execute(&mut *conn).await?;
+        Self::insert_drive_keys(conn, sql::drive_key_rows(d)).await
+    }
+
+    async fn insert_drive_keys(conn: &mut PgConnection, rows: Vec<Vec<Param>>) -> StorageResult<()> {
+        let suffix = " ON CONFLICT DO NOTHING";
+        for (text, params) in sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::MAX_PARAMS, suffix) {
+            bind(sqlx::query(&text), params).execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds every drive's keys when they were made by other rules than
+    /// `bench::identity::LAYOUT` (or never: a database from before drive identity).
+    async fn rebuild_drive_keys_if_stale(pool: &PgPool) -> StorageResult<()> {
+        let layout: Option<String> =
+            sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(pool).await?;
+        if layout.as_deref() == Some(bench::identity::LAYOUT) {
+            return Ok(());
+        }
+        let mut tx = pool.begin().await?;
+        sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
+        let specs: Vec<String> = sqlx::query_scalar(sql::ALL_DRIVE_SPECS).fetch_all(&mut *tx).await?;
+        let mut rows = Vec::new();
+        for spec in &specs {
+            rows.extend(sql::drive_key_rows(&sql::from_json::<DriveSku>(spec)?));
+        }
+        Self::insert_drive_keys(&mut tx, rows).await?;
+        sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -62,6 +99,9 @@ impl PgStorage {
             return Ok(None);
         };
         let submission_id: i64 = row.try_get(0)?;
+        for d in s.results.iter().filter_map(|r| r.new_drive.as_ref()) {
+            Self::insert_drive(&mut *conn, sql::INSERT_DRIVE_IF_NEW, d).await?;
+        }
         let insert = sql::insert_result_sql();
         let mut ids = Vec::with_capacity(s.results.len());
         for (i, r) in s.results.iter().enumerate() {
@@ -155,7 +195,7 @@ impl Storage for PgStorage {
             return Ok(false);
         }
         for d in drives {
-            bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         for s in submissions {
@@ -173,7 +213,7 @@ impl Storage for PgStorage {
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
         for d in drives {
-            bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
@@ -219,6 +259,9 @@ impl Storage for PgStorage {
         let mut tx = self.pool.begin().await?;
         // The drive it named before, so that both drives' compare summaries follow.
         let before = Self::drive_of(&mut tx, id).await?;
+        if let Some(d) = &update.new_drive {
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+        }
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
             .execute(&mut *tx)
@@ -318,6 +361,29 @@ impl Storage for PgStorage {
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
         let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DriveRow {
+                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
+                    result_count: r.try_get(1)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
+        let sql = sql::drives_by_keys_sql(keys.len());
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+    }
+
+    async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
+        let params = vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+        let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
                 Ok(DriveRow {

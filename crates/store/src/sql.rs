@@ -100,8 +100,8 @@ pub const INSERT_META_SEEDED: &str =
 pub const COUNT_DATA: &str = "SELECT (SELECT COUNT(*) FROM drives) + (SELECT COUNT(*) FROM submissions)";
 
 pub const INSERT_DRIVE: &str =
-    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec, reviewed) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1)";
 
 pub fn drive_params(d: &DriveSku) -> Vec<Param> {
     vec![
@@ -112,13 +112,48 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
         int(Some(d.capacity_gb)),
         Param::Text(d.controller.model.clone()),
         Param::Text(Some(to_json(d))),
+        int(Some(u32::from(d.reviewed))),
     ]
 }
 
+/// Every key a drive is known under (`bench::identity::keys_of`), as rows of
+/// `DRIVE_KEY_COLUMNS`.
+pub fn drive_key_rows(d: &DriveSku) -> Vec<Vec<Param>> {
+    bench::identity::keys_of(d)
+        .into_iter()
+        .map(|k| vec![Param::Text(Some(k)), Param::Text(Some(d.id.clone()))])
+        .collect()
+}
+
+pub const DRIVE_KEY_COLUMNS: &[&str] = &["key", "drive_id"];
+
+/// What `app_meta` says about the stored drive keys: the `bench::identity::LAYOUT` that
+/// made them.
+pub const DRIVE_KEYS_LAYOUT: &str = "SELECT value FROM app_meta WHERE key = 'drive_keys'";
+pub const SET_DRIVE_KEYS_LAYOUT: &str = "INSERT INTO app_meta (key, value) VALUES ('drive_keys', $1) \
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+pub const DELETE_DRIVE_KEYS: &str = "DELETE FROM drive_aliases";
+pub const ALL_DRIVE_SPECS: &str = "SELECT spec FROM drives ORDER BY id";
+
+/// The drives known under any of `n` keys, as (key, drive id) rows.
+pub fn drives_by_keys_sql(n: usize) -> String {
+    format!("SELECT key, drive_id FROM drive_aliases WHERE key IN ({}) ORDER BY key, drive_id", placeholders(0, n))
+}
+
+/// Drives with a key in [`$1`, `$2`) (a prefix range of `bench::identity::search_range`),
+/// reviewed ones first, at most `$3`, with their visible result counts. The keys read are
+/// capped: a short prefix of a popular vendor matches many keys, and a page of drives is
+/// all the search shows.
+pub const SEARCH_DRIVES: &str = "SELECT d.spec, \
+     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
+     FROM drives d WHERE d.id IN \
+     (SELECT drive_id FROM drive_aliases WHERE key >= $1 AND key < $2 ORDER BY key LIMIT 2000) \
+     ORDER BY d.reviewed DESC, d.vendor, d.model, d.capacity_gb, d.id LIMIT $3";
+
 /// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
 pub const INSERT_DRIVE_IF_NEW: &str =
-    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec, reviewed) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1) ON CONFLICT (id) DO NOTHING";
 
 /// Adds a source's observation unless the same one is stored (a repeated import).
 pub const INSERT_OBSERVATION_IF_NEW: &str =
@@ -303,6 +338,26 @@ pub const SQLITE_INSERT_PARAMS: usize = 256;
 /// after row (append any `ON CONFLICT` or `RETURNING`).
 pub fn insert_values_sql(table: &str, columns: &[&str], rows: usize) -> String {
     format!("INSERT INTO {table} ({}) VALUES {}", columns.join(", "), value_rows(0, columns.len(), rows))
+}
+
+/// Inserts of `rows` (each a row's parameters in `columns` order) as multi-row statements
+/// of at most `max_params` parameters each, `suffix` after each (`ON CONFLICT ...`).
+pub fn insert_rows(
+    table: &str,
+    columns: &[&str],
+    rows: Vec<Vec<Param>>,
+    max_params: usize,
+    suffix: &str,
+) -> Vec<(String, Vec<Param>)> {
+    let per = (max_params / columns.len()).max(1);
+    let mut rows = rows.into_iter().peekable();
+    let mut statements = Vec::new();
+    while rows.peek().is_some() {
+        let chunk: Vec<Vec<Param>> = rows.by_ref().take(per).collect();
+        let text = insert_values_sql(table, columns, chunk.len()) + suffix;
+        statements.push((text, chunk.into_iter().flatten().collect()));
+    }
+    statements
 }
 
 /// One multi-row insert for the metrics of a result (`None` when it has none).
@@ -606,7 +661,7 @@ mod tests {
     /// A seed result with metrics, as stored.
     fn new_result() -> NewResult {
         let r = seeds().results.into_iter().find(|r| r.result.metrics.len() > 2).unwrap();
-        NewResult { result: r.result, tags: r.tags, source: r.source, flags: vec![] }
+        NewResult { result: r.result, tags: r.tags, source: r.source, flags: vec![], new_drive: None }
     }
 
     #[test]
@@ -662,6 +717,12 @@ mod tests {
             (RESTORE_RESULT, 1),
             (GET_DRIVE, 1),
             (LIST_DRIVES, 0),
+            (DRIVE_KEYS_LAYOUT, 0),
+            (SET_DRIVE_KEYS_LAYOUT, 1),
+            (DELETE_DRIVE_KEYS, 0),
+            (ALL_DRIVE_SPECS, 0),
+            (&drives_by_keys_sql(3), 3),
+            (SEARCH_DRIVES, 3),
             (&get_result_sql(), 1),
         ] {
             assert_numbered(sql, params);

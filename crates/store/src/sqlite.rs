@@ -138,6 +138,7 @@ impl SqliteStorage {
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
+        Self::rebuild_drive_keys_if_stale(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
@@ -160,12 +161,50 @@ impl SqliteStorage {
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = writer.begin().await?;
         for d in drives {
-            bind(sqlx::query(sql::INSERT_DRIVE_IF_NEW), sql::drive_params(d)).execute(&mut *tx).await?;
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         let outcomes = Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
         Ok(outcomes)
+    }
+
+    /// Adds a drive (`insert`: `INSERT_DRIVE`, or `INSERT_DRIVE_IF_NEW` to leave a known
+    /// id as it is) with every key it is known under.
+    async fn insert_drive(conn: &mut SqliteConnection, insert: &str, d: &DriveSku) -> StorageResult<()> {
+        bind(sqlx::query(insert), sql::drive_params(d)).execute(&mut *conn).await?;
+        Self::insert_drive_keys(conn, sql::drive_key_rows(d)).await
+    }
+
+    async fn insert_drive_keys(conn: &mut SqliteConnection, rows: Vec<Vec<Param>>) -> StorageResult<()> {
+        let suffix = " ON CONFLICT DO NOTHING";
+        for (text, params) in
+            sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::SQLITE_INSERT_PARAMS, suffix)
+        {
+            bind(sqlx::query(&text), params).execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds every drive's keys when they were made by other rules than
+    /// `bench::identity::LAYOUT` (or never: a database from before drive identity).
+    async fn rebuild_drive_keys_if_stale(writer: &SqlitePool) -> StorageResult<()> {
+        let layout: Option<String> =
+            sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(writer).await?;
+        if layout.as_deref() == Some(bench::identity::LAYOUT) {
+            return Ok(());
+        }
+        let mut tx = writer.begin().await?;
+        sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
+        let specs: Vec<String> = sqlx::query_scalar(sql::ALL_DRIVE_SPECS).fetch_all(&mut *tx).await?;
+        let mut rows = Vec::new();
+        for spec in &specs {
+            rows.extend(sql::drive_key_rows(&sql::from_json::<DriveSku>(spec)?));
+        }
+        Self::insert_drive_keys(&mut tx, rows).await?;
+        sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -211,7 +250,12 @@ impl SqliteStorage {
             .filter_map(|&i| stored_id.get(&submissions[i].content_hash).map(|&id| (i, id)))
             .collect();
 
-        // Results, then their metrics.
+        // The community drives their tags created, then results, then their metrics.
+        for (i, _) in &stored {
+            for d in submissions[*i].results.iter().filter_map(|r| r.new_drive.as_ref()) {
+                Self::insert_drive(&mut *tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            }
+        }
         let result_rows = stored
             .iter()
             .flat_map(|&(i, sid)| {
@@ -377,7 +421,7 @@ impl Storage for SqliteStorage {
             return Ok(false);
         }
         for d in drives {
-            bind(sqlx::query(sql::INSERT_DRIVE), sql::drive_params(d)).execute(&mut *tx).await?;
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         Self::store_on(&mut tx, submissions).await?;
@@ -443,6 +487,9 @@ impl Storage for SqliteStorage {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         // The drive it named before, so that both drives' compare summaries follow.
         let before = Self::drive_of(&mut tx, id).await?;
+        if let Some(d) = &update.new_drive {
+            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+        }
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
             .execute(&mut *tx)
@@ -525,6 +572,29 @@ impl Storage for SqliteStorage {
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
         let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DriveRow {
+                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
+                    result_count: r.try_get(1)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
+        let sql = sql::drives_by_keys_sql(keys.len());
+        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+    }
+
+    async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
+        let params = vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+        let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
                 Ok(DriveRow {

@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
+        .routes(routes!(search))
         .routes(routes!(get_one))
         .routes(routes!(rated_svg))
         .routes(routes!(rated_png))
@@ -44,6 +45,74 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<DriveList>> {
     let drives = state
         .storage
         .list_drives()
+        .await?
+        .into_iter()
+        .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })
+        .collect();
+    Ok(Json(DriveList { drives }))
+}
+
+/// Most drives a search answers.
+pub const SEARCH_LIMIT_MAX: i64 = 50;
+
+/// The drive search's query parameters, as documented.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only
+struct SearchQuery {
+    /// What the person typed: the start of a vendor, model, part number or alias, in
+    /// any case, spacing or punctuation (`990 pro`, `samsung 99`, `ct500p2`)
+    #[param(min_length = 1, max_length = 100)]
+    q: String,
+    /// How many drives at most (default 10)
+    #[param(minimum = 1, maximum = 50)]
+    limit: Option<i64>,
+}
+
+/// Drive search as you type
+///
+/// Drives, reviewed and community, whose vendor and model, model, part number or an
+/// alias starts with `q` written compactly (case, spaces and punctuation ignored, a
+/// vendor's other names such as "Western Digital" for WD understood), reviewed drives
+/// first, each with its visible result count.
+#[utoipa::path(
+    get,
+    path = "/drives/search",
+    operation_id = "search_drives",
+    tag = "drives",
+    params(SearchQuery),
+    responses(
+        (status = 200, description = "The drives found (none is an empty list)", body = DriveList),
+        (status = 400, description = "`q` missing, empty, longer than 100 characters or of punctuation only; `limit` out of range; another parameter", body = ErrorBody),
+    )
+)]
+async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveList>> {
+    let mut query = None;
+    let mut limit = 10;
+    let bad = |detail: String, at: &str| ApiError::bad_request(detail, Some(at.into()));
+    for (name, value) in &pairs {
+        match name.as_str() {
+            "q" if query.is_none() => query = Some(value.as_str()),
+            "limit" => {
+                limit = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=SEARCH_LIMIT_MAX).contains(n))
+                    .ok_or_else(|| bad(format!("limit {value:?} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"), "limit"))?
+            }
+            "q" => return Err(bad("q is given twice".into(), "q")),
+            _ => return Err(bad(format!("unknown parameter {name:?} (this route takes q and limit)"), name)),
+        }
+    }
+    let query = query.ok_or_else(|| bad("q, the text to search for, is missing".into(), "q"))?;
+    if query.chars().count() > 100 {
+        return Err(bad("q is longer than 100 characters".into(), "q"));
+    }
+    let (from, to) = bench::identity::search_range(query)
+        .ok_or_else(|| bad(format!("q {query:?} has no letters or digits to search for"), "q"))?;
+    let drives = state
+        .storage
+        .search_drives(&from, &to, limit)
         .await?
         .into_iter()
         .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })

@@ -1,0 +1,675 @@
+//! Drive identity: which drive a vendor, model, capacity or part number names, as people
+//! and operating systems write them ("Samsung SSD 990 PRO 2TB", "CT500P2SSD8",
+//! "PLEXTOR PX-256M2S", "Crucial P2 2TB @ PCIe 2.0 x2", full-width or Cyrillic
+//! look-alike letters).
+//!
+//! A drive is known under **keys**, which the database keeps in `drive_aliases`:
+//! - `n:VENDOR|MODEL|GB`, its name: the vendor's canonical short name, the model line's
+//!   words without the vendor's own words and the word "SSD", the capacity in decimal GB;
+//! - `p:COMPACT`, a string written without spaces or punctuation: the part number, the
+//!   model with its capacity (`p2500gb`), vendor + model + capacity, and every alias
+//!   (with and without its vendor). Drive search as you type is a prefix range over these.
+//!
+//! A submission's drive tag is looked up by the same keys ([`Identity::lookup_keys`]): an
+//! exact key first, then the same strings without a trailing firmware or revision suffix.
+//! [`LAYOUT`] names these rules: the database rebuilds its keys when it changes.
+
+use crate::{DriveSku, DriveTag};
+
+/// The version of the key rules. The store rebuilds every drive's keys at start-up when
+/// the stored keys were made by other rules.
+pub const LAYOUT: &str = "identity-1";
+
+/// Longest vendor, model or part number accepted, in characters.
+pub const MAX_LEN: usize = 100;
+
+/// Vendors as people and operating systems write them (folded), and the short name keys
+/// use. Names not listed are their own key.
+const VENDORS: &[(&str, &str)] = &[
+    ("a data", "adata"),
+    ("adata", "adata"),
+    ("addlink", "addlink"),
+    ("apacer", "apacer"),
+    ("apple", "apple"),
+    ("asus", "asus"),
+    ("cfd", "cfd"),
+    ("corsair", "corsair"),
+    ("crucial", "crucial"),
+    ("fanxiang", "fanxiang"),
+    ("gigabyte", "gigabyte"),
+    ("hgst", "hgst"),
+    ("hikvision", "hikvision"),
+    ("hp", "hp"),
+    ("hynix", "sk hynix"),
+    ("inland", "inland"),
+    ("intel", "intel"),
+    ("kingspec", "kingspec"),
+    ("kingston", "kingston"),
+    ("kioxia", "kioxia"),
+    ("lexar", "lexar"),
+    ("lite on", "lite on"),
+    ("liteon", "lite on"),
+    ("micron", "micron"),
+    ("msi", "msi"),
+    ("mushkin", "mushkin"),
+    ("netac", "netac"),
+    ("ocz", "ocz"),
+    ("patriot", "patriot"),
+    ("plextor", "plextor"),
+    ("pny", "pny"),
+    ("sabrent", "sabrent"),
+    ("samsung", "samsung"),
+    ("sandisk", "sandisk"),
+    ("seagate", "seagate"),
+    ("silicon power", "silicon power"),
+    ("sk hynix", "sk hynix"),
+    ("skhynix", "sk hynix"),
+    ("solidata", "solidata"),
+    ("solidigm", "solidigm"),
+    ("team", "teamgroup"),
+    ("teamgroup", "teamgroup"),
+    ("toshiba", "toshiba"),
+    ("transcend", "transcend"),
+    ("verbatim", "verbatim"),
+    ("wd", "wd"),
+    ("wdc", "wd"),
+    ("western digital", "wd"),
+];
+
+/// Words a model string carries that name no model line.
+const GENERIC: &[&str] = &["ssd", "solid", "state", "drive", "disk"];
+
+/// Why a drive tag cannot be an identity: the message and the tag field it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Junk {
+    pub field: &'static str,
+    pub detail: String,
+}
+
+/// Latin letters that Cyrillic and Greek ones look like: a look-alike folds onto the
+/// letter it imitates, so "Samsung" with a Cyrillic "а" is still Samsung.
+fn latin_look_alike(c: char) -> Option<char> {
+    Some(match c {
+        'А' | 'а' | 'Α' | 'α' => 'a',
+        'В' | 'в' | 'Β' | 'β' => 'b',
+        'С' | 'с' | 'Ϲ' | 'ϲ' => 'c',
+        'Е' | 'е' | 'Ε' | 'ε' => 'e',
+        'Н' | 'н' | 'Η' => 'h',
+        'І' | 'і' | 'Ι' | 'ι' => 'i',
+        'Ј' | 'ј' => 'j',
+        'К' | 'к' | 'Κ' | 'κ' => 'k',
+        'М' | 'м' | 'Μ' => 'm',
+        'Ν' => 'n',
+        'О' | 'о' | 'Ο' | 'ο' => 'o',
+        'Р' | 'р' | 'Ρ' | 'ρ' => 'p',
+        'Ѕ' | 'ѕ' => 's',
+        'Т' | 'т' | 'Τ' | 'τ' => 't',
+        'Х' | 'х' | 'Χ' | 'χ' => 'x',
+        'У' | 'у' | 'Υ' => 'y',
+        'Ζ' => 'z',
+        _ => return None,
+    })
+}
+
+/// One character as keys see it: full-width forms as ASCII, look-alikes as Latin,
+/// lower case. `None` for a control or format character.
+fn fold_char(c: char) -> Option<char> {
+    let c = match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        '\u{3000}' | '\u{00A0}' => ' ',
+        _ => c,
+    };
+    if c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}' | '\u{2060}') {
+        return None;
+    }
+    Some(latin_look_alike(c).unwrap_or_else(|| c.to_lowercase().next().unwrap_or(c)))
+}
+
+/// One character as a new drive's name shows it: like [`fold_char`], case kept.
+fn display_char(c: char) -> Option<char> {
+    let folded = fold_char(c)?;
+    Some(if c.is_uppercase() || ('\u{FF21}'..='\u{FF3A}').contains(&c) { folded.to_ascii_uppercase() } else { folded })
+}
+
+/// `s` folded into words: full-width and look-alike letters as ASCII, lower case, every
+/// run of other characters one space; a dot between digits stays ("1.92").
+pub fn fold(s: &str) -> String {
+    let chars: Vec<char> = s.chars().filter_map(fold_char).collect();
+    let mut out = String::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let digit_dot = c == '.'
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        if c.is_alphanumeric() || digit_dot {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// `s` folded with no spaces or punctuation at all: how part numbers compare
+/// ("CTFDDAC064MAG-1G1" and "ctfddac064mag 1g1" are one).
+pub fn compact(s: &str) -> String {
+    fold(s).chars().filter(|c| c.is_alphanumeric()).collect()
+}
+
+/// A capacity written as one word or a number and its unit: "2TB", "2 TB", "2000GB",
+/// "1.92 TB", "1920 GB", "500G", "256gb". In decimal GB, as makers rate drives.
+fn capacity_of(words: &[&str], i: usize) -> Option<(u32, usize)> {
+    let unit_gb = |u: &str| match u {
+        "gb" | "g" => Some(1.0),
+        "tb" | "t" => Some(1000.0),
+        _ => None,
+    };
+    let number = |t: &str| -> Option<f64> {
+        (!t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| t.parse().ok()).flatten()
+    };
+    let w = words[i];
+    let split = w.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(w.len());
+    let (n, unit, used) = if split == w.len() {
+        (number(w)?, unit_gb(words.get(i + 1)?)?, 2)
+    } else {
+        (number(&w[..split])?, unit_gb(&w[split..])?, 1)
+    };
+    let gb = (n * unit).round();
+    (gb >= 1.0 && gb <= 1_000_000.0).then_some((gb as u32, used))
+}
+
+/// The first capacity written in `s`, in decimal GB.
+pub fn capacity_in(s: &str) -> Option<u32> {
+    let folded = fold(s);
+    let words: Vec<&str> = folded.split(' ').collect();
+    (0..words.len()).find_map(|i| capacity_of(&words, i)).map(|(gb, _)| gb)
+}
+
+/// The vendor words `words` start with: (the vendor's key, how many words).
+fn vendor_at_start(words: &[&str]) -> Option<(&'static str, usize)> {
+    let two = words.get(..2).map(|w| w.join(" "));
+    VENDORS
+        .iter()
+        .filter_map(|&(name, key)| {
+            let n = name.split(' ').count();
+            let here = if n == 2 { two.as_deref()? } else { words.first()? };
+            (here == name).then_some((key, n))
+        })
+        .max_by_key(|&(_, n)| n)
+}
+
+/// The key a vendor name has: its canonical short name when known ("Western Digital",
+/// "WDC" → `wd`), else the name folded.
+pub fn vendor_key(vendor: &str) -> String {
+    let folded = fold(vendor);
+    let words: Vec<&str> = folded.split(' ').collect();
+    match vendor_at_start(&words) {
+        Some((key, n)) if n == words.len() => key.to_string(),
+        _ => folded,
+    }
+}
+
+/// A drive as a tag or a string names it: whatever of vendor, model line, capacity and
+/// part number could be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Identity {
+    /// The vendor's key ([`vendor_key`]).
+    pub vendor: Option<String>,
+    /// The vendor as written.
+    pub vendor_name: Option<String>,
+    /// The model line's words, folded, without vendor, generic words and capacity.
+    pub model_words: Vec<String>,
+    /// The model line as written, without the vendor and capacity.
+    pub model_name: Option<String>,
+    pub capacity_gb: Option<u32>,
+    /// Compact forms of what may be a part number or an operating system's model string.
+    pub compacts: Vec<String>,
+    /// The same strings without a last word that may be a revision ("CTFDDAC064MAG-1G1"
+    /// → "ctfddac064mag", "… 990 PRO 2TB 4B2QJXD7" → "…990pro2tb"): asked only when the
+    /// exact forms find nothing.
+    pub loose_compacts: Vec<String>,
+    /// Words after the capacity ("@ PCIe 2.0 x2", a firmware revision): not the model.
+    pub trailing: Vec<String>,
+}
+
+impl Identity {
+    /// Reads a model string as written anywhere ("Samsung SSD 990 PRO 2TB"): a leading
+    /// known vendor, then model words up to the capacity; words after the capacity are
+    /// not the model.
+    pub fn from_model_string(s: &str) -> Identity {
+        Identity::read(None, s, None, None)
+    }
+
+    /// Reads a drive tag. `Ok(None)` when it names nothing; an error for text that cannot
+    /// name a drive (control characters, too long, only punctuation, scripts mixed in one
+    /// word).
+    pub fn from_tag(tag: &DriveTag) -> Result<Option<Identity>, Junk> {
+        let vendor = checked("vendor", tag.vendor.as_deref())?;
+        let model = checked("model", tag.model.as_deref())?;
+        let part = checked("part_number", tag.part_number.as_deref())?;
+        if vendor.is_none() && model.is_none() && part.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(Identity::read(vendor, model.unwrap_or(""), tag.capacity_gb, part)))
+    }
+
+    fn read(vendor: Option<&str>, model: &str, capacity_gb: Option<u32>, part: Option<&str>) -> Identity {
+        let folded = fold(model);
+        let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+        let mut id = Identity { capacity_gb, ..Identity::default() };
+        let given_vendor = vendor.map(vendor_key);
+        // The model may start with the vendor, given or not.
+        let lead = vendor_at_start(&words).map(|(k, n)| (k.to_string(), n)).or_else(|| {
+            let g = given_vendor.as_ref()?;
+            let n = g.split(' ').count();
+            (words.len() >= n && words[..n].join(" ") == *g).then(|| (g.clone(), n))
+        });
+        if let Some((key, n)) = lead {
+            if given_vendor.as_ref().is_none_or(|g| *g == key) {
+                words.drain(..n);
+                id.vendor = Some(key);
+            }
+        }
+        if let Some(g) = given_vendor {
+            id.vendor = Some(g);
+            id.vendor_name = vendor.map(|v| v.trim().chars().filter_map(display_char).collect());
+        } else if id.vendor.is_some() {
+            id.vendor_name = model.split_whitespace().next().map(|w| w.chars().filter_map(display_char).collect());
+        }
+        // Model words up to the capacity; the rest trails.
+        let mut model_words = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if let Some((gb, used)) = capacity_of(&words, i) {
+                id.capacity_gb = id.capacity_gb.or(Some(gb));
+                id.trailing = words[i + used..].iter().map(|w| w.to_string()).collect();
+                break;
+            }
+            model_words.push(words[i]);
+            i += 1;
+        }
+        id.model_words =
+            model_words.iter().filter(|w| !GENERIC.contains(w)).map(|w| w.to_string()).collect();
+        id.model_name = model_display(model, &id);
+        // Compact forms: the whole model string, without its vendor, and the part number.
+        let mut compacts = vec![compact(model), compact(&words.join(" "))];
+        if let Some(p) = part {
+            compacts.push(compact(p));
+            let pf = fold(p);
+            let pw: Vec<&str> = pf.split(' ').collect();
+            if let Some((_, n)) = vendor_at_start(&pw) {
+                compacts.push(pw[n..].concat());
+            }
+        }
+        compacts.retain(|c| !c.is_empty());
+        compacts.dedup();
+        id.compacts = compacts;
+        for text in [Some(model), part].into_iter().flatten() {
+            let f = fold(text);
+            let w: Vec<&str> = f.split(' ').collect();
+            if let [rest @ .., last] = w.as_slice() {
+                let kept: String = rest.concat();
+                if kept.len() >= 6 && (looks_like_revision(last) || (last.len() <= 3 && last.chars().any(|c| c.is_ascii_digit()))) {
+                    id.loose_compacts.push(kept);
+                }
+            }
+        }
+        id.loose_compacts.retain(|c| !id.compacts.contains(c));
+        id
+    }
+
+    /// The name key, when vendor, model and capacity are all known.
+    pub fn name_key(&self) -> Option<String> {
+        name_key(self.vendor.as_deref()?, &self.model_words, self.capacity_gb?)
+    }
+
+    /// The keys to look this identity up by, most exact first: each inner list is one
+    /// round, and a later round is asked only when no drive matched an earlier one.
+    /// Round one: the name and the compact forms; round two: the same without a trailing
+    /// firmware or revision word.
+    pub fn lookup_keys(&self) -> Vec<Vec<String>> {
+        let mut exact: Vec<String> = self.name_key().into_iter().collect();
+        exact.extend(self.compacts.iter().map(|c| format!("p:{c}")));
+        let mut loose = Vec::new();
+        if let (Some(v), Some(gb), [rest @ .., last]) =
+            (self.vendor.as_deref(), self.capacity_gb, self.model_words.as_slice())
+        {
+            if looks_like_revision(last) && !rest.is_empty() {
+                loose.extend(name_key(v, rest, gb));
+            }
+        }
+        loose.extend(self.loose_compacts.iter().map(|c| format!("p:{c}")));
+        exact.dedup();
+        loose.retain(|k| !exact.contains(k));
+        loose.dedup();
+        [exact, loose].into_iter().filter(|r| !r.is_empty()).collect()
+    }
+
+    /// A community drive for this identity: vendor, model line and capacity known.
+    pub fn new_drive(&self, part_number: Option<&str>) -> Option<DriveSku> {
+        let vendor = self.vendor_name.clone().filter(|v| !v.is_empty())?;
+        let model = self.model_name.clone().filter(|m| !m.is_empty())?;
+        let capacity_gb = self.capacity_gb?;
+        self.name_key()?;
+        Some(DriveSku {
+            id: slug(&format!("{vendor} {model} {capacity_gb}gb")),
+            vendor,
+            model,
+            part_number: part_number.map(|p| p.trim().to_string()).filter(|p| !p.is_empty()),
+            capacity_gb,
+            interface: None,
+            controller: Default::default(),
+            nand: Default::default(),
+            dram_mb: None,
+            rated: Default::default(),
+            aliases: Vec::new(),
+            reviewed: false,
+        })
+    }
+}
+
+/// The model line as written, for a new drive's name: the words between the vendor and
+/// the capacity, original case kept.
+fn model_display(model: &str, id: &Identity) -> Option<String> {
+    if id.model_words.is_empty() {
+        return None;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut wanted = id.model_words.iter().peekable();
+    for raw in model.split_whitespace() {
+        let Some(next) = wanted.peek() else { break };
+        if fold(raw) == **next {
+            words.push(raw.chars().filter_map(display_char).collect());
+            wanted.next();
+        }
+    }
+    if wanted.peek().is_some() {
+        // Words folded apart ("PX-256M2S" is two words): the folded words, upper case.
+        return Some(id.model_words.join(" ").to_uppercase());
+    }
+    Some(words.join(" "))
+}
+
+/// A word that reads as a firmware or revision suffix: letters and digits mixed, five
+/// characters or more ("RVT04B6Q", "4B2QJXD7", "P3CR013").
+fn looks_like_revision(w: &str) -> bool {
+    w.len() >= 5 && w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+fn name_key<S: AsRef<str>>(vendor: &str, model_words: &[S], gb: u32) -> Option<String> {
+    let model: Vec<&str> = model_words.iter().map(AsRef::as_ref).collect();
+    (!model.is_empty() && !vendor.is_empty()).then(|| format!("n:{vendor}|{}|{gb}", model.join(" ")))
+}
+
+/// Checks one tag text; `None` when absent or blank.
+fn checked<'a>(field: &'static str, s: Option<&'a str>) -> Result<Option<&'a str>, Junk> {
+    let Some(s) = s.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    let junk = |detail: String| Err(Junk { field, detail });
+    if s.chars().count() > MAX_LEN {
+        return junk(format!("longer than {MAX_LEN} characters"));
+    }
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return junk(format!("contains the control character U+{:04X}", c as u32));
+    }
+    let folded = fold(s);
+    if folded.is_empty() {
+        return junk("has no letters or digits".into());
+    }
+    // A word that still mixes Latin with another script after look-alikes were folded is
+    // an imitation that folding could not undo: refused, never a second drive.
+    if let Some(w) = folded.split(' ').find(|w| {
+        w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
+    }) {
+        return junk(format!("mixes Latin and other letters in {w:?}"));
+    }
+    Ok(Some(s))
+}
+
+/// Every key a drive is known under: its name, its compact forms and its aliases'.
+pub fn keys_of(drive: &DriveSku) -> Vec<String> {
+    let mut keys = Vec::new();
+    let vendor = vendor_key(&drive.vendor);
+    let main = Identity::read(Some(&drive.vendor), &drive.model, Some(drive.capacity_gb), drive.part_number.as_deref());
+    keys.extend(main.name_key());
+    let model = compact(&drive.model);
+    let cap = format!("{}gb", drive.capacity_gb);
+    keys.push(format!("p:{model}{cap}"));
+    keys.push(format!("p:{}{model}{cap}", vendor.replace(' ', "")));
+    keys.push(format!("p:{}{model}{cap}", compact(&drive.vendor)));
+    if let Some(p) = &drive.part_number {
+        keys.extend(main.compacts.iter().skip(2).map(|c| format!("p:{c}")));
+        keys.push(format!("p:{}", compact(p)));
+    }
+    for alias in &drive.aliases {
+        let a = Identity::read(None, alias, None, None);
+        let a = Identity { capacity_gb: a.capacity_gb.or(Some(drive.capacity_gb)), ..a };
+        // An alias's name counts only when it names this drive's capacity.
+        if a.capacity_gb == Some(drive.capacity_gb) {
+            keys.extend(a.name_key());
+        }
+        keys.extend(a.compacts.iter().map(|c| format!("p:{c}")));
+    }
+    keys.retain(|k| k.len() > 2);
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// Where a search for `query` starts and ends among the `p:` keys: every key in
+/// `[from, to)` begins with the query written compactly. `None` for a query with no
+/// letters or digits.
+pub fn search_range(query: &str) -> Option<(String, String)> {
+    let mut q = compact(query);
+    // Vendors are searched by their key's compact form too ("Western Digital" → "wd").
+    let folded = fold(query);
+    let words: Vec<&str> = folded.split(' ').collect();
+    if let Some((key, n)) = vendor_at_start(&words) {
+        q = format!("{}{}", key.replace(' ', ""), words[n..].concat());
+    }
+    if q.is_empty() {
+        return None;
+    }
+    Some((format!("p:{q}"), format!("p:{q}{}", char::MAX)))
+}
+
+/// A URL-safe id from a drive's name: folded words joined by hyphens ("Crucial P2
+/// 500gb" → `crucial-p2-500gb`); letters outside ASCII are kept as their hex code so
+/// that distinct names keep distinct ids.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in fold(name).chars() {
+        match c {
+            'a'..='z' | '0'..='9' => out.push(c),
+            '.' => out.push('-'),
+            ' ' => out.push('-'),
+            c => out.push_str(&format!("u{:x}", c as u32)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalogue_drive(vendor: &str, model: &str, gb: u32, part: Option<&str>, aliases: &[&str]) -> DriveSku {
+        DriveSku {
+            id: slug(&format!("{vendor} {model} {gb}gb")),
+            vendor: vendor.into(),
+            model: model.into(),
+            part_number: part.map(Into::into),
+            capacity_gb: gb,
+            interface: None,
+            controller: Default::default(),
+            nand: Default::default(),
+            dram_mb: None,
+            rated: Default::default(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+            reviewed: true,
+        }
+    }
+
+    /// The drives a tag's keys find among `drives`, round by round.
+    fn find<'a>(drives: &'a [DriveSku], tag: &DriveTag) -> Vec<&'a str> {
+        let id = Identity::from_tag(tag).unwrap().unwrap();
+        for round in id.lookup_keys() {
+            let mut hits: Vec<&str> = drives
+                .iter()
+                .filter(|d| keys_of(d).iter().any(|k| round.contains(k)))
+                .map(|d| d.id.as_str())
+                .collect();
+            hits.dedup();
+            if !hits.is_empty() {
+                return hits;
+            }
+        }
+        Vec::new()
+    }
+
+    fn model(s: &str) -> DriveTag {
+        DriveTag { model: Some(s.into()), ..DriveTag::default() }
+    }
+
+    fn catalogue() -> Vec<DriveSku> {
+        vec![
+            catalogue_drive("Crucial", "P2", 500, Some("CT500P2SSD8"), &[]),
+            catalogue_drive("Crucial", "P2", 2000, Some("CT2000P2SSD8"), &[]),
+            catalogue_drive("Samsung", "990 PRO", 2000, Some("MZ-V9P2T0BW"), &["Samsung SSD 990 PRO 2TB"]),
+            catalogue_drive("Plextor", "PX-M2S", 256, Some("PX-256M2S"), &[]),
+            catalogue_drive("Intel", "SSD 510", 120, Some("SSDSC2MH120A2K5"), &["INTEL SSDSC2MH120A2"]),
+            catalogue_drive("Crucial", "RealSSD C400", 128, Some("CSSD-S6M128NM4Q"), &["CFD CSSD-S6M128NM4Q"]),
+            catalogue_drive("Micron", "5300 PRO", 1920, None, &[]),
+            catalogue_drive("A-DATA", "S592", 128, Some("AS592S-128GM-C"), &[]),
+        ]
+    }
+
+    #[test]
+    fn operating_system_model_strings_find_their_drive() {
+        let c = catalogue();
+        let cases = [
+            ("CT500P2SSD8", "crucial-p2-500gb"),
+            ("Samsung SSD 990 PRO 2TB", "samsung-990-pro-2000gb"),
+            ("SAMSUNG  ssd 990   pro 2000GB", "samsung-990-pro-2000gb"),
+            ("PLEXTOR PX-256M2S", "plextor-px-m2s-256gb"),
+            ("INTEL SSDSC2MH120A2", "intel-ssd-510-120gb"),
+            ("CFD CSSD-S6M128NM4Q", "crucial-realssd-c400-128gb"),
+            ("CSSD-S6M128NM4Q", "crucial-realssd-c400-128gb"),
+            ("Micron 5300 PRO 1.92 TB", "micron-5300-pro-1920gb"),
+            ("Micron 5300 PRO 1920 GB", "micron-5300-pro-1920gb"),
+            // Full-width letters and digits, Cyrillic look-alikes.
+            ("Ｓａｍｓｕｎｇ ＳＳＤ ９９０ ＰＲＯ ２ＴＢ", "samsung-990-pro-2000gb"),
+            ("Sаmsung SSD 990 PRО 2TB", "samsung-990-pro-2000gb"),
+            // A trailing firmware revision.
+            ("Samsung SSD 990 PRO 2TB 4B2QJXD7", "samsung-990-pro-2000gb"),
+            // What a CrystalDiskMark comment says.
+            ("Crucial P2 2TB @ PCIe 2.0 x2", "crucial-p2-2000gb"),
+        ];
+        for (s, want) in cases {
+            assert_eq!(find(&c, &model(s)), vec![want], "{s:?}");
+        }
+    }
+
+    #[test]
+    fn vendor_model_and_capacity_tags_find_their_drive_with_or_without_the_vendor_in_the_model() {
+        let c = catalogue();
+        let tag = |v: Option<&str>, m: &str, gb: Option<u32>| DriveTag {
+            vendor: v.map(Into::into),
+            model: Some(m.into()),
+            capacity_gb: gb,
+            ..DriveTag::default()
+        };
+        assert_eq!(find(&c, &tag(Some("Crucial"), "P2", Some(500))), vec!["crucial-p2-500gb"]);
+        assert_eq!(find(&c, &tag(Some("crucial"), "Crucial P2", Some(500))), vec!["crucial-p2-500gb"]);
+        assert_eq!(find(&c, &tag(Some("CRUCIAL"), "p2 500GB", None)), vec!["crucial-p2-500gb"]);
+        assert_eq!(find(&c, &tag(Some("ADATA"), "S592", Some(128))), vec!["a-data-s592-128gb"]);
+        assert_eq!(find(&c, &tag(Some("Crucial"), "P2", Some(1000))), Vec::<&str>::new());
+        assert_eq!(find(&c, &tag(Some("Crucial"), "P5", Some(500))), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn two_drives_under_one_key_are_both_found() {
+        let mut c = catalogue();
+        // A second drive claiming the P2 500 GB's part number.
+        c.push(catalogue_drive("Crucial", "P2 OEM", 500, Some("CT500P2SSD8"), &[]));
+        assert_eq!(find(&c, &model("CT500P2SSD8")).len(), 2);
+    }
+
+    #[test]
+    fn capacities_as_written() {
+        for (s, gb) in [
+            ("2TB", 2000),
+            ("2 TB", 2000),
+            ("2000GB", 2000),
+            ("1.92 TB", 1920),
+            ("1920 GB", 1920),
+            ("500G", 500),
+            ("x 256gb y", 256),
+            ("２ＴＢ", 2000),
+        ] {
+            assert_eq!(capacity_in(s), Some(gb), "{s:?}");
+        }
+        assert_eq!(capacity_in("PCIe 2.0 x2"), None);
+        assert_eq!(capacity_in("CT500P2SSD8"), None);
+    }
+
+    #[test]
+    fn a_new_drive_is_named_as_written() {
+        let tag = DriveTag {
+            vendor: Some("Crucial".into()),
+            model: Some("P2".into()),
+            capacity_gb: Some(500),
+            ..DriveTag::default()
+        };
+        let d = Identity::from_tag(&tag).unwrap().unwrap().new_drive(None).unwrap();
+        assert_eq!((d.id.as_str(), d.vendor.as_str(), d.model.as_str(), d.capacity_gb), ("crucial-p2-500gb", "Crucial", "P2", 500));
+        assert!(!d.reviewed);
+        // The new drive is found again by the same tag, and by its model string.
+        let c = vec![d];
+        assert_eq!(find(&c, &tag), vec!["crucial-p2-500gb"]);
+        assert_eq!(find(&c, &model("Crucial P2 500GB")), vec!["crucial-p2-500gb"]);
+        // A model string alone names vendor, model and capacity.
+        let d = Identity::from_model_string("Samsung SSD 870 EVO 1TB").new_drive(None).unwrap();
+        assert_eq!((d.vendor.as_str(), d.model.as_str(), d.capacity_gb), ("Samsung", "870 EVO", 1000));
+        // Without a capacity there is no drive to create.
+        assert!(Identity::from_model_string("Samsung SSD 870 EVO").new_drive(None).is_none());
+    }
+
+    #[test]
+    fn junk_identities_are_refused_with_the_field() {
+        let junk = |tag: DriveTag| Identity::from_tag(&tag).unwrap_err();
+        assert_eq!(junk(model(&"x".repeat(10_000))).field, "model");
+        assert_eq!(junk(DriveTag { vendor: Some("Sam\u{7}sung".into()), ..DriveTag::default() }).field, "vendor");
+        assert_eq!(junk(model("!!! --- ???")).field, "model");
+        assert_eq!(junk(DriveTag { part_number: Some("CT500Pй2".into()), ..DriveTag::default() }).field, "part_number");
+        assert_eq!(Identity::from_tag(&model("   ")), Ok(None));
+        assert_eq!(Identity::from_tag(&DriveTag::default()), Ok(None));
+    }
+
+    #[test]
+    fn search_ranges_cover_prefixes_of_compact_keys() {
+        let c = catalogue();
+        let hits = |q: &str| -> Vec<String> {
+            let (from, to) = search_range(q).unwrap();
+            let mut ids: Vec<String> = c
+                .iter()
+                .filter(|d| keys_of(d).iter().any(|k| *k >= from && *k < to))
+                .map(|d| d.id.clone())
+                .collect();
+            ids.dedup();
+            ids
+        };
+        assert_eq!(hits("990 pr"), vec!["samsung-990-pro-2000gb"]);
+        assert_eq!(hits("samsung 99"), vec!["samsung-990-pro-2000gb"]);
+        assert_eq!(hits("ct500"), vec!["crucial-p2-500gb"]);
+        assert_eq!(hits("crucial p2"), vec!["crucial-p2-500gb", "crucial-p2-2000gb"]);
+        assert!(search_range("  -- ").is_none());
+    }
+
+    #[test]
+    fn folding_keeps_decimal_points_and_drops_format_characters() {
+        assert_eq!(fold("  1.92 TB\u{200B} / PCIe 2.0  "), "1.92 tb pcie 2.0");
+        assert_eq!(fold("v1."), "v1");
+        assert_eq!(slug("Crucial P2 500gb"), "crucial-p2-500gb");
+    }
+}
