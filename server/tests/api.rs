@@ -29,6 +29,11 @@ use openapi::*;
 mod fields;
 use fields::*;
 
+/// Drive identity: community drives, model strings, ambiguity, junk (its own file).
+#[path = "api/identity.rs"]
+mod identity;
+use identity::*;
+
 /// The seed dataset against its articles (its own file: one test per correction).
 #[path = "api/seeds.rs"]
 mod seeds;
@@ -2050,6 +2055,11 @@ macro_rules! on_both_backends {
 on_both_backends!(
     health_names_the_backend,
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,
+    a_drive_not_in_the_catalogue_gets_a_page_compare_and_search,
+    model_strings_and_part_numbers_land_on_their_drive,
+    ambiguous_and_unknown_drives_are_stored_without_a_guess,
+    junk_drive_names_are_refused_with_their_field,
+    concurrent_submissions_of_one_new_drive_make_one_drive,
     a_new_database_holds_the_seeds,
     a_result_file_is_parsed_stored_and_recognised_when_sent_again,
     a_result_in_the_public_format_is_stored,

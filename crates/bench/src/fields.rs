@@ -387,6 +387,10 @@ const LINKS: &[&str] = &[
     "usb-10",
     "usb-20",
 ];
+/// Tag fields the server's ingest sets itself (how the drive was identified), whatever a
+/// submission says: derived again by every edit.
+pub const DERIVED: &[&str] = &["identified_by"];
+
 const LINK_POWER: &[&str] = &[
     "aspm-disabled",
     "aspm-l0s",
@@ -489,7 +493,7 @@ pub const FIELDS: &[Field] = &[
         name: "identified_by",
         column: "drive_identified_by",
         label: "Drive identified by",
-        example: "alias",
+        example: "given",
         kind: Kind::Text,
         sort: false,
         group: false,

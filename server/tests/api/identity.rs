@@ -1,0 +1,198 @@
+//! Drive identity on both backends: a drive the catalogue lacks gets a page of its own,
+//! model strings and part numbers land on the drive they name, an ambiguous one is stored
+//! without a guess, junk is refused with its field, and concurrent submissions of one new
+//! drive make one drive.
+
+use super::{a_result, common, TestApp};
+
+const C300_256: &str = "crucial-realssd-c300-256gb";
+use axum::http::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// The real CrystalDiskMark 8.0.2 export of a Crucial P2 (its comment: "Crucial P2 2TB @
+/// PCIe 3.0 x4").
+fn crucial_p2_export() -> String {
+    let path = common::shared()
+        .join("corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+async fn drive_list(app: &TestApp) -> Vec<Value> {
+    app.get("/api/v1/drives").await.json()["drives"].as_array().unwrap().clone()
+}
+
+async fn stored_drive_tag(app: &TestApp, id: i64) -> Value {
+    app.get(&format!("/api/v1/results/{id}")).await.json()["tags"]["drive"].clone()
+}
+
+/// Posts a result with these drive tags; its id.
+async fn post_with_drive(app: &TestApp, seq_read: f64, drive: Value) -> i64 {
+    let r = app.post_json("/api/v1/results", &json!({"result": a_result(seq_read), "tags": {"drive": drive}})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{drive}: {}", r.text);
+    r.json()["id"].as_i64().unwrap()
+}
+
+pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &TestApp) {
+    let before = drive_list(app).await;
+    assert!(before.iter().all(|d| d["reviewed"] == true), "the seeds are the reviewed catalogue");
+
+    let body = json!({"text": crucial_p2_export(),
+        "tags": {"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 500}}});
+    let r = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!(tag["sku"], "crucial-p2-500gb", "{tag}");
+    assert_eq!(tag["identified_by"], "created");
+
+    // Listed, marked not reviewed, with its result.
+    let after = drive_list(app).await;
+    assert_eq!(after.len(), before.len() + 1);
+    let p2 = after.iter().find(|d| d["id"] == "crucial-p2-500gb").expect("listed");
+    assert_eq!((p2["reviewed"].clone(), p2["result_count"].clone()), (json!(false), json!(1)));
+    assert_eq!((p2["vendor"].as_str(), p2["model"].as_str(), p2["capacity_gb"].as_u64()), (Some("Crucial"), Some("P2"), Some(500)));
+
+    // Its page holds the result and its per-test aggregates.
+    let page = app.get("/api/v1/drives/crucial-p2-500gb").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    let page = page.json();
+    assert_eq!(page["results"].as_array().unwrap().len(), 1, "{page}");
+    assert!(!page["tests"].as_array().unwrap().is_empty(), "aggregates per test: {page}");
+
+    // Compare with a catalogue drive: the P2's SEQ 1MiB Q8T1 read (2293 MB/s) is there.
+    let c = app.get(&format!("/api/v1/compare?drives=crucial-p2-500gb,{C300_256}")).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    assert!(c.text.contains("2293.007"), "{}", c.text);
+
+    // The same drive named differently lands on it: a model string with vendor and
+    // capacity in it, odd case and spacing.
+    let again = post_with_drive(app, 2100.0, json!({"model": "CRUCIAL  p2   500GB"})).await;
+    let tag = stored_drive_tag(app, again).await;
+    assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some("crucial-p2-500gb"), Some("name")), "{tag}");
+    assert_eq!(drive_list(app).await.len(), before.len() + 1, "no second drive");
+
+    // Search as you type finds it, by vendor and model and by model alone.
+    for q in ["crucial%20p2", "P2%20500", "cruc"] {
+        let found = app.get(&format!("/api/v1/drives/search?q={q}")).await;
+        assert_eq!(found.status, StatusCode::OK, "{}", found.text);
+        let found = found.json();
+        let hit = found["drives"].as_array().unwrap().iter().find(|d| d["id"] == "crucial-p2-500gb").cloned();
+        assert_eq!(hit.map(|d| d["result_count"].clone()), Some(json!(2)), "q={q}: {found}");
+    }
+}
+
+pub async fn model_strings_and_part_numbers_land_on_their_drive(app: &TestApp) {
+    // As operating systems report it, with Cyrillic look-alike letters, in full width.
+    for drive in [
+        json!({"model": "PLEXTOR PX-256M2S"}),
+        json!({"vendor": "Plехtor", "model": "PX-256M2S"}),
+        json!({"model": "ＰＬＥＸＴＯＲ　ＰＸ－２５６Ｍ２Ｓ"}),
+        json!({"part_number": "px 256 m2s"}),
+    ] {
+        let id = post_with_drive(app, 300.0 + drive.to_string().len() as f64, drive.clone()).await;
+        let tag = stored_drive_tag(app, id).await;
+        assert_eq!(tag["sku"], "plextor-px-m2s-256gb", "{drive} → {tag}");
+        assert_eq!(tag["identified_by"], "alias", "{drive}");
+        assert_eq!(tag["vendor"], "Plextor", "the catalogue's spelling: {tag}");
+    }
+    // Vendor, model line and capacity as the catalogue has them.
+    let id = post_with_drive(app, 301.5, json!({"vendor": "crucial", "model": "RealSSD C300", "capacity_gb": 256})).await;
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some(C300_256), Some("name")), "{tag}");
+}
+
+pub async fn ambiguous_and_unknown_drives_are_stored_without_a_guess(app: &TestApp) {
+    let count = |drives: &[Value], id: &str| drives.iter().find(|d| d["id"] == id).unwrap()["result_count"].clone();
+    let before = drive_list(app).await;
+    // The name says the 128 GB M2S, the part number the 256 GB one.
+    let id = post_with_drive(
+        app,
+        333.0,
+        json!({"vendor": "Plextor", "model": "PX-M2S", "capacity_gb": 128, "part_number": "PX-256M2S"}),
+    )
+    .await;
+    let tag = stored_drive_tag(app, id).await;
+    assert!(tag["sku"].is_null(), "{tag}");
+    assert_eq!(tag["identified_by"], "ambiguous");
+    assert_eq!(tag["candidates"], json!(["plextor-px-m2s-128gb", "plextor-px-m2s-256gb"]));
+    // Found by the filter moderators use, and counted on neither drive.
+    let flagged = app.browse_ids("identified_by=ambiguous", None).await;
+    assert!(flagged.contains(&id));
+    let after = drive_list(app).await;
+    assert_eq!(after.len(), before.len());
+    for d in ["plextor-px-m2s-128gb", "plextor-px-m2s-256gb"] {
+        assert_eq!(count(&after, d), count(&before, d), "{d}");
+    }
+
+    // No drive named: stored as unknown.
+    let r = app.post_json("/api/v1/results", &json!({"result": a_result(334.0), "tags": {}})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let tag = stored_drive_tag(app, r.json()["id"].as_i64().unwrap()).await;
+    assert!(tag["sku"].is_null());
+    assert_eq!(tag["identified_by"], "unknown");
+
+    // A submitter cannot claim how its drive was identified.
+    let id = post_with_drive(app, 335.0, json!({"identified_by": "given", "candidates": ["x"]})).await;
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!((tag["identified_by"].clone(), tag.get("candidates").cloned()), (json!("unknown"), None), "{tag}");
+
+    // The uploader names the drive later with the edit token: the result joins it.
+    let r = app.post_json("/api/v1/results", &json!({"result": a_result(336.0), "tags": {}})).await;
+    let (id, token) = (r.json()["id"].as_i64().unwrap(), r.json()["edit_token"].as_str().unwrap().to_string());
+    let named = app
+        .authed(
+            Method::PATCH,
+            &format!("/api/v1/results/{id}"),
+            Some(&token),
+            Some(&json!({"tags": {"drive": {"model": "Samsung SSD 870 EVO 1TB"}}})),
+        )
+        .await;
+    assert_eq!(named.status, StatusCode::OK, "{}", named.text);
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some("samsung-870-evo-1000gb"), Some("created")), "{tag}");
+    let page = app.get("/api/v1/drives/samsung-870-evo-1000gb").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert_eq!(page.json()["drive"]["model"], "870 EVO");
+}
+
+pub async fn junk_drive_names_are_refused_with_their_field(app: &TestApp) {
+    let before = drive_list(app).await.len();
+    for (drive, pointer) in [
+        (json!({"model": "x".repeat(10_000)}), "tags.drive.model"),
+        (json!({"vendor": "Sam\u{7}sung", "model": "870 EVO", "capacity_gb": 500}), "tags.drive.vendor"),
+        (json!({"model": "!!! --- ???"}), "tags.drive.model"),
+        // A letter that looks like no Latin one, inside a Latin word.
+        (json!({"vendor": "Plextor", "model": "PX-256Ж2S", "capacity_gb": 256}), "tags.drive.model"),
+        (json!({"part_number": "\u{1b}[31m"}), "tags.drive.part_number"),
+    ] {
+        let r = app.post_json("/api/v1/results", &json!({"result": a_result(280.0), "tags": {"drive": drive}})).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{drive}: {}", r.text);
+        assert_eq!(r.json()["errors"][0]["pointer"], pointer, "{}", r.text);
+    }
+    assert_eq!(drive_list(app).await.len(), before, "nothing stored");
+}
+
+pub async fn concurrent_submissions_of_one_new_drive_make_one_drive(app: &TestApp) {
+    // Eight requests in flight at once through the same router, each on its own task.
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..8 {
+        let router = app.router.clone();
+        let body = json!({"result": a_result(500.0 + f64::from(i)),
+            "tags": {"drive": {"vendor": "Kingston", "model": "A400", "capacity_gb": 240}}});
+        tasks.spawn(async move {
+            let request = axum::http::Request::post("/api/v1/results")
+                .header("content-type", "application/json")
+                .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 1, 0, i], 1))))
+                .body(axum::body::Body::from(body.to_string()))
+                .unwrap();
+            tower::ServiceExt::oneshot(router, request).await.unwrap().status()
+        });
+    }
+    for status in tasks.join_all().await {
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let kingston: Vec<Value> =
+        drive_list(app).await.into_iter().filter(|d| d["vendor"] == "Kingston").collect();
+    assert_eq!(kingston.len(), 1, "{kingston:?}");
+    assert_eq!((kingston[0]["id"].as_str(), kingston[0]["result_count"].as_i64()), (Some("kingston-a400-240gb"), Some(8)));
+}
