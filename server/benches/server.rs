@@ -816,6 +816,7 @@ impl Fixture {
                     seq_write_mbps: Some(base * 0.8),
                     rnd4k_read_iops: Some(base * 150.0),
                     rnd4k_write_iops: Some(base * 130.0),
+                    ..Default::default()
                 },
             });
         }

@@ -375,6 +375,10 @@ pub struct NandTag {
     pub cell: Option<CellType>,
     /// e.g. `Toggle DDR`, `ONFI 2.x`, `asynchronous`.
     pub interface: Option<String>,
+    /// Where a catalogue drive's NAND facts come from, as for [`RatedSpec`]'s sources;
+    /// results do not set it (their tags are what was submitted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -717,6 +721,10 @@ pub struct TaggedResult {
 
 /// What the maker rated one capacity variant at. Sequential figures in decimal MB/s,
 /// random 4K figures in IOPS; any may be unknown.
+///
+/// Every figure carries its source (`*_source`): a URL, or a document's name — for the
+/// seed articles their name as results cite it (`003_a275dc1d52d4bcd9 § …`). Several
+/// sources are separated by `; `.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
@@ -725,6 +733,26 @@ pub struct RatedSpec {
     pub seq_write_mbps: Option<f64>,
     pub rnd4k_read_iops: Option<f64>,
     pub rnd4k_write_iops: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq_read_source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq_write_source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rnd4k_read_source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rnd4k_write_source: Option<String>,
+}
+
+impl RatedSpec {
+    /// Each figure by its field name, with its value and its source.
+    pub fn figures(&self) -> [(&'static str, Option<f64>, Option<&str>); 4] {
+        [
+            ("seq_read_mbps", self.seq_read_mbps, self.seq_read_source.as_deref()),
+            ("seq_write_mbps", self.seq_write_mbps, self.seq_write_source.as_deref()),
+            ("rnd4k_read_iops", self.rnd4k_read_iops, self.rnd4k_read_source.as_deref()),
+            ("rnd4k_write_iops", self.rnd4k_write_iops, self.rnd4k_write_source.as_deref()),
+        ]
+    }
 }
 
 /// One orderable drive: a model at one capacity.

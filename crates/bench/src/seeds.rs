@@ -83,3 +83,110 @@ impl Dataset {
             .sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// A seed article's name as results cite it: its file name without `.txt`, e.g.
+    /// `003_a275dc1d52d4bcd9`.
+    fn is_article_name(word: &str) -> bool {
+        let b = word.as_bytes();
+        b.len() == 20
+            && b[..3].iter().all(u8::is_ascii_digit)
+            && b[3] == b'_'
+            && b[4..].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+    }
+
+    /// The articles the seed results and observations cite.
+    fn cited_articles(ds: &Dataset) -> BTreeSet<&str> {
+        ds.results
+            .iter()
+            .filter_map(|r| r.source.as_deref())
+            .chain(ds.observations.iter().filter_map(|o| o.source.as_deref()))
+            .flat_map(|s| s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+            .filter(|w| is_article_name(w))
+            .collect()
+    }
+
+    /// What is wrong with `source`, if anything: each of its `; `-separated parts must
+    /// start with a seed article the results cite (`003_… § section — detail`) or with an
+    /// http(s) URL (`https://… — detail`).
+    fn source_problem(source: &str, articles: &BTreeSet<&str>) -> Option<String> {
+        source.split("; ").find_map(|part| {
+            let first = part.split_whitespace().next().unwrap_or("");
+            let url = ["https://", "http://"]
+                .iter()
+                .any(|scheme| first.strip_prefix(scheme).is_some_and(|rest| rest.contains('.')));
+            (!url && !articles.contains(first))
+                .then(|| format!("{part:?} names neither a seed article nor an http(s) URL"))
+        })
+    }
+
+    #[test]
+    fn sources_are_seed_articles_or_urls() {
+        let articles = BTreeSet::from(["003_a275dc1d52d4bcd9"]);
+        for ok in [
+            "003_a275dc1d52d4bcd9",
+            "003_a275dc1d52d4bcd9 § PERFORMANCE MEASUREMENTS 15 — rated writes",
+            "https://example.com/c300.pdf",
+            "https://example.com/a — table; 003_a275dc1d52d4bcd9 § x",
+        ] {
+            assert_eq!(source_problem(ok, &articles), None, "{ok}");
+        }
+        for bad in [
+            "",
+            "the C300 datasheet",
+            "004_683f8f35fe0b3507 § 製品仕様",
+            "ftp://example.com/c300.pdf",
+            "https://",
+            "003_a275dc1d52d4bcd9 § x; a forum post",
+        ] {
+            assert!(source_problem(bad, &articles).is_some(), "{bad:?}");
+        }
+    }
+
+    /// Every rated figure and every NAND fact of the seed catalogue names where it comes
+    /// from (issue 13): a seed article, as results cite it, or a public URL.
+    #[test]
+    fn every_rated_figure_and_nand_fact_has_a_source() {
+        let ds = seed_dataset().unwrap();
+        let articles = cited_articles(&ds);
+        assert_eq!(articles.len(), 5, "the five source articles are cited: {articles:?}");
+        let mut problems = Vec::new();
+        let mut check =
+            |id: &str, what: &str, has_value: bool, source: Option<&str>| match (has_value, source) {
+                (true, None) => problems.push(format!("{id}: {what} has no source")),
+                (false, Some(_)) => problems.push(format!("{id}: a source for {what}, which has no value")),
+                (_, Some(s)) => {
+                    if let Some(p) = source_problem(s, &articles) {
+                        problems.push(format!("{id}: {what}: {p}"));
+                    }
+                }
+                (false, None) => {}
+            };
+        for d in &ds.drives {
+            for (figure, value, source) in d.rated.figures() {
+                check(&d.id, figure, value.is_some(), source);
+            }
+            let n = &d.nand;
+            let facts =
+                n.vendor.is_some() || n.process_nm.is_some() || n.cell.is_some() || n.interface.is_some();
+            check(&d.id, "nand", facts, n.source.as_deref());
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    /// A catalogue drive's part number is the one its results were tagged with (the
+    /// articles' drives: the C300 128/256 GB they test are Micron's MTFDDAC…MAG-1G1).
+    #[test]
+    fn catalogue_part_numbers_are_the_tested_drives() {
+        let ds = seed_dataset().unwrap();
+        for r in &ds.results {
+            let (Some(sku), Some(part)) = (&r.tags.drive.sku, &r.tags.drive.part_number) else { continue };
+            let drive = ds.drives.iter().find(|d| &d.id == sku).unwrap();
+            assert_eq!(drive.part_number.as_ref(), Some(part), "{sku}: {:?}", r.source);
+        }
+    }
+}
