@@ -27,6 +27,10 @@ pub enum ApiError {
     /// Well-formed but unusable: a result file that does not parse, an unknown drive.
     #[error("unprocessable")]
     Unprocessable(Vec<ErrorItem>),
+    /// The request cannot apply to things as they are now (a proposal decided before, a
+    /// drive merged away).
+    #[error("conflict")]
+    Conflict(String),
     #[error("payload too large")]
     PayloadTooLarge(String),
     #[error("unsupported media type")]
@@ -64,6 +68,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -76,6 +81,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(items) | ApiError::NotFound(items) | ApiError::Unprocessable(items) => items,
             ApiError::PayloadTooLarge(d)
+            | ApiError::Conflict(d)
             | ApiError::UnsupportedMediaType(d)
             | ApiError::Unauthorized(d)
             | ApiError::Forbidden(d)

@@ -5,10 +5,9 @@
 
 use crate::error::ErrorItem;
 use crate::storage::{Correction, NewResult, NewSubmission, Storage, StorageError, StorageResult};
-use bench::analysis::{self, Flag};
+use bench::identity::{self, Identity};
 use bench::seeds::Dataset;
 use bench::text::Document;
-use bench::identity::{self, Identity};
 use bench::{BenchResult, DriveMatch, DriveSku, DriveTag, Format, ParseError, TaggedResult, Tags};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -42,15 +41,8 @@ pub fn complete_tags(tags: &mut Tags, sku: Option<&DriveSku>) {
     }
 }
 
-/// The flags the analysis raises for one result: link ceiling or cache, and far above
-/// the rated figures of its catalogue SKU.
-pub fn flags_for(result: &BenchResult, tags: &Tags, sku: Option<&DriveSku>) -> Vec<Flag> {
-    let mut flags = analysis::interface_flags(result, tags);
-    if let Some(d) = sku {
-        flags.extend(analysis::rated_flags(result, &d.rated));
-    }
-    flags
-}
+/// The flags the analysis raises for one result (`bench::analysis::flags_for`).
+pub use bench::analysis::flags_for;
 
 /// An upload read into results, before tags: what the API and `ssdbase import` store.
 #[derive(Debug, Clone)]
@@ -91,34 +83,37 @@ pub fn upload_from_result(result: BenchResult, raw: Vec<u8>) -> Result<Upload, S
     Ok(Upload { body: raw, content_hash: sha256_hex(&canonical), format: Some("json".into()), results })
 }
 
+/// Whether some text in `v` (a value or a key) holds NUL (U+0000), which PostgreSQL
+/// cannot store; `path` is extended to where.
+pub fn find_nul(v: &serde_json::Value, path: &mut String) -> bool {
+    match v {
+        serde_json::Value::String(s) => s.contains('\0'),
+        serde_json::Value::Array(items) => items.iter().enumerate().any(|(i, x)| {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            let hit = find_nul(x, path);
+            if !hit {
+                path.truncate(len);
+            }
+            hit
+        }),
+        serde_json::Value::Object(map) => map.iter().any(|(k, x)| {
+            let len = path.len();
+            path.push('.');
+            path.push_str(k);
+            let hit = find_nul(x, path) || k.contains('\0');
+            if !hit {
+                path.truncate(len);
+            }
+            hit
+        }),
+        _ => false,
+    }
+}
+
 /// Text that PostgreSQL cannot store (NUL) is refused on every backend alike, with the
 /// path of the field that holds it; everything else is stored exactly as typed.
 pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>) -> Result<(), ErrorItem> {
-    fn find(v: &serde_json::Value, path: &mut String) -> bool {
-        match v {
-            serde_json::Value::String(s) => s.contains('\0'),
-            serde_json::Value::Array(items) => items.iter().enumerate().any(|(i, x)| {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                let hit = find(x, path);
-                if !hit {
-                    path.truncate(len);
-                }
-                hit
-            }),
-            serde_json::Value::Object(map) => map.iter().any(|(k, x)| {
-                let len = path.len();
-                path.push('.');
-                path.push_str(k);
-                let hit = find(x, path) || k.contains('\0');
-                if !hit {
-                    path.truncate(len);
-                }
-                hit
-            }),
-            _ => false,
-        }
-    }
     let nul = |path: String| ErrorItem {
         detail: "text may not contain NUL characters (U+0000)".into(),
         pointer: Some(path),
@@ -134,14 +129,14 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
     }
     let mut path = String::from("tags");
     let value = serde_json::to_value(tags).expect("tags serialise");
-    if find(&value, &mut path) {
+    if find_nul(&value, &mut path) {
         return Err(nul(path));
     }
     reads_back::<Tags>(value, "tags")?;
     for r in results {
         let mut path = String::from("result");
         let value = serde_json::to_value(r).expect("results serialise");
-        if find(&value, &mut path) {
+        if find_nul(&value, &mut path) {
             return Err(nul(path));
         }
         reads_back::<BenchResult>(value, "result")?;
@@ -182,7 +177,11 @@ impl<'a> Catalogue<'a> {
     /// `drives`, then (when given) the database's catalogue. A drive listed twice is its
     /// last listing.
     pub fn with(drives: &[DriveSku], storage: Option<&'a dyn Storage>) -> Catalogue<'a> {
-        Catalogue { known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(), known_keys: None, storage }
+        Catalogue {
+            known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(),
+            known_keys: None,
+            storage,
+        }
     }
 
     /// Catalogue drive `id`, if there is one.
@@ -252,12 +251,20 @@ impl<'a> Catalogue<'a> {
                 _ => return Ok(Found::Ambiguous(ids)),
             }
         }
-        let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else { return Ok(Found::Unknown) };
-        // An id taken by a drive these keys did not find (another name with the same
-        // slug) gets a number.
+        let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else {
+            return Ok(Found::Unknown);
+        };
+        // The id may be taken: by this very drive, made by a submission that committed
+        // after the keys were read (concurrent submissions of one new drive), which is
+        // then the drive; or by another name with the same slug, when the new drive gets
+        // a number.
         let base = drive.id.clone();
+        let name = identity.name_key();
         let mut n = 1;
-        while self.drive(&drive.id).await.map_err(Refused::Storage)?.is_some() {
+        while let Some(existing) = self.drive(&drive.id).await.map_err(Refused::Storage)? {
+            if name.as_ref().is_some_and(|k| self.has_key(&existing, k)) {
+                return Ok(Found::Drive(existing, DriveMatch::Name));
+            }
             n += 1;
             drive.id = format!("{base}-{n}");
         }

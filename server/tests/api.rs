@@ -34,6 +34,11 @@ use fields::*;
 mod identity;
 use identity::*;
 
+/// Catalogue contributions: proposals, decisions, history, merges (its own file).
+#[path = "api/catalogue.rs"]
+mod catalogue;
+use catalogue::*;
+
 /// The seed dataset against its articles (its own file: one test per correction).
 #[path = "api/seeds.rs"]
 mod seeds;
@@ -1148,7 +1153,13 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
         client: None,
         created_at: 0,
         results: vec![
-            NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![], new_drive: None },
+            NewResult {
+                result: result.clone(),
+                tags: Default::default(),
+                source: None,
+                flags: vec![],
+                new_drive: None,
+            },
             NewResult { result, tags: bad_tags, source: None, flags: vec![], new_drive: None },
         ],
         provenance: None,
@@ -1179,7 +1190,13 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
             edit_token_hash: "0".repeat(64),
             client: None,
             created_at: 0,
-            results: vec![NewResult { result: result.clone(), tags, source: None, flags: vec![], new_drive: None }],
+            results: vec![NewResult {
+                result: result.clone(),
+                tags,
+                source: None,
+                flags: vec![],
+                new_drive: None,
+            }],
             provenance: None,
         }
     };
@@ -2060,6 +2077,9 @@ on_both_backends!(
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,
     concurrent_submissions_of_one_new_drive_make_one_drive,
+    a_rated_figure_needs_its_source_and_waits_for_a_moderator,
+    a_new_drive_enters_the_catalogue_when_accepted,
+    merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount,
     a_new_database_holds_the_seeds,
     a_result_file_is_parsed_stored_and_recognised_when_sent_again,
     a_result_in_the_public_format_is_stored,

@@ -4,13 +4,18 @@
 //! [`Comparison`] into the compare chart for both the site's canvas and the server's
 //! SVG/PNG embeds. Results, tags, flags and summaries are `bench`'s own serde types.
 //! Here: the drive and compare answers; `results` the results, submissions and edits;
-//! `ocr` the screenshot jobs and what the recogniser read (the `ocr` crate returns
+//! `catalogue` proposals, decisions, history and merges; `ocr` the screenshot jobs and what the recogniser read (the `ocr` crate returns
 //! these types); `error` the error body.
 
+mod catalogue;
 mod error;
 mod ocr;
 mod results;
 
+pub use catalogue::{
+    CatalogueChange, CatalogueHistory, ChangeAction, DecisionBody, DriveProposal, MergeBody, MergeResponse,
+    Proposal, ProposalList, ProposalStatus,
+};
 pub use error::{ErrorBody, ErrorItem};
 pub use ocr::{
     CellReading, JobStatus, Layout, OcrJob, Recognition, RecognitionJson, Rect, RowReading, Settings,

@@ -224,6 +224,17 @@ const CEILING_BAND: f64 = 0.9;
 /// Above the ceiling by more than this share, only a cache can explain the number.
 const ABOVE_CEILING: f64 = 1.06;
 
+/// Every flag the analysis raises for one result: link ceiling or cache, and far above
+/// the rated figures of its drive. What ingest stores with a result, and what a change
+/// of the drive's ratings (an accepted proposal, a merge) recomputes.
+pub fn flags_for(result: &BenchResult, tags: &Tags, drive: Option<&crate::DriveSku>) -> Vec<Flag> {
+    let mut flags = interface_flags(result, tags);
+    if let Some(d) = drive {
+        flags.extend(rated_flags(result, &d.rated));
+    }
+    flags
+}
+
 /// Flags the metrics of a result that the I/O path, not the drive, explains.
 ///
 /// The ceiling is the narrowest of the drive's link and the add-in card's host link.

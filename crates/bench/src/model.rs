@@ -458,6 +458,28 @@ impl Link {
         Ok(Link::Pcie { gen: gen.parse().map_err(|_| bad())?, lanes: lanes.parse().map_err(|_| bad())? })
     }
 
+    /// The most any drive could ever move over this link, in decimal MB/s: the line rate
+    /// after its encoding (SATA and USB 5 Gb/s 8b/10b, PCIe Gen1-2 8b/10b and Gen3+
+    /// 128b/130b, USB 10-20 Gb/s 128b/132b), before packet overhead. A maker's rating
+    /// above it is not a measurement of anything.
+    pub fn line_rate_mbps(&self) -> f64 {
+        match *self {
+            Link::Sata { gbps } => f64::from(gbps) * 100.0,
+            Link::Pcie { gen, lanes } => {
+                let per_lane = match gen {
+                    1 => 250.0,
+                    2 => 500.0,
+                    3 => 984.6,
+                    4 => 1969.2,
+                    _ => 3938.5,
+                };
+                per_lane * f64::from(lanes.max(1))
+            }
+            Link::Usb { gbps } if gbps <= 5.0 => f64::from(gbps) * 100.0,
+            Link::Usb { gbps } => f64::from(gbps) * 1000.0 / 8.0 * 128.0 / 132.0,
+        }
+    }
+
     /// The sustained payload rate this link practically allows, in decimal MB/s:
     /// what results pile up against when the link, not the drive, is the limit.
     pub fn practical_ceiling_mbps(&self) -> f64 {

@@ -9,6 +9,7 @@
 //! tags (`results`) and one row per measured number keyed by its test descriptor
 //! (`metrics`).
 
+pub mod catalogue;
 mod jobs;
 mod postgres;
 pub mod sql;
@@ -17,12 +18,14 @@ pub mod summary;
 
 // A screenshot reading's provenance is stored as the API shows it.
 pub use api_types::{Correction, Provenance};
+pub use catalogue::{Decided, Merged, ProposalRow};
 pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
 pub use summary::PoolSummary;
 
+use api_types::{CatalogueChange, DriveProposal, ProposalStatus};
 use async_trait::async_trait;
 use bench::analysis::Flag;
 use bench::{
@@ -147,13 +150,16 @@ impl Actor {
     }
 }
 
-/// Catalogue drives by id, as read. A catalogue row is written once and never changed
-/// (drives are only inserted, `ON CONFLICT DO NOTHING`), so a drive read once is served
-/// from memory for the life of the storage, even with several servers on one database;
-/// an unknown id is asked again every time (another server may add it). Every
-/// submission names its drive, so this saves a read per `POST /results`.
+/// Drives by id, as read: every submission names or finds its drive, so this saves a
+/// read per `POST /results`. A drive changes only when a moderator accepts a proposal or
+/// merges drives, which forget it here at once; another server on the same PostgreSQL
+/// database sees the change when its copy is [`DRIVE_CACHE_TTL`] old. An unknown id is
+/// asked again every time (another server may add it).
 #[derive(Debug, Default)]
-struct DriveCache(std::sync::RwLock<std::collections::HashMap<String, DriveSku>>);
+struct DriveCache(std::sync::RwLock<std::collections::HashMap<String, (DriveSku, std::time::Instant)>>);
+
+/// How long a drive read stays in a [`DriveCache`].
+const DRIVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl DriveCache {
     /// The drive `id` from memory, or else decoded from the catalogue row's JSON that
@@ -163,13 +169,26 @@ impl DriveCache {
         id: &str,
         read: impl std::future::Future<Output = StorageResult<Option<String>>>,
     ) -> StorageResult<Option<DriveSku>> {
-        if let Some(d) = self.0.read().unwrap_or_else(|e| e.into_inner()).get(id) {
-            return Ok(Some(d.clone()));
+        if let Some((d, at)) = self.0.read().unwrap_or_else(|e| e.into_inner()).get(id) {
+            if at.elapsed() < DRIVE_CACHE_TTL {
+                return Ok(Some(d.clone()));
+            }
         }
-        let Some(spec) = read.await? else { return Ok(None) };
+        let Some(spec) = read.await? else {
+            self.forget(id);
+            return Ok(None);
+        };
         let drive: DriveSku = sql::from_json(&spec)?;
-        self.0.write().unwrap_or_else(|e| e.into_inner()).insert(drive.id.clone(), drive.clone());
+        self.0
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(drive.id.clone(), (drive.clone(), std::time::Instant::now()));
         Ok(Some(drive))
+    }
+
+    /// Drops drive `id` (changed or merged away).
+    fn forget(&self, id: &str) {
+        self.0.write().unwrap_or_else(|e| e.into_inner()).remove(id);
     }
 }
 
@@ -385,6 +404,47 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// At most `limit` drives with a key in [`from`, `to`) (`bench::identity::search_range`),
     /// reviewed ones first, with their visible result counts.
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>>;
+
+    // -- Catalogue contributions (`catalogue`) --------------------------------------------
+
+    /// Stores a proposal (checked by the caller) as open; its id. Changes no drive.
+    async fn add_proposal(
+        &self,
+        proposal: &DriveProposal,
+        warnings: &[String],
+        client: Option<&str>,
+        at: i64,
+    ) -> StorageResult<i64>;
+
+    async fn get_proposal(&self, id: i64) -> StorageResult<Option<ProposalRow>>;
+
+    /// Proposals with this status (every one when `None`), oldest first.
+    async fn list_proposals(&self, status: Option<ProposalStatus>) -> StorageResult<Vec<ProposalRow>>;
+
+    /// Accepts (applying it to the catalogue, with the drive's keys, its results' drive
+    /// tags and flags, and a history entry) or rejects an open proposal, in one
+    /// transaction; on a conflict nothing changes.
+    async fn decide_proposal(
+        &self,
+        id: i64,
+        accept: bool,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Decided>;
+
+    /// Merges drive `from` into `into` in one transaction: results, observations and
+    /// names move, both compare summaries are rebuilt, `from` is deleted, the history
+    /// records it.
+    async fn merge_drives(
+        &self,
+        from: &str,
+        into: &str,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Merged>;
+
+    /// The catalogue's changes (of one drive and the merges into it, or all), oldest first.
+    async fn catalogue_history(&self, drive_id: Option<&str>) -> StorageResult<Vec<CatalogueChange>>;
 
     /// Visible results that name one of these catalogue drives, oldest first.
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;

@@ -1,11 +1,14 @@
 //! PostgreSQL, for several servers on one database.
 
+use super::catalogue;
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::summary;
 use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
     StorageResult, StoredResult, Submitted, UploadInfo,
 };
+use super::{Decided, Merged, ProposalRow};
+use api_types::{CatalogueChange, DriveProposal, ProposalStatus};
 use async_trait::async_trait;
 use bench::{DriveSku, Observation};
 use sqlx::postgres::{PgArguments, PgConnection, PgPoolOptions};
@@ -37,44 +40,8 @@ impl PgStorage {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
-        Self::rebuild_drive_keys_if_stale(&pool).await?;
+        catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default() })
-    }
-
-    /// Adds a drive (`insert`: `INSERT_DRIVE`, or `INSERT_DRIVE_IF_NEW` to leave a known
-    /// id as it is) with every key it is known under.
-    async fn insert_drive(conn: &mut PgConnection, insert: &str, d: &DriveSku) -> StorageResult<()> {
-        bind(sqlx::query(insert), sql::drive_params(d)).execute(&mut *conn).await?;
-        Self::insert_drive_keys(conn, sql::drive_key_rows(d)).await
-    }
-
-    async fn insert_drive_keys(conn: &mut PgConnection, rows: Vec<Vec<Param>>) -> StorageResult<()> {
-        let suffix = " ON CONFLICT DO NOTHING";
-        for (text, params) in sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::MAX_PARAMS, suffix) {
-            bind(sqlx::query(&text), params).execute(&mut *conn).await?;
-        }
-        Ok(())
-    }
-
-    /// Rebuilds every drive's keys when they were made by other rules than
-    /// `bench::identity::LAYOUT` (or never: a database from before drive identity).
-    async fn rebuild_drive_keys_if_stale(pool: &PgPool) -> StorageResult<()> {
-        let layout: Option<String> =
-            sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(pool).await?;
-        if layout.as_deref() == Some(bench::identity::LAYOUT) {
-            return Ok(());
-        }
-        let mut tx = pool.begin().await?;
-        sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
-        let specs: Vec<String> = sqlx::query_scalar(sql::ALL_DRIVE_SPECS).fetch_all(&mut *tx).await?;
-        let mut rows = Vec::new();
-        for spec in &specs {
-            rows.extend(sql::drive_key_rows(&sql::from_json::<DriveSku>(spec)?));
-        }
-        Self::insert_drive_keys(&mut tx, rows).await?;
-        sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -100,7 +67,7 @@ impl PgStorage {
         };
         let submission_id: i64 = row.try_get(0)?;
         for d in s.results.iter().filter_map(|r| r.new_drive.as_ref()) {
-            Self::insert_drive(&mut *conn, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            catalogue::postgres::insert_drive(&mut *conn, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         let insert = sql::insert_result_sql();
         let mut ids = Vec::with_capacity(s.results.len());
@@ -195,7 +162,7 @@ impl Storage for PgStorage {
             return Ok(false);
         }
         for d in drives {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
+            catalogue::postgres::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         for s in submissions {
@@ -213,7 +180,7 @@ impl Storage for PgStorage {
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = self.pool.begin().await?;
         for d in drives {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            catalogue::postgres::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
@@ -260,7 +227,7 @@ impl Storage for PgStorage {
         // The drive it named before, so that both drives' compare summaries follow.
         let before = Self::drive_of(&mut tx, id).await?;
         if let Some(d) = &update.new_drive {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            catalogue::postgres::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
@@ -382,7 +349,8 @@ impl Storage for PgStorage {
     }
 
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
-        let params = vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+        let params =
+            vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
         let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
@@ -392,6 +360,67 @@ impl Storage for PgStorage {
                 })
             })
             .collect()
+    }
+
+    async fn add_proposal(
+        &self,
+        proposal: &DriveProposal,
+        warnings: &[String],
+        client: Option<&str>,
+        at: i64,
+    ) -> StorageResult<i64> {
+        let mut tx = self.pool.begin().await?;
+        let id = catalogue::postgres::add_proposal(&mut tx, proposal, warnings, client, at).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    async fn get_proposal(&self, id: i64) -> StorageResult<Option<ProposalRow>> {
+        catalogue::postgres::proposal(&mut *self.pool.acquire().await?, id).await
+    }
+
+    async fn list_proposals(&self, status: Option<ProposalStatus>) -> StorageResult<Vec<ProposalRow>> {
+        catalogue::postgres::proposals(&mut *self.pool.acquire().await?, status).await
+    }
+
+    async fn decide_proposal(
+        &self,
+        id: i64,
+        accept: bool,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Decided> {
+        let mut tx = self.pool.begin().await?;
+        let decided = catalogue::postgres::decide(&mut tx, id, accept, reason, at).await?;
+        if let Decided::Accepted(d) = &decided {
+            tx.commit().await?;
+            self.drives.forget(&d.id);
+        } else if decided == Decided::Rejected {
+            tx.commit().await?;
+        }
+        Ok(decided)
+    }
+
+    async fn merge_drives(
+        &self,
+        from: &str,
+        into: &str,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Merged> {
+        let mut tx = self.pool.begin().await?;
+        let merged = catalogue::postgres::merge(&mut tx, from, into, reason, at).await?;
+        if let Merged::Moved(_) = merged {
+            summary::postgres::refresh_summaries_for(&mut tx, &[from.to_string(), into.to_string()]).await?;
+            tx.commit().await?;
+            self.drives.forget(from);
+            self.drives.forget(into);
+        }
+        Ok(merged)
+    }
+
+    async fn catalogue_history(&self, drive_id: Option<&str>) -> StorageResult<Vec<CatalogueChange>> {
+        catalogue::postgres::history(&mut *self.pool.acquire().await?, drive_id).await
     }
 
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>> {

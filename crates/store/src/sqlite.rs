@@ -1,11 +1,14 @@
 //! The embedded default: one SQLite file, WAL journal, foreign keys on.
 
+use super::catalogue;
 use super::sql::{self, Param, RawMetric, RawResult};
 use super::summary;
 use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
     StorageResult, StoredResult, Submitted, UploadInfo,
 };
+use super::{Decided, Merged, ProposalRow};
+use api_types::{CatalogueChange, DriveProposal, ProposalStatus};
 use async_trait::async_trait;
 use bench::{DriveSku, Observation};
 use sqlx::sqlite::{
@@ -138,7 +141,7 @@ impl SqliteStorage {
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
-        Self::rebuild_drive_keys_if_stale(&writer).await?;
+        catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
@@ -161,50 +164,12 @@ impl SqliteStorage {
     ) -> StorageResult<Vec<Submitted>> {
         let mut tx = writer.begin().await?;
         for d in drives {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            catalogue::sqlite::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         let outcomes = Self::store_on(&mut tx, submissions).await?;
         tx.commit().await?;
         Ok(outcomes)
-    }
-
-    /// Adds a drive (`insert`: `INSERT_DRIVE`, or `INSERT_DRIVE_IF_NEW` to leave a known
-    /// id as it is) with every key it is known under.
-    async fn insert_drive(conn: &mut SqliteConnection, insert: &str, d: &DriveSku) -> StorageResult<()> {
-        bind(sqlx::query(insert), sql::drive_params(d)).execute(&mut *conn).await?;
-        Self::insert_drive_keys(conn, sql::drive_key_rows(d)).await
-    }
-
-    async fn insert_drive_keys(conn: &mut SqliteConnection, rows: Vec<Vec<Param>>) -> StorageResult<()> {
-        let suffix = " ON CONFLICT DO NOTHING";
-        for (text, params) in
-            sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::SQLITE_INSERT_PARAMS, suffix)
-        {
-            bind(sqlx::query(&text), params).execute(&mut *conn).await?;
-        }
-        Ok(())
-    }
-
-    /// Rebuilds every drive's keys when they were made by other rules than
-    /// `bench::identity::LAYOUT` (or never: a database from before drive identity).
-    async fn rebuild_drive_keys_if_stale(writer: &SqlitePool) -> StorageResult<()> {
-        let layout: Option<String> =
-            sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(writer).await?;
-        if layout.as_deref() == Some(bench::identity::LAYOUT) {
-            return Ok(());
-        }
-        let mut tx = writer.begin().await?;
-        sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
-        let specs: Vec<String> = sqlx::query_scalar(sql::ALL_DRIVE_SPECS).fetch_all(&mut *tx).await?;
-        let mut rows = Vec::new();
-        for spec in &specs {
-            rows.extend(sql::drive_key_rows(&sql::from_json::<DriveSku>(spec)?));
-        }
-        Self::insert_drive_keys(&mut tx, rows).await?;
-        sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -253,7 +218,7 @@ impl SqliteStorage {
         // The community drives their tags created, then results, then their metrics.
         for (i, _) in &stored {
             for d in submissions[*i].results.iter().filter_map(|r| r.new_drive.as_ref()) {
-                Self::insert_drive(&mut *tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+                catalogue::sqlite::insert_drive(&mut *tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
             }
         }
         let result_rows = stored
@@ -421,7 +386,7 @@ impl Storage for SqliteStorage {
             return Ok(false);
         }
         for d in drives {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
+            catalogue::sqlite::insert_drive(&mut tx, sql::INSERT_DRIVE, d).await?;
         }
         Self::insert_observations(&mut tx, observations).await?;
         Self::store_on(&mut tx, submissions).await?;
@@ -488,7 +453,7 @@ impl Storage for SqliteStorage {
         // The drive it named before, so that both drives' compare summaries follow.
         let before = Self::drive_of(&mut tx, id).await?;
         if let Some(d) = &update.new_drive {
-            Self::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
+            catalogue::sqlite::insert_drive(&mut tx, sql::INSERT_DRIVE_IF_NEW, d).await?;
         }
         let sql = sql::update_result_sql();
         let changed = bind(sqlx::query(&sql), sql::update_result_params(id, update))
@@ -593,7 +558,8 @@ impl Storage for SqliteStorage {
     }
 
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
-        let params = vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+        let params =
+            vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
         let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
@@ -603,6 +569,67 @@ impl Storage for SqliteStorage {
                 })
             })
             .collect()
+    }
+
+    async fn add_proposal(
+        &self,
+        proposal: &DriveProposal,
+        warnings: &[String],
+        client: Option<&str>,
+        at: i64,
+    ) -> StorageResult<i64> {
+        let mut tx = self.writer.begin().await?;
+        let id = catalogue::sqlite::add_proposal(&mut tx, proposal, warnings, client, at).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    async fn get_proposal(&self, id: i64) -> StorageResult<Option<ProposalRow>> {
+        catalogue::sqlite::proposal(&mut *self.pool.acquire().await?, id).await
+    }
+
+    async fn list_proposals(&self, status: Option<ProposalStatus>) -> StorageResult<Vec<ProposalRow>> {
+        catalogue::sqlite::proposals(&mut *self.pool.acquire().await?, status).await
+    }
+
+    async fn decide_proposal(
+        &self,
+        id: i64,
+        accept: bool,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Decided> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let decided = catalogue::sqlite::decide(&mut tx, id, accept, reason, at).await?;
+        if let Decided::Accepted(d) = &decided {
+            tx.commit().await?;
+            self.drives.forget(&d.id);
+        } else if decided == Decided::Rejected {
+            tx.commit().await?;
+        }
+        Ok(decided)
+    }
+
+    async fn merge_drives(
+        &self,
+        from: &str,
+        into: &str,
+        reason: Option<&str>,
+        at: i64,
+    ) -> StorageResult<Merged> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let merged = catalogue::sqlite::merge(&mut tx, from, into, reason, at).await?;
+        if let Merged::Moved(_) = merged {
+            summary::sqlite::refresh_summaries_for(&mut tx, &[from.to_string(), into.to_string()]).await?;
+            tx.commit().await?;
+            self.drives.forget(from);
+            self.drives.forget(into);
+        }
+        Ok(merged)
+    }
+
+    async fn catalogue_history(&self, drive_id: Option<&str>) -> StorageResult<Vec<CatalogueChange>> {
+        catalogue::sqlite::history(&mut *self.pool.acquire().await?, drive_id).await
     }
 
     async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>> {

@@ -2,6 +2,7 @@
 
 mod auth;
 mod browse;
+mod catalogue;
 pub mod client;
 mod compare;
 mod csv;
@@ -97,6 +98,17 @@ pub struct AppState {
     pub dump_every: Option<Duration>,
 }
 
+impl AppState {
+    /// Counts one submission (a result file, a proposal) against `client`'s rate, as
+    /// every anonymous write does; 429 when it is used up.
+    pub fn check_submit_rate(&self, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+        match &self.limiter {
+            Some(limiter) => limiter.check(client.unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()), 1),
+            None => Ok(()),
+        }
+    }
+}
+
 pub const API_PREFIX: &str = "/api/v1";
 
 /// The whole application with these limits, no moderator and no rate limit.
@@ -128,6 +140,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(health::router())
         .merge(results::router())
         .merge(drives::router())
+        .merge(catalogue::router())
         .merge(observations::router())
         .merge(compare::router())
         .merge(rated::router())

@@ -36,7 +36,8 @@ use utoipa::{OpenApi as _, ToSchema};
     servers((url = "/api/v1", description = "This server")),
     tags(
         (name = "results", description = "Submit, browse, correct and delete results"),
-        (name = "moderation", description = "Hide and restore results (admin token)"),
+        (name = "moderation", description = "Hide and restore results, decide catalogue proposals, merge drives (admin token)"),
+        (name = "catalogue", description = "Propose new drives and changes to drives, and read the catalogue's history"),
         (name = "drives", description = "The drive catalogue, drive pages and comparisons"),
         (name = "ocr", description = "Read CrystalDiskMark and KDiskMark screenshots"),
         (name = "meta", description = "Health and this document"),

@@ -288,6 +288,14 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     let job =
         app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(screenshot(0))).await.json();
     let job_id = job["id"].as_i64().unwrap();
+    // Two proposals to decide, and a community drive to merge.
+    let mut proposals = Vec::new();
+    for alias in ["C300-A", "C300-B"] {
+        let p = app.post_json("/api/v1/proposals", &json!({"drive_id": C300_64, "aliases": [alias]})).await;
+        proposals.push(p.json()["id"].as_i64().unwrap());
+    }
+    let community = json!({"result": a_result(433.5), "tags": {"drive": {"vendor": "Test", "model": "Merge Me", "capacity_gb": 64}}});
+    assert_eq!(app.post_json("/api/v1/results", &community).await.status, StatusCode::CREATED);
 
     // One valid request per operation, in an order that works (delete last).
     type Case<'a> = (&'a str, &'a str, String, Option<&'a str>, Option<Value>);
@@ -375,6 +383,40 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ),
         ("get", "/ocr/{id}", format!("/ocr/{job_id}"), None, None),
         ("get", "/ocr/{id}/image", format!("/ocr/{job_id}/image"), None, None),
+        (
+            "post",
+            "/proposals",
+            "/proposals".into(),
+            None,
+            Some(
+                json!({"drive_id": M2S_64, "rated": {"seq_read_mbps": 300, "seq_read_source": "a datasheet"}}),
+            ),
+        ),
+        ("get", "/proposals", "/proposals?status=open".into(), None, None),
+        ("get", "/proposals/{id}", format!("/proposals/{}", proposals[0]), None, None),
+        (
+            "post",
+            "/proposals/{id}/accept",
+            format!("/proposals/{}/accept", proposals[0]),
+            Some(ADMIN),
+            Some(json!({})),
+        ),
+        (
+            "post",
+            "/proposals/{id}/reject",
+            format!("/proposals/{}/reject", proposals[1]),
+            Some(ADMIN),
+            Some(json!({"reason": "duplicate"})),
+        ),
+        (
+            "post",
+            "/drives/{id}/merge",
+            "/drives/test-merge-me-64gb/merge".into(),
+            Some(ADMIN),
+            Some(json!({"into": C300_64})),
+        ),
+        ("get", "/catalogue/history", "/catalogue/history".into(), None, None),
+        ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
     ];
     let mut covered: BTreeSet<(String, String)> =
         cases.iter().map(|(m, p, ..)| (m.to_string(), p.to_string())).collect();
