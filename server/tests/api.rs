@@ -2077,6 +2077,7 @@ on_both_backends!(
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,
     concurrent_submissions_of_one_new_drive_make_one_drive,
+    the_drives_index_and_leaderboards_rank_one_test_with_n,
     a_rated_figure_needs_its_source_and_waits_for_a_moderator,
     a_new_drive_enters_the_catalogue_when_accepted,
     merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount,

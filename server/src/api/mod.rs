@@ -12,6 +12,7 @@ mod edit;
 mod embed;
 mod extract;
 mod health;
+mod leaderboard;
 mod observations;
 mod ocr;
 mod openapi;
@@ -141,6 +142,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(results::router())
         .merge(drives::router())
         .merge(catalogue::router())
+        .merge(leaderboard::router())
         .merge(observations::router())
         .merge(compare::router())
         .merge(rated::router())

@@ -229,3 +229,52 @@ pub async fn concurrent_submissions_of_one_new_drive_make_one_drive(app: &TestAp
         (Some("kingston-a400-240gb"), Some(8))
     );
 }
+
+pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestApp) {
+    for (i, seq) in [540.0, 530.0, 520.0].into_iter().enumerate() {
+        post_with_drive(
+            app,
+            seq + i as f64 * 0.1,
+            json!({"vendor": "Kingston", "model": "A400", "capacity_gb": 240}),
+        )
+        .await;
+    }
+    post_with_drive(app, 900.0, json!({"vendor": "Crucial", "model": "MX500", "capacity_gb": 500})).await;
+
+    // The index: every drive with its count; community drives filterable.
+    let index = app.get("/api/v1/drives/index?reviewed=false&sort=results").await;
+    assert_eq!(index.status, StatusCode::OK, "{}", index.text);
+    let rows = index.json()["drives"].as_array().unwrap().clone();
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["kingston-a400-240gb", "crucial-mx500-500gb"], "most results first");
+    let key = &rows[0]["key"]["seq_read"];
+    assert_eq!((key["n"].as_u64(), key["median_mbps"].as_f64()), (Some(3), Some(530.1)), "{key}");
+    let test = key["test"].as_str().unwrap().to_string();
+    let all = app.get("/api/v1/drives/index").await.json()["drives"].as_array().unwrap().len();
+    assert_eq!(all, drive_list(app).await.len(), "every drive");
+    let sata = app.get("/api/v1/drives/index?interface=sata").await.json();
+    let sata = sata["drives"].as_array().unwrap();
+    assert!(!sata.is_empty() && sata.iter().all(|d| d["interface"].as_str().unwrap().starts_with("sata-")));
+    assert_eq!(app.get("/api/v1/drives/index?sort=speed").await.status, StatusCode::BAD_REQUEST);
+
+    // The leaderboard of that test: the Kingston (n = 3) ranks; the MX500 (n = 1) is left
+    // out unless asked for; medians never increase down the board.
+    let q = super::url_encode(&test);
+    let board = app.get(&format!("/api/v1/leaderboard?test={q}")).await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text);
+    let board = board.json();
+    let lines = board["rows"].as_array().unwrap();
+    let line = |id: &str| lines.iter().find(|r| r["drive_id"] == id).cloned();
+    assert_eq!(line("kingston-a400-240gb").map(|r| r["n"].clone()), Some(json!(3)), "{board}");
+    assert!(line("crucial-mx500-500gb").is_none());
+    assert!(board["left_out"].as_u64().unwrap() >= 1);
+    let medians: Vec<f64> = lines.iter().map(|r| r["median_mbps"].as_f64().unwrap()).collect();
+    assert!(medians.windows(2).all(|w| w[0] >= w[1]), "{medians:?}");
+    assert!(lines.iter().all(|r| r["test"] == test.as_str()), "one test only");
+    let everyone =
+        app.get(&format!("/api/v1/leaderboard?test={q}&min_results=1&reviewed=false")).await.json();
+    let names: Vec<&str> =
+        everyone["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Crucial MX500 500 GB", "Kingston A400 240 GB"]);
+    assert_eq!(app.get("/api/v1/leaderboard").await.status, StatusCode::BAD_REQUEST, "a test is required");
+}

@@ -416,6 +416,14 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
             Some(json!({"into": C300_64})),
         ),
         ("get", "/catalogue/history", "/catalogue/history".into(), None, None),
+        ("get", "/drives/index", "/drives/index?interface=sata&sort=-results".into(), None, None),
+        (
+            "get",
+            "/leaderboard",
+            "/leaderboard?test=cdm-native%20SEQ%201MiB%20Q1T1%20read&min_results=1".into(),
+            None,
+            None,
+        ),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
     ];
     let mut covered: BTreeSet<(String, String)> =

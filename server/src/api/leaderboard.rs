@@ -1,0 +1,382 @@
+//! Browsing what the community measured: `GET /api/v1/drives/index` (every drive,
+//! reviewed or community, with its result count and its key figures, filterable and
+//! sortable) and `GET /api/v1/leaderboard` (one comparable test, drives ranked by their
+//! median, each with n). Both read the compare summary (`test_samples`): per drive and
+//! pool (platform group and data pattern) per test, the median and count.
+//!
+//! Comparability: a number is only ever ranked against numbers of the same test
+//! (`TestKey`: tool family, access, block, queue depth, threads, operation) measured in
+//! one pool, and every figure says which test and pool it is and how many results it
+//! stands on.
+
+use super::drives::drive_url;
+use super::extract::QueryPairs;
+use super::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::storage::PoolSummary;
+use api_types::Aggregates;
+use axum::extract::State;
+use axum::Json;
+use bench::analysis::Summary;
+use bench::{Access, DataPattern, DriveSku, Op, PlatformGroup, TestKey};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard))
+}
+
+/// One figure of one drive: the median of one test in one pool, with n.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PoolFigure {
+    /// The test (`TestKey::id`, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`).
+    pub test: String,
+    /// The platform group the results were measured on.
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
+    /// MB/s.
+    pub median_mbps: f64,
+    /// Results it stands on.
+    pub n: usize,
+    pub result_ids: Vec<i64>,
+}
+
+/// A drive in the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct IndexRow {
+    pub id: String,
+    pub url: String,
+    pub vendor: String,
+    pub model: String,
+    pub capacity_gb: u32,
+    /// False for a community drive, not reviewed yet.
+    pub reviewed: bool,
+    /// The drive's own interface (`sata-6`, `pcie-3-x4`, ...), when the catalogue knows it.
+    pub interface: Option<String>,
+    pub controller: Option<String>,
+    pub nand_vendor: Option<String>,
+    /// Visible results.
+    pub result_count: i64,
+    /// Its key figures, each of the test it was measured with most often: sequential
+    /// read and write, random 4 KiB Q1T1 read and write. Different drives' key figures may
+    /// be of different tests: compare them with the leaderboard, which holds one test.
+    pub key: KeyFigures,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct KeyFigures {
+    pub seq_read: Option<PoolFigure>,
+    pub seq_write: Option<PoolFigure>,
+    pub rnd4k_q1_read: Option<PoolFigure>,
+    pub rnd4k_q1_write: Option<PoolFigure>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DriveIndex {
+    pub drives: Vec<IndexRow>,
+}
+
+/// A leaderboard's line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LeaderboardRow {
+    pub rank: usize,
+    pub drive_id: String,
+    pub url: String,
+    pub name: String,
+    pub reviewed: bool,
+    #[serde(flatten)]
+    pub figure: PoolFigure,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Leaderboard {
+    pub test: String,
+    /// The fewest results a line needs (`min_results`).
+    pub min_results: usize,
+    pub rows: Vec<LeaderboardRow>,
+    /// Pools that matched but had fewer results than `min_results`.
+    pub left_out: usize,
+}
+
+/// Filters shared by the index and the leaderboard.
+#[derive(Debug, Default)]
+struct DriveFilter {
+    vendor: Option<String>,
+    interface: Option<String>,
+    controller: Option<String>,
+    nand: Option<String>,
+    reviewed: Option<bool>,
+}
+
+impl DriveFilter {
+    /// Reads a filter parameter; false when `name` is none of them.
+    fn read(&mut self, name: &str, value: &str) -> ApiResult<bool> {
+        let slot = match name {
+            "vendor" => &mut self.vendor,
+            "interface" => &mut self.interface,
+            "controller" => &mut self.controller,
+            "nand" => &mut self.nand,
+            "reviewed" => {
+                self.reviewed = Some(value.parse().map_err(|_| {
+                    ApiError::bad_request(
+                        format!("reviewed {value:?} is not true or false"),
+                        Some(name.into()),
+                    )
+                })?);
+                return Ok(true);
+            }
+            _ => return Ok(false),
+        };
+        *slot = Some(value.to_lowercase());
+        Ok(true)
+    }
+
+    /// Whether drive `d` passes. Text compares without case; `interface` is a link id
+    /// (`pcie-3-x4`) or its kind alone (`sata`, `pcie`, `usb`).
+    fn keeps(&self, d: &DriveSku) -> bool {
+        let is = |want: &Option<String>, have: Option<&str>| {
+            want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == *w))
+        };
+        let link = d.interface.map(|l| l.id());
+        let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l).to_string());
+        let interface_ok = self
+            .interface
+            .as_ref()
+            .is_none_or(|w| link.as_deref() == Some(w.as_str()) || kind.as_deref() == Some(w.as_str()));
+        is(&self.vendor, Some(&d.vendor))
+            && interface_ok
+            && is(&self.controller, d.controller.model.as_deref())
+            && is(&self.nand, d.nand.vendor.as_deref())
+            && self.reviewed.is_none_or(|r| r == d.reviewed)
+    }
+}
+
+fn figure(pool: &PoolSummary, key: &TestKey, a: &Aggregates) -> Option<PoolFigure> {
+    let Summary { median, count, .. } = a.mbps.clone()?;
+    Some(PoolFigure {
+        test: key.id(),
+        platform: pool.platform.clone(),
+        data_pattern: pool.data_pattern,
+        median_mbps: median,
+        n: count,
+        result_ids: a.result_ids.clone(),
+    })
+}
+
+/// A drive's key figures from its pools: per figure, the test measured most often, and
+/// of it the pool with the most results.
+fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
+    let best = |wanted: &dyn Fn(&TestKey) -> bool| -> Option<PoolFigure> {
+        let mut per_test: BTreeMap<TestKey, usize> = BTreeMap::new();
+        for p in pools {
+            for (k, a) in &p.tests {
+                if wanted(k) && a.mbps.is_some() {
+                    *per_test.entry(*k).or_default() += a.result_ids.len();
+                }
+            }
+        }
+        // Most results first; ties to the larger block and queue (the headline test).
+        let test = per_test.into_iter().max_by_key(|(k, n)| (*n, k.block_size, k.queue_depth))?.0;
+        pools.iter().filter_map(|p| p.tests.get(&test).and_then(|a| figure(p, &test, a))).max_by_key(|f| f.n)
+    };
+    let rnd4k_q1 = |k: &TestKey, op: Op| {
+        k.access == Access::Rnd && k.block_size == 4096 && k.queue_depth == 1 && k.threads == 1 && k.op == op
+    };
+    KeyFigures {
+        seq_read: best(&|k| k.access == Access::Seq && k.op == Op::Read && k.stat.is_none()),
+        seq_write: best(&|k| k.access == Access::Seq && k.op == Op::Write && k.stat.is_none()),
+        rnd4k_q1_read: best(&|k| rnd4k_q1(k, Op::Read) && k.stat.is_none()),
+        rnd4k_q1_write: best(&|k| rnd4k_q1(k, Op::Write) && k.stat.is_none()),
+    }
+}
+
+/// The drives index
+///
+/// Every drive, reviewed or community, with its visible result count and key figures
+/// (each naming its test, pool and n). Filters: `vendor`, `interface` (a link id such as
+/// `pcie-3-x4`, or `sata`/`pcie`/`usb`), `controller`, `nand` (vendor), `reviewed`; sort
+/// `name` (default) or `results` (most first), `-` for the other way.
+#[utoipa::path(
+    get,
+    path = "/drives/index",
+    operation_id = "drives_index",
+    tag = "drives",
+    params(
+        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
+        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
+        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
+        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
+        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+        ("sort" = Option<String>, Query, description = "`name`, `-name`, `results` or `-results`"),
+    ),
+    responses(
+        (status = 200, description = "The drives", body = DriveIndex),
+        (status = 400, description = "An unknown parameter or value", body = ErrorBody),
+    )
+)]
+async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
+    let mut filter = DriveFilter::default();
+    let mut sort = "name".to_string();
+    for (name, value) in &pairs {
+        if filter.read(name, value)? {
+            continue;
+        }
+        match name.as_str() {
+            "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
+                sort = value.clone()
+            }
+            "sort" => {
+                return Err(ApiError::bad_request(
+                    format!("sort {value:?} is not name, -name, results or -results"),
+                    Some("sort".into()),
+                ))
+            }
+            _ => {
+                return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
+            }
+        }
+    }
+    let drives: Vec<_> =
+        state.storage.list_drives().await?.into_iter().filter(|d| filter.keeps(&d.drive)).collect();
+    let ids: Vec<String> = drives.iter().map(|d| d.drive.id.clone()).collect();
+    let pools = state.storage.pools_for_drives(&ids).await?;
+    let mut by_drive: BTreeMap<&str, Vec<&PoolSummary>> = BTreeMap::new();
+    for p in &pools {
+        by_drive.entry(p.drive_sku.as_str()).or_default().push(p);
+    }
+    let mut rows: Vec<IndexRow> = drives
+        .into_iter()
+        .map(|row| {
+            let d = row.drive;
+            let key = key_figures(by_drive.get(d.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
+            IndexRow {
+                url: drive_url(&d.id),
+                interface: d.interface.map(|l| l.id()),
+                controller: d.controller.model.clone(),
+                nand_vendor: d.nand.vendor.clone(),
+                result_count: row.result_count,
+                key,
+                id: d.id,
+                vendor: d.vendor,
+                model: d.model,
+                capacity_gb: d.capacity_gb,
+                reviewed: d.reviewed,
+            }
+        })
+        .collect();
+    // `list_drives` is in name order already.
+    match sort.as_str() {
+        "-name" => rows.reverse(),
+        "results" => rows.sort_by_key(|r| std::cmp::Reverse(r.result_count)),
+        "-results" => rows.sort_by_key(|r| r.result_count),
+        _ => {}
+    }
+    Ok(Json(DriveIndex { drives: rows }))
+}
+
+/// Most lines a leaderboard answers.
+const LEADERBOARD_MAX: usize = 500;
+
+/// A leaderboard of one test
+///
+/// Drives ranked by their median MB/s in one test (`test`, as `TestKey::id` names it,
+/// e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`), one line per drive and pool (platform group
+/// and data pattern: numbers from different platforms are different measurements), each
+/// with n. Lines with fewer than `min_results` results (default 3) are left out and
+/// counted, unless `min_results=1`. The index's filters apply to the drives.
+#[utoipa::path(
+    get,
+    path = "/leaderboard",
+    operation_id = "leaderboard",
+    tag = "drives",
+    params(
+        ("test" = String, Query, description = "The test, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`"),
+        ("min_results" = Option<usize>, Query, minimum = 1, maximum = 1000, description = "Fewest results a line needs (default 3)"),
+        ("limit" = Option<usize>, Query, minimum = 1, maximum = 500, description = "Most lines (default 50)"),
+        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
+        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
+        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
+        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
+        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+    ),
+    responses(
+        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", body = Leaderboard),
+        (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
+    )
+)]
+async fn leaderboard(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<Leaderboard>> {
+    let mut filter = DriveFilter::default();
+    let (mut test, mut min_results, mut limit) = (None, 3usize, 50usize);
+    let number = |name: &str, value: &str, max: usize| {
+        value.parse::<usize>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
+            ApiError::bad_request(
+                format!("{name} {value:?} is not a whole number from 1 to {max}"),
+                Some(name.into()),
+            )
+        })
+    };
+    for (name, value) in &pairs {
+        if filter.read(name, value)? {
+            continue;
+        }
+        match name.as_str() {
+            "test" => test = Some(value.clone()),
+            "min_results" => min_results = number(name, value, 1000)?,
+            "limit" => limit = number(name, value, LEADERBOARD_MAX)?,
+            _ => {
+                return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
+            }
+        }
+    }
+    let test = test.ok_or_else(|| {
+        ApiError::BadRequest(vec![ErrorItem {
+            detail:
+                "which test: `test=` its tool family and short name, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`"
+                    .into(),
+            pointer: Some("test".into()),
+        }])
+    })?;
+    let drives: BTreeMap<String, DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .filter(|d| filter.keeps(&d.drive))
+        .map(|d| (d.drive.id.clone(), d.drive))
+        .collect();
+    let ids: Vec<String> = drives.keys().cloned().collect();
+    let mut lines = Vec::new();
+    let mut left_out = 0;
+    for pool in state.storage.pools_for_drives(&ids).await? {
+        let Some((key, a)) = pool.tests.iter().find(|(k, _)| k.id() == test) else { continue };
+        let Some(f) = figure(&pool, key, a) else { continue };
+        if f.n < min_results {
+            left_out += 1;
+            continue;
+        }
+        lines.push((pool.drive_sku.clone(), f));
+    }
+    lines.sort_by(|a, b| b.1.median_mbps.total_cmp(&a.1.median_mbps).then_with(|| a.0.cmp(&b.0)));
+    let rows = lines
+        .into_iter()
+        .take(limit)
+        .enumerate()
+        .map(|(i, (id, figure))| {
+            let d = &drives[&id];
+            LeaderboardRow {
+                rank: i + 1,
+                url: drive_url(&id),
+                name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
+                reviewed: d.reviewed,
+                drive_id: id,
+                figure,
+            }
+        })
+        .collect();
+    Ok(Json(Leaderboard { test, min_results, rows, left_out }))
+}
