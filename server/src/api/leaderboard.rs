@@ -154,7 +154,7 @@ impl DriveFilter {
 }
 
 fn figure(pool: &PoolSummary, key: &TestKey, a: &Aggregates) -> Option<PoolFigure> {
-    let Summary { median, count, .. } = a.mbps.clone()?;
+    let Summary { median, count, .. } = a.mbps?;
     Some(PoolFigure {
         test: key.id(),
         platform: pool.platform.clone(),
