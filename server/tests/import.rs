@@ -154,3 +154,30 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
     assert!(text(&out.stderr).contains("--tags"), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A drive the catalogue lacks, named only by `--tags`, gets its community drive through
+/// the command line as through the API, and a second file naming it by its model string
+/// lands on the same drive.
+#[tokio::test]
+async fn an_imported_file_of_a_new_drive_creates_it_once() {
+    let dir = std::env::temp_dir().join(format!("ssdbase_import_new_drive_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let p2 = shared().join("corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt");
+    let db = format!("sqlite://{}", dir.join("db.sqlite").display());
+    let out = import(&db, &[&p2], &["--tags", r#"{"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 2000}}"#]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let kdm = shared().join("corpus/real/kdiskmark");
+    let kdm_file = std::fs::read_dir(&kdm).unwrap().map(|e| e.unwrap().path()).find(|p| p.is_file()).unwrap();
+    let out = import(&db, &[&kdm_file], &["--tags", r#"{"drive": {"model": "CRUCIAL P2 2TB"}}"#]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+
+    let storage = ssdbase::open(&db).await.unwrap();
+    let drive = storage.get_drive("crucial-p2-2000gb").await.unwrap().expect("the community drive");
+    assert!(!drive.reviewed);
+    let results = storage.results_for_drives(&[drive.id.clone()]).await.unwrap();
+    assert_eq!(results.len(), 2, "both files on the drive");
+    let how: Vec<_> = results.iter().map(|r| r.tags.drive.identified_by).collect();
+    assert_eq!(how, [Some(bench::DriveMatch::Created), Some(bench::DriveMatch::Name)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
