@@ -163,9 +163,15 @@ async fn an_imported_file_of_a_new_drive_creates_it_once() {
     let dir = std::env::temp_dir().join(format!("ssdbase_import_new_drive_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let p2 = shared().join("corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt");
+    let p2 = shared().join(
+        "corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt",
+    );
     let db = format!("sqlite://{}", dir.join("db.sqlite").display());
-    let out = import(&db, &[&p2], &["--tags", r#"{"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 2000}}"#]);
+    let out = import(
+        &db,
+        &[&p2],
+        &["--tags", r#"{"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 2000}}"#],
+    );
     assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
     let kdm = shared().join("corpus/real/kdiskmark");
     let kdm_file = std::fs::read_dir(&kdm).unwrap().map(|e| e.unwrap().path()).find(|p| p.is_file()).unwrap();

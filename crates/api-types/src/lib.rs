@@ -47,6 +47,23 @@ pub struct DriveListItem {
     pub result_count: i64,
 }
 
+/// `GET /drives/identify`: which drive a text names (a model string, a CrystalDiskMark
+/// comment), found as a submission naming it would find it. Nothing is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveIdentification {
+    pub query: String,
+    /// How a submission naming it would be identified: `name`, `alias` or `loose` (a
+    /// drive that exists), `created` (a new community drive), `ambiguous`, `unknown`.
+    pub identified_by: bench::DriveMatch,
+    /// The drive: one that exists, or the community drive a submission would create.
+    pub drive: Option<DriveSku>,
+    /// Whether `drive` is in the database already.
+    pub exists: bool,
+    /// The drives an ambiguous text matches.
+    pub candidates: Vec<String>,
+}
+
 /// Median, MAD and count of each figure of one test over a set of results, and the
 /// results they come from.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

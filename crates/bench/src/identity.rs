@@ -468,6 +468,18 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
     keys
 }
 
+/// The text in an upload that names its drive, if any: a CrystalDiskMark comment ("Crucial
+/// P2 2TB @ PCIe 3.0 x4") or the target a tool printed (AS SSD's and HD Tune's drive
+/// model), when it reads as a drive: a known vendor first, or a capacity after the model.
+/// What the submit page proposes for the person to confirm; never applied unasked.
+pub fn named_in(result: &crate::BenchResult) -> Option<String> {
+    [result.comment.as_deref(), result.target.as_deref()].into_iter().flatten().find_map(|text| {
+        let id = Identity::from_model_string(text);
+        let names = !id.model_words.is_empty() && (id.vendor.is_some() || id.capacity_gb.is_some());
+        names.then(|| text.trim().to_string())
+    })
+}
+
 /// Where a search for `query` starts and ends among the `p:` keys: every key in
 /// `[from, to)` begins with the query written compactly. `None` for a query with no
 /// letters or digits.

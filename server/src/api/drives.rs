@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(search))
+        .routes(routes!(identify))
         .routes(routes!(get_one))
         .routes(routes!(rated_svg))
         .routes(routes!(rated_png))
@@ -120,6 +121,65 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
         .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })
         .collect();
     Ok(Json(DriveList { drives }))
+}
+
+/// Which drive a text names
+///
+/// A model string as an operating system reports it, a part number, or the comment of a
+/// CrystalDiskMark export ("Crucial P2 2TB @ PCIe 3.0 x4"), identified exactly as a
+/// submission with `{"drive": {"model": q}}` would be: the drive it lands on and how, the
+/// community drive it would create, or the candidates of an ambiguous text. Stores
+/// nothing: the submit page proposes the answer and the person confirms it.
+#[utoipa::path(
+    get,
+    path = "/drives/identify",
+    operation_id = "identify_drive",
+    tag = "drives",
+    params(("q" = String, Query, description = "The text naming a drive", min_length = 1, max_length = 100)),
+    responses(
+        (status = 200, description = "What the text names", body = api_types::DriveIdentification),
+        (status = 400, description = "`q` missing or given twice, or another parameter", body = ErrorBody),
+        (status = 422, description = "A text that cannot name a drive: too long, control characters, only punctuation", body = ErrorBody),
+    )
+)]
+async fn identify(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<api_types::DriveIdentification>> {
+    let mut query = None;
+    for (name, value) in &pairs {
+        match name.as_str() {
+            "q" if query.is_none() => query = Some(value.clone()),
+            _ => {
+                return Err(ApiError::bad_request(
+                    format!("unexpected parameter {name:?} (this route takes q)"),
+                    Some(name.clone()),
+                ))
+            }
+        }
+    }
+    let query = query
+        .ok_or_else(|| ApiError::bad_request("q, the text naming a drive, is missing", Some("q".into())))?;
+    let tag = bench::DriveTag { model: Some(query.clone()), ..bench::DriveTag::default() };
+    let found =
+        crate::ingest::Catalogue::stored(state.storage.as_ref()).identify(&tag).await.map_err(|refused| {
+            match refused.into_item() {
+                Ok(mut item) => {
+                    item.pointer = Some("q".into());
+                    ApiError::Unprocessable(vec![item])
+                }
+                Err(e) => ApiError::Storage(e),
+            }
+        })?;
+    use crate::ingest::Found;
+    use bench::DriveMatch;
+    let (identified_by, drive, exists, candidates) = match found {
+        Found::Drive(d, how) => (how, Some(d), true, Vec::new()),
+        Found::New(d) => (DriveMatch::Created, Some(d), false, Vec::new()),
+        Found::Ambiguous(ids) => (DriveMatch::Ambiguous, None, false, ids),
+        Found::Unknown => (DriveMatch::Unknown, None, false, Vec::new()),
+    };
+    Ok(Json(api_types::DriveIdentification { query, identified_by, drive, exists, candidates }))
 }
 
 pub fn drive_url(id: &str) -> String {

@@ -39,6 +39,22 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
     let before = drive_list(app).await;
     assert!(before.iter().all(|d| d["reviewed"] == true), "the seeds are the reviewed catalogue");
 
+    // What the export's comment names, before and after a submission creates the drive.
+    let comment = "/api/v1/drives/identify?q=Crucial%20P2%202TB%20%40%20PCIe%203.0%20x4";
+    let named = app.get(comment).await;
+    assert_eq!(named.status, StatusCode::OK, "{}", named.text);
+    let named = named.json();
+    assert_eq!(
+        (named["identified_by"].as_str(), named["exists"].as_bool()),
+        (Some("created"), Some(false)),
+        "{named}"
+    );
+    assert_eq!(named["drive"]["id"], "crucial-p2-2000gb");
+    assert_eq!(drive_list(app).await.len(), before.len(), "identifying stores nothing");
+    let junk = app.get("/api/v1/drives/identify?q=%21%21%21").await;
+    assert_eq!(junk.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", junk.text);
+    assert_eq!(junk.json()["errors"][0]["pointer"], "q");
+
     let body = json!({"text": crucial_p2_export(),
         "tags": {"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 500}}});
     let r = app.post_json("/api/v1/results", &body).await;
@@ -80,6 +96,13 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
         "{tag}"
     );
     assert_eq!(drive_list(app).await.len(), before.len() + 1, "no second drive");
+
+    let named = app.get("/api/v1/drives/identify?q=CRUCIAL%20P2%20500GB").await.json();
+    assert_eq!(
+        (named["identified_by"].as_str(), named["exists"].as_bool()),
+        (Some("name"), Some(true)),
+        "{named}"
+    );
 
     // Search as you type finds it, by vendor and model and by model alone.
     for q in ["crucial%20p2", "P2%20500", "cruc"] {

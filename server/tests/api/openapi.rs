@@ -324,6 +324,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("delete", "/results/{id}", format!("/results/{my_id}"), Some(&token), None),
         ("get", "/drives", "/drives".into(), None, None),
         ("get", "/drives/search", "/drives/search?q=c300".into(), None, None),
+        ("get", "/drives/identify", "/drives/identify?q=PLEXTOR%20PX-256M2S".into(), None, None),
         ("get", "/drives/{id}", format!("/drives/{C300_64}"), None, None),
         ("get", "/observations", "/observations".into(), None, None),
         ("get", "/dumps", "/dumps".into(), None, None),
