@@ -84,7 +84,7 @@ struct SearchQuery {
     params(SearchQuery),
     responses(
         (status = 200, description = "The drives found (none is an empty list)", body = DriveList),
-        (status = 400, description = "`q` missing, empty, longer than 100 characters or of punctuation only; `limit` out of range; another parameter", body = ErrorBody),
+        (status = 400, description = "`q` missing, empty or longer than 100 characters; `limit` out of range; another parameter", body = ErrorBody),
     )
 )]
 async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveList>> {
@@ -108,11 +108,16 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
         }
     }
     let query = query.ok_or_else(|| bad("q, the text to search for, is missing".into(), "q"))?;
+    if query.is_empty() {
+        return Err(bad("q is empty".into(), "q"));
+    }
     if query.chars().count() > 100 {
         return Err(bad("q is longer than 100 characters".into(), "q"));
     }
-    let (from, to) = bench::identity::search_range(query)
-        .ok_or_else(|| bad(format!("q {query:?} has no letters or digits to search for"), "q"))?;
+    // Nothing searchable in it (punctuation, symbols): nothing found.
+    let Some((from, to)) = bench::identity::search_range(query) else {
+        return Ok(Json(DriveList { drives: Vec::new() }));
+    };
     let drives = state
         .storage
         .search_drives(&from, &to, limit)
@@ -158,8 +163,9 @@ async fn identify(
             }
         }
     }
-    let query = query
-        .ok_or_else(|| ApiError::bad_request("q, the text naming a drive, is missing", Some("q".into())))?;
+    let query = query.filter(|q| !q.is_empty()).ok_or_else(|| {
+        ApiError::bad_request("q, the text naming a drive, is missing or empty", Some("q".into()))
+    })?;
     let tag = bench::DriveTag { model: Some(query.clone()), ..bench::DriveTag::default() };
     let found =
         crate::ingest::Catalogue::stored(state.storage.as_ref()).identify(&tag).await.map_err(|refused| {

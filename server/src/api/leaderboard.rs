@@ -78,6 +78,20 @@ pub struct DriveIndex {
     pub drives: Vec<IndexRow>,
 }
 
+/// The drives index's orders, as documented.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)] // documentation only: the handler reads the text
+pub enum IndexSort {
+    #[serde(rename = "name")]
+    Name,
+    #[serde(rename = "-name")]
+    NameDescending,
+    #[serde(rename = "results")]
+    Results,
+    #[serde(rename = "-results")]
+    ResultsAscending,
+}
+
 /// A leaderboard's line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LeaderboardRow {
@@ -209,7 +223,7 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
         ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
         ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
         ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
-        ("sort" = Option<String>, Query, description = "`name`, `-name`, `results` or `-results`"),
+        ("sort" = Option<IndexSort>, Query, description = "By name (default) or result count, `-` for the other way"),
     ),
     responses(
         (status = 200, description = "The drives", body = DriveIndex),

@@ -560,7 +560,7 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
         ("get", "/results", "/results?chipset=ICH%0010R&sort=drive&cursor=1.a%00b", 200),
         ("get", "/drives/{id}", "/drives/a%00b", 404),
         ("get", "/drives/{id}", "/drives/no-such-drive", 404),
-        ("get", "/drives/search", "/drives/search?q=%20--%20", 400),
+        ("get", "/drives/search", "/drives/search?q=", 400),
         ("get", "/drives/search", "/drives/search?q=c300&limit=51", 400),
         ("get", "/ocr/{id}", "/ocr/999999999", 404),
         ("get", "/dumps/{dump}/{file}", "/dumps/latest/manifest.json", 404),
