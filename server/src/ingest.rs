@@ -6,9 +6,9 @@
 use crate::error::ErrorItem;
 use crate::storage::{Correction, NewResult, NewSubmission, Storage, StorageError, StorageResult};
 use bench::analysis::{self, Flag};
+use bench::identity::{self, Identity};
 use bench::seeds::Dataset;
 use bench::text::Document;
-use bench::identity::{self, Identity};
 use bench::{BenchResult, DriveMatch, DriveSku, DriveTag, Format, ParseError, TaggedResult, Tags};
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -182,7 +182,11 @@ impl<'a> Catalogue<'a> {
     /// `drives`, then (when given) the database's catalogue. A drive listed twice is its
     /// last listing.
     pub fn with(drives: &[DriveSku], storage: Option<&'a dyn Storage>) -> Catalogue<'a> {
-        Catalogue { known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(), known_keys: None, storage }
+        Catalogue {
+            known: drives.iter().map(|d| (d.id.clone(), d.clone())).collect(),
+            known_keys: None,
+            storage,
+        }
     }
 
     /// Catalogue drive `id`, if there is one.
@@ -252,7 +256,9 @@ impl<'a> Catalogue<'a> {
                 _ => return Ok(Found::Ambiguous(ids)),
             }
         }
-        let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else { return Ok(Found::Unknown) };
+        let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else {
+            return Ok(Found::Unknown);
+        };
         // An id taken by a drive these keys did not find (another name with the same
         // slug) gets a number.
         let base = drive.id.clone();

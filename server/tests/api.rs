@@ -1148,7 +1148,13 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
         client: None,
         created_at: 0,
         results: vec![
-            NewResult { result: result.clone(), tags: Default::default(), source: None, flags: vec![], new_drive: None },
+            NewResult {
+                result: result.clone(),
+                tags: Default::default(),
+                source: None,
+                flags: vec![],
+                new_drive: None,
+            },
             NewResult { result, tags: bad_tags, source: None, flags: vec![], new_drive: None },
         ],
         provenance: None,
@@ -1179,7 +1185,13 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
             edit_token_hash: "0".repeat(64),
             client: None,
             created_at: 0,
-            results: vec![NewResult { result: result.clone(), tags, source: None, flags: vec![], new_drive: None }],
+            results: vec![NewResult {
+                result: result.clone(),
+                tags,
+                source: None,
+                flags: vec![],
+                new_drive: None,
+            }],
             provenance: None,
         }
     };

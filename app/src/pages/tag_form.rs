@@ -34,6 +34,13 @@ impl TagDraft {
         TagDraft { base: tags.clone(), texts: texts.collect() }
     }
 
+    /// Puts `text` into the field named `name` (the drive search fills `drive`).
+    pub fn set(&mut self, name: &str, text: &str) {
+        if let Some(i) = editable().position(|f| f.name == name) {
+            self.texts[i] = text.to_string();
+        }
+    }
+
     /// The tags as edited, or what is wrong with each field that cannot be read.
     pub fn tags(&self) -> Result<Tags, Vec<String>> {
         let mut tags = self.base.clone();

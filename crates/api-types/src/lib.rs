@@ -10,6 +10,7 @@
 mod error;
 mod ocr;
 mod results;
+mod views;
 
 pub use error::{ErrorBody, ErrorItem};
 pub use ocr::{
@@ -19,6 +20,7 @@ pub use results::{
     Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SubmitBody, SubmitResponse,
     SubmittedResult, UploadView,
 };
+pub use views::DrivePageView;
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};

@@ -5,7 +5,9 @@
 //! layout version), and the site's tag forms and filters. Adding a filterable tag is the
 //! model field, one entry here, and one migration per backend adding its column.
 
-use crate::model::{BenchResult, ControllerTag, DriveMatch, Link, LinkPower, NandTag, Raid, StorageMode, Tags};
+use crate::model::{
+    BenchResult, ControllerTag, DriveMatch, Link, LinkPower, NandTag, Raid, StorageMode, Tags,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 

@@ -128,7 +128,11 @@ fn fold_char(c: char) -> Option<char> {
 /// One character as a new drive's name shows it: like [`fold_char`], case kept.
 fn display_char(c: char) -> Option<char> {
     let folded = fold_char(c)?;
-    Some(if c.is_uppercase() || ('\u{FF21}'..='\u{FF3A}').contains(&c) { folded.to_ascii_uppercase() } else { folded })
+    Some(if c.is_uppercase() || ('\u{FF21}'..='\u{FF3A}').contains(&c) {
+        folded.to_ascii_uppercase()
+    } else {
+        folded
+    })
 }
 
 /// `s` folded into words: full-width and look-alike letters as ASCII, lower case, every
@@ -275,7 +279,8 @@ impl Identity {
             id.vendor = Some(g);
             id.vendor_name = vendor.map(|v| v.trim().chars().filter_map(display_char).collect());
         } else if id.vendor.is_some() {
-            id.vendor_name = model.split_whitespace().next().map(|w| w.chars().filter_map(display_char).collect());
+            id.vendor_name =
+                model.split_whitespace().next().map(|w| w.chars().filter_map(display_char).collect());
         }
         // Model words up to the capacity; the rest trails.
         let mut model_words = Vec::new();
@@ -289,8 +294,7 @@ impl Identity {
             model_words.push(words[i]);
             i += 1;
         }
-        id.model_words =
-            model_words.iter().filter(|w| !GENERIC.contains(w)).map(|w| w.to_string()).collect();
+        id.model_words = model_words.iter().filter(|w| !GENERIC.contains(w)).map(|w| w.to_string()).collect();
         id.model_name = model_display(model, &id);
         // Compact forms: the whole model string, without its vendor, and the part number.
         let mut compacts = vec![compact(model), compact(&words.join(" "))];
@@ -310,7 +314,10 @@ impl Identity {
             let w: Vec<&str> = f.split(' ').collect();
             if let [rest @ .., last] = w.as_slice() {
                 let kept: String = rest.concat();
-                if kept.len() >= 6 && (looks_like_revision(last) || (last.len() <= 3 && last.chars().any(|c| c.is_ascii_digit()))) {
+                if kept.len() >= 6
+                    && (looks_like_revision(last)
+                        || (last.len() <= 3 && last.chars().any(|c| c.is_ascii_digit())))
+                {
                     id.loose_compacts.push(kept);
                 }
             }
@@ -430,7 +437,12 @@ fn checked<'a>(field: &'static str, s: Option<&'a str>) -> Result<Option<&'a str
 pub fn keys_of(drive: &DriveSku) -> Vec<String> {
     let mut keys = Vec::new();
     let vendor = vendor_key(&drive.vendor);
-    let main = Identity::read(Some(&drive.vendor), &drive.model, Some(drive.capacity_gb), drive.part_number.as_deref());
+    let main = Identity::read(
+        Some(&drive.vendor),
+        &drive.model,
+        Some(drive.capacity_gb),
+        drive.part_number.as_deref(),
+    );
     keys.extend(main.name_key());
     let model = compact(&drive.model);
     let cap = format!("{}gb", drive.capacity_gb);
@@ -538,7 +550,13 @@ mod tests {
             catalogue_drive("Samsung", "990 PRO", 2000, Some("MZ-V9P2T0BW"), &["Samsung SSD 990 PRO 2TB"]),
             catalogue_drive("Plextor", "PX-M2S", 256, Some("PX-256M2S"), &[]),
             catalogue_drive("Intel", "SSD 510", 120, Some("SSDSC2MH120A2K5"), &["INTEL SSDSC2MH120A2"]),
-            catalogue_drive("Crucial", "RealSSD C400", 128, Some("CSSD-S6M128NM4Q"), &["CFD CSSD-S6M128NM4Q"]),
+            catalogue_drive(
+                "Crucial",
+                "RealSSD C400",
+                128,
+                Some("CSSD-S6M128NM4Q"),
+                &["CFD CSSD-S6M128NM4Q"],
+            ),
             catalogue_drive("Micron", "5300 PRO", 1920, None, &[]),
             catalogue_drive("A-DATA", "S592", 128, Some("AS592S-128GM-C"), &[]),
         ]
@@ -622,7 +640,10 @@ mod tests {
             ..DriveTag::default()
         };
         let d = Identity::from_tag(&tag).unwrap().unwrap().new_drive(None).unwrap();
-        assert_eq!((d.id.as_str(), d.vendor.as_str(), d.model.as_str(), d.capacity_gb), ("crucial-p2-500gb", "Crucial", "P2", 500));
+        assert_eq!(
+            (d.id.as_str(), d.vendor.as_str(), d.model.as_str(), d.capacity_gb),
+            ("crucial-p2-500gb", "Crucial", "P2", 500)
+        );
         assert!(!d.reviewed);
         // The new drive is found again by the same tag, and by its model string.
         let c = vec![d];
@@ -639,9 +660,15 @@ mod tests {
     fn junk_identities_are_refused_with_the_field() {
         let junk = |tag: DriveTag| Identity::from_tag(&tag).unwrap_err();
         assert_eq!(junk(model(&"x".repeat(10_000))).field, "model");
-        assert_eq!(junk(DriveTag { vendor: Some("Sam\u{7}sung".into()), ..DriveTag::default() }).field, "vendor");
+        assert_eq!(
+            junk(DriveTag { vendor: Some("Sam\u{7}sung".into()), ..DriveTag::default() }).field,
+            "vendor"
+        );
         assert_eq!(junk(model("!!! --- ???")).field, "model");
-        assert_eq!(junk(DriveTag { part_number: Some("CT500Pй2".into()), ..DriveTag::default() }).field, "part_number");
+        assert_eq!(
+            junk(DriveTag { part_number: Some("CT500Pй2".into()), ..DriveTag::default() }).field,
+            "part_number"
+        );
         assert_eq!(Identity::from_tag(&model("   ")), Ok(None));
         assert_eq!(Identity::from_tag(&DriveTag::default()), Ok(None));
     }

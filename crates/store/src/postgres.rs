@@ -50,7 +50,9 @@ impl PgStorage {
 
     async fn insert_drive_keys(conn: &mut PgConnection, rows: Vec<Vec<Param>>) -> StorageResult<()> {
         let suffix = " ON CONFLICT DO NOTHING";
-        for (text, params) in sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::MAX_PARAMS, suffix) {
+        for (text, params) in
+            sql::insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, rows, sql::MAX_PARAMS, suffix)
+        {
             bind(sqlx::query(&text), params).execute(&mut *conn).await?;
         }
         Ok(())
@@ -59,8 +61,7 @@ impl PgStorage {
     /// Rebuilds every drive's keys when they were made by other rules than
     /// `bench::identity::LAYOUT` (or never: a database from before drive identity).
     async fn rebuild_drive_keys_if_stale(pool: &PgPool) -> StorageResult<()> {
-        let layout: Option<String> =
-            sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(pool).await?;
+        let layout: Option<String> = sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(pool).await?;
         if layout.as_deref() == Some(bench::identity::LAYOUT) {
             return Ok(());
         }
@@ -382,7 +383,8 @@ impl Storage for PgStorage {
     }
 
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
-        let params = vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+        let params =
+            vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
         let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {

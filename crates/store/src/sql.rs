@@ -137,7 +137,10 @@ pub const ALL_DRIVE_SPECS: &str = "SELECT spec FROM drives ORDER BY id";
 
 /// The drives known under any of `n` keys, as (key, drive id) rows.
 pub fn drives_by_keys_sql(n: usize) -> String {
-    format!("SELECT key, drive_id FROM drive_aliases WHERE key IN ({}) ORDER BY key, drive_id", placeholders(0, n))
+    format!(
+        "SELECT key, drive_id FROM drive_aliases WHERE key IN ({}) ORDER BY key, drive_id",
+        placeholders(0, n)
+    )
 }
 
 /// Drives with a key in [`$1`, `$2`) (a prefix range of `bench::identity::search_range`),

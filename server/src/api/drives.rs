@@ -94,11 +94,13 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
         match name.as_str() {
             "q" if query.is_none() => query = Some(value.as_str()),
             "limit" => {
-                limit = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=SEARCH_LIMIT_MAX).contains(n))
-                    .ok_or_else(|| bad(format!("limit {value:?} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"), "limit"))?
+                limit =
+                    value.parse().ok().filter(|n| (1..=SEARCH_LIMIT_MAX).contains(n)).ok_or_else(|| {
+                        bad(
+                            format!("limit {value:?} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"),
+                            "limit",
+                        )
+                    })?
             }
             "q" => return Err(bad("q is given twice".into(), "q")),
             _ => return Err(bad(format!("unknown parameter {name:?} (this route takes q and limit)"), name)),

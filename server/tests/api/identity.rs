@@ -12,8 +12,9 @@ use serde_json::{json, Value};
 /// The real CrystalDiskMark 8.0.2 export of a Crucial P2 (its comment: "Crucial P2 2TB @
 /// PCIe 3.0 x4").
 fn crucial_p2_export() -> String {
-    let path = common::shared()
-        .join("corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt");
+    let path = common::shared().join(
+        "corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt",
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -27,7 +28,9 @@ async fn stored_drive_tag(app: &TestApp, id: i64) -> Value {
 
 /// Posts a result with these drive tags; its id.
 async fn post_with_drive(app: &TestApp, seq_read: f64, drive: Value) -> i64 {
-    let r = app.post_json("/api/v1/results", &json!({"result": a_result(seq_read), "tags": {"drive": drive}})).await;
+    let r = app
+        .post_json("/api/v1/results", &json!({"result": a_result(seq_read), "tags": {"drive": drive}}))
+        .await;
     assert_eq!(r.status, StatusCode::CREATED, "{drive}: {}", r.text);
     r.json()["id"].as_i64().unwrap()
 }
@@ -50,7 +53,10 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
     assert_eq!(after.len(), before.len() + 1);
     let p2 = after.iter().find(|d| d["id"] == "crucial-p2-500gb").expect("listed");
     assert_eq!((p2["reviewed"].clone(), p2["result_count"].clone()), (json!(false), json!(1)));
-    assert_eq!((p2["vendor"].as_str(), p2["model"].as_str(), p2["capacity_gb"].as_u64()), (Some("Crucial"), Some("P2"), Some(500)));
+    assert_eq!(
+        (p2["vendor"].as_str(), p2["model"].as_str(), p2["capacity_gb"].as_u64()),
+        (Some("Crucial"), Some("P2"), Some(500))
+    );
 
     // Its page holds the result and its per-test aggregates.
     let page = app.get("/api/v1/drives/crucial-p2-500gb").await;
@@ -68,7 +74,11 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
     // capacity in it, odd case and spacing.
     let again = post_with_drive(app, 2100.0, json!({"model": "CRUCIAL  p2   500GB"})).await;
     let tag = stored_drive_tag(app, again).await;
-    assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some("crucial-p2-500gb"), Some("name")), "{tag}");
+    assert_eq!(
+        (tag["sku"].as_str(), tag["identified_by"].as_str()),
+        (Some("crucial-p2-500gb"), Some("name")),
+        "{tag}"
+    );
     assert_eq!(drive_list(app).await.len(), before.len() + 1, "no second drive");
 
     // Search as you type finds it, by vendor and model and by model alone.
@@ -96,13 +106,19 @@ pub async fn model_strings_and_part_numbers_land_on_their_drive(app: &TestApp) {
         assert_eq!(tag["vendor"], "Plextor", "the catalogue's spelling: {tag}");
     }
     // Vendor, model line and capacity as the catalogue has them.
-    let id = post_with_drive(app, 301.5, json!({"vendor": "crucial", "model": "RealSSD C300", "capacity_gb": 256})).await;
+    let id = post_with_drive(
+        app,
+        301.5,
+        json!({"vendor": "crucial", "model": "RealSSD C300", "capacity_gb": 256}),
+    )
+    .await;
     let tag = stored_drive_tag(app, id).await;
     assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some(C300_256), Some("name")), "{tag}");
 }
 
 pub async fn ambiguous_and_unknown_drives_are_stored_without_a_guess(app: &TestApp) {
-    let count = |drives: &[Value], id: &str| drives.iter().find(|d| d["id"] == id).unwrap()["result_count"].clone();
+    let count =
+        |drives: &[Value], id: &str| drives.iter().find(|d| d["id"] == id).unwrap()["result_count"].clone();
     let before = drive_list(app).await;
     // The name says the 128 GB M2S, the part number the 256 GB one.
     let id = post_with_drive(
@@ -134,11 +150,16 @@ pub async fn ambiguous_and_unknown_drives_are_stored_without_a_guess(app: &TestA
     // A submitter cannot claim how its drive was identified.
     let id = post_with_drive(app, 335.0, json!({"identified_by": "given", "candidates": ["x"]})).await;
     let tag = stored_drive_tag(app, id).await;
-    assert_eq!((tag["identified_by"].clone(), tag.get("candidates").cloned()), (json!("unknown"), None), "{tag}");
+    assert_eq!(
+        (tag["identified_by"].clone(), tag.get("candidates").cloned()),
+        (json!("unknown"), None),
+        "{tag}"
+    );
 
     // The uploader names the drive later with the edit token: the result joins it.
     let r = app.post_json("/api/v1/results", &json!({"result": a_result(336.0), "tags": {}})).await;
-    let (id, token) = (r.json()["id"].as_i64().unwrap(), r.json()["edit_token"].as_str().unwrap().to_string());
+    let (id, token) =
+        (r.json()["id"].as_i64().unwrap(), r.json()["edit_token"].as_str().unwrap().to_string());
     let named = app
         .authed(
             Method::PATCH,
@@ -149,7 +170,11 @@ pub async fn ambiguous_and_unknown_drives_are_stored_without_a_guess(app: &TestA
         .await;
     assert_eq!(named.status, StatusCode::OK, "{}", named.text);
     let tag = stored_drive_tag(app, id).await;
-    assert_eq!((tag["sku"].as_str(), tag["identified_by"].as_str()), (Some("samsung-870-evo-1000gb"), Some("created")), "{tag}");
+    assert_eq!(
+        (tag["sku"].as_str(), tag["identified_by"].as_str()),
+        (Some("samsung-870-evo-1000gb"), Some("created")),
+        "{tag}"
+    );
     let page = app.get("/api/v1/drives/samsung-870-evo-1000gb").await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert_eq!(page.json()["drive"]["model"], "870 EVO");
@@ -165,7 +190,9 @@ pub async fn junk_drive_names_are_refused_with_their_field(app: &TestApp) {
         (json!({"vendor": "Plextor", "model": "PX-256Ж2S", "capacity_gb": 256}), "tags.drive.model"),
         (json!({"part_number": "\u{1b}[31m"}), "tags.drive.part_number"),
     ] {
-        let r = app.post_json("/api/v1/results", &json!({"result": a_result(280.0), "tags": {"drive": drive}})).await;
+        let r = app
+            .post_json("/api/v1/results", &json!({"result": a_result(280.0), "tags": {"drive": drive}}))
+            .await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{drive}: {}", r.text);
         assert_eq!(r.json()["errors"][0]["pointer"], pointer, "{}", r.text);
     }
@@ -194,5 +221,8 @@ pub async fn concurrent_submissions_of_one_new_drive_make_one_drive(app: &TestAp
     let kingston: Vec<Value> =
         drive_list(app).await.into_iter().filter(|d| d["vendor"] == "Kingston").collect();
     assert_eq!(kingston.len(), 1, "{kingston:?}");
-    assert_eq!((kingston[0]["id"].as_str(), kingston[0]["result_count"].as_i64()), (Some("kingston-a400-240gb"), Some(8)));
+    assert_eq!(
+        (kingston[0]["id"].as_str(), kingston[0]["result_count"].as_i64()),
+        (Some("kingston-a400-240gb"), Some(8))
+    );
 }
