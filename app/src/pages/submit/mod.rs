@@ -7,7 +7,7 @@
 
 mod reading;
 
-use super::tag_form::{catalogue_and_recent, TagDraft, TagInputs};
+use super::tag_form::{recent_suggestions, TagDraft, TagInputs};
 use super::{DriveSearch, Flags};
 use crate::api::{self, ApiError, SubmitBody, SubmitResponse};
 use crate::screenshot;
@@ -58,7 +58,7 @@ pub fn Submit() -> impl IntoView {
     let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
-    let suggestions = catalogue_and_recent();
+    let suggestions = recent_suggestions();
     // The tags as the form holds them, or nothing after saying what is wrong.
     let checked_tags = move || match form.get_untracked().tags() {
         Ok(tags) => {
