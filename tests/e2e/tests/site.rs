@@ -1143,7 +1143,8 @@ async fn the_other_pages(w: &World) -> Result<()> {
     for (drive, figure, rated) in [
         ("Crucial RealSSD C300 64 GB", "Sequential write", "70 MB/s"),
         ("Plextor PX-M2S 256 GB", "Sequential write", "300 MB/s"),
-        ("Intel SSD 510 120 GB", "Sequential write", "210 MB/s"),
+        // The 510's ratings are in no public source the seeds cite, so none is kept.
+        ("Intel SSD 510 120 GB", "Sequential write", "not rated"),
         ("Crucial RealSSD C400 128 GB", "Sequential write", "not rated"),
     ] {
         ensure!(
@@ -1151,10 +1152,10 @@ async fn the_other_pages(w: &World) -> Result<()> {
             "{drive} {figure} rated {rated} on the controller page: {table:?}"
         );
     }
-    // The Intel 510's rated read has no measurement in the seeds: said so, n = 0.
+    // The PX-M2S 64 GB's rated write has no measurement in the seeds: said so, n = 0.
     ensure!(
-        table.iter().any(|r| r[0] == "Sequential read"
-            && r[1] == "Intel SSD 510 120 GB"
+        table.iter().any(|r| r[0] == "Sequential write"
+            && r[1] == "Plextor PX-M2S 64 GB"
             && r[3] == "no measurement"
             && r[5] == "0"),
         "a rating without a measurement: {table:?}"
