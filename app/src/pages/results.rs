@@ -137,11 +137,10 @@ pub fn Results() -> impl IntoView {
                                     {header("Platform", "chipset")}
                                     {header("Tool", "tool")}
                                     <th scope="col">"Data"</th>
-                                    <th scope="col" class="num">"Seq read MB/s" <span class="n">"(first seq. test)"</span></th>
-                                    <th scope="col" class="num">"Seq write MB/s" <span class="n">"(first seq. test)"</span></th>
-                                    <th scope="col" class="num">"4KiB Q1T1 read MB/s"</th>
-                                    <th scope="col" class="num">"4KiB Q1T1 write MB/s"</th>
-                                    <th scope="col" class="num">"Tests"</th>
+                                    <th scope="col" class="num">"Seq read" <span class="n test">"MB/s, first seq. test"</span></th>
+                                    <th scope="col" class="num">"Seq write" <span class="n test">"MB/s, first seq. test"</span></th>
+                                    <th scope="col" class="num">"RND 4KiB Q1T1 read" <span class="n test">"MB/s"</span></th>
+                                    <th scope="col" class="num">"RND 4KiB Q1T1 write" <span class="n test">"MB/s"</span></th>
                                     <th scope="col" class="num">"Flags"</th>
                                 </tr>
                             </thead>
@@ -184,7 +183,6 @@ fn row(r: ResultView) -> impl IntoView {
             {key_cell(&r.result.metrics, Access::Seq, Op::Write)}
             {key_cell(&r.result.metrics, Access::Rnd, Op::Read)}
             {key_cell(&r.result.metrics, Access::Rnd, Op::Write)}
-            <td class="num">{r.test_names.len()}</td>
             <td class="num">{r.flags.len()}</td>
         </tr>
     }
