@@ -137,12 +137,15 @@ fn nand_text(n: &NandTag) -> String {
     .join(" ")
 }
 
+/// One fact of a result's tags, as text.
+type TagFact = fn(&Tags) -> Option<String>;
+
 /// A community drive's facts as its results were tagged: per fact every value given with
 /// how many results give it, most first, and how many give none, so that submitters who
 /// disagree are seen (`SM2263 (3), SM2263EN (1)`), not settled silently. Facts no result
 /// gives are left out.
 fn as_submitted(results: &[ResultView]) -> Vec<(&'static str, String)> {
-    let facts: [(&'static str, fn(&Tags) -> Option<String>); 4] = [
+    let facts: [(&'static str, TagFact); 4] = [
         ("Controller", |t| t.controller.as_ref().map(controller_text)),
         ("NAND", |t| t.nand.as_ref().map(nand_text)),
         ("DRAM", |t| t.dram_mb.map(|m| format!("{m} MB"))),
@@ -161,7 +164,7 @@ fn as_submitted(results: &[ResultView]) -> Vec<(&'static str, String)> {
             }
             let mut counts: Vec<(String, usize)> = counts.into_iter().collect();
             // Most results first; equal counts in name order (the map's).
-            counts.sort_by(|a, b| b.1.cmp(&a.1));
+            counts.sort_by_key(|c| std::cmp::Reverse(c.1));
             let mut text: Vec<String> = counts.iter().map(|(v, n)| format!("{v} ({n})")).collect();
             if text.is_empty() {
                 return None;

@@ -180,7 +180,7 @@ fn capacity_of(words: &[&str], i: usize) -> Option<(u32, usize)> {
         (number(&w[..split])?, unit_gb(&w[split..])?, 1)
     };
     let gb = (n * unit).round();
-    (gb >= 1.0 && gb <= 1_000_000.0).then_some((gb as u32, used))
+    (1.0..=1_000_000.0).contains(&gb).then_some((gb as u32, used))
 }
 
 /// The first capacity written in `s`, in decimal GB.
