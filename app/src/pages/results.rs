@@ -175,7 +175,7 @@ fn row(r: ResultView) -> impl IntoView {
                 <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
             </td>
             <td>{format_date(r.created_at)}</td>
-            <td>{drive}</td>
+            <td class="drive">{drive}</td>
             <td>{platform_label(&r.tags)}</td>
             <td>{format!("{} {}", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default())}</td>
             <td>{pattern_label(r.result.data_pattern)}</td>
