@@ -129,6 +129,23 @@ pub fn Compare() -> impl IntoView {
     let nav = navigate.clone();
     let set_figure = move |f: Figure| nav(&href(&ids.get_untracked(), f), Default::default());
     let selected = RwSignal::new(None::<(usize, usize)>);
+    // A compared drive by its name (vendor, model, capacity), not its id: from the
+    // comparison once it has loaded, from the drive list before, the id only as a last
+    // resort (a drive neither knows).
+    let name_of = move |id: &str| -> String {
+        let compared = comparison.with(|c| {
+            let c = c.as_ref()?.as_ref().ok()?.as_ref()?;
+            c.drives.iter().find(|d| d.id == id).map(|d| d.label())
+        });
+        compared
+            .or_else(|| {
+                drives.with(|l| {
+                    let d = l.as_ref()?.as_ref().ok()?.drives.iter().find(|d| d.drive.id == id)?;
+                    Some(format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb))
+                })
+            })
+            .unwrap_or_else(|| id.to_string())
+    };
 
     view! {
         <section>
@@ -145,10 +162,11 @@ pub fn Compare() -> impl IntoView {
                             .map(|id| {
                                 let rest: Vec<String> = now.iter().filter(|x| **x != id).cloned().collect();
                                 let remove = href(&rest, figure.get_untracked());
-                                let remove_label = format!("Remove {id}");
+                                let name = name_of(&id);
+                                let remove_label = format!("Remove {name}");
                                 view! {
                                     <li>
-                                        <A href=format!("/drives/{id}")>{id}</A>
+                                        <A href=format!("/drives/{id}")>{name}</A>
                                         <A href=remove attr:aria-label=remove_label attr:class="x">"×"</A>
                                     </li>
                                 }

@@ -6,13 +6,13 @@
 
 use super::rated::RatedHtml;
 use super::{loaded, Embed, ErrorBox, Loading};
-use crate::api::{
-    self, format_date, pattern_label, platform_label, DrivePage as Page, ListResponse, ResultView,
-};
+use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
-use api_types::RatedTable;
+// The drive's answer without the parts the page does not show (see `DrivePageView`).
+use api_types::{DrivePageView as Page, RatedTable};
 use bench::analysis::RatedFigure;
+use bench::{ControllerTag, NandTag, Tags};
 use charts::{
     distribution_height, draw_distribution, draw_rated_bars, drive_distributions, format_value,
     rated_bars_height, rated_charts,
@@ -69,6 +69,14 @@ pub fn DrivePage() -> impl IntoView {
     view! {
         <section>
             {loaded(page, 260, |p: Page| view! { <Specs page=p /> })}
+            // Only a community drive: a reviewed one's facts are the catalogue's.
+            {move || {
+                if !page.with(|p| matches!(p, Some(Ok(p)) if !p.drive.reviewed)) {
+                    return None;
+                }
+                let results = mine.with(|m| m.as_ref().and_then(|m| m.as_ref().ok()).cloned())?;
+                Some(view! { <AsSubmitted results=results /> })
+            }}
             <h2>"Rated vs measured, per capacity"</h2>
             <p class="muted">
                 "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
@@ -109,29 +117,91 @@ fn firmware_item(drive: &str, f: crate::api::FirmwareSeen) -> impl IntoView {
     }
 }
 
+/// `Marvell 88SS9174 stepping BKK2`; empty when nothing is known.
+fn controller_text(c: &ControllerTag) -> String {
+    let stepping = c.stepping.clone().map(|s| format!("stepping {s}"));
+    [c.vendor.clone(), c.model.clone(), stepping].into_iter().flatten().collect::<Vec<_>>().join(" ")
+}
+
+/// `Micron 34 nm MLC ONFI 2.x`; empty when nothing is known.
+fn nand_text(n: &NandTag) -> String {
+    [
+        n.vendor.clone(),
+        n.process_nm.map(|n| format!("{n} nm")),
+        n.cell.map(|c| format!("{c:?}").to_ascii_uppercase()),
+        n.interface.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// One fact of a result's tags, as text.
+type TagFact = fn(&Tags) -> Option<String>;
+
+/// A community drive's facts as its results were tagged: per fact every value given with
+/// how many results give it, most first, and how many give none, so that submitters who
+/// disagree are seen (`SM2263 (3), SM2263EN (1)`), not settled silently. Facts no result
+/// gives are left out.
+fn as_submitted(results: &[ResultView]) -> Vec<(&'static str, String)> {
+    let facts: [(&'static str, TagFact); 4] = [
+        ("Controller", |t| t.controller.as_ref().map(controller_text)),
+        ("NAND", |t| t.nand.as_ref().map(nand_text)),
+        ("DRAM", |t| t.dram_mb.map(|m| format!("{m} MB"))),
+        ("Firmware", |t| t.firmware.clone()),
+    ];
+    facts
+        .into_iter()
+        .filter_map(|(name, get)| {
+            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+            let mut untagged = 0;
+            for r in results {
+                match get(&r.tags).filter(|v| !v.is_empty()) {
+                    Some(v) => *counts.entry(v).or_default() += 1,
+                    None => untagged += 1,
+                }
+            }
+            let mut counts: Vec<(String, usize)> = counts.into_iter().collect();
+            // Most results first; equal counts in name order (the map's).
+            counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+            let mut text: Vec<String> = counts.iter().map(|(v, n)| format!("{v} ({n})")).collect();
+            if text.is_empty() {
+                return None;
+            }
+            if untagged > 0 {
+                text.push(format!("not tagged ({untagged})"));
+            }
+            Some((name, text.join(", ")))
+        })
+        .collect()
+}
+
+/// The "as submitted" facts of a community drive, from the results the page has.
+#[component]
+fn AsSubmitted(results: Vec<ResultView>) -> impl IntoView {
+    let facts = as_submitted(&results);
+    view! {
+        <h2 id="as-submitted">{format!("As submitted, n={}", results.len())}</h2>
+        {if facts.is_empty() {
+            view! { <p class="muted">"No result of this drive was tagged with its controller, NAND, DRAM or firmware."</p> }.into_any()
+        } else {
+            view! {
+                <dl class="facts">
+                    {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
+                </dl>
+            }
+            .into_any()
+        }}
+    }
+}
+
 #[component]
 fn Specs(page: Page) -> impl IntoView {
     let d = page.drive;
     let title = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
-    let controller = [
-        d.controller.vendor.clone(),
-        d.controller.model.clone(),
-        d.controller.stepping.clone().map(|s| format!("stepping {s}")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
-    let nand = [
-        d.nand.vendor.clone(),
-        d.nand.process_nm.map(|n| format!("{n} nm")),
-        d.nand.cell.map(|c| format!("{c:?}").to_ascii_uppercase()),
-        d.nand.interface.clone(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
+    let controller = controller_text(&d.controller);
+    let nand = nand_text(&d.nand);
     let r = &d.rated;
     let rated = [
         r.seq_read_mbps.map(|v| format!("read {} MB/s", format_value(v))),
@@ -159,8 +229,16 @@ fn Specs(page: Page) -> impl IntoView {
     let drive_id = d.id.clone();
     let tests = page.tests;
     let compare = format!("/compare?drives={}", d.id);
+    let n = page.results.len();
     view! {
         <h1>{title}</h1>
+        {(!d.reviewed).then(|| view! {
+            <p class="notice" id="not-reviewed">
+                <strong>"Not reviewed yet"</strong>
+                {format!(" · n = {n} result{} · ", if n == 1 { "" } else { "s" })}
+                "a community drive, created by a submission: no moderator has checked its facts, which are what its results were tagged with (below)."
+            </p>
+        })}
         <dl class="facts">
             {specs.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
             {(!firmware.is_empty()).then(|| view! {
@@ -182,45 +260,42 @@ fn Specs(page: Page) -> impl IntoView {
             <A href=format!("/results?drive={}", d.id)>"All its results"</A>
         </p>
         <h2>"Every test, per platform and data pattern"</h2>
-        <div class="table-wrap">
-            <table>
-                <thead>
-                    <tr>
-                        <th scope="col">"Test"</th>
-                        <th scope="col">"Platform · data"</th>
-                        <th scope="col" class="num">"Median"</th>
-                        <th scope="col" class="num">"MAD"</th>
-                        <th scope="col" class="num">"n"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {tests
-                        .into_iter()
-                        .flat_map(|t| t.groups.into_iter().map(move |g| (t.name.clone(), g)))
-                        .map(|(name, g)| {
-                            let a = &g.aggregates;
-                            let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
-                                (Some(s), _, _) => (Some(s), "MB/s"),
-                                (None, Some(s), _) => (Some(s), "IOPS"),
-                                (None, None, s) => (s, "µs"),
-                            };
-                            view! {
-                                <tr>
-                                    <th scope="row">{name}</th>
-                                    <td>{g.label()}</td>
-                                    <td class="num">{s.map(|s| format!("{} {unit}", format_value(s.median)))}</td>
-                                    <td class="num">{s.map(|s| format_value(s.mad))}</td>
-                                    <td class="num">{s.map(|s| s.count)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
+        <div class="table-wrap" inner_html=tests_table(&tests)></div>
         // The sources' bounds and approximations: the server's table, as it comes.
         <RatedHtml data=format!("/drives/{}/observations", api::encode(&drive_id)) />
     }
+}
+
+/// `s` safe in HTML text and double-quoted attributes.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Every test per platform and data pattern (median, MAD, n) as HTML text: the same table
+/// as Leptos views was about 1 KB more of the page's download (README "Site size").
+fn tests_table(tests: &[api_types::TestSummary]) -> String {
+    let mut rows = String::new();
+    for t in tests {
+        for g in &t.groups {
+            let a = &g.aggregates;
+            let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
+                (Some(s), _, _) => (Some(s), "MB/s"),
+                (None, Some(s), _) => (Some(s), "IOPS"),
+                (None, None, s) => (s, "µs"),
+            };
+            let (median, mad, n) = s.map_or_else(Default::default, |s| {
+                (format!("{} {unit}", format_value(s.median)), format_value(s.mad), s.count.to_string())
+            });
+            rows.push_str(&format!(
+                r#"<tr><th scope="row">{}</th><td>{}</td><td class="num">{median}</td><td class="num">{mad}</td><td class="num">{n}</td></tr>"#,
+                esc(&t.name),
+                esc(&g.label())
+            ));
+        }
+    }
+    format!(
+        r#"<table><thead><tr><th scope="col">Test</th><th scope="col">Platform · data</th><th scope="col" class="num">Median</th><th scope="col" class="num">MAD</th><th scope="col" class="num">n</th></tr></thead><tbody>{rows}</tbody></table>"#
+    )
 }
 
 #[component]

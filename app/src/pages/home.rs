@@ -1,7 +1,8 @@
-//! Home: what SSDBase is, search over the catalogue, the classic comparisons from the
+//! Home: what SSDBase is, drive search as you type (the server's, reviewed and community
+//! drives), the classic comparisons from the
 //! source articles, the latest results.
 
-use super::{drive_list, loaded};
+use super::{loaded, DriveSearch};
 use crate::api::{self, platform_label, ListResponse};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -32,42 +33,7 @@ const CLASSICS: &[(&str, &str, &str)] = &[
 
 #[component]
 pub fn Home() -> impl IntoView {
-    let drives = drive_list();
-    let (q, set_q) = signal(String::new());
     let latest = LocalResource::new(|| api::get::<ListResponse>("/results?limit=8"));
-
-    let matches = move || {
-        let q = q.get().to_lowercase();
-        let words: Vec<&str> = q.split_whitespace().collect();
-        if words.is_empty() {
-            return Vec::new();
-        }
-        drives
-            .get()
-            .and_then(|r| r.ok())
-            .map(|list| {
-                list.drives
-                    .into_iter()
-                    .filter(|d| {
-                        let d = &d.drive;
-                        let hay = format!(
-                            "{} {} {} {} {} {}gb {}",
-                            d.id,
-                            d.vendor,
-                            d.model,
-                            d.part_number.as_deref().unwrap_or(""),
-                            d.controller.model.as_deref().unwrap_or(""),
-                            d.capacity_gb,
-                            d.controller.vendor.as_deref().unwrap_or(""),
-                        )
-                        .to_lowercase();
-                        words.iter().all(|w| hay.contains(w))
-                    })
-                    .take(10)
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-    };
 
     view! {
         <section class="hero">
@@ -75,36 +41,7 @@ pub fn Home() -> impl IntoView {
             <p class="lead">
                 "One place to publish, compare and chart SSD benchmark results — only like with like, always with sample counts."
             </p>
-            <label class="search">
-                <span class="sr-only">"Search drives"</span>
-                <input
-                    type="search"
-                    placeholder="Search a drive, controller or part number (e.g. C300, 88SS9174, SF-2281)"
-                    prop:value=q
-                    on:input=move |ev| set_q.set(event_target_value(&ev))
-                />
-            </label>
-            <ul class="matches" aria-live="polite">
-                {move || {
-                    matches()
-                        .into_iter()
-                        .map(|d| {
-                            let href = format!("/drives/{}", d.drive.id);
-                            let controller = d.drive.controller.model.clone().unwrap_or_default();
-                            view! {
-                                <li>
-                                    <A href=href>
-                                        {format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}
-                                    </A>
-                                    <span class="muted">
-                                        {format!(" {controller} · {} results", d.result_count)}
-                                    </span>
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </ul>
+            <DriveSearch placeholder="Search a drive by vendor, model or part number (e.g. C300, PX-128M2S, CT500P2SSD8)" />
         </section>
         <section>
             <h2>"Classic comparisons"</h2>

@@ -166,6 +166,91 @@ fn flag_class(f: &Flag) -> &'static str {
     }
 }
 
+/// Waits `ms` milliseconds (a `setTimeout` promise).
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// How long typing must pause before the drive search asks the server: one request per
+/// pause, not one per key.
+const SEARCH_PAUSE_MS: i32 = 250;
+
+/// Drive search as you type: vendor, model, part number or alias, reviewed and community
+/// drives, answered by `GET /drives/search` once typing pauses. Without `pick` the drives
+/// found link to their pages (home); with it they are buttons handing the drive id to
+/// `pick` (the submit page fills its drive field). One component for both, in the main
+/// module with home, so that the submit page's piece of the wasm carries only its use.
+#[component]
+pub fn DriveSearch(
+    placeholder: &'static str,
+    #[prop(optional)] pick: Option<Callback<String>>,
+) -> impl IntoView {
+    let (q, set_q) = signal(String::new());
+    let found = LocalResource::new(move || {
+        let typed = q.get();
+        async move {
+            let typed = typed.trim().to_string();
+            if typed.is_empty() {
+                return None;
+            }
+            sleep(SEARCH_PAUSE_MS).await;
+            // Typed on meanwhile: a newer search replaces this one, so do not ask.
+            if q.get_untracked().trim() != typed {
+                return None;
+            }
+            Some(api::get::<DriveList>(&format!("/drives/search?q={}&limit=8", api::encode(&typed))).await)
+        }
+    });
+    let item = move |d: api_types::DriveListItem| {
+        let s = d.drive;
+        let name = format!("{} {} {} GB", s.vendor, s.model, s.capacity_gb);
+        let about = format!(
+            " {} · {} results{}",
+            s.controller.model.unwrap_or_default(),
+            d.result_count,
+            if s.reviewed { "" } else { " · not reviewed yet" }
+        );
+        let link = match pick {
+            None => view! { <A href=format!("/drives/{}", s.id)>{name}</A> }.into_any(),
+            Some(pick) => {
+                let id = s.id.clone();
+                view! { <button type="button" class="pick" on:click=move |_| pick.run(id.clone())>{name}</button> }
+                    .into_any()
+            }
+        };
+        view! { <li>{link}<span class="muted">{about}</span></li> }
+    };
+    view! {
+        <label class="search">
+            <span class="sr-only">"Search drives"</span>
+            // Enter must not submit the form around it (the submit page's).
+            <input
+                type="search"
+                placeholder=placeholder
+                prop:value=q
+                on:input=move |ev| set_q.set(event_target_value(&ev))
+                on:keydown=move |ev| {
+                    if ev.key() == "Enter" {
+                        ev.prevent_default();
+                    }
+                }
+            />
+        </label>
+        <ul class="matches" aria-live="polite">
+            {move || {
+                found.get().flatten().map(|answer| match answer {
+                    Err(e) => view! { <li class="muted">{e.to_string()}</li> }.into_any(),
+                    Ok(l) if l.drives.is_empty() => view! { <li class="muted">"No drive matches."</li> }.into_any(),
+                    Ok(l) => l.drives.into_iter().map(item).collect_view().into_any(),
+                })
+            }}
+        </ul>
+    }
+}
+
 /// The catalogue, loaded once per page that needs it.
 pub fn drive_list() -> LocalResource<Result<DriveList, ApiError>> {
     LocalResource::new(|| api::get::<DriveList>("/drives"))

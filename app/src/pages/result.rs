@@ -70,6 +70,7 @@ fn show(r: ResultView) -> impl IntoView {
             "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
             <a rel="external" href=json_href>"JSON"</a>
         </p>
+        {drive_notice(&r.tags)}
         <h2>"Flags"</h2>
         <Flags flags=r.flags.clone() />
         <h2>"Measurements"</h2>
@@ -151,6 +152,59 @@ fn show(r: ResultView) -> impl IntoView {
     }
 }
 
+/// When the result belongs to no drive (none named, or the name matched several), says
+/// so, links the drives it might be, and asks its uploader to name it with the edit
+/// token: such a result stays out of every drive's figures until someone does.
+fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
+    use bench::DriveMatch;
+    let d = &tags.drive;
+    if d.sku.is_some() {
+        return None;
+    }
+    let ambiguous = d.identified_by == Some(DriveMatch::Ambiguous);
+    let what = if ambiguous {
+        "The drive named for this result matches several drives, and SSDBase does not guess: it belongs to none of them yet and counts in no drive's figures."
+    } else {
+        "The drive of this result is unknown: the submission did not name it (vendor, model and capacity, or a catalogue id), so it counts in no drive's figures."
+    };
+    let candidates = d.candidates.clone();
+    // Opens the editor below and puts the cursor in its drive field.
+    let open_editor = move |_| {
+        let doc = document();
+        if let Some(details) = doc.get_element_by_id("edit") {
+            let _ = details.set_attribute("open", "");
+            details.scroll_into_view();
+        }
+        if let Some(input) = doc
+            .query_selector("#edit input[name=drive]")
+            .ok()
+            .flatten()
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = input.focus();
+        }
+    };
+    Some(view! {
+        <div class="notice" role="note" id="drive-notice">
+            <p><strong>{if ambiguous { "Which drive? " } else { "Drive unknown. " }}</strong>{what}</p>
+            {(!candidates.is_empty()).then(|| view! {
+                <p>
+                    "It could be: "
+                    {candidates
+                        .into_iter()
+                        .map(|c| view! { <A href=format!("/drives/{c}")>{c.clone()}</A> " " })
+                        .collect_view()}
+                </p>
+            })}
+            <p>
+                "Did you upload it? Name the drive with the edit token you were given: "
+                <button type="button" on:click=open_editor>"Name the drive"</button>
+                " (the drive field takes a catalogue id such as one above, or vendor, model and capacity)."
+            </p>
+        </div>
+    })
+}
+
 /// Correct the tags or delete the result, with the edit token the submitter was given.
 #[component]
 fn EditBox(r: ResultView) -> impl IntoView {
@@ -198,7 +252,7 @@ fn EditBox(r: ResultView) -> impl IntoView {
         });
     };
     view! {
-        <details class="edit">
+        <details class="edit" id="edit">
             <summary>"Correct or delete (needs the edit token)"</summary>
             <form on:submit=save class="filter-grid">
                 <label>

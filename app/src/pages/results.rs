@@ -4,7 +4,7 @@
 use super::loaded;
 use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::query::{api_query, filters, sorts, toggle_sort, with_param};
-use bench::Tags;
+use bench::{format_block_size, Access, Metric, Op, Stat, Tags};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -137,7 +137,10 @@ pub fn Results() -> impl IntoView {
                                     {header("Platform", "chipset")}
                                     {header("Tool", "tool")}
                                     <th scope="col">"Data"</th>
-                                    <th scope="col" class="num">"Tests"</th>
+                                    <th scope="col" class="num">"Seq read" <span class="n test">"MB/s, first seq. test"</span></th>
+                                    <th scope="col" class="num">"Seq write" <span class="n test">"MB/s, first seq. test"</span></th>
+                                    <th scope="col" class="num">"RND 4KiB Q1T1 read" <span class="n test">"MB/s"</span></th>
+                                    <th scope="col" class="num">"RND 4KiB Q1T1 write" <span class="n test">"MB/s"</span></th>
                                     <th scope="col" class="num">"Flags"</th>
                                 </tr>
                             </thead>
@@ -146,6 +149,9 @@ pub fn Results() -> impl IntoView {
                             </tbody>
                         </table>
                         {empty.then(|| view! { <p class="muted">"No result matches these filters."</p> })}
+                        <p class="muted">
+                            "Key figures as each result's tool measured them: its first sequential test (block size, queue depth and threads beside the value, since tools differ) and its random 4 KiB test at queue depth 1 with one thread. Compare like with like on a drive's page or in Compare."
+                        </p>
                         <nav class="pager" aria-label="Pages">
                             {first.map(|h| view! { <A href=h>"« First page"</A> })}
                             {next.map(|h| view! { <A href=h>"Next page »"</A> })}
@@ -169,13 +175,45 @@ fn row(r: ResultView) -> impl IntoView {
                 <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
             </td>
             <td>{format_date(r.created_at)}</td>
-            <td>{drive}</td>
+            <td class="drive">{drive}</td>
             <td>{platform_label(&r.tags)}</td>
             <td>{format!("{} {}", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default())}</td>
             <td>{pattern_label(r.result.data_pattern)}</td>
-            <td class="num">{r.test_names.len()}</td>
+            {key_cell(&r.result.metrics, Access::Seq, Op::Read)}
+            {key_cell(&r.result.metrics, Access::Seq, Op::Write)}
+            {key_cell(&r.result.metrics, Access::Rnd, Op::Read)}
+            {key_cell(&r.result.metrics, Access::Rnd, Op::Write)}
             <td class="num">{r.flags.len()}</td>
         </tr>
+    }
+}
+
+/// A key figure's metric: the first sequential test of `op` (whatever its parameters), or
+/// for random access the 4 KiB test at queue depth 1, one thread (the one every tool
+/// runs). A tool's min/max/burst rows are not its result, so only plain (or average) rows.
+fn key_metric(metrics: &[Metric], access: Access, op: Op) -> Option<&Metric> {
+    metrics.iter().find(|m| {
+        m.access == access
+            && m.op == op
+            && matches!(m.stat, None | Some(Stat::Avg))
+            && (access == Access::Seq || (m.block_size == 4096 && m.queue_depth == 1 && m.threads == 1))
+    })
+}
+
+/// A key figure's cell: MB/s (IOPS, said so, when the tool printed no MB/s); a sequential
+/// figure names its test, since the column holds whichever the tool ran first.
+fn key_cell(metrics: &[Metric], access: Access, op: Op) -> impl IntoView {
+    let m = key_metric(metrics, access, op);
+    let value = m.and_then(|m| match (m.mbps, m.iops) {
+        (Some(v), _) => Some(charts::format_value(v)),
+        (None, Some(v)) => Some(format!("{} IOPS", charts::format_value(v))),
+        _ => None,
+    });
+    let test = m
+        .filter(|_| access == Access::Seq)
+        .map(|m| format!("{} Q{}T{}", format_block_size(m.block_size), m.queue_depth, m.threads));
+    view! {
+        <td class="num">{value.unwrap_or_else(|| "—".into())}<span class="n test">{test}</span></td>
     }
 }
 

@@ -34,6 +34,13 @@ impl TagDraft {
         TagDraft { base: tags.clone(), texts: texts.collect() }
     }
 
+    /// Puts `text` into the field named `name` (the drive search fills `drive`).
+    pub fn set(&mut self, name: &str, text: &str) {
+        if let Some(i) = editable().position(|f| f.name == name) {
+            self.texts[i] = text.to_string();
+        }
+    }
+
     /// The tags as edited, or what is wrong with each field that cannot be read.
     pub fn tags(&self) -> Result<Tags, Vec<String>> {
         let mut tags = self.base.clone();
@@ -58,13 +65,6 @@ impl Default for Suggestions {
 }
 
 impl Suggestions {
-    /// Suggests `value` for the field named `name`.
-    pub fn add(&mut self, name: &str, value: &str) {
-        if let Some(i) = editable().position(|f| f.name == name) {
-            self.0[i].insert(value.to_string());
-        }
-    }
-
     /// Adds every editable field's value in these tags.
     pub fn add_from(&mut self, tags: &Tags, result: &bench::BenchResult) {
         for (f, values) in editable().zip(&mut self.0) {
@@ -75,24 +75,14 @@ impl Suggestions {
     }
 }
 
-/// Suggestions from the catalogue (drive ids, vendors, models, controllers) and from the
-/// tags of the latest results (what people typed: chipsets, storage controllers, ...).
-pub fn catalogue_and_recent() -> Memo<Suggestions> {
-    let drives = super::drive_list();
+/// Suggestions from the tags of the latest results (what people typed: vendors, models,
+/// controllers, chipsets, ...; the seed results carry the catalogue's). Drive ids come
+/// from the drive search beside the form instead of a list of the whole catalogue, whose
+/// loading code cost the submit page 4 KB of its download.
+pub fn recent_suggestions() -> Memo<Suggestions> {
     let recent = LocalResource::new(|| crate::api::get::<crate::api::ListResponse>("/results?limit=100"));
     Memo::new(move |_| {
         let mut s = Suggestions::default();
-        if let Some(Ok(list)) = drives.get() {
-            for d in &list.drives {
-                let d = &d.drive;
-                s.add("drive", &d.id);
-                s.add("vendor", &d.vendor);
-                s.add("model", &d.model);
-                if let Some(c) = &d.controller.model {
-                    s.add("controller", c);
-                }
-            }
-        }
         if let Some(Ok(list)) = recent.get() {
             for r in &list.results {
                 s.add_from(&r.tags, &r.result);

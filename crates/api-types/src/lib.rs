@@ -11,6 +11,7 @@ mod catalogue;
 mod error;
 mod ocr;
 mod results;
+mod views;
 
 pub use catalogue::{
     CatalogueChange, CatalogueHistory, ChangeAction, DecisionBody, DriveProposal, MergeBody, MergeResponse,
@@ -24,6 +25,7 @@ pub use results::{
     Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SubmitBody, SubmitResponse,
     SubmittedResult, UploadView,
 };
+pub use views::DrivePageView;
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};

@@ -7,8 +7,8 @@
 
 mod reading;
 
-use super::tag_form::{catalogue_and_recent, TagDraft, TagInputs};
-use super::Flags;
+use super::tag_form::{recent_suggestions, TagDraft, TagInputs};
+use super::{DriveSearch, Flags};
 use crate::api::{self, ApiError, SubmitBody, SubmitResponse};
 use crate::screenshot;
 use bench::{BenchResult, Format, ParseError};
@@ -58,7 +58,7 @@ pub fn Submit() -> impl IntoView {
     let (answer, set_answer) = signal(None::<Result<SubmitResponse, ApiError>>);
     let (sending, set_sending) = signal(false);
     let (dragging, set_dragging) = signal(false);
-    let suggestions = catalogue_and_recent();
+    let suggestions = recent_suggestions();
     // The tags as the form holds them, or nothing after saying what is wrong.
     let checked_tags = move || match form.get_untracked().tags() {
         Ok(tags) => {
@@ -213,6 +213,13 @@ pub fn Submit() -> impl IntoView {
                 </div>
                 <fieldset class="tags">
                     <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
+                    <p class="muted">
+                        "Find the drive by vendor, model, part number or the name your system shows; picking one fills the drive id. A drive SSDBase does not know yet: give its vendor, model and capacity, and it gets a page of its own."
+                    </p>
+                    <DriveSearch
+                        placeholder="Search a drive (e.g. C300, CT500P2SSD8)"
+                        pick=Callback::new(move |id: String| form.update(|d| d.set("drive", &id)))
+                    />
                     <div class="filter-grid">
                         <TagInputs draft=form suggestions=suggestions />
                         <label>

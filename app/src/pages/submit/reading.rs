@@ -4,6 +4,7 @@
 //! highlighted. What the person checked is published with the job's id.
 
 use crate::api::{self, ApiError, OcrJob};
+use crate::pages::sleep;
 use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::BenchResult;
 use leptos::lazy;
@@ -23,14 +24,6 @@ fn read_recognition(job: &OcrJob) -> Option<Read> {
     let r = job.recognised()?;
     let confidence = r.result.metrics.iter().map(|m| r.confidence_of(&m.label)).collect();
     Some(Read { result: r.result, confidence })
-}
-
-/// Waits `ms` milliseconds (a `setTimeout` promise).
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// The screenshot being read, if the user gave one instead of text.
