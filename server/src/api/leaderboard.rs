@@ -78,6 +78,26 @@ pub struct DriveIndex {
     pub drives: Vec<IndexRow>,
 }
 
+/// The drives index's query parameters, as documented.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only: the handler reads the pairs
+struct IndexQuery {
+    /// Only this vendor (any case)
+    vendor: Option<String>,
+    /// A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)
+    interface: Option<String>,
+    /// Only this controller model (any case)
+    controller: Option<String>,
+    /// Only this NAND vendor (any case)
+    nand: Option<String>,
+    /// Only reviewed (true) or community (false) drives
+    reviewed: Option<bool>,
+    /// By name (default) or result count, `-` for the other way
+    #[param(inline)]
+    sort: Option<IndexSort>,
+}
+
 /// The drives index's orders, as documented.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
 #[allow(dead_code)] // documentation only: the handler reads the text
@@ -217,14 +237,7 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
     path = "/drives/index",
     operation_id = "drives_index",
     tag = "drives",
-    params(
-        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
-        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
-        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
-        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
-        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
-        ("sort" = Option<IndexSort>, Query, description = "By name (default) or result count, `-` for the other way"),
-    ),
+    params(IndexQuery),
     responses(
         (status = 200, description = "The drives", body = DriveIndex),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
