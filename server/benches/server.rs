@@ -1269,7 +1269,7 @@ fn capacity_written(gb: u32) -> String {
 fn drive_fixture(n: usize) -> Vec<DriveSku> {
     let weights: usize = DRIVE_VENDORS.iter().map(|v| v.1).sum();
     let mut lines_of = vec![0usize; DRIVE_VENDORS.len()];
-    let mut rng = Rng(0xd21e_5);
+    let mut rng = Rng(0xd21e5);
     let mut drives = Vec::with_capacity(n);
     let mut line = 0usize;
     while drives.len() < n {
@@ -1674,7 +1674,7 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
             ("100k catalogue, drive named", big_server.addr, &fixture, Naming::Identity),
             ("100k catalogue, drive id given", big_server.addr, &fixture, Naming::Id),
         ];
-        let mut rng = Rng(0x1d_e471 ^ backend as u64);
+        let mut rng = Rng(0x1de471 ^ backend as u64);
         let mut seen = HashSet::new();
         let mut novel = 0;
         let per_round = (config.submissions / ROUNDS).max(1);
