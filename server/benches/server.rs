@@ -15,12 +15,27 @@
 //!    (`target/bench/ssdbase-1m.sqlite`, PostgreSQL database `ssdbase_bench_1m`); the
 //!    output says whether it was reused.
 //!
+//! 3. Drive identity at scale. A catalogue of 100,000 drives known under about 1,000,000
+//!    keys (`drive_aliases`), loaded in bulk: p50/p99 over HTTP of drive search as you
+//!    type (`GET /api/v1/drives/search`) over a mix of queries, and submissions per second
+//!    that name their drive by vendor, model and capacity, a model string or a part
+//!    number (so `ingest::Catalogue::identify` looks the drive up), each beside the same
+//!    measurement on a database of the seed catalogue in the same run, rounds of the two
+//!    interleaved; and `Catalogue::identify` alone on both. Both databases are made for
+//!    the run and dropped after it.
+//!
 //! Environment: `SSDBASE_BENCH_POSTGRES_URL` (a role that may create databases; set by
 //! xtask), `SSDBASE_BENCH_RESULTS` (fixture size, default 1000000),
 //! `SSDBASE_BENCH_SUBMISSIONS` (uploads per ingest run, default 3000),
 //! `SSDBASE_BENCH_QUERIES` (timed requests per query, default 300),
-//! `SSDBASE_BENCH_ONLY` (`sqlite` or `postgres`), `SSDBASE_BENCH_PARTS` (`ingest`,
-//! `queries`, or both: the default).
+//! `SSDBASE_BENCH_DRIVES` (drives of the identity fixture, default 100000),
+//! `SSDBASE_BENCH_SEARCHES` (timed drive searches, default 2000),
+//! `SSDBASE_BENCH_NEW_DRIVES` (percentage of the drive part's submissions that name a new
+//! drive, default 15), `SSDBASE_BENCH_KEEP` (set: keep the drive part's databases and
+//! say where they are),
+//! `SSDBASE_BENCH_ONLY` (`sqlite` or `postgres`; or `drives`, the same as
+//! `SSDBASE_BENCH_PARTS=drives`), `SSDBASE_BENCH_PARTS` (any of `ingest`, `queries`,
+//! `drives`; all three by default).
 //!
 //! Run by `cargo test` (no `--bench` argument) it only says how to run it.
 
@@ -62,6 +77,9 @@ struct Config {
     only: Option<String>,
     run_ingest: bool,
     run_queries: bool,
+    run_drives: bool,
+    drives: usize,
+    searches: usize,
 }
 
 fn env_usize(name: &str, default: usize) -> Result<usize> {
@@ -72,14 +90,23 @@ fn env_usize(name: &str, default: usize) -> Result<usize> {
 }
 
 async fn run() -> Result<()> {
+    let mut only = std::env::var("SSDBASE_BENCH_ONLY").ok();
+    let mut parts = std::env::var("SSDBASE_BENCH_PARTS").ok();
+    if only.as_deref() == Some("drives") {
+        only = None;
+        parts = Some("drives".into());
+    }
     let config = Config {
         postgres_admin_url: std::env::var("SSDBASE_BENCH_POSTGRES_URL").ok(),
         results: env_usize("SSDBASE_BENCH_RESULTS", 1_000_000)?,
         submissions: env_usize("SSDBASE_BENCH_SUBMISSIONS", 3000)?,
         queries: env_usize("SSDBASE_BENCH_QUERIES", 300)?,
-        only: std::env::var("SSDBASE_BENCH_ONLY").ok(),
-        run_ingest: std::env::var("SSDBASE_BENCH_PARTS").map_or(true, |p| p.contains("ingest")),
-        run_queries: std::env::var("SSDBASE_BENCH_PARTS").map_or(true, |p| p.contains("queries")),
+        only,
+        run_ingest: parts.as_deref().is_none_or(|p| p.contains("ingest")),
+        run_queries: parts.as_deref().is_none_or(|p| p.contains("queries")),
+        run_drives: parts.as_deref().is_none_or(|p| p.contains("drives")),
+        drives: env_usize("SSDBASE_BENCH_DRIVES", 100_000)?,
+        searches: env_usize("SSDBASE_BENCH_SEARCHES", 2000)?,
     };
     let corpus = Corpus::load(&shared_dir()?)?;
     println!(
@@ -109,15 +136,24 @@ async fn run() -> Result<()> {
             true => Some(query_bench(backend, &config, &corpus, &work).await?),
             false => None,
         };
-        reports.push((backend, ingest, queries));
+        let drives = match config.run_drives {
+            true => Some(drive_bench(backend, &config, &corpus, &work).await?),
+            false => None,
+        };
+        reports.push((backend, ingest, queries, drives));
     }
     println!("\n== summary ({} s in all)", started.elapsed().as_secs());
-    for (backend, ingest, queries) in &reports {
+    for (backend, ingest, queries, drives) in &reports {
         if let Some(ingest) = ingest {
             println!("{:<8} ingest subs/s  {}", backend.name(), ingest.line());
         }
         if let Some(queries) = queries {
             println!("{:<8} queries @{}  {}", backend.name(), config.results, queries.line());
+        }
+        if let Some(drives) = drives {
+            for line in drives.lines() {
+                println!("{:<8} drives @{}  {line}", backend.name(), config.drives);
+            }
         }
     }
     Ok(())
@@ -594,8 +630,14 @@ async fn ingest_raw(storage: &DynStorage, uploads: Vec<Upload>, clients: usize) 
 }
 
 async fn ingest_http(addr: SocketAddr, uploads: Vec<Upload>, clients: usize) -> Result<f64> {
-    let n = uploads.len();
-    let queue = Arc::new(std::sync::Mutex::new(uploads.into_iter().map(|u| u.body).collect::<Vec<_>>()));
+    post_bodies(addr, uploads.into_iter().map(|u| u.body).collect(), clients).await
+}
+
+/// POSTs each body to `/api/v1/results` over `clients` keep-alive connections; returns
+/// submissions per second.
+async fn post_bodies(addr: SocketAddr, bodies: Vec<Bytes>, clients: usize) -> Result<f64> {
+    let n = bodies.len();
+    let queue = Arc::new(std::sync::Mutex::new(bodies));
     let mut conns = Vec::new();
     for _ in 0..clients {
         conns.push(Client::connect(addr).await?);
@@ -901,6 +943,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
     ensure!(shapes.len() >= 5, "too few corpus results with 6-12 metrics");
     let mut loader = Loader::open(db).await?;
     loader.insert_drives(&fixture.drives).await?;
+    loader.insert_drive_keys(&fixture.drives).await?;
     let (mut next_submission, mut next_result) = loader.next_ids().await?;
     let mut rng = Rng(0x1_000_000);
     let created_base = 1_600_000_000i64;
@@ -1064,10 +1107,44 @@ impl Loader {
         Ok(())
     }
 
+    /// Inserts drives as `sql::INSERT_DRIVE` does (its columns and `sql::drive_params`,
+    /// `reviewed` written `$N = 1` there too), without their keys.
     async fn insert_drives(&mut self, drives: &[DriveSku]) -> Result<()> {
-        let columns = ["id", "vendor", "model", "part_number", "capacity_gb", "controller", "spec"];
-        debug_assert!(sql::INSERT_DRIVE.contains(&format!("({})", columns.join(", "))));
-        self.insert_rows("drives", &columns, false, drives.iter().flat_map(sql::drive_params).collect()).await
+        const COLUMNS: &str = "(id, vendor, model, part_number, capacity_gb, controller, spec, reviewed)";
+        assert!(
+            sql::INSERT_DRIVE.contains(COLUMNS),
+            "INSERT_DRIVE changed its columns: {}",
+            sql::INSERT_DRIVE
+        );
+        let per_row = 8;
+        let budget = if self.pg() { sql::MAX_PARAMS } else { sql::SQLITE_INSERT_PARAMS };
+        for chunk in drives.chunks((budget / per_row).max(1)) {
+            let params: Vec<Param> = chunk.iter().flat_map(sql::drive_params).collect();
+            assert_eq!(params.len(), chunk.len() * per_row, "sql::drive_params changed");
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|r| {
+                    let n = r * per_row;
+                    let cols: Vec<String> = (1..per_row).map(|c| format!("${}", n + c)).collect();
+                    format!("({}, ${} = 1)", cols.join(", "), n + per_row)
+                })
+                .collect();
+            self.exec(&format!("INSERT INTO drives {COLUMNS} VALUES {}", rows.join(", ")), params).await?;
+        }
+        Ok(())
+    }
+
+    /// Inserts every key of `drives` (`sql::drive_key_rows`, as the store writes them)
+    /// into `drive_aliases`; returns how many.
+    async fn insert_drive_keys(&mut self, drives: &[DriveSku]) -> Result<usize> {
+        let params: Vec<Param> = drives.iter().flat_map(sql::drive_key_rows).flatten().collect();
+        let n = params.len() / sql::DRIVE_KEY_COLUMNS.len();
+        self.insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, false, params).await?;
+        Ok(n)
+    }
+
+    async fn commit_and_begin(&mut self) -> Result<()> {
+        self.exec("COMMIT", vec![]).await?;
+        self.exec("BEGIN", vec![]).await
     }
 
     async fn next_ids(&mut self) -> Result<(i64, i64)> {
@@ -1133,6 +1210,537 @@ impl Loader {
         }
         Ok(())
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Drive identity at scale: 100,000 drives known under about 1,000,000 keys
+// ---------------------------------------------------------------------------------------
+
+/// The drive fixture's vendors as people write them (each one `bench::identity` knows),
+/// their share of the drives, how their part numbers start and their model lines' names.
+const DRIVE_VENDORS: &[(&str, usize, &str, &[&str])] = &[
+    ("Samsung", 16, "MZ-V", &["EVO", "PRO", "EVO Plus", "QVO", "PM"]),
+    ("Western Digital", 10, "WDS", &["Blue SN", "Black SN", "Green SN", "Red SA"]),
+    ("Crucial", 9, "CT", &["P", "T", "MX", "BX"]),
+    ("Kingston", 9, "SKC", &["NV", "KC", "A", "Fury Renegade"]),
+    ("SK hynix", 6, "SHGP", &["Platinum P", "Gold P", "Gold S"]),
+    ("Seagate", 5, "ZP", &["FireCuda", "BarraCuda", "IronWolf"]),
+    ("Sabrent", 4, "SB-RKT", &["Rocket", "Rocket Q", "Rocket Nano"]),
+    ("Intel", 4, "SSDPEK", &["Optane", "DC P", "Pro"]),
+    ("Corsair", 4, "CSSD-F", &["MP", "Force MP"]),
+    ("ADATA", 4, "ASX", &["XPG SX", "Legend", "SU"]),
+    ("Lexar", 3, "LNM", &["NM", "NQ"]),
+    ("Kioxia", 3, "LRC", &["Exceria", "XG"]),
+    ("Solidigm", 2, "SSDPFK", &["P"]),
+    ("Teamgroup", 2, "TM8FP", &["MP", "Cardea Z"]),
+    ("Silicon Power", 2, "SP0", &["UD", "A"]),
+    ("Patriot", 2, "VP4", &["Viper VP", "P"]),
+    ("Transcend", 2, "TS", &["MTE", "ESD"]),
+    ("PNY", 2, "M280CS", &["CS", "XLR8 CS"]),
+    ("Micron", 2, "MTFDKBA", &["M", "MX"]),
+    ("Toshiba", 2, "THNSN", &["XG", "BG"]),
+    ("Plextor", 1, "PX-", &["M8V", "M9P"]),
+    ("Netac", 2, "NT01N", &["NV", "N"]),
+    ("Fanxiang", 2, "FX", &["S", "S Pro"]),
+    ("Gigabyte", 2, "GP-AG", &["Aorus Gen", "GP"]),
+    ("MSI", 1, "S78-44", &["Spatium M"]),
+    ("Hikvision", 1, "HS-SSD-", &["E", "C"]),
+    ("Apacer", 1, "AP", &["AS", "PP"]),
+    ("Lite-On", 1, "LO-", &["CA", "MU"]),
+];
+
+const DRIVE_CAPACITIES: &[u32] =
+    &[120, 128, 240, 250, 256, 480, 500, 512, 960, 1000, 1024, 1920, 2000, 4000, 8000];
+
+/// A capacity as drive names write it: 500GB, 2TB, 1.92TB.
+fn capacity_written(gb: u32) -> String {
+    match gb {
+        1920 => "1.92TB".into(),
+        gb if gb >= 1000 && gb % 1000 == 0 => format!("{}TB", gb / 1000),
+        gb => format!("{gb}GB"),
+    }
+}
+
+/// `n` generated drives: model lines of 3 to 6 capacities each, spread over
+/// [`DRIVE_VENDORS`] by their shares (Samsung the biggest); one in five a community
+/// drive. Each has a part number and three aliases: the model string an operating
+/// system reports (`SAMSUNG SSD EVO 137 500GB`), the part number with a revision
+/// suffix, and an OEM name (`CFD CSSD-…`), so that `keys_of` gives it about ten keys.
+fn drive_fixture(n: usize) -> Vec<DriveSku> {
+    let weights: usize = DRIVE_VENDORS.iter().map(|v| v.1).sum();
+    let mut lines_of = vec![0usize; DRIVE_VENDORS.len()];
+    let mut rng = Rng(0xd21e5);
+    let mut drives = Vec::with_capacity(n);
+    let mut line = 0usize;
+    while drives.len() < n {
+        // Vendors in turn by their weights: line k goes to the vendor whose share of the
+        // weight sum k falls in.
+        let mut at = line % weights;
+        let v = DRIVE_VENDORS
+            .iter()
+            .position(|d| {
+                at < d.1 || {
+                    at -= d.1;
+                    false
+                }
+            })
+            .unwrap();
+        line += 1;
+        let (vendor, _, part_prefix, series) = DRIVE_VENDORS[v];
+        let j = lines_of[v];
+        lines_of[v] += 1;
+        let model = format!("{} {}", series[j % series.len()], 100 + j);
+        let first = rng.below(DRIVE_CAPACITIES.len() - 2);
+        let count = 3 + rng.below(4);
+        for &gb in DRIVE_CAPACITIES.iter().skip(first).take(count) {
+            if drives.len() == n {
+                break;
+            }
+            let i = drives.len();
+            let part = format!(
+                "{part_prefix}{gb}{}{j:04}{}",
+                (b'A' + (v % 26) as u8) as char,
+                ["B", "W", "Z"][i % 3]
+            );
+            let os_vendor = match vendor {
+                "Western Digital" => "WDC".to_string(),
+                v => v.to_uppercase(),
+            };
+            let aliases = vec![
+                format!("{os_vendor} SSD {} {}", model.to_uppercase(), capacity_written(gb)),
+                format!("{part}-{}", ["1G1", "2B0", "0E3"][i % 3]),
+                format!("{} CSSD-S6M{gb}NM{j:04X}{}", ["CFD", "HP"][i % 2], (b'Q' + (v % 8) as u8) as char),
+            ];
+            let nvme = gb != 120 && gb != 240 && i % 4 != 0;
+            drives.push(DriveSku {
+                id: bench::identity::slug(&format!("{vendor} {model} {gb}gb")),
+                vendor: vendor.into(),
+                model: model.clone(),
+                part_number: Some(part),
+                capacity_gb: gb,
+                interface: Some(if nvme {
+                    Link::Pcie { gen: 3 + (i % 3) as u8, lanes: 4 }
+                } else {
+                    Link::Sata { gbps: 6.0 }
+                }),
+                controller: Default::default(),
+                nand: Default::default(),
+                dram_mb: None,
+                aliases,
+                reviewed: i % 5 != 0,
+                rated: RatedSpec {
+                    seq_read_mbps: Some(if nvme { 3500.0 } else { 550.0 }),
+                    seq_write_mbps: Some(if nvme { 3000.0 } else { 500.0 }),
+                    ..Default::default()
+                },
+            });
+        }
+    }
+    drives
+}
+
+/// Loads the drives and their keys in bulk (multi-row inserts, a transaction per 10,000
+/// drives); returns how many keys.
+async fn load_drive_fixture(db: &Db, drives: &[DriveSku], mark: &str) -> Result<usize> {
+    let mut loader = Loader::open(db).await?;
+    let mut keys = 0;
+    for chunk in drives.chunks(10_000) {
+        loader.insert_drives(chunk).await?;
+        keys += loader.insert_drive_keys(chunk).await?;
+        loader.commit_and_begin().await?;
+    }
+    loader.finish(mark).await?;
+    Ok(keys)
+}
+
+/// (name, value) rows of a two-column query.
+async fn counted(db: &Db, q: &str) -> Result<Vec<(String, i64)>> {
+    Ok(match db.backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(&db.url).await?;
+            let v = sqlx::query_as(q).fetch_all(&pool).await?;
+            pool.close().await;
+            v
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(&db.url).await?;
+            let v = sqlx::query_as(q).fetch_all(&pool).await?;
+            pool.close().await;
+            v
+        }
+    })
+}
+
+/// The search mix: (kind, query). Prefixes of 2 to 12 characters of vendor and model as
+/// people type them, model lines alone, part numbers whole and begun, operating system
+/// model strings, queries that match nothing, and very common prefixes.
+fn search_queries(drives: &[DriveSku]) -> Vec<(&'static str, String)> {
+    let mut rng = Rng(0x5ea7c4);
+    let mut pick = || &drives[rng.below(drives.len())];
+    let mut out = Vec::new();
+    for k in 0..22 {
+        let d = pick();
+        let text = format!("{} {}", d.vendor, d.model);
+        out.push(("vendor+model", text.chars().take(2 + k % 11).collect()));
+    }
+    for k in 0..8 {
+        let d = pick();
+        out.push(("model", d.model.chars().take(3 + k).collect()));
+    }
+    for k in 0..8 {
+        let d = pick();
+        let p = d.part_number.clone().unwrap();
+        out.push(("part number", if k % 2 == 0 { p } else { p.chars().take(6).collect() }));
+    }
+    for _ in 0..4 {
+        out.push(("model string", pick().aliases[0].clone()));
+    }
+    out.push(("no match", "Quantum Fireball".into()));
+    out.push(("no match", "zzq 9999".into()));
+    for q in ["Samsung", "sa", "Western Digital", "Samsung EVO"] {
+        out.push(("common prefix", q.into()));
+    }
+    out
+}
+
+/// Times each query in turn after a warm-up; per kind and overall (p50, p99) in ms, and
+/// how many drives each query found (from the warm-up).
+async fn search_latency(
+    client: &mut Client,
+    queries: &[(&'static str, String)],
+    n: usize,
+) -> Result<(Vec<(&'static str, f64, f64)>, Vec<usize>)> {
+    let path = |q: &str| format!("/api/v1/drives/search?q={}", urlencode(q));
+    let mut found = Vec::new();
+    for (_, q) in queries {
+        let (status, body) = client.request(Method::GET, &path(q), None).await?;
+        ensure!(
+            status == StatusCode::OK,
+            "search {q:?} answered {status}: {}",
+            String::from_utf8_lossy(&body)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&body)?;
+        found.push(v["drives"].as_array().map_or(0, Vec::len));
+    }
+    let mut times: Vec<(&'static str, Duration)> = Vec::with_capacity(n);
+    for (kind, q) in queries.iter().cycle().take(n.max(queries.len())) {
+        let p = path(q);
+        let start = Instant::now();
+        let (status, body) = client.request(Method::GET, &p, None).await?;
+        times.push((kind, start.elapsed()));
+        ensure!(status == StatusCode::OK, "GET {p} answered {status}: {}", String::from_utf8_lossy(&body));
+    }
+    let mut kinds: Vec<&'static str> = queries.iter().map(|(k, _)| *k).collect();
+    kinds.dedup();
+    let mut rows = vec![("all", percentiles(times.iter().map(|t| t.1).collect()))];
+    for k in kinds {
+        rows.push((k, percentiles(times.iter().filter(|t| t.0 == k).map(|t| t.1).collect())));
+    }
+    Ok((rows.into_iter().map(|(k, (p50, p99))| (k, p50, p99)).collect(), found))
+}
+
+/// p50 and p99 in milliseconds.
+fn percentiles(mut times: Vec<Duration>) -> (f64, f64) {
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    (at(0.50).as_secs_f64() * 1e3, at(0.99).as_secs_f64() * 1e3)
+}
+
+/// How a submission names its drive in the throughput runs.
+#[derive(Clone, Copy)]
+enum Naming {
+    /// `tags.drive.sku`: no identity lookup (the ingest part's uploads).
+    Id,
+    /// Vendor, model and capacity (35 %), a model string (30 %), a part number (20 %), or
+    /// a drive nobody has named yet, which becomes a community drive (15 %).
+    Identity,
+}
+
+/// `n` distinct upload bodies naming drives of `drives` as `naming` says.
+fn named_uploads(
+    corpus: &Corpus,
+    drives: &[DriveSku],
+    naming: Naming,
+    n: usize,
+    rng: &mut Rng,
+    seen: &mut HashSet<String>,
+    novel: &mut usize,
+) -> Vec<Bytes> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let t = &corpus.templates[rng.below(corpus.templates.len())];
+        let text = vary_text(&t.text, rng.range(0.6, 1.4));
+        if !seen.insert(ingest::sha256_hex(text.as_bytes())) {
+            continue;
+        }
+        let d = &drives[rng.below(drives.len())];
+        let tags =
+            Tags { platform: platform(rng), drive: drive_tag(d, naming, rng, novel), ..Tags::default() };
+        out.push(Bytes::from(serde_json::to_vec(&json!({ "text": text, "tags": tags })).expect("json")));
+    }
+    out
+}
+
+/// How an upload names drive `d` (see [`Naming`]).
+fn drive_tag(d: &DriveSku, naming: Naming, rng: &mut Rng, novel: &mut usize) -> bench::DriveTag {
+    let mut drive = bench::DriveTag::default();
+    // `SSDBASE_BENCH_NEW_DRIVES`: the percentage of new drives instead of 15 (the rest
+    // keep their proportions).
+    let new_share = std::env::var("SSDBASE_BENCH_NEW_DRIVES").ok().and_then(|v| v.parse::<usize>().ok());
+    let roll = match new_share {
+        Some(p) if rng.below(100) < p.min(100) => 99,
+        Some(_) => rng.below(85),
+        None => rng.below(100),
+    };
+    match (naming, roll) {
+        (Naming::Id, _) => drive.sku = Some(d.id.clone()),
+        (Naming::Identity, 35..65) => {
+            drive.model = Some(format!("{} {} {}", d.vendor, d.model, capacity_written(d.capacity_gb)))
+        }
+        (Naming::Identity, 65..85) if d.part_number.is_some() => drive.part_number = d.part_number.clone(),
+        (Naming::Identity, 0..85) => {
+            drive.vendor = Some(d.vendor.clone());
+            drive.model = Some(d.model.clone());
+            drive.capacity_gb = Some(d.capacity_gb);
+        }
+        (Naming::Identity, _) => {
+            *novel += 1;
+            drive.vendor = Some(DRIVE_VENDORS[*novel % DRIVE_VENDORS.len()].0.into());
+            drive.model = Some(format!("Novel {}", *novel));
+            drive.capacity_gb = Some(DRIVE_CAPACITIES[*novel % DRIVE_CAPACITIES.len()]);
+        }
+    }
+    drive
+}
+
+/// `ingest::Catalogue::identify` alone, as a submission runs it (a new catalogue each
+/// time), on `n` drive tags naming drives of `drives`: p50, p99 and mean in ms.
+async fn identify_latency(
+    storage: &DynStorage,
+    drives: &[DriveSku],
+    n: usize,
+    seed: u64,
+) -> Result<(f64, f64, f64)> {
+    let mut rng = Rng(seed);
+    let mut novel = 1_000_000;
+    let tags: Vec<bench::DriveTag> = (0..n)
+        .map(|_| drive_tag(&drives[rng.below(drives.len())], Naming::Identity, &mut rng, &mut novel))
+        .collect();
+    let mut times = Vec::with_capacity(n);
+    for tag in &tags {
+        let start = Instant::now();
+        match ingest::Catalogue::stored(&**storage).identify(tag).await {
+            Ok(_) => {}
+            Err(e) => bail!("identify {tag:?}: {:?}", e.into_item()),
+        }
+        times.push(start.elapsed());
+    }
+    let mean = times.iter().sum::<Duration>().as_secs_f64() * 1e3 / n as f64;
+    let (p50, p99) = percentiles(times);
+    Ok((p50, p99, mean))
+}
+
+struct DriveReport {
+    drives: usize,
+    keys: usize,
+    load_seconds: f64,
+    /// (kind, p50, p99) on the big catalogue, then on the seed one.
+    search: Vec<(&'static str, f64, f64)>,
+    search_seed: (f64, f64),
+    /// (clients, id given on the seed catalogue, identity on the seed catalogue, identity
+    /// on the big one), submissions per second.
+    ingest: Vec<(usize, f64, f64, f64)>,
+}
+
+impl DriveReport {
+    fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "fixture {} drives, {} keys, loaded in {:.0} s",
+            self.drives, self.keys, self.load_seconds
+        )];
+        let (_, p50, p99) = self.search[0];
+        out.push(format!(
+            "search p50 {p50:.2} ms p99 {p99:.2} ms (seed catalogue p50 {:.2} ms p99 {:.2} ms)",
+            self.search_seed.0, self.search_seed.1
+        ));
+        for (clients, id, seed, big) in &self.ingest {
+            out.push(format!(
+                "{clients:>2} clients: identity-named subs/s {big:.0} vs {seed:.0} on the seed catalogue \
+                 ({:.2}x); id given {id:.0}",
+                big / seed
+            ));
+        }
+        out
+    }
+}
+
+/// Rounds of each throughput measurement, the seed and big catalogues' interleaved so
+/// that the machine's other load falls on both alike.
+const ROUNDS: usize = 5;
+
+async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<DriveReport> {
+    let b = backend.name();
+    println!("\n== {b} drive identity: {} drives", config.drives);
+    let pid = std::process::id();
+    let (seed_db, big_db) = match backend {
+        Backend::Sqlite => (
+            Db::sqlite(work.join(format!("drives-seed-{pid}.sqlite"))),
+            Db::sqlite(work.join(format!("drives-{}-{pid}.sqlite", config.drives))),
+        ),
+        Backend::Postgres => {
+            let admin = config.postgres_admin_url.as_deref().unwrap();
+            (
+                Db::postgres(admin, &format!("ssdbase_bench_drives_seed_{pid}")),
+                Db::postgres(admin, &format!("ssdbase_bench_drives_{}_{pid}", config.drives)),
+            )
+        }
+    };
+    let fixture = drive_fixture(config.drives);
+    let expected_keys: usize = fixture.iter().map(|d| bench::identity::keys_of(d).len()).sum();
+    let report = async {
+        for db in [&seed_db, &big_db] {
+            db.recreate().await?;
+            drop(ssdbase::open(&db.url).await?);
+        }
+        let started = Instant::now();
+        let keys = load_drive_fixture(&big_db, &fixture, &format!("drives:{}", config.drives)).await?;
+        let load_seconds = started.elapsed().as_secs_f64();
+        ensure!(keys == expected_keys, "loaded {keys} keys, keys_of gives {expected_keys}");
+        let totals = counted(
+            &big_db,
+            "SELECT 'drives', COUNT(*) FROM drives UNION ALL SELECT 'drive_aliases', COUNT(*) FROM drive_aliases",
+        )
+        .await?;
+        println!(
+            "FIGURE {b} drive fixture: {} drives with {keys} keys ({:.2} per drive) loaded in {load_seconds:.1} s; \
+             the database holds {}",
+            fixture.len(),
+            keys as f64 / fixture.len() as f64,
+            totals.iter().map(|(t, n)| format!("{n} {t}")).collect::<Vec<_>>().join(", ")
+        );
+        let seed = ssdbase::storage::connect(&seed_db.url).await?;
+        let big = ssdbase::storage::connect(&big_db.url).await?;
+        let seed_drives: Vec<DriveSku> = seed.list_drives().await?.into_iter().map(|d| d.drive).collect();
+        let seed_server = Server::start(seed.clone()).await?;
+        let big_server = Server::start(big.clone()).await?;
+
+        // Search as you type.
+        let queries = search_queries(&fixture);
+        let mut client = Client::connect(big_server.addr).await?;
+        let (search, found) = search_latency(&mut client, &queries, config.searches).await?;
+        for ((kind, q), n) in queries.iter().zip(&found) {
+            if (*kind == "no match") != (*n == 0) {
+                println!("note: search {q:?} ({kind}) found {n} drives");
+            }
+        }
+        let mut seed_client = Client::connect(seed_server.addr).await?;
+        let (seed_search, _) = search_latency(&mut seed_client, &queries, config.searches).await?;
+        let search_seed = (seed_search[0].1, seed_search[0].2);
+        println!(
+            "{} queries ({} distinct, limit 10), one client, {} timed requests; drives found per query: {:?}",
+            queries.len(),
+            queries.iter().map(|q| &q.1).collect::<HashSet<_>>().len(),
+            config.searches,
+            found
+        );
+        for (kind, p50, p99) in &search[1..] {
+            println!("  {kind:<14} p50 {p50:.2} ms, p99 {p99:.2} ms");
+        }
+        let (_, p50, p99) = search[0];
+        println!(
+            "FIGURE {b} drive search, {} drives / {keys} keys: p50 {p50:.2} ms, p99 {p99:.2} ms \
+             (seed catalogue of {} drives, same queries: p50 {:.2} ms, p99 {:.2} ms; p99 ratio {:.2})",
+            fixture.len(),
+            seed_drives.len(),
+            search_seed.0,
+            search_seed.1,
+            p99 / search_seed.1
+        );
+
+        // The identity lookup alone, without HTTP or writes.
+        let (i50, i99, imean) = identify_latency(&big, &fixture, 2000, 7).await?;
+        let (s50, s99, smean) = identify_latency(&seed, &seed_drives, 2000, 7).await?;
+        println!(
+            "FIGURE {b} Catalogue::identify alone (2000 drive tags named as the submissions below name them): \
+             {} drives p50 {i50:.3} ms, p99 {i99:.3} ms, mean {imean:.3} ms; seed catalogue p50 {s50:.3} ms, \
+             p99 {s99:.3} ms, mean {smean:.3} ms",
+            fixture.len()
+        );
+
+        // Submissions naming their drive.
+        let targets: [(&str, SocketAddr, &[DriveSku], Naming); 4] = [
+            ("seed catalogue, drive id given", seed_server.addr, &seed_drives, Naming::Id),
+            ("seed catalogue, drive named", seed_server.addr, &seed_drives, Naming::Identity),
+            ("100k catalogue, drive named", big_server.addr, &fixture, Naming::Identity),
+            ("100k catalogue, drive id given", big_server.addr, &fixture, Naming::Id),
+        ];
+        let mut rng = Rng(0x1de471 ^ backend as u64);
+        let mut seen = HashSet::new();
+        let mut novel = 0;
+        let per_round = (config.submissions / ROUNDS).max(1);
+        let mut ingest = Vec::new();
+        for clients in [1, 16] {
+            let mut secs = [0.0f64; 4];
+            let mut round_ratios = Vec::new();
+            for round in 0..ROUNDS {
+                let mut line = Vec::new();
+                let mut rates = [0.0f64; 4];
+                for k in 0..targets.len() {
+                    // Each round starts with another target.
+                    let t = (k + round) % targets.len();
+                    let (name, addr, drives, naming) = targets[t];
+                    let bodies = named_uploads(corpus, drives, naming, per_round, &mut rng, &mut seen, &mut novel);
+                    let rate = post_bodies(addr, bodies, clients).await?;
+                    secs[t] += per_round as f64 / rate;
+                    rates[t] = rate;
+                    line.push(format!("{name} {rate:.0}/s"));
+                }
+                round_ratios.push(rates[2] / rates[1]);
+                println!("{clients:>2} clients, round {}: {}", round + 1, line.join(", "));
+            }
+            let rate = |t: usize| (per_round * ROUNDS) as f64 / secs[t];
+            let (id, seed_rate, big_rate, big_id) = (rate(0), rate(1), rate(2), rate(3));
+            round_ratios.sort_by(f64::total_cmp);
+            println!(
+                "FIGURE {b} submissions naming their drive, {clients} clients: {big_rate:.0}/s with {} drives vs \
+                 {seed_rate:.0}/s with the seed catalogue, ratio {:.2} (median of the rounds' ratios {:.2}; \
+                 drive id given: {big_id:.0}/s vs {id:.0}/s, ratio {:.2})",
+                fixture.len(),
+                big_rate / seed_rate,
+                round_ratios[ROUNDS / 2],
+                big_id / id
+            );
+            ingest.push((clients, id, seed_rate, big_rate));
+        }
+        seed_server.stop();
+        big_server.stop();
+        drop((seed, big));
+        let how = "SELECT COALESCE(drive_identified_by, '-'), COUNT(*) FROM results GROUP BY 1 ORDER BY 1";
+        for (name, db) in [("seed catalogue", &seed_db), ("100k catalogue", &big_db)] {
+            let rows = counted(db, how).await?;
+            println!(
+                "results by how their drive was found, {name}: {}",
+                rows.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        Ok::<_, anyhow::Error>(DriveReport {
+            drives: fixture.len(),
+            keys,
+            load_seconds,
+            search,
+            search_seed,
+            ingest,
+        })
+    }
+    .await;
+    if std::env::var_os("SSDBASE_BENCH_KEEP").is_some() {
+        println!("kept for inspection: {} and {}", seed_db.url, big_db.url);
+    } else {
+        for db in [&seed_db, &big_db] {
+            db.drop_it().await?;
+        }
+    }
+    report
 }
 
 /// `$SSDBASE_SHARED`, or the nearest ancestor's `shared/` folder.

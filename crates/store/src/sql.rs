@@ -146,11 +146,16 @@ pub fn drives_by_keys_sql(n: usize) -> String {
 /// Drives with a key in [`$1`, `$2`) (a prefix range of `bench::identity::search_range`),
 /// reviewed ones first, at most `$3`, with their visible result counts. The keys read are
 /// capped: a short prefix of a popular vendor matches many keys, and a page of drives is
-/// all the search shows.
+/// all the search shows: 200 keys hold the API's most, 50 drives, unless drives have
+/// more than 4 keys under one prefix (a vendor's name begins 2 or 3 of a drive's keys).
+/// The cap is what a search costs at scale (`cargo xtask bench-server`, 100,000 drives):
+/// each key read is a primary-key lookup of its drive and a row to sort; and from about
+/// 1,000 keys up PostgreSQL's planner chose a hash join over a sequential scan of every
+/// drive instead (2,000 keys: 60-160 ms a search; 500: 3-4 ms; 200: 1-2 ms).
 pub const SEARCH_DRIVES: &str = "SELECT d.spec, \
      (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
      FROM drives d WHERE d.id IN \
-     (SELECT drive_id FROM drive_aliases WHERE key >= $1 AND key < $2 ORDER BY key LIMIT 2000) \
+     (SELECT drive_id FROM drive_aliases WHERE key >= $1 AND key < $2 ORDER BY key LIMIT 200) \
      ORDER BY d.reviewed DESC, d.vendor, d.model, d.capacity_gb, d.id LIMIT $3";
 
 /// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
