@@ -234,7 +234,21 @@ impl<'a> Catalogue<'a> {
             }
         };
         for (round, keys) in identity.lookup_keys().into_iter().enumerate() {
-            let ids = self.ids_by_keys(&keys).await.map_err(Refused::Storage)?;
+            let mut ids = self.ids_by_keys(&keys).await.map_err(Refused::Storage)?;
+            if let (true, Some(vendor)) = (ids.len() > 1, &identity.vendor) {
+                // Keys without a vendor ("p105500gb") are shared by other makers' drives:
+                // a tag that names its vendor is not ambiguous between makers.
+                let mut same_maker = Vec::new();
+                for id in &ids {
+                    let d = self.drive(id).await.map_err(Refused::Storage)?;
+                    if d.is_some_and(|d| identity::vendor_key(&d.vendor) == *vendor) {
+                        same_maker.push(id.clone());
+                    }
+                }
+                if !same_maker.is_empty() {
+                    ids = same_maker;
+                }
+            }
             match ids.as_slice() {
                 [] => continue,
                 [id] => {

@@ -5,7 +5,8 @@
 //!
 //! A drive is known under **keys**, which the database keeps in `drive_aliases`:
 //! - `n:VENDOR|MODEL|GB`, its name: the vendor's canonical short name, the model line's
-//!   words without the vendor's own words and the word "SSD", the capacity in decimal GB;
+//!   words without the vendor's own words and the word "SSD" (joined without spaces),
+//!   the capacity in decimal GB;
 //! - `p:COMPACT`, a string written without spaces or punctuation: the part number, the
 //!   model with its capacity (`p2500gb`), vendor + model + capacity, and every alias
 //!   (with and without its vendor). Drive search as you type is a prefix range over these.
@@ -18,7 +19,7 @@ use crate::{DriveSku, DriveTag};
 
 /// The version of the key rules. The store rebuilds every drive's keys at start-up when
 /// the stored keys were made by other rules.
-pub const LAYOUT: &str = "identity-1";
+pub const LAYOUT: &str = "identity-2";
 
 /// Longest vendor, model or part number accepted, in characters.
 pub const MAX_LEN: usize = 100;
@@ -406,7 +407,9 @@ fn looks_like_revision(w: &str) -> bool {
 
 fn name_key<S: AsRef<str>>(vendor: &str, model_words: &[S], gb: u32) -> Option<String> {
     let model: Vec<&str> = model_words.iter().map(AsRef::as_ref).collect();
-    (!model.is_empty() && !vendor.is_empty()).then(|| format!("n:{vendor}|{}|{gb}", model.join(" ")))
+    // The model's words joined without spaces: "P 105" and "P105", "990 PRO" and
+    // "990PRO" are written both ways for one drive.
+    (!model.is_empty() && !vendor.is_empty()).then(|| format!("n:{vendor}|{}|{gb}", model.concat()))
 }
 
 /// Checks one tag text; `None` when absent or blank.
@@ -481,20 +484,26 @@ pub fn named_in(result: &crate::BenchResult) -> Option<String> {
 }
 
 /// Where a search for `query` starts and ends among the `p:` keys: every key in
-/// `[from, to)` begins with the query written compactly. `None` for a query with no
-/// letters or digits.
-pub fn search_range(query: &str) -> Option<(String, String)> {
-    let mut q = compact(query);
-    // Vendors are searched by their key's compact form too ("Western Digital" → "wd").
+/// `[from, to)` begins with the query written compactly. Two ranges when the query
+/// starts with a vendor known under another key: as typed ("WDC WDS…", matching an
+/// operating system's model string) and with the vendor's key ("Western Digital SN…" →
+/// `wdsn…`, matching every WD drive's name). None for a query with no letters or digits.
+pub fn search_ranges(query: &str) -> Vec<(String, String)> {
+    let range = |q: String| (format!("p:{q}"), format!("p:{q}{}", char::MAX));
+    let typed = compact(query);
+    if typed.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![range(typed.clone())];
     let folded = fold(query);
     let words: Vec<&str> = folded.split(' ').collect();
     if let Some((key, n)) = vendor_at_start(&words) {
-        q = format!("{}{}", key.replace(' ', ""), words[n..].concat());
+        let keyed = format!("{}{}", key.replace(' ', ""), words[n..].concat());
+        if keyed != typed {
+            out.push(range(keyed));
+        }
     }
-    if q.is_empty() {
-        return None;
-    }
-    Some((format!("p:{q}"), format!("p:{q}{}", char::MAX)))
+    out
 }
 
 /// A URL-safe id from a drive's name: folded words joined by hyphens ("Crucial P2
@@ -689,10 +698,10 @@ mod tests {
     fn search_ranges_cover_prefixes_of_compact_keys() {
         let c = catalogue();
         let hits = |q: &str| -> Vec<String> {
-            let (from, to) = search_range(q).unwrap();
+            let ranges = search_ranges(q);
             let mut ids: Vec<String> = c
                 .iter()
-                .filter(|d| keys_of(d).iter().any(|k| *k >= from && *k < to))
+                .filter(|d| keys_of(d).iter().any(|k| ranges.iter().any(|(from, to)| k >= from && k < to)))
                 .map(|d| d.id.clone())
                 .collect();
             ids.dedup();
@@ -702,7 +711,19 @@ mod tests {
         assert_eq!(hits("samsung 99"), vec!["samsung-990-pro-2000gb"]);
         assert_eq!(hits("ct500"), vec!["crucial-p2-500gb"]);
         assert_eq!(hits("crucial p2"), vec!["crucial-p2-500gb", "crucial-p2-2000gb"]);
-        assert!(search_range("  -- ").is_none());
+        assert!(search_ranges("  -- ").is_empty());
+        // A vendor written as operating systems write it, and by another name.
+        let mut c = c;
+        c.push(catalogue_drive("WD", "Blue SA510", 500, Some("WDS500G3B0B"), &["WDC WDS500G3B0B-00AXS0"]));
+        let found = |q: &str, c: &[DriveSku]| {
+            let ranges = search_ranges(q);
+            c.iter().any(|d| {
+                d.vendor == "WD" && keys_of(d).iter().any(|k| ranges.iter().any(|(f, t)| k >= f && k < t))
+            })
+        };
+        for q in ["WDC WDS500", "Western Digital Blue", "wd blue sa5", "WDS500G3"] {
+            assert!(found(q, &c), "{q}");
+        }
     }
 
     #[test]

@@ -401,7 +401,7 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// (key, drive id) rows.
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>>;
 
-    /// At most `limit` drives with a key in [`from`, `to`) (`bench::identity::search_range`),
+    /// At most `limit` drives with a key in [`from`, `to`) (`bench::identity::search_ranges`),
     /// reviewed ones first, with their visible result counts.
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>>;
 

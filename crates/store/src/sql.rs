@@ -143,7 +143,7 @@ pub fn drives_by_keys_sql(n: usize) -> String {
     )
 }
 
-/// Drives with a key in [`$1`, `$2`) (a prefix range of `bench::identity::search_range`),
+/// Drives with a key in [`$1`, `$2`) (a prefix range of `bench::identity::search_ranges`),
 /// reviewed ones first, at most `$3`, with their visible result counts. The keys read are
 /// capped: a short prefix of a popular vendor matches many keys, and a page of drives is
 /// all the search shows: 200 keys hold the API's most, 50 drives, unless drives have

@@ -114,15 +114,18 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
     if query.chars().count() > 100 {
         return Err(bad("q is longer than 100 characters".into(), "q"));
     }
-    // Nothing searchable in it (punctuation, symbols): nothing found.
-    let Some((from, to)) = bench::identity::search_range(query) else {
-        return Ok(Json(DriveList { drives: Vec::new() }));
-    };
-    let drives = state
-        .storage
-        .search_drives(&from, &to, limit)
-        .await?
+    // Nothing searchable in it (punctuation, symbols): no range, nothing found. The drives
+    // of both ranges (as typed, and with the vendor's key), reviewed first, each once.
+    let mut rows = Vec::new();
+    for (from, to) in bench::identity::search_ranges(query) {
+        rows.extend(state.storage.search_drives(&from, &to, limit).await?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    rows.retain(|d| seen.insert(d.drive.id.clone()));
+    rows.sort_by_key(|d| !d.drive.reviewed);
+    let drives = rows
         .into_iter()
+        .take(limit as usize)
         .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })
         .collect();
     Ok(Json(DriveList { drives }))

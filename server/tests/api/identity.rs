@@ -131,6 +131,20 @@ pub async fn model_strings_and_part_numbers_land_on_their_drive(app: &TestApp) {
     // The article's other catalog number for its C300 128 GB (a seed alias).
     let id = post_with_drive(app, 302.5, json!({"part_number": "CTFDDAC128MAG-1G1"})).await;
     assert_eq!(stored_drive_tag(app, id).await["sku"], "crucial-realssd-c300-128gb");
+    // Two makers' drives share the keys written without a vendor ("p105500gb"): a tag
+    // that names its vendor is not ambiguous between them.
+    for (i, vendor) in ["Crucial", "Solidigm"].into_iter().enumerate() {
+        post_with_drive(
+            app,
+            310.0 + i as f64,
+            json!({"vendor": vendor, "model": "P 105", "capacity_gb": 500}),
+        )
+        .await;
+    }
+    let id =
+        post_with_drive(app, 312.0, json!({"vendor": "solidigm", "model": "P105", "capacity_gb": 500})).await;
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!(tag["sku"], "solidigm-p-105-500gb", "{tag}");
     // Vendor, model line and capacity as the catalogue has them.
     let id = post_with_drive(
         app,
