@@ -121,8 +121,12 @@ mod http {
     }
 
     async fn fetch_text(path: String) -> Result<(u16, Rc<str>), ApiError> {
-        let (status, text) =
-            read(Request::get(&format!("{API}{path}")).send().await.map_err(network)?).await?;
+        // `no-cache`: the browser asks again every time (a 304 when the answer's ETag still
+        // holds), so a page shows the data as it is now, not an answer kept for the
+        // five minutes the embeds' `Cache-Control` allows (a rating a moderator has just
+        // accepted, a result just stored).
+        let request = Request::get(&format!("{API}{path}")).cache(web_sys::RequestCache::NoCache);
+        let (status, text) = read(request.send().await.map_err(network)?).await?;
         Ok((status, text.into()))
     }
 

@@ -111,6 +111,8 @@ impl World {
             .arg(site)
             .arg("--dump-dir")
             .arg(tmp.join("dumps"))
+            // A moderator for the catalogue's proposals (the P2's rated figures).
+            .env("SSDBASE_ADMIN_TOKEN", E2E_ADMIN)
             .stdout(Stdio::null())
             .spawn()
             .context("starting ssdbase serve")?;
@@ -875,6 +877,27 @@ fn cdm8(name: &str) -> Result<String> {
 
 /// Submits `text` with `tags` through the API from the page (as another visitor would),
 /// answering the stored result's id.
+/// The moderator's token of the server under test.
+const E2E_ADMIN: &str = "e2e-admin-token-0123456789";
+
+/// An API request from the page (same origin), with the admin token when `admin`; the
+/// JSON answer.
+async fn api_call(w: &World, method: &str, path: &str, body: Value, admin: bool) -> Result<Value> {
+    let token = if admin { E2E_ADMIN } else { "" };
+    let answer = w
+        .client
+        .execute_async(
+            "const [method, path, body, token, done] = arguments;
+             const headers = {'Content-Type': 'application/json'};
+             if (token) headers['Authorization'] = 'Bearer ' + token;
+             fetch('/api/v1' + path, {method, headers, body: JSON.stringify(body)})
+               .then(r => r.json()).then(done, e => done(String(e)));",
+            vec![json!(method), json!(path), body, json!(token)],
+        )
+        .await?;
+    Ok(answer)
+}
+
 async fn post_result(w: &World, text: &str, tags: Value) -> Result<i64> {
     let answer = w
         .client
@@ -947,6 +970,32 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     ensure!(page.contains("SM2263 (1), SM2263EN (1)"), "the disagreement is shown: {page}");
     w.shot("community-drive").await?;
 
+    // Someone proposes its rated figures with their source; a moderator accepts; the
+    // drive page shows rated vs measured, and the drive is reviewed.
+    let source = "https://www.crucial.com/ssd/p2/CT500P2SSD8";
+    let proposal = api_call(
+        w,
+        "POST",
+        "/proposals",
+        json!({"drive_id": P2, "rated": {"seq_read_mbps": 2300, "seq_read_source": source,
+               "seq_write_mbps": 940, "seq_write_source": source}}),
+        false,
+    )
+    .await?;
+    let id = proposal["id"].as_i64().with_context(|| format!("a stored proposal: {proposal}"))?;
+    w.goto(&format!("/drives/{P2}")).await?;
+    w.wait("#not-reviewed").await?;
+    w.wait_xpath("//td[contains(., 'not rated')]").await?;
+    let before = w.body_text().await?;
+    ensure!(!before.contains("2300 MB/s"), "nothing changes before a moderator accepts: {before}");
+    let accepted = api_call(w, "POST", &format!("/proposals/{id}/accept"), json!({}), true).await?;
+    ensure!(accepted["status"] == "accepted", "{accepted}");
+    w.goto(&format!("/drives/{P2}")).await?;
+    let rated = w.wait_xpath("//table[.//td[contains(., '2300')]]").await?.text().await?;
+    ensure!(rated.contains("2300") && rated.contains("Sequential read"), "rated vs measured: {rated}");
+    ensure!(w.client.find(Locator::Css("#not-reviewed")).await.is_err(), "reviewed now");
+    w.shot("community-drive-rated").await?;
+
     // Compare names both drives, in the picker and in the table.
     w.goto(&format!("/compare?drives={P2},crucial-realssd-c300-256gb")).await?;
     let table = w.wait("table.compare").await?.text().await?;
@@ -957,13 +1006,14 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     ensure!(!chips.contains(P2), "drives are named, not shown by id: {chips}");
     w.shot("compare-community").await?;
 
-    // Home's search finds it, marked as not reviewed.
+    // Home's search finds it, no longer marked as not reviewed (a moderator accepted its
+    // ratings above).
     w.goto("/").await?;
     w.client.find(Locator::Css("input[type=search]")).await?.send_keys("crucial p2").await?;
     let hit = w.wait(&format!(".matches a[href='/drives/{P2}']")).await?;
     ensure!(hit.text().await? == "Crucial P2 500 GB");
     let matches = w.client.find(Locator::Css(".matches")).await?.text().await?;
-    ensure!(matches.contains("not reviewed yet"), "{matches}");
+    ensure!(matches.contains("2 results") && !matches.contains("not reviewed yet"), "{matches}");
 
     // The results list shows each result's key figures with their tests.
     w.goto(&format!("/results?drive={P2}")).await?;
