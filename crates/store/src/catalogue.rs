@@ -1,6 +1,7 @@
-//! The catalogue's writes after seeding: drives with the keys they are known under
-//! (`drive_aliases`, see `bench::identity`), proposals and their decisions, merges, and
-//! the history of every change (migrations 0008 and 0010).
+//! The catalogue after seeding: drives with the keys they are known under
+//! (`drive_aliases`, see `bench::identity`) and their reads by list, key and search,
+//! proposals and their decisions, merges, and the history of every change (migrations
+//! 0008 and 0010).
 //!
 //! A drive's keys are derived from its JSON: written with it, replaced whenever it
 //! changes, and rebuilt for every drive at start-up when `bench::identity::LAYOUT` (the
@@ -10,7 +11,7 @@
 //! summary).
 
 use super::sql::{self, from_json, Param, RawResult};
-use super::{NewResult, StorageResult, StoredResult};
+use super::{DriveRow, NewResult, StorageResult, StoredResult};
 use api_types::{CatalogueChange, ChangeAction, DriveProposal, ProposalStatus};
 use bench::DriveSku;
 
@@ -68,6 +69,11 @@ const INSERT_CHANGE: &str = "INSERT INTO catalogue_changes \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 const CHANGE_COLUMNS: &str =
     "id, drive_id, action, proposal_id, merged_into, before, after, sources, reason, at";
+
+/// A drive list's row: the drive's JSON and its visible result count.
+fn drive_row(spec: String, result_count: i64) -> StorageResult<DriveRow> {
+    Ok(DriveRow { drive: from_json(&spec)?, result_count })
+}
 
 fn results_of_drive_sql() -> String {
     format!("{} WHERE r.drive_sku = $1 ORDER BY r.id", sql::RESULT_SELECT)
@@ -190,6 +196,36 @@ macro_rules! backend {
                     bind(sqlx::query(&text), params).execute(&mut *conn).await?;
                 }
                 Ok(())
+            }
+
+            /// Every drive with its visible result count, in name order.
+            pub async fn list_drives(conn: &mut $conn) -> StorageResult<Vec<DriveRow>> {
+                let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&mut *conn).await?;
+                rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
+            }
+
+            /// The drives known under any of `keys`, as (key, drive id).
+            pub async fn drives_by_keys(conn: &mut $conn, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
+                if keys.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
+                let sql = sql::drives_by_keys_sql(keys.len());
+                let rows = bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await?;
+                rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+            }
+
+            /// At most `limit` drives with a key in [`from`, `to`), reviewed first.
+            pub async fn search_drives(
+                conn: &mut $conn,
+                from: &str,
+                to: &str,
+                limit: i64,
+            ) -> StorageResult<Vec<DriveRow>> {
+                let params =
+                    vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
+                let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&mut *conn).await?;
+                rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
             }
 
             /// Rebuilds every drive's keys when they were made by other rules than

@@ -327,39 +327,15 @@ impl Storage for PgStorage {
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
-        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DriveRow {
-                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
-                    result_count: r.try_get(1)?,
-                })
-            })
-            .collect()
+        catalogue::postgres::list_drives(&mut *self.pool.acquire().await?).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
-        let sql = sql::drives_by_keys_sql(keys.len());
-        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
-        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+        catalogue::postgres::drives_by_keys(&mut *self.pool.acquire().await?, keys).await
     }
 
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
-        let params =
-            vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
-        let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DriveRow {
-                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
-                    result_count: r.try_get(1)?,
-                })
-            })
-            .collect()
+        catalogue::postgres::search_drives(&mut *self.pool.acquire().await?, from, to, limit).await
     }
 
     async fn add_proposal(

@@ -295,12 +295,7 @@ impl SqliteStorage {
         suffix: &str,
     ) -> StorageResult<Vec<sqlx::sqlite::SqliteRow>> {
         let mut returned = Vec::new();
-        let mut rows = rows.into_iter().peekable();
-        while rows.peek().is_some() {
-            let per = (sql::SQLITE_INSERT_PARAMS / columns.len()).max(1);
-            let chunk: Vec<Vec<Param>> = rows.by_ref().take(per).collect();
-            let text = sql::insert_values_sql(table, columns, chunk.len()) + suffix;
-            let params = chunk.into_iter().flatten().collect();
+        for (text, params) in sql::insert_rows(table, columns, rows, sql::SQLITE_INSERT_PARAMS, suffix) {
             returned.extend(bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?);
         }
         Ok(returned)
@@ -536,39 +531,15 @@ impl Storage for SqliteStorage {
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
-        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DriveRow {
-                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
-                    result_count: r.try_get(1)?,
-                })
-            })
-            .collect()
+        catalogue::sqlite::list_drives(&mut *self.pool.acquire().await?).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
-        let sql = sql::drives_by_keys_sql(keys.len());
-        let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
-        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+        catalogue::sqlite::drives_by_keys(&mut *self.pool.acquire().await?, keys).await
     }
 
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>> {
-        let params =
-            vec![Param::Text(Some(from.into())), Param::Text(Some(to.into())), Param::Int(Some(limit))];
-        let rows = bind(sqlx::query(sql::SEARCH_DRIVES), params).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DriveRow {
-                    drive: sql::from_json(&r.try_get::<String, _>(0)?)?,
-                    result_count: r.try_get(1)?,
-                })
-            })
-            .collect()
+        catalogue::sqlite::search_drives(&mut *self.pool.acquire().await?, from, to, limit).await
     }
 
     async fn add_proposal(
