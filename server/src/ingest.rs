@@ -111,13 +111,15 @@ pub fn find_nul(v: &serde_json::Value, path: &mut String) -> bool {
     }
 }
 
+/// The refusal of text holding NUL, which PostgreSQL cannot store, at `pointer`.
+pub fn nul_refused(pointer: String) -> ErrorItem {
+    ErrorItem { detail: "text may not contain NUL characters (U+0000)".into(), pointer: Some(pointer) }
+}
+
 /// Text that PostgreSQL cannot store (NUL) is refused on every backend alike, with the
 /// path of the field that holds it; everything else is stored exactly as typed.
 pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>) -> Result<(), ErrorItem> {
-    let nul = |path: String| ErrorItem {
-        detail: "text may not contain NUL characters (U+0000)".into(),
-        pointer: Some(path),
-    };
+    let nul = nul_refused;
     // What is stored must read back: a number JSON cannot carry (an f32 that overflowed
     // to infinity is written as null) is refused here, not found later in a row that no
     // longer reads.

@@ -185,6 +185,9 @@ impl DriveProposal {
         if self.capacity_gb == Some(0) {
             out.push(item("capacity must be at least 1 GB".into(), "capacity_gb"));
         }
+        if self.capacity_gb.is_some_and(|gb| gb > 1_000_000) {
+            out.push(item("capacity above 1,000,000 GB".into(), "capacity_gb"));
+        }
         if let Some(rated) = &self.rated {
             for (name, value, source) in rated.figures() {
                 let at = format!("rated/{}", name.replace("_mbps", "_source").replace("_iops", "_source"));

@@ -85,16 +85,7 @@ async fn propose(
     let mut problems = p.problems();
     let mut path = String::new();
     if ingest::find_nul(&serde_json::to_value(&p).expect("proposals serialise"), &mut path) {
-        problems.push(ErrorItem {
-            detail: "text may not contain NUL characters (U+0000)".into(),
-            pointer: Some(path.trim_start_matches('.').replace('.', "/")),
-        });
-    }
-    if p.capacity_gb.is_some_and(|gb| gb > 1_000_000) {
-        problems.push(ErrorItem {
-            detail: "capacity above 1,000,000 GB".into(),
-            pointer: Some("capacity_gb".into()),
-        });
+        problems.push(ingest::nul_refused(path.trim_start_matches('.').replace('.', "/")));
     }
     let base = match &p.drive_id {
         Some(id) => {
@@ -207,6 +198,15 @@ async fn get_one(
     Ok(Json(view(row)))
 }
 
+/// A moderator's reason as stored: trimmed, none when blank; NUL refused.
+fn moderator_reason(reason: Option<&str>) -> ApiResult<Option<&str>> {
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    if reason.is_some_and(|r| r.contains('\0')) {
+        return Err(ApiError::Unprocessable(vec![ingest::nul_refused("reason".into())]));
+    }
+    Ok(reason)
+}
+
 fn no_proposal(id: i64) -> ApiError {
     ApiError::not_found(format!("no proposal {id}"), Some("id".into()))
 }
@@ -219,13 +219,7 @@ async fn decide(
     body: DecisionBody,
 ) -> ApiResult<Json<Proposal>> {
     state.require_admin(headers)?;
-    let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    if reason.is_some_and(|r| r.contains('\0')) {
-        return Err(ApiError::unprocessable(
-            "text may not contain NUL characters (U+0000)",
-            Some("reason".into()),
-        ));
-    }
+    let reason = moderator_reason(body.reason.as_deref())?;
     match state.storage.decide_proposal(id, accept, reason, ingest::now_unix()).await? {
         Decided::NotFound => return Err(no_proposal(id)),
         Decided::AlreadyDecided(s) => {
@@ -343,13 +337,7 @@ async fn merge(
     if into == id {
         return Err(ApiError::unprocessable("a drive cannot be merged into itself", Some("into".into())));
     }
-    let reason = reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    if reason.is_some_and(|r| r.contains('\0')) {
-        return Err(ApiError::unprocessable(
-            "text may not contain NUL characters (U+0000)",
-            Some("reason".into()),
-        ));
-    }
+    let reason = moderator_reason(reason.as_deref())?;
     match state.storage.merge_drives(&id, &into, reason, ingest::now_unix()).await? {
         Merged::NotFound(which) => {
             let at = if which == id { "id" } else { "into" };
