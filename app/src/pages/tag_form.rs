@@ -41,6 +41,16 @@ impl TagDraft {
         }
     }
 
+    /// Puts into every field the text `text_of` has for its name (a "Use this drive"
+    /// button's `data-` attributes), leaving the others as they are.
+    pub fn set_each(&mut self, text_of: impl Fn(&str) -> Option<String>) {
+        for (f, text) in editable().zip(&mut self.texts) {
+            if let Some(t) = text_of(f.name) {
+                *text = t;
+            }
+        }
+    }
+
     /// The tags as edited, or what is wrong with each field that cannot be read.
     pub fn tags(&self) -> Result<Tags, Vec<String>> {
         let mut tags = self.base.clone();

@@ -476,11 +476,20 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
 /// model), when it reads as a drive: a known vendor first, or a capacity after the model.
 /// What the submit page proposes for the person to confirm; never applied unasked.
 pub fn named_in(result: &crate::BenchResult) -> Option<String> {
-    [result.comment.as_deref(), result.target.as_deref()].into_iter().flatten().find_map(|text| {
-        let id = Identity::from_model_string(text);
-        let names = !id.model_words.is_empty() && (id.vendor.is_some() || id.capacity_gb.is_some());
-        names.then(|| text.trim().to_string())
-    })
+    texts_naming_a_drive(result).find(|text| names_a_drive(text)).map(|text| text.trim().to_string())
+}
+
+/// The texts of an upload that may name its drive, in the order [`named_in`] tries them:
+/// the comment, then the tool's target.
+pub fn texts_naming_a_drive(result: &crate::BenchResult) -> impl Iterator<Item = &str> {
+    [result.comment.as_deref(), result.target.as_deref()].into_iter().flatten()
+}
+
+/// Whether `text` reads as a drive's name: a model word with a vendor or a capacity
+/// ("Crucial P2 2TB @ PCIe 3.0 x4" does, "test run 3" does not).
+pub fn names_a_drive(text: &str) -> bool {
+    let id = Identity::from_model_string(text);
+    !id.model_words.is_empty() && (id.vendor.is_some() || id.capacity_gb.is_some())
 }
 
 /// Where a search for `query` starts and ends among the `p:` keys: every key in

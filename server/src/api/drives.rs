@@ -12,7 +12,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis;
 use bench::PlatformGroup;
@@ -133,53 +133,184 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
 
 /// Which drive a text names
 ///
-/// A model string as an operating system reports it, a part number, or the comment of a
-/// CrystalDiskMark export ("Crucial P2 2TB @ PCIe 3.0 x4"), identified exactly as a
-/// submission with `{"drive": {"model": q}}` would be: the drive it lands on and how, the
-/// community drive it would create, or the candidates of an ambiguous text. Stores
-/// nothing: the submit page proposes the answer and the person confirms it.
+/// `q`: a model string as an operating system reports it, a part number, or a drive's
+/// name, identified exactly as a submission with `{"drive": {"model": q}}` would be: the
+/// drive it lands on and how, the community drive it would create, or the candidates of
+/// an ambiguous text.
+///
+/// `text` (instead of `q`, up to four): the texts of an upload that may name its drive,
+/// in order (a CrystalDiskMark comment such as "Crucial P2 2TB @ PCIe 3.0 x4", a tool's
+/// target). The answer is for the first that names a drive: one SSDBase has, several it
+/// cannot choose between, or a new one when the text reads as a drive's name (a vendor
+/// or a capacity beside a model). None does: `unknown`.
+///
+/// `format=html`: the submit page's proposal instead of JSON, a paragraph saying what the
+/// upload names with a "Use this drive" button whose `data-` attributes are the tag
+/// fields it fills (empty when nothing is named); the person confirms.
+///
+/// Stores nothing.
 #[utoipa::path(
     get,
     path = "/drives/identify",
     operation_id = "identify_drive",
     tag = "drives",
-    params(("q" = String, Query, description = "The text naming a drive", min_length = 1, max_length = 100)),
+    params(
+        ("q" = Option<String>, Query, description = "The text naming a drive", min_length = 1, max_length = 100),
+        ("text" = Option<Vec<String>>, Query, description = "Instead of q: an upload's texts that may name its drive, in order", max_items = 4),
+        ("format" = inline(Option<IdentifyFormat>), Query, description = "`json` (default), or `html`: the submit page's proposal"),
+    ),
     responses(
-        (status = 200, description = "What the text names", body = api_types::DriveIdentification),
-        (status = 400, description = "`q` missing or given twice, or another parameter", body = ErrorBody),
+        (status = 200, description = "What the text names",
+            content((api_types::DriveIdentification = "application/json"), (String = "text/html"))),
+        (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, an unknown format, or another parameter", body = ErrorBody),
         (status = 422, description = "A text that cannot name a drive: too long, control characters, only punctuation", body = ErrorBody),
     )
 )]
-async fn identify(
-    State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Json<api_types::DriveIdentification>> {
-    let mut query = None;
+async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (mut query, mut texts, mut html) = (None, Vec::new(), false);
     for (name, value) in &pairs {
-        match name.as_str() {
-            "q" if query.is_none() => query = Some(value.clone()),
+        match (name.as_str(), value.as_str()) {
+            ("q", _) if query.is_none() => query = Some(value.clone()),
+            ("text", _) if texts.len() < MAX_UPLOAD_TEXTS => texts.push(value.clone()),
+            ("text", _) => {
+                return Err(ApiError::bad_request(
+                    format!("at most {MAX_UPLOAD_TEXTS} texts"),
+                    Some("text".into()),
+                ))
+            }
+            ("format", "json" | "html") => html = value == "html",
+            ("format", _) => {
+                return Err(ApiError::bad_request(
+                    format!("unknown format {value:?}; expected json or html"),
+                    Some("format".into()),
+                ))
+            }
             _ => {
                 return Err(ApiError::bad_request(
-                    format!("unexpected parameter {name:?} (this route takes q)"),
+                    format!("unexpected parameter {name:?} (this route takes q or text, and format)"),
                     Some(name.clone()),
                 ))
             }
         }
     }
-    let query = query.filter(|q| !q.is_empty()).ok_or_else(|| {
-        ApiError::bad_request("q, the text naming a drive, is missing or empty", Some("q".into()))
+    let mut catalogue = crate::ingest::Catalogue::stored(state.storage.as_ref());
+    let found = match (query, texts.is_empty()) {
+        (Some(_), false) => {
+            return Err(ApiError::bad_request("give q or text, not both", Some("text".into())))
+        }
+        (Some(q), true) if !q.is_empty() => identification(&mut catalogue, q, "q").await?,
+        (None, false) => named_in_upload(&mut catalogue, texts).await?,
+        _ => {
+            return Err(ApiError::bad_request(
+                "q, the text naming a drive, is missing or empty",
+                Some("q".into()),
+            ))
+        }
+    };
+    Ok(if html {
+        super::rated::html_response(identification_html(&found))
+    } else {
+        Json(found).into_response()
+    })
+}
+
+/// `identify`'s formats, as documented.
+#[derive(Debug, Clone, Copy, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only: the handler reads the text
+enum IdentifyFormat {
+    Json,
+    Html,
+}
+
+/// The first of an upload's texts that names a drive, or `unknown`.
+async fn named_in_upload(
+    catalogue: &mut crate::ingest::Catalogue<'_>,
+    texts: Vec<String>,
+) -> ApiResult<api_types::DriveIdentification> {
+    for text in texts.into_iter().filter(|t| !t.trim().is_empty()) {
+        // A text that cannot name a drive (junk, too long) is passed over: it names nothing.
+        let found = match identification(catalogue, text.clone(), "text").await {
+            Ok(found) => found,
+            Err(ApiError::Unprocessable(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        let names = match found.identified_by {
+            bench::DriveMatch::Unknown => false,
+            bench::DriveMatch::Created => bench::identity::names_a_drive(&text),
+            _ => true,
+        };
+        if names {
+            return Ok(found);
+        }
+    }
+    Ok(api_types::DriveIdentification {
+        query: String::new(),
+        identified_by: bench::DriveMatch::Unknown,
+        drive: None,
+        exists: false,
+        candidates: Vec::new(),
+    })
+}
+
+/// The submit page's proposal of the drive an upload names (`identify?format=html`):
+/// what the text says, which drive that is, and a button whose `data-` attributes are the
+/// tag fields and values it fills. Empty when the text names nothing.
+fn identification_html(found: &api_types::DriveIdentification) -> String {
+    use super::share::escape;
+    use bench::DriveMatch;
+    let said = format!("Named in the upload: \u{201c}{}\u{201d}. ", escape(&found.query));
+    let open = r#"<p id="named-drive" class="notice" role="note">"#;
+    match (&found.drive, found.identified_by) {
+        (_, DriveMatch::Unknown) => String::new(),
+        (Some(d), how) if how != DriveMatch::Ambiguous => {
+            let status = match (found.exists, d.reviewed) {
+                (false, _) => "is not in SSDBase yet: submitting with it gives the drive a page of its own.",
+                (true, false) => "is in SSDBase (not reviewed yet).",
+                (true, true) => "is in SSDBase.",
+            };
+            let fills = if found.exists {
+                format!(r#"data-drive="{}""#, escape(&d.id))
+            } else {
+                format!(
+                    r#"data-drive="" data-vendor="{}" data-model="{}" data-capacity_gb="{}""#,
+                    escape(&d.vendor),
+                    escape(&d.model),
+                    d.capacity_gb
+                )
+            };
+            format!(
+                r#"{open}{said}<strong>{} {} {} GB</strong> {status} <button type="button" {fills}>Use this drive</button></p>"#,
+                escape(&d.vendor),
+                escape(&d.model),
+                d.capacity_gb
+            )
+        }
+        _ => format!(
+            "{open}{said}It could be any of <strong>{}</strong>: pick the right one with the search below.</p>",
+            escape(&found.candidates.join(", "))
+        ),
+    }
+}
+
+/// The most texts of an upload `identify` looks at.
+const MAX_UPLOAD_TEXTS: usize = 4;
+
+/// What `text` names, as a submission naming it would find it; a junk text is a 422
+/// pointing at `param`.
+async fn identification(
+    catalogue: &mut crate::ingest::Catalogue<'_>,
+    text: String,
+    param: &str,
+) -> ApiResult<api_types::DriveIdentification> {
+    let tag = bench::DriveTag { model: Some(text.clone()), ..bench::DriveTag::default() };
+    let found = catalogue.identify(&tag).await.map_err(|refused| match refused.into_item() {
+        Ok(mut item) => {
+            item.pointer = Some(param.into());
+            ApiError::Unprocessable(vec![item])
+        }
+        Err(e) => ApiError::Storage(e),
     })?;
-    let tag = bench::DriveTag { model: Some(query.clone()), ..bench::DriveTag::default() };
-    let found =
-        crate::ingest::Catalogue::stored(state.storage.as_ref()).identify(&tag).await.map_err(|refused| {
-            match refused.into_item() {
-                Ok(mut item) => {
-                    item.pointer = Some("q".into());
-                    ApiError::Unprocessable(vec![item])
-                }
-                Err(e) => ApiError::Storage(e),
-            }
-        })?;
     use crate::ingest::Found;
     use bench::DriveMatch;
     let (identified_by, drive, exists, candidates) = match found {
@@ -188,7 +319,7 @@ async fn identify(
         Found::Ambiguous(ids) => (DriveMatch::Ambiguous, None, false, ids),
         Found::Unknown => (DriveMatch::Unknown, None, false, Vec::new()),
     };
-    Ok(Json(api_types::DriveIdentification { query, identified_by, drive, exists, candidates }))
+    Ok(api_types::DriveIdentification { query: text, identified_by, drive, exists, candidates })
 }
 
 pub fn drive_url(id: &str) -> String {

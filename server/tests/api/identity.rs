@@ -35,6 +35,75 @@ async fn post_with_drive(app: &TestApp, seq_read: f64, drive: Value) -> i64 {
     r.json()["id"].as_i64().unwrap()
 }
 
+/// `identify?text=…`: an upload's texts (its comment, its target) in order; the answer is
+/// for the first that names a drive, and a text that reads as no drive's name is passed
+/// over rather than turned into a community drive.
+async fn an_uploads_texts_name_its_drive(app: &TestApp) {
+    let identify = |texts: &[&str]| {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        for t in texts {
+            query.append_pair("text", t);
+        }
+        format!("/api/v1/drives/identify?{}", query.finish())
+    };
+    let answer = |texts: &'static [&'static str]| {
+        let url = identify(texts);
+        async move {
+            let r = app.get(&url).await;
+            assert_eq!(r.status, StatusCode::OK, "{texts:?}: {}", r.text);
+            r.json()
+        }
+    };
+    // A comment that names nothing, then a target that does.
+    let found = answer(&["test run 3", "Crucial P2 2TB @ PCIe 3.0 x4"]).await;
+    assert_eq!(
+        (found["query"].as_str(), found["identified_by"].as_str(), found["drive"]["id"].as_str()),
+        (Some("Crucial P2 2TB @ PCIe 3.0 x4"), Some("created"), Some("crucial-p2-2000gb")),
+        "{found}"
+    );
+    // A model string of a catalogue drive counts though it has no vendor or capacity
+    // (the article's part number of the C300 128 GB), and junk is passed over.
+    let found = answer(&["!!!", "CTFDDAC128MAG-1G1"]).await;
+    assert_eq!(
+        (found["identified_by"].as_str(), found["exists"].as_bool(), found["drive"]["id"].as_str()),
+        (Some("alias"), Some(true), Some("crucial-realssd-c300-128gb")),
+        "{found}"
+    );
+    // Nothing names a drive: unknown, and nothing stored.
+    let found = answer(&["test run 3", "C: 16% (19/119GiB)"]).await;
+    assert_eq!(
+        (found["identified_by"].as_str(), found["drive"].is_null()),
+        (Some("unknown"), true),
+        "{found}"
+    );
+    // As the submit page shows it: the proposal with a button whose data attributes are
+    // the tag fields it fills; a drive SSDBase has fills only its id; nothing named, nothing.
+    let html = |texts: &[&str]| format!("{}&format=html", identify(texts));
+    let r = app.get(&html(&["Crucial P2 2TB @ PCIe 3.0 x4 <b>"])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("\u{201c}Crucial P2 2TB @ PCIe 3.0 x4 &lt;b&gt;\u{201d}"), "escaped: {}", r.text);
+    assert!(
+        r.text.contains(r#"<button type="button" data-drive="" data-vendor="Crucial" data-model="P2" data-capacity_gb="2000">"#),
+        "{}",
+        r.text
+    );
+    let r = app.get(&html(&["CTFDDAC128MAG-1G1"])).await;
+    assert!(
+        r.text.contains(r#"data-drive="crucial-realssd-c300-128gb">"#) && r.text.contains("is in SSDBase."),
+        "{}",
+        r.text
+    );
+    assert_eq!(app.get(&html(&["test run 3"])).await.text, "");
+    for bad in [
+        "/api/v1/drives/identify?q=P2&format=csv",
+        "/api/v1/drives/identify?q=P2&text=P2",
+        "/api/v1/drives/identify?text=a&text=b&text=c&text=d&text=e",
+    ] {
+        let r = app.get(bad).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}: {}", r.text);
+    }
+}
+
 pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &TestApp) {
     let before = drive_list(app).await;
     assert!(before.iter().all(|d| d["reviewed"] == true), "the seeds are the reviewed catalogue");
@@ -54,6 +123,7 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
     let junk = app.get("/api/v1/drives/identify?q=%21%21%21").await;
     assert_eq!(junk.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", junk.text);
     assert_eq!(junk.json()["errors"][0]["pointer"], "q");
+    an_uploads_texts_name_its_drive(app).await;
 
     let body = json!({"text": crucial_p2_export(),
         "tags": {"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 500}}});

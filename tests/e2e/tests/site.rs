@@ -197,6 +197,27 @@ impl World {
     async fn body_text(&self) -> Result<String> {
         Ok(self.client.find(Locator::Css("main")).await?.text().await?)
     }
+
+    /// The value of the form input named `name`.
+    async fn input_value(&self, name: &str) -> Result<String> {
+        let input = self.client.find(Locator::Css(&format!("input[name={name}]"))).await?;
+        Ok(input.prop("value").await?.unwrap_or_default())
+    }
+
+    /// Empties the form inputs named in `names`, as deleting their text would (an input
+    /// event each, which the page's form state follows).
+    async fn clear_inputs(&self, names: &[&str]) -> Result<()> {
+        self.client
+            .execute(
+                "for (const n of arguments[0]) {
+                     const i = document.querySelector(`input[name=${n}]`); i.value = '';
+                     i.dispatchEvent(new Event('input', {bubbles: true}));
+                 }",
+                vec![json!(names)],
+            )
+            .await?;
+        Ok(())
+    }
 }
 
 /// The seed figures the compare table must show for `drive` in the test named `name`:
@@ -927,6 +948,25 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     w.client.find(Locator::Css("input[type=file]")).await?.send_keys(&file.display().to_string()).await?;
     ensure!(w.wait("h3.understood").await?.text().await?.contains("CrystalDiskMark 8.0.2"));
 
+    // The export's comment names its drive ("Crucial P2 2TB @ PCIe 3.0 x4"): the page
+    // offers it, as the server would identify it, and fills the tags only when asked.
+    let named = w.wait("#named-drive").await?.text().await?;
+    ensure!(
+        named.contains("Crucial P2 2TB @ PCIe 3.0 x4")
+            && named.contains("Crucial P2 2000 GB")
+            && named.contains("not in SSDBase yet"),
+        "the drive the file names: {named}"
+    );
+    ensure!(w.input_value("vendor").await?.is_empty(), "nothing is filled before the person confirms");
+    w.client.find(Locator::Css("#named-drive button")).await?.click().await?;
+    for (field, value) in [("vendor", "Crucial"), ("model", "P2"), ("capacity_gb", "2000")] {
+        let got = w.input_value(field).await?;
+        ensure!(got == value, "Use this drive fills {field} with {value:?}, not {got:?}");
+    }
+    w.shot("submit-named-drive").await?;
+    // This submitter's P2 is the 500 GB one: they correct what the file says (below).
+    w.clear_inputs(&["vendor", "model", "capacity_gb"]).await?;
+
     // The search as you type: picking a drive found fills the drive id.
     w.client.find(Locator::Css("fieldset.tags input[type=search]")).await?.send_keys("RealSSD C300").await?;
     w.wait_xpath("//fieldset//ul[@class='matches']//button[contains(., '256 GB')]").await?.click().await?;
@@ -937,14 +977,8 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
         drive.prop("value").await?
     );
     w.shot("submit-drive-search").await?;
-    // This one is not in the catalogue: no id, its name instead (emptied as typing would).
-    w.client
-        .execute(
-            "const i = document.querySelector('input[name=drive]'); i.value = '';
-             i.dispatchEvent(new Event('input', {bubbles: true}));",
-            vec![],
-        )
-        .await?;
+    // This one is not in the catalogue: no id, its name instead.
+    w.clear_inputs(&["drive"]).await?;
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Crucial").await?;
     w.client.find(Locator::Css("input[name=model]")).await?.send_keys("P2").await?;
     w.client.find(Locator::Css("input[name=capacity_gb]")).await?.send_keys("500").await?;

@@ -19,20 +19,61 @@ use leptos_router::components::A;
 use reading::{Reading, ReadingView};
 use wasm_bindgen::JsCast;
 
-/// What the browser-side parse made of the text. `#[lazy]`: the parsers (and their
-/// regex engine) are a piece of the wasm of their own, fetched when the first text
-/// arrives rather than with the page.
-#[lazy]
-fn parse(text: String, format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
-    bench::parse_str(&text, format)
+/// What the page understood of a text: its parse, and the drive the upload names.
+#[derive(Clone, PartialEq)]
+struct Understood {
+    parse: Result<Vec<BenchResult>, ParseError>,
+    /// The drive named in the upload as the server identifies it, for the person to
+    /// confirm (never applied unasked): the server's HTML proposal, whose button carries
+    /// the tag values it fills.
+    named: Option<String>,
 }
 
-/// The parse of `text`, or nothing for empty text (without fetching the parsers).
-async fn preview(text: String, format: Option<Format>) -> Option<Result<Vec<BenchResult>, ParseError>> {
+/// The browser-side parse of `text`, and the drive it names. `#[lazy]`: the parsers (and
+/// their regex engine) are a piece of the wasm of their own, fetched when the first text
+/// arrives rather than with the page; the drive lookup rides along.
+#[lazy]
+async fn understand(text: String, format: Option<Format>) -> Understood {
+    let parse = bench::parse_str(&text, format);
+    let named = match &parse {
+        Ok(results) => named_drive(results).await,
+        Err(_) => None,
+    };
+    Understood { parse, named }
+}
+
+/// What the page understands of `text`, or nothing for empty text (without fetching the
+/// parsers).
+async fn preview(text: String, format: Option<Format>) -> Option<Understood> {
     if text.trim().is_empty() {
         return None;
     }
-    Some(parse(text, format).await)
+    Some(understand(text, format).await)
+}
+
+/// The server's proposal of the drive the upload's texts name (`GET /drives/identify`
+/// with its comments and targets, as HTML: which text reads as a drive, and how that
+/// drive is found, is the server's, so neither drive identity's code nor a decoder of
+/// its answer is in this page's download), or nothing when none does.
+async fn named_drive(results: &[BenchResult]) -> Option<String> {
+    let mut texts: Vec<&str> = results.iter().flat_map(bench::identity::texts_naming_a_drive).collect();
+    texts.dedup();
+    if texts.is_empty() {
+        return None;
+    }
+    let query: Vec<String> = texts.iter().take(4).map(|t| format!("text={}", api::encode(t))).collect();
+    let html = api::get_text(&format!("/drives/identify?{}&format=html", query.join("&"))).await.ok()?;
+    (!html.is_empty()).then_some(html)
+}
+
+/// Fills the tag fields a clicked "Use this drive" button names in its `data-` attributes
+/// (one handler on the tags' fieldset, which holds the server's proposal).
+fn use_named_drive(ev: leptos::ev::MouseEvent, form: RwSignal<TagDraft>) {
+    let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    if !button.has_attribute("data-drive") {
+        return;
+    }
+    form.update(|f| f.set_each(|name| button.get_attribute(&format!("data-{name}"))));
 }
 
 /// The lines around `line` (1-based), numbered, for an error message.
@@ -52,6 +93,7 @@ pub fn Submit() -> impl IntoView {
     // The latest text's parse; while a newer one runs, the previous answer stays shown.
     let parsing = LocalResource::new(move || preview(text.get(), format.get()));
     let parsed = Memo::new(move |_| parsing.get().flatten());
+    let parsed_ok = move || parsed.with(|u| matches!(u, Some(Understood { parse: Ok(_), .. })));
     let form = RwSignal::new(TagDraft::default());
     let (source, set_source) = signal(String::new());
     let (tag_errors, set_tag_errors) = signal(Vec::<String>::new());
@@ -124,7 +166,7 @@ pub fn Submit() -> impl IntoView {
             });
             return;
         }
-        if !matches!(parsed.get_untracked(), Some(Ok(_))) {
+        if !parsed.with_untracked(|u| matches!(u, Some(Understood { parse: Ok(_), .. }))) {
             return;
         }
         let Some(tags) = checked_tags() else { return };
@@ -190,7 +232,7 @@ pub fn Submit() -> impl IntoView {
                 </div>
                 <div class="preview" aria-live="polite">
                     <ReadingView reading=reading />
-                    {move || (!reading.active()).then(|| match parsed.get() {
+                    {move || (!reading.active()).then(|| match parsed.get().map(|u| u.parse) {
                         None => view! { <p class="muted">"The preview appears here."</p> }.into_any(),
                         Some(Err(e)) => {
                             let lines = e.line.map(|l| text.with_untracked(|t| excerpt(t, l))).unwrap_or_default();
@@ -211,11 +253,12 @@ pub fn Submit() -> impl IntoView {
                         Some(Ok(results)) => view! { <Preview results=results /> }.into_any(),
                     })}
                 </div>
-                <fieldset class="tags">
+                <fieldset class="tags" on:click=move |ev| use_named_drive(ev, form)>
                     <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
                     <p class="muted">
                         "Find the drive by vendor, model, part number or the name your system shows; picking one fills the drive id. A drive SSDBase does not know yet: give its vendor, model and capacity, and it gets a page of its own."
                     </p>
+                    <div inner_html=move || parsed.with(|u| u.as_ref().and_then(|u| u.named.clone()))></div>
                     <DriveSearch
                         placeholder="Search a drive (e.g. C300, CT500P2SSD8)"
                         pick=Callback::new(move |id: String| form.update(|d| d.set("drive", &id)))
@@ -244,7 +287,7 @@ pub fn Submit() -> impl IntoView {
                             || if reading.active() {
                                 !reading.ready()
                             } else {
-                                !matches!(parsed.get(), Some(Ok(_)))
+                                !parsed_ok()
                             }
                     }
                 >
