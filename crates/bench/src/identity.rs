@@ -471,16 +471,11 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
     keys
 }
 
-/// The text in an upload that names its drive, if any: a CrystalDiskMark comment ("Crucial
-/// P2 2TB @ PCIe 3.0 x4") or the target a tool printed (AS SSD's and HD Tune's drive
-/// model), when it reads as a drive: a known vendor first, or a capacity after the model.
-/// What the submit page proposes for the person to confirm; never applied unasked.
-pub fn named_in(result: &crate::BenchResult) -> Option<String> {
-    texts_naming_a_drive(result).find(|text| names_a_drive(text)).map(|text| text.trim().to_string())
-}
-
-/// The texts of an upload that may name its drive, in the order [`named_in`] tries them:
-/// the comment, then the tool's target.
+/// The texts of an upload that may name its drive, in the order they are tried: a
+/// CrystalDiskMark comment ("Crucial P2 2TB @ PCIe 3.0 x4"), then the target a tool
+/// printed (AS SSD's and HD Tune's drive model). The server's `identify` takes them
+/// and proposes the first that names a drive, for the person to confirm; never applied
+/// unasked.
 pub fn texts_naming_a_drive(result: &crate::BenchResult) -> impl Iterator<Item = &str> {
     [result.comment.as_deref(), result.target.as_deref()].into_iter().flatten()
 }

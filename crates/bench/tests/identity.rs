@@ -2,7 +2,12 @@
 
 mod common;
 
-use bench::identity::{named_in, Identity};
+use bench::identity::{names_a_drive, texts_naming_a_drive, Identity};
+
+/// The first text of an upload that reads as a drive's name.
+fn named_in(result: &bench::BenchResult) -> Option<String> {
+    texts_naming_a_drive(result).find(|t| names_a_drive(t)).map(|t| t.trim().to_string())
+}
 
 #[test]
 fn a_crystaldiskmark_comment_names_its_drive() {
