@@ -225,9 +225,24 @@ impl<'a> Catalogue<'a> {
     /// made from its vendor, model line and capacity. A drive made here is found again
     /// by the rest of the same ingest (several files, a dataset) without the database.
     pub async fn identify(&mut self, tag: &DriveTag) -> Result<Found, Refused> {
+        // A key read just before its drive was merged away leads nowhere: the catalogue
+        // changed between two reads, so look again (the name is the other drive's now).
+        for _ in 0..3 {
+            if let Some(found) = self.identify_once(tag).await? {
+                return Ok(found);
+            }
+            self.known_keys = None;
+        }
+        Err(Refused::Storage(StorageError::Corrupt(format!(
+            "the keys of drive tag {tag:?} name a drive that is not there"
+        ))))
+    }
+
+    /// [`identify`](Self::identify), or `None` when a key names a drive that is gone.
+    async fn identify_once(&mut self, tag: &DriveTag) -> Result<Option<Found>, Refused> {
         let identity = match Identity::from_tag(tag) {
             Ok(Some(identity)) => identity,
-            Ok(None) => return Ok(Found::Unknown),
+            Ok(None) => return Ok(Some(Found::Unknown)),
             Err(junk) => {
                 return Err(Refused::Invalid(ErrorItem {
                     detail: format!("the drive's {} {}", junk.field.replace('_', " "), junk.detail),
@@ -254,21 +269,21 @@ impl<'a> Catalogue<'a> {
             match ids.as_slice() {
                 [] => continue,
                 [id] => {
-                    let drive = self.drive(id).await.map_err(Refused::Storage)?.ok_or_else(|| {
-                        Refused::Storage(StorageError::Corrupt(format!("drive key for missing drive {id}")))
-                    })?;
+                    let Some(drive) = self.drive(id).await.map_err(Refused::Storage)? else {
+                        return Ok(None);
+                    };
                     let how = match (round, identity.name_key()) {
                         (0, Some(name)) if keys[0] == name && self.has_key(&drive, &name) => DriveMatch::Name,
                         (0, _) => DriveMatch::Alias,
                         _ => DriveMatch::Loose,
                     };
-                    return Ok(Found::Drive(drive, how));
+                    return Ok(Some(Found::Drive(drive, how)));
                 }
-                _ => return Ok(Found::Ambiguous(ids)),
+                _ => return Ok(Some(Found::Ambiguous(ids))),
             }
         }
         let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else {
-            return Ok(Found::Unknown);
+            return Ok(Some(Found::Unknown));
         };
         // The id may be taken: by this very drive, made by a submission that committed
         // after the keys were read (concurrent submissions of one new drive), which is
@@ -279,7 +294,7 @@ impl<'a> Catalogue<'a> {
         let mut n = 1;
         while let Some(existing) = self.drive(&drive.id).await.map_err(Refused::Storage)? {
             if name.as_ref().is_some_and(|k| self.has_key(&existing, k)) {
-                return Ok(Found::Drive(existing, DriveMatch::Name));
+                return Ok(Some(Found::Drive(existing, DriveMatch::Name)));
             }
             n += 1;
             drive.id = format!("{base}-{n}");
@@ -290,7 +305,7 @@ impl<'a> Catalogue<'a> {
             }
         }
         self.known.insert(drive.id.clone(), drive.clone());
-        Ok(Found::New(drive))
+        Ok(Some(Found::New(drive)))
     }
 
     fn has_key(&self, drive: &DriveSku, key: &str) -> bool {

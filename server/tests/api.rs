@@ -2081,6 +2081,7 @@ on_both_backends!(
     a_rated_figure_needs_its_source_and_waits_for_a_moderator,
     a_new_drive_enters_the_catalogue_when_accepted,
     merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount,
+    a_merge_racing_submissions_loses_nothing,
     a_new_database_holds_the_seeds,
     a_result_file_is_parsed_stored_and_recognised_when_sent_again,
     a_result_in_the_public_format_is_stored,

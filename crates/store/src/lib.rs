@@ -55,6 +55,16 @@ pub enum StorageError {
     WriterStopped,
 }
 
+impl StorageError {
+    /// A result refers to a drive that is not there (a foreign key of `results`): the
+    /// drive was merged into another between identifying it and storing the result. The
+    /// submission can be identified and stored again; nothing was stored.
+    pub fn is_drive_gone(&self) -> bool {
+        matches!(self, StorageError::Db(e)
+            if e.as_database_error().is_some_and(|d| d.kind() == sqlx::error::ErrorKind::ForeignKeyViolation))
+    }
+}
+
 pub type StorageResult<T> = Result<T, StorageError>;
 
 /// One result to store, with everything the server derived from it.

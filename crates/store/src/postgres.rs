@@ -385,6 +385,12 @@ impl Storage for PgStorage {
         at: i64,
     ) -> StorageResult<Merged> {
         let mut tx = self.pool.begin().await?;
+        // Submissions store results of `from` under a key-share lock of its row (their
+        // foreign key). Locking it first makes a racing submission either finish before
+        // the merge, whose results then move with the others, or wait for it and find
+        // the drive gone (`StorageError::is_drive_gone`, identified again by the server);
+        // without the lock the merge's own delete failed on a result stored meanwhile.
+        sqlx::query("SELECT id FROM drives WHERE id = $1 FOR UPDATE").bind(from).execute(&mut *tx).await?;
         let merged = catalogue::postgres::merge(&mut tx, from, into, reason, at).await?;
         if let Merged::Moved(_) = merged {
             summary::postgres::refresh_summaries_for(&mut tx, &[from.to_string(), into.to_string()]).await?;

@@ -88,6 +88,7 @@ pub struct BatchResponse {
 }
 
 /// One file as read from the request, before the catalogue is consulted.
+#[derive(Clone)]
 struct Item {
     name: Option<String>,
     /// Where this item's errors point: `""` (single), `[2]` (JSON array), `files[2]`.
@@ -166,10 +167,7 @@ pub async fn submit(
             } else {
                 let body: SubmitBody = parse_json(&raw, "")?;
                 let item = item_from_body(body, &raw, String::new())?;
-                let (submission, token) =
-                    prepare(&state, item, client).await.map_err(ApiError::Unprocessable)?;
-                let outcome = state.storage.submit(&submission).await?;
-                let (status, body) = respond(&state, outcome, &submission, token).await?;
+                let (status, body) = store_one(&state, item, client).await?;
                 let location = HeaderValue::from_str(&body.url).expect("urls are ascii");
                 let mut res = (status, Json(body)).into_response();
                 if status == StatusCode::CREATED {
@@ -341,13 +339,11 @@ async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<E
 
 /// Checks an item against the catalogue and what the database can store, and builds
 /// its submission. Errors point into the item.
-async fn prepare(
-    state: &AppState,
-    item: Item,
-    client: Option<String>,
-) -> Result<(NewSubmission, String), Vec<ErrorItem>> {
+async fn prepare(state: &AppState, item: Item, client: Option<String>) -> ApiResult<(NewSubmission, String)> {
     let Item { pointer, mut upload, tags, source, ocr_job, .. } = item;
-    let fail = |detail: String, at: String| vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }];
+    let fail = |detail: String, at: String| {
+        ApiError::Unprocessable(vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }])
+    };
     let provenance = match ocr_job {
         Some(job) => Some(
             from_screenshot(state, job, &mut upload)
@@ -361,10 +357,7 @@ async fn prepare(
             .await
             .map_err(|refused| match refused.into_item() {
                 Ok(e) => fail(e.detail, e.pointer.unwrap_or_default()),
-                Err(e) => {
-                    tracing::error!("storage error: {e}");
-                    fail("internal error".into(), String::new())
-                }
+                Err(e) => ApiError::Storage(e),
             })?;
     let (mut submission, token) = tagged.submission(upload, source, client);
     submission.provenance = provenance;
@@ -417,6 +410,34 @@ async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Res
     Ok(provenance)
 }
 
+/// What a submission whose drive was merged away twice while being stored is told.
+const DRIVE_MERGED: &str =
+    "a drive this submission names was merged into another while it was stored; nothing was stored, send it again";
+
+/// Identifies and stores one submission. A drive merged into another between its
+/// identification and the insert (a moderator's merge racing the submission) fails the
+/// insert without storing anything; the submission is then identified again, once, and
+/// lands on the drive that took over.
+async fn store_one(
+    state: &AppState,
+    item: Item,
+    client: Option<String>,
+) -> ApiResult<(StatusCode, SubmitResponse)> {
+    let mut again = Some(item.clone());
+    let mut item = item;
+    loop {
+        let (submission, token) = prepare(state, item, client.clone()).await?;
+        match state.storage.submit(&submission).await {
+            Ok(outcome) => return respond(state, outcome, &submission, token).await,
+            Err(e) if e.is_drive_gone() => match again.take() {
+                Some(retry) => item = retry,
+                None => return Err(ApiError::Conflict(DRIVE_MERGED.into())),
+            },
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
 async fn store_batch(
     state: &AppState,
     items: Vec<Item>,
@@ -431,20 +452,32 @@ async fn store_batch(
             limiter.check(ip, (n - 1) as u32)?;
         }
     }
-    let mut names = Vec::with_capacity(items.len());
-    let mut prepared = Vec::with_capacity(items.len());
-    for item in items {
-        names.push(item.name.clone());
-        match prepare(state, item, client.clone()).await {
-            Ok(p) => prepared.push(p),
-            Err(e) => errors.extend(e),
+    let names: Vec<Option<String>> = items.iter().map(|i| i.name.clone()).collect();
+    // As `store_one`: a drive merged away meanwhile fails the whole batch, storing
+    // nothing, and the batch is identified again, once.
+    let mut again = Some(items.clone());
+    let mut items = items;
+    let (prepared, outcomes) = loop {
+        let mut prepared = Vec::with_capacity(items.len());
+        for item in items {
+            match prepare(state, item, client.clone()).await {
+                Ok(p) => prepared.push(p),
+                Err(e) => errors.extend(error_items(e)?),
+            }
         }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::Unprocessable(errors));
-    }
-    let submissions: Vec<NewSubmission> = prepared.iter().map(|(s, _)| s.clone()).collect();
-    let outcomes = state.storage.store_batch(&[], &[], &submissions).await?;
+        if !errors.is_empty() {
+            return Err(ApiError::Unprocessable(errors));
+        }
+        let submissions: Vec<NewSubmission> = prepared.iter().map(|(s, _)| s.clone()).collect();
+        match state.storage.store_batch(&[], &[], &submissions).await {
+            Ok(outcomes) => break (prepared, outcomes),
+            Err(e) if e.is_drive_gone() => match again.take() {
+                Some(retry) => items = retry,
+                None => return Err(ApiError::Conflict(DRIVE_MERGED.into())),
+            },
+            Err(e) => return Err(e.into()),
+        }
+    };
     let mut files = Vec::with_capacity(outcomes.len());
     let mut any_stored = false;
     for (index, ((outcome, (submission, token)), name)) in

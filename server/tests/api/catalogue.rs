@@ -243,3 +243,68 @@ pub async fn merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount(
         app.authed(Method::POST, &format!("/api/v1/drives/{from}/merge"), Some(ADMIN), Some(&body)).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND);
 }
+
+/// A request's status and body, sent through the router on a task of its own.
+async fn answer(router: axum::Router, req: axum::http::Request<axum::body::Body>) -> (StatusCode, String) {
+    let res = tower::ServiceExt::oneshot(router, req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A moderator's merge racing submissions of the drive it merges away: the merge
+/// succeeds, every submission is stored (one that lost the race is identified again and
+/// lands on the drive that took over), no result is left on the merged drive, and the
+/// compare summary equals a recount.
+pub async fn a_merge_racing_submissions_loses_nothing(app: &TestApp) {
+    let into = "crucial-realssd-c300-256gb";
+    let from = "micron-realssd-c300-256gb";
+    let named = json!({"drive": {"vendor": "Micron", "model": "RealSSD C300", "capacity_gb": 256}});
+    let first = app.post_json("/api/v1/results", &json!({"result": a_result(250.0), "tags": named})).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let request = |method: &str, path: String, body: Value, admin: bool| {
+        let mut r = axum::http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 2, 0, 1], 1))));
+        if admin {
+            r = r.header("authorization", format!("Bearer {ADMIN}"));
+        }
+        r.body(axum::body::Body::from(body.to_string())).unwrap()
+    };
+    // Eight submissions of the duplicate in flight, and the merge among them.
+    let mut stored = vec![first.json()["id"].as_i64().unwrap()];
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..8u8 {
+        let router = app.router.clone();
+        let req = request(
+            "POST",
+            "/api/v1/results".into(),
+            json!({"result": a_result(251.0 + f64::from(i)), "tags": named}),
+            false,
+        );
+        tasks.spawn(async move { (false, answer(router, req).await) });
+        if i == 3 {
+            let router = app.router.clone();
+            let req = request("POST", format!("/api/v1/drives/{from}/merge"), json!({"into": into}), true);
+            tasks.spawn(async move { (true, answer(router, req).await) });
+        }
+    }
+    for (is_merge, (status, text)) in tasks.join_all().await {
+        if is_merge {
+            assert_eq!(status, StatusCode::OK, "the merge: {text}");
+        } else {
+            assert_eq!(status, StatusCode::CREATED, "a submission: {text}");
+            stored.push(serde_json::from_str::<Value>(&text).unwrap()["id"].as_i64().unwrap());
+        }
+    }
+    assert_eq!(app.get(&format!("/api/v1/drives/{from}")).await.status, StatusCode::NOT_FOUND);
+    for id in &stored {
+        let tags = app.storage.get_result(*id).await.unwrap().unwrap().tags;
+        assert_eq!(tags.drive.sku.as_deref(), Some(into), "result {id}");
+    }
+    assert_eq!(stored.len(), 9);
+    let (metrics, summary) = samples_both_ways(app, &[into.to_string(), from.to_string()]).await;
+    assert_eq!(summary, metrics, "the compare summary equals a recount");
+}
