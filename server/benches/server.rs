@@ -29,6 +29,7 @@
 //! `SSDBASE_BENCH_SUBMISSIONS` (uploads per ingest run, default 3000),
 //! `SSDBASE_BENCH_QUERIES` (timed requests per query, default 300),
 //! `SSDBASE_BENCH_DRIVES` (drives of the identity fixture, default 100000),
+//! `SSDBASE_BENCH_ROUNDS` (interleaved rounds of its throughput measurement, default 9),
 //! `SSDBASE_BENCH_SEARCHES` (timed drive searches, default 2000),
 //! `SSDBASE_BENCH_NEW_DRIVES` (percentage of the drive part's submissions that name a new
 //! drive, default 15), `SSDBASE_BENCH_KEEP` (set: keep the drive part's databases and
@@ -79,6 +80,8 @@ struct Config {
     run_queries: bool,
     run_drives: bool,
     drives: usize,
+    /// Interleaved rounds of each drive-part throughput measurement.
+    rounds: usize,
     searches: usize,
 }
 
@@ -106,6 +109,7 @@ async fn run() -> Result<()> {
         run_queries: parts.as_deref().is_none_or(|p| p.contains("queries")),
         run_drives: parts.as_deref().is_none_or(|p| p.contains("drives")),
         drives: env_usize("SSDBASE_BENCH_DRIVES", 100_000)?,
+        rounds: env_usize("SSDBASE_BENCH_ROUNDS", ROUNDS_DEFAULT)?.max(1),
         searches: env_usize("SSDBASE_BENCH_SEARCHES", 2000)?,
     };
     let corpus = Corpus::load(&shared_dir()?)?;
@@ -1574,9 +1578,10 @@ impl DriveReport {
     }
 }
 
-/// Rounds of each throughput measurement, the seed and big catalogues' interleaved so
-/// that the machine's other load falls on both alike.
-const ROUNDS: usize = 5;
+/// Rounds of each throughput measurement (`SSDBASE_BENCH_ROUNDS`, default 9), the seed
+/// and big catalogues' interleaved so that the machine's other load falls on both alike;
+/// the figure is the median of the rounds' ratios, which one noisy round cannot move.
+const ROUNDS_DEFAULT: usize = 9;
 
 async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<DriveReport> {
     let b = backend.name();
@@ -1677,12 +1682,13 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
         let mut rng = Rng(0x1de471 ^ backend as u64);
         let mut seen = HashSet::new();
         let mut novel = 0;
-        let per_round = (config.submissions / ROUNDS).max(1);
+        let rounds = config.rounds;
+        let per_round = (config.submissions / rounds).max(1);
         let mut ingest = Vec::new();
         for clients in [1, 16] {
             let mut secs = [0.0f64; 4];
-            let mut round_ratios = Vec::new();
-            for round in 0..ROUNDS {
+            let (mut named_ratios, mut id_ratios) = (Vec::new(), Vec::new());
+            for round in 0..rounds {
                 let mut line = Vec::new();
                 let mut rates = [0.0f64; 4];
                 for k in 0..targets.len() {
@@ -1695,20 +1701,25 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
                     rates[t] = rate;
                     line.push(format!("{name} {rate:.0}/s"));
                 }
-                round_ratios.push(rates[2] / rates[1]);
+                named_ratios.push(rates[2] / rates[1]);
+                id_ratios.push(rates[3] / rates[0]);
                 println!("{clients:>2} clients, round {}: {}", round + 1, line.join(", "));
             }
-            let rate = |t: usize| (per_round * ROUNDS) as f64 / secs[t];
+            let rate = |t: usize| (per_round * rounds) as f64 / secs[t];
             let (id, seed_rate, big_rate, big_id) = (rate(0), rate(1), rate(2), rate(3));
-            round_ratios.sort_by(f64::total_cmp);
+            let spread = |ratios: &mut Vec<f64>| {
+                ratios.sort_by(f64::total_cmp);
+                let n = ratios.len();
+                (ratios[n / 2], ratios[n / 4], ratios[(3 * n) / 4])
+            };
+            let (named, named_q1, named_q3) = spread(&mut named_ratios);
+            let (given, given_q1, given_q3) = spread(&mut id_ratios);
             println!(
-                "FIGURE {b} submissions naming their drive, {clients} clients: {big_rate:.0}/s with {} drives vs \
-                 {seed_rate:.0}/s with the seed catalogue, ratio {:.2} (median of the rounds' ratios {:.2}; \
-                 drive id given: {big_id:.0}/s vs {id:.0}/s, ratio {:.2})",
+                "FIGURE {b} submissions naming their drive, {clients} clients, {rounds} rounds of {per_round}: \
+                 {big_rate:.0}/s with {} drives vs {seed_rate:.0}/s with the seed catalogue; median of the rounds' \
+                 ratios {named:.2} (quartiles {named_q1:.2}-{named_q3:.2}); control, drive id given: {big_id:.0}/s \
+                 vs {id:.0}/s, median ratio {given:.2} (quartiles {given_q1:.2}-{given_q3:.2})",
                 fixture.len(),
-                big_rate / seed_rate,
-                round_ratios[ROUNDS / 2],
-                big_id / id
             );
             ingest.push((clients, id, seed_rate, big_rate));
         }
