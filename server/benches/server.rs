@@ -1443,6 +1443,21 @@ async fn search_latency(
     Ok((rows.into_iter().map(|(k, (p50, p99))| (k, p50, p99)).collect(), found))
 }
 
+/// p50 and p99 in milliseconds of `n` GETs of `path`, and the answer's size.
+async fn get_latency(client: &mut Client, path: &str, n: usize) -> Result<(f64, f64, usize)> {
+    let mut times = Vec::with_capacity(n);
+    let mut size = 0;
+    for _ in 0..n {
+        let start = Instant::now();
+        let (status, body) = client.request(Method::GET, path, None).await?;
+        times.push(start.elapsed());
+        ensure!(status == StatusCode::OK, "GET {path} answered {status}: {}", String::from_utf8_lossy(&body));
+        size = body.len();
+    }
+    let (p50, p99) = percentiles(times);
+    Ok((p50, p99, size))
+}
+
 /// p50 and p99 in milliseconds.
 fn percentiles(mut times: Vec<Duration>) -> (f64, f64) {
     times.sort();
@@ -1722,6 +1737,25 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
                 fixture.len(),
             );
             ingest.push((clients, id, seed_rate, big_rate));
+        }
+
+        // Browsing the whole catalogue: the drives index a page at a time and a
+        // leaderboard, now that the submissions above gave drives results.
+        let test = "cdm-diskspd SEQ 1MiB Q8T1 read";
+        let mut client = Client::connect(big_server.addr).await?;
+        for (what, path) in [
+            ("drives index, first page by name", "/api/v1/drives/index".to_string()),
+            ("drives index, most results first", "/api/v1/drives/index?sort=results".to_string()),
+            ("drives index, page at offset 50,000", "/api/v1/drives/index?offset=50000".to_string()),
+            ("drives index, SATA drives", "/api/v1/drives/index?interface=sata".to_string()),
+            ("leaderboard, one test", format!("/api/v1/leaderboard?test={}&min_results=1", urlencode(test))),
+        ] {
+            let (p50, p99, bytes) = get_latency(&mut client, &path, 50).await?;
+            println!(
+                "FIGURE {b} {what}, {} drives: p50 {p50:.1} ms, p99 {p99:.1} ms ({:.0} KB)",
+                fixture.len(),
+                bytes as f64 / 1024.0
+            );
         }
         seed_server.stop();
         big_server.stop();

@@ -301,19 +301,20 @@ macro_rules! backend {
                 pool: &$pool,
                 drive_skus: &[String],
             ) -> StorageResult<Vec<PoolSummary>> {
-                if drive_skus.is_empty() {
-                    return Ok(Vec::new());
-                }
-                let sql = pools_for_drives_sql(drive_skus.len());
-                let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
-                let rows = bind(sqlx::query(&sql), params).fetch_all(pool).await?;
+                // In lists of at most SQLITE_INSERT_PARAMS ids: a list of every drive (an
+                // index of 100,000) is over both databases' parameter limits, and SQLite's
+                // cost per statement grows with the square of its parameters.
                 let mut keys = HashMap::new();
-                rows.iter()
-                    .map(|r| {
+                let mut out = Vec::new();
+                for chunk in drive_skus.chunks(crate::sql::SQLITE_INSERT_PARAMS) {
+                    let sql = pools_for_drives_sql(chunk.len());
+                    let params = chunk.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                    for r in bind(sqlx::query(&sql), params).fetch_all(pool).await? {
                         let bytes: &[u8] = r.try_get(2)?;
-                        decode_pool(r.try_get(0)?, r.try_get(1)?, bytes, &mut keys)
-                    })
-                    .collect()
+                        out.push(decode_pool(r.try_get(0)?, r.try_get(1)?, bytes, &mut keys)?);
+                    }
+                }
+                Ok(out)
             }
         }
     };

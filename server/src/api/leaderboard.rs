@@ -75,7 +75,12 @@ pub struct KeyFigures {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DriveIndex {
+    /// The page: at most `limit` drives from `offset`, in the order asked.
     pub drives: Vec<IndexRow>,
+    /// Drives that pass the filters, on every page.
+    pub total: usize,
+    pub offset: usize,
+    pub limit: usize,
 }
 
 /// The drives index's query parameters, as documented.
@@ -96,7 +101,17 @@ struct IndexQuery {
     /// By name (default) or result count, `-` for the other way
     #[param(inline)]
     sort: Option<IndexSort>,
+    /// Drives per page (default 100)
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<usize>,
+    /// Drives skipped before the page (default 0)
+    #[param(minimum = 0)]
+    offset: Option<usize>,
 }
+
+/// Drives an index page holds by default, and at most.
+const INDEX_PAGE: usize = 100;
+const INDEX_PAGE_MAX: usize = 500;
 
 /// The drives index's orders, as documented.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
@@ -229,9 +244,11 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
 /// The drives index
 ///
 /// Every drive, reviewed or community, with its visible result count and key figures
-/// (each naming its test, pool and n). Filters: `vendor`, `interface` (a link id such as
-/// `pcie-3-x4`, or `sata`/`pcie`/`usb`), `controller`, `nand` (vendor), `reviewed`; sort
-/// `name` (default) or `results` (most first), `-` for the other way.
+/// (each naming its test, pool and n), a page at a time (`limit`, default 100, at most
+/// 500; `offset`; `total` counts every drive that passes the filters). Filters: `vendor`,
+/// `interface` (a link id such as `pcie-3-x4`, or `sata`/`pcie`/`usb`), `controller`,
+/// `nand` (vendor), `reviewed`; sort `name` (default) or `results` (most first), `-` for
+/// the other way.
 #[utoipa::path(
     get,
     path = "/drives/index",
@@ -246,11 +263,14 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
 async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
     let mut filter = DriveFilter::default();
     let mut sort = "name".to_string();
+    let (mut limit, mut offset) = (INDEX_PAGE, 0usize);
     for (name, value) in &pairs {
         if filter.read(name, value)? {
             continue;
         }
         match name.as_str() {
+            "limit" => limit = whole_number(name, value, 1, INDEX_PAGE_MAX)?,
+            "offset" => offset = whole_number(name, value, 0, usize::MAX)?,
             "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
                 sort = value.clone()
             }
@@ -265,15 +285,27 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             }
         }
     }
-    let drives: Vec<_> =
+    let mut drives: Vec<_> =
         state.storage.list_drives().await?.into_iter().filter(|d| filter.keeps(&d.drive)).collect();
+    // `list_drives` is in name order already; the sort is stable, so equal counts stay
+    // in name order.
+    match sort.as_str() {
+        "-name" => drives.reverse(),
+        "results" => drives.sort_by_key(|d| std::cmp::Reverse(d.result_count)),
+        "-results" => drives.sort_by_key(|d| d.result_count),
+        _ => {}
+    }
+    let total = drives.len();
+    // Only the page's drives have their figures read: the compare summary of a whole
+    // catalogue (100,000 drives) is not read for 100 lines.
+    let drives: Vec<_> = drives.into_iter().skip(offset).take(limit).collect();
     let ids: Vec<String> = drives.iter().map(|d| d.drive.id.clone()).collect();
     let pools = state.storage.pools_for_drives(&ids).await?;
     let mut by_drive: BTreeMap<&str, Vec<&PoolSummary>> = BTreeMap::new();
     for p in &pools {
         by_drive.entry(p.drive_sku.as_str()).or_default().push(p);
     }
-    let mut rows: Vec<IndexRow> = drives
+    let rows: Vec<IndexRow> = drives
         .into_iter()
         .map(|row| {
             let d = row.drive;
@@ -293,14 +325,15 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             }
         })
         .collect();
-    // `list_drives` is in name order already.
-    match sort.as_str() {
-        "-name" => rows.reverse(),
-        "results" => rows.sort_by_key(|r| std::cmp::Reverse(r.result_count)),
-        "-results" => rows.sort_by_key(|r| r.result_count),
-        _ => {}
-    }
-    Ok(Json(DriveIndex { drives: rows }))
+    Ok(Json(DriveIndex { drives: rows, total, offset, limit }))
+}
+
+/// A whole number `value` of parameter `name` from `min` to `max`, or a 400 saying so.
+fn whole_number(name: &str, value: &str, min: usize, max: usize) -> ApiResult<usize> {
+    value.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
+        let range = if max == usize::MAX { format!("{min} or more") } else { format!("from {min} to {max}") };
+        ApiError::bad_request(format!("{name} {value:?} is not a whole number {range}"), Some(name.into()))
+    })
 }
 
 /// Most lines a leaderboard answers.
@@ -339,22 +372,14 @@ async fn leaderboard(
 ) -> ApiResult<Json<Leaderboard>> {
     let mut filter = DriveFilter::default();
     let (mut test, mut min_results, mut limit) = (None, 3usize, 50usize);
-    let number = |name: &str, value: &str, max: usize| {
-        value.parse::<usize>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
-            ApiError::bad_request(
-                format!("{name} {value:?} is not a whole number from 1 to {max}"),
-                Some(name.into()),
-            )
-        })
-    };
     for (name, value) in &pairs {
         if filter.read(name, value)? {
             continue;
         }
         match name.as_str() {
             "test" => test = Some(value.clone()),
-            "min_results" => min_results = number(name, value, 1000)?,
-            "limit" => limit = number(name, value, LEADERBOARD_MAX)?,
+            "min_results" => min_results = whole_number(name, value, 1, 1000)?,
+            "limit" => limit = whole_number(name, value, 1, LEADERBOARD_MAX)?,
             _ => {
                 return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
             }
@@ -373,7 +398,8 @@ async fn leaderboard(
         .list_drives()
         .await?
         .into_iter()
-        .filter(|d| filter.keeps(&d.drive))
+        // A drive without results has no line: its pools are not read.
+        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
         .map(|d| (d.drive.id.clone(), d.drive))
         .collect();
     let ids: Vec<String> = drives.keys().cloned().collect();

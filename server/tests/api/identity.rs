@@ -357,8 +357,24 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
     let key = &rows[0]["key"]["seq_read"];
     assert_eq!((key["n"].as_u64(), key["median_mbps"].as_f64()), (Some(3), Some(530.1)), "{key}");
     let test = key["test"].as_str().unwrap().to_string();
-    let all = app.get("/api/v1/drives/index").await.json()["drives"].as_array().unwrap().len();
-    assert_eq!(all, drive_list(app).await.len(), "every drive");
+    let whole = app.get("/api/v1/drives/index").await.json();
+    let all: Vec<Value> = whole["drives"].as_array().unwrap().clone();
+    assert_eq!(all.len(), drive_list(app).await.len(), "every drive (fewer than a page)");
+    assert_eq!(whole["total"].as_u64(), Some(all.len() as u64));
+    // Pages: the same drives in the same order, a page at a time, each saying the total.
+    let mut paged = Vec::new();
+    for offset in (0..all.len()).step_by(7) {
+        let page = app.get(&format!("/api/v1/drives/index?limit=7&offset={offset}")).await.json();
+        assert_eq!((page["total"].as_u64(), page["limit"].as_u64()), (Some(all.len() as u64), Some(7)));
+        paged.extend(page["drives"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(paged, all, "pages put together are the whole index");
+    let past = app.get(&format!("/api/v1/drives/index?offset={}", all.len())).await.json();
+    assert_eq!(past["drives"].as_array().unwrap().len(), 0);
+    for bad in ["limit=0", "limit=501", "offset=-1", "limit=x"] {
+        let r = app.get(&format!("/api/v1/drives/index?{bad}")).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}: {}", r.text);
+    }
     let sata = app.get("/api/v1/drives/index?interface=sata").await.json();
     let sata = sata["drives"].as_array().unwrap();
     assert!(!sata.is_empty() && sata.iter().all(|d| d["interface"].as_str().unwrap().starts_with("sata-")));
