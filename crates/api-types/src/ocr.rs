@@ -170,6 +170,10 @@ pub struct Settings {
     pub drive: Option<String>,
     pub unit: Option<String>,
     pub mix_ratio: Option<String>,
+    /// The comment row under the results (CrystalDiskMark's comment box, e.g. "Samsung
+    /// SSD 860"), which often names the drive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -282,7 +282,7 @@ fn read_window(
     // Title and settings.
     job.stage(0.85, "reading the title and settings");
     let (tool_from_title, version, title, title_bar) = title(words, &grid);
-    let mut settings = Settings { title, version, ..Settings::default() };
+    let mut settings = Settings { title, version, comment: comment(words, &grid), ..Settings::default() };
     read_settings(gray, words, &grid, &label_rects, &mut settings)?;
     let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
 
@@ -618,6 +618,25 @@ fn title(words: &[Word], grid: &Grid) -> (Option<Tool>, Option<String>, Option<S
         }
     }
     (None, None, None, false)
+}
+
+/// The comment row: the line of text right under the grid (CrystalDiskMark's comment box
+/// spans the window below the results), as the page pass read it.
+fn comment(words: &[Word], grid: &Grid) -> Option<String> {
+    let g = grid_box(grid);
+    let reach = (4.0 * grid.pitch) as i32;
+    lines(words)
+        .into_iter()
+        .filter(|(top, bottom, left, right, _)| {
+            *top >= g.y1 - (0.1 * grid.pitch) as i32
+                && *bottom <= g.y1 + (1.6 * grid.pitch) as i32
+                && *right > g.x0 - reach
+                && *left < g.x1
+        })
+        .min_by_key(|line| line.0)
+        .map(|line| line.4.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        // A stray mark or two (a border, a cursor) is no comment.
+        .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
 }
 
 /// The column headers' text (`Read (MB/s) Write (MB/s)`), between settings and grid.

@@ -18,6 +18,9 @@ pub struct LabelledImage {
     pub rows: Vec<LabelledRow>,
     #[serde(default)]
     pub settings: serde_json::Value,
+    /// The comment row's text as drawn (empty or absent: none).
+    #[serde(default)]
+    pub comment_text: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -84,6 +87,11 @@ pub struct Score {
     /// Settings-bar texts and the title-bar version that are visible in the image.
     pub settings: usize,
     pub settings_ok: usize,
+    /// Whether the window has a comment, and whether it was read exactly; a comment read
+    /// where the window has none is `comment_invented`.
+    pub comment: bool,
+    pub comment_ok: bool,
+    pub comment_invented: bool,
     /// Values reported with confidence ≥ `CONFIDENT` and how many of them were wrong:
     /// the reader promises that this second number is zero.
     pub confident: usize,
@@ -131,6 +139,13 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
             } else {
                 s.notes.push(format!("setting {key}: want {want:?}, read {got:?}"));
             }
+        }
+        let want = img.comment_text.as_deref().filter(|c| !c.is_empty());
+        s.comment = want.is_some();
+        s.comment_ok = want.is_some() && st.comment.as_deref() == want;
+        s.comment_invented = want.is_none() && st.comment.is_some();
+        if s.comment != s.comment_ok || s.comment_invented {
+            s.notes.push(format!("comment: want {want:?}, read {:?}", st.comment));
         }
         if img.tool == "CrystalDiskMark" {
             if let Some(want) = img.version.as_deref() {

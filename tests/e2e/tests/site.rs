@@ -1043,7 +1043,7 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     // Home's search finds it, no longer marked as not reviewed (a moderator accepted its
     // ratings above).
     w.goto("/").await?;
-    w.client.find(Locator::Css("input[type=search]")).await?.send_keys("crucial p2").await?;
+    w.wait("input[type=search]").await?.send_keys("crucial p2").await?;
     let hit = w.wait(&format!(".matches a[href='/drives/{P2}']")).await?;
     ensure!(hit.text().await? == "Crucial P2 500 GB");
     let matches = w.client.find(Locator::Css(".matches")).await?.text().await?;
@@ -1101,7 +1101,7 @@ async fn the_other_pages(w: &World) -> Result<()> {
     let home = w.body_text().await?;
     ensure!(home.contains("C300 vs M2S vs SF-2281"), "the classic comparisons are one click away");
     // The server's drive search, as you type: a part number finds its drive.
-    w.client.find(Locator::Css("input[type=search]")).await?.send_keys("PX-128M2S").await?;
+    w.wait("input[type=search]").await?.send_keys("PX-128M2S").await?;
     let hit = w.wait(".matches a").await?.text().await?;
     ensure!(hit == "Plextor PX-M2S 128 GB", "search by part number: {hit}");
     w.shot("home").await?;

@@ -36,7 +36,9 @@ struct Understood {
 async fn understand(text: String, format: Option<Format>) -> Understood {
     let parse = bench::parse_str(&text, format);
     let named = match &parse {
-        Ok(results) => named_drive(results).await,
+        Ok(results) => {
+            named_drive(results.iter().flat_map(bench::identity::texts_naming_a_drive).collect()).await
+        }
         Err(_) => None,
     };
     Understood { parse, named }
@@ -51,12 +53,11 @@ async fn preview(text: String, format: Option<Format>) -> Option<Understood> {
     Some(understand(text, format).await)
 }
 
-/// The server's proposal of the drive the upload's texts name (`GET /drives/identify`
-/// with its comments and targets, as HTML: which text reads as a drive, and how that
-/// drive is found, is the server's, so neither drive identity's code nor a decoder of
-/// its answer is in this page's download), or nothing when none does.
-async fn named_drive(results: &[BenchResult]) -> Option<String> {
-    let mut texts: Vec<&str> = results.iter().flat_map(bench::identity::texts_naming_a_drive).collect();
+/// The server's proposal of the drive an upload's texts name (its comments and targets,
+/// a screenshot's comment row) from `GET /drives/identify` as HTML: which text reads as
+/// a drive, and how that drive is found, is the server's, so neither drive identity's
+/// code nor a decoder of its answer is in this page's download. Nothing when none does.
+pub(super) async fn named_drive(mut texts: Vec<&str>) -> Option<String> {
     texts.dedup();
     if texts.is_empty() {
         return None;
@@ -258,7 +259,9 @@ pub fn Submit() -> impl IntoView {
                     <p class="muted">
                         "Find the drive by vendor, model, part number or the name your system shows; picking one fills the drive id. A drive SSDBase does not know yet: give its vendor, model and capacity, and it gets a page of its own."
                     </p>
-                    <div inner_html=move || parsed.with(|u| u.as_ref().and_then(|u| u.named.clone()))></div>
+                    <div inner_html=move || {
+                        reading.named().or_else(|| parsed.with(|u| u.as_ref().and_then(|u| u.named.clone())))
+                    }></div>
                     <DriveSearch
                         placeholder="Search a drive (e.g. C300, CT500P2SSD8)"
                         pick=Callback::new(move |id: String| form.update(|d| d.set("drive", &id)))

@@ -17,13 +17,19 @@ use leptos::task::spawn_local;
 pub struct Read {
     result: BenchResult,
     confidence: Vec<f32>,
+    /// The server's proposal of the drive the window's comment row names (as for text).
+    named: Option<String>,
 }
 
-/// Decodes a finished job's recognition.
-fn read_recognition(job: &OcrJob) -> Option<Read> {
+/// Decodes a finished job's recognition, and asks which drive its comment row names.
+async fn read_recognition(job: &OcrJob) -> Option<Read> {
     let r = job.recognised()?;
     let confidence = r.result.metrics.iter().map(|m| r.confidence_of(&m.label)).collect();
-    Some(Read { result: r.result, confidence })
+    let named = match r.settings.comment.as_deref() {
+        Some(comment) => super::named_drive(vec![comment]).await,
+        None => None,
+    };
+    Some(Read { result: r.result, confidence, named })
 }
 
 /// The screenshot being read, if the user gave one instead of text.
@@ -67,6 +73,14 @@ impl Reading {
 
     pub fn active_untracked(&self) -> bool {
         self.shot.with_untracked(Option::is_some)
+    }
+
+    /// The proposal of the drive the screenshot's comment row names, once read.
+    pub fn named(&self) -> Option<String> {
+        self.shot.with(|s| match s {
+            Some(Shot::Job(_, Some(read))) => read.named.clone(),
+            _ => None,
+        })
     }
 
     /// Whether the checked values can be published.
@@ -119,7 +133,7 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
             return;
         }
         if job.finished() {
-            let read = read_recognition(&job);
+            let read = read_recognition(&job).await;
             if let Some(r) = &read {
                 values.set(
                     r.result
