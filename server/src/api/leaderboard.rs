@@ -9,23 +9,51 @@
 //! one pool, and every figure says which test and pool it is and how many results it
 //! stands on.
 
+mod html;
+
 use super::drives::drive_url;
 use super::extract::QueryPairs;
+use super::rated::html_response;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::PoolSummary;
-use api_types::Aggregates;
+use api_types::{Aggregates, LeaderboardTest, LeaderboardTests};
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Summary;
 use bench::{Access, DataPattern, DriveSku, Op, PlatformGroup, TestKey};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard))
+    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard)).routes(routes!(tests))
+}
+
+/// The fewest results a leaderboard line needs unless `min_results` says otherwise.
+pub const DEFAULT_MIN_RESULTS: usize = 3;
+
+/// `format` of the index and the leaderboard: JSON, or the HTML table the site shows.
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub(super) enum PageFormat {
+    Json,
+    Html,
+}
+
+impl PageFormat {
+    fn parse(value: &str) -> ApiResult<PageFormat> {
+        match value {
+            "json" => Ok(PageFormat::Json),
+            "html" => Ok(PageFormat::Html),
+            _ => Err(ApiError::bad_request(
+                format!("format must be json or html, not {value:?}"),
+                Some("format".into()),
+            )),
+        }
+    }
 }
 
 /// One figure of one drive: the median of one test in one pool, with n.
@@ -96,6 +124,11 @@ struct IndexQuery {
     /// By name (default) or result count, `-` for the other way
     #[param(inline)]
     sort: Option<IndexSort>,
+    /// `json` (default) or `html`: the table as the site shows it (an HTML fragment with
+    /// relative links to the site's pages, and datalists of every drive's vendors,
+    /// interfaces, controllers and NAND vendors for the filter fields)
+    #[param(inline)]
+    format: Option<PageFormat>,
 }
 
 /// The drives index's orders, as documented.
@@ -239,18 +272,20 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
     tag = "drives",
     params(IndexQuery),
     responses(
-        (status = 200, description = "The drives", body = DriveIndex),
+        (status = 200, description = "The drives", content((DriveIndex = "application/json"), (String = "text/html"))),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
     )
 )]
-async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
+async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let mut filter = DriveFilter::default();
     let mut sort = "name".to_string();
+    let mut format = PageFormat::Json;
     for (name, value) in &pairs {
         if filter.read(name, value)? {
             continue;
         }
         match name.as_str() {
+            "format" => format = PageFormat::parse(value)?,
             "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
                 sort = value.clone()
             }
@@ -265,8 +300,8 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             }
         }
     }
-    let drives: Vec<_> =
-        state.storage.list_drives().await?.into_iter().filter(|d| filter.keeps(&d.drive)).collect();
+    let all = state.storage.list_drives().await?;
+    let drives: Vec<_> = all.iter().filter(|d| filter.keeps(&d.drive)).cloned().collect();
     let ids: Vec<String> = drives.iter().map(|d| d.drive.id.clone()).collect();
     let pools = state.storage.pools_for_drives(&ids).await?;
     let mut by_drive: BTreeMap<&str, Vec<&PoolSummary>> = BTreeMap::new();
@@ -300,7 +335,14 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
         "-results" => rows.sort_by_key(|r| r.result_count),
         _ => {}
     }
-    Ok(Json(DriveIndex { drives: rows }))
+    let index = DriveIndex { drives: rows };
+    Ok(match format {
+        PageFormat::Json => Json(index).into_response(),
+        PageFormat::Html => {
+            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
+            html_response(html::index(&index, &all, &pairs, &sort))
+        }
+    })
 }
 
 /// Most lines a leaderboard answers.
@@ -327,18 +369,17 @@ const LEADERBOARD_MAX: usize = 500;
         ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
         ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
         ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+        ("format" = inline(Option<PageFormat>), Query, description = "`json` (default) or `html`: the table as the site shows it (an HTML fragment with relative links to the site's pages: the drives, and the same leaderboard with the lines left out shown)"),
     ),
     responses(
-        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", body = Leaderboard),
+        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", content((Leaderboard = "application/json"), (String = "text/html"))),
         (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
     )
 )]
-async fn leaderboard(
-    State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Json<Leaderboard>> {
+async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let mut filter = DriveFilter::default();
-    let (mut test, mut min_results, mut limit) = (None, 3usize, 50usize);
+    let (mut test, mut min_results, mut limit) = (None, DEFAULT_MIN_RESULTS, 50usize);
+    let mut format = PageFormat::Json;
     let number = |name: &str, value: &str, max: usize| {
         value.parse::<usize>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
             ApiError::bad_request(
@@ -355,6 +396,7 @@ async fn leaderboard(
             "test" => test = Some(value.clone()),
             "min_results" => min_results = number(name, value, 1000)?,
             "limit" => limit = number(name, value, LEADERBOARD_MAX)?,
+            "format" => format = PageFormat::parse(value)?,
             _ => {
                 return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
             }
@@ -368,14 +410,9 @@ async fn leaderboard(
             pointer: Some("test".into()),
         }])
     })?;
-    let drives: BTreeMap<String, DriveSku> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .filter(|d| filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), d.drive))
-        .collect();
+    let all = state.storage.list_drives().await?;
+    let drives: BTreeMap<String, &DriveSku> =
+        all.iter().filter(|d| filter.keeps(&d.drive)).map(|d| (d.drive.id.clone(), &d.drive)).collect();
     let ids: Vec<String> = drives.keys().cloned().collect();
     let mut lines = Vec::new();
     let mut left_out = 0;
@@ -405,5 +442,74 @@ async fn leaderboard(
             }
         })
         .collect();
-    Ok(Json(Leaderboard { test, min_results, rows, left_out }))
+    let board = Leaderboard { test, min_results, rows, left_out };
+    Ok(match format {
+        PageFormat::Json => Json(board).into_response(),
+        PageFormat::Html => {
+            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
+            html_response(html::leaderboard(&board, limit, &all, &pairs))
+        }
+    })
+}
+
+/// The tests with a leaderboard
+///
+/// Every test measured on the drives the filters keep (`TestKey::id`, the leaderboard's
+/// `test=`), with how many drives have results in it, how many lines (drive, platform
+/// group and data pattern) have at least 3 results (what its leaderboard shows by
+/// default) and how many results there are; most ranked lines first, then most drives.
+#[utoipa::path(
+    get,
+    path = "/leaderboard/tests",
+    operation_id = "leaderboard_tests",
+    tag = "drives",
+    params(
+        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
+        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
+        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
+        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
+        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+    ),
+    responses(
+        (status = 200, description = "The tests", body = LeaderboardTests),
+        (status = 400, description = "An unknown parameter or value", body = ErrorBody),
+    )
+)]
+async fn tests(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<LeaderboardTests>> {
+    let mut filter = DriveFilter::default();
+    for (name, value) in &pairs {
+        if !filter.read(name, value)? {
+            return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())));
+        }
+    }
+    let ids: Vec<String> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .filter(|d| filter.keeps(&d.drive))
+        .map(|d| d.drive.id)
+        .collect();
+    #[derive(Default)]
+    struct Count {
+        drives: BTreeSet<String>,
+        ranked: usize,
+        results: usize,
+    }
+    let mut per_test: BTreeMap<String, Count> = BTreeMap::new();
+    for pool in state.storage.pools_for_drives(&ids).await? {
+        for (key, a) in &pool.tests {
+            let Some(s) = a.mbps else { continue };
+            let c = per_test.entry(key.id()).or_default();
+            c.drives.insert(pool.drive_sku.clone());
+            c.ranked += usize::from(s.count >= DEFAULT_MIN_RESULTS);
+            c.results += s.count;
+        }
+    }
+    let mut tests: Vec<LeaderboardTest> = per_test
+        .into_iter()
+        .map(|(test, c)| LeaderboardTest { test, drives: c.drives.len(), ranked: c.ranked, results: c.results })
+        .collect();
+    tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
+    Ok(Json(LeaderboardTests { tests }))
 }
