@@ -475,7 +475,10 @@ async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPair
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
     )
 )]
-async fn tests(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<LeaderboardTests>> {
+async fn tests(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<LeaderboardTests>> {
     let mut filter = DriveFilter::default();
     for (name, value) in &pairs {
         if !filter.read(name, value)? {
@@ -508,7 +511,12 @@ async fn tests(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
     }
     let mut tests: Vec<LeaderboardTest> = per_test
         .into_iter()
-        .map(|(test, c)| LeaderboardTest { test, drives: c.drives.len(), ranked: c.ranked, results: c.results })
+        .map(|(test, c)| LeaderboardTest {
+            test,
+            drives: c.drives.len(),
+            ranked: c.ranked,
+            results: c.results,
+        })
         .collect();
     tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
     Ok(Json(LeaderboardTests { tests }))

@@ -327,7 +327,9 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
     assert!(every.tests.len() > listed.tests.len(), "the seeds' tests too");
     assert!(every.tests.windows(2).all(|w| (w[0].ranked, w[0].drives) >= (w[1].ranked, w[1].drives)));
     assert!(every.tests.iter().all(|t| t.drives >= 1 && t.results >= t.drives && t.ranked <= t.results));
-    app.get("/api/v1/leaderboard/tests?colour=red").await.assert_error(StatusCode::BAD_REQUEST, Some("colour"));
+    app.get("/api/v1/leaderboard/tests?colour=red")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
 
     // The site's tables (`format=html`): links to the site's pages, each figure with its n
     // and test, sort headers and "show them" as the same page with one parameter changed.
@@ -347,10 +349,7 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
     ] {
         assert!(html.contains(part), "{part} in {html}");
     }
-    assert!(
-        html.find("kingston-a400").unwrap() < html.find("crucial-mx500").unwrap(),
-        "most results first"
-    );
+    assert!(html.find("kingston-a400").unwrap() < html.find("crucial-mx500").unwrap(), "most results first");
     let board = app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&format=html")).await;
     assert_eq!(board.status, StatusCode::OK, "{}", board.text);
     for part in [
@@ -362,7 +361,8 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         assert!(board.text.contains(part), "{part} in {}", board.text);
     }
     assert!(!board.text.contains("crucial-mx500"), "{}", board.text);
-    let thin = app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&min_results=1&format=html")).await;
+    let thin =
+        app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&min_results=1&format=html")).await;
     for part in ["href=\"/drives/crucial-mx500-500gb\"", "few results", "Leave them out"] {
         assert!(thin.text.contains(part), "{part} in {}", thin.text);
     }

@@ -108,12 +108,11 @@ fn row(r: &IndexRow) -> String {
     } else {
         "<span class=\"community\">not reviewed yet</span>".to_string()
     };
-    let about: Vec<String> =
-        [r.interface.as_deref(), r.controller.as_deref(), r.nand_vendor.as_deref()]
-            .into_iter()
-            .flatten()
-            .map(esc)
-            .collect();
+    let about: Vec<String> = [r.interface.as_deref(), r.controller.as_deref(), r.nand_vendor.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(esc)
+        .collect();
     let results = if r.result_count > 0 {
         format!("<a href=\"/results?drive={id}\">{}</a>", r.result_count)
     } else {
@@ -165,7 +164,9 @@ pub fn index(index: &DriveIndex, all: &[&DriveSku], pairs: &[(String, String)], 
         ("RND 4KiB Q1T1 read", "MB/s"),
         ("RND 4KiB Q1T1 write", "MB/s"),
     ] {
-        out.push_str(&format!("<th scope=\"col\" class=\"num\">{name} <span class=\"n test\">{what}</span></th>"));
+        out.push_str(&format!(
+            "<th scope=\"col\" class=\"num\">{name} <span class=\"n test\">{what}</span></th>"
+        ));
     }
     out.push_str("</tr></thead><tbody>\n");
     for r in rows {
@@ -251,7 +252,9 @@ pub fn leaderboard(b: &Leaderboard, limit: usize, all: &[&DriveSku], pairs: &[(S
         ));
     }
     let json = page_href("/api/v1/leaderboard", pairs, "format", None);
-    out.push_str(&format!("<p class=\"muted\">This leaderboard as data: <a rel=\"external\" href=\"{json}\">JSON</a></p>\n"));
+    out.push_str(&format!(
+        "<p class=\"muted\">This leaderboard as data: <a rel=\"external\" href=\"{json}\">JSON</a></p>\n"
+    ));
     out.push_str(&datalists(all));
     out
 }
