@@ -1058,6 +1058,16 @@ async fn the_drives_index_and_a_leaderboard(w: &World) -> Result<()> {
     let note = w.body_text().await?;
     ensure!(note.contains("may come from different tests"), "the page says figures may be different tests");
     w.shot("drives-index").await?;
+    // On a phone the table scrolls in its wrapper; the page itself does not overflow.
+    w.client.set_window_size(390, 844).await?;
+    let overflow =
+        w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
+    w.shot("drives-index-phone").await?;
+    w.client.set_window_size(1200, 1600).await?;
+    ensure!(
+        overflow.as_i64().unwrap_or(1) <= 0,
+        "the drives index fits a 390 px wide phone (overflow {overflow})"
+    );
 
     // Sorted by result count (the column's link), then back to the name order.
     let first_row = || async {

@@ -68,8 +68,8 @@ fn figure_cell(f: Option<&PoolFigure>) -> String {
         return "<td class=\"num missing\">not measured</td>".to_string();
     };
     format!(
-        "<td class=\"num\"><a href=\"/leaderboard?test={}\">{}</a> <span class=\"n\">{}</span>\
-         <span class=\"n test\">{} · {} · {}</span></td>",
+        "<td class=\"num fig\"><a href=\"/leaderboard?test={}\">{}</a> <span class=\"n\">{}</span>\
+         <span class=\"n test\">{}</span><span class=\"n test\">{} · {}</span></td>",
         esc(&url_encode(&f.test)),
         esc(&charts::format_value(f.median_mbps)),
         n_text(f.n),
