@@ -79,7 +79,7 @@ pub fn server_html(height: u32, path: impl Fn() -> Option<String> + Send + Sync 
     }
 }
 
-/// The drive filters: vendor, interface, controller, NAND (each suggesting the values of
+/// The drive filters (folded unless one is set): vendor, interface, controller, NAND (each suggesting the values of
 /// every drive, from the datalists in the server's table) and reviewed. Applying them
 /// navigates to `path` with them set (the other parameters but `drop` kept); "Clear"
 /// keeps only the `keep` parameters.
@@ -124,37 +124,43 @@ pub fn DriveFilters(
         href_with(path, &kept, "", "", &[])
     };
     let reviewed = move || param(params, "reviewed").unwrap_or_default();
+    // Folded away unless a filter is set: on a phone the form would fill the screen.
+    let filtered =
+        move || params.with(|p| p.iter().any(|(k, _)| k == "reviewed" || FILTERS.iter().any(|f| f.0 == k)));
     view! {
-        <form class="filter-grid drive-filters" on:submit=on_submit>
-            {FILTERS
-                .iter()
-                .map(|&(name, label, example)| {
-                    view! {
-                        <label>
-                            <span>{label}</span>
-                            <input
-                                name=name
-                                list=format!("index-{name}")
-                                placeholder=example
-                                prop:value=move || param(params, name).unwrap_or_default()
-                            />
-                        </label>
-                    }
-                })
-                .collect_view()}
-            <label>
-                <span>"Reviewed"</span>
-                <select name="reviewed">
-                    <option value="" selected=move || reviewed().is_empty()>"all drives"</option>
-                    <option value="true" selected=move || reviewed() == "true">"reviewed"</option>
-                    <option value="false" selected=move || reviewed() == "false">"not reviewed yet (community)"</option>
-                </select>
-            </label>
-            <div class="actions">
-                <button type="submit">"Apply filters"</button>
-                <A href=clear>"Clear"</A>
-            </div>
-        </form>
+        <details class="filters" open=filtered>
+            <summary>"Filters"</summary>
+            <form class="filter-grid drive-filters" on:submit=on_submit>
+                {FILTERS
+                    .iter()
+                    .map(|&(name, label, example)| {
+                        view! {
+                            <label>
+                                <span>{label}</span>
+                                <input
+                                    name=name
+                                    list=format!("index-{name}")
+                                    placeholder=example
+                                    prop:value=move || param(params, name).unwrap_or_default()
+                                />
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+                <label>
+                    <span>"Reviewed"</span>
+                    <select name="reviewed">
+                        <option value="" selected=move || reviewed().is_empty()>"all drives"</option>
+                        <option value="true" selected=move || reviewed() == "true">"reviewed"</option>
+                        <option value="false" selected=move || reviewed() == "false">"not reviewed yet (community)"</option>
+                    </select>
+                </label>
+                <div class="actions">
+                    <button type="submit">"Apply filters"</button>
+                    <A href=clear>"Clear"</A>
+                </div>
+            </form>
+        </details>
     }
 }
 

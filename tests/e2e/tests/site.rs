@@ -1018,7 +1018,8 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     // Home's search finds it, no longer marked as not reviewed (a moderator accepted its
     // ratings above).
     w.goto("/").await?;
-    w.client.find(Locator::Css("input[type=search]")).await?.send_keys("crucial p2").await?;
+    // Waited for: the app mounts after the document has loaded (a busy machine shows it).
+    w.wait("input[type=search]").await?.send_keys("crucial p2").await?;
     let hit = w.wait(&format!(".matches a[href='/drives/{P2}']")).await?;
     ensure!(hit.text().await? == "Crucial P2 500 GB");
     let matches = w.client.find(Locator::Css(".matches")).await?.text().await?;
@@ -1107,6 +1108,9 @@ async fn the_drives_index_and_a_leaderboard(w: &World) -> Result<()> {
     w.wait_xpath("//table[@class='index']//th[contains(., 'Results')][@aria-sort='descending']").await?;
 
     // Filters: community drives only, then SATA drives only, each a permalink.
+    // Folded while no filter is set.
+    ensure!(w.client.find(Locator::Css("details.filters")).await?.attr("open").await?.is_none());
+    w.client.find(Locator::Css("details.filters summary")).await?.click().await?;
     let form = w.client.find(Locator::Css("form.drive-filters")).await?;
     form.find(Locator::Css("select[name=reviewed]")).await?.select_by_value("false").await?;
     form.find(Locator::Css("button[type=submit]")).await?.click().await?;
@@ -1116,6 +1120,7 @@ async fn the_drives_index_and_a_leaderboard(w: &World) -> Result<()> {
     w.client.find(Locator::LinkText("Clear")).await?.click().await?;
     w.wait_xpath("//p[@class='count'][not(starts-with(., '1 drive:'))]").await?;
     ensure!(w.url().await.ends_with("/drives?sort=results"), "Clear keeps the order: {}", w.url().await);
+    w.client.find(Locator::Css("details.filters summary")).await?.click().await?;
     let form = w.client.find(Locator::Css("form.drive-filters")).await?;
     form.find(Locator::Css("input[name=interface]")).await?.send_keys("sata").await?;
     form.find(Locator::Css("button[type=submit]")).await?.click().await?;
