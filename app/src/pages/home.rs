@@ -42,6 +42,12 @@ pub fn Home() -> impl IntoView {
                 "One place to publish, compare and chart SSD benchmark results — only like with like, always with sample counts."
             </p>
             <DriveSearch placeholder="Search a drive by vendor, model or part number (e.g. C300, PX-128M2S, CT500P2SSD8)" />
+            <p>
+                <A href="/drives">"Every drive"</A>
+                " with its result count and key figures · "
+                <A href="/leaderboard">"Leaderboards"</A>
+                ": drives ranked in one test at a time"
+            </p>
         </section>
         <section>
             <h2>"Classic comparisons"</h2>

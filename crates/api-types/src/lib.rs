@@ -192,6 +192,32 @@ pub struct ObservationList {
     pub observations: Vec<Observation>,
 }
 
+// --- /leaderboard ------------------------------------------------------------------------
+
+/// `GET /leaderboard/tests`: the tests a leaderboard can rank, most ranked lines first.
+/// (The drives index and the leaderboards themselves are read by the site as the HTML the
+/// server renders, so their JSON types stay with the server.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LeaderboardTests {
+    pub tests: Vec<LeaderboardTest>,
+}
+
+/// One test (as `TestKey::id` names it, the leaderboard's `test=`) and how much of it there is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LeaderboardTest {
+    /// E.g. `cdm-diskspd SEQ 1MiB Q8T1 read`.
+    pub test: String,
+    /// Drives with at least one result in it.
+    pub drives: usize,
+    /// Lines (drive, platform group and data pattern) with at least 3 results: what its
+    /// leaderboard shows by default.
+    pub ranked: usize,
+    /// Results measured in it.
+    pub results: usize,
+}
+
 // --- /compare ----------------------------------------------------------------------------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,23 +9,51 @@
 //! one pool, and every figure says which test and pool it is and how many results it
 //! stands on.
 
+mod html;
+
 use super::drives::drive_url;
 use super::extract::QueryPairs;
+use super::rated::html_response;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::PoolSummary;
-use api_types::Aggregates;
+use api_types::{Aggregates, LeaderboardTest, LeaderboardTests};
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Summary;
 use bench::{Access, DataPattern, DriveSku, Op, PlatformGroup, TestKey};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard))
+    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard)).routes(routes!(tests))
+}
+
+/// The fewest results a leaderboard line needs unless `min_results` says otherwise.
+pub const DEFAULT_MIN_RESULTS: usize = 3;
+
+/// `format` of the index and the leaderboard: JSON, or the HTML table the site shows.
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub(super) enum PageFormat {
+    Json,
+    Html,
+}
+
+impl PageFormat {
+    fn parse(value: &str) -> ApiResult<PageFormat> {
+        match value {
+            "json" => Ok(PageFormat::Json),
+            "html" => Ok(PageFormat::Html),
+            _ => Err(ApiError::bad_request(
+                format!("format must be json or html, not {value:?}"),
+                Some("format".into()),
+            )),
+        }
+    }
 }
 
 /// One figure of one drive: the median of one test in one pool, with n.
@@ -107,6 +135,11 @@ struct IndexQuery {
     /// Drives skipped before the page (default 0)
     #[param(minimum = 0)]
     offset: Option<usize>,
+    /// `json` (default) or `html`: the table as the site shows it (an HTML fragment with
+    /// relative links to the site's pages, and datalists of every drive's vendors,
+    /// interfaces, controllers and NAND vendors for the filter fields)
+    #[param(inline)]
+    format: Option<PageFormat>,
 }
 
 /// Drives an index page holds by default, and at most.
@@ -256,14 +289,15 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
     tag = "drives",
     params(IndexQuery),
     responses(
-        (status = 200, description = "The drives", body = DriveIndex),
+        (status = 200, description = "The drives", content((DriveIndex = "application/json"), (String = "text/html"))),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
     )
 )]
-async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
+async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let mut filter = DriveFilter::default();
     let mut sort = "name".to_string();
     let (mut limit, mut offset) = (INDEX_PAGE, 0usize);
+    let mut format = PageFormat::Json;
     for (name, value) in &pairs {
         if filter.read(name, value)? {
             continue;
@@ -271,6 +305,7 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
         match name.as_str() {
             "limit" => limit = whole_number(name, value, 1, INDEX_PAGE_MAX)?,
             "offset" => offset = whole_number(name, value, 0, usize::MAX)?,
+            "format" => format = PageFormat::parse(value)?,
             "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
                 sort = value.clone()
             }
@@ -285,8 +320,8 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             }
         }
     }
-    let mut drives: Vec<_> =
-        state.storage.list_drives().await?.into_iter().filter(|d| filter.keeps(&d.drive)).collect();
+    let all = state.storage.list_drives().await?;
+    let mut drives: Vec<_> = all.iter().filter(|d| filter.keeps(&d.drive)).collect();
     // `list_drives` is in name order already; the sort is stable, so equal counts stay
     // in name order.
     match sort.as_str() {
@@ -308,7 +343,7 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
     let rows: Vec<IndexRow> = drives
         .into_iter()
         .map(|row| {
-            let d = row.drive;
+            let d = &row.drive;
             let key = key_figures(by_drive.get(d.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
             IndexRow {
                 url: drive_url(&d.id),
@@ -317,15 +352,22 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
                 nand_vendor: d.nand.vendor.clone(),
                 result_count: row.result_count,
                 key,
-                id: d.id,
-                vendor: d.vendor,
-                model: d.model,
+                id: d.id.clone(),
+                vendor: d.vendor.clone(),
+                model: d.model.clone(),
                 capacity_gb: d.capacity_gb,
                 reviewed: d.reviewed,
             }
         })
         .collect();
-    Ok(Json(DriveIndex { drives: rows, total, offset, limit }))
+    let index = DriveIndex { drives: rows, total, offset, limit };
+    Ok(match format {
+        PageFormat::Json => Json(index).into_response(),
+        PageFormat::Html => {
+            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
+            html_response(html::index(&index, &all, &pairs, &sort))
+        }
+    })
 }
 
 /// A whole number `value` of parameter `name` from `min` to `max`, or a 400 saying so.
@@ -360,18 +402,17 @@ const LEADERBOARD_MAX: usize = 500;
         ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
         ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
         ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+        ("format" = inline(Option<PageFormat>), Query, description = "`json` (default) or `html`: the table as the site shows it (an HTML fragment with relative links to the site's pages: the drives, and the same leaderboard with the lines left out shown)"),
     ),
     responses(
-        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", body = Leaderboard),
+        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", content((Leaderboard = "application/json"), (String = "text/html"))),
         (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
     )
 )]
-async fn leaderboard(
-    State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Json<Leaderboard>> {
+async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
     let mut filter = DriveFilter::default();
-    let (mut test, mut min_results, mut limit) = (None, 3usize, 50usize);
+    let (mut test, mut min_results, mut limit) = (None, DEFAULT_MIN_RESULTS, 50usize);
+    let mut format = PageFormat::Json;
     for (name, value) in &pairs {
         if filter.read(name, value)? {
             continue;
@@ -380,6 +421,7 @@ async fn leaderboard(
             "test" => test = Some(value.clone()),
             "min_results" => min_results = whole_number(name, value, 1, 1000)?,
             "limit" => limit = whole_number(name, value, 1, LEADERBOARD_MAX)?,
+            "format" => format = PageFormat::parse(value)?,
             _ => {
                 return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
             }
@@ -393,14 +435,12 @@ async fn leaderboard(
             pointer: Some("test".into()),
         }])
     })?;
-    let drives: BTreeMap<String, DriveSku> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
+    let all = state.storage.list_drives().await?;
+    let drives: BTreeMap<String, &DriveSku> = all
+        .iter()
         // A drive without results has no line: its pools are not read.
         .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), d.drive))
+        .map(|d| (d.drive.id.clone(), &d.drive))
         .collect();
     let ids: Vec<String> = drives.keys().cloned().collect();
     let mut lines = Vec::new();
@@ -431,5 +471,82 @@ async fn leaderboard(
             }
         })
         .collect();
-    Ok(Json(Leaderboard { test, min_results, rows, left_out }))
+    let board = Leaderboard { test, min_results, rows, left_out };
+    Ok(match format {
+        PageFormat::Json => Json(board).into_response(),
+        PageFormat::Html => {
+            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
+            html_response(html::leaderboard(&board, limit, &all, &pairs))
+        }
+    })
+}
+
+/// The tests with a leaderboard
+///
+/// Every test measured on the drives the filters keep (`TestKey::id`, the leaderboard's
+/// `test=`), with how many drives have results in it, how many lines (drive, platform
+/// group and data pattern) have at least 3 results (what its leaderboard shows by
+/// default) and how many results there are; most ranked lines first, then most drives.
+#[utoipa::path(
+    get,
+    path = "/leaderboard/tests",
+    operation_id = "leaderboard_tests",
+    tag = "drives",
+    params(
+        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
+        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
+        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
+        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
+        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
+    ),
+    responses(
+        (status = 200, description = "The tests", body = LeaderboardTests),
+        (status = 400, description = "An unknown parameter or value", body = ErrorBody),
+    )
+)]
+async fn tests(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<LeaderboardTests>> {
+    let mut filter = DriveFilter::default();
+    for (name, value) in &pairs {
+        if !filter.read(name, value)? {
+            return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())));
+        }
+    }
+    let ids: Vec<String> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .filter(|d| filter.keeps(&d.drive))
+        .map(|d| d.drive.id)
+        .collect();
+    #[derive(Default)]
+    struct Count {
+        drives: BTreeSet<String>,
+        ranked: usize,
+        results: usize,
+    }
+    let mut per_test: BTreeMap<String, Count> = BTreeMap::new();
+    for pool in state.storage.pools_for_drives(&ids).await? {
+        for (key, a) in &pool.tests {
+            let Some(s) = a.mbps else { continue };
+            let c = per_test.entry(key.id()).or_default();
+            c.drives.insert(pool.drive_sku.clone());
+            c.ranked += usize::from(s.count >= DEFAULT_MIN_RESULTS);
+            c.results += s.count;
+        }
+    }
+    let mut tests: Vec<LeaderboardTest> = per_test
+        .into_iter()
+        .map(|(test, c)| LeaderboardTest {
+            test,
+            drives: c.drives.len(),
+            ranked: c.ranked,
+            results: c.results,
+        })
+        .collect();
+    tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
+    Ok(Json(LeaderboardTests { tests }))
 }

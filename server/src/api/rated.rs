@@ -299,7 +299,7 @@ async fn drive_table_html(
 
 /// `s` as one URL path segment or query value: unreserved characters (and the comma of
 /// drive lists) as they are, the rest percent-encoded.
-fn url_encode(s: &str) -> String {
+pub(super) fn url_encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {

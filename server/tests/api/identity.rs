@@ -400,4 +400,60 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         everyone["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Crucial MX500 500 GB", "Kingston A400 240 GB"]);
     assert_eq!(app.get("/api/v1/leaderboard").await.status, StatusCode::BAD_REQUEST, "a test is required");
+
+    // The tests a leaderboard can rank, with their drives, ranked lines (n >= 3) and
+    // results; most ranked lines first.
+    let listed = app.get("/api/v1/leaderboard/tests?reviewed=false").await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    let listed: api_types::LeaderboardTests = serde_json::from_str(&listed.text).unwrap();
+    let ours = listed.tests.iter().find(|t| t.test == test).expect("the test is listed");
+    assert_eq!((ours.drives, ours.ranked, ours.results), (2, 1, 4), "{listed:?}");
+    let every: api_types::LeaderboardTests =
+        serde_json::from_str(&app.get("/api/v1/leaderboard/tests").await.text).unwrap();
+    assert!(every.tests.len() > listed.tests.len(), "the seeds' tests too");
+    assert!(every.tests.windows(2).all(|w| (w[0].ranked, w[0].drives) >= (w[1].ranked, w[1].drives)));
+    assert!(every.tests.iter().all(|t| t.drives >= 1 && t.results >= t.drives && t.ranked <= t.results));
+    app.get("/api/v1/leaderboard/tests?colour=red")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
+
+    // The site's tables (`format=html`): links to the site's pages, each figure with its n
+    // and test, sort headers and "show them" as the same page with one parameter changed.
+    let page = app.get("/api/v1/drives/index?reviewed=false&sort=results&format=html").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.content_type.starts_with("text/html"), "{}", page.content_type);
+    let html = &page.text;
+    for part in [
+        "href=\"/drives/kingston-a400-240gb\"",
+        "not reviewed yet",
+        "n=3",
+        &format!("href=\"/leaderboard?test={}\"", super::url_encode(&test)),
+        "aria-sort=\"descending\"><a href=\"/drives?reviewed=false&amp;sort=-results\"",
+        "<datalist id=\"index-vendor\">",
+        "<option value=\"Plextor\">",
+        "2 drives: 0 reviewed, 2 not reviewed yet",
+    ] {
+        assert!(html.contains(part), "{part} in {html}");
+    }
+    assert!(html.find("kingston-a400").unwrap() < html.find("crucial-mx500").unwrap(), "most results first");
+    let board = app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&format=html")).await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text);
+    for part in [
+        "href=\"/drives/kingston-a400-240gb\"",
+        "n=3",
+        "1 line with fewer than 3 results left out",
+        &format!("href=\"/leaderboard?test={q}&amp;reviewed=false&amp;min_results=1\""),
+    ] {
+        assert!(board.text.contains(part), "{part} in {}", board.text);
+    }
+    assert!(!board.text.contains("crucial-mx500"), "{}", board.text);
+    let thin =
+        app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&min_results=1&format=html")).await;
+    for part in ["href=\"/drives/crucial-mx500-500gb\"", "few results", "Leave them out"] {
+        assert!(thin.text.contains(part), "{part} in {}", thin.text);
+    }
+    app.get("/api/v1/drives/index?format=xml").await.assert_error(StatusCode::BAD_REQUEST, Some("format"));
+    app.get(&format!("/api/v1/leaderboard?test={q}&format=csv"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("format"));
 }

@@ -425,6 +425,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
             None,
             None,
         ),
+        ("get", "/leaderboard/tests", "/leaderboard/tests?interface=sata".into(), None, None),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
     ];
     let mut covered: BTreeSet<(String, String)> =

@@ -361,6 +361,7 @@ async fn run(w: &World) -> Result<()> {
     let (id, token) = submit_a_crystaldiskmark_export(w).await?;
     find_it_in_the_results(w, id, &token).await?;
     a_drive_the_catalogue_lacks(w).await?;
+    the_drives_index_and_a_leaderboard(w).await?;
     results_without_a_drive_say_so(w).await?;
     publish_a_screenshot(w).await?;
     the_other_pages(w).await?;
@@ -1004,6 +1005,14 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     ensure!(page.contains("SM2263 (1), SM2263EN (1)"), "the disagreement is shown: {page}");
     w.shot("community-drive").await?;
 
+    // The drives index lists it among the community drives, with its count.
+    w.goto("/drives?reviewed=false").await?;
+    let row = w.wait(&format!("table.index tr[data-drive='{P2}']")).await?.text().await?;
+    ensure!(row.contains("not reviewed yet") && row.contains("Crucial") && row.contains("500 GB"), "{row}");
+    let count =
+        w.client.find(Locator::Css(&format!("tr[data-drive='{P2}'] a[href='/results?drive={P2}']"))).await?;
+    ensure!(count.text().await? == "2", "its result count: {row}");
+
     // Someone proposes its rated figures with their source; a moderator accepts; the
     // drive page shows rated vs measured, and the drive is reviewed.
     let source = "https://www.crucial.com/ssd/p2/CT500P2SSD8";
@@ -1043,6 +1052,7 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     // Home's search finds it, no longer marked as not reviewed (a moderator accepted its
     // ratings above).
     w.goto("/").await?;
+    // Waited for: the app mounts after the document has loaded (a busy machine shows it).
     w.wait("input[type=search]").await?.send_keys("crucial p2").await?;
     let hit = w.wait(&format!(".matches a[href='/drives/{P2}']")).await?;
     ensure!(hit.text().await? == "Crucial P2 500 GB");
@@ -1059,6 +1069,149 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     w.shot("results-key-figures").await?;
     Ok(())
 }
+
+/// The drives index: every drive, reviewed and community, with its result count and key
+/// figures (each with n and its test); sorted and filtered through the URL, back and
+/// forward included. A leaderboard of a test the seeds have: one test, lines with n, the
+/// thin lines left out and counted, shown when asked.
+async fn the_drives_index_and_a_leaderboard(w: &World) -> Result<()> {
+    const EVO: &str = "samsung-840-evo-e2e-120gb";
+    w.goto("/drives").await?;
+    w.wait("table.index tbody tr").await?;
+    report_download(w, "drives index", true).await?;
+    let count = w.client.find(Locator::Css("p.count")).await?.text().await?;
+    ensure!(count.contains("1 not reviewed yet"), "the 840 EVO e2e is the one community drive: {count}");
+    let c300 =
+        w.client.find(Locator::Css("tr[data-drive='crucial-realssd-c300-64gb']")).await?.text().await?;
+    ensure!(c300.contains("Crucial") && c300.contains("64 GB") && c300.contains("reviewed"), "{c300}");
+    ensure!(
+        c300.contains("n=") && c300.contains("cdm-native SEQ"),
+        "key figures name n and their test: {c300}"
+    );
+    let evo = w.client.find(Locator::Css(&format!("tr[data-drive='{EVO}']"))).await?.text().await?;
+    ensure!(evo.contains("not reviewed yet") && evo.contains("n=1"), "{evo}");
+    let note = w.body_text().await?;
+    ensure!(note.contains("may come from different tests"), "the page says figures may be different tests");
+    w.shot("drives-index").await?;
+    // On a phone the table scrolls in its wrapper; the page itself does not overflow.
+    w.client.set_window_size(390, 844).await?;
+    let overflow =
+        w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
+    w.shot("drives-index-phone").await?;
+    w.client.set_window_size(1200, 1600).await?;
+    ensure!(
+        overflow.as_i64().unwrap_or(1) <= 0,
+        "the drives index fits a 390 px wide phone (overflow {overflow})"
+    );
+
+    // Sorted by result count (the column's link), then back to the name order.
+    let first_row = || async {
+        Ok::<_, anyhow::Error>(
+            w.client
+                .find(Locator::Css("table.index tbody tr"))
+                .await?
+                .attr("data-drive")
+                .await?
+                .unwrap_or_default(),
+        )
+    };
+    let by_name = first_row().await?;
+    w.client
+        .find(Locator::XPath("//table[@class='index']//th[contains(., 'Results')]/a"))
+        .await?
+        .click()
+        .await?;
+    w.wait_xpath("//table[@class='index']//th[contains(., 'Results')][@aria-sort='descending']").await?;
+    ensure!(w.url().await.ends_with("/drives?sort=results"), "{}", w.url().await);
+    let counts: Vec<i64> = w
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.index tbody tr td:nth-child(6)')].map(td => +td.textContent);",
+            vec![],
+        )
+        .await?
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    ensure!(counts.len() > 10 && counts.windows(2).all(|c| c[0] >= c[1]), "most results first: {counts:?}");
+    ensure!(first_row().await? != by_name, "another order");
+    w.client.back().await?;
+    w.wait_xpath("//table[@class='index']//th[contains(., 'Results')][@aria-sort='none']").await?;
+    ensure!(w.url().await.ends_with("/drives"), "back: {}", w.url().await);
+    w.client.forward().await?;
+    w.wait_xpath("//table[@class='index']//th[contains(., 'Results')][@aria-sort='descending']").await?;
+
+    // Filters: community drives only, then SATA drives only, each a permalink.
+    // Folded while no filter is set.
+    ensure!(w.client.find(Locator::Css("details.filters")).await?.attr("open").await?.is_none());
+    w.client.find(Locator::Css("details.filters summary")).await?.click().await?;
+    let form = w.client.find(Locator::Css("form.drive-filters")).await?;
+    form.find(Locator::Css("select[name=reviewed]")).await?.select_by_value("false").await?;
+    form.find(Locator::Css("button[type=submit]")).await?.click().await?;
+    w.wait_xpath("//p[@class='count'][starts-with(., '1 drive:')]").await?;
+    ensure!(w.url().await.ends_with("/drives?sort=results&reviewed=false"), "{}", w.url().await);
+    w.client.find(Locator::Css(&format!("tr[data-drive='{EVO}']"))).await?;
+    w.client.find(Locator::LinkText("Clear")).await?.click().await?;
+    w.wait_xpath("//p[@class='count'][not(starts-with(., '1 drive:'))]").await?;
+    ensure!(w.url().await.ends_with("/drives?sort=results"), "Clear keeps the order: {}", w.url().await);
+    w.client.find(Locator::Css("details.filters summary")).await?.click().await?;
+    let form = w.client.find(Locator::Css("form.drive-filters")).await?;
+    form.find(Locator::Css("input[name=interface]")).await?.send_keys("sata").await?;
+    form.find(Locator::Css("button[type=submit]")).await?.click().await?;
+    w.wait_xpath("//p[@class='count'][contains(., ' 0 not reviewed yet')]").await?;
+    ensure!(w.url().await.ends_with("/drives?sort=results&interface=sata"), "{}", w.url().await);
+    let links: Vec<String> = w
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.index tbody tr td:nth-child(5)')].map(td => td.textContent);",
+            vec![],
+        )
+        .await?
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    ensure!(!links.is_empty() && links.iter().all(|l| l.starts_with("sata-")), "SATA drives only: {links:?}");
+    w.shot("drives-index-sata").await?;
+
+    // A key figure links to its test's leaderboard.
+    w.goto("/drives").await?;
+    let figure =
+        w.wait("tr[data-drive='crucial-realssd-c300-64gb'] td.num a[href^='/leaderboard?test=']").await?;
+    figure.click().await?;
+    w.wait("table.leaderboard tbody tr").await?;
+    ensure!(w.url().await.contains("/leaderboard?test=cdm-native%20SEQ"), "{}", w.url().await);
+
+    // The leaderboard of a seed test, opened directly.
+    w.goto(&format!("/leaderboard?test={}", LEADERBOARD_TEST.replace(' ', "%20"))).await?;
+    w.wait("table.leaderboard tbody tr").await?;
+    report_download(w, "leaderboard", true).await?;
+    let board = w.client.find(Locator::Css("table.leaderboard")).await?.text().await?;
+    ensure!(board.contains("Median MB/s") && board.contains("n=4"), "lines with n: {board}");
+    let ranked = w.client.find_all(Locator::Css("table.leaderboard tbody tr")).await?.len();
+    let left_out = w.wait("p.left-out").await?.text().await?;
+    ensure!(left_out.contains("with fewer than 3 results left out"), "{left_out}");
+    let selected = w.client.find(Locator::Css("select[name=test]")).await?.prop("value").await?;
+    ensure!(selected.as_deref() == Some(LEADERBOARD_TEST), "the test chosen: {selected:?}");
+    w.shot("leaderboard").await?;
+    w.client.find(Locator::LinkText("Show them")).await?.click().await?;
+    w.wait_xpath("//p[@class='left-out'][contains(., 'Every line shown')]").await?;
+    ensure!(w.url().await.ends_with("&min_results=1"), "{}", w.url().await);
+    let all = w.client.find_all(Locator::Css("table.leaderboard tbody tr")).await?.len();
+    let thin = w.client.find_all(Locator::Css("table.leaderboard tbody tr.thin")).await?.len();
+    ensure!(all > ranked && thin == all - ranked, "the thin lines appear, marked: {ranked} + {thin} = {all}");
+    ensure!(w.body_text().await?.contains("few results"));
+    w.shot("leaderboard-every-line").await?;
+
+    // Without a test, the page picks the one with the most ranked lines into the URL; the
+    // interface filter keeps SATA drives.
+    w.goto("/leaderboard?interface=sata").await?;
+    w.wait("table.leaderboard tbody tr").await?;
+    ensure!(w.url().await.contains("interface=sata&test="), "{}", w.url().await);
+    Ok(())
+}
+
+/// A seed test with lines of at least three results and thinner ones.
+const LEADERBOARD_TEST: &str = "cdm-native SEQ 1MiB Q1T1 read";
 
 /// A result whose drive is not named, and one whose name matches two drives: their pages
 /// say so, list the candidates, and open the tag editor to name the drive.

@@ -1,0 +1,209 @@
+//! The drives index (`/drives`): every drive, reviewed or community, with its result count
+//! and key figures, filterable and sortable; and what it shares with the leaderboard page:
+//! the URL as the state (its query is passed to the API as it is, so every view is a
+//! permalink and back/forward work), the drive filter form, and the table as the server
+//! renders it (`format=html`: no table code or JSON decoding in the wasm; its links to
+//! other views are plain links the router follows).
+
+use super::{ErrorBox, Loading};
+use crate::api;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+use wasm_bindgen::JsCast;
+
+/// The page URL's query as (name, value) pairs.
+pub type Params = Memo<Vec<(String, String)>>;
+
+/// The filters both pages offer (the API's names), with their label and an example.
+const FILTERS: &[(&str, &str, &str)] = &[
+    ("vendor", "Vendor", "Crucial"),
+    ("interface", "Interface", "sata, pcie, pcie-3-x4"),
+    ("controller", "Controller", "88SS9174"),
+    ("nand", "NAND vendor", "Micron"),
+];
+
+pub fn use_page_params() -> Params {
+    let query = use_query_map();
+    Memo::new(move |_| {
+        query.with(|q| {
+            q.into_iter()
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+    })
+}
+
+/// `name=value&...`, percent-encoded.
+pub fn query_string(params: &[(String, String)]) -> String {
+    params.iter().map(|(k, v)| format!("{k}={}", api::encode(v))).collect::<Vec<_>>().join("&")
+}
+
+/// Page `path` with `key` set to `value` (removed when empty) and the `drop`ped names gone.
+pub fn href_with(path: &str, params: &[(String, String)], key: &str, value: &str, drop: &[&str]) -> String {
+    let mut p: Vec<(String, String)> =
+        params.iter().filter(|(k, _)| k != key && !drop.contains(&k.as_str())).cloned().collect();
+    if !value.is_empty() {
+        p.push((key.to_string(), value.to_string()));
+    }
+    if p.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", query_string(&p))
+    }
+}
+
+pub fn param(params: Params, name: &str) -> Option<String> {
+    params.with(|p| p.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+}
+
+/// The HTML the API renders at `path` (a function of the page's state, `None` while it
+/// cannot be asked yet), shown as it comes; the previous view stays until the next one
+/// has arrived.
+pub fn server_html(height: u32, path: impl Fn() -> Option<String> + Send + Sync + 'static) -> impl IntoView {
+    let html = LocalResource::new(move || {
+        let path = path();
+        async move {
+            match path {
+                Some(p) => Some(api::get_text(&p).await),
+                None => None,
+            }
+        }
+    });
+    move || match html.get().flatten() {
+        None => view! { <Loading height=height /> }.into_any(),
+        Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+        Some(Ok(h)) => view! { <div class="server-table" inner_html=h></div> }.into_any(),
+    }
+}
+
+/// The drive filters (folded unless one is set): vendor, interface, controller, NAND (each suggesting the values of
+/// every drive, from the datalists in the server's table) and reviewed. Applying them
+/// navigates to `path` with them set (the other parameters but `drop` kept); "Clear"
+/// keeps only the `keep` parameters.
+#[component]
+pub fn DriveFilters(
+    params: Params,
+    path: &'static str,
+    keep: &'static [&'static str],
+    drop: &'static [&'static str],
+) -> impl IntoView {
+    let navigate = use_navigate();
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(form) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlFormElement>().ok()) else {
+            return;
+        };
+        let value = |name: &str| {
+            let el = form.elements().named_item(name)?;
+            let v = match el.dyn_into::<web_sys::HtmlInputElement>() {
+                Ok(i) => i.value(),
+                Err(el) => el.dyn_into::<web_sys::HtmlSelectElement>().ok()?.value(),
+            };
+            Some(v.trim().to_string())
+        };
+        let mut p: Vec<(String, String)> = params
+            .get_untracked()
+            .into_iter()
+            .filter(|(k, _)| {
+                !drop.contains(&k.as_str()) && k != "reviewed" && !FILTERS.iter().any(|f| f.0 == k)
+            })
+            .collect();
+        for name in FILTERS.iter().map(|f| f.0).chain(["reviewed"]) {
+            if let Some(v) = value(name).filter(|v| !v.is_empty()) {
+                p.push((name.to_string(), v));
+            }
+        }
+        navigate(&href_with(path, &p, "", "", &[]), Default::default());
+    };
+    let clear = move || {
+        let kept: Vec<(String, String)> =
+            params.get().into_iter().filter(|(k, _)| keep.contains(&k.as_str())).collect();
+        href_with(path, &kept, "", "", &[])
+    };
+    let reviewed = move || param(params, "reviewed").unwrap_or_default();
+    // Folded away unless a filter is set: on a phone the form would fill the screen.
+    let filtered =
+        move || params.with(|p| p.iter().any(|(k, _)| k == "reviewed" || FILTERS.iter().any(|f| f.0 == k)));
+    view! {
+        <details class="filters" open=filtered>
+            <summary>"Filters"</summary>
+            <form class="filter-grid drive-filters" on:submit=on_submit>
+                {FILTERS
+                    .iter()
+                    .map(|&(name, label, example)| {
+                        view! {
+                            <label>
+                                <span>{label}</span>
+                                <input
+                                    name=name
+                                    list=format!("index-{name}")
+                                    placeholder=example
+                                    prop:value=move || param(params, name).unwrap_or_default()
+                                />
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+                <label>
+                    <span>"Reviewed"</span>
+                    <select name="reviewed">
+                        <option value="" selected=move || reviewed().is_empty()>"all drives"</option>
+                        <option value="true" selected=move || reviewed() == "true">"reviewed"</option>
+                        <option value="false" selected=move || reviewed() == "false">"not reviewed yet (community)"</option>
+                    </select>
+                </label>
+                <div class="actions">
+                    <button type="submit">"Apply filters"</button>
+                    <A href=clear>"Clear"</A>
+                </div>
+            </form>
+        </details>
+    }
+}
+
+/// The orders the index offers (the API's `sort`).
+const SORTS: &[(&str, &str)] = &[
+    ("name", "name A–Z"),
+    ("-name", "name Z–A"),
+    ("results", "most results"),
+    ("-results", "fewest results"),
+];
+
+#[component]
+pub fn DrivesIndex() -> impl IntoView {
+    let params = use_page_params();
+    let navigate = use_navigate();
+    let sort = move || param(params, "sort").unwrap_or_else(|| "name".into());
+    let on_sort = move |ev: leptos::ev::Event| {
+        let href = href_with("/drives", &params.get_untracked(), "sort", &event_target_value(&ev), &[]);
+        navigate(&href, NavigateOptions { scroll: false, ..Default::default() });
+    };
+    view! {
+        <section>
+            <h1>"Drives"</h1>
+            <p class="muted">
+                "Every drive SSDBase has results or a catalogue entry for: reviewed drives, and community drives that submitters named (not reviewed yet). To rank drives, open a test's "
+                <A href="/leaderboard">"leaderboard"</A>
+                ": key figures here may come from different tests."
+            </p>
+            <DriveFilters params=params path="/drives" keep=&["sort"] drop=&[] />
+            <div class="toolbar">
+                <label>
+                    "Sort "
+                    <select name="sort" on:change=on_sort>
+                        {SORTS
+                            .iter()
+                            .map(|&(v, label)| view! { <option value=v selected=move || sort() == v>{label}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div style="min-height:420px">
+                {server_html(420, move || Some(format!("/drives/index?{}&format=html", query_string(&params.get()))))}
+            </div>
+        </section>
+    }
+}
