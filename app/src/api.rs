@@ -197,6 +197,14 @@ mod http {
         decode(req.send().await.map_err(network)?).await
     }
 
+    /// Sends a catalogue proposal (a new drive or a change to one).
+    pub async fn propose(body: &api_types::DriveProposal) -> Result<api_types::Proposal, ApiError> {
+        let req = Request::post(&format!("{API}/proposals"))
+            .json(body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the proposal: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+
     pub async fn submit(body: &SubmitBody) -> Result<SubmitResponse, ApiError> {
         let req = Request::post(&format!("{API}/results"))
             .json(body)

@@ -5,6 +5,7 @@ mod controller;
 mod drive;
 mod home;
 mod platform;
+mod propose;
 mod rated;
 mod result;
 mod results;
@@ -40,6 +41,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/results") view={Lazy::<ResultsRoute>::new()} />
                     <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
+                    <Route path=path!("/drives/:id/propose") view={Lazy::<ProposeChangeRoute>::new()} />
+                    <Route path=path!("/propose") view={Lazy::<ProposeNewRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
                     <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
                     <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
@@ -95,6 +98,8 @@ lazy_page! {
     CompareRoute => compare::Compare [compare::prefetch],
     ControllerRoute => controller::ControllerPage,
     SubmitRoute => submit::Submit,
+    ProposeChangeRoute => propose::ProposeChange,
+    ProposeNewRoute => propose::ProposeNew,
 }
 
 #[component]
