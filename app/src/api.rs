@@ -7,7 +7,7 @@
 use bench::{PlatformGroup, Tags};
 
 pub use api_types::{
-    pattern_label, Comparison, DeleteResponse, DriveList, EditBody, ErrorBody, ErrorItem, Figure,
+    pattern_label, Comparison, DeleteResponse, DriveListView, EditBody, ErrorBody, ErrorItem, Figure,
     FirmwareSeen, ListResponse, OcrJob, PoolCell, ResultView, SubmitBody, SubmitResponse,
 };
 

@@ -779,8 +779,13 @@ impl RatedSpec {
 
 /// A drive's physical form: what slot or bay it fits. Named in JSON as makers and
 /// retailers write it, lower case (`2.5in`, `m.2-2280`, `add-in-card`).
+///
+/// Read through [`FormFactor::from_id`] (`try_from = "String"`): serde's derived reader of
+/// fifteen names, once per deserializer, was 1-2 KB of every page's download, since
+/// the drive search decodes drives (README "Site size").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(try_from = "String")]
 pub enum FormFactor {
     /// 2.5-inch drive (SATA, SAS or U.2 connector aside: see the interface).
     #[serde(rename = "2.5in")]
@@ -851,6 +856,17 @@ impl FormFactor {
     /// The form factor named `id` (its JSON name).
     pub fn from_id(id: &str) -> Option<FormFactor> {
         FormFactor::ALL.iter().find(|(_, i, _)| *i == id).map(|(f, _, _)| *f)
+    }
+}
+
+impl TryFrom<String> for FormFactor {
+    type Error = String;
+
+    fn try_from(id: String) -> Result<FormFactor, String> {
+        FormFactor::from_id(&id).ok_or_else(|| {
+            let names: Vec<&str> = FormFactor::ALL.iter().map(|(_, id, _)| *id).collect();
+            format!("unknown form factor {id:?}: one of {}", names.join(", "))
+        })
     }
 }
 

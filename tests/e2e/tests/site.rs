@@ -977,6 +977,9 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
     let source = "https://www.crucial.com/ssd/p2/CT500P2SSD8";
     w.client.find(Locator::Css("#propose-link")).await?.click().await?;
     w.wait("form.propose input[name='rated/seq_read_mbps']").await?;
+    // Opened by its address, for the download it needs alone.
+    w.goto(&format!("/drives/{P2}/propose")).await?;
+    w.wait("form.propose input[name='rated/seq_read_mbps']").await?;
     report_download(w, "propose a change", true).await?;
     let value = |css: &'static str| async move {
         let el = w.client.find(Locator::Css(css)).await?;
