@@ -198,7 +198,7 @@ mod http {
     }
 
     /// Sends a catalogue proposal (a new drive or a change to one).
-    pub async fn propose(body: &api_types::DriveProposal) -> Result<api_types::Proposal, ApiError> {
+    pub async fn propose(body: &api_types::DriveProposal) -> Result<crate::proposal::Stored, ApiError> {
         let req = Request::post(&format!("{API}/proposals"))
             .json(body)
             .map_err(|e| ApiError::Network(format!("cannot encode the proposal: {e}")))?;

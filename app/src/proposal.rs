@@ -5,6 +5,23 @@
 
 use api_types::{DriveProposal, ErrorItem};
 use bench::{CellType, ControllerTag, DriveSku, FormFactor, Link, NandTag, RatedSpec};
+use serde::Deserialize;
+
+/// What the form reads of `GET /drives/{id}`: the drive alone (the page's other parts,
+/// its per-test summaries above all, are not decoded: their readers would be download).
+#[derive(Debug, Clone, Deserialize)]
+pub struct DriveOnly {
+    pub drive: DriveSku,
+}
+
+/// What the form reads of a stored proposal (`api_types::Proposal`): its id and the
+/// warnings the moderator will see; the proposal itself is what was sent.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Stored {
+    pub id: i64,
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
 
 /// How a field is typed in.
 #[derive(Clone, Copy, PartialEq)]
@@ -285,6 +302,26 @@ mod tests {
         set(&mut t, "capacity_gb", "five hundred");
         let e = proposal(&t, Some(&d)).unwrap_err();
         assert_eq!(e[0].pointer.as_deref(), Some("capacity_gb"));
+    }
+
+    #[test]
+    fn the_answers_read_as_the_forms_views() {
+        let d = drive();
+        let page =
+            serde_json::json!({"drive": d, "results": [], "platforms": [], "firmware": [], "tests": []});
+        assert_eq!(serde_json::from_value::<DriveOnly>(page).unwrap().drive, d);
+        let p = api_types::Proposal {
+            id: 7,
+            url: "/api/v1/proposals/7".into(),
+            status: api_types::ProposalStatus::Open,
+            proposal: DriveProposal::default(),
+            warnings: vec!["over the line rate".into()],
+            created_at: 1,
+            decided_at: None,
+            reason: None,
+        };
+        let stored: Stored = serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
+        assert_eq!(stored, Stored { id: 7, warnings: p.warnings });
     }
 
     #[test]

@@ -8,8 +8,9 @@
 use super::loaded;
 use crate::api::{self, ApiError, ErrorItem};
 use crate::pages::result::link_label;
-use crate::proposal::{input_of, proposal, texts_of, Kind, CELLS, INPUTS, LINKS, SECTIONS};
-use api_types::{DrivePageView, Proposal};
+use crate::proposal::{
+    input_of, proposal, texts_of, DriveOnly, Kind, Stored, CELLS, INPUTS, LINKS, SECTIONS,
+};
 use bench::{DriveSku, FormFactor, Link};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -50,11 +51,11 @@ pub fn ProposeChange() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let page = LocalResource::new(move || {
         let id = id.get();
-        async move { api::get::<DrivePageView>(&format!("/drives/{}", api::encode(&id))).await }
+        async move { api::get::<DriveOnly>(&format!("/drives/{}", api::encode(&id))).await }
     });
     view! {
         <section>
-            {loaded(page, 400, |p: DrivePageView| {
+            {loaded(page, 400, |p: DriveOnly| {
                 let d = p.drive;
                 let title = format!("Propose a change to the {} {} {} GB", d.vendor, d.model, d.capacity_gb);
                 view! {
@@ -82,7 +83,7 @@ fn ProposalForm(base: Option<DriveSku>) -> impl IntoView {
     let start = base.as_ref().map(texts_of).unwrap_or_else(|| vec![String::new(); INPUTS.len()]);
     let texts = RwSignal::new(start);
     let errors = RwSignal::new(Vec::<ErrorItem>::new());
-    let (answer, set_answer) = signal(None::<Proposal>);
+    let (answer, set_answer) = signal(None::<Stored>);
     let (sending, set_sending) = signal(false);
     let base = StoredValue::new(base);
 

@@ -1286,6 +1286,9 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.goto("/drives/plextor-m5pro-256gb").await?;
     let facts = w.wait("dl.facts").await?.text().await?;
     ensure!(facts.contains("Form factor") && facts.contains("2.5\""), "the M5Pro is 2.5\": {facts}");
+    w.goto("/controllers/88SS9174").await?;
+    w.wait("main table tbody tr").await?;
+    report_download(w, "controller", true).await?;
     w.goto("/propose").await?;
     w.wait("form.propose input[name=vendor]").await?;
     report_download(w, "propose a new drive", true).await?;
