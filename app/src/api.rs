@@ -7,7 +7,7 @@
 use bench::{PlatformGroup, Tags};
 
 pub use api_types::{
-    pattern_label, Comparison, DeleteResponse, DriveList, EditBody, ErrorBody, ErrorItem, Figure,
+    pattern_label, Comparison, DeleteResponse, DriveListView, EditBody, ErrorBody, ErrorItem, Figure,
     FirmwareSeen, ListResponse, OcrJob, PoolCell, ResultView, SubmitBody, SubmitResponse,
 };
 
@@ -194,6 +194,14 @@ mod http {
         let req = Request::post(&format!("{API}/results"))
             .json(body)
             .map_err(|e| ApiError::Network(format!("cannot encode the result: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+
+    /// Sends a catalogue proposal (a new drive or a change to one).
+    pub async fn propose(body: &api_types::DriveProposal) -> Result<crate::proposal::Stored, ApiError> {
+        let req = Request::post(&format!("{API}/proposals"))
+            .json(body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the proposal: {e}")))?;
         decode(req.send().await.map_err(network)?).await
     }
 

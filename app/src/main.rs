@@ -7,6 +7,8 @@
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 mod api;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod proposal;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod query;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod screenshot;

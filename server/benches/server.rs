@@ -855,6 +855,8 @@ impl Fixture {
                 controller: Default::default(),
                 nand: Default::default(),
                 dram_mb: None,
+                form_factor: None,
+                firmware: Vec::new(),
                 aliases: Vec::new(),
                 reviewed: true,
                 rated: RatedSpec {
@@ -1330,6 +1332,8 @@ fn drive_fixture(n: usize) -> Vec<DriveSku> {
                 controller: Default::default(),
                 nand: Default::default(),
                 dram_mb: None,
+                form_factor: None,
+                firmware: Vec::new(),
                 aliases,
                 reviewed: i % 5 != 0,
                 rated: RatedSpec {

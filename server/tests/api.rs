@@ -2080,6 +2080,7 @@ on_both_backends!(
     the_drives_index_and_leaderboards_rank_one_test_with_n,
     a_rated_figure_needs_its_source_and_waits_for_a_moderator,
     a_new_drive_enters_the_catalogue_when_accepted,
+    form_factor_and_firmware_versions_are_proposed_and_kept_in_history,
     merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount,
     a_merge_racing_submissions_loses_nothing,
     a_new_database_holds_the_seeds,

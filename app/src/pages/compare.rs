@@ -140,8 +140,8 @@ pub fn Compare() -> impl IntoView {
         compared
             .or_else(|| {
                 drives.with(|l| {
-                    let d = l.as_ref()?.as_ref().ok()?.drives.iter().find(|d| d.drive.id == id)?;
-                    Some(format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb))
+                    let d = l.as_ref()?.as_ref().ok()?.drives.iter().find(|d| d.id == id)?;
+                    Some(format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb))
                 })
             })
             .unwrap_or_else(|| id.to_string())
@@ -188,12 +188,12 @@ pub fn Compare() -> impl IntoView {
                                         .filter(|d| d.result_count > 0)
                                         .map(|d| {
                                             view! {
-                                                <option value=d.drive.id.clone()>
+                                                <option value=d.id.clone()>
                                                     {format!(
                                                         "{} {} {} GB ({} results)",
-                                                        d.drive.vendor,
-                                                        d.drive.model,
-                                                        d.drive.capacity_gb,
+                                                        d.vendor,
+                                                        d.model,
+                                                        d.capacity_gb,
                                                         d.result_count,
                                                     )}
                                                 </option>

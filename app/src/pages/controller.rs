@@ -3,7 +3,7 @@
 
 use super::rated::RatedHtml;
 use super::{drive_list, loaded};
-use crate::api::DriveList;
+use crate::api::DriveListView;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -18,14 +18,14 @@ pub fn ControllerPage() -> impl IntoView {
             <h1>{move || format!("Controller {}", model())}</h1>
             {move || {
                 let model = model();
-                loaded(drives, 200, move |list: DriveList| {
+                loaded(drives, 200, move |list: DriveListView| {
                     let mut on: Vec<_> = list
                         .drives
                         .into_iter()
-                        .filter(|d| d.drive.controller.model.as_deref() == Some(model.as_str()))
+                        .filter(|d| d.controller.model.as_deref() == Some(model.as_str()))
                         .collect();
-                    on.sort_by(|a, b| (&a.drive.vendor, &a.drive.model, a.drive.capacity_gb).cmp(&(&b.drive.vendor, &b.drive.model, b.drive.capacity_gb)));
-                    let measured: Vec<String> = on.iter().filter(|d| d.result_count > 0).map(|d| d.drive.id.clone()).collect();
+                    on.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
+                    let measured: Vec<String> = on.iter().filter(|d| d.result_count > 0).map(|d| d.id.clone()).collect();
                     let compare = format!("/compare?drives={}", measured.join(","));
                     let none = on.is_empty();
                     view! {
@@ -45,12 +45,12 @@ pub fn ControllerPage() -> impl IntoView {
                                 </thead>
                                 <tbody>
                                     {on.into_iter().map(|d| {
-                                        let nand = [d.drive.nand.vendor.clone(), d.drive.nand.process_nm.map(|n| format!("{n} nm"))]
+                                        let nand = [d.nand.vendor.clone(), d.nand.process_nm.map(|n| format!("{n} nm"))]
                                             .into_iter().flatten().collect::<Vec<_>>().join(" ");
                                         view! {
                                             <tr>
-                                                <td><A href=format!("/drives/{}", d.drive.id)>{format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)}</A></td>
-                                                <td>{d.drive.controller.stepping.clone().unwrap_or_default()}</td>
+                                                <td><A href=format!("/drives/{}", d.id)>{format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb)}</A></td>
+                                                <td>{d.controller.stepping.clone().unwrap_or_default()}</td>
                                                 <td>{nand}</td>
                                                 <td class="num">{d.result_count}</td>
                                             </tr>

@@ -219,6 +219,8 @@ fn Specs(page: Page) -> impl IntoView {
         ("Controller", (!controller.is_empty()).then_some(controller)),
         ("NAND", (!nand.is_empty()).then_some(nand)),
         ("DRAM", d.dram_mb.map(|m| format!("{m} MB"))),
+        ("Form factor", d.form_factor.map(|f| f.label().to_string())),
+        ("Firmware versions", (!d.firmware.is_empty()).then(|| d.firmware.join(", "))),
         ("Rated", (!rated.is_empty()).then_some(rated)),
         ("Results", Some(page.results.len().to_string())),
     ]
@@ -258,6 +260,8 @@ fn Specs(page: Page) -> impl IntoView {
             <A href=compare>"Compare with other drives"</A>
             " · "
             <A href=format!("/results?drive={}", d.id)>"All its results"</A>
+            " · "
+            <A href=format!("/drives/{}/propose", d.id) attr:id="propose-link">"Propose a correction or rated figures"</A>
         </p>
         <h2>"Every test, per platform and data pattern"</h2>
         <div class="table-wrap" inner_html=tests_table(&tests)></div>

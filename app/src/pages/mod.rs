@@ -7,13 +7,14 @@ mod drives_index;
 mod home;
 mod leaderboard;
 mod platform;
+mod propose;
 mod rated;
 mod result;
 mod results;
 mod submit;
 mod tag_form;
 
-use crate::api::{self, ApiError, DriveList};
+use crate::api::{self, ApiError, DriveListView};
 use bench::analysis::Flag;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -46,6 +47,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/drives") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
                     <Route path=path!("/leaderboard") view={Lazy::<BrowseRoute>::new()} />
+                    <Route path=path!("/drives/:id/propose") view={Lazy::<BrowseRoute>::new()} />
+                    <Route path=path!("/propose") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
                     <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
                     <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
@@ -103,14 +106,21 @@ lazy_page! {
     BrowseRoute => browse,
 }
 
-/// The pages that browse the database, results, drives and leaderboards, are one lazy
-/// route (one piece of the wasm), by their path: they use much the same code (the URL as
-/// their state, filter forms, navigation), so as separate pieces the code each shares with
-/// other pages was cut into more small chunks (a chunk per set of pages using it), which
-/// cost the compare page 7 KB; together they add 20 KB to the results page instead.
+/// The pages that browse the database, results, drives and leaderboards, and the
+/// proposal forms (`/propose`, `/drives/:id/propose`) are one lazy route (one piece of
+/// the wasm), by their path: they use much the same code (the URL as their state, filter
+/// forms, navigation), so as separate pieces the code each shares with other pages was
+/// cut into more small chunks (a chunk per set of pages using it, each file with its own
+/// overhead), which cost the compare page 7 KB for the index and leaderboard and put it
+/// at 361 KB with the forms; together they add their own code to the results page.
 fn browse() -> AnyView {
     let path = leptos_router::hooks::use_location().pathname.get_untracked();
-    if path.starts_with("/leaderboard") {
+    let path = path.trim_end_matches('/');
+    if path == "/propose" {
+        propose::ProposeNew().into_any()
+    } else if path.ends_with("/propose") {
+        propose::ProposeChange().into_any()
+    } else if path.starts_with("/leaderboard") {
         leaderboard::LeaderboardPage().into_any()
     } else if path.starts_with("/drives") {
         drives_index::DrivesIndex().into_any()
@@ -223,16 +233,17 @@ pub fn DriveSearch(
             if q.get_untracked().trim() != typed {
                 return None;
             }
-            Some(api::get::<DriveList>(&format!("/drives/search?q={}&limit=8", api::encode(&typed))).await)
+            Some(
+                api::get::<DriveListView>(&format!("/drives/search?q={}&limit=8", api::encode(&typed))).await,
+            )
         }
     });
-    let item = move |d: api_types::DriveListItem| {
-        let s = d.drive;
+    let item = move |s: api_types::DriveItemView| {
         let name = format!("{} {} {} GB", s.vendor, s.model, s.capacity_gb);
         let about = format!(
             " {} · {} results{}",
             s.controller.model.unwrap_or_default(),
-            d.result_count,
+            s.result_count,
             if s.reviewed { "" } else { " · not reviewed yet" }
         );
         let link = match pick {
@@ -274,8 +285,8 @@ pub fn DriveSearch(
 }
 
 /// The catalogue, loaded once per page that needs it.
-pub fn drive_list() -> LocalResource<Result<DriveList, ApiError>> {
-    LocalResource::new(|| api::get::<DriveList>("/drives"))
+pub fn drive_list() -> LocalResource<Result<DriveListView, ApiError>> {
+    LocalResource::new(|| api::get::<DriveListView>("/drives"))
 }
 
 /// `Ok` value of a resource as a view, with loading and error states.

@@ -7,11 +7,14 @@
 
 use crate::ErrorItem;
 use bench::identity::{Identity, Junk};
-use bench::{ControllerTag, DriveSku, DriveTag, Link, NandTag, RatedSpec};
+use bench::{ControllerTag, DriveSku, DriveTag, FormFactor, Link, NandTag, RatedSpec};
 use serde::{Deserialize, Serialize};
 
 /// Longest source (a URL or a document's name) and comment accepted, in characters.
 pub const MAX_SOURCE_LEN: usize = 500;
+
+/// Most firmware versions one proposal may add.
+pub const MAX_FIRMWARE: usize = 50;
 
 /// `POST /api/v1/proposals`: a new drive (no `drive_id`) or a change to drive
 /// `drive_id`. Every field left out stays as the drive has it.
@@ -35,6 +38,12 @@ pub struct DriveProposal {
     pub nand: Option<NandTag>,
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 1048576))]
     pub dram_mb: Option<u32>,
+    /// What slot or bay it fits; replaces the drive's.
+    pub form_factor: Option<FormFactor>,
+    /// Firmware versions to add to the drive's known ones (a version it has is not added
+    /// twice).
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub firmware: Vec<String>,
     /// Rated figures: each one given replaces the drive's, and must carry its source
     /// (`seq_read_source` for `seq_read_mbps`, ...).
     pub rated: Option<RatedSpec>,
@@ -171,6 +180,36 @@ impl DriveProposal {
                 Ok(Some(_)) => {}
             }
         }
+        // The other free text: controller, NAND, firmware versions.
+        let text = |field: &'static str, s: Option<&str>, at: &str| {
+            bench::identity::checked(field, s)
+                .err()
+                .map(|Junk { detail, .. }| item(format!("{field} {detail}"), at))
+        };
+        if let Some(c) = &self.controller {
+            out.extend(text("controller vendor", c.vendor.as_deref(), "controller/vendor"));
+            out.extend(text("controller model", c.model.as_deref(), "controller/model"));
+            out.extend(text("controller stepping", c.stepping.as_deref(), "controller/stepping"));
+        }
+        if let Some(n) = &self.nand {
+            out.extend(text("NAND vendor", n.vendor.as_deref(), "nand/vendor"));
+            out.extend(text("NAND interface", n.interface.as_deref(), "nand/interface"));
+        }
+        if let Some(source) = self.nand.as_ref().and_then(|n| n.source.as_ref()) {
+            if source.chars().count() > MAX_SOURCE_LEN {
+                out.push(item(format!("longer than {MAX_SOURCE_LEN} characters"), "nand/source"));
+            }
+        }
+        for (i, f) in self.firmware.iter().enumerate() {
+            if f.trim().is_empty() {
+                out.push(item("a firmware version may not be empty".into(), &format!("firmware/{i}")));
+            } else {
+                out.extend(text("firmware version", Some(f), &format!("firmware/{i}")));
+            }
+        }
+        if self.firmware.len() > MAX_FIRMWARE {
+            out.push(item(format!("more than {MAX_FIRMWARE} firmware versions"), "firmware"));
+        }
         let blank = |s: &Option<String>| s.as_deref().is_none_or(|s| s.trim().is_empty());
         if self.drive_id.is_none() {
             for (missing, at) in [(blank(&self.vendor), "vendor"), (blank(&self.model), "model")] {
@@ -229,6 +268,8 @@ impl DriveProposal {
             controller: ControllerTag::default(),
             nand: NandTag::default(),
             dram_mb: None,
+            form_factor: None,
+            firmware: Vec::new(),
             rated: RatedSpec::default(),
             aliases: Vec::new(),
             reviewed: true,
@@ -258,6 +299,15 @@ impl DriveProposal {
         }
         if self.dram_mb.is_some() {
             d.dram_mb = self.dram_mb;
+        }
+        if self.form_factor.is_some() {
+            d.form_factor = self.form_factor;
+        }
+        for f in &self.firmware {
+            let f = f.trim().to_string();
+            if !d.firmware.contains(&f) {
+                d.firmware.push(f);
+            }
         }
         if let Some(r) = &self.rated {
             let to = &mut d.rated;
@@ -390,6 +440,65 @@ mod tests {
             assert_eq!(d.aliases, ["CT500P2SSD8"]);
             assert_eq!((d.vendor.as_str(), d.capacity_gb), ("Crucial", 500));
         }
+    }
+
+    #[test]
+    fn form_factor_is_replaced_and_firmware_versions_added_once() {
+        let base = DriveProposal {
+            vendor: Some("Crucial".into()),
+            model: Some("P2".into()),
+            capacity_gb: Some(500),
+            form_factor: Some(FormFactor::Inch2_5),
+            firmware: vec!["P2CR010".into()],
+            ..Default::default()
+        }
+        .apply(None);
+        let p = DriveProposal {
+            drive_id: Some(base.id.clone()),
+            form_factor: Some(FormFactor::M2_2280),
+            firmware: vec![" P2CR010 ".into(), "P2CR012".into(), "P2CR012".into()],
+            ..Default::default()
+        };
+        assert!(p.problems().is_empty(), "{:?}", p.problems());
+        let d = p.apply(Some(&base));
+        assert_eq!(d.form_factor, Some(FormFactor::M2_2280));
+        assert_eq!(d.firmware, ["P2CR010", "P2CR012"]);
+        // Left out, they stay as the drive has them.
+        let d = DriveProposal { drive_id: Some(d.id.clone()), ..Default::default() }.apply(Some(&d));
+        assert_eq!((d.form_factor, d.firmware.len()), (Some(FormFactor::M2_2280), 2));
+        // The JSON names, both ways.
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            (json["form_factor"].as_str(), json["firmware"][1].as_str()),
+            (Some("m.2-2280"), Some("P2CR012"))
+        );
+        for (f, id, _) in FormFactor::ALL {
+            assert_eq!(serde_json::to_value(f).unwrap(), id);
+            assert_eq!(FormFactor::from_id(id), Some(f));
+        }
+    }
+
+    #[test]
+    fn junk_in_controller_nand_or_firmware_is_refused_where_it_is() {
+        let p = DriveProposal {
+            drive_id: Some("x".into()),
+            controller: Some(ControllerTag {
+                model: Some("SM2263".into()),
+                stepping: Some("\u{7}".into()),
+                ..Default::default()
+            }),
+            nand: Some(NandTag { vendor: Some("x".repeat(101)), ..Default::default() }),
+            firmware: vec!["P2CR012".into(), " ".into(), "!!!".into()],
+            ..Default::default()
+        };
+        let pointers: Vec<String> = p.problems().into_iter().filter_map(|e| e.pointer).collect();
+        assert_eq!(pointers, ["controller/stepping", "nand/vendor", "firmware/1", "firmware/2"]);
+        let p = DriveProposal {
+            drive_id: Some("x".into()),
+            firmware: vec!["1".into(); 51],
+            ..Default::default()
+        };
+        assert_eq!(p.problems().len(), 1);
     }
 
     #[test]

@@ -370,6 +370,8 @@ impl Identity {
             controller: Default::default(),
             nand: Default::default(),
             dram_mb: None,
+            form_factor: None,
+            firmware: Vec::new(),
             rated: Default::default(),
             aliases: Vec::new(),
             reviewed: false,
@@ -413,7 +415,10 @@ fn name_key<S: AsRef<str>>(vendor: &str, model_words: &[S], gb: u32) -> Option<S
 }
 
 /// Checks one tag text; `None` when absent or blank.
-fn checked<'a>(field: &'static str, s: Option<&'a str>) -> Result<Option<&'a str>, Junk> {
+/// Text a person typed for `field` (a vendor, a model, a controller, a firmware
+/// version...): trimmed, `None` when empty, or why it is junk: longer than [`MAX_LEN`],
+/// a control character, no letter or digit, a word mixing Latin with other letters.
+pub fn checked<'a>(field: &'static str, s: Option<&'a str>) -> Result<Option<&'a str>, Junk> {
     let Some(s) = s.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
     let junk = |detail: String| Err(Junk { field, detail });
     if s.chars().count() > MAX_LEN {
@@ -541,6 +546,8 @@ mod tests {
             controller: Default::default(),
             nand: Default::default(),
             dram_mb: None,
+            form_factor: None,
+            firmware: Vec::new(),
             rated: Default::default(),
             aliases: aliases.iter().map(|a| a.to_string()).collect(),
             reviewed: true,

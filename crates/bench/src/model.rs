@@ -777,6 +777,99 @@ impl RatedSpec {
     }
 }
 
+/// A drive's physical form: what slot or bay it fits. Named in JSON as makers and
+/// retailers write it, lower case (`2.5in`, `m.2-2280`, `add-in-card`).
+///
+/// Read through [`FormFactor::from_id`] (`try_from = "String"`): serde's derived reader of
+/// fifteen names, once per deserializer, was 1-2 KB of every page's download, since
+/// the drive search decodes drives (README "Site size").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(try_from = "String")]
+pub enum FormFactor {
+    /// 2.5-inch drive (SATA, SAS or U.2 connector aside: see the interface).
+    #[serde(rename = "2.5in")]
+    Inch2_5,
+    #[serde(rename = "1.8in")]
+    Inch1_8,
+    #[serde(rename = "3.5in")]
+    Inch3_5,
+    #[serde(rename = "msata")]
+    Msata,
+    #[serde(rename = "m.2-2230")]
+    M2_2230,
+    #[serde(rename = "m.2-2242")]
+    M2_2242,
+    #[serde(rename = "m.2-2260")]
+    M2_2260,
+    #[serde(rename = "m.2-2280")]
+    M2_2280,
+    #[serde(rename = "m.2-22110")]
+    M2_22110,
+    /// U.2 (SFF-8639), 2.5-inch with a PCIe connector.
+    #[serde(rename = "u.2")]
+    U2,
+    /// A PCIe add-in card (HHHL, FHHL, ...).
+    #[serde(rename = "add-in-card")]
+    AddInCard,
+    #[serde(rename = "edsff-e1.s")]
+    EdsffE1S,
+    #[serde(rename = "edsff-e1.l")]
+    EdsffE1L,
+    #[serde(rename = "edsff-e3.s")]
+    EdsffE3S,
+    /// Soldered to the board as a BGA package.
+    #[serde(rename = "bga")]
+    Bga,
+}
+
+impl FormFactor {
+    /// Every form factor with its JSON name and its label, in the order forms list them.
+    pub const ALL: [(FormFactor, &'static str, &'static str); 15] = [
+        (FormFactor::Inch2_5, "2.5in", "2.5\""),
+        (FormFactor::M2_2280, "m.2-2280", "M.2 2280"),
+        (FormFactor::M2_2242, "m.2-2242", "M.2 2242"),
+        (FormFactor::M2_2230, "m.2-2230", "M.2 2230"),
+        (FormFactor::M2_2260, "m.2-2260", "M.2 2260"),
+        (FormFactor::M2_22110, "m.2-22110", "M.2 22110"),
+        (FormFactor::Msata, "msata", "mSATA"),
+        (FormFactor::Inch1_8, "1.8in", "1.8\""),
+        (FormFactor::Inch3_5, "3.5in", "3.5\""),
+        (FormFactor::U2, "u.2", "U.2"),
+        (FormFactor::AddInCard, "add-in-card", "PCIe add-in card"),
+        (FormFactor::EdsffE1S, "edsff-e1.s", "EDSFF E1.S"),
+        (FormFactor::EdsffE1L, "edsff-e1.l", "EDSFF E1.L"),
+        (FormFactor::EdsffE3S, "edsff-e3.s", "EDSFF E3.S"),
+        (FormFactor::Bga, "bga", "BGA"),
+    ];
+
+    /// The JSON name, e.g. `m.2-2280`.
+    pub fn id(self) -> &'static str {
+        FormFactor::ALL.iter().find(|(f, _, _)| *f == self).map_or("", |(_, id, _)| id)
+    }
+
+    /// As people read it, e.g. `M.2 2280`, `2.5"`.
+    pub fn label(self) -> &'static str {
+        FormFactor::ALL.iter().find(|(f, _, _)| *f == self).map_or("", |(_, _, l)| l)
+    }
+
+    /// The form factor named `id` (its JSON name).
+    pub fn from_id(id: &str) -> Option<FormFactor> {
+        FormFactor::ALL.iter().find(|(_, i, _)| *i == id).map(|(f, _, _)| *f)
+    }
+}
+
+impl TryFrom<String> for FormFactor {
+    type Error = String;
+
+    fn try_from(id: String) -> Result<FormFactor, String> {
+        FormFactor::from_id(&id).ok_or_else(|| {
+            let names: Vec<&str> = FormFactor::ALL.iter().map(|(_, id, _)| *id).collect();
+            format!("unknown form factor {id:?}: one of {}", names.join(", "))
+        })
+    }
+}
+
 /// One orderable drive: a model at one capacity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -797,6 +890,14 @@ pub struct DriveSku {
     pub dram_mb: Option<u32>,
     #[serde(default)]
     pub rated: RatedSpec,
+    /// What slot or bay it fits, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form_factor: Option<FormFactor>,
+    /// Firmware versions known to exist for it (the catalogue's, from its maker or a
+    /// moderator's sources; the versions its results were measured with are the drive
+    /// page's firmware history).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub firmware: Vec<String>,
     /// Other names the drive goes by: the model string operating systems report
     /// (`Samsung SSD 990 PRO 2TB`, `INTEL SSDSC2MH120A2`), other part numbers, OEM names
     /// (`CFD CSSD-S6M128NM4Q`). Submissions naming any of them land on this drive

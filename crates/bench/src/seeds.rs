@@ -178,6 +178,29 @@ mod tests {
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
+    /// Form factors only where an article states one: the M5Pro's specification
+    /// ("フォームファクター : 2.5 inch SATA", 004 § 製品仕様, for the series) and the
+    /// WILDFIRE ("WILDFIREの2.5インチSSDとしてのポテンシャル", 002); no article gives a
+    /// drive's firmware versions as a list of what exists.
+    #[test]
+    fn form_factors_are_the_articles() {
+        let ds = seed_dataset().unwrap();
+        let mut with: Vec<(&str, crate::FormFactor)> =
+            ds.drives.iter().filter_map(|d| Some((d.id.as_str(), d.form_factor?))).collect();
+        with.sort();
+        let two_and_a_half = crate::FormFactor::Inch2_5;
+        assert_eq!(
+            with,
+            [
+                ("patriot-wildfire-120gb", two_and_a_half),
+                ("plextor-m5pro-128gb", two_and_a_half),
+                ("plextor-m5pro-256gb", two_and_a_half),
+                ("plextor-m5pro-512gb", two_and_a_half),
+            ]
+        );
+        assert!(ds.drives.iter().all(|d| d.firmware.is_empty()));
+    }
+
     /// A catalogue drive's part number is the one its results were tagged with (the
     /// articles' drives: the C300 128/256 GB they test are Micron's MTFDDAC…MAG-1G1).
     #[test]

@@ -177,6 +177,49 @@ pub async fn a_new_drive_enters_the_catalogue_when_accepted(app: &TestApp) {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
 }
 
+pub async fn form_factor_and_firmware_versions_are_proposed_and_kept_in_history(app: &TestApp) {
+    let id = "plextor-m5pro-256gb";
+    let before = drive(app, id).await;
+    assert_eq!(before["form_factor"], "2.5in", "the seeds' form factor: {before}");
+    assert!(before.get("firmware").is_none(), "no firmware list yet: {before}");
+    // Junk firmware versions and controller text are refused where they are.
+    let r = app
+        .post_json(
+            "/api/v1/proposals",
+            &json!({"drive_id": id, "firmware": ["1.02", "", "\u{1}"], "controller": {"stepping": "x".repeat(101)}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let pointers: Vec<Value> =
+        r.json()["errors"].as_array().unwrap().iter().map(|e| e["pointer"].clone()).collect();
+    assert_eq!(pointers, [json!("controller/stepping"), json!("firmware/1"), json!("firmware/2")]);
+    // An unknown form factor does not read at all.
+    let r = app.post_json("/api/v1/proposals", &json!({"drive_id": id, "form_factor": "5.25in"})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+
+    let first =
+        propose(app, json!({"drive_id": id, "firmware": ["1.02", "1.03"], "form_factor": "bga"})).await;
+    assert_eq!(first["proposal"]["firmware"], json!(["1.02", "1.03"]));
+    let second = propose(app, json!({"drive_id": id, "firmware": ["1.03", "1.04"]})).await;
+    for p in [&first, &second] {
+        let (status, _) = decide(app, p["id"].as_i64().unwrap(), "accept", Some(ADMIN)).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let after = drive(app, id).await;
+    assert_eq!(after["form_factor"], "bga", "replaced");
+    assert_eq!(after["firmware"], json!(["1.02", "1.03", "1.04"]), "added once each");
+    // The history shows both before and after.
+    let history = app.get(&format!("/api/v1/drives/{id}/history")).await.json();
+    let changes = history["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2, "{history}");
+    assert_eq!(changes[0]["before"]["form_factor"], "2.5in");
+    assert_eq!(changes[0]["after"]["form_factor"], "bga");
+    assert!(changes[0]["before"].get("firmware").is_none());
+    assert_eq!(changes[0]["after"]["firmware"], json!(["1.02", "1.03"]));
+    assert_eq!(changes[1]["before"]["firmware"], json!(["1.02", "1.03"]));
+    assert_eq!(changes[1]["after"]["firmware"], json!(["1.02", "1.03", "1.04"]));
+}
+
 pub async fn merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount(app: &TestApp) {
     let into = "crucial-realssd-c300-256gb";
     // A duplicate the community made: the same drive under Micron's name.

@@ -912,7 +912,7 @@ async fn api_call(w: &World, method: &str, path: &str, body: Value, admin: bool)
             "const [method, path, body, token, done] = arguments;
              const headers = {'Content-Type': 'application/json'};
              if (token) headers['Authorization'] = 'Bearer ' + token;
-             fetch('/api/v1' + path, {method, headers, body: JSON.stringify(body)})
+             fetch('/api/v1' + path, {method, headers, body: method === 'GET' ? undefined : JSON.stringify(body)})
                .then(r => r.json()).then(done, e => done(String(e)));",
             vec![json!(method), json!(path), body, json!(token)],
         )
@@ -1013,19 +1013,76 @@ async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
         w.client.find(Locator::Css(&format!("tr[data-drive='{P2}'] a[href='/results?drive={P2}']"))).await?;
     ensure!(count.text().await? == "2", "its result count: {row}");
 
-    // Someone proposes its rated figures with their source; a moderator accepts; the
-    // drive page shows rated vs measured, and the drive is reviewed.
+    // Someone proposes its rated figures through the drive page's form, which opens filled
+    // with what the drive has; a figure sent without its source is refused at its
+    // source's field; sent with it, the proposal waits for a moderator, who accepts it;
+    // then the drive page shows rated vs measured, and the drive is reviewed.
+    w.goto(&format!("/drives/{P2}")).await?;
+    w.wait("#propose-link").await?;
     let source = "https://www.crucial.com/ssd/p2/CT500P2SSD8";
-    let proposal = api_call(
-        w,
-        "POST",
-        "/proposals",
-        json!({"drive_id": P2, "rated": {"seq_read_mbps": 2300, "seq_read_source": source,
-               "seq_write_mbps": 940, "seq_write_source": source}}),
-        false,
-    )
-    .await?;
-    let id = proposal["id"].as_i64().with_context(|| format!("a stored proposal: {proposal}"))?;
+    w.client.find(Locator::Css("#propose-link")).await?.click().await?;
+    w.wait("form.propose input[name='rated/seq_read_mbps']").await?;
+    // Opened by its address, for the download it needs alone.
+    w.goto(&format!("/drives/{P2}/propose")).await?;
+    w.wait("form.propose input[name='rated/seq_read_mbps']").await?;
+    report_download(w, "propose a change", true).await?;
+    let value = |css: &'static str| async move {
+        let el = w.client.find(Locator::Css(css)).await?;
+        anyhow::Ok(el.prop("value").await?.unwrap_or_default())
+    };
+    ensure!(
+        value("input[name=vendor]").await? == "Crucial" && value("input[name=capacity_gb]").await? == "500",
+        "the form opens with what the drive has"
+    );
+    // On a phone the form is one column that fits the screen.
+    w.client.set_window_size(390, 844).await?;
+    let overflow =
+        w.client.execute("return document.documentElement.scrollWidth - window.innerWidth;", vec![]).await?;
+    ensure!(overflow.as_i64().unwrap_or(1) <= 0, "the form fits a 390 px wide phone (overflow {overflow})");
+    w.shot("propose-phone").await?;
+    w.client.set_window_size(1200, 1600).await?;
+    let type_in = |name: &'static str, text: &'static str| async move {
+        let css = format!("form.propose [name='{name}']");
+        w.client.find(Locator::Css(&css)).await?.send_keys(text).await?;
+        anyhow::Ok(())
+    };
+    type_in("rated/seq_read_mbps", "2300").await?;
+    type_in("rated/seq_write_mbps", "940").await?;
+    type_in("rated/seq_write_source", source).await?;
+    type_in("comment", "the maker's product page").await?;
+    w.client.find(Locator::Css("#propose")).await?.click().await?;
+    let refusal = w
+        .wait_xpath("//small[@id='p-rated-seq_read_source-problem' and contains(., 'needs its source')]")
+        .await?
+        .text()
+        .await?;
+    ensure!(refusal.contains("seq_read_mbps needs its source"), "refused at the source's field: {refusal}");
+    ensure!(w.client.find(Locator::Css("#propose-answer")).await.is_err(), "nothing stored without a source");
+    w.shot("propose-refused").await?;
+    type_in("rated/seq_read_source", source).await?;
+    w.client.find(Locator::Css("#propose")).await?.click().await?;
+    let answer = w.wait("#propose-answer").await?;
+    let text = answer.text().await?;
+    ensure!(text.contains("waiting for a moderator"), "{text}");
+    ensure!(
+        w.client.find(Locator::Css("#p-rated-seq_read_source-problem")).await?.text().await?.is_empty(),
+        "the refusal is gone once the source is given"
+    );
+    let link = answer.find(Locator::Css("a")).await?.attr("href").await?.unwrap_or_default();
+    let id: i64 = link
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .with_context(|| format!("the proposal's link: {link}"))?;
+    ensure!(text.contains(&format!("#{id}")), "the proposal's id is shown: {text}");
+    w.shot("propose-sent").await?;
+    let proposal = api_call(w, "GET", &format!("/proposals/{id}"), Value::Null, false).await?;
+    ensure!(
+        proposal["proposal"]["rated"]["seq_read_source"] == source
+            && proposal["proposal"]["vendor"].is_null()
+            && proposal["status"] == "open",
+        "only what changed was proposed: {proposal}"
+    );
     w.goto(&format!("/drives/{P2}")).await?;
     w.wait("#not-reviewed").await?;
     w.wait_xpath("//td[contains(., 'not rated')]").await?;
@@ -1413,6 +1470,20 @@ async fn the_other_pages(w: &World) -> Result<()> {
     w.client.find(Locator::XPath("//a[contains(., 'catalogue drives on SB850')]")).await?.click().await?;
     w.wait("canvas[data-drawn-ms]").await?;
     ensure!(w.url().await.contains("chipset=SB850"), "the comparison keeps the platform: {}", w.url().await);
+
+    // The catalogue's form factor where an article states it; a new drive's proposal form.
+    w.goto("/drives/plextor-m5pro-256gb").await?;
+    let facts = w.wait("dl.facts").await?.text().await?;
+    ensure!(facts.contains("Form factor") && facts.contains("2.5\""), "the M5Pro is 2.5\": {facts}");
+    w.goto("/controllers/88SS9174").await?;
+    w.wait("main table tbody tr").await?;
+    report_download(w, "controller", true).await?;
+    w.goto("/propose").await?;
+    w.wait("form.propose input[name=vendor]").await?;
+    report_download(w, "propose a new drive", true).await?;
+    ensure!(
+        w.client.find(Locator::Css("input[name=vendor]")).await?.prop("value").await?.as_deref() == Some("")
+    );
 
     // What the articles give only as bounds or approximations has its own table, with
     // its kind; what they do not state shows as unknown.
