@@ -85,6 +85,7 @@ async fn authorize(state: &AppState, headers: &HeaderMap, id: i64) -> ApiResult<
             body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
         (status = 415, description = "Not application/json", body = ErrorBody),
+        (status = 409, description = "The drive the tags name was merged into another meanwhile: nothing changed, send it again", body = ErrorBody),
         (status = 422, description = "A tag is wrong or names an unknown drive", body = ErrorBody),
     )
 )]
@@ -108,7 +109,17 @@ pub async fn edit(
         Err(e) => ApiError::from(e),
     })?
     .result(stored.result, stored.source);
-    if !state.storage.update_result(id, &update, actor, ingest::now_unix()).await? {
+    let updated = match state.storage.update_result(id, &update, actor, ingest::now_unix()).await {
+        // The drive it names was merged into another between the lookup and the write:
+        // nothing changed, and the same correction sent again finds the drive that took over.
+        Err(e) if e.is_drive_gone() => {
+            return Err(ApiError::Conflict(
+                "the drive these tags name was merged into another meanwhile; nothing changed, send it again".into(),
+            ))
+        }
+        updated => updated?,
+    };
+    if !updated {
         return Err(no_result(id));
     }
     let updated = state.storage.get_result(id).await?.ok_or_else(|| no_result(id))?;

@@ -127,6 +127,7 @@ struct Item {
         (status = 400, description = "The JSON or multipart body does not read", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit (4 MiB by default)", body = ErrorBody),
         (status = 415, description = "Neither application/json nor multipart/form-data", body = ErrorBody),
+        (status = 409, description = "A drive the submission names was merged into another twice while it was stored: nothing was stored, send it again", body = ErrorBody),
         (status = 422, description = "A file does not parse, a field is wrong or a drive unknown: every problem, with where (`[2].text line 7`, `files[1] line 7`, `tags.drive.sku`)",
             body = ErrorBody),
         (status = 429, description = "This client's submission rate is used up", body = ErrorBody,
