@@ -198,10 +198,33 @@ macro_rules! backend {
                 Ok(())
             }
 
-            /// Every drive with its visible result count, in name order.
-            pub async fn list_drives(conn: &mut $conn) -> StorageResult<Vec<DriveRow>> {
-                let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&mut *conn).await?;
-                rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
+            /// Every drive with its visible result count, in name order; the drives
+            /// decoded once per change of the catalogue (`CatalogueCache`).
+            pub(crate) async fn list_drives(
+                conn: &mut $conn,
+                cache: &crate::CatalogueCache,
+            ) -> StorageResult<Vec<DriveRow>> {
+                let (count, change): (i64, i64) =
+                    sqlx::query_as(sql::CATALOGUE_FINGERPRINT).fetch_one(&mut *conn).await?;
+                let drives = match cache.get((count, change)) {
+                    Some(drives) => drives,
+                    None => {
+                        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&mut *conn).await?;
+                        let drives = rows
+                            .iter()
+                            .map(|r| from_json::<DriveSku>(r.try_get(0)?))
+                            .collect::<StorageResult<Vec<_>>>()?;
+                        let drives = std::sync::Arc::new(drives);
+                        cache.set((count, change), drives.clone());
+                        drives
+                    }
+                };
+                let counts: std::collections::HashMap<String, i64> =
+                    sqlx::query_as(sql::RESULT_COUNTS).fetch_all(&mut *conn).await?.into_iter().collect();
+                Ok(drives
+                    .iter()
+                    .map(|d| DriveRow { drive: d.clone(), result_count: counts.get(&d.id).copied().unwrap_or(0) })
+                    .collect())
             }
 
             /// The drives known under any of `keys`, as (key, drive id).

@@ -32,6 +32,8 @@ pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
 pub struct PgStorage {
     pub(super) pool: PgPool,
     drives: super::DriveCache,
+    /// The decoded catalogue for `list_drives`.
+    catalogue: super::CatalogueCache,
 }
 
 impl PgStorage {
@@ -41,7 +43,7 @@ impl PgStorage {
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
         catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
-        Ok(PgStorage { pool, drives: Default::default() })
+        Ok(PgStorage { pool, drives: Default::default(), catalogue: Default::default() })
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -327,7 +329,7 @@ impl Storage for PgStorage {
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
-        catalogue::postgres::list_drives(&mut *self.pool.acquire().await?).await
+        catalogue::postgres::list_drives(&mut *self.pool.acquire().await?, &self.catalogue).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {

@@ -514,9 +514,17 @@ pub fn cursor_after(last: &StoredResult, sort: Sort) -> Cursor {
 
 pub const GET_DRIVE: &str = "SELECT spec FROM drives WHERE id = $1";
 
-pub const LIST_DRIVES: &str = "SELECT d.spec, \
-     (SELECT COUNT(*) FROM results r WHERE r.drive_sku = d.id AND r.hidden = FALSE) AS result_count \
-     FROM drives d ORDER BY d.vendor, d.model, d.capacity_gb, d.id";
+/// Every drive's spec, in name order.
+pub const LIST_DRIVES: &str = "SELECT spec FROM drives ORDER BY vendor, model, capacity_gb, id";
+
+/// What [`LIST_DRIVES`] would read, in two numbers: the drives' count and the newest
+/// catalogue change (see `CatalogueCache`).
+pub const CATALOGUE_FINGERPRINT: &str =
+    "SELECT (SELECT COUNT(*) FROM drives), (SELECT COALESCE(MAX(id), 0) FROM catalogue_changes)";
+
+/// Visible results per drive.
+pub const RESULT_COUNTS: &str =
+    "SELECT drive_sku, COUNT(*) FROM results WHERE hidden = FALSE AND drive_sku IS NOT NULL GROUP BY drive_sku";
 
 pub fn results_for_drives_sql(n: usize) -> String {
     format!(
@@ -725,6 +733,8 @@ mod tests {
             (RESTORE_RESULT, 1),
             (GET_DRIVE, 1),
             (LIST_DRIVES, 0),
+            (CATALOGUE_FINGERPRINT, 0),
+            (RESULT_COUNTS, 0),
             (DRIVE_KEYS_LAYOUT, 0),
             (SET_DRIVE_KEYS_LAYOUT, 1),
             (DELETE_DRIVE_KEYS, 0),

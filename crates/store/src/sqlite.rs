@@ -47,6 +47,8 @@ pub struct SqliteStorage {
     /// Dropped with the storage, which stops the [`checkpointer`].
     _checkpoints: watch::Sender<()>,
     drives: super::DriveCache,
+    /// The decoded catalogue for `list_drives`.
+    catalogue: super::CatalogueCache,
 }
 
 /// A submission waiting for the group commit, and where its outcome goes.
@@ -147,7 +149,7 @@ impl SqliteStorage {
         tokio::spawn(group_writer(writer.clone(), queue));
         let (checkpoints, stop) = watch::channel(());
         tokio::spawn(checkpointer(options.connect().await?, stop));
-        Ok(SqliteStorage { pool, writer, groups, _checkpoints: checkpoints, drives: Default::default() })
+        Ok(SqliteStorage { pool, writer, groups, _checkpoints: checkpoints, drives: Default::default(), catalogue: Default::default() })
     }
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of
@@ -531,7 +533,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>> {
-        catalogue::sqlite::list_drives(&mut *self.pool.acquire().await?).await
+        catalogue::sqlite::list_drives(&mut *self.pool.acquire().await?, &self.catalogue).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
