@@ -2083,6 +2083,7 @@ on_both_backends!(
     form_factor_and_firmware_versions_are_proposed_and_kept_in_history,
     merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount,
     a_merge_racing_submissions_loses_nothing,
+    another_servers_catalogue_changes_are_listed_at_once,
     a_new_database_holds_the_seeds,
     a_result_file_is_parsed_stored_and_recognised_when_sent_again,
     a_result_in_the_public_format_is_stored,

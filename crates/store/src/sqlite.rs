@@ -149,7 +149,14 @@ impl SqliteStorage {
         tokio::spawn(group_writer(writer.clone(), queue));
         let (checkpoints, stop) = watch::channel(());
         tokio::spawn(checkpointer(options.connect().await?, stop));
-        Ok(SqliteStorage { pool, writer, groups, _checkpoints: checkpoints, drives: Default::default(), catalogue: Default::default() })
+        Ok(SqliteStorage {
+            pool,
+            writer,
+            groups,
+            _checkpoints: checkpoints,
+            drives: Default::default(),
+            catalogue: Default::default(),
+        })
     }
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of

@@ -109,16 +109,16 @@ pub async fn edit(
         Err(e) => ApiError::from(e),
     })?
     .result(stored.result, stored.source);
-    let updated = match state.storage.update_result(id, &update, actor, ingest::now_unix()).await {
-        // The drive it names was merged into another between the lookup and the write:
-        // nothing changed, and the same correction sent again finds the drive that took over.
-        Err(e) if e.is_drive_gone() => {
-            return Err(ApiError::Conflict(
-                "the drive these tags name was merged into another meanwhile; nothing changed, send it again".into(),
-            ))
-        }
-        updated => updated?,
-    };
+    let updated =
+        match state.storage.update_result(id, &update, actor, ingest::now_unix()).await {
+            // The drive it names was merged into another between the lookup and the write:
+            // nothing changed, and the same correction sent again finds the drive that took over.
+            Err(e) if e.is_drive_gone() => return Err(ApiError::Conflict(
+                "the drive these tags name was merged into another meanwhile; nothing changed, send it again"
+                    .into(),
+            )),
+            updated => updated?,
+        };
     if !updated {
         return Err(no_result(id));
     }

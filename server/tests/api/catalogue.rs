@@ -351,3 +351,49 @@ pub async fn a_merge_racing_submissions_loses_nothing(app: &TestApp) {
     let (metrics, summary) = samples_both_ways(app, &[into.to_string(), from.to_string()]).await;
     assert_eq!(summary, metrics, "the compare summary equals a recount");
 }
+
+/// Two servers on one database: what one changes in the catalogue (a community drive, an
+/// accepted proposal), the other lists at once. Its decoded copy of the catalogue is
+/// keyed by the drives' count and the newest catalogue change, which it reads per list.
+pub async fn another_servers_catalogue_changes_are_listed_at_once(app: &TestApp) {
+    let listed = |v: Value| v["drives"].as_array().unwrap().clone();
+    let before = listed(app.get("/api/v1/drives").await.json());
+    let other = ssdbase::api::app_with(ssdbase::open(&app.url).await.unwrap(), &super::config());
+    let send = |method: &str, path: &str, body: Value, admin: bool| {
+        let mut r = axum::http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 3, 0, 1], 1))));
+        if admin {
+            r = r.header("authorization", format!("Bearer {ADMIN}"));
+        }
+        answer(other.clone(), r.body(axum::body::Body::from(body.to_string())).unwrap())
+    };
+    let body = json!({"result": a_result(540.0),
+        "tags": {"drive": {"vendor": "Kioxia", "model": "Exceria", "capacity_gb": 480}}});
+    let (status, text) = send("POST", "/api/v1/results", body, false).await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let after = listed(app.get("/api/v1/drives").await.json());
+    assert_eq!(after.len(), before.len() + 1, "the other server's new drive is listed");
+    assert!(after.iter().any(|d| d["id"] == "kioxia-exceria-480gb" && d["result_count"] == 1));
+
+    let source = "https://www.kioxia.com/exceria-480";
+    let (status, text) = send(
+        "POST",
+        "/api/v1/proposals",
+        json!({"drive_id": "kioxia-exceria-480gb", "rated": {"seq_read_mbps": 555, "seq_read_source": source}}),
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let id = serde_json::from_str::<Value>(&text).unwrap()["id"].as_i64().unwrap();
+    let (status, text) = send("POST", &format!("/api/v1/proposals/{id}/accept"), json!({}), true).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let after = listed(app.get("/api/v1/drives").await.json());
+    let kioxia = after.iter().find(|d| d["id"] == "kioxia-exceria-480gb").unwrap();
+    assert_eq!(
+        (kioxia["rated"]["seq_read_mbps"].as_f64(), kioxia["reviewed"].as_bool()),
+        (Some(555.0), Some(true))
+    );
+}
