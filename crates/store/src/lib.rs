@@ -210,17 +210,20 @@ impl DriveCache {
 /// leaderboards list every drive per request: decoding 100,000 drives' JSON each time
 /// was most of their second.
 #[derive(Debug, Default)]
-struct CatalogueCache(std::sync::Mutex<Option<((i64, i64), std::sync::Arc<Vec<DriveSku>>)>>);
+struct CatalogueCache(std::sync::Mutex<Option<(CatalogueFingerprint, std::sync::Arc<Vec<DriveSku>>)>>);
+
+/// The drives' count and the newest catalogue change's id.
+type CatalogueFingerprint = (i64, i64);
 
 impl CatalogueCache {
-    fn get(&self, fingerprint: (i64, i64)) -> Option<std::sync::Arc<Vec<DriveSku>>> {
+    fn get(&self, fingerprint: CatalogueFingerprint) -> Option<std::sync::Arc<Vec<DriveSku>>> {
         match &*self.0.lock().unwrap_or_else(|e| e.into_inner()) {
             Some((at, drives)) if *at == fingerprint => Some(drives.clone()),
             _ => None,
         }
     }
 
-    fn set(&self, fingerprint: (i64, i64), drives: std::sync::Arc<Vec<DriveSku>>) {
+    fn set(&self, fingerprint: CatalogueFingerprint, drives: std::sync::Arc<Vec<DriveSku>>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((fingerprint, drives));
     }
 }
