@@ -5,7 +5,7 @@
 //! distribution chart of one test, for embedding.
 
 use super::embed::{self, ChartStyle, ChartTheme};
-use super::extract::{PathParam, QueryPairs};
+use super::extract::{whole_number, PathParam, QueryPairs};
 use super::{result_url, AppState};
 use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
@@ -94,15 +94,7 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
     for (name, value) in &pairs {
         match name.as_str() {
             "q" if query.is_none() => query = Some(value.as_str()),
-            "limit" => {
-                limit =
-                    value.parse().ok().filter(|n| (1..=SEARCH_LIMIT_MAX).contains(n)).ok_or_else(|| {
-                        bad(
-                            format!("limit {value:?} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"),
-                            "limit",
-                        )
-                    })?
-            }
+            "limit" => limit = whole_number(name, value, 1, SEARCH_LIMIT_MAX as usize)? as i64,
             "q" => return Err(bad("q is given twice".into(), "q")),
             _ => return Err(bad(format!("unknown parameter {name:?} (this route takes q and limit)"), name)),
         }

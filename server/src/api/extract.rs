@@ -129,3 +129,11 @@ pub fn no_parameters(pairs: &[(String, String)]) -> Result<(), ApiError> {
         None => Ok(()),
     }
 }
+
+/// A whole number `value` of query parameter `name` from `min` to `max`, or a 400 saying so.
+pub fn whole_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, ApiError> {
+    value.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
+        let range = if max == usize::MAX { format!("{min} or more") } else { format!("from {min} to {max}") };
+        ApiError::bad_request(format!("{name} {value:?} is not a whole number {range}"), Some(name.into()))
+    })
+}

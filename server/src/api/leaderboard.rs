@@ -12,7 +12,7 @@
 mod html;
 
 use super::drives::drive_url;
-use super::extract::QueryPairs;
+use super::extract::{whole_number, QueryPairs};
 use super::rated::html_response;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
@@ -367,14 +367,6 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
             html_response(html::index(&index, &all, &pairs, &sort))
         }
-    })
-}
-
-/// A whole number `value` of parameter `name` from `min` to `max`, or a 400 saying so.
-fn whole_number(name: &str, value: &str, min: usize, max: usize) -> ApiResult<usize> {
-    value.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
-        let range = if max == usize::MAX { format!("{min} or more") } else { format!("from {min} to {max}") };
-        ApiError::bad_request(format!("{name} {value:?} is not a whole number {range}"), Some(name.into()))
     })
 }
 

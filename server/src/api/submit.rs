@@ -415,23 +415,53 @@ async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Res
 const DRIVE_MERGED: &str =
     "a drive this submission names was merged into another while it was stored; nothing was stored, send it again";
 
-/// Identifies and stores one submission. A drive merged into another between its
-/// identification and the insert (a moderator's merge racing the submission) fails the
-/// insert without storing anything; the submission is then identified again, once, and
-/// lands on the drive that took over.
+/// Identifies and stores one submission.
 async fn store_one(
     state: &AppState,
     item: Item,
     client: Option<String>,
 ) -> ApiResult<(StatusCode, SubmitResponse)> {
-    let mut again = Some(item.clone());
-    let mut item = item;
+    let (mut prepared, mut outcomes) = prepare_and_store(state, vec![item], Vec::new(), client).await?;
+    let ((submission, token), outcome) = (prepared.remove(0), outcomes.remove(0));
+    respond(state, outcome, &submission, token).await
+}
+
+/// Identifies the submissions' drives and stores them, one through `Storage::submit`
+/// (SQLite's group commit), several in one transaction; or, when any of them or the
+/// `errors` already found is wrong, stores nothing and answers every problem. A drive
+/// merged into another between its identification and the insert (a moderator's merge
+/// racing the submission) fails the insert without storing anything; the submissions
+/// are then identified again, once, and land on the drive that took over.
+async fn prepare_and_store(
+    state: &AppState,
+    items: Vec<Item>,
+    mut errors: Vec<ErrorItem>,
+    client: Option<String>,
+) -> ApiResult<(Vec<(NewSubmission, String)>, Vec<Submitted>)> {
+    let mut again = Some(items.clone());
+    let mut items = items;
     loop {
-        let (submission, token) = prepare(state, item, client.clone()).await?;
-        match state.storage.submit(&submission).await {
-            Ok(outcome) => return respond(state, outcome, &submission, token).await,
+        let mut prepared = Vec::with_capacity(items.len());
+        for item in items {
+            match prepare(state, item, client.clone()).await {
+                Ok(p) => prepared.push(p),
+                Err(e) => errors.extend(error_items(e)?),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ApiError::Unprocessable(errors));
+        }
+        let stored = match prepared.as_slice() {
+            [(one, _)] => state.storage.submit(one).await.map(|outcome| vec![outcome]),
+            all => {
+                let submissions: Vec<NewSubmission> = all.iter().map(|(s, _)| s.clone()).collect();
+                state.storage.store_batch(&[], &[], &submissions).await
+            }
+        };
+        match stored {
+            Ok(outcomes) => return Ok((prepared, outcomes)),
             Err(e) if e.is_drive_gone() => match again.take() {
-                Some(retry) => item = retry,
+                Some(retry) => items = retry,
                 None => return Err(ApiError::Conflict(DRIVE_MERGED.into())),
             },
             Err(e) => return Err(e.into()),
@@ -442,7 +472,7 @@ async fn store_one(
 async fn store_batch(
     state: &AppState,
     items: Vec<Item>,
-    mut errors: Vec<ErrorItem>,
+    errors: Vec<ErrorItem>,
     client: Option<String>,
     ip: IpAddr,
 ) -> ApiResult<Response> {
@@ -454,31 +484,7 @@ async fn store_batch(
         }
     }
     let names: Vec<Option<String>> = items.iter().map(|i| i.name.clone()).collect();
-    // As `store_one`: a drive merged away meanwhile fails the whole batch, storing
-    // nothing, and the batch is identified again, once.
-    let mut again = Some(items.clone());
-    let mut items = items;
-    let (prepared, outcomes) = loop {
-        let mut prepared = Vec::with_capacity(items.len());
-        for item in items {
-            match prepare(state, item, client.clone()).await {
-                Ok(p) => prepared.push(p),
-                Err(e) => errors.extend(error_items(e)?),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(ApiError::Unprocessable(errors));
-        }
-        let submissions: Vec<NewSubmission> = prepared.iter().map(|(s, _)| s.clone()).collect();
-        match state.storage.store_batch(&[], &[], &submissions).await {
-            Ok(outcomes) => break (prepared, outcomes),
-            Err(e) if e.is_drive_gone() => match again.take() {
-                Some(retry) => items = retry,
-                None => return Err(ApiError::Conflict(DRIVE_MERGED.into())),
-            },
-            Err(e) => return Err(e.into()),
-        }
-    };
+    let (prepared, outcomes) = prepare_and_store(state, items, errors, client).await?;
     let mut files = Vec::with_capacity(outcomes.len());
     let mut any_stored = false;
     for (index, ((outcome, (submission, token)), name)) in

@@ -3,7 +3,7 @@
 //! both survive and both apply, the history is kept, and a merge moves every result with
 //! aggregates equal to a recount.
 
-use super::{a_result, samples_both_ways, TestApp, ADMIN};
+use super::{a_result, samples_both_ways, Extra, Reply, TestApp, ADMIN};
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
@@ -287,6 +287,31 @@ pub async fn merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount(
     assert_eq!(again.status, StatusCode::NOT_FOUND);
 }
 
+/// A JSON POST through `router` (another server on `app`'s database), as `TestApp::send`
+/// makes it.
+async fn post_on(
+    app: &TestApp,
+    router: &axum::Router,
+    path: &str,
+    body: Value,
+    token: Option<&str>,
+) -> Reply {
+    let extra = Extra { content_type: Some("application/json"), bearer: token, ..Extra::default() };
+    app.send(router, Method::POST, path, extra, axum::body::Body::from(body.to_string())).await
+}
+
+/// A JSON POST to `path` with `token` as its bearer, from a client address, to send on a
+/// task of its own (`answer`).
+fn json_request(path: &str, body: Value, token: Option<&str>) -> axum::http::Request<axum::body::Body> {
+    let mut r = axum::http::Request::post(path)
+        .header("content-type", "application/json")
+        .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 2, 0, 1], 1))));
+    if let Some(token) = token {
+        r = r.header("authorization", format!("Bearer {token}"));
+    }
+    r.body(axum::body::Body::from(body.to_string())).unwrap()
+}
+
 /// A request's status and body, sent through the router on a task of its own.
 async fn answer(router: axum::Router, req: axum::http::Request<axum::body::Body>) -> (StatusCode, String) {
     let res = tower::ServiceExt::oneshot(router, req).await.unwrap();
@@ -305,32 +330,21 @@ pub async fn a_merge_racing_submissions_loses_nothing(app: &TestApp) {
     let named = json!({"drive": {"vendor": "Micron", "model": "RealSSD C300", "capacity_gb": 256}});
     let first = app.post_json("/api/v1/results", &json!({"result": a_result(250.0), "tags": named})).await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
-    let request = |method: &str, path: String, body: Value, admin: bool| {
-        let mut r = axum::http::Request::builder()
-            .method(method)
-            .uri(path)
-            .header("content-type", "application/json")
-            .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 2, 0, 1], 1))));
-        if admin {
-            r = r.header("authorization", format!("Bearer {ADMIN}"));
-        }
-        r.body(axum::body::Body::from(body.to_string())).unwrap()
-    };
     // Eight submissions of the duplicate in flight, and the merge among them.
     let mut stored = vec![first.json()["id"].as_i64().unwrap()];
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..8u8 {
         let router = app.router.clone();
-        let req = request(
-            "POST",
-            "/api/v1/results".into(),
+        let req = json_request(
+            "/api/v1/results",
             json!({"result": a_result(251.0 + f64::from(i)), "tags": named}),
-            false,
+            None,
         );
         tasks.spawn(async move { (false, answer(router, req).await) });
         if i == 3 {
             let router = app.router.clone();
-            let req = request("POST", format!("/api/v1/drives/{from}/merge"), json!({"into": into}), true);
+            let req =
+                json_request(&format!("/api/v1/drives/{from}/merge"), json!({"into": into}), Some(ADMIN));
             tasks.spawn(async move { (true, answer(router, req).await) });
         }
     }
@@ -359,37 +373,27 @@ pub async fn another_servers_catalogue_changes_are_listed_at_once(app: &TestApp)
     let listed = |v: Value| v["drives"].as_array().unwrap().clone();
     let before = listed(app.get("/api/v1/drives").await.json());
     let other = ssdbase::api::app_with(ssdbase::open(&app.url).await.unwrap(), &super::config());
-    let send = |method: &str, path: &str, body: Value, admin: bool| {
-        let mut r = axum::http::Request::builder()
-            .method(method)
-            .uri(path)
-            .header("content-type", "application/json")
-            .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 3, 0, 1], 1))));
-        if admin {
-            r = r.header("authorization", format!("Bearer {ADMIN}"));
-        }
-        answer(other.clone(), r.body(axum::body::Body::from(body.to_string())).unwrap())
-    };
     let body = json!({"result": a_result(540.0),
         "tags": {"drive": {"vendor": "Kioxia", "model": "Exceria", "capacity_gb": 480}}});
-    let (status, text) = send("POST", "/api/v1/results", body, false).await;
-    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let r = post_on(app, &other, "/api/v1/results", body, None).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let after = listed(app.get("/api/v1/drives").await.json());
     assert_eq!(after.len(), before.len() + 1, "the other server's new drive is listed");
     assert!(after.iter().any(|d| d["id"] == "kioxia-exceria-480gb" && d["result_count"] == 1));
 
     let source = "https://www.kioxia.com/exceria-480";
-    let (status, text) = send(
-        "POST",
+    let r = post_on(
+        app,
+        &other,
         "/api/v1/proposals",
         json!({"drive_id": "kioxia-exceria-480gb", "rated": {"seq_read_mbps": 555, "seq_read_source": source}}),
-        false,
+        None,
     )
     .await;
-    assert_eq!(status, StatusCode::CREATED, "{text}");
-    let id = serde_json::from_str::<Value>(&text).unwrap()["id"].as_i64().unwrap();
-    let (status, text) = send("POST", &format!("/api/v1/proposals/{id}/accept"), json!({}), true).await;
-    assert_eq!(status, StatusCode::OK, "{text}");
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let r = post_on(app, &other, &format!("/api/v1/proposals/{id}/accept"), json!({}), Some(ADMIN)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let after = listed(app.get("/api/v1/drives").await.json());
     let kioxia = after.iter().find(|d| d["id"] == "kioxia-exceria-480gb").unwrap();
     assert_eq!(

@@ -44,6 +44,13 @@ async fn understand(text: String, format: Option<Format>) -> Understood {
     Understood { parse, named }
 }
 
+impl Understood {
+    /// Whether there is a parse to send (the page's understanding, if any, parsed).
+    fn sendable(u: &Option<Understood>) -> bool {
+        matches!(u, Some(Understood { parse: Ok(_), .. }))
+    }
+}
+
 /// What the page understands of `text`, or nothing for empty text (without fetching the
 /// parsers).
 async fn preview(text: String, format: Option<Format>) -> Option<Understood> {
@@ -94,7 +101,7 @@ pub fn Submit() -> impl IntoView {
     // The latest text's parse; while a newer one runs, the previous answer stays shown.
     let parsing = LocalResource::new(move || preview(text.get(), format.get()));
     let parsed = Memo::new(move |_| parsing.get().flatten());
-    let parsed_ok = move || parsed.with(|u| matches!(u, Some(Understood { parse: Ok(_), .. })));
+    let parsed_ok = move || parsed.with(Understood::sendable);
     let form = RwSignal::new(TagDraft::default());
     let (source, set_source) = signal(String::new());
     let (tag_errors, set_tag_errors) = signal(Vec::<String>::new());
@@ -167,7 +174,7 @@ pub fn Submit() -> impl IntoView {
             });
             return;
         }
-        if !parsed.with_untracked(|u| matches!(u, Some(Understood { parse: Ok(_), .. }))) {
+        if !parsed.with_untracked(Understood::sendable) {
             return;
         }
         let Some(tags) = checked_tags() else { return };
