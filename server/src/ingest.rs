@@ -199,8 +199,10 @@ impl<'a> Catalogue<'a> {
         Ok(found)
     }
 
-    /// The ids of the drives known under any of `keys`, sorted, each once.
-    async fn ids_by_keys(&mut self, keys: &[String]) -> StorageResult<Vec<String>> {
+    /// The drives known under each of `keys` (ids sorted, each once), from the drives
+    /// given up front and the database's in one query, whose drives are kept for
+    /// [`drive`](Self::drive).
+    async fn ids_by_keys(&mut self, keys: &[String]) -> StorageResult<HashMap<String, Vec<String>>> {
         let known = self.known_keys.get_or_insert_with(|| {
             let mut by_key: HashMap<String, Vec<String>> = HashMap::new();
             for d in self.known.values() {
@@ -210,13 +212,19 @@ impl<'a> Catalogue<'a> {
             }
             by_key
         });
-        let mut ids: Vec<String> = keys.iter().filter_map(|k| known.get(k)).flatten().cloned().collect();
+        let mut found: HashMap<String, Vec<String>> =
+            keys.iter().filter_map(|k| Some((k.clone(), known.get(k)?.clone()))).collect();
         if let Some(storage) = self.storage {
-            ids.extend(storage.drives_by_keys(keys).await?.into_iter().map(|(_, id)| id));
+            for (key, drive) in storage.drives_by_keys(keys).await? {
+                found.entry(key).or_default().push(drive.id.clone());
+                self.known.entry(drive.id.clone()).or_insert(drive);
+            }
         }
-        ids.sort();
-        ids.dedup();
-        Ok(ids)
+        for ids in found.values_mut() {
+            ids.sort();
+            ids.dedup();
+        }
+        Ok(found)
     }
 
     /// Which drive a drive tag without an id names: a drive known under one of its keys
@@ -250,8 +258,14 @@ impl<'a> Catalogue<'a> {
                 }))
             }
         };
-        for (round, keys) in identity.lookup_keys().into_iter().enumerate() {
-            let mut ids = self.ids_by_keys(&keys).await.map_err(Refused::Storage)?;
+        // Every round's keys in one lookup: most tags are found by the first round, and
+        // a tag that is not costs one round trip instead of two.
+        let rounds = identity.lookup_keys();
+        let by_key = self.ids_by_keys(&rounds.concat()).await.map_err(Refused::Storage)?;
+        for (round, keys) in rounds.into_iter().enumerate() {
+            let mut ids: Vec<String> = keys.iter().filter_map(|k| by_key.get(k)).flatten().cloned().collect();
+            ids.sort();
+            ids.dedup();
             if let (true, Some(vendor)) = (ids.len() > 1, &identity.vendor) {
                 // Keys without a vendor ("p105500gb") are shared by other makers' drives:
                 // a tag that names its vendor is not ambiguous between makers.

@@ -228,14 +228,14 @@ macro_rules! backend {
             }
 
             /// The drives known under any of `keys`, as (key, drive id).
-            pub async fn drives_by_keys(conn: &mut $conn, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
+            pub async fn drives_by_keys(conn: &mut $conn, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>> {
                 if keys.is_empty() {
                     return Ok(Vec::new());
                 }
                 let params = keys.iter().map(|k| Param::Text(Some(k.clone()))).collect();
                 let sql = sql::drives_by_keys_sql(keys.len());
                 let rows = bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await?;
-                rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+                rows.iter().map(|r| Ok((r.try_get(0)?, from_json(&r.try_get::<String, _>(1)?)?))).collect()
             }
 
             /// At most `limit` drives with a key in [`from`, `to`), reviewed first.

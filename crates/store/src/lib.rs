@@ -434,8 +434,8 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>>;
 
     /// The drives known under any of `keys` (`bench::identity`'s `n:`/`p:` keys), as
-    /// (key, drive id) rows.
-    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>>;
+    /// (key, drive) rows, a drive once per key it is known under.
+    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>>;
 
     /// At most `limit` drives with a key in [`from`, `to`) (`bench::identity::search_ranges`),
     /// reviewed ones first, with their visible result counts.

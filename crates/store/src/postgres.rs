@@ -332,7 +332,7 @@ impl Storage for PgStorage {
         catalogue::postgres::list_drives(&mut *self.pool.acquire().await?, &self.catalogue).await
     }
 
-    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, String)>> {
+    async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>> {
         catalogue::postgres::drives_by_keys(&mut *self.pool.acquire().await?, keys).await
     }
 

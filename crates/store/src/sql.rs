@@ -136,9 +136,13 @@ pub const DELETE_DRIVE_KEYS: &str = "DELETE FROM drive_aliases";
 pub const ALL_DRIVE_SPECS: &str = "SELECT spec FROM drives ORDER BY id";
 
 /// The drives known under any of `n` keys, as (key, drive id) rows.
+/// The drives known under any of `$1..$n`, as (key, drive spec) rows: the keys and the
+/// drives they lead to in one round trip, since a submission naming its drive asks this
+/// on its way to being stored.
 pub fn drives_by_keys_sql(n: usize) -> String {
     format!(
-        "SELECT key, drive_id FROM drive_aliases WHERE key IN ({}) ORDER BY key, drive_id",
+        "SELECT a.key, d.spec FROM drive_aliases a JOIN drives d ON d.id = a.drive_id \
+         WHERE a.key IN ({}) ORDER BY a.key, a.drive_id",
         placeholders(0, n)
     )
 }

@@ -118,7 +118,7 @@ async fn propose(
         .drives_by_keys(&keys)
         .await?
         .into_iter()
-        .map(|(_, id)| id)
+        .map(|(_, d)| d.id)
         .filter(|id| *id != drive.id)
         .collect();
     others.sort();
