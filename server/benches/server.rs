@@ -468,6 +468,7 @@ fn uploads(
             edit_token_hash,
             client: Some("127.0.0.1".into()),
             provenance: None,
+            runner: None,
             created_at: ingest::now_unix(),
             results: results
                 .into_iter()
@@ -985,6 +986,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
             edit_token_hash: ingest::sha256_hex(&(i as u64 ^ 0xfeed).to_le_bytes()),
             client: Some(format!("10.0.{}.{}", i % 250, i / 250 % 250)),
             provenance: None,
+            runner: None,
             created_at,
             results: vec![NewResult {
                 flags: ingest::flags_for(&result, &tags, Some(sku)),

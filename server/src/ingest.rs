@@ -458,6 +458,7 @@ impl Tagged {
             created_at: now_unix(),
             results: upload.results.into_iter().map(|result| self.result(result, source.clone())).collect(),
             provenance: None,
+            runner: None,
         };
         (submission, edit_token)
     }

@@ -395,6 +395,44 @@ async fn a_result_in_the_public_format_is_stored(app: &TestApp) {
     assert_eq!(again.json()["id"], id);
 }
 
+async fn a_runners_record_is_kept_with_its_result_and_only_with_one(app: &TestApp) {
+    let runner = json!({
+        "runner_version": "0.1.0",
+        "fio_version": "fio-3.33",
+        "jobs": [{"test": "SEQ1M Q8T1 read", "job": "[SEQ1M Q8T1]\nrw=read\nbs=1M\niodepth=8\n"}],
+        "facts": [{"field": "drive_model", "value": "CT500P2SSD8", "source": "sysfs /sys/block/nvme0n1/device/model"}],
+        "typed": ["chipset"]
+    });
+    let r = app.post_json("/api/v1/results", &json!({"result": a_result(321.0), "runner": runner})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let view = app.get(&format!("/api/v1/results/{id}")).await.json();
+    assert_eq!(view["upload"]["runner"], runner, "{view}");
+    assert!(view["upload"]["ocr"].is_null());
+    // The stored upload is what was sent, the record included.
+    let upload = app.get(&format!("/api/v1/results/{id}/upload")).await;
+    assert!(upload.text.contains("sysfs /sys/block/nvme0n1/device/model"), "{}", upload.text);
+    // A result file was measured by whatever wrote it, whatever a record beside it says.
+    app.post_json("/api/v1/results", &json!({"text": CDM3, "runner": runner}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("runner"));
+    let mut junk = runner.clone();
+    junk["jobs"] = json!([]);
+    app.post_json("/api/v1/results", &json!({"result": a_result(322.0), "runner": junk}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("runner.jobs"));
+    junk = runner.clone();
+    junk["facts"][0]["value"] = json!("x".repeat(301));
+    app.post_json("/api/v1/results", &json!([{"result": a_result(323.0), "runner": junk}]))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("[0].runner.facts[0].value"));
+    junk = runner.clone();
+    junk["verified"] = json!(true);
+    app.post_json("/api/v1/results", &json!({"result": a_result(324.0), "runner": junk}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("runner.verified"));
+}
+
 async fn bad_submissions_say_what_and_where(app: &TestApp) {
     let post = |body: Value| async move { app.post_json("/api/v1/results", &body).await };
     // A file that does not parse: the line is the pointer.
@@ -1163,6 +1201,7 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
             NewResult { result, tags: bad_tags, source: None, flags: vec![], new_drive: None },
         ],
         provenance: None,
+        runner: None,
     };
     let before = app.get("/api/v1/results?limit=500").await.json()["results"].as_array().unwrap().len();
     assert!(app.storage.submit(&sub).await.is_err());
@@ -1198,6 +1237,7 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
                 new_drive: None,
             }],
             provenance: None,
+            runner: None,
         }
     };
     let mut all: Vec<NewSubmission> = (0..10).map(|n| submission(n, C300_64)).collect();
@@ -1518,6 +1558,7 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
         created_at: 0,
         results: vec![nr.clone(), nr],
         provenance: None,
+        runner: None,
     };
     let storage::Submitted::Stored { submission_id, result_ids } = app.storage.submit(&two).await.unwrap()
     else {
@@ -2071,6 +2112,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     health_names_the_backend,
+    a_runners_record_is_kept_with_its_result_and_only_with_one,
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,
     a_drive_not_in_the_catalogue_gets_a_page_compare_and_search,
     model_strings_and_part_numbers_land_on_their_drive,

@@ -26,6 +26,7 @@ fn submission(n: usize, result: &bench::BenchResult) -> NewSubmission {
             new_drive: None,
         }],
         provenance: None,
+        runner: None,
     }
 }
 

@@ -4,13 +4,14 @@
 //! [`Comparison`] into the compare chart for both the site's canvas and the server's
 //! SVG/PNG embeds. Results, tags, flags and summaries are `bench`'s own serde types.
 //! Here: the drive and compare answers; `results` the results, submissions and edits;
-//! `catalogue` proposals, decisions, history and merges; `ocr` the screenshot jobs and what the recogniser read (the `ocr` crate returns
+//! `catalogue` proposals, decisions, history and merges; `runner` how `ssdbase bench` says it measured a result; `ocr` the screenshot jobs and what the recogniser read (the `ocr` crate returns
 //! these types); `error` the error body.
 
 mod catalogue;
 mod error;
 mod ocr;
 mod results;
+mod runner;
 mod views;
 
 pub use catalogue::{
@@ -25,6 +26,7 @@ pub use results::{
     Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SubmitBody, SubmitResponse,
     SubmittedResult, UploadView,
 };
+pub use runner::{ProbedFact, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};

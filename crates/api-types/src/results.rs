@@ -49,6 +49,10 @@ pub struct UploadView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub ocr: Option<Provenance>,
+    /// How `ssdbase bench` says it measured the result, when it sent it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub runner: Option<crate::RunnerRecord>,
 }
 
 /// How a screenshot became a result: the recognition job, and every value the person
@@ -116,6 +120,10 @@ pub struct SubmitBody {
     /// person checked (and maybe corrected) them; the stored upload is the image.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ocr_job: Option<i64>,
+    /// Sent by `ssdbase bench` with `result`: how it measured it (stored with the upload
+    /// and shown on the result's page as "measured with ssdbase bench").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<crate::RunnerRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -25,7 +25,7 @@ pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
 pub use summary::PoolSummary;
 
-use api_types::{CatalogueChange, DriveProposal, ProposalStatus};
+use api_types::{CatalogueChange, DriveProposal, ProposalStatus, RunnerRecord};
 use async_trait::async_trait;
 use bench::analysis::Flag;
 use bench::{
@@ -94,6 +94,8 @@ pub struct NewSubmission {
     pub results: Vec<NewResult>,
     /// Set when the results were read from a screenshot rather than parsed from a file.
     pub provenance: Option<Provenance>,
+    /// Set when `ssdbase bench` sent the result, with how it says it measured it.
+    pub runner: Option<RunnerRecord>,
 }
 
 /// What a result's upload was, without its bytes.
@@ -102,6 +104,7 @@ pub struct UploadInfo {
     /// `cdm`, `fio`, ... for result files, `json`, or the media type of a screenshot.
     pub format: Option<String>,
     pub provenance: Option<Provenance>,
+    pub runner: Option<RunnerRecord>,
 }
 
 /// The outcome of [`Storage::submit`].

@@ -208,6 +208,7 @@ impl Storage for PgStorage {
             Ok(UploadInfo {
                 format: r.try_get(0)?,
                 provenance: provenance.as_deref().map(sql::from_json).transpose()?,
+                runner: r.try_get::<Option<String>, _>(2)?.as_deref().map(sql::from_json).transpose()?,
             })
         })
         .transpose()

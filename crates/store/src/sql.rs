@@ -194,11 +194,11 @@ pub const ALL_OBSERVATIONS: &str = "SELECT body FROM observations ORDER BY id";
 
 /// The columns of `submissions` an insert fills, in the order of [`submission_params`].
 pub const SUBMISSION_COLUMNS: &[&str] =
-    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at", "provenance"];
+    &["content_hash", "body", "format", "edit_token_hash", "client", "created_at", "provenance", "runner"];
 
 pub const INSERT_SUBMISSION: &str =
-    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
+    "INSERT INTO submissions (content_hash, body, format, edit_token_hash, client, created_at, provenance, runner) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (content_hash) DO NOTHING RETURNING id";
 
 pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
     vec![
@@ -209,13 +209,14 @@ pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
         Param::Text(s.client.clone()),
         Param::Int(Some(s.created_at)),
         Param::Text(s.provenance.as_ref().map(to_json)),
+        Param::Text(s.runner.as_ref().map(to_json)),
     ]
 }
 
 /// The upload a result came from: its format (media type for images), provenance, and
 /// (only with [`UPLOAD_BODY_OF_RESULT`]) its bytes.
 pub const UPLOAD_INFO_OF_RESULT: &str =
-    "SELECT s.format, s.provenance FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
+    "SELECT s.format, s.provenance, s.runner FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
 pub const UPLOAD_BODY_OF_RESULT: &str =
     "SELECT s.format, s.body FROM results r JOIN submissions s ON s.id = r.submission_id WHERE r.id = $1";
 
@@ -710,6 +711,7 @@ mod tests {
             created_at: 0,
             results: vec![],
             provenance: None,
+            runner: None,
         };
         assert_numbered(INSERT_SUBMISSION, submission_params(&submission).len());
         assert!(INSERT_SUBMISSION.contains(&format!("({})", SUBMISSION_COLUMNS.join(", "))));

@@ -73,8 +73,11 @@ async fn get_one(
 ) -> ApiResult<Json<ResultView>> {
     let r = visible_result(&state, &headers, id).await?;
     let mut view = result_view(r);
-    view.upload =
-        state.storage.upload_info(id).await?.map(|u| UploadView { format: u.format, ocr: u.provenance });
+    view.upload = state.storage.upload_info(id).await?.map(|u| UploadView {
+        format: u.format,
+        ocr: u.provenance,
+        runner: u.runner,
+    });
     Ok(Json(view))
 }
 

@@ -12,7 +12,7 @@ use super::{result_url, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Catalogue, Upload};
 use crate::storage::{NewSubmission, Provenance, Submitted};
-use api_types::{JobStatus, SubmitBody, SubmitResponse, SubmittedResult};
+use api_types::{JobStatus, RunnerRecord, SubmitBody, SubmitResponse, SubmittedResult};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -98,6 +98,8 @@ struct Item {
     source: Option<String>,
     /// The recognition job whose screenshot this result was read from.
     ocr_job: Option<i64>,
+    /// How `ssdbase bench` says it measured the result.
+    runner: Option<RunnerRecord>,
 }
 
 /// Submit results
@@ -226,6 +228,20 @@ fn parse_format(id: &str, pointer: &str) -> ApiResult<Format> {
 }
 
 fn item_from_body(req: SubmitBody, raw: &[u8], pointer: String) -> ApiResult<Item> {
+    if let Some(runner) = &req.runner {
+        // The runner sends its own result; a result file or a screenshot reading was
+        // measured by something else, whatever a record beside it would say.
+        if req.result.is_none() || req.ocr_job.is_some() {
+            return Err(ApiError::unprocessable(
+                "runner comes only with result (what ssdbase bench measured), not with text or ocr_job",
+                Some(under(&pointer, "runner")),
+            ));
+        }
+        let problems = runner.problems(&under(&pointer, "runner"));
+        if !problems.is_empty() {
+            return Err(ApiError::Unprocessable(problems));
+        }
+    }
     let upload = match (req.text, req.result) {
         (Some(_), None) | (None, None) if req.ocr_job.is_some() => {
             return Err(ApiError::unprocessable(
@@ -266,7 +282,15 @@ fn item_from_body(req: SubmitBody, raw: &[u8], pointer: String) -> ApiResult<Ite
             ))
         }
     };
-    Ok(Item { name: None, pointer, upload, tags: req.tags, source: req.source, ocr_job: req.ocr_job })
+    Ok(Item {
+        name: None,
+        pointer,
+        upload,
+        tags: req.tags,
+        source: req.source,
+        ocr_job: req.ocr_job,
+        runner: req.runner,
+    })
 }
 
 /// Reads `file` parts (any part with a file name counts as one), one optional `tags`
@@ -331,6 +355,7 @@ async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<E
                 tags: tags.clone(),
                 source: source.clone(),
                 ocr_job: None,
+                runner: None,
             }),
             Err(e) => errors.push(e),
         }
@@ -341,7 +366,7 @@ async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<E
 /// Checks an item against the catalogue and what the database can store, and builds
 /// its submission. Errors point into the item.
 async fn prepare(state: &AppState, item: Item, client: Option<String>) -> ApiResult<(NewSubmission, String)> {
-    let Item { pointer, mut upload, tags, source, ocr_job, .. } = item;
+    let Item { pointer, mut upload, tags, source, ocr_job, runner, .. } = item;
     let fail = |detail: String, at: String| {
         ApiError::Unprocessable(vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }])
     };
@@ -362,6 +387,7 @@ async fn prepare(state: &AppState, item: Item, client: Option<String>) -> ApiRes
             })?;
     let (mut submission, token) = tagged.submission(upload, source, client);
     submission.provenance = provenance;
+    submission.runner = runner;
     Ok((submission, token))
 }
 
