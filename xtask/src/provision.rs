@@ -58,6 +58,18 @@ pub struct TestEnv {
     pub postgres_url: String,
 }
 
+/// What `ssdbase bench` runs and reads: fio (the I/O engine), and for naming the drive and
+/// its controller smartctl, nvme-cli and the PCI ID database. The runner works without
+/// the last three (it says what it could not read); the tests probe with them.
+pub fn runner_prerequisites() -> Result<()> {
+    debian_packages(&[
+        ("fio", "fio"),
+        ("/usr/sbin/smartctl", "smartmontools"),
+        ("/usr/sbin/nvme", "nvme-cli"),
+        ("/usr/share/misc/pci.ids", "pci.ids"),
+    ])
+}
+
 pub fn setup_for_tests() -> Result<TestEnv> {
     wasm32_target()?;
     if !rustup_has(&["component", "list", "--installed"], &["rustfmt", "clippy"]) {
@@ -67,6 +79,7 @@ pub fn setup_for_tests() -> Result<TestEnv> {
     // systemd-analyze checks deploy/ssdbase.service (server/tests/deploy.rs); pg_dump and
     // pg_restore are what `ssdbase backup`/`restore` run on PostgreSQL (server/tests/backup.rs).
     debian_packages(&[("node", "nodejs"), ("systemd-analyze", "systemd"), ("pg_dump", "postgresql-client")])?;
+    runner_prerequisites()?;
     ocr_prerequisites()?;
     wasm_bindgen_cli()?;
     contract::ensure_schemathesis()?;
@@ -207,11 +220,15 @@ pub fn rustup_has(list: &[&str], names: &[&str]) -> bool {
     })
 }
 
-/// Installs Debian packages whose command is missing, with apt-get (as root, or through
-/// sudo). Stops with the exact packages to install when that is impossible.
+/// Installs Debian packages whose command (or, for an absolute path, file) is missing,
+/// with apt-get (as root, or through sudo). Stops with the exact packages to install
+/// when that is impossible.
 pub fn debian_packages(wanted: &[(&str, &str)]) -> Result<()> {
-    let missing: Vec<&str> =
-        wanted.iter().filter(|(cmd, _)| which(cmd).is_none()).map(|(_, pkg)| *pkg).collect();
+    let present = |what: &str| match what.starts_with('/') {
+        true => std::path::Path::new(what).exists(),
+        false => which(what).is_some(),
+    };
+    let missing: Vec<&str> = wanted.iter().filter(|(what, _)| !present(what)).map(|(_, pkg)| *pkg).collect();
     if missing.is_empty() {
         return Ok(());
     }
