@@ -61,6 +61,10 @@ pub enum ToolFamily {
     AsSsd,
     HdTune,
     Atto,
+    /// fio through the page cache (`direct=0`), as `ssdbase bench --buffered` runs it
+    /// where O_DIRECT is impossible: the cache is measured with the drive, so these
+    /// numbers never pool with direct I/O.
+    FioBuffered,
 }
 
 impl ToolFamily {
@@ -74,6 +78,7 @@ impl ToolFamily {
             ToolFamily::AsSsd => "as-ssd",
             ToolFamily::HdTune => "hd-tune",
             ToolFamily::Atto => "atto",
+            ToolFamily::FioBuffered => "fio-buffered",
         }
     }
 }

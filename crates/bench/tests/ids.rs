@@ -16,6 +16,7 @@ fn a_tool_familys_id_is_its_json_name() {
         ToolFamily::AsSsd,
         ToolFamily::HdTune,
         ToolFamily::Atto,
+        ToolFamily::FioBuffered,
     ] {
         assert_eq!(serde_json::to_value(f).unwrap(), f.id(), "{f:?}");
     }

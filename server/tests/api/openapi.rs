@@ -753,6 +753,7 @@ pub async fn public_type_schemas_follow_their_serde_form(app: &TestApp) {
                 ToolFamily::AsSsd,
                 ToolFamily::HdTune,
                 ToolFamily::Atto,
+                ToolFamily::FioBuffered,
             ]),
         ),
         ("Access", names(&[Access::Seq, Access::Rnd])),
