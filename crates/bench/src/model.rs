@@ -26,6 +26,11 @@ pub enum Tool {
     HdTune,
     #[serde(rename = "atto")]
     Atto,
+    /// `ssdbase bench`: fio run as KDiskMark or CrystalDiskMark would, on Linux (its
+    /// `engine` is fio's version). As with every tool, this is what the result says
+    /// measured it.
+    #[serde(rename = "ssdbase-bench")]
+    SsdbaseBench,
 }
 
 impl Tool {
@@ -38,6 +43,7 @@ impl Tool {
             Tool::AsSsd => "AS SSD Benchmark",
             Tool::HdTune => "HD Tune",
             Tool::Atto => "ATTO Disk Benchmark",
+            Tool::SsdbaseBench => "ssdbase bench",
         }
     }
 }
@@ -96,7 +102,8 @@ impl ToolFamily {
                     _ => ToolFamily::CdmDiskspd,
                 }
             }
-            Tool::KDiskMark | Tool::Fio => ToolFamily::Fio,
+            // The runner is fio under a front end, as KDiskMark is: the same tests pool.
+            Tool::KDiskMark | Tool::Fio | Tool::SsdbaseBench => ToolFamily::Fio,
             Tool::Orion => ToolFamily::Orion,
             Tool::AsSsd => ToolFamily::AsSsd,
             Tool::HdTune => ToolFamily::HdTune,

@@ -741,6 +741,7 @@ pub async fn public_type_schemas_follow_their_serde_form(app: &TestApp) {
                 Tool::AsSsd,
                 Tool::HdTune,
                 Tool::Atto,
+                Tool::SsdbaseBench,
             ]),
         ),
         (
