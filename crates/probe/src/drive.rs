@@ -260,7 +260,8 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         ("model", drive.model.is_none()),
         ("firmware", drive.firmware.is_none()),
         ("capacity", drive.capacity_bytes.is_none()),
-        ("link", drive.link.is_none()),
+        // Virtual disks and SD hosts have no link sysfs can show.
+        ("link", drive.link.is_none() && has_link(drive.transport.as_ref().map(|t| t.value))),
         ("controller", drive.controller.is_none()),
     ] {
         if missing {
@@ -268,6 +269,11 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         }
     }
     drive
+}
+
+/// Whether a transport has a link whose speed sysfs shows.
+fn has_link(transport: Option<Transport>) -> bool {
+    matches!(transport, Some(Transport::Sata | Transport::Ata | Transport::Nvme | Transport::Usb))
 }
 
 fn transport_of(topology: &Topology, sata_speed_known: bool, dir: &Path) -> Sourced<Transport> {

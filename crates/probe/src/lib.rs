@@ -162,7 +162,8 @@ pub struct MdRaid {
 /// Everything found about one benchmark target.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
-    /// The target as given.
+    /// The target as given, except that a `/dev/disk/by-id` name, which carries the
+    /// drive's serial number, is replaced by the device it links to.
     pub target: PathBuf,
     /// The filesystem type holding a directory target (`ext4`).
     pub filesystem: Option<Sourced<String>>,
@@ -186,15 +187,24 @@ pub struct Probe {
 pub fn probe(target: &Path) -> Probe {
     // The kernel's own resolution first: mountinfo lists resolved paths.
     let resolved = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
-    let mut found = probe_at(Path::new("/"), &resolved, &RealTools);
-    found.target = target.to_path_buf();
-    found
+    probe_at(Path::new("/"), &resolved, &RealTools)
+}
+
+/// `path`, unless it is a `/dev/disk/by-id` name: those spell the serial number
+/// (`ata-WD_Red_SA500_2.5_4TB_2433274A1T13`), so the device they link to stands in.
+fn without_serial(root: &Root, path: &Path) -> PathBuf {
+    if path.starts_with("/dev/disk/by-id") {
+        root.canonical(path).unwrap_or_else(|| PathBuf::from("/dev/disk/by-id/(a link)"))
+    } else {
+        path.to_path_buf()
+    }
 }
 
 /// Probes through `root` (a directory standing for `/`), asking `tools` for what files
 /// cannot tell. Never fails: what cannot be found is left out and said in `notes`.
 pub fn probe_at(root: &Path, target: &Path, tools: &dyn Tools) -> Probe {
     let mut prober = Prober::new(Root::new(root), tools);
+    let target = &without_serial(&prober.root, target);
     let mut found = Probe {
         target: target.to_path_buf(),
         filesystem: None,
@@ -302,7 +312,8 @@ impl<'a> Prober<'a> {
         };
         found.filesystem = Some(Sourced::new(mount.fstype.clone(), Source::ProcMounts));
         found.mount_point = Some(Sourced::new(mount.mount_point.display().to_string(), Source::ProcMounts));
-        found.mount_source = Some(Sourced::new(mount.source.clone(), Source::ProcMounts));
+        let source = without_serial(&self.root, Path::new(&mount.source)).display().to_string();
+        found.mount_source = Some(Sourced::new(source, Source::ProcMounts));
         match self.tools.block_size(target).and_then(|b| u32::try_from(b).ok()) {
             Some(bytes) => found.allocation_unit_bytes = Some(Sourced::new(bytes, Source::Statvfs)),
             None => self.note(format!("allocation unit unknown (statvfs on {} failed)", target.display())),
@@ -328,7 +339,8 @@ impl<'a> Prober<'a> {
                 return Some(Sourced::new(name.to_string(), Source::ProcMounts));
             }
         }
-        self.note(format!("{} ({}) has no block device this probe can follow", mount.source, mount.fstype));
+        let source = without_serial(&self.root, Path::new(&mount.source));
+        self.note(format!("{} ({}) has no block device this probe can follow", source.display(), mount.fstype));
         None
     }
 
