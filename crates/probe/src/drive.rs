@@ -12,7 +12,7 @@ use crate::pci_ids::{self, parse_id};
 use crate::smartctl::{self, SmartctlInfo};
 use crate::sysfs::{is_pci_address, numbered};
 use crate::udev::UdevDevice;
-use crate::{nvme, sata_gbps, Facts, Prober, Source, Sourced};
+use crate::{clean_text, nvme, sata_gbps, Facts, Prober, Source, Sourced};
 use bench::{Link, LinkPower, StorageMode};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -339,13 +339,16 @@ fn first<T>(candidates: impl IntoIterator<Item = Option<Sourced<T>>>) -> Option<
 /// Model, firmware, serial and vendor, each from the nearest source that has it.
 fn identify_strings(prober: &mut Prober, drive: &mut Drive, dir: &Path, topology: &Topology, identity: &Identity) {
     let root = prober.root.clone();
-    let sysfs = |path: PathBuf| root.read(&path).map(|v| squeeze(&v)).filter(|v| !v.is_empty()).map(|v| Sourced::new(v, Source::Sysfs(path.display().to_string())));
+    let sysfs = |path: PathBuf| {
+        let value = clean_text(&root.read(&path)?)?;
+        Some(Sourced::new(value, Source::Sysfs(path.display().to_string())))
+    };
     let smart = identity.smartctl.as_ref();
     let nvme = identity.nvme.as_ref();
     let udev = identity.udev.as_ref();
     let udev_text = |key: &str| {
         let u = udev?;
-        Some(Sourced::new(u.text(key)?, Source::Udev(u.path.display().to_string())))
+        Some(Sourced::new(clean_text(&u.text(key)?)?, Source::Udev(u.path.display().to_string())))
     };
     let from = |value: Option<&String>, source: Source| value.map(|v| Sourced::new(v.clone(), source));
     // The sysfs strings of the device itself, by kind of device.
@@ -402,7 +405,7 @@ fn vendor(prober: &Prober, drive: &Drive, dir: &Path, topology: &Topology, ident
     // one; anything else is the maker as the drive reports it.
     if !is_usb && topology.nvme_controller.is_none() && !topology.virtio {
         let path = dir.join("device/vendor");
-        if let Some(v) = root.read(&path).map(|v| squeeze(&v)).filter(|v| !v.is_empty() && v != "ATA") {
+        if let Some(v) = root.read(&path).and_then(|v| clean_text(&v)).filter(|v| v != "ATA") {
             return Some(Sourced::new(v, Source::Sysfs(path.display().to_string())));
         }
     }
@@ -531,7 +534,7 @@ fn usb(prober: &Prober, drive: &mut Drive, topology: &Topology, identity: &Ident
         // Mb/s: 1.5, 12, 480, 5000, 10000, 20000.
         let mbps = root.read(&speed_file).and_then(|s| s.parse::<f32>().ok()).filter(|m| m.is_finite() && *m > 0.0);
         drive.link = mbps.map(|m| Sourced::new(Link::Usb { gbps: m / 1000.0 }, Source::Sysfs(speed_file.display().to_string())));
-        let text = |file: &str| root.read(&device.join(file)).map(|v| squeeze(&v)).filter(|v| !v.is_empty());
+        let text = |file: &str| root.read(&device.join(file)).and_then(|v| clean_text(&v));
         if let (Some(vendor), Some(product)) = (text("idVendor"), text("idProduct")) {
             let names: Vec<String> = [text("manufacturer"), text("product")].into_iter().flatten().collect();
             let bridge = format!("{vendor}:{product} {}", names.join(" ")).trim().to_string();
@@ -598,11 +601,6 @@ fn storage_mode(driver: &str, class: Option<u32>) -> Option<StorageMode> {
         "megaraid_sas" | "aacraid" | "hpsa" | "smartpqi" | "arcmsr" => StorageMode::Raid,
         _ => return None,
     })
-}
-
-/// Runs of whitespace as one space, trimmed.
-fn squeeze(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

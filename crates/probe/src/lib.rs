@@ -659,6 +659,16 @@ impl ShowValue for StorageMode {
     }
 }
 
+/// A name as a source wrote it, made fit to show and store: runs of whitespace as one
+/// space, trimmed; `None` when empty, longer than SSDBase accepts a name
+/// (`bench::identity::MAX_LEN`), or holding control characters, all of which mean the
+/// file was not what it should be.
+pub(crate) fn clean_text(raw: &str) -> Option<String> {
+    let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let fits = !text.is_empty() && text.chars().count() <= bench::identity::MAX_LEN;
+    (fits && !text.chars().any(char::is_control)).then_some(text)
+}
+
 /// A SATA speed as sysfs (`6.0 Gbps`) or smartctl (`6.0 Gb/s`) writes it, in Gb/s.
 pub(crate) fn sata_gbps(text: &str) -> Option<f32> {
     let number = text.split_whitespace().next()?;

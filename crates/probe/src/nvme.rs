@@ -19,8 +19,7 @@ pub struct NvmeIdCtrl {
 pub fn parse(json: &str) -> Option<NvmeIdCtrl> {
     let v: Value = serde_json::from_str(json).ok()?;
     let text = |key: &str| {
-        v.get(key).and_then(Value::as_str).map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|s| !s.is_empty())
+        v.get(key).and_then(Value::as_str).and_then(crate::clean_text)
     };
     let id = NvmeIdCtrl {
         model: text("mn"),

@@ -26,7 +26,7 @@ fn cpu(root: &Root) -> Option<Sourced<String>> {
     // x86 says "model name"; arm64 kernels print no CPU name at all.
     let name = text.lines().find_map(|line| {
         let (key, value) = line.split_once(':')?;
-        (key.trim() == "model name").then(|| squeeze(value)).filter(|v| !v.is_empty())
+        (key.trim() == "model name").then(|| crate::clean_text(value))?
     })?;
     Some(Sourced::new(name, Source::proc(path)))
 }
@@ -42,7 +42,7 @@ fn placeholder(value: &str) -> bool {
 fn motherboard(root: &Root) -> Option<Sourced<String>> {
     let dmi = |file: &str| {
         let path = Path::new("/sys/class/dmi/id").join(file);
-        root.read(&path).map(|v| squeeze(&v)).filter(|v| !placeholder(v)).map(|v| (v, path))
+        root.read(&path).and_then(|v| crate::clean_text(&v)).filter(|v| !placeholder(v)).map(|v| (v, path))
     };
     // The board says more about a desktop's storage (its chipset's ports); a laptop or
     // server leaves the board fields vague and names itself in sys_vendor/product_name.
@@ -56,7 +56,7 @@ fn motherboard(root: &Root) -> Option<Sourced<String>> {
         }
     }
     let path = Path::new("/sys/firmware/devicetree/base/model");
-    let model = root.read(path).map(|v| squeeze(&v)).filter(|v| !v.is_empty())?;
+    let model = root.read(path).and_then(|v| crate::clean_text(&v))?;
     Some(Sourced::new(model, Source::sysfs(path)))
 }
 
@@ -70,12 +70,7 @@ fn distribution(root: &Root) -> Option<Sourced<String>> {
     ["/etc/os-release", "/usr/lib/os-release"].iter().map(Path::new).find_map(|path| {
         let text = root.read(path)?;
         let value = text.lines().find_map(|l| l.strip_prefix("PRETTY_NAME="))?;
-        let name = value.trim().trim_matches(|c| c == '"' || c == '\'').trim().to_string();
-        (!name.is_empty()).then(|| Sourced::new(name, Source::OsRelease(path.display().to_string())))
+        let name = crate::clean_text(value.trim().trim_matches(|c| c == '"' || c == '\''))?;
+        Some(Sourced::new(name, Source::OsRelease(path.display().to_string())))
     })
-}
-
-/// Runs of whitespace as one space, trimmed.
-fn squeeze(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -26,8 +26,7 @@ pub struct SmartctlInfo {
 pub fn parse(json: &str) -> Option<SmartctlInfo> {
     let v: Value = serde_json::from_str(json).ok()?;
     let text = |ptr: &str| {
-        v.pointer(ptr).and_then(Value::as_str).map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|s| !s.is_empty())
+        v.pointer(ptr).and_then(Value::as_str).and_then(crate::clean_text)
     };
     let info = SmartctlInfo {
         model: text("/model_name").or_else(|| text("/scsi_model_name")),
