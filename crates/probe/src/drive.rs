@@ -122,7 +122,11 @@ impl Drive {
             facts.add("controller_pci_id", &Some(c.pci_id.clone()), device);
             facts.add("driver", &c.driver, device);
             facts.add("mode", &c.mode, device);
-            let field = if self.transport.as_ref().map(|t| t.value) == Some(Transport::Nvme) { "pcie_link" } else { "host_link" };
+            let field = if self.transport.as_ref().map(|t| t.value) == Some(Transport::Nvme) {
+                "pcie_link"
+            } else {
+                "host_link"
+            };
             facts.add(field, &c.link, device);
         }
     }
@@ -165,7 +169,10 @@ fn topology(prober: &Prober, dir: &Path) -> Topology {
     for ancestor in path.ancestors().skip(1) {
         let Some(name) = ancestor.file_name().and_then(|n| n.to_str()) else { continue };
         let parent_name = ancestor.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str());
-        if topology.nvme_controller.is_none() && numbered(name, "nvme").is_some() && parent_name == Some("nvme") {
+        if topology.nvme_controller.is_none()
+            && numbered(name, "nvme").is_some()
+            && parent_name == Some("nvme")
+        {
             topology.nvme_controller = Some(ancestor.to_path_buf());
         }
         if topology.mmc_card.is_none() && name.starts_with("mmc") && name.contains(':') {
@@ -183,7 +190,10 @@ fn topology(prober: &Prober, dir: &Path) -> Topology {
         if topology.usb_interface.is_none() && root.exists(&ancestor.join("bInterfaceClass")) {
             topology.usb_interface = Some(ancestor.to_path_buf());
         }
-        if topology.usb_device.is_none() && root.exists(&ancestor.join("idVendor")) && root.exists(&ancestor.join("speed")) {
+        if topology.usb_device.is_none()
+            && root.exists(&ancestor.join("idVendor"))
+            && root.exists(&ancestor.join("speed"))
+        {
             topology.usb_device = Some(ancestor.to_path_buf());
         }
         if topology.pci.is_none() && is_pci_address(name) {
@@ -245,7 +255,8 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
                 let gbps = identity.smartctl.as_ref()?.sata_gbps?;
                 Some(Sourced::new(Link::Sata { gbps }, Source::Smartctl))
             });
-            drive.link_power = topology.scsi_host.as_ref().and_then(|(n, host)| sata_link_power(&root, *n, host));
+            drive.link_power =
+                topology.scsi_host.as_ref().and_then(|(n, host)| sata_link_power(&root, *n, host));
         }
         Some(Transport::Nvme) => {
             let pci = topology.pci.clone();
@@ -337,7 +348,13 @@ fn first<T>(candidates: impl IntoIterator<Item = Option<Sourced<T>>>) -> Option<
 }
 
 /// Model, firmware, serial and vendor, each from the nearest source that has it.
-fn identify_strings(prober: &mut Prober, drive: &mut Drive, dir: &Path, topology: &Topology, identity: &Identity) {
+fn identify_strings(
+    prober: &mut Prober,
+    drive: &mut Drive,
+    dir: &Path,
+    topology: &Topology,
+    identity: &Identity,
+) {
     let root = prober.root.clone();
     let sysfs = |path: PathBuf| {
         let value = clean_text(&root.read(&path)?)?;
@@ -353,9 +370,17 @@ fn identify_strings(prober: &mut Prober, drive: &mut Drive, dir: &Path, topology
     let from = |value: Option<&String>, source: Source| value.map(|v| Sourced::new(v.clone(), source));
     // The sysfs strings of the device itself, by kind of device.
     let (sys_model, sys_firmware, sys_serial) = if let Some(controller) = &topology.nvme_controller {
-        (sysfs(controller.join("model")), sysfs(controller.join("firmware_rev")), sysfs(controller.join("serial")))
+        (
+            sysfs(controller.join("model")),
+            sysfs(controller.join("firmware_rev")),
+            sysfs(controller.join("serial")),
+        )
     } else if let Some(card) = &topology.mmc_card {
-        (sysfs(card.join("name")), sysfs(card.join("fwrev")).filter(|f| f.value != "0x0"), sysfs(card.join("serial")))
+        (
+            sysfs(card.join("name")),
+            sysfs(card.join("fwrev")).filter(|f| f.value != "0x0"),
+            sysfs(card.join("serial")),
+        )
     } else {
         (sysfs(dir.join("device/model")), sysfs(dir.join("device/rev")), sysfs(dir.join("serial")))
     };
@@ -379,7 +404,8 @@ fn identify_strings(prober: &mut Prober, drive: &mut Drive, dir: &Path, topology
     ]);
     drive.serial_hash = serial.map(|s| Sourced::new(naming::serial_hash(&s.value), s.source));
     let is_usb = drive.transport.as_ref().map(|t| t.value) == Some(Transport::Usb);
-    if is_usb && drive.model.as_ref().is_some_and(|m| matches!(m.source, Source::Sysfs(_) | Source::Udev(_))) {
+    if is_usb && drive.model.as_ref().is_some_and(|m| matches!(m.source, Source::Sysfs(_) | Source::Udev(_)))
+    {
         prober.note(format!(
             "{}: behind a USB bridge the model may be the bridge's; smartctl (Debian package smartmontools) reads the drive's own",
             drive.name
@@ -388,7 +414,14 @@ fn identify_strings(prober: &mut Prober, drive: &mut Drive, dir: &Path, topology
     drive.vendor = vendor(prober, drive, dir, topology, identity, is_usb);
 }
 
-fn vendor(prober: &Prober, drive: &Drive, dir: &Path, topology: &Topology, identity: &Identity, is_usb: bool) -> Option<Sourced<String>> {
+fn vendor(
+    prober: &Prober,
+    drive: &Drive,
+    dir: &Path,
+    topology: &Topology,
+    identity: &Identity,
+    is_usb: bool,
+) -> Option<Sourced<String>> {
     let root = &prober.root;
     if let Some(model) = &drive.model {
         if let Some(vendor) = naming::vendor_from_model(&model.value) {
@@ -398,8 +431,10 @@ fn vendor(prober: &Prober, drive: &Drive, dir: &Path, topology: &Topology, ident
     }
     if let Some(card) = &topology.mmc_card {
         let path = card.join("manfid");
-        let manfid = root.read(&path).and_then(|m| u32::from_str_radix(m.trim_start_matches("0x"), 16).ok())?;
-        return naming::mmc_vendor(manfid).map(|v| Sourced::new(v.to_string(), Source::Sysfs(path.display().to_string())));
+        let manfid =
+            root.read(&path).and_then(|m| u32::from_str_radix(m.trim_start_matches("0x"), 16).ok())?;
+        return naming::mmc_vendor(manfid)
+            .map(|v| Sourced::new(v.to_string(), Source::Sysfs(path.display().to_string())));
     }
     // The SCSI vendor is "ATA" for every ATA drive, and a USB bridge's own name behind
     // one; anything else is the maker as the drive reports it.
@@ -414,7 +449,11 @@ fn vendor(prober: &Prober, drive: &Drive, dir: &Path, topology: &Topology, ident
     if topology.nvme_controller.is_some() {
         let db = prober.pci_ids.as_deref()?;
         let pci = topology.pci.as_deref();
-        let id = identity.nvme.as_ref().and_then(|n| n.vendor_id).or_else(|| parse_id(&root.read(&pci?.join("subsystem_vendor"))?))?;
+        let id = identity
+            .nvme
+            .as_ref()
+            .and_then(|n| n.vendor_id)
+            .or_else(|| parse_id(&root.read(&pci?.join("subsystem_vendor"))?))?;
         let name = pci_ids::lookup(root, db, id, 0)?;
         return Some(Sourced::new(name.vendor, Source::PciIds(db.display().to_string())));
     }
@@ -424,7 +463,11 @@ fn vendor(prober: &Prober, drive: &Drive, dir: &Path, topology: &Topology, ident
 fn capacity(root: &crate::sysfs::Root, dir: &Path, identity: &Identity) -> Option<Sourced<u64>> {
     // sysfs counts 512-byte sectors whatever the drive's block size.
     let path = dir.join("size");
-    let from_sysfs = root.read(&path).and_then(|s| s.parse::<u64>().ok()).filter(|&s| s > 0).and_then(|s| s.checked_mul(512));
+    let from_sysfs = root
+        .read(&path)
+        .and_then(|s| s.parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .and_then(|s| s.checked_mul(512));
     if let Some(bytes) = from_sysfs {
         return Some(Sourced::new(bytes, Source::Sysfs(path.display().to_string())));
     }
@@ -532,8 +575,11 @@ fn usb(prober: &Prober, drive: &mut Drive, topology: &Topology, identity: &Ident
     if let Some(device) = &topology.usb_device {
         let speed_file = device.join("speed");
         // Mb/s: 1.5, 12, 480, 5000, 10000, 20000.
-        let mbps = root.read(&speed_file).and_then(|s| s.parse::<f32>().ok()).filter(|m| m.is_finite() && *m > 0.0);
-        drive.link = mbps.map(|m| Sourced::new(Link::Usb { gbps: m / 1000.0 }, Source::Sysfs(speed_file.display().to_string())));
+        let mbps =
+            root.read(&speed_file).and_then(|s| s.parse::<f32>().ok()).filter(|m| m.is_finite() && *m > 0.0);
+        drive.link = mbps.map(|m| {
+            Sourced::new(Link::Usb { gbps: m / 1000.0 }, Source::Sysfs(speed_file.display().to_string()))
+        });
         let text = |file: &str| root.read(&device.join(file)).and_then(|v| clean_text(&v));
         if let (Some(vendor), Some(product)) = (text("idVendor"), text("idProduct")) {
             let names: Vec<String> = [text("manufacturer"), text("product")].into_iter().flatten().collect();
@@ -579,11 +625,17 @@ fn controller(prober: &mut Prober, pci: &Path) -> Controller {
         None => Sourced::new(format!("PCI {ids}"), Source::Sysfs(vendor_file.display().to_string())),
     };
     let driver_link = pci.join("driver");
-    let driver = root.link_name(&driver_link).map(|d| Sourced::new(d, Source::Sysfs(driver_link.display().to_string())));
-    let class = root.read(&pci.join("class")).and_then(|c| u32::from_str_radix(c.trim_start_matches("0x"), 16).ok());
+    let driver = root
+        .link_name(&driver_link)
+        .map(|d| Sourced::new(d, Source::Sysfs(driver_link.display().to_string())));
+    let class =
+        root.read(&pci.join("class")).and_then(|c| u32::from_str_radix(c.trim_start_matches("0x"), 16).ok());
     let mode = driver.as_ref().and_then(|d| {
         let mode = storage_mode(&d.value, class)?;
-        Some(Sourced::new(mode, Source::Derived(format!("driver {} and PCI class {:06x}", d.value, class.unwrap_or(0)))))
+        Some(Sourced::new(
+            mode,
+            Source::Derived(format!("driver {} and PCI class {:06x}", d.value, class.unwrap_or(0))),
+        ))
     });
     Controller { pci_address: address, pci_id, name, driver, mode, link: pcie_link(&root, pci) }
 }

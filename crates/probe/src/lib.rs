@@ -340,7 +340,11 @@ impl<'a> Prober<'a> {
             }
         }
         let source = without_serial(&self.root, Path::new(&mount.source));
-        self.note(format!("{} ({}) has no block device this probe can follow", source.display(), mount.fstype));
+        self.note(format!(
+            "{} ({}) has no block device this probe can follow",
+            source.display(),
+            mount.fstype
+        ));
         None
     }
 
@@ -355,7 +359,9 @@ impl<'a> Prober<'a> {
             return;
         };
         if self.root.exists(&dir.join("partition")) {
-            let Some(disk) = dir.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()) else { return };
+            let Some(disk) = dir.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()) else {
+                return;
+            };
             let disk = disk.to_string();
             found.layers.push(Layer::Partition {
                 device: name.to_string(),
@@ -376,7 +382,11 @@ impl<'a> Prober<'a> {
         if self.root.exists(&dir.join("dm")) {
             let name_file = dir.join("dm/name");
             let dm_name = self.root.read(&name_file).map(|n| Sourced::new(n, Source::sysfs(&name_file)));
-            found.layers.push(Layer::DeviceMapper { device: name.to_string(), name: dm_name, members: slaves.clone() });
+            found.layers.push(Layer::DeviceMapper {
+                device: name.to_string(),
+                name: dm_name,
+                members: slaves.clone(),
+            });
             if slaves.len() > 1 {
                 self.note(format!("{name} is a device-mapper device over {} devices: its RAID level is not in sysfs (dmsetup table tells)", slaves.len()));
             }
@@ -440,7 +450,9 @@ impl<'a> Prober<'a> {
         };
         // The kernel marks a file removed since it was attached.
         let path = PathBuf::from(backing.strip_suffix(" (deleted)").unwrap_or(&backing));
-        let Some(bytes) = self.root.read_capped(Path::new("/proc/self/mountinfo"), 8 * 1024 * 1024) else { return };
+        let Some(bytes) = self.root.read_capped(Path::new("/proc/self/mountinfo"), 8 * 1024 * 1024) else {
+            return;
+        };
         let mounts = mounts::parse(&String::from_utf8_lossy(&bytes));
         let Some(mount) = mounts::containing(&mounts, &path).cloned() else {
             self.note(format!("no mount holds {name}'s backing file"));
@@ -549,17 +561,32 @@ impl Probe {
                     facts.add("raid_members", &md.members, device);
                     facts.add("raid_stripe_bytes", &md.chunk_bytes, device);
                     for member in &md.member_devices {
-                        facts.push("raid_member", member.clone(), Source::sysfs(&Path::new("/sys/class/block").join(&md.device).join("slaves")), device);
+                        facts.push(
+                            "raid_member",
+                            member.clone(),
+                            Source::sysfs(&Path::new("/sys/class/block").join(&md.device).join("slaves")),
+                            device,
+                        );
                     }
                 }
                 Layer::DeviceMapper { device, name, members } => {
                     facts.add("dm_name", name, Some(device));
                     for member in members {
-                        facts.push("dm_member", member.clone(), Source::sysfs(&Path::new("/sys/class/block").join(device).join("slaves")), Some(device));
+                        facts.push(
+                            "dm_member",
+                            member.clone(),
+                            Source::sysfs(&Path::new("/sys/class/block").join(device).join("slaves")),
+                            Some(device),
+                        );
                     }
                 }
                 Layer::Loop { device, backing_file } => {
-                    facts.push("transport", Transport::Loop.to_string(), Source::sysfs(&Path::new("/sys/class/block").join(device).join("loop")), Some(device));
+                    facts.push(
+                        "transport",
+                        Transport::Loop.to_string(),
+                        Source::sysfs(&Path::new("/sys/class/block").join(device).join("loop")),
+                        Some(device),
+                    );
                     facts.add("loop_backing_file", backing_file, Some(device));
                 }
             }

@@ -18,9 +18,7 @@ pub struct NvmeIdCtrl {
 /// Reads nvme-cli's JSON; `None` when it is not JSON or has no model.
 pub fn parse(json: &str) -> Option<NvmeIdCtrl> {
     let v: Value = serde_json::from_str(json).ok()?;
-    let text = |key: &str| {
-        v.get(key).and_then(Value::as_str).and_then(crate::clean_text)
-    };
+    let text = |key: &str| v.get(key).and_then(Value::as_str).and_then(crate::clean_text);
     let id = NvmeIdCtrl {
         model: text("mn"),
         firmware: text("fr"),

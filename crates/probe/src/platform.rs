@@ -17,7 +17,12 @@ pub struct Host {
 }
 
 pub fn read(root: &Root) -> Host {
-    Host { cpu: cpu(root), motherboard: motherboard(root), kernel: kernel(root), distribution: distribution(root) }
+    Host {
+        cpu: cpu(root),
+        motherboard: motherboard(root),
+        kernel: kernel(root),
+        distribution: distribution(root),
+    }
 }
 
 fn cpu(root: &Root) -> Option<Sourced<String>> {
@@ -34,8 +39,18 @@ fn cpu(root: &Root) -> Option<Sourced<String>> {
 /// Values firmware writers leave in DMI fields they did not fill.
 fn placeholder(value: &str) -> bool {
     let v = value.to_ascii_lowercase();
-    ["to be filled by o.e.m.", "default string", "system product name", "system manufacturer", "not applicable", "none", "n/a", "0123456789", "x.x"]
-        .contains(&v.as_str())
+    [
+        "to be filled by o.e.m.",
+        "default string",
+        "system product name",
+        "system manufacturer",
+        "not applicable",
+        "none",
+        "n/a",
+        "0123456789",
+        "x.x",
+    ]
+    .contains(&v.as_str())
         || v.is_empty()
 }
 

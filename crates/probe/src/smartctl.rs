@@ -25,9 +25,7 @@ pub struct SmartctlInfo {
 /// with JSON even when it could not open the device).
 pub fn parse(json: &str) -> Option<SmartctlInfo> {
     let v: Value = serde_json::from_str(json).ok()?;
-    let text = |ptr: &str| {
-        v.pointer(ptr).and_then(Value::as_str).and_then(crate::clean_text)
-    };
+    let text = |ptr: &str| v.pointer(ptr).and_then(Value::as_str).and_then(crate::clean_text);
     let info = SmartctlInfo {
         model: text("/model_name").or_else(|| text("/scsi_model_name")),
         firmware: text("/firmware_version").or_else(|| text("/scsi_revision")),

@@ -123,8 +123,7 @@ impl Root {
     pub fn list(&self, path: &Path) -> Vec<String> {
         let Some(dir) = self.canonical(path) else { return Vec::new() };
         let Ok(entries) = fs::read_dir(self.host(&dir)) else { return Vec::new() };
-        let mut names: Vec<String> =
-            entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+        let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
         names.sort();
         names
     }

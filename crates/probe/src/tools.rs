@@ -41,7 +41,9 @@ impl Tools for RealTools {
         if let Some(t) = device_type {
             args.extend(["-d", t]);
         }
-        let device = device.to_str().ok_or(ToolError::Failed { program: "smartctl", detail: "device path is not UTF-8".into() })?;
+        let device = device
+            .to_str()
+            .ok_or(ToolError::Failed { program: "smartctl", detail: "device path is not UTF-8".into() })?;
         args.push(device);
         // smartctl's exit status is a bit mask that includes the drive's health; its JSON
         // is read whatever the status, and judged by what it contains.
@@ -49,7 +51,9 @@ impl Tools for RealTools {
     }
 
     fn nvme_id_ctrl(&self, device: &Path) -> Result<String, ToolError> {
-        let device = device.to_str().ok_or(ToolError::Failed { program: "nvme", detail: "device path is not UTF-8".into() })?;
+        let device = device
+            .to_str()
+            .ok_or(ToolError::Failed { program: "nvme", detail: "device path is not UTF-8".into() })?;
         run("nvme", "nvme-cli", &["id-ctrl", "-o", "json", device], true)
     }
 
@@ -67,7 +71,12 @@ impl Tools for RealTools {
 
 /// Runs `program` with a [`TIMEOUT`], its standard output as text. `need_success`: a
 /// non-zero exit status is a failure.
-fn run(program: &'static str, package: &'static str, args: &[&str], need_success: bool) -> Result<String, ToolError> {
+fn run(
+    program: &'static str,
+    package: &'static str,
+    args: &[&str],
+    need_success: bool,
+) -> Result<String, ToolError> {
     let failed = |detail: String| ToolError::Failed { program, detail };
     let mut child = match Command::new(program)
         .args(args)
@@ -78,7 +87,9 @@ fn run(program: &'static str, package: &'static str, args: &[&str], need_success
         .spawn()
     {
         Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ToolError::NotInstalled { program, package }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ToolError::NotInstalled { program, package })
+        }
         Err(e) => return Err(failed(e.to_string())),
     };
     // Read the output on its own thread, so a program that fills the pipe cannot stall

@@ -82,7 +82,9 @@ mod tests {
     fn properties_are_read_from_e_lines_only() {
         let device = UdevDevice {
             path: PathBuf::new(),
-            properties: parse("S:disk/by-id/ata-X\nE:ID_MODEL=WD_Red\nE:ID_MODEL_ENC=WD\\x20Red\\x20\\x20\nI:123\n"),
+            properties: parse(
+                "S:disk/by-id/ata-X\nE:ID_MODEL=WD_Red\nE:ID_MODEL_ENC=WD\\x20Red\\x20\\x20\nI:123\n",
+            ),
         };
         assert_eq!(device.text("ID_MODEL").as_deref(), Some("WD Red"));
         assert_eq!(device.get("disk/by-id/ata-X"), None);

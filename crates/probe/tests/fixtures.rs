@@ -20,7 +20,12 @@ impl FixtureTools {
         FixtureTools { dir, smartctl_calls: RefCell::new(Vec::new()) }
     }
 
-    fn answer(&self, file: String, program: &'static str, package: &'static str) -> Result<String, ToolError> {
+    fn answer(
+        &self,
+        file: String,
+        program: &'static str,
+        package: &'static str,
+    ) -> Result<String, ToolError> {
         fs::read_to_string(self.dir.join(file)).map_err(|_| ToolError::NotInstalled { program, package })
     }
 }
@@ -31,7 +36,9 @@ fn base(device: &Path) -> String {
 
 impl Tools for FixtureTools {
     fn smartctl(&self, device: &Path, device_type: Option<&str>) -> Result<String, ToolError> {
-        self.smartctl_calls.borrow_mut().push((device.display().to_string(), device_type.map(str::to_string)));
+        self.smartctl_calls
+            .borrow_mut()
+            .push((device.display().to_string(), device_type.map(str::to_string)));
         self.answer(format!("smartctl-{}.json", base(device)), "smartctl", "smartmontools")
     }
 
@@ -86,12 +93,29 @@ fn assert_no_serial(found: &Probe, serials: &[&str]) {
 /// Facts named after a tag use the tag's public name from `bench::FIELDS`.
 fn assert_tag_fields_are_public_names(found: &Probe) {
     let tag_fields = [
-        "vendor", "model", "capacity_gb", "firmware", "storage_controller", "driver", "driver_version", "mode",
-        "link", "host_link", "link_power", "raid_level", "raid_members", "os", "filesystem",
+        "vendor",
+        "model",
+        "capacity_gb",
+        "firmware",
+        "storage_controller",
+        "driver",
+        "driver_version",
+        "mode",
+        "link",
+        "host_link",
+        "link_power",
+        "raid_level",
+        "raid_members",
+        "os",
+        "filesystem",
     ];
     for f in found.facts() {
         if tag_fields.contains(&f.field.as_ref()) {
-            assert!(bench::FIELDS.iter().any(|field| field.name == f.field), "{} is not in bench::FIELDS", f.field);
+            assert!(
+                bench::FIELDS.iter().any(|field| field.name == f.field),
+                "{} is not in bench::FIELDS",
+                f.field
+            );
         }
     }
 }
@@ -105,7 +129,10 @@ fn sata_ssd_on_intel_ahci() {
     assert_eq!(tags.drive.capacity_gb, Some(4000));
     assert_eq!(tags.firmware.as_deref(), Some("540400WD"));
     let p = &tags.platform;
-    assert_eq!(p.storage_controller.as_deref(), Some("Intel Corporation Sunrise Point-LP SATA Controller [AHCI mode]"));
+    assert_eq!(
+        p.storage_controller.as_deref(),
+        Some("Intel Corporation Sunrise Point-LP SATA Controller [AHCI mode]")
+    );
     assert_eq!(p.driver.as_deref(), Some("ahci"));
     assert_eq!(p.mode, Some(StorageMode::Ahci));
     assert_eq!(p.link, Some(Link::Sata { gbps: 6.0 }));
@@ -121,14 +148,18 @@ fn sata_ssd_on_intel_ahci() {
 
     // The partition under the target resolves to its disk.
     assert_eq!(found.block_device.as_ref().map(|b| b.value.as_str()), Some("sda1"));
-    assert!(matches!(&found.layers[..], [Layer::Partition { device, disk, .. }] if device == "sda1" && disk == "sda"));
+    assert!(
+        matches!(&found.layers[..], [Layer::Partition { device, disk, .. }] if device == "sda1" && disk == "sda")
+    );
     assert_eq!(found.drives.len(), 1);
 
     // Each fact says where it came from: the whole model from smartctl, not sysfs's 16
     // characters; the link from sysfs; the name from pci.ids.
     assert_eq!(fact(&found, "model", Some("sda")).unwrap().1, Source::Smartctl);
     assert_eq!(fact(&found, "transport", Some("sda")).unwrap().0, "SATA");
-    assert!(matches!(fact(&found, "link", Some("sda")).unwrap(), (v, Source::Sysfs(p)) if v == "sata-6" && p.ends_with("sata_spd")));
+    assert!(
+        matches!(fact(&found, "link", Some("sda")).unwrap(), (v, Source::Sysfs(p)) if v == "sata-6" && p.ends_with("sata_spd"))
+    );
     assert!(matches!(fact(&found, "storage_controller", None).unwrap().1, Source::PciIds(_)));
     assert!(matches!(fact(&found, "rotational", Some("sda")).unwrap(), (v, Source::Udev(_)) if v == "false"));
     assert!(matches!(fact(&found, "filesystem", None).unwrap().1, Source::ProcMounts));
@@ -137,7 +168,10 @@ fn sata_ssd_on_intel_ahci() {
     assert_no_serial(&found, &["2433274A1T13"]);
     assert_tag_fields_are_public_names(&found);
     let report = found.report();
-    assert!(report.contains("Drive: WD Red SA500 2.5 4TB (SATA, AHCI, 6 Gb/s) firmware 540400WD, 4000 GB"), "{report}");
+    assert!(
+        report.contains("Drive: WD Red SA500 2.5 4TB (SATA, AHCI, 6 Gb/s) firmware 540400WD, 4000 GB"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -149,7 +183,11 @@ fn sata_without_smartctl_falls_back_to_udev_and_sysfs() {
     assert_eq!(tags.drive.model.as_deref(), Some("WD Red SA500 2.5 4TB"));
     assert_eq!(tags.firmware.as_deref(), Some("540400WD"));
     assert!(matches!(fact(&found, "model", Some("sda")).unwrap().1, Source::Udev(_)));
-    assert!(found.notes.iter().any(|n| n.contains("smartctl is not installed (Debian package smartmontools)")), "{:?}", found.notes);
+    assert!(
+        found.notes.iter().any(|n| n.contains("smartctl is not installed (Debian package smartmontools)")),
+        "{:?}",
+        found.notes
+    );
     assert_eq!(tags.platform.allocation_unit_bytes, None);
 }
 
@@ -202,7 +240,9 @@ fn nvme_drive_on_pcie_3_x4() {
     // btrfs gives its subvolumes anonymous device numbers: the device comes from the
     // mount's source.
     assert_eq!(p.filesystem.as_deref(), Some("btrfs"));
-    assert!(matches!(&found.layers[..], [Layer::Partition { device, disk, .. }] if device == "nvme0n1p2" && disk == "nvme0n1"));
+    assert!(
+        matches!(&found.layers[..], [Layer::Partition { device, disk, .. }] if device == "nvme0n1p2" && disk == "nvme0n1")
+    );
     assert_eq!(fact(&found, "model", Some("nvme0n1")).unwrap().1, Source::NvmeCli);
     assert_eq!(fact(&found, "transport", Some("nvme0n1")).unwrap().0, "NVMe");
     // No smartctl in this fixture: it was asked, is reported missing, and sysfs and
@@ -244,13 +284,18 @@ fn sata_ssd_behind_a_usb_3_uas_bridge() {
     assert_eq!(tools.smartctl_calls.borrow().as_slice(), [("/dev/sdb".to_string(), Some("sat".to_string()))]);
     let p = &tags.platform;
     // pci.ids lists a12f under two vendors: the name is Intel's.
-    assert_eq!(p.storage_controller.as_deref(), Some("Intel Corporation 100/C230 Series Chipset Family USB 3.0 xHCI Controller"));
+    assert_eq!(
+        p.storage_controller.as_deref(),
+        Some("Intel Corporation 100/C230 Series Chipset Family USB 3.0 xHCI Controller")
+    );
     assert_eq!(p.driver.as_deref(), Some("xhci_hcd"));
     assert_eq!(p.mode, None);
     assert_eq!(p.link, Some(Link::Usb { gbps: 5.0 }));
     assert_eq!(p.filesystem, None);
     assert_eq!(fact(&found, "transport", Some("sdb")).unwrap().0, "USB");
-    assert!(matches!(fact(&found, "uas", Some("sdb")).unwrap(), (v, Source::Sysfs(p)) if v == "true" && p.ends_with("2-1:1.0/driver")));
+    assert!(
+        matches!(fact(&found, "uas", Some("sdb")).unwrap(), (v, Source::Sysfs(p)) if v == "true" && p.ends_with("2-1:1.0/driver"))
+    );
     assert_eq!(fact(&found, "usb_bridge", Some("sdb")).unwrap().0, "174c:55aa asmedia ASMT1153e");
     // smartctl says the SSD does not spin, though the bridge's SCSI layer says it does.
     assert_eq!(fact(&found, "rotational", Some("sdb")).unwrap(), ("false".to_string(), Source::Smartctl));
@@ -287,7 +332,10 @@ fn md_raid0_of_two_sata_ssds() {
     assert_eq!(tags.drive.capacity_gb, Some(500));
     assert_eq!(tags.firmware.as_deref(), Some("RVT04B6Q"));
     let p = &tags.platform;
-    assert_eq!(p.storage_controller.as_deref(), Some("Intel Corporation 8 Series/C220 Series Chipset Family 6-port SATA Controller 1 [AHCI mode]"));
+    assert_eq!(
+        p.storage_controller.as_deref(),
+        Some("Intel Corporation 8 Series/C220 Series Chipset Family 6-port SATA Controller 1 [AHCI mode]")
+    );
     assert_eq!(p.link_power, Some(LinkPower::LpmMaxPerformance));
     assert_eq!(p.filesystem.as_deref(), Some("xfs"));
     assert_eq!(fact(&found, "raid_level", Some("md0")).unwrap().0, "0");
@@ -376,7 +424,13 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
     assert_eq!(tags.platform.driver, None);
     // virtio is not asked about with smartctl.
     assert!(tools.smartctl_calls.borrow().is_empty());
-    for lacking in ["vda: model not found", "pci.ids not found", "distribution not found", "motherboard not found", "no udev database entry"] {
+    for lacking in [
+        "vda: model not found",
+        "pci.ids not found",
+        "distribution not found",
+        "motherboard not found",
+        "no udev database entry",
+    ] {
         assert!(found.notes.iter().any(|n| n.contains(lacking)), "{lacking} not in {:?}", found.notes);
     }
     assert!(found.report().contains("Drive: unknown model (virtio), 275 GB"), "{}", found.report());
@@ -414,7 +468,10 @@ fn garbage_in_every_file_does_not_panic() {
     tree.file("proc/cpuinfo", &[0xff; 100]);
     tree.file("proc/sys/kernel/osrelease", b"6.1.0 with spaces");
     tree.file("etc/os-release", b"PRETTY_NAME=\"\"\n");
-    tree.file("proc/self/mountinfo", b"garbage\n\n - - -\n1 2 x:y / / - ext4 /dev/sda\n27 1 8:0 / / rw - ext4 /dev/sda rw\n");
+    tree.file(
+        "proc/self/mountinfo",
+        b"garbage\n\n - - -\n1 2 x:y / / - ext4 /dev/sda\n27 1 8:0 / / rw - ext4 /dev/sda rw\n",
+    );
     // A symlink loop where a block device should be.
     tree.link("sys/class/block/loopy", "loopy2");
     tree.link("sys/class/block/loopy2", "loopy");

@@ -9,13 +9,10 @@ use std::process::Command;
 /// The filesystem type mountinfo gives the mount at `mount_point` (the last one there).
 fn fstype_at(mount_point: &str) -> Option<String> {
     let mountinfo = fs::read_to_string("/proc/self/mountinfo").ok()?;
-    mountinfo
-        .lines()
-        .filter_map(|line| {
-            let (before, after) = line.split_once(" - ")?;
-            (before.split(' ').nth(4)? == mount_point).then(|| after.split(' ').next().map(str::to_string))?
-        })
-        .last()
+    mountinfo.lines().rev().find_map(|line| {
+        let (before, after) = line.split_once(" - ")?;
+        (before.split(' ').nth(4)? == mount_point).then(|| after.split(' ').next().map(str::to_string))?
+    })
 }
 
 #[test]
@@ -54,7 +51,12 @@ struct LoopFilesystem {
 impl LoopFilesystem {
     fn new() -> Result<LoopFilesystem, String> {
         let base = std::env::temp_dir().join(format!("probe-loop-test-{}", std::process::id()));
-        let mut fixture = LoopFilesystem { image: base.with_extension("img"), mount_point: base, device: None, mounted: false };
+        let mut fixture = LoopFilesystem {
+            image: base.with_extension("img"),
+            mount_point: base,
+            device: None,
+            mounted: false,
+        };
         let file = fs::File::create(&fixture.image).map_err(|e| e.to_string())?;
         file.set_len(64 * 1024 * 1024).map_err(|e| e.to_string())?;
         fs::create_dir_all(&fixture.mount_point).map_err(|e| e.to_string())?;
@@ -83,7 +85,9 @@ impl Drop for LoopFilesystem {
 
 fn loop_layer(found: &Probe) -> Option<(&str, Option<&str>)> {
     found.layers.iter().find_map(|l| match l {
-        Layer::Loop { device, backing_file } => Some((device.as_str(), backing_file.as_ref().map(|b| b.value.as_str()))),
+        Layer::Loop { device, backing_file } => {
+            Some((device.as_str(), backing_file.as_ref().map(|b| b.value.as_str())))
+        }
         _ => None,
     })
 }
@@ -111,7 +115,8 @@ fn a_loop_device_holding_ext4() {
     let (loop_name, backing) = loop_layer(&found).expect("a loop layer");
     assert_eq!(Path::new(&device).file_name().unwrap().to_str(), Some(loop_name));
     assert_eq!(backing, fixture.image.to_str());
-    let transport = found.facts().into_iter().find(|f| f.field == "transport" && f.device.as_deref() == Some(loop_name));
+    let transport =
+        found.facts().into_iter().find(|f| f.field == "transport" && f.device.as_deref() == Some(loop_name));
     assert_eq!(transport.map(|f| f.value).as_deref(), Some("loop"));
     // The backing file's own filesystem is followed to whatever holds /tmp here; the
     // drive under it, if any, is a drive, never the loop device itself.
