@@ -433,8 +433,9 @@ fn vendor(
         let path = card.join("manfid");
         let manfid =
             root.read(&path).and_then(|m| u32::from_str_radix(m.trim_start_matches("0x"), 16).ok())?;
-        return naming::mmc_vendor(manfid)
-            .map(|v| Sourced::new(v.to_string(), Source::Sysfs(path.display().to_string())));
+        let card_type = root.read(&card.join("type"))?;
+        let vendor = naming::mmc_vendor(&card_type, manfid)?;
+        return Some(Sourced::new(vendor.to_string(), Source::Sysfs(path.display().to_string())));
     }
     // The SCSI vendor is "ATA" for every ATA drive, and a USB bridge's own name behind
     // one; anything else is the maker as the drive reports it.

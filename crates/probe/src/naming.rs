@@ -66,16 +66,19 @@ pub fn vendor_from_model(model: &str) -> Option<&'static str> {
     })
 }
 
-/// SD/MMC card makers by the CID's manufacturer id (sysfs `manfid`), the few that make
-/// most cards; others stay unknown.
-pub fn mmc_vendor(manfid: u32) -> Option<&'static str> {
-    Some(match manfid {
-        0x000002 => "Toshiba",
-        0x000003 => "SanDisk",
-        0x00001b => "Samsung",
-        0x000027 => "Phison",
-        0x000074 => "Transcend",
-        0x00009f => "Kingston",
+/// Card makers by the CID's manufacturer id (sysfs `manfid`), as the kernel's
+/// `drivers/mmc/core/card.h` names them (`CID_MANFID_*`). SD cards and MMC/eMMC number
+/// their makers apart, so the card's `type` picks the table; ids not listed stay unknown.
+pub fn mmc_vendor(card_type: &str, manfid: u32) -> Option<&'static str> {
+    Some(match (card_type, manfid) {
+        ("SD", 0x03) => "SanDisk",
+        ("SD", 0x9f) => "Kingston",
+        ("MMC", 0x02) => "SanDisk",
+        ("MMC", 0x11) => "Toshiba",
+        ("MMC", 0x13) => "Micron",
+        ("MMC", 0x15) => "Samsung",
+        ("MMC", 0x70) => "Kingston",
+        ("MMC", 0x90) => "SK hynix",
         _ => return None,
     })
 }
