@@ -54,15 +54,17 @@ impl std::fmt::Display for Transport {
     }
 }
 
-/// The PCI function a drive hangs off: a SATA or USB host controller, an SD host, a
-/// virtio function, or for NVMe the drive itself.
+/// The device a drive hangs off: a PCI function (a SATA or USB host controller, an SD
+/// host, a virtio function, or for NVMe the drive itself), or on boards without PCI for
+/// it, a platform device (a Raspberry Pi's SD host `fe340000.mmc`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Controller {
-    /// `0000:00:17.0`.
-    pub pci_address: String,
-    /// `8086:a352`.
-    pub pci_id: Sourced<String>,
-    /// pci.ids' vendor and device name, or the ids when pci.ids is missing.
+    /// `0000:00:17.0`, or a platform device's name.
+    pub address: String,
+    /// `8086:a352`; `None` for a platform device.
+    pub pci_id: Option<Sourced<String>>,
+    /// pci.ids' vendor and device name, or the ids when pci.ids is missing; a platform
+    /// device's name and the device-tree `compatible` it was matched by.
     pub name: Sourced<String>,
     /// The kernel driver bound to it: `ahci`, `nvme`, `xhci_hcd`, `sdhci-pci`.
     pub driver: Option<Sourced<String>>,
@@ -119,7 +121,7 @@ impl Drive {
         facts.add("uas", &self.uas, device);
         if let Some(c) = &self.controller {
             facts.add("storage_controller", &Some(c.name.clone()), device);
-            facts.add("controller_pci_id", &Some(c.pci_id.clone()), device);
+            facts.add("controller_pci_id", &c.pci_id, device);
             facts.add("driver", &c.driver, device);
             facts.add("mode", &c.mode, device);
             let field = if self.transport.as_ref().map(|t| t.value) == Some(Transport::Nvme) {
@@ -136,6 +138,8 @@ impl Drive {
 #[derive(Debug, Default)]
 struct Topology {
     pci: Option<PathBuf>,
+    /// The nearest platform device with a driver, for drives with no PCI device above.
+    platform_device: Option<PathBuf>,
     usb_device: Option<PathBuf>,
     usb_interface: Option<PathBuf>,
     /// `ataN` and its directory.
@@ -198,6 +202,15 @@ fn topology(prober: &Prober, dir: &Path) -> Topology {
         }
         if topology.pci.is_none() && is_pci_address(name) {
             topology.pci = Some(ancestor.to_path_buf());
+        }
+        // Platform devices are named `<address>.<function>` (`fe340000.mmc`); the SCSI
+        // and MMC nodes below them, which have drivers too, have colons in their names.
+        if topology.platform_device.is_none()
+            && ancestor.starts_with("/sys/devices/platform")
+            && !name.contains(':')
+            && root.link_name(&ancestor.join("driver")).is_some()
+        {
+            topology.platform_device = Some(ancestor.to_path_buf());
         }
     }
     topology
@@ -266,7 +279,11 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         Some(Transport::Usb) => usb(prober, &mut drive, &topology, &identity),
         _ => {}
     }
-    drive.controller = topology.pci.as_deref().map(|pci| controller(prober, pci));
+    drive.controller = match (&topology.pci, &topology.platform_device) {
+        (Some(pci), _) => Some(controller(prober, pci)),
+        (None, Some(device)) => Some(platform_controller(&root, device)),
+        (None, None) => None,
+    };
     for (what, missing) in [
         ("model", drive.model.is_none()),
         ("firmware", drive.firmware.is_none()),
@@ -610,7 +627,7 @@ fn controller(prober: &mut Prober, pci: &Path) -> Controller {
         (Some(v), Some(d)) => format!("{v:04x}:{d:04x}"),
         _ => "unknown".to_string(),
     };
-    let pci_id = Sourced::new(ids.clone(), Source::Sysfs(vendor_file.display().to_string()));
+    let pci_id = Some(Sourced::new(ids.clone(), Source::Sysfs(vendor_file.display().to_string())));
     let named = match (vendor, device, prober.pci_ids.as_deref()) {
         (Some(v), Some(d), Some(db)) => pci_ids::lookup(&root, db, v, d),
         _ => None,
@@ -638,7 +655,34 @@ fn controller(prober: &mut Prober, pci: &Path) -> Controller {
             Source::Derived(format!("driver {} and PCI class {:06x}", d.value, class.unwrap_or(0))),
         ))
     });
-    Controller { pci_address: address, pci_id, name, driver, mode, link: pcie_link(&root, pci) }
+    Controller { address, pci_id, name, driver, mode, link: pcie_link(&root, pci) }
+}
+
+/// A controller that is not on PCI: a platform device, named by its sysfs name and the
+/// first device-tree `compatible` string.
+fn platform_controller(root: &crate::sysfs::Root, device: &Path) -> Controller {
+    let address = device.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+    let compatible_file = device.join("of_node/compatible");
+    // A list of NUL-terminated strings, most specific first.
+    let compatible = root
+        .read_bytes(&compatible_file)
+        .and_then(|b| b.split(|&c| c == 0).next().map(|s| String::from_utf8_lossy(s).into_owned()))
+        .and_then(|s| clean_text(&s));
+    let name = match compatible {
+        Some(c) => {
+            Sourced::new(format!("{address} ({c})"), Source::Sysfs(compatible_file.display().to_string()))
+        }
+        None => Sourced::new(address.clone(), Source::Sysfs(device.display().to_string())),
+    };
+    let driver_link = device.join("driver");
+    let driver = root
+        .link_name(&driver_link)
+        .map(|d| Sourced::new(d, Source::Sysfs(driver_link.display().to_string())));
+    let mode = driver.as_ref().and_then(|d| {
+        let mode = storage_mode(&d.value, None)?;
+        Some(Sourced::new(mode, Source::Derived(format!("driver {}", d.value))))
+    });
+    Controller { address, pci_id: None, name, driver, mode, link: None }
 }
 
 /// The storage mode a driver and PCI class mean: the AHCI driver also runs Intel's
@@ -648,6 +692,8 @@ fn storage_mode(driver: &str, class: Option<u32>) -> Option<StorageMode> {
     Some(match driver {
         "ahci" if raid_class => StorageMode::Raid,
         "ahci" => StorageMode::Ahci,
+        // Platform AHCI drivers: ahci-qoriq, ahci_imx, ahci-mvebu, ...
+        d if d.starts_with("ahci") => StorageMode::Ahci,
         "nvme" => StorageMode::Nvme,
         "ata_piix" => StorageMode::Ide,
         d if d.starts_with("pata_") => StorageMode::Ide,

@@ -350,29 +350,32 @@ impl<'a> Prober<'a> {
 
     /// Follows a block device down to its drives, recording the layers on the way.
     fn resolve(&mut self, name: &str, depth: usize, found: &mut Probe) {
+        match sysfs::block_dir(&self.root, name) {
+            Some(dir) => self.resolve_at(name, &dir, depth, found),
+            None => self.note(format!("block device {name} not in /sys/class/block")),
+        }
+    }
+
+    /// [`Prober::resolve`] for a device whose sysfs directory is known.
+    fn resolve_at(&mut self, name: &str, dir: &Path, depth: usize, found: &mut Probe) {
         if depth > MAX_DEPTH {
             self.note(format!("stopped following {name}: layers nest deeper than {MAX_DEPTH}"));
             return;
         }
-        let Some(dir) = sysfs::block_dir(&self.root, name) else {
-            self.note(format!("block device {name} not in /sys/class/block"));
-            return;
-        };
         if self.root.exists(&dir.join("partition")) {
-            let Some(disk) = dir.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()) else {
-                return;
-            };
-            let disk = disk.to_string();
+            // A partition's directory sits in its disk's.
+            let Some(disk_dir) = dir.parent() else { return };
+            let Some(disk) = disk_dir.file_name().and_then(|n| n.to_str()) else { return };
             found.layers.push(Layer::Partition {
                 device: name.to_string(),
-                disk: disk.clone(),
+                disk: disk.to_string(),
                 source: Source::sysfs(&dir.join("partition")),
             });
-            return self.resolve(&disk, depth + 1, found);
+            return self.resolve_at(disk, disk_dir, depth + 1, found);
         }
         let slaves: Vec<String> = self.root.list(&dir.join("slaves"));
         if let Some(level) = self.root.read(&dir.join("md/level")) {
-            let md = self.md_raid(name, &dir, level, &slaves);
+            let md = self.md_raid(name, dir, level, &slaves);
             found.layers.push(Layer::Md(md));
             for member in slaves {
                 self.resolve(&member, depth + 1, found);
@@ -396,12 +399,12 @@ impl<'a> Prober<'a> {
             return;
         }
         if self.root.exists(&dir.join("loop")) || sysfs::numbered(name, "loop").is_some() {
-            return self.resolve_loop(name, &dir, depth, found);
+            return self.resolve_loop(name, dir, depth, found);
         }
         if found.drives.iter().any(|d| d.name == name) {
             return; // two partitions of one disk in one array
         }
-        let drive = drive::identify(self, name, &dir);
+        let drive = drive::identify(self, name, dir);
         found.drives.push(drive);
     }
 

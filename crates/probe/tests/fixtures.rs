@@ -443,6 +443,41 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
     assert!(!found.report().is_empty());
 }
 
+/// A board without PCI for its SD card (a Raspberry Pi 5's layout, as its sysfs shows it:
+/// `../devices/platform/soc@107c000000/1000fff000.mmc/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0`):
+/// the controller is the platform device, the board comes from the device tree.
+#[test]
+fn an_sd_card_on_a_platform_sd_host() {
+    let tree = Scratch::new("pi");
+    let host = "sys/devices/platform/soc@107c000000/1000fff000.mmc";
+    let card = format!("{host}/mmc_host/mmc0/mmc0:aaaa");
+    tree.file(&format!("{host}/of_node/compatible"), b"brcm,bcm2712-sdhci\0brcm,sdhci-brcmstb\0");
+    tree.link(&format!("{host}/driver"), "../../../../bus/platform/drivers/sdhci-brcmstb");
+    tree.link(&format!("{card}/driver"), "../../../../../../../bus/mmc/drivers/mmcblk");
+    tree.file(&format!("{card}/name"), b"SL32G\n");
+    tree.file(&format!("{card}/type"), b"SD\n");
+    tree.file(&format!("{card}/manfid"), b"0x000003\n");
+    tree.file(&format!("{card}/block/mmcblk0/dev"), b"179:0\n");
+    tree.file(&format!("{card}/block/mmcblk0/size"), b"62333952\n");
+    tree.file(&format!("{card}/block/mmcblk0/mmcblk0p2/partition"), b"2\n");
+    tree.link(
+        "sys/class/block/mmcblk0p2",
+        &format!("../../{}/block/mmcblk0/mmcblk0p2", card.trim_start_matches("sys/")),
+    );
+    tree.file("sys/firmware/devicetree/base/model", b"Raspberry Pi 5 Model B Rev 1.0\0");
+    tree.file("proc/self/mountinfo", b"27 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n");
+    let tools = FixtureTools::new(tree.0.join("no-tools"));
+    let found = probe_at(&tree.0, Path::new("/home/pi"), &tools);
+    let tags = found.tags();
+    assert_eq!(tags.drive.model.as_deref(), Some("SL32G"));
+    assert_eq!(tags.drive.vendor.as_deref(), Some("SanDisk"));
+    assert_eq!(tags.platform.storage_controller.as_deref(), Some("1000fff000.mmc (brcm,bcm2712-sdhci)"));
+    assert_eq!(tags.platform.driver.as_deref(), Some("sdhci-brcmstb"));
+    assert_eq!(tags.platform.motherboard.as_deref(), Some("Raspberry Pi 5 Model B Rev 1.0"));
+    assert_eq!(fact(&found, "controller_pci_id", None), None);
+    assert!(tools.smartctl_calls.borrow().is_empty());
+}
+
 /// Malformed files read as not found: no panic, no garbage in the tags.
 #[test]
 fn garbage_in_every_file_does_not_panic() {
