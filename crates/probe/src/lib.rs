@@ -268,6 +268,9 @@ struct Prober<'a> {
     notes: Vec<String>,
     /// Tools already reported missing, so a RAID of eight says it once.
     missing_tools: BTreeSet<String>,
+    /// Block devices already followed: each is walked once, however many ways lead to
+    /// it (and a malformed tree whose devices list each other as members ends).
+    visited: BTreeSet<PathBuf>,
 }
 
 /// How deep layers may nest (dm on md on partitions on a loop file...) before the walk
@@ -277,7 +280,14 @@ const MAX_DEPTH: usize = 8;
 impl<'a> Prober<'a> {
     fn new(root: Root, tools: &'a dyn Tools) -> Prober<'a> {
         let pci_ids = pci_ids::database(&root);
-        let mut prober = Prober { root, tools, pci_ids, notes: Vec::new(), missing_tools: BTreeSet::new() };
+        let mut prober = Prober {
+            root,
+            tools,
+            pci_ids,
+            notes: Vec::new(),
+            missing_tools: BTreeSet::new(),
+            visited: BTreeSet::new(),
+        };
         if prober.pci_ids.is_none() {
             prober.note(
                 "pci.ids not found (/usr/share/misc/pci.ids, /usr/share/hwdata/pci.ids): controllers named by their ids; Debian package pciutils or hwdata".into(),
@@ -298,14 +308,22 @@ impl<'a> Prober<'a> {
         }
     }
 
+    /// Every mount, from `/proc/self/mountinfo` (up to 8 MiB: a machine running many
+    /// containers has thousands of mounts).
+    fn mounts(&mut self) -> Option<Vec<mounts::Mount>> {
+        match self.root.read_capped(Path::new("/proc/self/mountinfo"), 8 * 1024 * 1024) {
+            Some(bytes) => Some(mounts::parse(&String::from_utf8_lossy(&bytes))),
+            None => {
+                self.note("/proc/self/mountinfo not readable: filesystem unknown".into());
+                None
+            }
+        }
+    }
+
     /// The mount holding a directory target: filesystem facts, and its block device.
     fn filesystem_of(&mut self, target: &Path, found: &mut Probe) -> Option<Sourced<String>> {
         let path = self.root.canonical(target).unwrap_or_else(|| target.to_path_buf());
-        let Some(bytes) = self.root.read_capped(Path::new("/proc/self/mountinfo"), 8 * 1024 * 1024) else {
-            self.note("/proc/self/mountinfo not readable: filesystem unknown".into());
-            return None;
-        };
-        let mounts = mounts::parse(&String::from_utf8_lossy(&bytes));
+        let mounts = self.mounts()?;
         let Some(mount) = mounts::containing(&mounts, &path) else {
             self.note(format!("no mount holds {}", path.display()));
             return None;
@@ -362,6 +380,9 @@ impl<'a> Prober<'a> {
             self.note(format!("stopped following {name}: layers nest deeper than {MAX_DEPTH}"));
             return;
         }
+        if !self.visited.insert(dir.to_path_buf()) {
+            return;
+        }
         if self.root.exists(&dir.join("partition")) {
             // A partition's directory sits in its disk's.
             let Some(disk_dir) = dir.parent() else { return };
@@ -400,9 +421,6 @@ impl<'a> Prober<'a> {
         }
         if self.root.exists(&dir.join("loop")) || sysfs::numbered(name, "loop").is_some() {
             return self.resolve_loop(name, dir, depth, found);
-        }
-        if found.drives.iter().any(|d| d.name == name) {
-            return; // two partitions of one disk in one array
         }
         let drive = drive::identify(self, name, dir);
         found.drives.push(drive);
@@ -453,10 +471,7 @@ impl<'a> Prober<'a> {
         };
         // The kernel marks a file removed since it was attached.
         let path = PathBuf::from(backing.strip_suffix(" (deleted)").unwrap_or(&backing));
-        let Some(bytes) = self.root.read_capped(Path::new("/proc/self/mountinfo"), 8 * 1024 * 1024) else {
-            return;
-        };
-        let mounts = mounts::parse(&String::from_utf8_lossy(&bytes));
+        let Some(mounts) = self.mounts() else { return };
         let Some(mount) = mounts::containing(&mounts, &path).cloned() else {
             self.note(format!("no mount holds {name}'s backing file"));
             return;

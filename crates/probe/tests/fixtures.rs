@@ -58,6 +58,8 @@ fn fixture(name: &str) -> PathBuf {
 fn probe_fixture(name: &str, target: &str) -> (Probe, FixtureTools) {
     let tools = FixtureTools::new(fixture(name).join("tools"));
     let found = probe_at(&fixture(name).join("root"), Path::new(target), &tools);
+    // Shown when a test fails (or with --nocapture).
+    println!("{}", found.report());
     (found, tools)
 }
 
@@ -507,6 +509,22 @@ fn garbage_in_every_file_does_not_panic() {
         "proc/self/mountinfo",
         b"garbage\n\n - - -\n1 2 x:y / / - ext4 /dev/sda\n27 1 8:0 / / rw - ext4 /dev/sda rw\n",
     );
+    // Two md arrays listing each other as members, many times over.
+    for (name, other) in [("md8", "md9"), ("md9", "md8")] {
+        tree.file(&format!("sys/devices/virtual/block/{name}/md/level"), b"raid0");
+        for i in 0..50 {
+            tree.link(
+                &format!("sys/devices/virtual/block/{name}/slaves/{other}x{i}"),
+                &format!("../../{other}"),
+            );
+            // Each alias a block device name of its own, all one directory.
+            tree.link(
+                &format!("sys/class/block/{other}x{i}"),
+                &format!("../../devices/virtual/block/{other}"),
+            );
+        }
+        tree.link(&format!("sys/class/block/{name}"), &format!("../../devices/virtual/block/{name}"));
+    }
     // A symlink loop where a block device should be.
     tree.link("sys/class/block/loopy", "loopy2");
     tree.link("sys/class/block/loopy2", "loopy");
@@ -530,6 +548,9 @@ fn garbage_in_every_file_does_not_panic() {
     assert_eq!(tags.drive.vendor, None);
     let _ = found.report();
     let _ = serde_json::to_string(&found).unwrap();
+
+    let crossed = probe_at(&tree.0, Path::new("/dev/md8"), &tools);
+    assert!(crossed.drives.is_empty());
 
     let looped = probe_at(&tree.0, Path::new("/dev/loopy"), &tools);
     assert!(looped.drives.is_empty());

@@ -114,7 +114,9 @@ fn a_loop_device_holding_ext4() {
     assert_eq!(tags.platform.allocation_unit_bytes, Some(4096));
     let (loop_name, backing) = loop_layer(&found).expect("a loop layer");
     assert_eq!(Path::new(&device).file_name().unwrap().to_str(), Some(loop_name));
-    assert_eq!(backing, fixture.image.to_str());
+    // The kernel keeps the backing file's resolved path.
+    let image = fs::canonicalize(&fixture.image).unwrap();
+    assert_eq!(backing, image.to_str());
     let transport =
         found.facts().into_iter().find(|f| f.field == "transport" && f.device.as_deref() == Some(loop_name));
     assert_eq!(transport.map(|f| f.value).as_deref(), Some("loop"));
