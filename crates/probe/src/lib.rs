@@ -17,16 +17,16 @@
 //! hash, `report` the text shown before anything is sent.
 
 mod drive;
-pub mod mounts;
+mod mounts;
 pub mod naming;
-pub mod nvme;
-pub mod pci_ids;
-pub mod platform;
+mod nvme;
+mod pci_ids;
+mod platform;
 mod report;
-pub mod smartctl;
-pub mod sysfs;
-pub mod tools;
-pub mod udev;
+mod smartctl;
+mod sysfs;
+mod tools;
+mod udev;
 
 pub use drive::{Controller, Drive, Transport};
 pub use platform::Host;

@@ -28,11 +28,6 @@ impl Root {
         Root { dir: dir.to_path_buf() }
     }
 
-    /// The directory standing for `/`.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Where the machine's `path` is on this host.
     fn host(&self, path: &Path) -> PathBuf {
         let relative: PathBuf = path.components().filter(|c| matches!(c, Component::Normal(_))).collect();
