@@ -78,7 +78,7 @@ pub struct Controller {
 pub struct Drive {
     /// Its block device: `sda`, `nvme0n1`, `mmcblk0`.
     pub name: String,
-    pub transport: Option<Sourced<Transport>>,
+    pub transport: Sourced<Transport>,
     pub vendor: Option<Sourced<String>>,
     pub model: Option<Sourced<String>>,
     pub firmware: Option<Sourced<String>>,
@@ -104,7 +104,7 @@ impl Drive {
 
     pub(crate) fn facts(&self, facts: &mut Facts) {
         let device = Some(self.name.as_str());
-        facts.add("transport", &self.transport, device);
+        facts.push("transport", self.transport.value.to_string(), self.transport.source.clone(), device);
         facts.add("vendor", &self.vendor, device);
         facts.add("model", &self.model, device);
         facts.add("firmware", &self.firmware, device);
@@ -124,11 +124,7 @@ impl Drive {
             facts.add("controller_pci_id", &c.pci_id, device);
             facts.add("driver", &c.driver, device);
             facts.add("mode", &c.mode, device);
-            let field = if self.transport.as_ref().map(|t| t.value) == Some(Transport::Nvme) {
-                "pcie_link"
-            } else {
-                "host_link"
-            };
+            let field = if self.transport.value == Transport::Nvme { "pcie_link" } else { "host_link" };
             facts.add(field, &c.link, device);
         }
     }
@@ -232,7 +228,7 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         prober.note(format!("no udev database entry for {name} (/run/udev/data)"));
     }
     let sata_link = topology.ata_port.as_ref().and_then(|(n, port)| sata_link(prober, *n, port));
-    let transport = transport_of(&topology, sata_link.is_some(), dir);
+    let mut transport = transport_of(&topology, sata_link.is_some(), dir);
     let smartctl = match transport.value {
         Transport::Sata | Transport::Ata | Transport::Nvme | Transport::Usb | Transport::Scsi => {
             // Behind a USB bridge smartctl must be told to speak SAT.
@@ -246,9 +242,18 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         _ => None,
     };
     let identity = Identity { smartctl, nvme, udev };
+    // An ATA port whose link speed sysfs does not show is still SATA when the drive or
+    // udev's ata_id says so.
+    if transport.value == Transport::Ata {
+        if identity.smartctl.as_ref().is_some_and(|s| s.sata_gbps.is_some()) {
+            transport = Sourced::new(Transport::Sata, Source::Smartctl);
+        } else if let Some(u) = identity.udev.as_ref().filter(|u| u.get("ID_ATA_SATA") == Some("1")) {
+            transport = Sourced::new(Transport::Sata, Source::Udev(u.path.display().to_string()));
+        }
+    }
     let mut drive = Drive {
         name: name.to_string(),
-        transport: Some(transport),
+        transport,
         vendor: None,
         model: None,
         firmware: None,
@@ -262,8 +267,8 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         controller: None,
     };
     identify_strings(prober, &mut drive, dir, &topology, &identity);
-    match drive.transport.as_ref().map(|t| t.value) {
-        Some(Transport::Sata | Transport::Ata) => {
+    match drive.transport.value {
+        Transport::Sata | Transport::Ata => {
             drive.link = sata_link.or_else(|| {
                 let gbps = identity.smartctl.as_ref()?.sata_gbps?;
                 Some(Sourced::new(Link::Sata { gbps }, Source::Smartctl))
@@ -271,12 +276,12 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
             drive.link_power =
                 topology.scsi_host.as_ref().and_then(|(n, host)| sata_link_power(&root, *n, host));
         }
-        Some(Transport::Nvme) => {
+        Transport::Nvme => {
             let pci = topology.pci.clone();
             drive.link = pci.as_deref().and_then(|p| pcie_link(&root, p));
             drive.link_power = pci.as_deref().and_then(|p| aspm(&root, p));
         }
-        Some(Transport::Usb) => usb(prober, &mut drive, &topology, &identity),
+        Transport::Usb => usb(prober, &mut drive, &topology, &identity),
         _ => {}
     }
     drive.controller = match (&topology.pci, &topology.platform_device) {
@@ -289,7 +294,7 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
         ("firmware", drive.firmware.is_none()),
         ("capacity", drive.capacity_bytes.is_none()),
         // Virtual disks and SD hosts have no link sysfs can show.
-        ("link", drive.link.is_none() && has_link(drive.transport.as_ref().map(|t| t.value))),
+        ("link", drive.link.is_none() && has_link(drive.transport.value)),
         ("controller", drive.controller.is_none()),
     ] {
         if missing {
@@ -300,8 +305,8 @@ pub(crate) fn identify(prober: &mut Prober, name: &str, dir: &Path) -> Drive {
 }
 
 /// Whether a transport has a link whose speed sysfs shows.
-fn has_link(transport: Option<Transport>) -> bool {
-    matches!(transport, Some(Transport::Sata | Transport::Ata | Transport::Nvme | Transport::Usb))
+fn has_link(transport: Transport) -> bool {
+    matches!(transport, Transport::Sata | Transport::Ata | Transport::Nvme | Transport::Usb)
 }
 
 fn transport_of(topology: &Topology, sata_speed_known: bool, dir: &Path) -> Sourced<Transport> {
@@ -420,7 +425,7 @@ fn identify_strings(
         sys_serial,
     ]);
     drive.serial_hash = serial.map(|s| Sourced::new(naming::serial_hash(&s.value), s.source));
-    let is_usb = drive.transport.as_ref().map(|t| t.value) == Some(Transport::Usb);
+    let is_usb = drive.transport.value == Transport::Usb;
     if is_usb && drive.model.as_ref().is_some_and(|m| matches!(m.source, Source::Sysfs(_) | Source::Udev(_)))
     {
         prober.note(format!(

@@ -532,7 +532,7 @@ impl Probe {
                 platform.driver = controller.driver.as_ref().map(|d| d.value.clone());
                 platform.mode = controller.mode.as_ref().map(|m| m.value);
                 // The drive's own PCIe link is `link`; a controller's is the host side.
-                if drive.transport.as_ref().map(|t| t.value) != Some(Transport::Nvme) {
+                if drive.transport.value != Transport::Nvme {
                     platform.host_link = controller.link.as_ref().map(|l| l.value);
                 }
             }

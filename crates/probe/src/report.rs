@@ -18,13 +18,11 @@ fn link_text(link: &Link) -> String {
 fn drive_line(drive: &Drive) -> String {
     let model = drive.model.as_ref().map_or("unknown model", |m| m.value.as_str());
     let mut attached = Vec::new();
-    if let Some(t) = &drive.transport {
-        attached.push(t.value.to_string());
-    }
+    attached.push(drive.transport.value.to_string());
     if let Some(mode) = drive.controller.as_ref().and_then(|c| c.mode.as_ref()) {
         attached.push(crate::ShowValue::show(&mode.value));
     }
-    if drive.transport.as_ref().map(|t| t.value) == Some(Transport::Usb) {
+    if drive.transport.value == Transport::Usb {
         match drive.uas.as_ref().map(|u| u.value) {
             Some(true) => attached.push("UAS".into()),
             Some(false) => attached.push("usb-storage".into()),

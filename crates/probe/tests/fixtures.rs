@@ -419,7 +419,7 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
     assert_eq!(tags.platform.filesystem.as_deref(), Some("ext4"));
     assert_eq!(found.block_device.as_ref().map(|b| b.value.as_str()), Some("vda"));
     assert_eq!(found.drives.len(), 1);
-    assert_eq!(found.drives[0].transport.as_ref().unwrap().value, Transport::Virtio);
+    assert_eq!(found.drives[0].transport.value, Transport::Virtio);
     assert_eq!(tags.drive.model, None);
     assert_eq!(tags.drive.capacity_gb, Some(275));
     assert_eq!(tags.platform.storage_controller.as_deref(), Some("PCI 1af4:1042"));
