@@ -445,6 +445,36 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
     assert!(!found.report().is_empty());
 }
 
+/// With native NVMe multipath (Debian's kernels enable it), the namespace lives under a
+/// virtual subsystem device that lists its controllers; the PCI side is found through
+/// them.
+#[test]
+fn an_nvme_namespace_under_a_multipath_subsystem() {
+    let tree = Scratch::new("multipath");
+    let pci = "sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0";
+    let subsystem = "sys/devices/virtual/nvme-subsystem/nvme-subsys0";
+    tree.file(&format!("{pci}/vendor"), b"0x15b7\n");
+    tree.file(&format!("{pci}/device"), b"0x5006\n");
+    tree.file(&format!("{pci}/current_link_speed"), b"16.0 GT/s PCIe\n");
+    tree.file(&format!("{pci}/current_link_width"), b"4\n");
+    tree.link(&format!("{pci}/driver"), "../../../../bus/pci/drivers/nvme");
+    tree.file(&format!("{pci}/nvme/nvme0/model"), b"WDC PC SN730 SDBQNTY-256G-1001          \n");
+    tree.file(&format!("{pci}/nvme/nvme0/firmware_rev"), b"11170101\n");
+    tree.link(&format!("{subsystem}/nvme0"), "../../../pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0");
+    tree.file(&format!("{subsystem}/nvme0n1/dev"), b"259:0\n");
+    tree.file(&format!("{subsystem}/nvme0n1/size"), b"500118192\n");
+    tree.link("sys/class/block/nvme0n1", "../../devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1");
+    let tools = FixtureTools::new(tree.0.join("no-tools"));
+    let found = probe_at(&tree.0, Path::new("/dev/nvme0n1"), &tools);
+    let tags = found.tags();
+    assert_eq!(found.drives[0].transport.value, Transport::Nvme);
+    assert_eq!(tags.drive.model.as_deref(), Some("WDC PC SN730 SDBQNTY-256G-1001"));
+    assert_eq!(tags.drive.capacity_gb, Some(256));
+    assert_eq!(tags.platform.link, Some(Link::Pcie { gen: 4, lanes: 4 }));
+    assert_eq!(tags.platform.driver.as_deref(), Some("nvme"));
+    assert_eq!(tags.platform.mode, Some(StorageMode::Nvme));
+}
+
 /// A board without PCI for its SD card (a Raspberry Pi 5's layout, as its sysfs shows it:
 /// `../devices/platform/soc@107c000000/1000fff000.mmc/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0`):
 /// the controller is the platform device, the board comes from the device tree.
