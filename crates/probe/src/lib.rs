@@ -332,9 +332,15 @@ impl<'a> Prober<'a> {
         found.mount_point = Some(Sourced::new(mount.mount_point.display().to_string(), Source::ProcMounts));
         let source = without_serial(&self.root, Path::new(&mount.source)).display().to_string();
         found.mount_source = Some(Sourced::new(source, Source::ProcMounts));
-        match self.tools.block_size(target).and_then(|b| u32::try_from(b).ok()) {
+        // A directory the benchmark has yet to make: its nearest existing parent is on the
+        // same filesystem as long as no mount lies between (the mount was found above).
+        let existing = target.ancestors().find(|p| self.root.exists(p)).unwrap_or(Path::new("/"));
+        if existing != target {
+            self.note(format!("{} does not exist yet: probed {}", target.display(), existing.display()));
+        }
+        match self.tools.block_size(existing).and_then(|b| u32::try_from(b).ok()) {
             Some(bytes) => found.allocation_unit_bytes = Some(Sourced::new(bytes, Source::Statvfs)),
-            None => self.note(format!("allocation unit unknown (statvfs on {} failed)", target.display())),
+            None => self.note(format!("allocation unit unknown (statvfs on {} failed)", existing.display())),
         }
         self.device_of_mount(mount)
     }
