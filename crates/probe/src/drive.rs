@@ -151,22 +151,13 @@ struct Topology {
 fn topology(prober: &Prober, dir: &Path) -> Topology {
     let root = &prober.root;
     let mut topology = Topology::default();
-    let mut path = dir.to_path_buf();
-    // NVMe multipath: the namespace lives under a virtual subsystem; its controllers
-    // (`nvme0`, links to the PCI side) are listed beside it.
-    if dir.starts_with("/sys/devices/virtual/nvme-subsystem") {
-        let subsystem = dir.parent().unwrap_or(dir);
-        let controller = root
-            .list(subsystem)
-            .into_iter()
-            .filter(|n| numbered(n, "nvme").is_some())
-            .find_map(|n| root.canonical(&subsystem.join(n)));
-        if let Some(controller) = controller {
-            path = controller.join("placeholder");
-        }
-    }
-    topology.virtual_device = path.starts_with("/sys/devices/virtual");
-    for ancestor in path.ancestors().skip(1) {
+    // The devices above the block device, nearest first. With NVMe multipath the
+    // namespace lives under a virtual subsystem device, which lists its controllers
+    // (`nvme0`, links to the PCI side) beside it: the first stands for the drive's path.
+    let nearest =
+        multipath_controller(prober, dir).unwrap_or_else(|| dir.parent().unwrap_or(dir).to_path_buf());
+    topology.virtual_device = nearest.starts_with("/sys/devices/virtual");
+    for ancestor in nearest.ancestors() {
         let Some(name) = ancestor.file_name().and_then(|n| n.to_str()) else { continue };
         let parent_name = ancestor.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str());
         if topology.nvme_controller.is_none()
@@ -210,6 +201,19 @@ fn topology(prober: &Prober, dir: &Path) -> Topology {
         }
     }
     topology
+}
+
+/// The first controller of an NVMe namespace under a multipath subsystem.
+fn multipath_controller(prober: &Prober, dir: &Path) -> Option<PathBuf> {
+    if !dir.starts_with("/sys/devices/virtual/nvme-subsystem") {
+        return None;
+    }
+    let subsystem = dir.parent()?;
+    let root = &prober.root;
+    root.list(subsystem)
+        .into_iter()
+        .filter(|n| numbered(n, "nvme").is_some())
+        .find_map(|n| root.canonical(&subsystem.join(n)))
 }
 
 /// What the identity sources said, before choosing.
