@@ -105,6 +105,10 @@ pub(crate) fn run(
         }
         thread::sleep(POLL);
     };
+    if !status.success() {
+        // fio died or failed: its forked job processes may still be running.
+        kill_group_members(pid as libc::pid_t);
+    }
     Ok(Finished {
         status,
         stdout: stdout.join().unwrap_or_default(),
@@ -122,9 +126,8 @@ fn reader(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String
     })
 }
 
-/// SIGKILL to fio's process group, then reap fio. Its job processes, orphaned, are
-/// killed by the same signal; waits (briefly) until none is left, so the test file is not
-/// held open by a dying job when it is removed.
+/// SIGKILL to fio's process group, then reap fio; its job processes, orphaned, are killed
+/// by the same signal.
 fn kill_group(child: &mut Child) {
     let pgid = child.id() as libc::pid_t;
     // SAFETY: signalling a process group we created.
@@ -132,10 +135,20 @@ fn kill_group(child: &mut Child) {
         libc::kill(-pgid, libc::SIGKILL);
     }
     let _ = child.wait();
+    kill_group_members(pgid);
+}
+
+/// SIGKILL to what is left of a process group, then wait (at most 2 s) until none of it
+/// is left, so that the test file is not held open by a dying job when it is removed.
+fn kill_group_members(pgid: libc::pid_t) {
     let deadline = Instant::now() + Duration::from_secs(2);
-    // SAFETY: signal 0 only asks whether the group still has members.
-    while unsafe { libc::kill(-pgid, 0) } == 0 && Instant::now() < deadline {
-        thread::sleep(POLL);
+    // SAFETY: signalling the process group fio led; signal 0 only asks whether the group
+    // still has members.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+        while libc::kill(-pgid, 0) == 0 && Instant::now() < deadline {
+            thread::sleep(POLL);
+        }
     }
 }
 
