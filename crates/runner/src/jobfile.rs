@@ -26,6 +26,11 @@ pub struct JobParams<'a> {
     pub runtime_secs: u32,
 }
 
+/// The test file exists before fio runs (the runner creates it; a device is a device):
+/// if it is gone, fio must fail, not create a new file (in a directory made again, or a
+/// regular file in `/dev` where a device was). Not KDiskMark's; changes no figure.
+const NO_CREATE: &str = "allow_file_create=0";
+
 /// fio's `filename` treats `:` as a separator of several files; a literal one is `\:`.
 fn fio_filename(path: &Path) -> String {
     path.to_string_lossy().replace(':', "\\:")
@@ -57,6 +62,7 @@ pub fn test_job(p: &JobParams) -> String {
     // KDiskMark names the job after its rw (helper.cpp:229, `--name=%1`).
     let _ = writeln!(s, "[{rw}]");
     let _ = writeln!(s, "filename={}", fio_filename(p.filename));
+    let _ = writeln!(s, "{NO_CREATE}");
     // KDiskMark passes the size in MiB (`--size=%1m`, helper.cpp:230).
     let _ = writeln!(s, "size={}m", p.size_bytes / (1024 * 1024));
     match p.method {
@@ -112,6 +118,11 @@ pub fn prepare_job(filename: &Path, size_bytes: u64, pattern: DataPattern, devic
     let _ = writeln!(s, "; ssdbase bench: write the test data");
     let _ = writeln!(s, "[prepare]");
     let _ = writeln!(s, "filename={}", fio_filename(filename));
+    // fio lays a file out by removing the (empty) one there and writing a new one, so
+    // only a device's preparation may forbid creating files.
+    if device {
+        let _ = writeln!(s, "{NO_CREATE}");
+    }
     let _ = writeln!(s, "size={}m", size_bytes / (1024 * 1024));
     let _ = writeln!(s, "zero_buffers={zero}");
     if device {

@@ -225,7 +225,12 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&Progress), cancel: &AtomicBool
 
     let device = matches!(plan.target, Target::Device(_));
     let prepare_job_file = jobfile::prepare_job(&filename, plan.size_bytes, plan.pattern, device, plan.buffered);
-    runner.fio(&prepare_job_file, "preparing the test data", Phase::Preparing, None, 0, None)?;
+    runner.fio(&prepare_job_file, PREPARING, Phase::Preparing, None, 0, None)?;
+    // From here on every fio must find this very file (fio's layout made it anew).
+    runner.identity = Some(
+        target::Identity::of(&filename)
+            .ok_or_else(|| RunError::TargetVanished { test: PREPARING.into(), path: filename.clone() })?,
+    );
 
     let mut jobs = Vec::new();
     for (i, (test, op)) in plan.profile.runs().into_iter().enumerate() {
@@ -240,11 +245,15 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&Progress), cancel: &AtomicBool
     Ok(Run { result, fio_version, prepare_job_file, jobs })
 }
 
+const PREPARING: &str = "preparing the test data";
+
 /// The state of one run: what is done, for the progress estimate.
 struct Runner<'a> {
     plan: &'a Plan,
     fio: &'a Path,
     filename: &'a Path,
+    /// The test file or device, once prepared.
+    identity: Option<target::Identity>,
     progress: &'a mut dyn FnMut(&Progress),
     cancel: &'a AtomicBool,
     runs_done: usize,
@@ -269,6 +278,7 @@ impl<'a> Runner<'a> {
             plan,
             fio,
             filename,
+            identity: None,
             progress,
             cancel,
             runs_done: 0,
@@ -337,9 +347,9 @@ impl<'a> Runner<'a> {
         if self.cancel.load(Ordering::SeqCst) {
             return Err(RunError::Cancelled);
         }
-        // fio opens the target by name: if it is gone, fio would create a new file
-        // elsewhere or fail obscurely.
-        if !target::reachable(self.filename) {
+        // fio opens the target by name: if the name leads elsewhere now, fio would
+        // measure (or make) something else.
+        if !self.target_in_place() {
             return Err(RunError::TargetVanished { test: name.to_string(), path: self.filename.to_path_buf() });
         }
         let started_at = Instant::now();
@@ -366,7 +376,7 @@ impl<'a> Runner<'a> {
             return Ok(finished.stdout);
         }
         let stderr_tail = fio::tail(&finished.stderr);
-        if !target::reachable(self.filename) {
+        if !self.target_in_place() {
             return Err(RunError::TargetVanished { test: name.to_string(), path: self.filename.to_path_buf() });
         }
         if errno == i64::from(libc::ENOSPC) || finished.stderr.contains("No space left on device") {
@@ -377,6 +387,15 @@ impl<'a> Runner<'a> {
             status.push_str(&format!(", job error {errno} ({})", std::io::Error::from_raw_os_error(errno as i32)));
         }
         Err(RunError::FioFailed { test: name.to_string(), status, stderr_tail })
+    }
+
+    /// Whether the target's name still leads to the prepared file or device (before the
+    /// preparation: whether it exists).
+    fn target_in_place(&self) -> bool {
+        match self.identity {
+            Some(identity) => identity.still_at(self.filename),
+            None => self.filename.exists(),
+        }
     }
 
     /// The pause between tests, cancellable, with progress once a second.

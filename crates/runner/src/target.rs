@@ -263,13 +263,17 @@ fn unescape_octal(s: &str) -> String {
 /// filesystem lazily unmounted, the directory renamed).
 pub(crate) struct TestFile {
     dir: OwnedFd,
+    dir_path: PathBuf,
+    dir_identity: Option<Identity>,
+    created_at: std::time::SystemTime,
     name: CString,
     path: PathBuf,
 }
 
 impl TestFile {
     pub fn create(dir: &Path) -> Result<TestFile, RunError> {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let created_at = std::time::SystemTime::now();
+        let nanos = created_at.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
         // KDiskMark: `kdiskmark-XXXXXX.tmp` (helper.cpp:185).
         let name = format!("ssdbase-bench-{}-{nanos:08x}.tmp", std::process::id());
         let c_dir = cstring(dir)?;
@@ -295,7 +299,14 @@ impl TestFile {
         }
         // SAFETY: `file` is ours; closing it at once (fio opens the file by name).
         drop(unsafe { OwnedFd::from_raw_fd(file) });
-        Ok(TestFile { dir: dir_fd, name: c_name, path: dir.join(name) })
+        Ok(TestFile {
+            dir: dir_fd,
+            dir_path: dir.to_path_buf(),
+            dir_identity: Identity::of(dir),
+            created_at,
+            name: c_name,
+            path: dir.join(name),
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -309,14 +320,44 @@ impl Drop for TestFile {
         unsafe {
             libc::unlinkat(self.dir.as_raw_fd(), self.name.as_ptr(), 0);
         }
+        // fio makes the directories of a `filename` that do not exist: if the directory
+        // was deleted during the run, fio may have made one in its place, perhaps with a
+        // test file of our unique name in it. The file is ours whatever the directory;
+        // the directory only if it was born after the test file (a mount point the
+        // filesystem was unmounted from is the user's, empty or not).
+        if let Some(original) = self.dir_identity {
+            if !original.still_at(&self.dir_path) {
+                let _ = fs::remove_file(&self.path);
+                let born = fs::metadata(&self.dir_path).and_then(|m| m.created());
+                if born.is_ok_and(|born| born >= self.created_at) {
+                    let _ = fs::remove_dir(&self.dir_path);
+                }
+            }
+        }
     }
 }
 
-/// Whether the target can still be reached by its path: fio opens it by name for every
-/// pass, so a deleted directory, a lazily unmounted filesystem or a removed device ends
-/// the run.
-pub(crate) fn reachable(path: &Path) -> bool {
-    fs::metadata(path).is_ok()
+/// What fio is given by name, identified once, so that a path that now leads elsewhere
+/// (the directory deleted and made again, a filesystem unmounted, a device replaced) is
+/// told from the target itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Identity {
+    dev: u64,
+    ino: u64,
+    rdev: u64,
+}
+
+impl Identity {
+    pub fn of(path: &Path) -> Option<Identity> {
+        let m = fs::metadata(path).ok()?;
+        Some(Identity { dev: m.dev(), ino: m.ino(), rdev: m.rdev() })
+    }
+
+    /// Whether `path` still leads to this file or device: fio opens it by name for every
+    /// pass.
+    pub fn still_at(&self, path: &Path) -> bool {
+        Identity::of(path) == Some(*self)
+    }
 }
 
 #[cfg(test)]
