@@ -61,7 +61,7 @@ pub(crate) fn run(
     running: &mut dyn FnMut(u32),
     tick_every: Duration,
 ) -> Result<Finished, RunError> {
-    let mut child = Command::new(fio)
+    let child = Command::new(fio)
         .args(["--output-format=json", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -75,29 +75,29 @@ pub(crate) fn run(
             _ => RunError::Io { path: fio.to_path_buf(), source: e },
         })?;
     let pid = child.id();
+    // From here on, leaving this function in any way but fio's own exit (an error, a
+    // panic in `running`) kills fio's process group.
+    let mut fio_process = Group { child, running: true };
     // The job file is a few hundred bytes: one write, then EOF.
-    if let Some(mut stdin) = child.stdin.take() {
+    if let Some(mut stdin) = fio_process.child.stdin.take() {
         let _ = stdin.write_all(job.as_bytes());
     }
-    let stdout = reader(child.stdout.take());
-    let stderr = reader(child.stderr.take());
+    let stdout = reader(fio_process.child.stdout.take());
+    let stderr = reader(fio_process.child.stderr.take());
     running(pid);
 
     let mut last_tick = Instant::now();
     let status = loop {
         if cancel.load(Ordering::SeqCst) {
-            kill_group(&mut child);
+            fio_process.kill();
             let _ = stdout.join();
             let _ = stderr.join();
             return Err(RunError::Cancelled);
         }
-        match child.try_wait() {
+        match fio_process.child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
-            Err(e) => {
-                kill_group(&mut child);
-                return Err(RunError::Io { path: fio.to_path_buf(), source: e });
-            }
+            Err(e) => return Err(RunError::Io { path: fio.to_path_buf(), source: e }),
         }
         if last_tick.elapsed() >= tick_every {
             last_tick = Instant::now();
@@ -105,6 +105,7 @@ pub(crate) fn run(
         }
         thread::sleep(POLL);
     };
+    fio_process.running = false;
     if !status.success() {
         // fio died or failed: its forked job processes may still be running.
         kill_group_members(pid as libc::pid_t);
@@ -116,6 +117,36 @@ pub(crate) fn run(
     })
 }
 
+/// fio and the job processes it forks, one process group.
+struct Group {
+    child: Child,
+    /// fio has not been reaped yet.
+    running: bool,
+}
+
+impl Group {
+    /// SIGKILL to the group, then reap fio; its job processes, orphaned, are killed by
+    /// the same signal.
+    fn kill(&mut self) {
+        if self.running {
+            let pgid = self.child.id() as libc::pid_t;
+            // SAFETY: signalling the process group we created.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+            let _ = self.child.wait();
+            self.running = false;
+            kill_group_members(pgid);
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
 fn reader(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String> {
     thread::spawn(move || {
         let mut bytes = Vec::new();
@@ -124,18 +155,6 @@ fn reader(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String
         }
         String::from_utf8_lossy(&bytes).into_owned()
     })
-}
-
-/// SIGKILL to fio's process group, then reap fio; its job processes, orphaned, are killed
-/// by the same signal.
-fn kill_group(child: &mut Child) {
-    let pgid = child.id() as libc::pid_t;
-    // SAFETY: signalling a process group we created.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-    }
-    let _ = child.wait();
-    kill_group_members(pgid);
 }
 
 /// SIGKILL to what is left of a process group, then wait (at most 2 s) until none of it

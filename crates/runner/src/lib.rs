@@ -125,12 +125,19 @@ fn check_size(size: u64) -> Result<(), RunError> {
 
 /// Every refusal, before anything is written: the plan's numbers, fio, the target.
 pub fn check(plan: &Plan) -> Result<(), RunError> {
+    checked(plan).map(|_| ())
+}
+
+/// [`check`], answering fio's path and version.
+fn checked(plan: &Plan) -> Result<(PathBuf, String), RunError> {
     check_plan(plan)?;
-    fio::version(&fio::locate()?)?;
+    let fio = fio::locate()?;
+    let version = fio::version(&fio)?;
     match &plan.target {
-        Target::Dir(dir) => target::check_dir(dir, plan.size_bytes, plan.buffered),
-        Target::Device(dev) => target::check_device(dev, plan.size_bytes, plan.destructive, plan.buffered),
+        Target::Dir(dir) => target::check_dir(dir, plan.size_bytes, plan.buffered)?,
+        Target::Device(dev) => target::check_device(dev, plan.size_bytes, plan.destructive, plan.buffered)?,
     }
+    Ok((fio, version))
 }
 
 fn check_plan(plan: &Plan) -> Result<(), RunError> {
@@ -208,9 +215,7 @@ pub struct Run {
 /// within a few tens of milliseconds with [`RunError::Cancelled`]. The test file is
 /// removed in every case.
 pub fn run(plan: &Plan, progress: &mut dyn FnMut(&Progress), cancel: &AtomicBool) -> Result<Run, RunError> {
-    check(plan)?;
-    let fio = fio::locate()?;
-    let fio_version = fio::version(&fio)?;
+    let (fio, fio_version) = checked(plan)?;
 
     // Held until the end of this function: dropping it removes the file.
     let test_file = match &plan.target {
