@@ -27,7 +27,13 @@ fn fio(job_file: &str) {
 fn with_filename(job_file: &str, filename: &std::path::Path) -> String {
     job_file
         .lines()
-        .map(|l| if l.starts_with("filename=") { format!("filename={}", filename.display()) } else { l.to_string() })
+        .map(|l| {
+            if l.starts_with("filename=") {
+                format!("filename={}", filename.display())
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -73,7 +79,10 @@ fn main() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     let (r, f) = (median(through_runner.clone()), median(fio_alone.clone()));
-    println!("profile {} (8 fio runs + layout), 16 MiB, 1 pass of at most 1 s, no interval; {ROUNDS} rounds", plan.profile);
+    println!(
+        "profile {} (8 fio runs + layout), 16 MiB, 1 pass of at most 1 s, no interval; {ROUNDS} rounds",
+        plan.profile
+    );
     println!("  through the runner: median {:>8.1} ms  {:?}", r.as_secs_f64() * 1e3, through_runner);
     println!("  fio alone:          median {:>8.1} ms  {:?}", f.as_secs_f64() * 1e3, fio_alone);
     println!(

@@ -12,7 +12,9 @@ pub enum RunError {
     Size { size: String, reason: String },
     #[error("data pattern {0:?} is not offered: random or zero-fill")]
     Pattern(bench::DataPattern),
-    #[error("measure time must be 1 to 600 seconds and the interval at most 600, not {measure} and {interval}")]
+    #[error(
+        "measure time must be 1 to 600 seconds and the interval at most 600, not {measure} and {interval}"
+    )]
     Times { measure: u32, interval: u32 },
 
     // --- fio ---
@@ -24,7 +26,9 @@ pub enum RunError {
     // --- the target, before anything is written ---
     #[error("{0}: no such file or directory")]
     NotFound(PathBuf),
-    #[error("{0}: not a directory (a benchmark target is a directory on a mounted filesystem, or a block device)")]
+    #[error(
+        "{0}: not a directory (a benchmark target is a directory on a mounted filesystem, or a block device)"
+    )]
     NotADirectory(PathBuf),
     #[error("{0}: not a block device")]
     NotABlockDevice(PathBuf),
@@ -54,7 +58,9 @@ pub enum RunError {
     Cancelled,
     #[error("fio failed during {test}: {status}; its stderr ends: {stderr_tail}")]
     FioFailed { test: String, status: String, stderr_tail: String },
-    #[error("disk full: fio ran out of space (ENOSPC) on {path} during {test}; its stderr ends: {stderr_tail}")]
+    #[error(
+        "disk full: fio ran out of space (ENOSPC) on {path} during {test}; its stderr ends: {stderr_tail}"
+    )]
     DiskFull { test: String, path: PathBuf, stderr_tail: String },
     #[error("the target vanished during {test}: {path} is gone (unmounted, deleted or the device removed)")]
     TargetVanished { test: String, path: PathBuf },

@@ -115,8 +115,9 @@ pub fn cdm_table(result: &BenchResult) -> String {
     let mut rows: Vec<(String, Option<f64>, Option<f64>)> = Vec::new();
     for m in &result.metrics {
         let kib = (m.block_size / 1024) as u32;
-        let name = TestSpec { access: m.access, block_kib: kib, queue_depth: m.queue_depth, threads: m.threads }
-            .short_name();
+        let name =
+            TestSpec { access: m.access, block_kib: kib, queue_depth: m.queue_depth, threads: m.threads }
+                .short_name();
         let i = match rows.iter().position(|(n, _, _)| *n == name) {
             Some(i) => i,
             None => {

@@ -31,10 +31,11 @@ fn is_executable(path: &Path) -> bool {
 
 /// `fio --version`: `fio-3.33` (KDiskMark checks the same prefix, benchmark.cpp:27-30).
 pub(crate) fn version(fio: &Path) -> Result<String, RunError> {
-    let out = Command::new(fio).arg("--version").stdin(Stdio::null()).output().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => RunError::FioMissing,
-        _ => RunError::Io { path: fio.to_path_buf(), source: e },
-    })?;
+    let out =
+        Command::new(fio).arg("--version").stdin(Stdio::null()).output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => RunError::FioMissing,
+            _ => RunError::Io { path: fio.to_path_buf(), source: e },
+        })?;
     let printed = String::from_utf8_lossy(&out.stdout).trim().to_string();
     if out.status.success() && printed.starts_with("fio-") && !printed.contains(char::is_whitespace) {
         Ok(printed)

@@ -112,7 +112,13 @@ pub fn test_job(p: &JobParams) -> String {
 /// `prepareBenchmarkFile` (helper.cpp:192-198): fio lays the file out and stops
 /// (`create_only`). fio lays out nothing on a block device, so there the region is written
 /// once sequentially, so that read tests read the chosen pattern too.
-pub fn prepare_job(filename: &Path, size_bytes: u64, pattern: DataPattern, device: bool, buffered: bool) -> String {
+pub fn prepare_job(
+    filename: &Path,
+    size_bytes: u64,
+    pattern: DataPattern,
+    device: bool,
+    buffered: bool,
+) -> String {
     let zero = flag(pattern == DataPattern::ZeroFill);
     let mut s = String::new();
     let _ = writeln!(s, "; ssdbase bench: write the test data");
@@ -189,7 +195,9 @@ mod tests {
             buffered: true,
             runtime_secs: 5,
         });
-        assert!(job.contains("\ntime_based=1\n") && job.contains("\ndirect=0\n") && job.contains("\nrw=read\n"));
+        assert!(
+            job.contains("\ntime_based=1\n") && job.contains("\ndirect=0\n") && job.contains("\nrw=read\n")
+        );
         assert!(!job.contains("norandommap"), "sequential");
     }
 }

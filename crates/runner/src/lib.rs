@@ -101,7 +101,8 @@ pub fn parse_size(text: &str) -> Result<u64, RunError> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(digits);
-    let number: u64 = number.parse().map_err(|_| bad("expected a number and MiB or GiB, e.g. 64MiB, 1GiB"))?;
+    let number: u64 =
+        number.parse().map_err(|_| bad("expected a number and MiB or GiB, e.g. 64MiB, 1GiB"))?;
     let unit = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "m" | "mib" => MIB,
         "g" | "gib" => GIB,
@@ -114,7 +115,7 @@ pub fn parse_size(text: &str) -> Result<u64, RunError> {
 
 fn check_size(size: u64) -> Result<(), RunError> {
     let bad = |reason: &str| RunError::Size { size: format!("{size} bytes"), reason: reason.to_string() };
-    if size % MIB != 0 {
+    if !size.is_multiple_of(MIB) {
         return Err(bad("must be whole MiB (fio is given it as `size=<n>m`)"));
     }
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -229,7 +230,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&Progress), cancel: &AtomicBool
     let mut runner = Runner::new(plan, &fio, &filename, progress, cancel);
 
     let device = matches!(plan.target, Target::Device(_));
-    let prepare_job_file = jobfile::prepare_job(&filename, plan.size_bytes, plan.pattern, device, plan.buffered);
+    let prepare_job_file =
+        jobfile::prepare_job(&filename, plan.size_bytes, plan.pattern, device, plan.buffered);
     runner.fio(&prepare_job_file, PREPARING, Phase::Preparing, None, 0, None)?;
     // From here on every fio must find this very file (fio's layout made it anew).
     runner.identity = Some(
@@ -325,7 +327,14 @@ impl<'a> Runner<'a> {
                 // Best effort, as KDiskMark: without root there is nothing to flush with.
                 let _ = fs::write("/proc/sys/vm/drop_caches", "1");
             }
-            let json = self.fio(&job_file, &name, Phase::Measuring, Some((test, op)), pass, Some(f64::from(plan.measure_secs)))?;
+            let json = self.fio(
+                &job_file,
+                &name,
+                Phase::Measuring,
+                Some((test, op)),
+                pass,
+                Some(f64::from(plan.measure_secs)),
+            )?;
             let figures = figures::read_pass(&json, &test, op)
                 .map_err(|detail| RunError::BadOutput { test: name.clone(), detail })?;
             if self.first_date.is_none() {
@@ -355,7 +364,10 @@ impl<'a> Runner<'a> {
         // fio opens the target by name: if the name leads elsewhere now, fio would
         // measure (or make) something else.
         if !self.target_in_place() {
-            return Err(RunError::TargetVanished { test: name.to_string(), path: self.filename.to_path_buf() });
+            return Err(RunError::TargetVanished {
+                test: name.to_string(),
+                path: self.filename.to_path_buf(),
+            });
         }
         let started_at = Instant::now();
         let at_start = self.progress_at(phase, test, pass);
@@ -382,14 +394,24 @@ impl<'a> Runner<'a> {
         }
         let stderr_tail = fio::tail(&finished.stderr);
         if !self.target_in_place() {
-            return Err(RunError::TargetVanished { test: name.to_string(), path: self.filename.to_path_buf() });
+            return Err(RunError::TargetVanished {
+                test: name.to_string(),
+                path: self.filename.to_path_buf(),
+            });
         }
         if errno == i64::from(libc::ENOSPC) || finished.stderr.contains("No space left on device") {
-            return Err(RunError::DiskFull { test: name.to_string(), path: self.filename.to_path_buf(), stderr_tail });
+            return Err(RunError::DiskFull {
+                test: name.to_string(),
+                path: self.filename.to_path_buf(),
+                stderr_tail,
+            });
         }
         let mut status = fio::describe(finished.status);
         if errno != 0 {
-            status.push_str(&format!(", job error {errno} ({})", std::io::Error::from_raw_os_error(errno as i32)));
+            status.push_str(&format!(
+                ", job error {errno} ({})",
+                std::io::Error::from_raw_os_error(errno as i32)
+            ));
         }
         Err(RunError::FioFailed { test: name.to_string(), status, stderr_tail })
     }
@@ -457,7 +479,8 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
     let mut result = BenchResult::new(Tool::Fio);
     result.tool_version = Some(fio_version.to_string());
     result.engine = Some(fio_version.to_string());
-    result.profile = Some(if plan.buffered { format!("{} [buffered]", profile.name()) } else { profile.name() });
+    result.profile =
+        Some(if plan.buffered { format!("{} [buffered]", profile.name()) } else { profile.name() });
     result.test_size_bytes = Some(plan.size_bytes);
     result.passes = Some(plan.passes);
     result.data_pattern = Some(plan.pattern);
@@ -470,7 +493,9 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
     };
     let pass_kind = match profile.method {
         Method::KDiskMark => format!("{} s or one sweep of the file per pass", plan.measure_secs),
-        Method::Cdm8 => format!("{} s per pass after a {} s warm-up", plan.measure_secs, profile.warm_up_secs()),
+        Method::Cdm8 => {
+            format!("{} s per pass after a {} s warm-up", plan.measure_secs, profile.warm_up_secs())
+        }
     };
     result.comment = Some(format!(
         "ioengine=libaio, direct={}; ssdbase bench {}: {} passes, {pass_kind}, {combined}",
@@ -502,7 +527,9 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
 fn os_name() -> Option<String> {
     let release = fs::read_to_string("/etc/os-release").unwrap_or_default();
     let field = |key: &str| {
-        release.lines().find_map(|l| l.strip_prefix(key)?.strip_prefix('=').map(|v| v.trim_matches('"').to_string()))
+        release
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix('=').map(|v| v.trim_matches('"').to_string()))
     };
     let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").ok()?.trim().to_string();
     let distro = [field("ID"), field("VERSION_ID")].into_iter().flatten().collect::<Vec<_>>().join(" ");

@@ -49,7 +49,7 @@ impl TestSpec {
             Access::Seq => "SEQ",
             Access::Rnd => "RND",
         };
-        let size = if self.block_kib >= 1024 && self.block_kib % 1024 == 0 {
+        let size = if self.block_kib >= 1024 && self.block_kib.is_multiple_of(1024) {
             format!("{}M", self.block_kib / 1024)
         } else {
             format!("{}K", self.block_kib)
@@ -67,15 +67,17 @@ impl TestSpec {
             Op::Write => "Write",
             Op::Mix => "Mix",
         };
-        let (number, unit) = if self.block_kib >= 1024 {
-            (self.block_kib / 1024, "MiB")
-        } else {
-            (self.block_kib, "KiB")
-        };
+        let (number, unit) =
+            if self.block_kib >= 1024 { (self.block_kib / 1024, "MiB") } else { (self.block_kib, "KiB") };
         // Both print Q three wide and T two wide (`%3d`, `%2d`; `rightJustified(3)`,
         // `rightJustified(2)`): collapsed, `Q= 8`, `Q= 32`, `T= 1`, `T=16`.
-        let q = if self.queue_depth < 100 { format!("Q= {}", self.queue_depth) } else { format!("Q={}", self.queue_depth) };
-        let t = if self.threads < 10 { format!("T= {}", self.threads) } else { format!("T={}", self.threads) };
+        let q = if self.queue_depth < 100 {
+            format!("Q= {}", self.queue_depth)
+        } else {
+            format!("Q={}", self.queue_depth)
+        };
+        let t =
+            if self.threads < 10 { format!("T= {}", self.threads) } else { format!("T={}", self.threads) };
         match method {
             Method::KDiskMark => {
                 let kind = if self.access == Access::Seq { "Sequential" } else { "Random" };
@@ -292,8 +294,14 @@ mod tests {
     fn the_default_sets_are_crystaldiskmark_8s() {
         let names = |p: Profile| p.tests().iter().map(TestSpec::short_name).collect::<Vec<_>>();
         let kdm = |set, preset| Profile::new(Method::KDiskMark, set, preset);
-        assert_eq!(names(kdm(Set::Default, Preset::Standard)), ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]);
-        assert_eq!(names(kdm(Set::Default, Preset::Nvme)), ["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"]);
+        assert_eq!(
+            names(kdm(Set::Default, Preset::Standard)),
+            ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
+        );
+        assert_eq!(
+            names(kdm(Set::Default, Preset::Nvme)),
+            ["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"]
+        );
         assert_eq!(names(kdm(Set::Peak, Preset::Standard)), ["SEQ1M Q8T1", "RND4K Q32T1"]);
         assert_eq!(names(kdm(Set::Peak, Preset::Nvme)), ["SEQ1M Q8T1", "RND4K Q32T16"]);
         assert_eq!(names(kdm(Set::Real, Preset::Nvme)), ["SEQ1M Q1T1", "RND4K Q1T1"]);

@@ -108,7 +108,12 @@ pub(crate) fn check_dir(dir: &Path, size_bytes: u64, buffered: bool) -> Result<(
 
 /// A block-device target: a block device, confirmed destructive, nothing of it mounted
 /// (itself or a partition), held (LVM, dm-crypt, RAID) or used as swap, large enough.
-pub(crate) fn check_device(device: &Path, size_bytes: u64, destructive: bool, buffered: bool) -> Result<(), RunError> {
+pub(crate) fn check_device(
+    device: &Path,
+    size_bytes: u64,
+    destructive: bool,
+    buffered: bool,
+) -> Result<(), RunError> {
     refuse_unusable_path(device)?;
     if !destructive {
         return Err(RunError::NotConfirmed { device: device.to_path_buf() });
@@ -133,14 +138,16 @@ pub(crate) fn check_device(device: &Path, size_bytes: u64, destructive: bool, bu
         }
     }
 
-    let mountinfo = fs::read_to_string("/proc/self/mountinfo").map_err(|e| RunError::io("/proc/self/mountinfo", e))?;
+    let mountinfo =
+        fs::read_to_string("/proc/self/mountinfo").map_err(|e| RunError::io("/proc/self/mountinfo", e))?;
     for mount in parse_mountinfo(&mountinfo) {
         // By device number, and by source path for filesystems whose st_dev is anonymous
         // (btrfs).
-        let source_dev =
-            Path::new(&mount.source).is_absolute().then(|| fs::metadata(&mount.source).ok()).flatten().and_then(
-                |m| m.file_type().is_block_device().then(|| m.rdev()),
-            );
+        let source_dev = Path::new(&mount.source)
+            .is_absolute()
+            .then(|| fs::metadata(&mount.source).ok())
+            .flatten()
+            .and_then(|m| m.file_type().is_block_device().then(|| m.rdev()));
         for (dev, what) in &parts {
             if mount.dev == *dev || source_dev == Some(*dev) {
                 return Err(RunError::Mounted {
@@ -167,12 +174,16 @@ pub(crate) fn check_device(device: &Path, size_bytes: u64, destructive: bool, bu
             let Some(name) = line.split_whitespace().next() else { continue };
             let swap_dev = fs::metadata(unescape_octal(name)).ok().map(|m| m.rdev());
             if let Some((_, what)) = parts.iter().find(|(dev, _)| Some(*dev) == swap_dev) {
-                return Err(RunError::InUse { device: device.to_path_buf(), holder: format!("swap ({what})") });
+                return Err(RunError::InUse {
+                    device: device.to_path_buf(),
+                    holder: format!("swap ({what})"),
+                });
             }
         }
     }
 
-    let sectors: u64 = fs::read_to_string(sys.join("size")).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let sectors: u64 =
+        fs::read_to_string(sys.join("size")).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
     let available = sectors * 512;
     if available < size_bytes {
         return Err(RunError::NoRoom { path: device.to_path_buf(), available, needed: size_bytes });
@@ -245,7 +256,10 @@ fn unescape_octal(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'\\' && i + 3 < bytes.len() && bytes[i + 1..i + 4].iter().all(|b| (b'0'..=b'7').contains(b)) {
+        if bytes[i] == b'\\'
+            && i + 3 < bytes.len()
+            && bytes[i + 1..i + 4].iter().all(|b| (b'0'..=b'7').contains(b))
+        {
             let v = (bytes[i + 1] - b'0') * 64 + (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
             out.push(v);
             i += 4;

@@ -24,7 +24,9 @@ fn an_unmounted_device_is_measured_only_when_destructive() {
     let run = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     println!("{}", runner::cdm_table(&run.result));
     assert_eq!(run.result.target.as_deref(), Some(dev.device.to_str().unwrap()));
-    assert!(run.prepare_job_file.contains("rw=write") && run.prepare_job_file.contains("allow_file_create=0"));
+    assert!(
+        run.prepare_job_file.contains("rw=write") && run.prepare_job_file.contains("allow_file_create=0")
+    );
     assert_eq!(run.result.metrics.len(), 2);
     // The prepared region holds written data (random, so not all zeros).
     let head = std::fs::read(dev.image()).unwrap();
@@ -67,7 +69,9 @@ fn a_device_with_a_mounted_partition_is_refused() {
     let partition = format!("{device}p1");
     if !std::path::Path::new(&partition).exists() {
         common::sh("losetup", &["-d", &device]);
-        eprintln!("skipped: this kernel made no partition device for an MBR partition table (no partition support)");
+        eprintln!(
+            "skipped: this kernel made no partition device for an MBR partition table (no partition support)"
+        );
         return;
     }
     let mount_point = scratch.path.join("mnt");

@@ -48,9 +48,15 @@ fn a_kdiskmark_default_run_pools_with_kdiskmark_uploads() {
     assert_eq!(r.tool, bench::Tool::Fio);
     assert!(r.tool_version.as_deref().is_some_and(|v| v.starts_with("fio-")));
     assert_eq!(r.profile.as_deref(), Some("KDiskMark Default"));
-    assert_eq!((r.test_size_bytes, r.passes, r.data_pattern), (Some(16 << 20), Some(1), Some(bench::DataPattern::Random)));
+    assert_eq!(
+        (r.test_size_bytes, r.passes, r.data_pattern),
+        (Some(16 << 20), Some(1), Some(bench::DataPattern::Random))
+    );
     assert!(r.comment.as_deref().unwrap().starts_with("ioengine=libaio, direct=1"), "{:?}", r.comment);
-    assert!(r.metrics.iter().all(|m| m.mbps.unwrap() > 0.0 && m.iops.unwrap() > 0.0 && m.latency_us.unwrap() > 0.0));
+    assert!(r
+        .metrics
+        .iter()
+        .all(|m| m.mbps.unwrap() > 0.0 && m.iops.unwrap() > 0.0 && m.latency_us.unwrap() > 0.0));
     bench::parse::check_well_formed(std::slice::from_ref(r)).unwrap();
 
     // The public JSON round-trips; so does the whole run (job files included).
@@ -76,19 +82,28 @@ fn a_kdiskmark_default_run_pools_with_kdiskmark_uploads() {
 fn crystaldiskmark_profiles_label_rows_as_crystaldiskmark_8() {
     // No fio run needed: the labels and keys a CDM-profile run gives are the profile's.
     for (profile, export) in [
-        (Profile::new(Method::Cdm8, Set::Default, Preset::Standard), "cdm8/02__unknown_id20477005223__8.0.0_uwp_nvme_sp512.txt"),
+        (
+            Profile::new(Method::Cdm8, Set::Default, Preset::Standard),
+            "cdm8/02__unknown_id20477005223__8.0.0_uwp_nvme_sp512.txt",
+        ),
         (
             Profile::new(Method::Cdm8, Set::Default, Preset::Nvme),
             "cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt",
         ),
     ] {
         let cdm = corpus(export);
-        let labels: Vec<String> = profile.runs().iter().map(|(t, op)| t.row_label(profile.method, *op)).collect();
+        let labels: Vec<String> =
+            profile.runs().iter().map(|(t, op)| t.row_label(profile.method, *op)).collect();
         let cdm_labels: Vec<String> = cdm.metrics.iter().map(|m| m.label.clone()).collect();
         assert_eq!(labels, cdm_labels, "{export}");
         // Same tests; a different family (DiskSpd), so they never pool.
-        let shapes: Vec<_> = profile.runs().iter().map(|(t, op)| (t.access, t.block_bytes(), t.queue_depth, t.threads, *op)).collect();
-        let cdm_shapes: Vec<_> = cdm.metrics.iter().map(|m| (m.access, m.block_size, m.queue_depth, m.threads, m.op)).collect();
+        let shapes: Vec<_> = profile
+            .runs()
+            .iter()
+            .map(|(t, op)| (t.access, t.block_bytes(), t.queue_depth, t.threads, *op))
+            .collect();
+        let cdm_shapes: Vec<_> =
+            cdm.metrics.iter().map(|m| (m.access, m.block_size, m.queue_depth, m.threads, m.op)).collect();
         assert_eq!(shapes, cdm_shapes);
         assert_eq!(cdm.family(), ToolFamily::CdmDiskspd);
     }

@@ -202,7 +202,8 @@ pub fn fio_direct(job_file: &str) -> Figures {
     assert!(out.status.success(), "fio: {}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let job = &json["jobs"][0];
-    let dir = if job["write"]["io_bytes"].as_f64().unwrap_or(0.0) > 0.0 { &job["write"] } else { &job["read"] };
+    let dir =
+        if job["write"]["io_bytes"].as_f64().unwrap_or(0.0) > 0.0 { &job["write"] } else { &job["read"] };
     Figures {
         mbps: dir["bw_bytes"].as_f64().unwrap() / 1e6,
         iops: dir["iops"].as_f64().unwrap(),
@@ -214,7 +215,13 @@ pub fn fio_direct(job_file: &str) -> Figures {
 pub fn with_filename(job_file: &str, filename: &Path) -> String {
     job_file
         .lines()
-        .map(|l| if l.starts_with("filename=") { format!("filename={}", filename.display()) } else { l.to_string() })
+        .map(|l| {
+            if l.starts_with("filename=") {
+                format!("filename={}", filename.display())
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
