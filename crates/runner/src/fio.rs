@@ -10,8 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// How often a running fio is checked for exit and the cancel flag.
-const POLL: Duration = Duration::from_millis(20);
+/// How often a running fio is checked for exit and the cancel flag: half of it is, on
+/// average, added to every fio run (20 ms made 12 ms per run, 3 % of a small profile).
+const POLL: Duration = Duration::from_millis(5);
 /// How much of fio's stderr an error quotes.
 const STDERR_TAIL: usize = 600;
 
