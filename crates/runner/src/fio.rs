@@ -3,7 +3,7 @@
 use crate::error::RunError;
 use std::env;
 use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,8 +54,11 @@ pub(crate) struct Finished {
 
 /// Runs fio on `job` (given on stdin, fio's job file `-`) with JSON output to stdout.
 /// `running` gets fio's process id once it runs and again about every `tick_every`
-/// while it does. On `cancel`, fio and every job process it forked are
-/// killed and reaped, and the answer is `Err(RunError::Cancelled)`.
+/// while it does. On `cancel`, fio and every job process it forked are stopped, and the
+/// answer is `Err(RunError::Cancelled)`.
+///
+/// fio stays in the caller's process group, so a Ctrl-C at a terminal reaches it too
+/// (fio then stops its jobs), even if the caller installed no handler.
 pub(crate) fn run(
     fio: &Path,
     job: &str,
@@ -68,9 +71,6 @@ pub(crate) fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        // A process group of its own: fio forks a process per job (numjobs), and a cancel
-        // must stop them all, not only the parent.
-        .process_group(0)
         .spawn()
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => RunError::FioMissing,
@@ -78,8 +78,8 @@ pub(crate) fn run(
         })?;
     let pid = child.id();
     // From here on, leaving this function in any way but fio's own exit (an error, a
-    // panic in `running`) kills fio's process group.
-    let mut fio_process = Group { child, running: true };
+    // panic in `running`) stops fio and its jobs.
+    let mut fio_process = Fio { child, jobs: Vec::new(), running: true };
     // The job file is a few hundred bytes: one write, then EOF.
     if let Some(mut stdin) = fio_process.child.stdin.take() {
         let _ = stdin.write_all(job.as_bytes());
@@ -89,9 +89,10 @@ pub(crate) fn run(
     running(pid);
 
     let mut last_tick = Instant::now();
+    let mut polls = 0u32;
     let status = loop {
         if cancel.load(Ordering::SeqCst) {
-            fio_process.kill();
+            fio_process.stop();
             let _ = stdout.join();
             let _ = stderr.join();
             return Err(RunError::Cancelled);
@@ -101,6 +102,12 @@ pub(crate) fn run(
             Ok(None) => {}
             Err(e) => return Err(RunError::Io { path: fio.to_path_buf(), source: e }),
         }
+        // fio forks its jobs once set up: note them (every 100 ms), to stop them should
+        // fio itself die.
+        if polls.is_multiple_of(20) {
+            fio_process.note_jobs();
+        }
+        polls = polls.wrapping_add(1);
         if last_tick.elapsed() >= tick_every {
             last_tick = Instant::now();
             running(pid);
@@ -109,44 +116,103 @@ pub(crate) fn run(
     };
     fio_process.running = false;
     if !status.success() {
-        // fio died or failed: its forked job processes may still be running.
-        kill_group_members(pid as libc::pid_t);
+        // fio died or failed: jobs it forked may still be running, orphaned.
+        fio_process.kill_jobs();
     }
-    Ok(Finished {
+    let finished = Finished {
         status,
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
-    })
+    };
+    // A Ctrl-C at a terminal reaches fio as well: it stops early and exits normally.
+    if cancel.load(Ordering::SeqCst) {
+        return Err(RunError::Cancelled);
+    }
+    Ok(finished)
 }
 
-/// fio and the job processes it forks, one process group.
-struct Group {
+/// A running fio and the job processes it forked (one per `numjobs`). fio's jobs start
+/// sessions of their own (`setsid`), so signalling fio's process group would miss them:
+/// they are noted by process id and start time (so a reused id is never signalled).
+struct Fio {
     child: Child,
+    jobs: Vec<(libc::pid_t, u64)>,
     /// fio has not been reaped yet.
     running: bool,
 }
 
-impl Group {
-    /// SIGKILL to the group, then reap fio; its job processes, orphaned, are killed by
-    /// the same signal.
-    fn kill(&mut self) {
-        if self.running {
-            let pgid = self.child.id() as libc::pid_t;
-            // SAFETY: signalling the process group we created.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
+impl Fio {
+    /// fio's children now (`/proc/<pid>/task/<pid>/children`).
+    fn note_jobs(&mut self) {
+        let pid = self.child.id();
+        let Ok(list) = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")) else {
+            return;
+        };
+        for job in list.split_whitespace().filter_map(|p| p.parse::<libc::pid_t>().ok()) {
+            if let Some(start) = start_time(job) {
+                if !self.jobs.contains(&(job, start)) {
+                    self.jobs.push((job, start));
+                }
             }
-            let _ = self.child.wait();
-            self.running = false;
-            kill_group_members(pgid);
+        }
+    }
+
+    /// Asks fio to stop (SIGTERM: fio ends its jobs and exits, as KDiskMark's
+    /// `QProcess::terminate`, helper.cpp:296), kills what is left after 2 s, reaps fio.
+    fn stop(&mut self) {
+        if !self.running {
+            return;
+        }
+        self.note_jobs();
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signalling our own child, not reaped yet.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            thread::sleep(POLL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.running = false;
+        self.kill_jobs();
+    }
+
+    /// SIGKILL to every noted job still alive, then wait (at most 2 s) until they are
+    /// gone, so that the test file is not held open by a dying job when it is removed.
+    fn kill_jobs(&mut self) {
+        let alive = |&(pid, start): &(libc::pid_t, u64)| start_time(pid) == Some(start) && !is_zombie(pid);
+        for &(pid, _) in self.jobs.iter().filter(|j| alive(j)) {
+            // SAFETY: a process fio forked, identified by its start time.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while self.jobs.iter().any(alive) && Instant::now() < deadline {
+            thread::sleep(POLL);
         }
     }
 }
 
-impl Drop for Group {
+impl Drop for Fio {
     fn drop(&mut self) {
-        self.kill();
+        self.stop();
     }
+}
+
+/// `/proc/<pid>/stat` field 22, the start time in clock ticks: with the id, it names one
+/// process.
+fn start_time(pid: libc::pid_t) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command (field 2) is in parentheses and may hold spaces: count after it.
+    let after = stat.get(stat.rfind(')')? + 2..)?;
+    after.split(' ').nth(19)?.parse().ok()
+}
+
+/// A process that exited and waits for its parent (or init) to reap it.
+fn is_zombie(pid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rfind(')').map(|i| s.get(i + 2..).is_some_and(|rest| rest.starts_with('Z'))))
+        .unwrap_or(true)
 }
 
 fn reader(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String> {
@@ -157,20 +223,6 @@ fn reader(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String
         }
         String::from_utf8_lossy(&bytes).into_owned()
     })
-}
-
-/// SIGKILL to what is left of a process group, then wait (at most 2 s) until none of it
-/// is left, so that the test file is not held open by a dying job when it is removed.
-fn kill_group_members(pgid: libc::pid_t) {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    // SAFETY: signalling the process group fio led; signal 0 only asks whether the group
-    // still has members.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-        while libc::kill(-pgid, 0) == 0 && Instant::now() < deadline {
-            thread::sleep(POLL);
-        }
-    }
 }
 
 /// `exit status 1`, `killed by signal 9 (SIGKILL)`.

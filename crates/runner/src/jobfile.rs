@@ -84,7 +84,7 @@ pub fn test_job(p: &JobParams) -> String {
         }
         Method::Cdm8 => {
             // DiskSpd `-b%dK -o%d -t%d -W0 -S -w0|-w100 [-r]` + `-Z%dK` or `-Z` + `-d`
-            // (DiskBench.cpp:770-882, 904): unbuffered (`-S`), no warm-up inside the run
+            // (DiskBench.cpp:770-882, 909): unbuffered (`-S`), no warm-up inside the run
             // (`-W0`), random offsets with replacement (`-r`), a random write buffer that
             // is not regenerated (`-Z<block>K`) or zeros (`-Z`), for `-d` seconds.
             let _ = writeln!(s, "ioengine=libaio");

@@ -17,6 +17,16 @@
 //!   buffered), then the method: passes, seconds per pass, how passes were combined.
 //! * metrics: labelled as the program's export labels its rows once parsed
 //!   (`Read Sequential 1 MiB (Q= 8, T= 1)`, `Write RND 4KiB (Q= 32, T=16)`).
+//!
+//! # Where the figures differ from KDiskMark's own
+//! * MB/s is fio's `bw_bytes` / 10^6, decimal MB/s as [`bench::Metric::mbps`] is defined.
+//!   KDiskMark divides fio's `bw` (KiB/s) by 1000 (benchmark.cpp:163 and 168), so its
+//!   "MB/s" is 1.024/1.048576 = 0.977 of that: 2.3 % lower for the same run (its README
+//!   example: 497.0 IOPS of 1 MiB printed as 508.897 MB/s, not 521.1).
+//! * Latency is fio's mean completion latency (`clat_ns`), as KDiskMark since 80465b8
+//!   (May 2025); earlier KDiskMark versions printed total latency (`lat_ns`).
+//! * Threads are reported together (`group_reporting`), as KDiskMark since 56e0ce2
+//!   (June 2026); earlier versions printed the first job's share of a T16 test.
 
 mod error;
 mod figures;

@@ -101,7 +101,7 @@ pub enum Method {
     /// (benchmark.cpp:92-104).
     KDiskMark,
     /// CrystalDiskMark 8 (DiskSpd, re-created in fio): a pass runs for the whole measure
-    /// time (`-d`, DiskBench.cpp:904), random offsets with replacement (DiskSpd `-r` has
+    /// time (`-d`, DiskBench.cpp:903 and 909), random offsets with replacement (DiskSpd `-r` has
     /// no coverage map: fio `norandommap`), a 5-second warm-up pass that does not count
     /// (DiskBench.cpp:894-899, `j == 0`), and the best pass counts: the highest MB/s and
     /// the lowest latency (DiskBench.cpp:913-923).

@@ -2,7 +2,7 @@
 
 mod common;
 
-use runner::{Phase, RunError, Target};
+use runner::{RunError, Target};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -17,18 +17,15 @@ fn sigint_cancels_kills_fio_and_removes_the_test_file() {
     // SAFETY: the handler only stores to an atomic.
     unsafe { libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t) };
     let dir = common::Scratch::new("sigint");
-    let mut plan = common::quick_plan(Target::Dir(dir.path.clone()), "kdiskmark".parse().unwrap());
-    plan.measure_secs = 5;
-    plan.size_bytes = 64 << 20;
-    let mut fio_pid = None;
-    let mut sent = false;
+    let plan = common::long_plan(Target::Dir(dir.path.clone()));
+    let mut seen: Option<(u32, Vec<u32>)> = None;
     let err = runner::run(
         &plan,
         &mut |p| {
-            // The second test: Ctrl-C to this process while fio measures.
-            if p.phase == Phase::Measuring && p.test == "SEQ1M Q1T1" && !sent {
-                sent = true;
-                fio_pid = p.fio_pid;
+            // Ctrl-C to this process while fio's job measures the second test.
+            if seen.is_none() && common::random_read_running(p) {
+                let pid = p.fio_pid.unwrap();
+                seen = Some((pid, common::fio_jobs(pid)));
                 // SAFETY: signalling ourselves.
                 unsafe { libc::kill(libc::getpid(), libc::SIGINT) };
             }
@@ -38,6 +35,7 @@ fn sigint_cancels_kills_fio_and_removes_the_test_file() {
     .unwrap_err();
     assert!(matches!(err, RunError::Cancelled), "{err}");
     assert!(common::leftovers(&dir.path).is_empty());
-    let pid = fio_pid.unwrap();
-    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} killed and reaped");
+    let (pid, jobs) = seen.unwrap();
+    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} stopped and reaped");
+    assert!(jobs.iter().all(|j| common::gone(*j)), "fio's jobs {jobs:?} stopped");
 }

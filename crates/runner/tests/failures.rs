@@ -153,17 +153,16 @@ fn a_filesystem_filling_up_during_the_run_is_reported_as_disk_full() {
 fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
     let _fio = common::fio_lock();
     let dir = common::Scratch::new("killed");
-    let mut plan = common::quick_plan(Target::Dir(dir.path.clone()), kdm_real());
-    plan.measure_secs = 3;
-    plan.size_bytes = 64 << 20;
-    let mut killed = None;
+    let plan = common::long_plan(Target::Dir(dir.path.clone()));
+    let mut killed: Option<(u32, Vec<u32>)> = None;
     let err = runner::run(
         &plan,
         &mut |p| {
-            if let (Phase::Measuring, Some(pid), None) = (p.phase, p.fio_pid, killed) {
-                // SAFETY: killing the fio this test's run started.
+            if killed.is_none() && common::random_read_running(p) {
+                let pid = p.fio_pid.unwrap();
+                killed = Some((pid, common::fio_jobs(pid)));
+                // SAFETY: killing the fio this test's run started (not its jobs).
                 unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-                killed = Some(pid);
             }
         },
         &AtomicBool::new(false),
@@ -172,27 +171,27 @@ fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
     println!("{err}");
     let message = err.to_string();
     assert!(matches!(err, RunError::FioFailed { .. }), "{message}");
-    assert!(message.contains("SEQ1M Q1T1 read") && message.contains("signal 9"), "{message}");
+    assert!(message.contains("RND4K Q1T1 read") && message.contains("signal 9"), "{message}");
     assert!(common::leftovers(&dir.path).is_empty());
-    // Reaped: no zombie left under that pid.
-    assert!(!std::path::Path::new(&format!("/proc/{}", killed.unwrap())).exists());
+    let (pid, jobs) = killed.expect("fio was killed while its job ran");
+    assert!(!jobs.is_empty());
+    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} reaped");
+    assert!(jobs.iter().all(|j| common::gone(*j)), "fio's orphaned jobs {jobs:?} stopped too");
 }
 
 #[test]
-fn the_cancel_flag_stops_fio_and_removes_the_file() {
+fn the_cancel_flag_stops_fio_and_its_jobs_and_removes_the_file() {
     let _fio = common::fio_lock();
     let dir = common::Scratch::new("cancel");
-    let mut plan = common::quick_plan(Target::Dir(dir.path.clone()), kdm_real());
-    plan.measure_secs = 5;
-    plan.size_bytes = 64 << 20;
+    let plan = common::long_plan(Target::Dir(dir.path.clone()));
     let cancel = AtomicBool::new(false);
-    let mut fio_pid = None;
-    let started = std::time::Instant::now();
+    let mut seen: Option<(u32, Vec<u32>, std::time::Instant)> = None;
     let err = runner::run(
         &plan,
         &mut |p| {
-            if p.phase == Phase::Measuring {
-                fio_pid = p.fio_pid;
+            if seen.is_none() && common::random_read_running(p) {
+                let pid = p.fio_pid.unwrap();
+                seen = Some((pid, common::fio_jobs(pid), std::time::Instant::now()));
                 cancel.store(true, std::sync::atomic::Ordering::SeqCst);
             }
         },
@@ -200,10 +199,12 @@ fn the_cancel_flag_stops_fio_and_removes_the_file() {
     )
     .unwrap_err();
     assert!(matches!(err, RunError::Cancelled), "{err}");
-    assert!(started.elapsed().as_secs() < 4, "cancelled, not finished: {:?}", started.elapsed());
+    let (pid, jobs, at) = seen.expect("cancelled while fio's job ran");
+    println!("cancelled in {:?}", at.elapsed());
+    assert!(at.elapsed().as_millis() < 1500, "stopped at once, not at the end of the pass");
     assert!(common::leftovers(&dir.path).is_empty());
-    let pid = fio_pid.unwrap();
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} reaped");
+    assert!(jobs.iter().all(|j| common::gone(*j)), "fio's jobs {jobs:?} stopped");
 }
 
 #[test]

@@ -236,3 +236,37 @@ pub fn median(mut v: Vec<f64>) -> f64 {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
+
+/// fio's job processes (its children) now.
+pub fn fio_jobs(fio_pid: u32) -> Vec<u32> {
+    fs::read_to_string(format!("/proc/{fio_pid}/task/{fio_pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// Whether a process is gone (or a zombie waiting for init: it runs no more I/O).
+pub fn gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rfind(')').is_some_and(|i| stat[i + 2..].starts_with('Z')),
+    }
+}
+
+/// A plan whose first random read test runs a few seconds (256 MiB at queue depth 1 is
+/// more than 3 s of 4 KiB reads here), so that a test can act while fio's jobs run.
+pub fn long_plan(target: Target) -> Plan {
+    let mut plan = quick_plan(target, "kdiskmark-real".parse().unwrap());
+    plan.size_bytes = 256 << 20;
+    plan.measure_secs = 3;
+    plan
+}
+
+/// Whether this progress report is a tick (fio running for a second) of the random read.
+pub fn random_read_running(p: &runner::Progress) -> bool {
+    p.phase == runner::Phase::Measuring
+        && p.test == "RND4K Q1T1"
+        && p.op == Some(bench::Op::Read)
+        && p.fio_pid.is_some_and(|pid| !fio_jobs(pid).is_empty())
+}
