@@ -1,0 +1,94 @@
+//! The runner's overhead beside fio alone: the wall time of a whole small profile
+//! through `runner::run` against the same job files run by fio directly, one after the
+//! other in the same process, interleaved, medians of several rounds.
+//!
+//! `cargo bench -p runner` (as root or not; a temp directory on the system's disk).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 5;
+
+fn fio(job_file: &str) {
+    let mut child = Command::new("fio")
+        .args(["--output-format=json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fio on PATH");
+    child.stdin.take().unwrap().write_all(job_file.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn with_filename(job_file: &str, filename: &std::path::Path) -> String {
+    job_file
+        .lines()
+        .map(|l| {
+            if l.starts_with("filename=") {
+                format!("filename={}", filename.display())
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("runner-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile: runner::Profile = "kdiskmark".parse().unwrap();
+    let mut plan = runner::Plan::new(runner::Target::Dir(dir.clone()), profile);
+    plan.size_bytes = 16 << 20;
+    plan.passes = 1;
+    plan.measure_secs = 1;
+    plan.interval_secs = 0;
+    plan.flush_page_cache = false;
+
+    let mut through_runner = Vec::new();
+    let mut fio_alone = Vec::new();
+    let mut jobs: Option<runner::Run> = None;
+    for round in 0..ROUNDS {
+        for turn in 0..2 {
+            if (turn == 0) == (round % 2 == 0) {
+                let start = Instant::now();
+                let run = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).expect("runner");
+                through_runner.push(start.elapsed());
+                jobs.get_or_insert(run);
+            } else {
+                let run = jobs.as_ref().unwrap();
+                let file = dir.join("direct.tmp");
+                let start = Instant::now();
+                fio(&with_filename(&run.prepare_job_file, &file));
+                for job in &run.jobs {
+                    fio(&with_filename(&job.job_file, &file));
+                }
+                fio_alone.push(start.elapsed());
+                std::fs::remove_file(&file).unwrap();
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let (r, f) = (median(through_runner.clone()), median(fio_alone.clone()));
+    println!(
+        "profile {} (8 fio runs + layout), 16 MiB, 1 pass of at most 1 s, no interval; {ROUNDS} rounds",
+        plan.profile
+    );
+    println!("  through the runner: median {:>8.1} ms  {:?}", r.as_secs_f64() * 1e3, through_runner);
+    println!("  fio alone:          median {:>8.1} ms  {:?}", f.as_secs_f64() * 1e3, fio_alone);
+    println!(
+        "  ratio runner / fio: {:.3} (overhead {:+.1} ms per profile, {:+.1} ms per fio run)",
+        r.as_secs_f64() / f.as_secs_f64(),
+        (r.as_secs_f64() - f.as_secs_f64()) * 1e3,
+        (r.as_secs_f64() - f.as_secs_f64()) * 1e3 / 9.0
+    );
+}

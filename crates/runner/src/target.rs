@@ -1,0 +1,392 @@
+//! Where the benchmark writes: the checks that refuse a target before anything is
+//! written, and the test file that is removed whatever happens.
+
+use crate::error::RunError;
+use std::ffi::CString;
+use std::fs;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// What the benchmark runs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A directory on a mounted filesystem: a test file is created in it and removed after.
+    Dir(PathBuf),
+    /// An unmounted block device, overwritten from its start (needs `destructive`).
+    Device(PathBuf),
+}
+
+impl Target {
+    pub fn path(&self) -> &Path {
+        match self {
+            Target::Dir(p) | Target::Device(p) => p,
+        }
+    }
+}
+
+/// Room kept beyond the test size: the filesystem's own blocks for the file (extent tree,
+/// journal) must fit too, or fio's layout ends in ENOSPC.
+const HEADROOM: u64 = 4 << 20;
+
+/// `statfs` magic numbers of filesystems that keep files in memory (linux/magic.h).
+const TMPFS_MAGIC: i64 = 0x0102_1994;
+const RAMFS_MAGIC: i64 = 0x8584_58f6;
+
+fn cstring(path: &Path) -> Result<CString, RunError> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| RunError::BadPath(path.to_path_buf()))
+}
+
+fn refuse_unusable_path(path: &Path) -> Result<(), RunError> {
+    if path.as_os_str().as_bytes().iter().any(|b| *b == b'\n' || *b == b'\r' || *b == 0) {
+        return Err(RunError::BadPath(path.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// A directory target: exists, writable, room for the test, O_DIRECT possible (unless
+/// `buffered`), not in memory (unless `buffered`).
+pub(crate) fn check_dir(dir: &Path, size_bytes: u64, buffered: bool) -> Result<(), RunError> {
+    refuse_unusable_path(dir)?;
+    let meta = fs::metadata(dir).map_err(|e| RunError::io(dir, e))?;
+    if !meta.is_dir() {
+        return Err(RunError::NotADirectory(dir.to_path_buf()));
+    }
+    let c = cstring(dir)?;
+
+    // SAFETY: a valid NUL-terminated path and a zeroed out-structure of the right type.
+    let mut vfs: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut vfs) } != 0 {
+        return Err(RunError::io(dir, io::Error::last_os_error()));
+    }
+    // A read-only mount, bind mounts included (the flag is the mount's, not the device's).
+    if vfs.f_flag & libc::ST_RDONLY != 0 {
+        return Err(RunError::ReadOnly(dir.to_path_buf()));
+    }
+    let available = (vfs.f_bavail as u64).saturating_mul(vfs.f_frsize as u64);
+    let needed = size_bytes + HEADROOM;
+    if available < needed {
+        return Err(RunError::NoRoom { path: dir.to_path_buf(), available, needed });
+    }
+
+    // SAFETY: as above.
+    let mut sfs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut sfs) } != 0 {
+        return Err(RunError::io(dir, io::Error::last_os_error()));
+    }
+    #[allow(clippy::unnecessary_cast, reason = "f_type's width differs between architectures")]
+    let fs_type = match sfs.f_type as i64 {
+        TMPFS_MAGIC => Some("tmpfs"),
+        RAMFS_MAGIC => Some("ramfs"),
+        _ => None,
+    };
+    // tmpfs accepts O_DIRECT since Linux 6.6, but what it measures is memory.
+    if let (Some(fs_type), false) = (fs_type, buffered) {
+        return Err(RunError::InMemory { path: dir.to_path_buf(), fs_type });
+    }
+
+    // Create a file the way the test file will be opened: this finds permission
+    // problems and a filesystem without O_DIRECT (EINVAL) before anything is measured.
+    let probe = dir.join(format!(".ssdbase-bench-probe-{}", std::process::id()));
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    if !buffered {
+        options.custom_flags(libc::O_DIRECT);
+    }
+    let opened = options.open(&probe);
+    let _ = fs::remove_file(&probe);
+    match opened {
+        Ok(_) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+            Err(RunError::NoDirectIo { path: dir.to_path_buf(), source: e })
+        }
+        Err(e) => Err(RunError::io(dir, e)),
+    }
+}
+
+/// A block-device target: a block device, confirmed destructive, nothing of it mounted
+/// (itself or a partition), held (LVM, dm-crypt, RAID) or used as swap, large enough.
+pub(crate) fn check_device(
+    device: &Path,
+    size_bytes: u64,
+    destructive: bool,
+    buffered: bool,
+) -> Result<(), RunError> {
+    refuse_unusable_path(device)?;
+    if !destructive {
+        return Err(RunError::NotConfirmed { device: device.to_path_buf() });
+    }
+    let meta = fs::metadata(device).map_err(|e| RunError::io(device, e))?;
+    if !meta.file_type().is_block_device() {
+        return Err(RunError::NotABlockDevice(device.to_path_buf()));
+    }
+    let rdev = meta.rdev();
+    let sys = PathBuf::from(format!("/sys/dev/block/{}:{}", major(rdev), minor(rdev)));
+
+    // The device and its partitions, as (major:minor, name).
+    let mut parts = vec![(rdev, "the device".to_string())];
+    if let Ok(entries) = fs::read_dir(&sys) {
+        for entry in entries.flatten() {
+            let dir = entry.path();
+            if dir.join("partition").exists() {
+                if let Some(dev) = read_dev(&dir.join("dev")) {
+                    parts.push((dev, format!("its partition {}", entry.file_name().to_string_lossy())));
+                }
+            }
+        }
+    }
+
+    let mountinfo =
+        fs::read_to_string("/proc/self/mountinfo").map_err(|e| RunError::io("/proc/self/mountinfo", e))?;
+    for mount in parse_mountinfo(&mountinfo) {
+        // By device number, and by source path for filesystems whose st_dev is anonymous
+        // (btrfs).
+        let source_dev = Path::new(&mount.source)
+            .is_absolute()
+            .then(|| fs::metadata(&mount.source).ok())
+            .flatten()
+            .and_then(|m| m.file_type().is_block_device().then(|| m.rdev()));
+        for (dev, what) in &parts {
+            if mount.dev == *dev || source_dev == Some(*dev) {
+                return Err(RunError::Mounted {
+                    device: device.to_path_buf(),
+                    what: what.clone(),
+                    mount_point: mount.mount_point,
+                });
+            }
+        }
+    }
+
+    for (dev, what) in &parts {
+        let holders = PathBuf::from(format!("/sys/dev/block/{}:{}/holders", major(*dev), minor(*dev)));
+        if let Some(holder) = fs::read_dir(&holders).ok().and_then(|mut d| d.next()).and_then(Result::ok) {
+            return Err(RunError::InUse {
+                device: device.to_path_buf(),
+                holder: format!("{} ({what} is held by it)", holder.file_name().to_string_lossy()),
+            });
+        }
+    }
+
+    if let Ok(swaps) = fs::read_to_string("/proc/swaps") {
+        for line in swaps.lines().skip(1) {
+            let Some(name) = line.split_whitespace().next() else { continue };
+            let swap_dev = fs::metadata(unescape_octal(name)).ok().map(|m| m.rdev());
+            if let Some((_, what)) = parts.iter().find(|(dev, _)| Some(*dev) == swap_dev) {
+                return Err(RunError::InUse {
+                    device: device.to_path_buf(),
+                    holder: format!("swap ({what})"),
+                });
+            }
+        }
+    }
+
+    let sectors: u64 =
+        fs::read_to_string(sys.join("size")).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let available = sectors * 512;
+    if available < size_bytes {
+        return Err(RunError::NoRoom { path: device.to_path_buf(), available, needed: size_bytes });
+    }
+
+    // The kernel's own word: an exclusive open fails with EBUSY while anything (a
+    // filesystem, device mapper, md, swap) claims the device.
+    let mut flags = libc::O_EXCL;
+    if !buffered {
+        flags |= libc::O_DIRECT;
+    }
+    match fs::OpenOptions::new().read(true).custom_flags(flags).open(device) {
+        Ok(_) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => Err(RunError::InUse {
+            device: device.to_path_buf(),
+            holder: "the kernel (an exclusive open was refused: mounted, swap, or part of a volume)".into(),
+        }),
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+            Err(RunError::NoDirectIo { path: device.to_path_buf(), source: e })
+        }
+        Err(e) => Err(RunError::io(device, e)),
+    }
+}
+
+fn major(dev: u64) -> u64 {
+    libc::major(dev) as u64
+}
+
+fn minor(dev: u64) -> u64 {
+    libc::minor(dev) as u64
+}
+
+/// `/sys/.../dev`: `8:1`.
+fn read_dev(path: &Path) -> Option<u64> {
+    let text = fs::read_to_string(path).ok()?;
+    let (ma, mi) = text.trim().split_once(':')?;
+    Some(libc::makedev(ma.parse().ok()?, mi.parse().ok()?))
+}
+
+pub(crate) struct Mount {
+    pub dev: u64,
+    pub mount_point: String,
+    pub source: String,
+}
+
+/// `/proc/self/mountinfo` (proc(5)): `36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3
+/// /dev/root rw`: the device number is field 3, the mount point field 5, the source the
+/// second field after ` - `.
+pub(crate) fn parse_mountinfo(text: &str) -> Vec<Mount> {
+    let mut mounts = Vec::new();
+    for line in text.lines() {
+        let Some((left, right)) = line.split_once(" - ") else { continue };
+        let fields: Vec<&str> = left.split(' ').collect();
+        let (Some(dev), Some(point)) = (fields.get(2), fields.get(4)) else { continue };
+        let Some((ma, mi)) = dev.split_once(':') else { continue };
+        let (Ok(ma), Ok(mi)) = (ma.parse(), mi.parse()) else { continue };
+        let source = right.split(' ').nth(1).unwrap_or("");
+        mounts.push(Mount {
+            dev: libc::makedev(ma, mi),
+            mount_point: unescape_octal(point),
+            source: unescape_octal(source),
+        });
+    }
+    mounts
+}
+
+/// mountinfo and /proc/swaps write space, tab, newline and backslash as `\040` etc.
+fn unescape_octal(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\'
+            && i + 3 < bytes.len()
+            && bytes[i + 1..i + 4].iter().all(|b| (b'0'..=b'7').contains(b))
+        {
+            let v = (bytes[i + 1] - b'0') * 64 + (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
+            out.push(v);
+            i += 4;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The test file in a directory target. Created empty (fio lays it out), removed when
+/// dropped: on success, error, cancel and panic alike. The directory is held open, so the
+/// file is removed through it even when the directory's path no longer leads there (the
+/// filesystem lazily unmounted, the directory renamed).
+pub(crate) struct TestFile {
+    dir: OwnedFd,
+    dir_path: PathBuf,
+    dir_identity: Option<Identity>,
+    created_at: std::time::SystemTime,
+    name: CString,
+    path: PathBuf,
+}
+
+impl TestFile {
+    pub fn create(dir: &Path) -> Result<TestFile, RunError> {
+        let created_at = std::time::SystemTime::now();
+        let nanos = created_at.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        // KDiskMark: `kdiskmark-XXXXXX.tmp` (helper.cpp:185).
+        let name = format!("ssdbase-bench-{}-{nanos:08x}.tmp", std::process::id());
+        let c_dir = cstring(dir)?;
+        // SAFETY: a valid path; the returned descriptor is owned below.
+        let fd = unsafe { libc::open(c_dir.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return Err(RunError::io(dir, io::Error::last_os_error()));
+        }
+        // SAFETY: `fd` is a fresh descriptor nobody else owns.
+        let dir_fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let c_name = CString::new(name.clone()).expect("no NUL in a generated name");
+        // SAFETY: a directory descriptor and a valid name.
+        let file = unsafe {
+            libc::openat(
+                dir_fd.as_raw_fd(),
+                c_name.as_ptr(),
+                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+                0o600,
+            )
+        };
+        if file < 0 {
+            return Err(RunError::io(dir, io::Error::last_os_error()));
+        }
+        // SAFETY: `file` is ours; closing it at once (fio opens the file by name).
+        drop(unsafe { OwnedFd::from_raw_fd(file) });
+        Ok(TestFile {
+            dir: dir_fd,
+            dir_path: dir.to_path_buf(),
+            dir_identity: Identity::of(dir),
+            created_at,
+            name: c_name,
+            path: dir.join(name),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TestFile {
+    fn drop(&mut self) {
+        // SAFETY: the directory descriptor is open for the guard's life.
+        unsafe {
+            libc::unlinkat(self.dir.as_raw_fd(), self.name.as_ptr(), 0);
+        }
+        // fio makes the directories of a `filename` that do not exist: if the directory
+        // was deleted during the run, fio may have made one in its place, perhaps with a
+        // test file of our unique name in it. The file is ours whatever the directory;
+        // the directory only if it was born after the test file (a mount point the
+        // filesystem was unmounted from is the user's, empty or not).
+        if let Some(original) = self.dir_identity {
+            if !original.still_at(&self.dir_path) {
+                let _ = fs::remove_file(&self.path);
+                let born = fs::metadata(&self.dir_path).and_then(|m| m.created());
+                if born.is_ok_and(|born| born >= self.created_at) {
+                    let _ = fs::remove_dir(&self.dir_path);
+                }
+            }
+        }
+    }
+}
+
+/// What fio is given by name, identified once, so that a path that now leads elsewhere
+/// (the directory deleted and made again, a filesystem unmounted, a device replaced) is
+/// told from the target itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Identity {
+    dev: u64,
+    ino: u64,
+    rdev: u64,
+}
+
+impl Identity {
+    pub fn of(path: &Path) -> Option<Identity> {
+        let m = fs::metadata(path).ok()?;
+        Some(Identity { dev: m.dev(), ino: m.ino(), rdev: m.rdev() })
+    }
+
+    /// Whether `path` still leads to this file or device: fio opens it by name for every
+    /// pass.
+    pub fn still_at(&self, path: &Path) -> bool {
+        Identity::of(path) == Some(*self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mountinfo_lines_are_read() {
+        let text = "36 35 98:0 /mnt1 /mnt\\040two rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n\
+                    37 35 0:45 / /sys rw shared:7 - sysfs sysfs rw\n";
+        let mounts = parse_mountinfo(text);
+        assert_eq!(mounts.len(), 2);
+        assert_eq!(mounts[0].dev, libc::makedev(98, 0));
+        assert_eq!(mounts[0].mount_point, "/mnt two");
+        assert_eq!(mounts[0].source, "/dev/root");
+        assert_eq!(mounts[1].source, "sysfs");
+    }
+}

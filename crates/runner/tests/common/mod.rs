@@ -1,0 +1,272 @@
+//! What the runner's tests share: scratch directories, loop-device filesystems (root
+//! only), fio run directly on a job file, and a lock so only one fio runs at a time.
+
+#![allow(dead_code, reason = "each test binary uses part of it")]
+
+use runner::{Figures, Plan, Profile, Target};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// fio runs one at a time: two benchmarks at once would measure each other.
+pub fn fio_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub fn is_root() -> bool {
+    // SAFETY: no arguments, no failure.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Skips a test that needs root (loop devices, mounts), saying why.
+#[macro_export]
+macro_rules! require_root {
+    () => {
+        if !common::is_root() {
+            eprintln!("skipped: needs root (loop devices and mounts)");
+            return;
+        }
+    };
+}
+
+/// A fresh directory under the system's temp directory, removed with everything in it.
+pub struct Scratch {
+    pub path: PathBuf,
+}
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        let path = std::env::temp_dir().join(format!("runner-test-{name}-{}-{n}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        Scratch { path }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+pub fn sh(program: &str, args: &[&str]) -> String {
+    let out = Command::new(program).args(args).output().unwrap_or_else(|e| panic!("{program}: {e}"));
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A loop device over a file in a scratch directory, detached when dropped.
+pub struct LoopDevice {
+    pub device: PathBuf,
+    pub scratch: Scratch,
+}
+
+impl LoopDevice {
+    pub fn new(mib: u64) -> LoopDevice {
+        let scratch = Scratch::new("loop");
+        let image = scratch.path.join("image");
+        let file = fs::File::create(&image).unwrap();
+        file.set_len(mib << 20).unwrap();
+        drop(file);
+        let device = PathBuf::from(sh("losetup", &["-f", "--show", image.to_str().unwrap()]));
+        LoopDevice { device, scratch }
+    }
+
+    pub fn image(&self) -> PathBuf {
+        self.scratch.path.join("image")
+    }
+}
+
+impl Drop for LoopDevice {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.device).status();
+    }
+}
+
+/// An ext4 filesystem on a loop device, mounted on a scratch directory; unmounted and
+/// detached when dropped (fields drop in order: the mount, then the device).
+pub struct LoopFs {
+    pub mount_point: PathBuf,
+    mounted: bool,
+    pub device: LoopDevice,
+}
+
+impl LoopFs {
+    pub fn new(mib: u64) -> LoopFs {
+        LoopFs::with_options(mib, "rw")
+    }
+
+    pub fn with_options(mib: u64, options: &str) -> LoopFs {
+        let device = LoopDevice::new(mib);
+        // No reserved blocks, so "free" is what a file can take.
+        sh("mkfs.ext4", &["-q", "-m", "0", device.device.to_str().unwrap()]);
+        let mount_point = device.scratch.path.join("mnt");
+        fs::create_dir(&mount_point).unwrap();
+        sh("mount", &["-o", options, device.device.to_str().unwrap(), mount_point.to_str().unwrap()]);
+        LoopFs { mount_point, mounted: true, device }
+    }
+
+    /// `umount -l`: the path is gone at once, the filesystem lives on while files are open.
+    pub fn detach_lazily(&mut self) {
+        sh("umount", &["-l", self.mount_point.to_str().unwrap()]);
+        self.mounted = false;
+    }
+
+    pub fn unmount(&mut self) {
+        if self.mounted {
+            sh("umount", &[self.mount_point.to_str().unwrap()]);
+            self.mounted = false;
+        }
+    }
+}
+
+impl Drop for LoopFs {
+    fn drop(&mut self) {
+        if self.mounted {
+            let _ = Command::new("umount").arg(&self.mount_point).status();
+        }
+    }
+}
+
+/// A mount of another kind (tmpfs, a read-only bind), unmounted when dropped.
+pub struct Mounted {
+    pub path: PathBuf,
+    _scratch: Scratch,
+}
+
+impl Mounted {
+    pub fn new(name: &str, args: &[&str]) -> Mounted {
+        let scratch = Scratch::new(name);
+        let path = scratch.path.join("mnt");
+        fs::create_dir(&path).unwrap();
+        let mut all: Vec<&str> = args.to_vec();
+        all.push(path.to_str().unwrap());
+        sh("mount", &all);
+        Mounted { path, _scratch: scratch }
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).status();
+    }
+}
+
+/// Test files the runner left in `dir` (there must be none).
+pub fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("ssdbase-bench") || n.starts_with(".ssdbase-bench"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A quick plan: small file, one short pass, no pause, the page cache left alone (the
+/// machine runs other benchmarks).
+pub fn quick_plan(target: Target, profile: Profile) -> Plan {
+    let mut plan = Plan::new(target, profile);
+    plan.size_bytes = 16 << 20;
+    plan.passes = 1;
+    plan.measure_secs = 1;
+    plan.interval_secs = 0;
+    plan.flush_page_cache = false;
+    plan
+}
+
+/// Runs fio on a job file (stdin), as a person would with the stored job file, and reads
+/// the figures from its JSON directly (not through the runner's or bench's code).
+pub fn fio_direct(job_file: &str) -> Figures {
+    use std::io::Write;
+    let mut child = Command::new("nice")
+        .args(["-n", "19", "fio", "--output-format=json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(job_file.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "fio: {}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let job = &json["jobs"][0];
+    let dir =
+        if job["write"]["io_bytes"].as_f64().unwrap_or(0.0) > 0.0 { &job["write"] } else { &job["read"] };
+    Figures {
+        mbps: dir["bw_bytes"].as_f64().unwrap() / 1e6,
+        iops: dir["iops"].as_f64().unwrap(),
+        latency_us: dir["clat_ns"]["mean"].as_f64().unwrap() / 1000.0,
+    }
+}
+
+/// A job file with its `filename=` pointed elsewhere.
+pub fn with_filename(job_file: &str, filename: &Path) -> String {
+    job_file
+        .lines()
+        .map(|l| {
+            if l.starts_with("filename=") {
+                format!("filename={}", filename.display())
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// fio's job processes (its children) now.
+pub fn fio_jobs(fio_pid: u32) -> Vec<u32> {
+    fs::read_to_string(format!("/proc/{fio_pid}/task/{fio_pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// Whether a process is gone (or a zombie waiting for init: it runs no more I/O).
+pub fn gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rfind(')').is_some_and(|i| stat[i + 2..].starts_with('Z')),
+    }
+}
+
+/// A plan whose first random read test runs a few seconds (256 MiB at queue depth 1 is
+/// more than 3 s of 4 KiB reads here), so that a test can act while fio's jobs run.
+pub fn long_plan(target: Target) -> Plan {
+    let mut plan = quick_plan(target, "kdiskmark-real".parse().unwrap());
+    plan.size_bytes = 256 << 20;
+    plan.measure_secs = 3;
+    plan
+}
+
+/// Whether this progress report is a tick (fio running for a second) of the random read.
+pub fn random_read_running(p: &runner::Progress) -> bool {
+    p.phase == runner::Phase::Measuring
+        && p.test == "RND4K Q1T1"
+        && p.op == Some(bench::Op::Read)
+        && p.fio_pid.is_some_and(|pid| !fio_jobs(pid).is_empty())
+}
