@@ -34,7 +34,7 @@ pub enum RunError {
     NotABlockDevice(PathBuf),
     #[error("{0}: a path fio cannot take (line break or NUL in it)")]
     BadPath(PathBuf),
-    #[error("{device}: writing to a raw device destroys its data; refused unless destructive is set")]
+    #[error("{device}: writing to a raw device destroys its data; refused unless --destructive is given")]
     NotConfirmed { device: PathBuf },
     #[error("{device}: {what} is mounted on {mount_point}; unmount it first")]
     Mounted { device: PathBuf, what: String, mount_point: String },
@@ -42,9 +42,9 @@ pub enum RunError {
     InUse { device: PathBuf, holder: String },
     #[error("{path}: {available} bytes available, the test needs {needed}")]
     NoRoom { path: PathBuf, available: u64, needed: u64 },
-    #[error("{path}: on {fs_type}, which keeps files in memory: direct I/O would measure RAM, not a drive; set buffered to run there anyway (the result is then marked buffered)")]
+    #[error("{path}: on {fs_type}, which keeps files in memory: direct I/O would measure RAM, not a drive; give --buffered to run there anyway (the result is then marked buffered)")]
     InMemory { path: PathBuf, fs_type: &'static str },
-    #[error("{path}: this filesystem does not support O_DIRECT ({source}); set buffered to run through the page cache (the result is then marked buffered)")]
+    #[error("{path}: this filesystem does not support O_DIRECT ({source}); give --buffered to run through the page cache (the result is then marked buffered)")]
     NoDirectIo { path: PathBuf, source: io::Error },
     #[error("{0}: read-only filesystem")]
     ReadOnly(PathBuf),

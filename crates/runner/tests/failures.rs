@@ -245,7 +245,7 @@ fn tmpfs_is_refused_unless_buffered_and_then_marked_buffered() {
     let err = runner::check(&plan).unwrap_err();
     println!("{err}");
     assert!(matches!(err, RunError::InMemory { fs_type: "tmpfs", .. }), "{err}");
-    assert!(err.to_string().contains("set buffered"));
+    assert!(err.to_string().contains("--buffered"));
 
     plan.buffered = true;
     let run = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap();

@@ -1,0 +1,215 @@
+//! `ssdbase bench` end to end: the real binary measures a real filesystem with the real
+//! fio, probes it, sends the result to a real `ssdbase serve`, and the result appears on
+//! its drive's page with the runner's record. A loop device holding ext4 when running as
+//! root (loop devices need it), else a plain directory.
+
+mod common;
+
+use common::http;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A short run: the smallest size, one pass of one second per test, no pauses.
+const QUICK: &[&str] = &["--size", "16MiB", "--passes", "1", "--time", "1", "--interval", "0"];
+
+fn ssdbase_bench(target: &Path, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+        .arg("bench")
+        .arg(target)
+        .args(QUICK)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// An ext4 filesystem on a loop device, mounted on a temporary directory; unmounted,
+/// detached and deleted when dropped. `None` (with the reason printed) when this
+/// machine cannot make one.
+struct LoopExt4 {
+    dir: PathBuf,
+    image: PathBuf,
+    device: String,
+    mount: PathBuf,
+}
+
+impl LoopExt4 {
+    fn make(mib: u64) -> Option<LoopExt4> {
+        let run = |cmd: &mut Command| cmd.output().ok().filter(|o| o.status.success());
+        if !run(Command::new("id").arg("-u")).is_some_and(|o| o.stdout.starts_with(b"0\n")) {
+            println!("skipping the loop device: not root");
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("ssdbase-bench-loop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let image = dir.join("disk.img");
+        std::fs::File::create(&image).unwrap().set_len(mib * 1024 * 1024).unwrap();
+        let Some(out) = run(Command::new("losetup").args(["-f", "--show"]).arg(&image)) else {
+            println!("skipping the loop device: losetup failed");
+            let _ = std::fs::remove_dir_all(&dir);
+            return None;
+        };
+        let device = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let mount = dir.join("mnt");
+        std::fs::create_dir_all(&mount).unwrap();
+        let fs = LoopExt4 { dir, image, device, mount };
+        assert!(run(Command::new("mkfs.ext4").args(["-q", &fs.device])).is_some(), "mkfs.ext4 {}", fs.device);
+        assert!(run(Command::new("mount").arg(&fs.device).arg(&fs.mount)).is_some(), "mount {}", fs.device);
+        Some(fs)
+    }
+}
+
+impl Drop for LoopExt4 {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.mount).status();
+        let _ = Command::new("losetup").args(["-d", &self.device]).status();
+        let _ = std::fs::remove_file(&self.image);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn a_run_is_measured_probed_sent_and_shown_on_its_drives_page() {
+    let loop_fs = LoopExt4::make(128);
+    let plain = tempdir("plain");
+    let (target, filesystem) = match &loop_fs {
+        Some(fs) => (fs.mount.clone(), Some("ext4")),
+        None => (plain.clone(), None),
+    };
+    let db = tempdir("db").join("bench.sqlite");
+    let (mut server, addr) = common::start_server(&format!("sqlite://{}", db.display()), &[], &[]);
+
+    // What would be sent, as JSON: the result in the public format, the tags, the record.
+    let out = ssdbase_bench(
+        &target,
+        &["--json", "--tag", "vendor=SSDBase", "--tag", "model=Loop Test", "--tag", "capacity_gb=1"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    let result = &body["result"];
+    assert_eq!(result["tool"], "ssdbase-bench", "{body}");
+    assert!(result["engine"].as_str().unwrap().starts_with("fio-"), "{body}");
+    let metrics = result["metrics"].as_array().unwrap();
+    assert!(metrics.len() >= 8, "KDiskMark's default set is 4 tests × read and write: {body}");
+    assert!(metrics.iter().all(|m| m["mbps"].as_f64().is_some_and(|v| v > 0.0)), "{body}");
+    let runner = &body["runner"];
+    assert!(runner["fio_version"].as_str().unwrap().starts_with("fio-"), "{runner}");
+    assert!(runner["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|j| j["job"].as_str().unwrap().contains("direct=1")));
+    assert_eq!(runner["typed"], serde_json::json!(["vendor", "model", "capacity_gb"]));
+    let fact = |field: &str| {
+        runner["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["field"] == field)
+            .map(|f| f["value"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        fact("driver_version").as_deref(),
+        Some(std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap().trim())
+    );
+    if let Some(fs) = filesystem {
+        assert_eq!(fact("filesystem").as_deref(), Some(fs), "{runner}");
+        assert_eq!(body["tags"]["platform"]["filesystem"], fs);
+    }
+    // No test file is left behind.
+    assert_eq!(leftovers(&target), Vec::<String>::new());
+
+    // Sent to the server: stored, identified as a new drive, shown on its page.
+    let url = format!("http://{addr}");
+    let out = ssdbase_bench(
+        &target,
+        &["--tag", "vendor=SSDBase", "--tag", "model=Loop Test", "--tag", "capacity_gb=1", "--submit", &url],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("SEQ1M Q8T1"), "the table: {stdout}");
+    let page = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Its drive's page: "))
+        .unwrap_or_else(|| panic!("{}", text(&out)));
+    let drive_id = page.rsplit('/').next().unwrap();
+    let drive = http(addr, "GET", &format!("/api/v1/drives/{drive_id}"), &[], b"").unwrap();
+    assert_eq!(drive.status, 200, "{}", drive.body);
+    let drive = drive.json();
+    assert_eq!(drive["drive"]["vendor"], "SSDBase", "{drive}");
+    let id = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Stored as result "))
+        .and_then(|l| l.split(':').next())
+        .unwrap();
+    let view = http(addr, "GET", &format!("/api/v1/results/{id}"), &[], b"").unwrap().json();
+    assert_eq!(view["tags"]["drive"]["sku"], drive_id);
+    assert_eq!(view["upload"]["runner"]["runner_version"], env!("CARGO_PKG_VERSION"));
+    let pools = drive.to_string();
+    assert!(pools.contains(&format!("{id}")), "the drive page lists the result: {drive}");
+    assert_eq!(leftovers(&target), Vec::<String>::new());
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+    let _ = std::fs::remove_dir_all(&plain);
+}
+
+#[test]
+fn bad_requests_are_refused_before_anything_runs() {
+    let dir = tempdir("refused");
+    let refused = |extra: &[&str], says: &str| {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_ssdbase")).arg("bench").arg(&dir).args(extra).output().unwrap();
+        assert!(!out.status.success(), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "expected {says:?} in: {}", text(&out));
+    };
+    refused(&["--passes", "10"], "pass");
+    refused(&["--size", "8MiB"], "16 MiB");
+    refused(&["--profile", "atto"], "atto");
+    refused(&["--tag", "colour=red"], "no tag field \"colour\"");
+    refused(&["--tag", "capacity_gb=big"], "capacity_gb");
+    refused(&["--raw-device", "--destructive"], "");
+    // A tmpfs refuses O_DIRECT: refused unless --buffered.
+    if Path::new("/dev/shm").is_dir() {
+        let out = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+            .args(["bench", "/dev/shm"])
+            .args(QUICK)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{}", text(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--buffered"), "{}", text(&out));
+        let out =
+            ssdbase_bench(Path::new("/dev/shm"), &["--buffered", "--json", "--profile", "kdiskmark-peak"]);
+        assert!(out.status.success(), "{}", text(&out));
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(body["result"]["family"], "fio-buffered", "never pooled with direct I/O");
+        assert_eq!(body["runner"]["buffered"], true);
+    }
+    assert_eq!(leftovers(&dir), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempdir(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssdbase-bench-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Files in `dir` other than the filesystem's own.
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "lost+found")
+        .collect()
+}
