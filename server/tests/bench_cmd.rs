@@ -213,3 +213,38 @@ fn leftovers(dir: &Path) -> Vec<String> {
         .filter(|n| n != "lost+found")
         .collect()
 }
+
+#[test]
+fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempdir("interrupted");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+        .arg("bench")
+        .arg(&dir)
+        .args(["--size", "16MiB", "--passes", "3", "--time", "5", "--interval", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    // Interrupted while fio measures, with the test file in place.
+    let measuring = lines.by_ref().map_while(Result::ok).find(|l| l.contains("pass 1 of 3"));
+    assert!(measuring.is_some(), "no progress line before the end");
+    assert_eq!(leftovers(&dir).len(), 1, "the test file is there while measuring");
+    let started = std::time::Instant::now();
+    send_signal(child.id(), "INT");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "stopped at once, not after the pass");
+    assert!(rest.iter().any(|l| l.contains("cancelled")), "{rest:?}");
+    assert_eq!(leftovers(&dir), Vec::<String>::new(), "the test file is removed");
+    let fio_left = Command::new("pgrep").args(["-f", &dir.display().to_string()]).output().unwrap();
+    assert!(fio_left.stdout.is_empty(), "fio still runs: {}", String::from_utf8_lossy(&fio_left.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kill -SIG PID` through the kill program (no unsafe libc call in the test).
+fn send_signal(pid: u32, signal: &str) {
+    assert!(Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap().success());
+}
