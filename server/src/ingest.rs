@@ -149,6 +149,10 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
     Ok(())
 }
 
+/// At most this many drives of one model line are a tag's candidates (a model line has a
+/// handful of capacities; more is a vendor naming many drives alike).
+const MODEL_LINE_CANDIDATES: i64 = 12;
+
 /// The drives an ingest may name or find: drives given up front (a dataset's own, the
 /// seeds'), drives this ingest created, then the database's. Each drive is read once.
 pub struct Catalogue<'a> {
@@ -296,6 +300,14 @@ impl<'a> Catalogue<'a> {
                 _ => return Ok(Some(Found::Ambiguous(ids))),
             }
         }
+        // A model line without a capacity is one of its capacities, but which is for
+        // the person to say: the drives it may be are candidates, never a guess.
+        if let Some((from, to)) = identity.model_line_range() {
+            let ids = self.ids_in_key_range(&from, &to).await.map_err(Refused::Storage)?;
+            if !ids.is_empty() {
+                return Ok(Some(Found::Ambiguous(ids)));
+            }
+        }
         let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else {
             return Ok(Some(Found::Unknown));
         };
@@ -320,6 +332,24 @@ impl<'a> Catalogue<'a> {
         }
         self.known.insert(drive.id.clone(), drive.clone());
         Ok(Some(Found::New(drive)))
+    }
+
+    /// The ids of the drives with a key in [`from`, `to`), sorted, each once: those
+    /// given up front and at most [`MODEL_LINE_CANDIDATES`] of the database's.
+    async fn ids_in_key_range(&mut self, from: &str, to: &str) -> StorageResult<Vec<String>> {
+        let mut ids: Vec<String> = self
+            .known
+            .values()
+            .filter(|d| identity::keys_of(d).iter().any(|k| k.as_str() >= from && k.as_str() < to))
+            .map(|d| d.id.clone())
+            .collect();
+        if let Some(storage) = self.storage {
+            let found = storage.search_drives(from, to, MODEL_LINE_CANDIDATES).await?;
+            ids.extend(found.into_iter().map(|row| row.drive.id));
+        }
+        ids.sort();
+        ids.dedup();
+        Ok(ids)
     }
 
     fn has_key(&self, drive: &DriveSku, key: &str) -> bool {

@@ -332,6 +332,19 @@ impl Identity {
         name_key(self.vendor.as_deref()?, &self.model_words, self.capacity_gb?)
     }
 
+    /// The key range of every capacity of this identity's model line, [from, to), when
+    /// it names a vendor and model but no capacity ("Crucial MX500"): the drives it may
+    /// be, none of which it may be taken for without asking.
+    pub fn model_line_range(&self) -> Option<(String, String)> {
+        if self.capacity_gb.is_some() {
+            return None;
+        }
+        let vendor = self.vendor.as_deref().filter(|v| !v.is_empty())?;
+        let model = self.model_words.concat();
+        // '}' follows '|': every "n:vendor|model|<capacity>" key sorts inside.
+        (!model.is_empty()).then(|| (format!("n:{vendor}|{model}|"), format!("n:{vendor}|{model}}}")))
+    }
+
     /// The keys to look this identity up by, most exact first: each inner list is one
     /// round, and a later round is asked only when no drive matched an earlier one.
     /// Round one: the name and the compact forms; round two: the same without a trailing

@@ -250,6 +250,19 @@ pub async fn ambiguous_and_unknown_drives_are_stored_without_a_guess(app: &TestA
         assert_eq!(count(&after, d), count(&before, d), "{d}");
     }
 
+    // A model line without its capacity: each capacity is a candidate, none is chosen.
+    let id = post_with_drive(app, 337.5, json!({"vendor": "Plextor", "model": "PX-M2S"})).await;
+    let tag = stored_drive_tag(app, id).await;
+    assert_eq!(tag["identified_by"], "ambiguous", "{tag}");
+    let candidates = tag["candidates"].as_array().unwrap();
+    for d in ["plextor-px-m2s-128gb", "plextor-px-m2s-256gb"] {
+        assert!(candidates.contains(&json!(d)), "{tag}");
+    }
+    assert!(candidates.iter().all(|c| c.as_str().unwrap().starts_with("plextor-px-m2s-")), "{tag}");
+    // As a screenshot's comment names it, proposed as those candidates.
+    let named = app.get("/api/v1/drives/identify?text=Plextor%20PX-M2S").await.json();
+    assert_eq!(named["identified_by"], "ambiguous", "{named}");
+
     // No drive named: stored as unknown.
     let r = app.post_json("/api/v1/results", &json!({"result": a_result(334.0), "tags": {}})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
