@@ -130,7 +130,12 @@ fn show(r: ResultView) -> impl IntoView {
                 }}
             </p>
         })}
-        {r.upload.as_ref().and_then(|u| u.runner.clone()).map(runner_record)}
+        // The runner's record as the server renders it: its decoder stays out of every
+        // page that reads results.
+        {(r.result.tool == bench::Tool::SsdbaseBench).then(|| view! {
+            <h2 id="runner">"Measured with ssdbase bench"</h2>
+            <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
+        })}
         <h2>"Measured on"</h2>
         <Tags tags=r.tags.clone() />
         <dl class="facts">
@@ -150,43 +155,6 @@ fn show(r: ResultView) -> impl IntoView {
             <a rel="external" href=format!("/api/v1/results/{}", r.id)>"JSON"</a>
             "."
         </p>
-    }
-}
-
-/// How `ssdbase bench` says it measured the result: the facts it found with where it
-/// read each, what the person typed instead, and the fio job of every test. Worded as
-/// the upload's account, since the server cannot prove where an upload came from.
-fn runner_record(run: api_types::RunnerRecord) -> impl IntoView {
-    let typed = run.typed.clone();
-    view! {
-        <h2 id="runner">"Measured with ssdbase bench"</h2>
-        <p>
-            {format!(
-                "The upload says ssdbase bench {} measured this result with {}{}, and found the facts below itself; \
-                 SSDBase cannot prove where an upload came from.",
-                run.runner_version,
-                run.fio_version,
-                if run.buffered { " through the page cache (buffered: not comparable with direct I/O)" } else { " (direct I/O)" },
-            )}
-        </p>
-        <div class="table-wrap">
-            <table id="runner-facts">
-                <thead>
-                    <tr><th scope="col">"Fact"</th><th scope="col">"Value"</th><th scope="col">"How it was found"</th></tr>
-                </thead>
-                <tbody>
-                    {run.facts.into_iter().map(|f| view! {
-                        <tr><td>{f.field.replace('_', " ")}</td><td>{f.value}</td><td>{f.source}</td></tr>
-                    }).collect_view()}
-                    {typed.into_iter().map(|field| view! {
-                        <tr><td>{field.replace('_', " ")}</td><td>"(see the tags)"</td><td>"typed by hand (--tag)"</td></tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        </div>
-        {run.jobs.into_iter().map(|j| view! {
-            <details class="fio-job"><summary>{format!("fio job: {}", j.test)}</summary><pre>{j.job}</pre></details>
-        }).collect_view()}
     }
 }
 

@@ -49,8 +49,11 @@ pub struct UploadView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub ocr: Option<Provenance>,
-    /// How `ssdbase bench` says it measured the result, when it sent it.
+    /// How `ssdbase bench` says it measured the result, when it sent it. The site does
+    /// not read it here (it shows `/results/{id}/runner?format=html`), so that its decoder
+    /// is not in the download of every page that reads a result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", serde(skip_deserializing))]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub runner: Option<crate::RunnerRecord>,
 }

@@ -8,7 +8,7 @@ use super::extract::{PathParam, QueryPairs};
 use super::{edit, result_url, submit, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::{cursor_after, StoredResult};
-use api_types::{ListResponse, ResultView, UploadView};
+use api_types::{ListResponse, ResultView, RunnerRecord, UploadView};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list, submit::submit))
         .routes(routes!(get_one, edit::edit, edit::delete))
         .routes(routes!(upload))
+        .routes(routes!(runner_record))
         .routes(routes!(edit::hide))
         .routes(routes!(edit::restore))
 }
@@ -144,6 +145,108 @@ async fn upload(
         body,
     )
         .into_response())
+}
+
+/// `format` of a result's runner record: JSON, or the HTML the result page shows.
+#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum RecordFormat {
+    Json,
+    Html,
+}
+
+/// How `ssdbase bench` says it measured a result
+///
+/// The runner's record sent with the result (also in the result's `upload.runner`): its
+/// version and fio's, each test's fio job, every fact it found with where it was read,
+/// the fields typed by hand. `format=html` is the fragment the result page shows. 404
+/// when the result did not come from the runner.
+#[utoipa::path(
+    get,
+    path = "/results/{id}/runner",
+    operation_id = "get_result_runner",
+    tag = "results",
+    params(
+        ("id" = i64, Path, description = "Result id"),
+        ("format" = inline(Option<RecordFormat>), Query, description = "`json` (default) or `html`"),
+    ),
+    security((), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "The record", content((RunnerRecord = "application/json"), (String = "text/html"))),
+        (status = 400, description = "The id is not a whole number, or a parameter that does not read", body = ErrorBody),
+        (status = 404, description = "No such result, hidden, or not measured by ssdbase bench", body = ErrorBody),
+    )
+)]
+async fn runner_record(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    let mut format = RecordFormat::Json;
+    for (name, value) in &pairs {
+        format = match (name.as_str(), value.as_str()) {
+            ("format", "json") => RecordFormat::Json,
+            ("format", "html") => RecordFormat::Html,
+            ("format", _) => {
+                return Err(ApiError::bad_request(format!("format must be json or html, not {value:?}"), Some(name.clone())))
+            }
+            _ => return Err(ApiError::bad_request(format!("unknown parameter {name:?}; expected format"), Some(name.clone()))),
+        };
+    }
+    visible_result(&state, &headers, id).await?;
+    let Some(record) = state.storage.upload_info(id).await?.and_then(|u| u.runner) else {
+        return Err(ApiError::not_found(format!("result {id} was not sent by ssdbase bench"), Some("id".into())));
+    };
+    Ok(match format {
+        RecordFormat::Json => Json(record).into_response(),
+        RecordFormat::Html => super::rated::html_response(runner_fragment(&record)),
+    })
+}
+
+/// The record as the result page shows it, worded as the upload's account: the server
+/// cannot prove where an upload came from. Every stored text is escaped.
+fn runner_fragment(run: &RunnerRecord) -> String {
+    use super::share::escape;
+    use std::fmt::Write;
+    let io = if run.buffered {
+        " through the page cache (buffered: never compared with direct I/O)"
+    } else {
+        " (direct I/O)"
+    };
+    let mut html = format!(
+        "<p>The upload says ssdbase bench {} measured this result with {}{io}, and found the facts below \
+         itself; SSDBase cannot prove where an upload came from.</p>\n<div class=\"table-wrap\"><table id=\"runner-facts\">\
+         <thead><tr><th scope=\"col\">Fact</th><th scope=\"col\">Value</th><th scope=\"col\">How it was found</th></tr></thead><tbody>",
+        escape(&run.runner_version),
+        escape(&run.fio_version),
+    );
+    for f in &run.facts {
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&f.field.replace('_', " ")),
+            escape(&f.value),
+            escape(&f.source)
+        );
+    }
+    for field in &run.typed {
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>(see the tags)</td><td>typed by hand (--tag)</td></tr>",
+            escape(&field.replace('_', " "))
+        );
+    }
+    html.push_str("</tbody></table></div>\n");
+    for j in &run.jobs {
+        let _ = write!(
+            html,
+            "<details class=\"fio-job\"><summary>fio job: {}</summary><pre>{}</pre></details>\n",
+            escape(&j.test),
+            escape(&j.job)
+        );
+    }
+    html
 }
 
 /// Browse and search results
