@@ -159,13 +159,15 @@ impl Profile {
     /// KDiskMark's default: Default profile, Standard preset (appsettings.cpp:86-89).
     pub const KDISKMARK: Profile = Profile::new(Method::KDiskMark, Set::Default, Preset::Standard);
 
-    /// Every profile, in the order a help text lists them.
+    /// Every profile, in the order a help text lists them. The Real and Demo sets are the
+    /// same under both presets, so they are listed once (Standard).
     pub fn all() -> Vec<Profile> {
         let mut all = Vec::new();
         for method in [Method::KDiskMark, Method::Cdm8] {
             for set in [Set::Default, Set::Peak, Set::Real, Set::Demo] {
-                for preset in [Preset::Standard, Preset::Nvme] {
-                    all.push(Profile { method, set, preset });
+                all.push(Profile { method, set, preset: Preset::Standard });
+                if matches!(set, Set::Default | Set::Peak) {
+                    all.push(Profile { method, set, preset: Preset::Nvme });
                 }
             }
         }
