@@ -9,8 +9,9 @@
 //! Not asserted: ±5 %. On this shared 2-core VM one pass of the same job file varies
 //! from round to round by far more than that, for fio alone as for the runner (measured
 //! in one run: 1662–3549 MB/s for one sequential write pass on the plain directory,
-//! 110–7969 MB/s across the loop device's passes), and three full runs of this test gave
-//! the runner's medians −31 … +30 % from fio's with the sign changing from run to run.
+//! 110–7969 MB/s across the loop device's passes), and four full runs of this test gave
+//! the runner's MB/s medians −52 … +30 % from fio's, the sign changing from run to run
+//! and from figure to figure (no bias of one side: noise).
 //! Asserted instead, per figure: the runner's runs and fio's overlap (neither side's
 //! every run beats the other's every run: a rank test that two equal processes fail
 //! with probability 2/252 < 1 % at 5 rounds each).
