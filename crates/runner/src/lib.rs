@@ -533,7 +533,7 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
     result
 }
 
-/// KDiskMark's OS line (mainwindow.cpp:662-663): `debian 12 [linux 6.1.0-18-amd64]`.
+/// KDiskMark's OS line (mainwindow.cpp:654-655): `debian 12 [linux 6.1.0-18-amd64]`.
 fn os_name() -> Option<String> {
     let release = fs::read_to_string("/etc/os-release").unwrap_or_default();
     let field = |key: &str| {

@@ -125,9 +125,9 @@ pub enum Set {
 /// KDiskMark's `BenchmarkPreset` (global.h:54-57), CrystalDiskMark's Settings menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// KDiskMark "Standard", CrystalDiskMark "Default" (DiskMarkDlg.cpp:1160-1164).
+    /// KDiskMark "Standard", CrystalDiskMark "Default" (DiskMarkDlg.cpp:1160-1165).
     Standard,
-    /// "NVMe SSD" (DiskMarkDlg.cpp:1185-1189, "NVMe SSD Ver.8").
+    /// "NVMe SSD" (DiskMarkDlg.cpp:1183-1188, "NVMe SSD Ver.8").
     Nvme,
 }
 
@@ -159,13 +159,15 @@ impl Profile {
     /// KDiskMark's default: Default profile, Standard preset (appsettings.cpp:86-89).
     pub const KDISKMARK: Profile = Profile::new(Method::KDiskMark, Set::Default, Preset::Standard);
 
-    /// Every profile, in the order a help text lists them.
+    /// Every profile, in the order a help text lists them. The Real and Demo sets are the
+    /// same under both presets, so they are listed once (Standard).
     pub fn all() -> Vec<Profile> {
         let mut all = Vec::new();
         for method in [Method::KDiskMark, Method::Cdm8] {
             for set in [Set::Default, Set::Peak, Set::Real, Set::Demo] {
-                for preset in [Preset::Standard, Preset::Nvme] {
-                    all.push(Profile { method, set, preset });
+                all.push(Profile { method, set, preset: Preset::Standard });
+                if matches!(set, Set::Default | Set::Peak) {
+                    all.push(Profile { method, set, preset: Preset::Nvme });
                 }
             }
         }
@@ -177,7 +179,7 @@ impl Profile {
     pub fn tests(&self) -> Vec<TestSpec> {
         let nvme = self.preset == Preset::Nvme;
         match self.set {
-            // appsettings.cpp:333-346; DiskMarkDlg.cpp:1161-1164 and 1186-1189.
+            // appsettings.cpp:333-346; DiskMarkDlg.cpp:1162-1165 and 1185-1188.
             Set::Default if nvme => vec![seq(1024, 8, 1), seq(128, 32, 1), rnd(4, 32, 16), rnd(4, 1, 1)],
             Set::Default => vec![seq(1024, 8, 1), seq(1024, 1, 1), rnd(4, 32, 1), rnd(4, 1, 1)],
             // appsettings.cpp:352-358; DiskMarkDlg.cpp tests 4 and 5.
@@ -217,7 +219,7 @@ impl Profile {
     /// The name stored as the result's `profile`: the program's own profile name, with
     /// the preset when it is not the standard one, e.g. `KDiskMark Peak Performance
     /// (NVMe SSD)`, `CrystalDiskMark 8 Default`. KDiskMark's names are its export's
-    /// (mainwindow.cpp:657); CrystalDiskMark 8's are its export's `Profile:` line.
+    /// (mainwindow.cpp:637); CrystalDiskMark 8's are its export's `Profile:` line.
     pub fn name(&self) -> String {
         let (program, set) = match self.method {
             Method::KDiskMark => (
