@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use api_types::{ProbedFact, RunnerJob, RunnerRecord, SubmitBody, SubmitResponse};
-use bench::{DataPattern, Tags, ToolFamily};
+use bench::{DataPattern, Tags};
 use runner::{Phase, Plan, Profile, Progress, Target};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -117,9 +117,6 @@ fn bench(args: &BenchArgs) -> Result<()> {
     result.tool = bench::Tool::SsdbaseBench;
     result.tool_version = Some(env!("CARGO_PKG_VERSION").to_string());
     result.engine = Some(run.fio_version.clone());
-    if plan.buffered {
-        result.family = Some(ToolFamily::FioBuffered);
-    }
     let record =
         RunnerRecord {
             runner_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -412,6 +412,29 @@ async fn a_runners_record_is_kept_with_its_result_and_only_with_one(app: &TestAp
     // The stored upload is what was sent, the record included.
     let upload = app.get(&format!("/api/v1/results/{id}/upload")).await;
     assert!(upload.text.contains("sysfs /sys/block/nvme0n1/device/model"), "{}", upload.text);
+    // On its own, and as the HTML the result page shows, every text escaped.
+    assert_eq!(app.get(&format!("/api/v1/results/{id}/runner")).await.json(), runner);
+    let html = app.get(&format!("/api/v1/results/{id}/runner?format=html")).await;
+    assert!(
+        html.text.contains("sysfs /sys/block/nvme0n1/device/model") && html.text.contains("<details"),
+        "{}",
+        html.text
+    );
+    assert!(html.text.contains("typed by hand"), "{}", html.text);
+    let mut marked = runner.clone();
+    marked["facts"][0]["value"] = json!("<script>x</script>");
+    let r = app.post_json("/api/v1/results", &json!({"result": a_result(325.0), "runner": marked})).await;
+    let other = r.json()["id"].as_i64().unwrap();
+    let html = app.get(&format!("/api/v1/results/{other}/runner?format=html")).await.text;
+    assert!(html.contains("&lt;script&gt;x&lt;/script&gt;") && !html.contains("<script>"), "{html}");
+    app.get(&format!("/api/v1/results/{id}/runner?format=xml"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("format"));
+    let plain = app.post_json("/api/v1/results", &json!({"result": a_result(326.0)})).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    app.get(&format!("/api/v1/results/{plain}/runner")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+
     // A result file was measured by whatever wrote it, whatever a record beside it says.
     app.post_json("/api/v1/results", &json!({"text": CDM3, "runner": runner}))
         .await

@@ -154,8 +154,15 @@ fn a_run_is_measured_probed_sent_and_shown_on_its_drives_page() {
     let view = http(addr, "GET", &format!("/api/v1/results/{id}"), &[], b"").unwrap().json();
     assert_eq!(view["tags"]["drive"]["sku"], drive_id);
     assert_eq!(view["upload"]["runner"]["runner_version"], env!("CARGO_PKG_VERSION"));
-    let pools = drive.to_string();
-    assert!(pools.contains(&format!("{id}")), "the drive page lists the result: {drive}");
+    // Counted on its drive's page, and listed among its results.
+    let on_page: Vec<String> =
+        drive["results"].as_array().unwrap().iter().map(|r| r["id"].to_string()).collect();
+    assert_eq!(on_page, [id.to_string()], "{drive}");
+    assert_eq!(drive["results"][0]["tool"], "ssdbase-bench");
+    let listed = http(addr, "GET", &format!("/api/v1/results?drive={drive_id}"), &[], b"").unwrap().json();
+    let ids: Vec<String> =
+        listed["results"].as_array().unwrap().iter().map(|r| r["id"].to_string()).collect();
+    assert_eq!(ids, [id.to_string()], "{listed}");
     assert_eq!(leftovers(&target), Vec::<String>::new());
     server.kill().unwrap();
     server.wait().unwrap();

@@ -491,6 +491,11 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
     result.engine = Some(fio_version.to_string());
     result.profile =
         Some(if plan.buffered { format!("{} [buffered]", profile.name()) } else { profile.name() });
+    // Through the page cache the cache is measured with the drive: a family of its own,
+    // so these figures never pool with direct I/O, whatever the tests.
+    if plan.buffered {
+        result.family = Some(bench::ToolFamily::FioBuffered);
+    }
     result.test_size_bytes = Some(plan.size_bytes);
     result.passes = Some(plan.passes);
     result.data_pattern = Some(plan.pattern);

@@ -252,6 +252,7 @@ fn tmpfs_is_refused_unless_buffered_and_then_marked_buffered() {
     let r = &run.result;
     println!("{:?} {:?}\n{}", r.profile, r.comment, runner::cdm_table(r));
     assert_eq!(r.profile.as_deref(), Some("KDiskMark Demo [buffered]"));
+    assert_eq!(r.family(), bench::ToolFamily::FioBuffered, "never pooled with direct I/O");
     assert!(r.comment.as_deref().unwrap().starts_with("ioengine=libaio, direct=0"));
     assert!(run.jobs.iter().all(|j| j.job_file.contains("\ndirect=0\n")));
     assert!(common::leftovers(&tmpfs.path).is_empty());

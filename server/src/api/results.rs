@@ -189,14 +189,25 @@ async fn runner_record(
             ("format", "json") => RecordFormat::Json,
             ("format", "html") => RecordFormat::Html,
             ("format", _) => {
-                return Err(ApiError::bad_request(format!("format must be json or html, not {value:?}"), Some(name.clone())))
+                return Err(ApiError::bad_request(
+                    format!("format must be json or html, not {value:?}"),
+                    Some(name.clone()),
+                ))
             }
-            _ => return Err(ApiError::bad_request(format!("unknown parameter {name:?}; expected format"), Some(name.clone()))),
+            _ => {
+                return Err(ApiError::bad_request(
+                    format!("unknown parameter {name:?}; expected format"),
+                    Some(name.clone()),
+                ))
+            }
         };
     }
     visible_result(&state, &headers, id).await?;
     let Some(record) = state.storage.upload_info(id).await?.and_then(|u| u.runner) else {
-        return Err(ApiError::not_found(format!("result {id} was not sent by ssdbase bench"), Some("id".into())));
+        return Err(ApiError::not_found(
+            format!("result {id} was not sent by ssdbase bench"),
+            Some("id".into()),
+        ));
     };
     Ok(match format {
         RecordFormat::Json => Json(record).into_response(),
@@ -239,9 +250,9 @@ fn runner_fragment(run: &RunnerRecord) -> String {
     }
     html.push_str("</tbody></table></div>\n");
     for j in &run.jobs {
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<details class=\"fio-job\"><summary>fio job: {}</summary><pre>{}</pre></details>\n",
+            "<details class=\"fio-job\"><summary>fio job: {}</summary><pre>{}</pre></details>",
             escape(&j.test),
             escape(&j.job)
         );

@@ -12,9 +12,13 @@
 //! 110–7969 MB/s across the loop device's passes), and four full runs of this test gave
 //! the runner's MB/s medians −52 … +30 % from fio's, the sign changing from run to run
 //! and from figure to figure (no bias of one side: noise).
-//! Asserted instead, per figure: the runner's runs and fio's overlap (neither side's
+//! Said instead, per figure: whether the runner's runs and fio's overlap (neither side's
 //! every run beats the other's every run: a rank test that two equal processes fail
 //! with probability 2/252 < 1 % at 5 rounds each).
+//!
+//! A benchmark, not a test (`cargo bench -p runner --bench accuracy`, about ten minutes;
+//! `SSDBASE_BENCH_ROUNDS` rounds, default 5): it measures, and what it measures on a
+//! noisy machine is a figure to read, not a pass or a fail.
 //!
 //! CrystalDiskMark's method (`cdm8-peak`: SEQ1M Q8T1 and RND4K Q32T1, read and write):
 //! its passes run for their whole time (`time_based`). KDiskMark's end after one sweep of
@@ -22,6 +26,7 @@
 //! anything to 5 % on a shared 2-core VM. 2 s per pass after CrystalDiskMark's 5 s
 //! warm-up; the direct runs repeat the same sequence (layout, warm-up, pass).
 
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use runner::{Figures, Method, Preset, Profile, Set, Target};
@@ -29,7 +34,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-const ROUNDS: usize = 5;
+fn rounds() -> usize {
+    std::env::var("SSDBASE_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(5)
+}
 
 type Key = (String, String);
 
@@ -43,7 +50,7 @@ fn compare_on(dir: &Path, what: &str) {
     let mut by_runner: BTreeMap<Key, Vec<Figures>> = BTreeMap::new();
     let mut direct: BTreeMap<Key, Vec<Figures>> = BTreeMap::new();
     let mut jobs = None;
-    for round in 0..ROUNDS {
+    for round in 0..rounds() {
         let runner_first = round % 2 == 0;
         for turn in 0..2 {
             if (turn == 0) == runner_first {
@@ -70,7 +77,8 @@ fn compare_on(dir: &Path, what: &str) {
     }
     assert!(common::leftovers(dir).is_empty());
 
-    println!("{what}: {ROUNDS} interleaved rounds, runner vs fio direct on the same job files");
+    println!("{what}: {} interleaved rounds", rounds());
+    println!("{what}: runner vs fio direct on the same job files");
     println!(
         "{:<22} {:>9} {:>9} {:>8} {:>12}",
         "test and figure", "runner", "fio", "medians", "paired ratio"
@@ -124,18 +132,21 @@ fn compare_on(dir: &Path, what: &str) {
         worst_paired * 100.0,
         worst_medians * 100.0
     );
-    assert!(failures.is_empty(), "{failures:#?}");
+    if failures.is_empty() {
+        println!("FIGURE {what}: every figure's runs overlap fio's");
+    }
+    for f in failures {
+        println!("FIGURE {what}: {f}");
+    }
 }
 
-#[test]
-fn figures_match_fio_on_a_plain_directory() {
+fn main() {
     let dir = common::Scratch::new("accuracy");
     compare_on(&dir.path, "plain directory (ext4 on virtio)");
-}
-
-#[test]
-fn figures_match_fio_on_ext4_on_a_loop_device() {
-    require_root!();
-    let fs_ = common::LoopFs::new(160);
-    compare_on(&fs_.mount_point, "ext4 on a loop device");
+    if common::is_root() {
+        let fs_ = common::LoopFs::new(160);
+        compare_on(&fs_.mount_point, "ext4 on a loop device");
+    } else {
+        println!("ext4 on a loop device: skipped (loop devices need root)");
+    }
 }
