@@ -294,6 +294,10 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         let p = app.post_json("/api/v1/proposals", &json!({"drive_id": C300_64, "aliases": [alias]})).await;
         proposals.push(p.json()["id"].as_i64().unwrap());
     }
+    let runner = json!({"runner_version": "0.1.0", "fio_version": "fio-3.33", "jobs": [{"test": "SEQ1M Q8T1 read", "job": "[read]\nrw=read\n"}]});
+    let measured =
+        app.post_json("/api/v1/results", &json!({"result": a_result(437.25), "runner": runner})).await.json();
+    let measured_id = measured["id"].as_i64().unwrap();
     let community = json!({"result": a_result(433.5), "tags": {"drive": {"vendor": "Test", "model": "Merge Me", "capacity_gb": 64}}});
     assert_eq!(app.post_json("/api/v1/results", &community).await.status, StatusCode::CREATED);
 
@@ -306,6 +310,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("post", "/results", "/results".into(), None, Some(json!({"result": a_result(432.5), "tags": {}}))),
         ("get", "/results/{id}", format!("/results/{seed_id}"), None, None),
         ("get", "/results/{id}/upload", format!("/results/{seed_id}/upload"), None, None),
+        ("get", "/results/{id}/runner", format!("/results/{measured_id}/runner"), None, None),
         (
             "patch",
             "/results/{id}",
