@@ -80,12 +80,14 @@ impl Drop for LoopExt4 {
 #[test]
 fn a_run_is_measured_probed_sent_and_shown_on_its_drives_page() {
     let loop_fs = LoopExt4::make(128);
-    let plain = tempdir("plain");
-    let (target, filesystem) = match &loop_fs {
-        Some(fs) => (fs.mount.clone(), Some("ext4")),
-        None => (plain.clone(), None),
+    let plain = loop_fs.is_none().then(|| tempdir("plain"));
+    let (target, filesystem) = match (&loop_fs, &plain) {
+        (Some(fs), _) => (fs.mount.clone(), Some("ext4")),
+        (None, Some(dir)) => (dir.to_path_buf(), None),
+        (None, None) => unreachable!("a plain directory without a loop device"),
     };
-    let db = tempdir("db").join("bench.sqlite");
+    let db_dir = tempdir("db");
+    let db = db_dir.join("bench.sqlite");
     let (mut server, addr) = common::start_server(&format!("sqlite://{}", db.display()), &[], &[]);
 
     // What would be sent, as JSON: the result in the public format, the tags, the record.
@@ -166,16 +168,18 @@ fn a_run_is_measured_probed_sent_and_shown_on_its_drives_page() {
     assert_eq!(leftovers(&target), Vec::<String>::new());
     server.kill().unwrap();
     server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(db.parent().unwrap());
-    let _ = std::fs::remove_dir_all(&plain);
 }
 
 #[test]
 fn bad_requests_are_refused_before_anything_runs() {
     let dir = tempdir("refused");
     let refused = |extra: &[&str], says: &str| {
-        let out =
-            Command::new(env!("CARGO_BIN_EXE_ssdbase")).arg("bench").arg(&dir).args(extra).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
+            .arg("bench")
+            .arg(dir.as_path())
+            .args(extra)
+            .output()
+            .unwrap();
         assert!(!out.status.success(), "{}", text(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "expected {says:?} in: {}", text(&out));
@@ -203,13 +207,28 @@ fn bad_requests_are_refused_before_anything_runs() {
         assert_eq!(body["runner"]["buffered"], true);
     }
     assert_eq!(leftovers(&dir), Vec::<String>::new());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn tempdir(what: &str) -> PathBuf {
+/// A temporary directory, removed when dropped (also when an assertion failed).
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempdir(what: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("ssdbase-bench-{what}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }
 
 /// Files in `dir` other than the filesystem's own.
@@ -227,7 +246,7 @@ fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
     let dir = tempdir("interrupted");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
         .arg("bench")
-        .arg(&dir)
+        .arg(dir.as_path())
         .args(["--size", "16MiB", "--passes", "3", "--time", "5", "--interval", "0"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -248,7 +267,6 @@ fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
     assert_eq!(leftovers(&dir), Vec::<String>::new(), "the test file is removed");
     let fio_left = Command::new("pgrep").args(["-f", &dir.display().to_string()]).output().unwrap();
     assert!(fio_left.stdout.is_empty(), "fio still runs: {}", String::from_utf8_lossy(&fio_left.stdout));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `kill -SIG PID` through the kill program (no unsafe libc call in the test).
