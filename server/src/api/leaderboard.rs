@@ -35,7 +35,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The fewest results a leaderboard line needs unless `min_results` says otherwise.
 pub const DEFAULT_MIN_RESULTS: usize = 3;
 
-/// `format` of the index and the leaderboard: JSON, or the HTML table the site shows.
+/// `format` of the index, the leaderboard and a result's runner record: JSON, or the
+/// HTML the site shows.
 #[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
 pub(super) enum PageFormat {
@@ -44,7 +45,7 @@ pub(super) enum PageFormat {
 }
 
 impl PageFormat {
-    fn parse(value: &str) -> ApiResult<PageFormat> {
+    pub(super) fn parse(value: &str) -> ApiResult<PageFormat> {
         match value {
             "json" => Ok(PageFormat::Json),
             "html" => Ok(PageFormat::Html),

@@ -5,6 +5,7 @@
 use super::browse::{format_cursor, parse_list_request, OutputFormat};
 use super::csv::{csv_response, to_csv};
 use super::extract::{PathParam, QueryPairs};
+use super::leaderboard::PageFormat;
 use super::{edit, result_url, submit, AppState};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::{cursor_after, StoredResult};
@@ -147,14 +148,6 @@ async fn upload(
         .into_response())
 }
 
-/// `format` of a result's runner record: JSON, or the HTML the result page shows.
-#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-enum RecordFormat {
-    Json,
-    Html,
-}
-
 /// How `ssdbase bench` says it measured a result
 ///
 /// The runner's record sent with the result (also in the result's `upload.runner`): its
@@ -168,7 +161,7 @@ enum RecordFormat {
     tag = "results",
     params(
         ("id" = i64, Path, description = "Result id"),
-        ("format" = inline(Option<RecordFormat>), Query, description = "`json` (default) or `html`"),
+        ("format" = inline(Option<PageFormat>), Query, description = "`json` (default) or `html`"),
     ),
     security((), ("admin_token" = [])),
     responses(
@@ -183,24 +176,17 @@ async fn runner_record(
     PathParam(id): PathParam<i64>,
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
-    let mut format = RecordFormat::Json;
+    let mut format = PageFormat::Json;
     for (name, value) in &pairs {
-        format = match (name.as_str(), value.as_str()) {
-            ("format", "json") => RecordFormat::Json,
-            ("format", "html") => RecordFormat::Html,
-            ("format", _) => {
-                return Err(ApiError::bad_request(
-                    format!("format must be json or html, not {value:?}"),
-                    Some(name.clone()),
-                ))
-            }
+        match name.as_str() {
+            "format" => format = PageFormat::parse(value)?,
             _ => {
                 return Err(ApiError::bad_request(
                     format!("unknown parameter {name:?}; expected format"),
                     Some(name.clone()),
                 ))
             }
-        };
+        }
     }
     visible_result(&state, &headers, id).await?;
     let Some(record) = state.storage.upload_info(id).await?.and_then(|u| u.runner) else {
@@ -210,8 +196,8 @@ async fn runner_record(
         ));
     };
     Ok(match format {
-        RecordFormat::Json => Json(record).into_response(),
-        RecordFormat::Html => super::rated::html_response(runner_fragment(&record)),
+        PageFormat::Json => Json(record).into_response(),
+        PageFormat::Html => super::rated::html_response(runner_fragment(&record)),
     })
 }
 
