@@ -4,39 +4,13 @@
 //!
 //! `cargo bench -p runner` (as root or not; a temp directory on the system's disk).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const ROUNDS: usize = 5;
-
-fn fio(job_file: &str) {
-    let mut child = Command::new("fio")
-        .args(["--output-format=json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fio on PATH");
-    child.stdin.take().unwrap().write_all(job_file.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
-fn with_filename(job_file: &str, filename: &std::path::Path) -> String {
-    job_file
-        .lines()
-        .map(|l| {
-            if l.starts_with("filename=") {
-                format!("filename={}", filename.display())
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -73,9 +47,9 @@ fn main() {
                 let run = jobs.as_ref().unwrap();
                 let file = dir.join("direct.tmp");
                 let start = Instant::now();
-                fio(&with_filename(&run.prepare_job_file, &file));
+                common::fio_json(&common::with_filename(&run.prepare_job_file, &file));
                 for job in &run.jobs {
-                    fio(&with_filename(&job.job_file, &file));
+                    common::fio_json(&common::with_filename(&job.job_file, &file));
                 }
                 fio_alone.push(start.elapsed());
                 std::fs::remove_file(&file).unwrap();

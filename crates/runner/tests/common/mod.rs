@@ -186,21 +186,27 @@ pub fn quick_plan(target: Target, profile: Profile) -> Plan {
     plan
 }
 
-/// Runs fio on a job file (stdin), as a person would with the stored job file, and reads
-/// the figures from its JSON directly (not through the runner's or bench's code).
-pub fn fio_direct(job_file: &str) -> Figures {
+/// Runs fio on a job file (stdin), as a person would with the stored job file: its JSON.
+/// At the runner's own priority, so that the two sides of a comparison run alike.
+pub fn fio_json(job_file: &str) -> Vec<u8> {
     use std::io::Write;
-    let mut child = Command::new("nice")
-        .args(["-n", "19", "fio", "--output-format=json", "-"])
+    let mut child = Command::new("fio")
+        .args(["--output-format=json", "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("fio on PATH");
     child.stdin.take().unwrap().write_all(job_file.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "fio: {}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    out.stdout
+}
+
+/// [`fio_json`], with the figures read from its JSON directly (not through the runner's
+/// or bench's code).
+pub fn fio_direct(job_file: &str) -> Figures {
+    let json: serde_json::Value = serde_json::from_slice(&fio_json(job_file)).unwrap();
     let job = &json["jobs"][0];
     let dir =
         if job["write"]["io_bytes"].as_f64().unwrap_or(0.0) > 0.0 { &job["write"] } else { &job["read"] };
