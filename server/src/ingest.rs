@@ -337,11 +337,13 @@ impl<'a> Catalogue<'a> {
     /// The ids of the drives with a key in [`from`, `to`), sorted, each once: those
     /// given up front and at most [`MODEL_LINE_CANDIDATES`] of the database's.
     async fn ids_in_key_range(&mut self, from: &str, to: &str) -> StorageResult<Vec<String>> {
+        // The keys of the drives given up front, as `ids_by_keys` built them.
         let mut ids: Vec<String> = self
-            .known
-            .values()
-            .filter(|d| identity::keys_of(d).iter().any(|k| k.as_str() >= from && k.as_str() < to))
-            .map(|d| d.id.clone())
+            .known_keys
+            .iter()
+            .flatten()
+            .filter(|(k, _)| k.as_str() >= from && k.as_str() < to)
+            .flat_map(|(_, ids)| ids.iter().cloned())
             .collect();
         if let Some(storage) = self.storage {
             let found = storage.search_drives(from, to, MODEL_LINE_CANDIDATES).await?;

@@ -339,10 +339,10 @@ impl Identity {
         if self.capacity_gb.is_some() {
             return None;
         }
-        let vendor = self.vendor.as_deref().filter(|v| !v.is_empty())?;
-        let model = self.model_words.concat();
+        let from = model_line_key(self.vendor.as_deref()?, &self.model_words)?;
         // '}' follows '|': every "n:vendor|model|<capacity>" key sorts inside.
-        (!model.is_empty()).then(|| (format!("n:{vendor}|{model}|"), format!("n:{vendor}|{model}}}")))
+        let to = format!("{}}}", &from[..from.len() - 1]);
+        Some((from, to))
     }
 
     /// The keys to look this identity up by, most exact first: each inner list is one
@@ -421,10 +421,15 @@ fn looks_like_revision(w: &str) -> bool {
 }
 
 fn name_key<S: AsRef<str>>(vendor: &str, model_words: &[S], gb: u32) -> Option<String> {
+    Some(format!("{}{gb}", model_line_key(vendor, model_words)?))
+}
+
+/// `n:vendor|model|`, what every capacity's [`name_key`] of a model line begins with.
+fn model_line_key<S: AsRef<str>>(vendor: &str, model_words: &[S]) -> Option<String> {
     let model: Vec<&str> = model_words.iter().map(AsRef::as_ref).collect();
     // The model's words joined without spaces: "P 105" and "P105", "990 PRO" and
     // "990PRO" are written both ways for one drive.
-    (!model.is_empty() && !vendor.is_empty()).then(|| format!("n:{vendor}|{}|{gb}", model.concat()))
+    (!model.is_empty() && !vendor.is_empty()).then(|| format!("n:{vendor}|{}|", model.concat()))
 }
 
 /// Checks one tag text; `None` when absent or blank.
@@ -547,6 +552,26 @@ pub fn slug(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_model_lines_range_holds_each_capacity_and_no_other_line() {
+        let tag = |model: &str, gb: Option<u32>| DriveTag {
+            vendor: Some("Plextor".into()),
+            model: Some(model.into()),
+            capacity_gb: gb,
+            ..DriveTag::default()
+        };
+        let line = Identity::from_tag(&tag("PX-M2S", None)).unwrap().unwrap();
+        let (from, to) = line.model_line_range().unwrap();
+        let inside = |model: &str, gb| {
+            let key = Identity::from_tag(&tag(model, Some(gb))).unwrap().unwrap().name_key().unwrap();
+            from <= key && key < to
+        };
+        assert!(inside("PX-M2S", 64) && inside("PX-M2S", 256) && inside("PX M2S", 1000));
+        assert!(!inside("PX-M2SP", 128) && !inside("PX-M2", 128));
+        // With its capacity a tag names one drive, not a line.
+        assert!(Identity::from_tag(&tag("PX-M2S", Some(128))).unwrap().unwrap().model_line_range().is_none());
+    }
 
     fn catalogue_drive(vendor: &str, model: &str, gb: u32, part: Option<&str>, aliases: &[&str]) -> DriveSku {
         DriveSku {
