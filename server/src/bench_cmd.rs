@@ -10,7 +10,6 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -117,34 +116,33 @@ fn bench(args: &BenchArgs) -> Result<()> {
     result.tool = bench::Tool::SsdbaseBench;
     result.tool_version = Some(env!("CARGO_PKG_VERSION").to_string());
     result.engine = Some(run.fio_version.clone());
-    let record =
-        RunnerRecord {
-            runner_version: env!("CARGO_PKG_VERSION").to_string(),
-            fio_version: run.fio_version.clone(),
-            buffered: plan.buffered,
-            jobs: std::iter::once(RunnerJob {
-                test: "prepare (writes the test data)".into(),
-                job: run.prepare_job_file,
+    let record = RunnerRecord {
+        runner_version: env!("CARGO_PKG_VERSION").to_string(),
+        fio_version: run.fio_version.clone(),
+        buffered: plan.buffered,
+        jobs: std::iter::once(RunnerJob {
+            test: "prepare (writes the test data)".into(),
+            job: run.prepare_job_file,
+        })
+        .chain(run.jobs.iter().map(|j| RunnerJob {
+            test: format!("{} {}", j.test, bench::fields::unit_name(&j.op)),
+            job: j.job_file.clone(),
+        }))
+        .collect(),
+        facts: found
+            .facts()
+            .into_iter()
+            .map(|f| ProbedFact {
+                field: f.field.into_owned(),
+                value: f.value,
+                source: match f.device {
+                    Some(device) => format!("{} ({device})", f.source),
+                    None => f.source.to_string(),
+                },
             })
-            .chain(run.jobs.iter().map(|j| RunnerJob {
-                test: format!("{} {}", j.test, op_word(j.op)),
-                job: j.job_file.clone(),
-            }))
             .collect(),
-            facts: found
-                .facts()
-                .into_iter()
-                .map(|f| ProbedFact {
-                    field: f.field.into_owned(),
-                    value: f.value,
-                    source: match f.device {
-                        Some(device) => format!("{} ({device})", f.source),
-                        None => f.source.to_string(),
-                    },
-                })
-                .collect(),
-            typed,
-        };
+        typed,
+    };
     let body = SubmitBody { result: Some(result), tags, runner: Some(record), ..SubmitBody::default() };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&body)?);
@@ -220,14 +218,11 @@ fn progress_printer(passes: u32) -> Box<dyn FnMut(&Progress)> {
             indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} fio runs · {msg}")
                 .expect("a valid template"),
         );
-        let bar = Arc::new(bar);
-        let finished = Arc::clone(&bar);
-        let guard = Finish(finished);
+        let bar = Finish(bar);
         Box::new(move |p: &Progress| {
-            let _ = &guard;
-            bar.set_length(p.runs_total as u64);
-            bar.set_position(p.runs_done as u64);
-            bar.set_message(describe(p));
+            bar.0.set_length(p.runs_total as u64);
+            bar.0.set_position(p.runs_done as u64);
+            bar.0.set_message(describe(p));
         })
     } else {
         let mut last = None;
@@ -241,8 +236,8 @@ fn progress_printer(passes: u32) -> Box<dyn FnMut(&Progress)> {
     }
 }
 
-/// Clears the progress bar when the printer is dropped.
-struct Finish(Arc<indicatif::ProgressBar>);
+/// The progress bar, cleared when the printer holding it is dropped.
+struct Finish(indicatif::ProgressBar);
 
 impl Drop for Finish {
     fn drop(&mut self) {
@@ -250,16 +245,9 @@ impl Drop for Finish {
     }
 }
 
-fn op_name(p: &Progress) -> &'static str {
-    p.op.map_or("", op_word)
-}
-
-fn op_word(op: bench::Op) -> &'static str {
-    match op {
-        bench::Op::Read => "read",
-        bench::Op::Write => "write",
-        bench::Op::Mix => "mix",
-    }
+/// `read`, `write` (the operation's public name), or nothing while preparing.
+fn op_name(p: &Progress) -> String {
+    p.op.map(|op| bench::fields::unit_name(&op)).unwrap_or_default()
 }
 
 fn minutes(d: Duration) -> String {
