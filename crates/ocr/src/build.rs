@@ -19,6 +19,8 @@ const PAGE_PIXELS: f32 = 2_400_000.0;
 const CDM8_DIGIT_HEIGHT: f32 = 22.0;
 /// The most a value read only once may claim (under the review table's 0.9).
 const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
+/// A row label guessed from the window's preset rather than read (`labels::guess_from_presets`).
+const GUESSED_LABEL_CONFIDENCE: f32 = 0.5;
 const NUMBER_CHARS: &str = "0123456789.,";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
@@ -248,8 +250,11 @@ fn read_window(
     let label_rects = grid.label_rects(words);
     let label_glyph = label_height(words, &label_rects).unwrap_or(0.45 * grid.digit_height);
     let mut row_labels = Vec::new();
+    // Every text read on each button, for the preset guess below.
+    let mut raw_texts: Vec<Vec<String>> = Vec::new();
     for rect in &label_rects {
         let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
+        let mut raws = Vec::new();
         let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
         // A second size when the first gives no plausible label: Tesseract's misreadings
         // of thin glyphs (`1` as `7` or `I1`) depend on the scale.
@@ -261,6 +266,7 @@ fn read_window(
                 break;
             };
             for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
+                raws.push(r.text.clone());
                 let parsed = labels::parse(&r.text);
                 let better = match (&parsed, &best.0) {
                     (None, _) => false,
@@ -276,7 +282,27 @@ fn read_window(
                 }
             }
         }
+        if let Some(r) = rect {
+            raws.push(words_in(words, *r));
+        }
         row_labels.push(best);
+        raw_texts.push(raws);
+    }
+    // Buttons too small or blurred to read: their labels guessed from the preset the
+    // other buttons and these texts fit, flagged with every value of the row.
+    let read_labels: Vec<Option<labels::Label>> =
+        row_labels.iter().map(|(l, ..)| l.clone().filter(labels::plausible)).collect();
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+        eprintln!("labels read: {read_labels:?}\nbutton texts: {raw_texts:?}");
+    }
+    for (ri, guess) in labels::guess_from_presets(&read_labels, &raw_texts).into_iter().enumerate() {
+        if let Some(label) = guess {
+            row_labels[ri].0 = Some(label);
+            row_labels[ri].1 = GUESSED_LABEL_CONFIDENCE;
+            for c in &mut cells[ri] {
+                c.confidence = c.confidence.min(UNCONFIRMED_CONFIDENCE);
+            }
+        }
     }
 
     // Title and settings.
@@ -571,6 +597,16 @@ fn label_height(words: &[Word], rects: &[Option<Rect>]) -> Option<f32> {
     }
     hs.sort_by(|a, b| a.total_cmp(b));
     Some(hs[hs.len() / 2])
+}
+
+/// The page pass's words inside `r`, joined.
+fn words_in(words: &[Word], r: Rect) -> String {
+    let ws: Vec<&str> = words
+        .iter()
+        .filter(|w| w.left >= r.x0 && w.right() <= r.x1 && w.top >= r.y0 && w.bottom() <= r.y1)
+        .map(|w| w.text.as_str())
+        .collect();
+    ws.join(" ")
 }
 
 /// Lines of page words, in reading order, as (top, bottom, left, right, text).

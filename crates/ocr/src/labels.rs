@@ -156,6 +156,114 @@ pub fn parse(text: &str) -> Option<Label> {
     Some(Label { text, kind: RowKind::Test { access, block_size, queue_depth, threads } })
 }
 
+/// The row labels of the tools' presets, top to bottom: CrystalDiskMark 8–9 Default
+/// (with the 8.0.0–8.0.4 `RND4K Q32T1` and the later `Q32T16`), NVMe SSD, Peak and Real
+/// (KDiskMark draws the same labels for its Default, NVMe, Peak and Real sets),
+/// CrystalDiskMark 7, 6, 5 and 3/4.
+const PRESETS: &[&[&str]] = &[
+    &["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T16", "RND4K Q1T1"],
+    &["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"],
+    &["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"],
+    &["SEQ1M Q8T1", "RND4K Q32T16", "RND4K (IOPS)", "RND4K (μs)"],
+    &["SEQ1M Q8T1", "RND4K Q32T1", "RND4K (IOPS)", "RND4K (μs)"],
+    &["SEQ1M Q1T1", "RND4K Q1T1", "RND4K (IOPS)", "RND4K (μs)"],
+    &["Seq Q32T1", "4K Q8T8", "4K Q32T1", "4K"],
+    &["Seq Q32T1", "4K Q32T1", "Seq", "4K"],
+    &["Seq", "512K", "4K", "4K QD32"],
+];
+
+/// At most this edit distance per character for a guess from a preset: over the
+/// guessed labels together, and for each one.
+const MAX_DISTANCE_PER_CHAR: f32 = 0.4;
+const MAX_ROW_DISTANCE_PER_CHAR: f32 = 0.6;
+/// A preset guess must beat the next preset that would name a row differently by this.
+const MIN_MARGIN: f32 = 1.0;
+
+/// Fills the rows whose label could not be read (`read[i]` is `None`) from the tools'
+/// presets, when the labels that were read and what OCR made of the others (`raw[i]`,
+/// every text read on that button) fit one preset clearly better than any other. Small
+/// or blurred buttons are often read as `SEQIP q1qT1` or `RND4K 23271`: not the
+/// grammar, but close to exactly one label of the window's preset.
+///
+/// Returns the guessed labels (`None` where nothing is guessed); a guess is for a person
+/// to confirm, never a reading.
+pub fn guess_from_presets(read: &[Option<Label>], raw: &[Vec<String>]) -> Vec<Option<Label>> {
+    let unread: Vec<usize> = (0..read.len()).filter(|&i| read[i].is_none()).collect();
+    let mut none = vec![None; read.len()];
+    if unread.is_empty() {
+        return none;
+    }
+    // Every preset of the grid's height that agrees with the labels read, with its cost:
+    // the distance of the unread rows' texts to its labels.
+    let mut fits: Vec<(f32, &[&str])> = PRESETS
+        .iter()
+        .filter(|p| p.len() == read.len())
+        .filter(|p| read.iter().zip(p.iter()).all(|(r, l)| r.as_ref().is_none_or(|r| r.text == *l)))
+        .filter_map(|p| {
+            let (mut cost, mut chars) = (0.0, 0.0);
+            for &i in &unread {
+                let d = raw[i].iter().map(|t| distance(t, p[i])).fold(f32::INFINITY, f32::min);
+                let len = compact(p[i]).chars().count() as f32;
+                if d > MAX_ROW_DISTANCE_PER_CHAR * len {
+                    return None;
+                }
+                cost += d;
+                chars += len;
+            }
+            (cost <= MAX_DISTANCE_PER_CHAR * chars).then_some((cost, *p))
+        })
+        .collect();
+    fits.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(&(best_cost, best)) = fits.first() else { return none };
+    let names_differently = |p: &[&str]| unread.iter().any(|&i| p[i] != best[i]);
+    if fits[1..].iter().any(|(c, p)| names_differently(p) && *c < best_cost + MIN_MARGIN) {
+        return none;
+    }
+    for &i in &unread {
+        none[i] = parse(best[i]);
+    }
+    none
+}
+
+/// Upper case without spaces, `μ` as `U`: the form labels are matched in.
+fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            'µ' | 'μ' => 'U',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
+
+/// Glyphs Tesseract takes for one another on small buttons.
+const CONFUSED: &[&str] = &["1IL|!T7J", "0OQDC", "5S$", "8BS&", "2Z", "4A", "MNH", "KX", "6G", "UV"];
+
+/// Edit distance from OCR text to a label, on their compacted forms; a substitution of
+/// glyphs OCR confuses costs half.
+pub fn distance(ocr: &str, label: &str) -> f32 {
+    let a: Vec<char> = compact(ocr).chars().collect();
+    let b: Vec<char> = compact(label).chars().collect();
+    let sub = |x: char, y: char| {
+        if x == y {
+            0.0
+        } else if CONFUSED.iter().any(|g| g.contains(x) && g.contains(y)) {
+            0.5
+        } else {
+            1.0
+        }
+    };
+    let mut prev: Vec<f32> = (0..=b.len()).map(|j| j as f32).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut cur = vec![(i + 1) as f32; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + sub(x, y)).min(prev[j + 1] + 1.0).min(cur[j] + 1.0);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,5 +298,31 @@ mod tests {
             l.kind,
             RowKind::Test { access: Access::Seq, block_size: 131072, queue_depth: 32, threads: 1 }
         );
+    }
+
+    #[test]
+    fn unread_labels_are_guessed_only_from_a_preset_that_fits_clearly() {
+        let read = |t: &[&str]| t.iter().map(|t| parse(t).filter(plausible)).collect::<Vec<_>>();
+        let raw = |t: &[&str]| t.iter().map(|t| vec![t.to_string()]).collect::<Vec<_>>();
+        let texts = |g: Vec<Option<Label>>| g.into_iter().map(|l| l.map(|l| l.text)).collect::<Vec<_>>();
+        // What Tesseract read on the buttons of a CrystalDiskMark 8 window at 80 %.
+        let first = ["SEQ1M Q8T1", "SEQII q1q1", "RND4K 23271", "RND4K 1T1"];
+        assert_eq!(
+            texts(guess_from_presets(&read(&first), &raw(&first))),
+            [None, Some("SEQ1M Q1T1".into()), Some("RND4K Q32T1".into()), Some("RND4K Q1T1".into())]
+        );
+        let none = ["SPQOP O8T", first[1], first[2], first[3]];
+        assert_eq!(texts(guess_from_presets(&read(&none), &raw(&none)))[0].as_deref(), Some("SEQ1M Q8T1"));
+        // `RND4K Q32T##` is as near to Q32T1 as to Q32T16: no guess.
+        let cut = ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T##", "RND4K Q1T1"];
+        assert_eq!(texts(guess_from_presets(&read(&cut), &raw(&cut))), [None, None, None, None]);
+        // A label read that no preset has (a custom window): nothing is guessed.
+        let custom = ["SEQ256K Q8T1", "xx", "RND4K (IOPS)", "RND4K (μs)"];
+        assert_eq!(texts(guess_from_presets(&read(&custom), &raw(&custom))), [None, None, None, None]);
+        // Text nowhere near a label: nothing is guessed.
+        let junk = ["SEQ1M Q8T1", "Crucial", "RND4K Q32T16", "RND4K Q1T1"];
+        assert_eq!(texts(guess_from_presets(&read(&junk), &raw(&junk))), [None, None, None, None]);
+        assert_eq!(distance("SEQIM Q1T1", "SEQ1M Q1T1"), 0.5);
+        assert_eq!(distance("RND4K 23271", "RND4K Q32T1"), 1.5);
     }
 }
