@@ -17,6 +17,9 @@ use image::RgbImage;
 const PAGE_PIXELS: f32 = 2_400_000.0;
 /// Value digit height of a CrystalDiskMark 8 window at 100 % scaling.
 const CDM8_DIGIT_HEIGHT: f32 = 22.0;
+/// Rows of every supported window are 2.1–2.7 digit heights apart; a grid whose rows are
+/// further apart than this is every other row of one.
+const DOUBLED_PITCH: f32 = 3.4;
 /// The most a value read only once may claim (under the review table's 0.9).
 const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
 /// A row label guessed from the window's preset rather than read (`labels::guess_from_presets`).
@@ -435,7 +438,9 @@ fn read_window(
 
 /// Adds rows the page pass missed above and below the grid (a row whose digits all
 /// straddle a bar edge can be invisible to it): a neighbour at one pitch becomes a row
-/// when at least half its cells read as numbers in the grid's format.
+/// when at least half its cells read as numbers in the grid's format. When it saw only
+/// every other row (rows 1 and 3 of 4 in a rescaled window), the rows between are found
+/// the same way.
 fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
     let seen: Vec<usize> = grid
         .rows
@@ -444,7 +449,23 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
         .filter_map(|t| decimals(grid::trim_number(t)))
         .collect();
     let usual = mode(&seen);
-    let n = grid.columns.len();
+    if grid.rows.len() <= 3 && grid.pitch > DOUBLED_PITCH * grid.digit_height {
+        let between: Vec<grid::GridRow> =
+            grid.rows.windows(2).map(|p| grid::GridRow::between(&p[0], &p[1])).collect();
+        let mut all = true;
+        for row in &between {
+            all &= row_reads(img, grid, row, usual)?;
+            if !all {
+                break;
+            }
+        }
+        if all {
+            for (i, row) in between.into_iter().enumerate() {
+                grid.rows.insert(2 * i + 1, row);
+            }
+            grid.pitch /= 2.0;
+        }
+    }
     for up in [true, false] {
         // Windows have at most a handful of rows; stop at the first non-row.
         for _ in 0..4 {
@@ -452,24 +473,7 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
                 break;
             }
             let row = grid.neighbour(up);
-            if row.top < 0 || row.bottom >= img.height() as i32 {
-                break;
-            }
-            let mut good = 0;
-            for ci in 0..n {
-                let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(&row, ci), grid.digit_height)
-                else {
-                    continue;
-                };
-                let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
-                if read::read(&scaled, false, NUMBER_CHARS, fits)?
-                    .iter()
-                    .any(|r| fits(&r.text) && r.conf >= 80.0)
-                {
-                    good += 1;
-                }
-            }
-            if good == 0 || good * 2 < n {
+            if row.top < 0 || row.bottom >= img.height() as i32 || !row_reads(img, grid, &row, usual)? {
                 break;
             }
             if up {
@@ -480,6 +484,27 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
         }
     }
     Ok(())
+}
+
+/// Whether at least half the cells of `row` read as numbers with `usual` decimals.
+fn row_reads(
+    img: &RgbImage,
+    grid: &Grid,
+    row: &grid::GridRow,
+    usual: Option<usize>,
+) -> Result<bool, OcrError> {
+    let n = grid.columns.len();
+    let mut good = 0;
+    for ci in 0..n {
+        let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(row, ci), grid.digit_height) else {
+            continue;
+        };
+        let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
+        if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
+            good += 1;
+        }
+    }
+    Ok(good > 0 && good * 2 >= n)
 }
 
 /// The test a Peak/Real profile's IOPS or latency row belongs to: the nearest test above

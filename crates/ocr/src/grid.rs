@@ -30,6 +30,16 @@ impl GridRow {
     pub fn cy(&self) -> f32 {
         (self.top + self.bottom) as f32 / 2.0
     }
+
+    /// A row the page pass did not see, halfway between two it saw.
+    pub fn between(a: &GridRow, b: &GridRow) -> GridRow {
+        GridRow {
+            top: (a.top + b.top) / 2,
+            bottom: (a.bottom + b.bottom) / 2,
+            page_text: vec![None; a.page_text.len()],
+            boxes: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
