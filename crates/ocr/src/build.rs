@@ -53,13 +53,21 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     let debug = std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some();
     job.stage(0.05, "looking for benchmark windows");
     let patches = locate::candidates(rgb);
+    if debug {
+        eprintln!("window candidates: {patches:?}");
+    }
     for (i, patch) in patches.iter().copied().enumerate() {
         job.stage(
             0.1 + 0.8 * i as f64 / patches.len() as f64,
             &format!("reading part {} of {} of the image", i + 1, patches.len()),
         );
         let crop = cut(rgb, patch);
-        match windows_in(&crop, job) {
+        let started = std::time::Instant::now();
+        let readings = windows_in(&crop, job);
+        if debug || std::env::var_os("SSDBASE_OCR_TIMES").is_some() {
+            eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
+        }
+        match readings {
             Ok(readings) => found.extend(readings.into_iter().map(|r| shift_reading(r, patch.x0, patch.y0))),
             Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
             Err(e) if debug => eprintln!("window candidate {patch:?}: {e}"),
@@ -93,10 +101,21 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = grid::find_all(&words, MAX_WINDOWS);
-    if grids.is_empty() {
-        // A window on a dark or busy desktop: one threshold for the whole image blanks it.
-        words = page_words(rgb, Threshold::Local)?;
-        grids = grid::find_all(&words, MAX_WINDOWS);
+    if grids.iter().all(|g| g.seen_cells() * 2 < g.rows.len() * g.columns.len()) {
+        // A window on a dark or busy desktop: one threshold for the whole image blanks it,
+        // or merges its bars and digits into blobs that leave half the grid unseen.
+        let local = page_words(rgb, Threshold::Local)?;
+        let local_grids = grid::find_all(&local, MAX_WINDOWS);
+        let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
+        if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+            let shape = |gs: &[Grid]| {
+                gs.iter().map(|g| (g.rows.len(), g.columns.len(), g.seen_cells())).collect::<Vec<_>>()
+            };
+            eprintln!("global grids {:?}, local grids {:?}", shape(&grids), shape(&local_grids));
+        }
+        if seen(&local_grids) > seen(&grids) {
+            (words, grids) = (local, local_grids);
+        }
     }
     if grids.is_empty() && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
         // A window shown at half size or less: its digits are too small for the page

@@ -332,6 +332,11 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
 }
 
 impl Grid {
+    /// Cells the page pass read a number in (the others were interpolated or probed).
+    pub fn seen_cells(&self) -> usize {
+        self.rows.iter().flat_map(|r| &r.page_text).filter(|t| t.is_some()).count()
+    }
+
     /// The pixels to read for one value: the column's band, widened because a digit the
     /// page pass missed may sit on either side, and the row's digits plus a margin.
     pub fn cell_rect(&self, row: usize, col: usize) -> Rect {

@@ -26,6 +26,127 @@ const MIN_HEIGHT: i32 = 120;
 const MIN_ASPECT: f32 = 1.0;
 const MAX_ASPECT: f32 = 4.5;
 
+/// How many times a patch may be cut in two (windows touching windows).
+const SPLIT_DEPTH: u8 = 3;
+/// Lines of blocks whose busy extents differ from the first line of their run by at most
+/// this many blocks belong to one window (inside one, a flat stretch of title bar moves
+/// the first busy block down by 3–4 blocks; the edge of another window is a jump of many).
+const SAME_EXTENT: usize = 8;
+/// A run of lines narrower than this (in blocks) is no window of its own: the seam
+/// between two, a shadow, the corner of the neighbour; it joins the run before it.
+const MIN_RUN: usize = 15;
+/// A side cut between two windows keeps this many blocks of the neighbour: the window's
+/// own edge may lie under the seam.
+const SEAM: usize = 3;
+
+/// A rectangle of blocks, inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Blocks {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Blocks {
+    /// Shaped like a benchmark window (see `candidates`).
+    fn window_like(&self) -> bool {
+        let (w, h) = (
+            ((self.x1 - self.x0 + 1) * BLOCK as usize) as f32,
+            ((self.y1 - self.y0 + 1) * BLOCK as usize) as f32,
+        );
+        w >= MIN_WIDTH as f32 && h >= MIN_HEIGHT as f32 && (MIN_ASPECT..=MAX_ASPECT).contains(&(w / h))
+    }
+}
+
+/// Whether a line of blocks busy over `e` continues a run busy over `run`.
+fn same_window(run: (usize, usize), e: (usize, usize)) -> bool {
+    e.0.abs_diff(run.0) <= SAME_EXTENT && e.1.abs_diff(run.1) <= SAME_EXTENT
+}
+
+/// Cuts a patch that is several windows touching (a benchmark window against a document
+/// window, two windows stacked) where the busy extent of its block columns, or rows,
+/// jumps: every column of one window is busy from its title bar to its bottom edge,
+/// while the window beside it spans other heights.
+fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
+    if depth == 0 {
+        return vec![b];
+    }
+    // Only side by side: a document's ragged lines would cut it into strips by rows.
+    for columns in [true] {
+        let (lines, across) = if columns { (b.x0..=b.x1, b.y0..=b.y1) } else { (b.y0..=b.y1, b.x0..=b.x1) };
+        let at = |line: usize, i: usize| if columns { mask[i * bw + line] } else { mask[line * bw + i] };
+        // Each line's first and last busy block across the patch.
+        let extents: Vec<Option<(usize, usize)>> = lines
+            .clone()
+            .map(|l| {
+                let first = across.clone().find(|&i| at(l, i))?;
+                let last = across.clone().rev().find(|&i| at(l, i))?;
+                Some((first, last))
+            })
+            .collect();
+        // Runs of lines with the same extent, as (first line, last line, extent).
+        let mut runs: Vec<(usize, usize, (usize, usize))> = Vec::new();
+        for (k, e) in extents.iter().enumerate() {
+            let l = lines.start() + k;
+            let Some(e) = *e else { continue };
+            match runs.last_mut() {
+                Some(r) if same_window(r.2, e) => r.1 = l,
+                _ => runs.push((l, l, e)),
+            }
+        }
+        let mut merged: Vec<(usize, usize, (usize, usize))> = Vec::new();
+        for r in runs {
+            match merged.last_mut() {
+                Some(m) if r.1 - r.0 + 1 < MIN_RUN => m.1 = r.1,
+                Some(m) if m.1 - m.0 + 1 < MIN_RUN => *m = (m.0, r.1, r.2),
+                _ => merged.push(r),
+            }
+        }
+        if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
+            eprintln!("split {b:?} columns={columns} extents={extents:?} runs={merged:?}");
+        }
+        if merged.len() < 2 {
+            continue;
+        }
+        // A window in front of a larger one (a document behind it) shares its columns'
+        // extent where they overlap: it may go on over the larger run by a third of its
+        // width (more would give the page pass a stretch of document to read, slowly).
+        let covers = |o: &(usize, usize, (usize, usize)), r: &(usize, usize, (usize, usize))| {
+            o.2 .0 <= r.2 .0 && o.2 .1 >= r.2 .1 && o.1 - o.0 > r.1 - r.0
+        };
+        let mut parts = Vec::new();
+        for (i, r) in merged.iter().enumerate() {
+            let reach = (r.1 - r.0) / 3;
+            let l0 = if i > 0 && covers(&merged[i - 1], r) {
+                r.0.saturating_sub(reach).max(*lines.start())
+            } else {
+                r.0
+            };
+            let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) {
+                (r.1 + reach).min(*lines.end())
+            } else {
+                r.1
+            };
+            let (a0, a1) = r.2;
+            let part = if columns {
+                Blocks { x0: l0, x1: l1, y0: a0, y1: a1 }
+            } else {
+                Blocks { y0: l0, y1: l1, x0: a0, x1: a1 }
+            };
+            parts.push(part);
+        }
+        // A cut is kept only when it frees windows: a window cut into pieces that look
+        // like none (a rescaled window whose title bar is flat over many blocks) is not.
+        let windows = parts.iter().filter(|p| p.window_like()).count();
+        if windows == 0 || (b.window_like() && windows < 2) {
+            continue;
+        }
+        return parts.into_iter().flat_map(|p| split(mask, bw, p, depth - 1)).collect();
+    }
+    vec![b]
+}
+
 /// Candidate window rectangles, left to right. Empty when the image is (nearly) one
 /// patch already (a screenshot of the window alone) or no landscape patch was found: the caller reads the whole image.
 pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
@@ -98,19 +219,44 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
                 visit(i + bw);
             }
         }
-        // The dilation grew the patch by JOIN blocks on every side; take that back.
-        let grow = JOIN as i32 * BLOCK as i32;
-        patches.push(
-            Rect {
-                x0: x0 as i32 * BLOCK as i32 + grow,
-                y0: y0 as i32 * BLOCK as i32 + grow,
-                x1: (x1 as i32 + 1) * BLOCK as i32 - grow,
-                y1: (y1 as i32 + 1) * BLOCK as i32 - grow,
+        let whole = Blocks { x0, y0, x1, y1 };
+        // One patch (nearly) the whole image: a screenshot of the window alone, read whole.
+        let whole_area = ((x1 - x0 + 1) * (y1 - y0 + 1) * (BLOCK * BLOCK) as usize) as f32;
+        if whole_area >= 0.9 * (w as f32) * (h as f32) {
+            return Vec::new();
+        }
+        for mut b in split(&joined, bw, whole, SPLIT_DEPTH) {
+            // A cut side was not grown by the dilation: it keeps SEAM blocks and JOIN more.
+            let keep = SEAM + JOIN;
+            if b.x0 > whole.x0 {
+                b.x0 -= keep.min(b.x0 - whole.x0);
             }
-            // A few pixels of margin: the window's edge is inside its outermost block.
-            .grow(BLOCK as i32)
-            .clip(w, h),
-        );
+            if b.y0 > whole.y0 {
+                b.y0 -= keep.min(b.y0 - whole.y0);
+            }
+            if b.x1 < whole.x1 {
+                b.x1 = (b.x1 + keep).min(whole.x1);
+            }
+            if b.y1 < whole.y1 {
+                b.y1 = (b.y1 + keep).min(whole.y1);
+            }
+            // The dilation grew the patch by JOIN blocks on every side; take that back.
+            let grow = JOIN as i32 * BLOCK as i32;
+            patches.push(
+                Rect {
+                    x0: b.x0 as i32 * BLOCK as i32 + grow,
+                    y0: b.y0 as i32 * BLOCK as i32 + grow,
+                    x1: (b.x1 as i32 + 1) * BLOCK as i32 - grow,
+                    y1: (b.y1 as i32 + 1) * BLOCK as i32 - grow,
+                }
+                // A few pixels of margin: the window's edge is inside its outermost block.
+                .grow(BLOCK as i32)
+                .clip(w, h),
+            );
+        }
+    }
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+        eprintln!("patches: {patches:?}");
     }
     let image_area = (w as f32) * (h as f32);
     if patches.iter().any(|p| (p.width() * p.height()) as f32 >= 0.9 * image_area) {
@@ -124,9 +270,47 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
             (MIN_ASPECT..=MAX_ASPECT).contains(&aspect)
         })
         .collect();
+    for p in &mut out {
+        *p = trim_background(rgb, *p);
+    }
     // A window whose outline did not join its inside: the inside patch is not another one.
     let all = out.clone();
     out.retain(|p| !all.iter().any(|o| o != p && o.contains(p)));
     out.sort_by_key(|p| (p.x0, p.y0));
     out
+}
+
+/// A patch without the desktop around the window: lines at its edges that are (nearly)
+/// all the colour of the patch's corner. A margin of blue desktop shifts the page pass's
+/// one threshold enough to merge a CrystalDiskMark window's bars with its digits.
+fn trim_background(rgb: &RgbImage, r: Rect) -> Rect {
+    let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 24);
+    let plain_row = |y: i32, x0: i32, x1: i32, bg: [u8; 3]| {
+        let n = (x0..x1).filter(|&x| near(rgb.get_pixel(x as u32, y as u32).0, bg)).count();
+        n * 10 >= 9 * (x1 - x0).max(1) as usize
+    };
+    let plain_col = |x: i32, y0: i32, y1: i32, bg: [u8; 3]| {
+        let n = (y0..y1).filter(|&y| near(rgb.get_pixel(x as u32, y as u32).0, bg)).count();
+        n * 10 >= 9 * (y1 - y0).max(1) as usize
+    };
+    if r.width() < 2 || r.height() < 2 {
+        return r;
+    }
+    let mut t = r;
+    let bg = rgb.get_pixel(r.x0 as u32, r.y0 as u32).0;
+    // At most a few blocks: the patch's own margin, never into the window.
+    let most = 4 * BLOCK as i32;
+    while t.y0 < r.y0 + most && t.y0 + 1 < t.y1 && plain_row(t.y0, t.x0, t.x1, bg) {
+        t.y0 += 1;
+    }
+    while t.y1 > r.y1 - most && t.y1 - 1 > t.y0 && plain_row(t.y1 - 1, t.x0, t.x1, bg) {
+        t.y1 -= 1;
+    }
+    while t.x0 < r.x0 + most && t.x0 + 1 < t.x1 && plain_col(t.x0, t.y0, t.y1, bg) {
+        t.x0 += 1;
+    }
+    while t.x1 > r.x1 - most && t.x1 - 1 > t.x0 && plain_col(t.x1 - 1, t.y0, t.y1, bg) {
+        t.x1 -= 1;
+    }
+    t
 }
