@@ -666,12 +666,11 @@ fn grid_box(grid: &Grid) -> Rect {
     }
 }
 
+/// Tool, version, title text, and whether a title line was seen.
+type TitleLine = (Option<Tool>, Option<String>, Option<String>, bool);
+
 /// The title line above the grid: tool, version, title text, and whether one was seen.
-fn title(
-    rgb: &RgbImage,
-    words: &[Word],
-    grid: &Grid,
-) -> Result<(Option<Tool>, Option<String>, Option<String>, bool), OcrError> {
+fn title(rgb: &RgbImage, words: &[Word], grid: &Grid) -> Result<TitleLine, OcrError> {
     let g = grid_box(grid);
     let reach = (6.0 * grid.pitch) as i32;
     let near = |(top, bottom, left, right, _): &(i32, i32, i32, i32, String)| {

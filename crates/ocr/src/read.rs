@@ -294,13 +294,16 @@ pub fn remove_rules(bin: &mut GrayImage) {
     }
 }
 
+/// The texts of a strip's boxes, left to right, and the rows the strip spans.
+pub type Boxes = (Vec<String>, Option<(u32, u32)>);
+
 /// Reads a strip of boxed fields (combo boxes) one box at a time: the vertical borders
 /// (ink runs taller than any glyph) split it, and each box is read as its own line,
 /// cropped to the height of its border, so that text above or below the boxes (a menu
 /// line, column headers) never joins a box's reading. Returns the texts left to right
 /// and the rows the boxes span (the strip's line, for reading it whole); empty when the
 /// strip has no such borders.
-pub fn read_boxes(scaled: &RgbImage) -> Result<(Vec<String>, Option<(u32, u32)>), OcrError> {
+pub fn read_boxes(scaled: &RgbImage) -> Result<Boxes, OcrError> {
     let polarity = likely_polarity(scaled);
     let Some(bin) = binarize(scaled, polarity) else { return Ok((Vec::new(), None)) };
     let w = bin.width();
@@ -371,7 +374,7 @@ fn longest_run(bin: &GrayImage, x: u32) -> (u32, usize) {
 /// frames, a recompressed image): its line is the lowest line of ink in the crop (a menu
 /// line may be above it), and it is split where glyphs are further apart than a glyph is
 /// high, which separates the boxes' texts (and their arrows) but not the words in one.
-fn read_gapped(scaled: &RgbImage, polarity: Polarity) -> Result<(Vec<String>, Option<(u32, u32)>), OcrError> {
+fn read_gapped(scaled: &RgbImage, polarity: Polarity) -> Result<Boxes, OcrError> {
     let Some(mut bin) = binarize(scaled, polarity) else { return Ok((Vec::new(), None)) };
     remove_rules(&mut bin);
     let (w, h) = (scaled.width(), scaled.height());
