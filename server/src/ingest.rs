@@ -4,7 +4,9 @@
 //! (submissions and tag edits), `ssdbase import` and the seed loader all call.
 
 use crate::error::ErrorItem;
-use crate::storage::{Correction, NewResult, NewSubmission, Storage, StorageError, StorageResult};
+use crate::storage::{
+    Correction, NewResult, NewSubmission, SettingCorrection, Storage, StorageError, StorageResult,
+};
 use bench::identity::{self, Identity};
 use bench::seeds::Dataset;
 use bench::text::Document;
@@ -577,8 +579,48 @@ pub fn corrections(recognised: &BenchResult, published: &BenchResult) -> Vec<Cor
     out
 }
 
+/// Every setting of the run (passes, test size, target) that `published` states
+/// differently from `recognised`: what the person corrected in the settings bar's
+/// reading, recorded beside the values' corrections.
+pub fn setting_corrections(recognised: &BenchResult, published: &BenchResult) -> Vec<SettingCorrection> {
+    let text = |v: Option<String>| v;
+    [
+        (
+            "passes",
+            text(recognised.passes.map(|p| p.to_string())),
+            text(published.passes.map(|p| p.to_string())),
+        ),
+        (
+            "test_size_bytes",
+            recognised.test_size_bytes.map(|b| b.to_string()),
+            published.test_size_bytes.map(|b| b.to_string()),
+        ),
+        ("target", recognised.target.clone(), published.target.clone()),
+    ]
+    .into_iter()
+    .filter(|(_, was, now)| was != now)
+    .map(|(field, recognised, published)| SettingCorrection { field: field.into(), recognised, published })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn setting_corrections_list_each_changed_setting() {
+        let recognised: bench::BenchResult = bench::parse_str(tests_cdm8(), None).unwrap().remove(0);
+        assert!(super::setting_corrections(&recognised, &recognised).is_empty());
+        let mut published = recognised.clone();
+        published.test_size_bytes = Some(4 << 30);
+        published.target = None;
+        let c = super::setting_corrections(&recognised, &published);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(
+            (c[0].field.as_str(), c[0].recognised.clone(), c[0].published.as_deref()),
+            ("test_size_bytes", recognised.test_size_bytes.map(|b| b.to_string()), Some("4294967296"))
+        );
+        assert_eq!((c[1].field.as_str(), c[1].published.as_deref()), ("target", None));
+    }
+
     #[test]
     fn corrections_list_every_changed_added_and_dropped_value() {
         let recognised: bench::BenchResult = bench::parse_str(tests_cdm8(), None).unwrap().remove(0);

@@ -1388,6 +1388,55 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
     app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
 }
 
+/// A screenshot reading published with its settings corrected by hand (test size, test
+/// count, target as the person set them in the review table) is accepted, stores what
+/// the person set, and records each changed setting beside the changed value: neither
+/// refused nor silently taken as read.
+async fn corrected_screenshot_settings_are_published_and_recorded(app: &TestApp) {
+    let image = screenshot(2);
+    let job = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(image)).await.json();
+    let id = job["id"].as_i64().unwrap();
+    // What the recogniser read: the settings bar gave 1 GiB, 5 passes and a drive.
+    let mut read = a_result(500.0);
+    read["test_size_bytes"] = json!(1u64 << 30);
+    read["target"] = json!("C: 4% (79/1862GiB)");
+    let recognition = json!({"result": read, "confidence": 0.8}).to_string();
+    let now = 1_900_000_000;
+    while let Some(claimed) = app.storage.claim_ocr(now, 60).await.unwrap() {
+        let outcome = if claimed.id == id { Ok(recognition.clone()) } else { Err("not this test's".into()) };
+        app.storage.finish_ocr(claimed.id, outcome, now).await.unwrap();
+    }
+    let mut published = read.clone();
+    published["test_size_bytes"] = json!(4u64 << 30);
+    published["passes"] = json!(3);
+    published["target"] = json!("D: 4% (79/1862GiB)");
+    published["metrics"][0]["mbps"] = json!(501.0);
+    let body =
+        json!({"result": published, "ocr_job": id, "tags": {"drive": {"model": "Settings corrected"}}});
+    let posted = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+    let result = app.get(&format!("/api/v1/results/{}", posted.json()["id"])).await.json();
+    let r = &result["result"];
+    assert_eq!((r["test_size_bytes"].as_u64(), r["passes"].as_u64()), (Some(4 << 30), Some(3)));
+    assert_eq!(r["target"], "D: 4% (79/1862GiB)");
+    let ocr = &result["upload"]["ocr"];
+    assert_eq!(ocr["corrected"].as_array().map(Vec::len), Some(1), "{ocr}");
+    let settings: Vec<(String, Value, Value)> = ocr["settings_corrected"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no settings corrections: {ocr}"))
+        .iter()
+        .map(|c| (c["field"].as_str().unwrap().to_string(), c["recognised"].clone(), c["published"].clone()))
+        .collect();
+    assert_eq!(
+        settings,
+        vec![
+            ("passes".to_string(), json!("5"), json!("3")),
+            ("test_size_bytes".to_string(), json!((1u64 << 30).to_string()), json!((4u64 << 30).to_string())),
+            ("target".to_string(), json!("C: 4% (79/1862GiB)"), json!("D: 4% (79/1862GiB)")),
+        ]
+    );
+}
+
 /// Per (drive, pool, test) the visible result ids and each figure's summary, computed
 /// from `metrics` and read from the `test_samples` summary: the two must always agree.
 async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<String>) {
@@ -2174,6 +2223,7 @@ on_both_backends!(
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
+    corrected_screenshot_settings_are_published_and_recorded,
     the_openapi_document_is_valid_openapi_3_1,
     every_documented_route_answers_and_nothing_else,
     answers_match_their_schemas_and_wrong_ones_do_not,

@@ -23,8 +23,8 @@ pub use ocr::{
     CellReading, JobStatus, Layout, OcrJob, Recognition, RecognitionJson, Rect, RowReading, Settings,
 };
 pub use results::{
-    Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SubmitBody, SubmitResponse,
-    SubmittedResult, UploadView,
+    Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SettingCorrection,
+    SubmitBody, SubmitResponse, SubmittedResult, UploadView,
 };
 pub use runner::{ProbedFact, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};

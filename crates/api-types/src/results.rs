@@ -67,6 +67,11 @@ pub struct Provenance {
     /// The recogniser's lowest confidence over the values it read (0–1).
     pub confidence: f32,
     pub corrected: Vec<Correction>,
+    /// Every setting of the run (test count, test size, target) the person publishing it
+    /// changed from what the settings bar was read as. Absent in provenance stored before
+    /// settings could be corrected.
+    #[serde(default)]
+    pub settings_corrected: Vec<SettingCorrection>,
 }
 
 impl Provenance {
@@ -87,6 +92,25 @@ pub struct Correction {
     pub field: String,
     pub recognised: Option<f64>,
     pub published: Option<f64>,
+}
+
+/// One setting of the run published differently from how the screenshot was read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SettingCorrection {
+    /// The result's field: `passes`, `test_size_bytes` or `target`.
+    pub field: String,
+    /// As read and as published, as text (a number of passes or bytes, or the target);
+    /// null when there was none.
+    pub recognised: Option<String>,
+    pub published: Option<String>,
+}
+
+impl Provenance {
+    /// The correction of the result's setting `field`, if it was changed by hand.
+    pub fn setting_correction(&self, field: &str) -> Option<&SettingCorrection> {
+        self.settings_corrected.iter().find(|c| c.field == field)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

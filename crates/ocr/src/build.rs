@@ -329,7 +329,7 @@ fn read_window(
 
     // Title and settings.
     job.stage(0.85, "reading the title and settings");
-    let (tool_from_title, version, title, title_bar) = title(words, &grid);
+    let (tool_from_title, version, title, title_bar) = title(gray, words, &grid)?;
     let mut settings = Settings { title, version, comment: comment(words, &grid), ..Settings::default() };
     read_settings(gray, words, &grid, &label_rects, &mut settings)?;
     let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
@@ -345,6 +345,7 @@ fn read_window(
             Tool::CrystalDiskMark
         },
     );
+    settings.test_size = settings.test_size.map(|size| settings::size_as_printed(&size, tool));
     let window_unit = settings.unit.clone().or(header_unit).unwrap_or_else(|| "MB/s".into());
 
     // Rows and the result.
@@ -684,20 +685,65 @@ fn grid_box(grid: &Grid) -> Rect {
     }
 }
 
+/// Tool, version, title text, and whether a title line was seen.
+type TitleLine = (Option<Tool>, Option<String>, Option<String>, bool);
+
 /// The title line above the grid: tool, version, title text, and whether one was seen.
-fn title(words: &[Word], grid: &Grid) -> (Option<Tool>, Option<String>, Option<String>, bool) {
+fn title(rgb: &RgbImage, words: &[Word], grid: &Grid) -> Result<TitleLine, OcrError> {
     let g = grid_box(grid);
     let reach = (6.0 * grid.pitch) as i32;
-    for (top, bottom, left, right, text) in lines(words) {
-        if bottom > g.y0 || top < g.y0 - reach || right < g.x0 - reach || left > g.x1 + reach {
-            continue;
-        }
-        let (tool, version) = settings::title(&text);
-        if tool.is_some() {
-            return (tool, version, Some(text), true);
+    let near = |(top, bottom, left, right, _): &(i32, i32, i32, i32, String)| {
+        *bottom <= g.y0 && *top >= g.y0 - reach && *right >= g.x0 - reach && *left <= g.x1 + reach
+    };
+    let find = |words: &[Word]| {
+        lines(words).into_iter().filter(near).find_map(|line| {
+            let (tool, version) = settings::title(&line.4);
+            tool.map(|t| (t, version, line.4))
+        })
+    };
+    let found = find(words);
+    if let Some((tool, version, text)) = found.clone() {
+        if version.is_some() || tool == Tool::KDiskMark {
+            return Ok((Some(tool), version, Some(text), true));
         }
     }
-    (None, None, None, false)
+    // The whole image's page pass reads the small title font badly (`80.4` for `8.0.4`,
+    // or no title at all): read the part of the window above the settings on its own,
+    // enlarged to about twice a 100 % window's size.
+    let area = Rect {
+        x0: g.x0 - reach,
+        x1: g.x1 + reach,
+        y0: g.y0 - (4.0 * grid.pitch) as i32,
+        y1: g.y0 - (1.2 * grid.pitch) as i32,
+    }
+    .clip(rgb.width(), rgb.height());
+    if area.width() > 8 && area.height() > 8 {
+        let scale = (2.0 * 52.0 / grid.pitch).clamp(1.0, 3.0);
+        let again = page_words_at(&cut(rgb, area), Threshold::Global, scale)?;
+        if let Some((tool, version, text)) = find_shifted(&again, area, &find) {
+            if version.is_some() || found.is_none() {
+                return Ok((Some(tool), version, Some(text), true));
+            }
+        }
+    }
+    Ok(match found {
+        Some((tool, version, text)) => (Some(tool), version, Some(text), true),
+        None => (None, None, None, false),
+    })
+}
+
+/// `find` over words read in `area`, moved back into the image's coordinates.
+fn find_shifted<T>(words: &[Word], area: Rect, find: &impl Fn(&[Word]) -> Option<T>) -> Option<T> {
+    let moved: Vec<Word> = words
+        .iter()
+        .cloned()
+        .map(|mut w| {
+            w.left += area.x0;
+            w.top += area.y0;
+            w
+        })
+        .collect();
+    find(&moved)
 }
 
 /// The comment row: the line of text right under the grid (CrystalDiskMark's comment box
@@ -771,23 +817,36 @@ fn read_settings(
     let strip = lines_in_band.pop().unwrap_or_default();
     let mut texts = Vec::new();
     let letters: Vec<&&Word> = strip.iter().filter(|w| w.text.chars().any(char::is_alphanumeric)).collect();
-    if !letters.is_empty() {
-        let mut hs: Vec<i32> = letters.iter().map(|w| w.height).collect();
+    // The page pass often boxes a combo box's border with its text (a "word" two or three
+    // glyphs high), so the strip's own word heights overstate its glyphs and the strip
+    // would be read too small. The column headers are set in the same font size and are
+    // read as clean words: their height is the glyph size.
+    let median = |mut hs: Vec<i32>| {
         hs.sort();
-        let glyph = hs[hs.len() / 2] as f32;
-        let cy = {
-            let mut cys: Vec<f32> = letters.iter().map(|w| w.cy()).collect();
-            cys.sort_by(|a, b| a.total_cmp(b));
-            cys[cys.len() / 2]
-        };
-        let rect = Rect {
-            x0: strip.iter().map(|w| w.left).min().unwrap_or(left) - glyph as i32,
-            x1: strip.iter().map(|w| w.right()).max().unwrap_or(right) + glyph as i32,
-            y0: (cy - 1.0 * glyph) as i32,
-            y1: (cy + 1.0 * glyph) as i32,
-        };
+        hs.get(hs.len() / 2).map(|&h| h as f32)
+    };
+    let header_glyph = median(
+        headers
+            .iter()
+            .filter(|w| w.text.chars().all(|c| c.is_ascii_alphabetic()))
+            .map(|w| w.height)
+            .collect(),
+    );
+    let strip_glyph = median(letters.iter().map(|w| w.height).collect());
+    let glyph = match (header_glyph, strip_glyph) {
+        (Some(h), Some(s)) => Some(h.min(s)),
+        (h, s) => h.or(s),
+    };
+    if let Some(glyph) = glyph {
+        // The boxes are found from pixels over the whole band (the page pass often
+        // misses the strip's words, or boxes them with their borders); each box's
+        // border gives its height.
+        // From the row buttons' text on: the "All" button above them is no setting,
+        // and on KDiskMark it sits lower than the strip, where it would pass for it.
+        let strip_left = label_rects.iter().flatten().map(|r| r.x1).max().unwrap_or(left);
+        let rect = Rect { x0: strip_left, x1: right, y0: band.0 as i32, y1: band.1 as i32 };
         if let Some(scaled) = read::crop_scaled(gray, rect, glyph * 1.2) {
-            let boxes = read::read_boxes(&scaled)?;
+            let (boxes, strip_rows) = read::read_boxes(&scaled)?;
             if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
                 eprintln!("settings boxes: {boxes:?}");
             }
@@ -795,7 +854,13 @@ fn read_settings(
             if !boxes.is_empty() {
                 texts.push(boxes.join("  "));
             }
-            for r in read::read_with(&scaled, false, "", true, |t| t.contains('%'))? {
+            let line = match strip_rows {
+                Some((y0, y1)) => {
+                    image::imageops::crop_imm(&scaled, 0, y0, scaled.width(), y1 - y0).to_image()
+                }
+                None => scaled,
+            };
+            for r in read::read_with(&line, false, "", true, |t| t.contains('%'))? {
                 texts.push(r.text);
             }
         }

@@ -294,52 +294,146 @@ pub fn remove_rules(bin: &mut GrayImage) {
     }
 }
 
+/// The texts of a strip's boxes, left to right, and the rows the strip spans.
+pub type Boxes = (Vec<String>, Option<(u32, u32)>);
+
 /// Reads a strip of boxed fields (combo boxes) one box at a time: the vertical borders
-/// (ink runs taller than any glyph) split it, and each box is read as its own line.
-/// Returns the texts left to right; empty when the strip has no such borders.
-pub fn read_boxes(scaled: &RgbImage) -> Result<Vec<String>, OcrError> {
+/// (ink runs taller than any glyph) split it, and each box is read as its own line,
+/// cropped to the height of its border, so that text above or below the boxes (a menu
+/// line, column headers) never joins a box's reading. Returns the texts left to right
+/// and the rows the boxes span (the strip's line, for reading it whole); empty when the
+/// strip has no such borders.
+pub fn read_boxes(scaled: &RgbImage) -> Result<Boxes, OcrError> {
     let polarity = likely_polarity(scaled);
-    let Some(bin) = binarize(scaled, polarity) else { return Ok(Vec::new()) };
-    let (w, h) = bin.dimensions();
+    let Some(bin) = binarize(scaled, polarity) else { return Ok((Vec::new(), None)) };
+    let w = bin.width();
     let tall = (1.25 * TARGET_GLYPH) as u32;
-    let border: Vec<bool> = (0..w)
+    // Per column, its longest ink run (in the padded image's rows) when that is a border.
+    let border: Vec<Option<(u32, u32)>> = (0..w)
         .map(|x| {
-            let (mut run, mut best) = (0, 0);
-            for y in 0..h {
-                if bin.get_pixel(x, y)[0] == 0 {
-                    run += 1;
-                    best = best.max(run);
-                } else {
-                    run = 0;
-                }
-            }
-            best > tall
+            let (start, len) = longest_run(&bin, x);
+            (len as u32 > tall).then_some((start, start + len as u32))
         })
         .collect();
-    let mut cuts: Vec<u32> = Vec::new();
+    let mut cuts: Vec<(u32, Option<(u32, u32)>)> = Vec::new();
     for x in 1..w {
-        if border[x as usize] && !border[x as usize - 1] {
-            cuts.push(x);
+        if border[x as usize].is_some() && border[x as usize - 1].is_none() {
+            cuts.push((x, border[x as usize]));
         }
     }
     if cuts.len() < 2 {
-        return Ok(Vec::new());
+        return read_gapped(scaled, polarity);
     }
-    cuts.push(w);
+    // The strip's rows: the median border run, back in the unpadded crop's rows.
+    let unpad = |(a, b): (u32, u32)| (a.saturating_sub(PAD), b.saturating_sub(PAD).min(scaled.height()));
+    let mut spans: Vec<(u32, u32)> = cuts.iter().filter_map(|c| c.1).map(unpad).collect();
+    spans.sort_by_key(|s| s.1 - s.0);
+    let strip = spans.get(spans.len() / 2).copied();
+    cuts.push((w, None));
     let mut texts = Vec::new();
-    let mut start = 0;
-    for cut in cuts {
-        if cut - start > (0.8 * TARGET_GLYPH) as u32 {
-            let part = imageops::crop_imm(scaled, start, 0, cut - start, scaled.height()).to_image();
-            if let Some(mut b) = binarize(&part, polarity) {
-                remove_rules(&mut b);
-                let (text, _) = engine::read_text(&b, false, "")?;
-                if !text.is_empty() {
-                    texts.push(text);
+    let (mut start, mut left_span) = (0, None);
+    for (cut, span) in cuts {
+        let cut = cut.saturating_sub(PAD).min(scaled.width());
+        if cut > start && cut - start > (0.8 * TARGET_GLYPH) as u32 {
+            let (y0, y1) = span.or(left_span).map(unpad).or(strip).unwrap_or((0, scaled.height()));
+            if y1 > y0 + 4 {
+                let part = imageops::crop_imm(scaled, start, y0, cut - start, y1 - y0).to_image();
+                if let Some(mut b) = binarize(&part, polarity) {
+                    remove_rules(&mut b);
+                    let (text, _) = engine::read_text(&b, false, "")?;
+                    if let Ok(dir) = std::env::var("SSDBASE_OCR_DEBUG_DIR") {
+                        let _ = b.save(format!("{dir}/box_{start}_{cut}.png"));
+                    }
+                    if !text.is_empty() {
+                        texts.push(text);
+                    }
                 }
             }
         }
         start = cut;
+        left_span = span;
     }
-    Ok(texts)
+    Ok((texts, strip))
+}
+
+/// The longest ink run of column `x` of a binarised crop: (start row, length).
+fn longest_run(bin: &GrayImage, x: u32) -> (u32, usize) {
+    let (mut start, mut best) = (0, (0, 0));
+    for y in 0..=bin.height() {
+        if y == bin.height() || bin.get_pixel(x, y)[0] != 0 {
+            if (y - start) as usize > best.1 {
+                best = (start, (y - start) as usize);
+            }
+            start = y + 1;
+        }
+    }
+    best
+}
+
+/// A strip whose boxes have no borders dark enough to split it (KDiskMark's faint
+/// frames, a recompressed image): its line is the lowest line of ink in the crop (a menu
+/// line may be above it), and it is split where glyphs are further apart than a glyph is
+/// high, which separates the boxes' texts (and their arrows) but not the words in one.
+fn read_gapped(scaled: &RgbImage, polarity: Polarity) -> Result<Boxes, OcrError> {
+    let Some(mut bin) = binarize(scaled, polarity) else { return Ok((Vec::new(), None)) };
+    remove_rules(&mut bin);
+    let (w, h) = (scaled.width(), scaled.height());
+    let ink = |x: u32, y: u32| bin.get_pixel(x + PAD, y + PAD)[0] == 0;
+    let inked: Vec<bool> = (0..h).map(|y| (0..w).filter(|&x| ink(x, y)).count() >= 2).collect();
+    let max_gap = (0.15 * TARGET_GLYPH) as u32;
+    let mut lines: Vec<(u32, u32)> = Vec::new();
+    let mut open: Option<(u32, u32)> = None;
+    for y in 0..h {
+        if !inked[y as usize] {
+            continue;
+        }
+        open = match open {
+            Some((a, b)) if y - b <= max_gap + 1 => Some((a, y + 1)),
+            Some(done) => {
+                lines.push(done);
+                Some((y, y + 1))
+            }
+            None => Some((y, y + 1)),
+        };
+    }
+    lines.extend(open);
+    let tall = |(a, b): &(u32, u32)| {
+        let t = (b - a) as f32;
+        (0.5 * TARGET_GLYPH..=2.0 * TARGET_GLYPH).contains(&t)
+    };
+    // The strip spans many glyphs; a button's word beside it ("All", lower down on
+    // KDiskMark) does not.
+    let inked_cols =
+        |y0: u32, y1: u32| -> Vec<bool> { (0..w).map(|x| (y0..y1).any(|y| ink(x, y))).collect() };
+    let wide =
+        |&(a, b): &(u32, u32)| inked_cols(a, b).iter().filter(|i| **i).count() as f32 > 6.0 * TARGET_GLYPH;
+    let Some(&(y0, y1)) = lines.iter().rev().find(|l| tall(l) && wide(l)) else {
+        return Ok((Vec::new(), None));
+    };
+    let inked_col = inked_cols(y0, y1);
+    let mut segments: Vec<(u32, u32)> = Vec::new();
+    for x in 0..w {
+        if !inked_col[x as usize] {
+            continue;
+        }
+        match segments.last_mut() {
+            Some(s) if (x - s.1) < TARGET_GLYPH as u32 => s.1 = x + 1,
+            _ => segments.push((x, x + 1)),
+        }
+    }
+    let margin = (0.3 * TARGET_GLYPH) as u32;
+    let (ly0, ly1) = (y0.saturating_sub(margin), (y1 + margin).min(h));
+    let mut texts = Vec::new();
+    for (x0, x1) in segments {
+        let (x0, x1) = (x0.saturating_sub(margin), (x1 + margin).min(w));
+        let part = imageops::crop_imm(scaled, x0, ly0, x1 - x0, ly1 - ly0).to_image();
+        if let Some(mut b) = binarize(&part, polarity) {
+            remove_rules(&mut b);
+            let (text, _) = engine::read_text(&b, false, "")?;
+            if !text.is_empty() {
+                texts.push(text);
+            }
+        }
+    }
+    Ok((texts, Some((ly0, ly1))))
 }

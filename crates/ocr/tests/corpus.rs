@@ -9,6 +9,11 @@ use ocr::corpus;
 const MIN_EXACT: f64 = 0.99;
 /// Share of row labels that must be recognised. Measured: 164/164.
 const MIN_LABELS: f64 = 0.99;
+/// Settings (test count, size, drive, unit, mix ratio) and CrystalDiskMark versions that
+/// must be read exactly: issue 16 asks for 95 % of the 184 labelled. Measured: 179/184
+/// (2026-12-04); the misses are CrystalDiskMark 3's title and counts of 1 whose box the
+/// strip's left edge cut off.
+const MIN_SETTINGS: f64 = 0.95;
 /// Comment rows (which often name the drive, proposed on the submit page) that must be
 /// read exactly. Measured: 8 of the 12 windows with one (2026-12-02); the misses are
 /// Japanese text and KDiskMark's device line, and a person confirms what is proposed.
@@ -72,7 +77,7 @@ fn corpus_accuracy() {
     let label_share = lab_ok as f64 / lab as f64;
     println!(
         "\ncorpus: {exact}/{fields} values exact ({:.2} %), {lab_ok}/{lab} labels ({:.2} %), {verdicts}/{} verdicts, \
-         {settings_ok}/{settings} settings and versions (reported, not asserted)",
+         {settings_ok}/{settings} settings and versions",
         100.0 * share,
         100.0 * label_share,
         labels.images.len()
@@ -80,6 +85,11 @@ fn corpus_accuracy() {
     assert!(share >= MIN_EXACT, "value accuracy {share:.4} below {MIN_EXACT}");
     assert!(label_share >= MIN_LABELS, "label accuracy {label_share:.4} below {MIN_LABELS}");
     assert_eq!(verdicts, labels.images.len(), "some windows were refused or accepted wrongly");
+    let settings_share = settings_ok as f64 / settings as f64;
+    assert!(
+        settings_share >= MIN_SETTINGS,
+        "{settings_ok}/{settings} settings and versions read, below {MIN_SETTINGS}"
+    );
     println!("comments: {comments_ok}/{comments} read exactly, {invented} read where the window has none");
     assert!(comments_ok >= MIN_COMMENTS, "{comments_ok} comments read exactly, fewer than {MIN_COMMENTS}");
     assert_eq!(invented, 0, "a comment read where the window has none");

@@ -17,7 +17,7 @@ mod sqlite;
 pub mod summary;
 
 // A screenshot reading's provenance is stored as the API shows it.
-pub use api_types::{Correction, Provenance};
+pub use api_types::{Correction, Provenance, SettingCorrection};
 pub use catalogue::{Decided, Merged, ProposalRow};
 pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;

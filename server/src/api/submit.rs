@@ -430,6 +430,7 @@ async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Res
         ocr_job: job,
         confidence: recognised.confidence,
         corrected: ingest::corrections(&recognised.result, published),
+        settings_corrected: ingest::setting_corrections(&recognised.result, published),
     };
     upload.content_hash = ingest::sha256_hex(&image);
     upload.body = image;
