@@ -81,17 +81,16 @@ fn show(r: ResultView) -> impl IntoView {
                 _ => read.to_string(),
             }
         });
-        let title = was.as_ref().map(|w| format!("corrected by hand; the screenshot was read as {w}"));
+        // What was read, in words rather than a second element: the page is near its
+        // download budget.
         let corrected = was.is_some();
+        let text = match was {
+            Some(w) => format!("{text} ✎ (corrected by hand; read as {w})"),
+            None => text,
+        };
         view! {
             <dt>{label.to_string()}</dt>
-            <dd data-fact=field.to_string() class:corrected=corrected title=title>
-                {text}
-                {was.map(|w| view! {
-                    <span aria-hidden="true">" ✎"</span>
-                    <span class="sr-only">{format!(" (corrected by hand; read as {w})")}</span>
-                })}
-            </dd>
+            <dd data-fact=field.to_string() class:corrected=corrected>{text}</dd>
         }
     };
     view! {

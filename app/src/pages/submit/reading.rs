@@ -19,6 +19,12 @@ pub struct Read {
     confidence: Vec<f32>,
     /// The server's proposal of the drive the window's comment row names (as for text).
     named: Option<String>,
+    /// The person's settings and values applied to `result` ([`screenshot::corrected`]),
+    /// and the settings' inputs ([`settings_editor`]). Function pointers taken in the
+    /// reading's lazy piece of the wasm: the code behind them is fetched with that piece,
+    /// not with the submit page, which is at its download budget.
+    check: fn(&BenchResult, &[String], &SettingTexts) -> Result<BenchResult, String>,
+    editor: fn(RwSignal<SettingTexts>) -> AnyView,
 }
 
 /// Decodes a finished job's recognition, and asks which drive its comment row names.
@@ -29,7 +35,7 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
         Some(comment) => super::named_drive(vec![comment]).await,
         None => None,
     };
-    Some(Read { result: r.result, confidence, named })
+    Some(Read { result: r.result, confidence, named, check: screenshot::corrected, editor: settings_editor })
 }
 
 /// The screenshot being read, if the user gave one instead of text.
@@ -64,7 +70,7 @@ impl Reading {
         let settings = RwSignal::new(SettingTexts::default());
         let checked = Memo::new(move |_| match shot.get() {
             Some(Shot::Job(_, Some(read))) => {
-                Some(values.with(|v| settings.with(|s| screenshot::corrected(&read.result, v, s))))
+                Some(values.with(|v| settings.with(|s| (read.check)(&read.result, v, s))))
             }
             _ => None,
         });
@@ -240,28 +246,6 @@ fn Screenshot(
                     }
                 })
                 .collect_view();
-            // The run's settings as read from the settings bar, editable: what is typed
-            // here is published. One not read is empty and flagged like a doubtful value.
-            let setting_inputs = SETTINGS
-                .iter()
-                .enumerate()
-                .map(|(i, &(field, label))| {
-                    let unread = settings.with_untracked(|s| s[i].is_empty());
-                    view! {
-                        <label class="setting" class:low=unread data-field=field>
-                            <span>{label}{unread.then_some(" (not read: check)")}</span>
-                            <input
-                                id=format!("ocr-setting-{field}")
-                                data-field=field
-                                inputmode=if i == 0 { "numeric" } else { "text" }
-                                placeholder=["1–99", "e.g. 1 GiB", "e.g. C:"][i]
-                                prop:value=move || settings.with(|s| s[i].clone())
-                                on:input=move |ev| settings.update(|s| s[i] = event_target_value(&ev))
-                            />
-                        </label>
-                    }
-                })
-                .collect_view();
             view! {
                 <h3 class="understood">
                     {format!("Read: {} {} · {} tests", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default(), r.result.metrics.len())}
@@ -269,7 +253,7 @@ fn Screenshot(
                 <p class="muted">"Check the settings and every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
                 <fieldset id="ocr-settings" class="ocr-settings">
                     <legend>"Settings"</legend>
-                    {setting_inputs}
+                    {(r.editor)(settings)}
                 </fieldset>
                 <div class="table-wrap">
                     <table id="ocr-values">
@@ -306,4 +290,32 @@ fn Screenshot(
         </div>
     }
     .into_any()
+}
+
+/// The run's settings as read from the settings bar, editable: what is typed here is
+/// published. One not read is empty and flagged like a doubtful value. Each input starts
+/// from the reading (a new reading draws the table anew); the signal follows the typing.
+fn settings_editor(settings: RwSignal<SettingTexts>) -> AnyView {
+    SETTINGS
+        .iter()
+        .enumerate()
+        .map(|(i, &(field, label))| {
+            let text = settings.with_untracked(|s| s[i].clone());
+            let unread = text.is_empty();
+            view! {
+                <label class="setting" class:low=unread>
+                    <span>{label}{unread.then_some(" (not read: check)")}</span>
+                    <input
+                        id=format!("ocr-setting-{field}")
+                        data-field=field
+                        inputmode=if i == 0 { "numeric" } else { "text" }
+                        placeholder=["1–99", "e.g. 1 GiB", "e.g. C:"][i]
+                        value=text
+                        on:input=move |ev| settings.update(|s| s[i] = event_target_value(&ev))
+                    />
+                </label>
+            }
+        })
+        .collect_view()
+        .into_any()
 }
