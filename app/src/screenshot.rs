@@ -38,10 +38,92 @@ fn parse_value(text: &str) -> Result<Option<f64>, ()> {
     }
 }
 
-/// `recognised` with the person's values (`texts[i]` for metric `i`) in place: an
-/// emptied value drops its test; a value that is not a number is an error naming it.
-pub fn corrected(recognised: &BenchResult, texts: &[String]) -> Result<BenchResult, String> {
+/// The settings of a run the review table shows for editing, in [`Setting`] order: the
+/// result's field (as `Provenance::settings_corrected` names it) and its label.
+pub const SETTINGS: [(&str, &str); 3] =
+    [("passes", "Test count"), ("test_size_bytes", "Test size"), ("target", "Target")];
+
+/// The person's texts for [`SETTINGS`], in that order.
+pub type SettingTexts = [String; 3];
+
+/// The settings of `r` as the inputs show them: empty when the screenshot's settings bar
+/// did not give one (so an untouched input publishes exactly what was read).
+pub fn setting_texts(r: &BenchResult) -> SettingTexts {
+    [
+        r.passes.map(|p| p.to_string()).unwrap_or_default(),
+        r.test_size_bytes.map(size_text).unwrap_or_default(),
+        r.target.clone().unwrap_or_default(),
+    ]
+}
+
+const UNITS: [(&str, u64); 4] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+
+/// A test size as the tools' menus write it: `1 GiB`, `64 MiB`, `4000 MiB` (the largest
+/// binary unit it is a whole number of; bytes when it is none).
+pub fn size_text(bytes: u64) -> String {
+    match UNITS.iter().find(|(_, u)| bytes > 0 && bytes.is_multiple_of(*u)) {
+        Some((name, u)) => format!("{} {name}", bytes / u),
+        None => format!("{bytes} B"),
+    }
+}
+
+/// A typed test size: a whole number and a unit, `1 GiB`, `64MiB`, `4000 MB`, `1g`.
+/// `MB`/`GB` are binary here: CrystalDiskMark's menus say `MB` for MiB (3.x's `4000MB`
+/// writes 4000 MiB), and the recogniser and the text parser read them so too; a typed
+/// size must mean what the same text in the screenshot means. Without a unit it is
+/// refused rather than guessed. 1 MiB to 1 TiB: the tools offer 16 MiB–64 GiB, the
+/// bounds only catch slips such as a missing or wrong unit.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t: String = text.chars().filter(|c| !c.is_whitespace() && *c != ',').collect();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let bad = |why: &str| format!("test size {text:?}: {why}");
+    let number: u64 =
+        number.parse().map_err(|_| bad("expected a whole number and a unit, e.g. 1 GiB or 64 MiB"))?;
+    let unit = match unit.to_ascii_lowercase().trim_end_matches('b').trim_end_matches('i') {
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        "" => return Err(bad("no unit: write MiB or GiB, e.g. 1 GiB")),
+        _ => return Err(bad("unknown unit: write MiB or GiB, e.g. 1 GiB")),
+    };
+    let bytes = number.checked_mul(unit).ok_or_else(|| bad("too large"))?;
+    if !((1 << 20)..=(1 << 40)).contains(&bytes) {
+        return Err(bad("must be 1 MiB to 1 TiB"));
+    }
+    Ok(bytes)
+}
+
+/// A typed test count (passes): 1–99, as the recogniser accepts (CrystalDiskMark offers
+/// 1–9, KDiskMark more); empty means "not known".
+fn parse_count(text: &str) -> Result<Option<u32>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    match t.parse::<u32>() {
+        Ok(n) if (1..=99).contains(&n) => Ok(Some(n)),
+        _ => Err(format!("test count {text:?}: expected a whole number from 1 to 99")),
+    }
+}
+
+/// `recognised` with the person's settings and values in place: `settings` are the texts
+/// of [`SETTINGS`] (an emptied one publishes none), `texts[i]` the value of metric `i`
+/// (an emptied value drops its test); a setting or value that does not parse is an error
+/// naming it.
+pub fn corrected(
+    recognised: &BenchResult,
+    texts: &[String],
+    settings: &SettingTexts,
+) -> Result<BenchResult, String> {
     let mut out = recognised.clone();
+    out.passes = parse_count(&settings[0])?;
+    out.test_size_bytes = match settings[1].trim() {
+        "" => None,
+        t => Some(parse_size(t)?),
+    };
+    out.target = Some(settings[2].trim()).filter(|t| !t.is_empty()).map(str::to_string);
     out.metrics.clear();
     for (m, text) in recognised.metrics.iter().zip(texts) {
         let Some((field, unit, _)) = shown_value(m) else {
@@ -91,6 +173,11 @@ CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo
   SEQ    1MiB (Q=  1, T= 1):   480.123 MB/s [    457.9 IOPS] <  2180.01 us>
   RND    4KiB (Q= 32, T= 1):   350.456 MB/s [  85560.5 IOPS] <   373.50 us>
   RND    4KiB (Q=  1, T= 1):    90.123 MB/s [  22002.7 IOPS] <    45.26 us>
+
+Profile: Default
+   Test: 1 GiB (x5) [C: 37% (77/209GiB)]
+   Mode: [Admin]
+   Time: Measure 5 sec / Interval 5 sec 
 ";
 
     #[test]
@@ -108,16 +195,83 @@ CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo
         let r = recognised();
         let mut texts: Vec<String> =
             r.metrics.iter().map(|m| shown_value(m).unwrap().2.to_string()).collect();
-        assert_eq!(corrected(&r, &texts).unwrap(), r, "unchanged values give the reading back");
+        let settings = setting_texts(&r);
+        assert_eq!(corrected(&r, &texts, &settings).unwrap(), r, "unchanged values give the reading back");
         texts[0] = "1,234.5".into();
         texts[1] = " ".into();
-        let c = corrected(&r, &texts).unwrap();
+        let c = corrected(&r, &texts, &settings).unwrap();
         assert_eq!(c.metrics.len(), r.metrics.len() - 1);
         assert_eq!(c.metrics[0].mbps, Some(1234.5));
         assert_eq!(c.metrics[1], r.metrics[2]);
         texts[2] = "fast".into();
-        let e = corrected(&r, &texts).unwrap_err();
+        let e = corrected(&r, &texts, &settings).unwrap_err();
         assert!(e.contains(&r.metrics[2].label) && e.contains("\"fast\""), "{e}");
-        assert!(corrected(&r, &vec![String::new(); r.metrics.len()]).is_err());
+        assert!(corrected(&r, &vec![String::new(); r.metrics.len()], &settings).is_err());
+    }
+
+    #[test]
+    fn sizes_read_as_the_tools_write_them() {
+        for (text, bytes) in [
+            ("1 GiB", 1u64 << 30),
+            ("1GiB", 1 << 30),
+            (" 64 MiB ", 64 << 20),
+            ("4000 MB", 4000 << 20),
+            ("4000MB", 4000 << 20),
+            ("32GB", 32 << 30),
+            ("512m", 512 << 20),
+            ("1,024 MiB", 1 << 30),
+            ("1 TiB", 1 << 40),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in [
+            "",
+            "1",
+            "GiB",
+            "1.5 GiB",
+            "1 GiBs",
+            "-1 GiB",
+            "0 GiB",
+            "512 KiB",
+            "2 TiB",
+            "lots",
+            "99999999999999999999 GiB",
+        ] {
+            let e = parse_size(text).unwrap_err();
+            assert!(e.contains(&format!("{text:?}")), "{e}");
+        }
+        // What is shown reads back as the same size.
+        for bytes in [1u64 << 30, 64 << 20, 4000 << 20, 32 << 30, 1536 << 20] {
+            assert_eq!(parse_size(&size_text(bytes)), Ok(bytes), "{}", size_text(bytes));
+        }
+        assert_eq!(size_text(1 << 30), "1 GiB");
+        assert_eq!(size_text(4000 << 20), "4000 MiB");
+        assert_eq!(size_text(1000), "1000 B");
+    }
+
+    #[test]
+    fn settings_as_typed_are_published() {
+        let r = recognised();
+        assert_eq!((r.passes, r.test_size_bytes), (Some(5), Some(1 << 30)), "the export's settings");
+        let texts: Vec<String> = r.metrics.iter().map(|m| shown_value(m).unwrap().2.to_string()).collect();
+        let settings = setting_texts(&r);
+        assert_eq!(settings[..2], ["5".to_string(), "1 GiB".to_string()]);
+        let c = corrected(&r, &texts, &["3".into(), "4 GiB".into(), " D: ".into()]).unwrap();
+        assert_eq!((c.passes, c.test_size_bytes, c.target.as_deref()), (Some(3), Some(4 << 30), Some("D:")));
+        assert_eq!(c.metrics, r.metrics, "the values are untouched");
+        let c = corrected(&r, &texts, &[" ".into(), String::new(), String::new()]).unwrap();
+        assert_eq!(
+            (c.passes, c.test_size_bytes, c.target),
+            (None, None, None),
+            "emptied settings are not published"
+        );
+        for (bad, named) in [
+            (["0", "1 GiB", ""], "\"0\""),
+            (["100", "1 GiB", ""], "\"100\""),
+            (["5", "1 GB of data", ""], "\"1 GB of data\""),
+        ] {
+            let e = corrected(&r, &texts, &bad.map(String::from)).unwrap_err();
+            assert!(e.contains(named), "{e}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::api::{self, ApiError, OcrJob};
 use crate::pages::sleep;
-use crate::screenshot::{self, LOW_CONFIDENCE};
+use crate::screenshot::{self, SettingTexts, LOW_CONFIDENCE, SETTINGS};
 use bench::BenchResult;
 use leptos::lazy;
 use leptos::prelude::*;
@@ -19,6 +19,12 @@ pub struct Read {
     confidence: Vec<f32>,
     /// The server's proposal of the drive the window's comment row names (as for text).
     named: Option<String>,
+    /// The person's settings and values applied to `result` ([`screenshot::corrected`]),
+    /// and the settings' inputs ([`settings_editor`]). Function pointers taken in the
+    /// reading's lazy piece of the wasm: the code behind them is fetched with that piece,
+    /// not with the submit page, which is at its download budget.
+    check: fn(&BenchResult, &[String], &SettingTexts) -> Result<BenchResult, String>,
+    editor: fn(RwSignal<SettingTexts>) -> AnyView,
 }
 
 /// Decodes a finished job's recognition, and asks which drive its comment row names.
@@ -29,7 +35,7 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
         Some(comment) => super::named_drive(vec![comment]).await,
         None => None,
     };
-    Some(Read { result: r.result, confidence, named })
+    Some(Read { result: r.result, confidence, named, check: screenshot::corrected, editor: settings_editor })
 }
 
 /// The screenshot being read, if the user gave one instead of text.
@@ -47,6 +53,8 @@ pub struct Reading {
     shot: RwSignal<Option<Shot>>,
     /// The person's values for the recognised metrics, in metric order.
     values: RwSignal<Vec<String>>,
+    /// The person's test count, test size and target ([`SETTINGS`]), first as read.
+    settings: RwSignal<SettingTexts>,
     /// Bumped by every new file, so a superseded job stops being polled. The polling
     /// task outlives the page when the user navigates away: it reads this with `try_`
     /// and stops once the page (and this value) is gone.
@@ -59,11 +67,14 @@ impl Reading {
     pub fn new() -> Reading {
         let shot = RwSignal::new(None::<Shot>);
         let values = RwSignal::new(Vec::<String>::new());
+        let settings = RwSignal::new(SettingTexts::default());
         let checked = Memo::new(move |_| match shot.get() {
-            Some(Shot::Job(_, Some(read))) => Some(values.with(|v| screenshot::corrected(&read.result, v))),
+            Some(Shot::Job(_, Some(read))) => {
+                Some(values.with(|v| settings.with(|s| (read.check)(&read.result, v, s))))
+            }
             _ => None,
         });
-        Reading { shot, values, generation: StoredValue::new(0), checked }
+        Reading { shot, values, settings, generation: StoredValue::new(0), checked }
     }
 
     /// Whether the page is on the screenshot path.
@@ -123,7 +134,7 @@ impl Reading {
 /// fetched when an image is chosen, not with the page (most people paste text).
 #[lazy]
 async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
-    let Reading { shot, values, generation, .. } = reading;
+    let Reading { shot, values, settings, generation, .. } = reading;
     let mut job = match api::upload_screenshot(&bytes).await {
         Ok(job) => job,
         Err(e) => return shot.set(Some(Shot::Refused(e))),
@@ -142,6 +153,7 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
                         .map(|m| screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default())
                         .collect(),
                 );
+                settings.set(screenshot::setting_texts(&r.result));
             }
             shot.set(Some(Shot::Job(Box::new(job), read)));
             return;
@@ -159,8 +171,10 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
 /// The reading's state, when there is one.
 #[component]
 pub fn ReadingView(reading: Reading) -> impl IntoView {
-    let Reading { shot, values, checked, .. } = reading;
-    move || shot.get().map(|s| view! { <Screenshot shot=s values=values checked=checked /> })
+    let Reading { shot, values, settings, checked, .. } = reading;
+    move || {
+        shot.get().map(|s| view! { <Screenshot shot=s values=values settings=settings checked=checked /> })
+    }
 }
 
 /// The screenshot beside what was read from it: queue position and progress while it
@@ -169,6 +183,7 @@ pub fn ReadingView(reading: Reading) -> impl IntoView {
 fn Screenshot(
     shot: Shot,
     values: RwSignal<Vec<String>>,
+    settings: RwSignal<SettingTexts>,
     checked: Memo<Option<Result<BenchResult, String>>>,
 ) -> impl IntoView {
     let (job, read) = match shot {
@@ -235,14 +250,18 @@ fn Screenshot(
                 <h3 class="understood">
                     {format!("Read: {} {} · {} tests", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default(), r.result.metrics.len())}
                 </h3>
-                <p class="muted">"Check every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
+                <p class="muted">"Check the settings and every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
+                <fieldset id="ocr-settings" class="ocr-settings">
+                    <legend>"Settings"</legend>
+                    {(r.editor)(settings)}
+                </fieldset>
                 <div class="table-wrap">
                     <table id="ocr-values">
                         <thead><tr><th scope="col">"Test as read"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
-                {move || checked.get().and_then(Result::err).map(|e| view! { <div class="error" role="alert">{e}</div> })}
+                {move || checked.get().and_then(Result::err).map(|e| view! { <div class="error" role="alert" id="ocr-check-error">{e}</div> })}
             }
             .into_any()
         }
@@ -271,4 +290,32 @@ fn Screenshot(
         </div>
     }
     .into_any()
+}
+
+/// The run's settings as read from the settings bar, editable: what is typed here is
+/// published. One not read is empty and flagged like a doubtful value. Each input starts
+/// from the reading (a new reading draws the table anew); the signal follows the typing.
+fn settings_editor(settings: RwSignal<SettingTexts>) -> AnyView {
+    SETTINGS
+        .iter()
+        .enumerate()
+        .map(|(i, &(field, label))| {
+            let text = settings.with_untracked(|s| s[i].clone());
+            let unread = text.is_empty();
+            view! {
+                <label class="setting" class:low=unread>
+                    <span>{label}{unread.then_some(" (not read: check)")}</span>
+                    <input
+                        id=format!("ocr-setting-{field}")
+                        data-field=field
+                        inputmode=if i == 0 { "numeric" } else { "text" }
+                        placeholder=["1–99", "e.g. 1 GiB", "e.g. C:"][i]
+                        value=text
+                        on:input=move |ev| settings.update(|s| s[i] = event_target_value(&ev))
+                    />
+                </label>
+            }
+        })
+        .collect_view()
+        .into_any()
 }
