@@ -136,10 +136,17 @@ fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
             };
             parts.push(part);
         }
-        // A cut is kept only when it frees windows: a window cut into pieces that look
-        // like none (a rescaled window whose title bar is flat over many blocks) is not.
-        let windows = parts.iter().filter(|p| p.window_like()).count();
-        if windows == 0 || (b.window_like() && windows < 2) {
+        // A cut is kept only when it frees windows: two or more, or one beside taller
+        // patches (a document window behind it). A window cut into pieces that look like
+        // none, or into a window and a strip of itself (a rescaled window whose title bar
+        // is flat over many blocks), is not cut.
+        let windows: Vec<&Blocks> = parts.iter().filter(|p| p.window_like()).collect();
+        let beside_taller = windows.len() == 1
+            && parts
+                .iter()
+                .filter(|p| !p.window_like())
+                .all(|p| p.y0 <= windows[0].y0 && p.y1 >= windows[0].y1);
+        if !(windows.len() >= 2 || beside_taller) {
             continue;
         }
         return parts.into_iter().flat_map(|p| split(mask, bw, p, depth - 1)).collect();
