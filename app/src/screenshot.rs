@@ -56,6 +56,26 @@ pub fn setting_texts(r: &BenchResult) -> SettingTexts {
     ]
 }
 
+/// The settings' inputs as HTML, each starting from `texts` (one not read is empty and
+/// flagged "not read: check", like a doubtful value); `data-index` is its place in
+/// [`SETTINGS`]. The texts come from a screenshot, so they are escaped.
+pub fn settings_html(texts: &SettingTexts) -> String {
+    // Escaped here rather than with the share panel's helper: a function two lazy
+    // pieces of the wasm use becomes a chunk of its own both download.
+    let attr = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    let mut html = String::from("<legend>Settings</legend>");
+    for (i, ((field, label), text)) in SETTINGS.iter().zip(texts).enumerate() {
+        let (low, note) = if text.is_empty() { (" low", " (not read: check)") } else { ("", "") };
+        let (mode, hint) = [("numeric", "1–99"), ("text", "e.g. 1 GiB"), ("text", "e.g. C:")][i];
+        html += &format!(
+            "<label class=\"setting{low}\"><span>{label}{note}</span><input id=\"ocr-setting-{field}\" \
+             data-index=\"{i}\" inputmode=\"{mode}\" placeholder=\"{hint}\" value=\"{}\"></label>",
+            attr(text)
+        );
+    }
+    html
+}
+
 const UNITS: [(&str, u64); 4] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
 
 /// A test size as the tools' menus write it: `1 GiB`, `64 MiB`, `4000 MiB` (the largest
@@ -77,22 +97,20 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let t: String = text.chars().filter(|c| !c.is_whitespace() && *c != ',').collect();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(digits);
-    let bad = |why: &str| format!("test size {text:?}: {why}");
-    let number: u64 =
-        number.parse().map_err(|_| bad("expected a whole number and a unit, e.g. 1 GiB or 64 MiB"))?;
-    let unit = match unit.to_ascii_lowercase().trim_end_matches('b').trim_end_matches('i') {
-        "k" => 1 << 10,
-        "m" => 1 << 20,
-        "g" => 1 << 30,
-        "t" => 1 << 40,
-        "" => return Err(bad("no unit: write MiB or GiB, e.g. 1 GiB")),
-        _ => return Err(bad("unknown unit: write MiB or GiB, e.g. 1 GiB")),
+    let shift = match unit.to_ascii_lowercase().trim_end_matches('b').trim_end_matches('i') {
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => 0,
     };
-    let bytes = number.checked_mul(unit).ok_or_else(|| bad("too large"))?;
-    if !((1 << 20)..=(1 << 40)).contains(&bytes) {
-        return Err(bad("must be 1 MiB to 1 TiB"));
+    // One message for every way it can be wrong (missing or unknown unit, not a whole
+    // number, out of range): its code is in the submit page's download.
+    match number.parse::<u64>().ok().and_then(|n| n.checked_mul(1 << shift)) {
+        Some(bytes) if shift > 0 && ((1 << 20)..=(1 << 40)).contains(&bytes) => Ok(bytes),
+        _ => Err(format!(
+            "test size {text:?}: write a whole number of MiB or GiB (1 MiB to 1 TiB), e.g. 1 GiB"
+        )),
     }
-    Ok(bytes)
 }
 
 /// A typed test count (passes): 1–99, as the recogniser accepts (CrystalDiskMark offers
@@ -115,15 +133,16 @@ fn parse_count(text: &str) -> Result<Option<u32>, String> {
 pub fn corrected(
     recognised: &BenchResult,
     texts: &[String],
-    settings: &SettingTexts,
+    settings: &[String],
 ) -> Result<BenchResult, String> {
     let mut out = recognised.clone();
-    out.passes = parse_count(&settings[0])?;
-    out.test_size_bytes = match settings[1].trim() {
+    let setting = |i: usize| settings.get(i).map_or("", |s| s.trim());
+    out.passes = parse_count(setting(0))?;
+    out.test_size_bytes = match setting(1) {
         "" => None,
         t => Some(parse_size(t)?),
     };
-    out.target = Some(settings[2].trim()).filter(|t| !t.is_empty()).map(str::to_string);
+    out.target = Some(setting(2)).filter(|t| !t.is_empty()).map(str::to_string);
     out.metrics.clear();
     for (m, text) in recognised.metrics.iter().zip(texts) {
         let Some((field, unit, _)) = shown_value(m) else {
@@ -247,6 +266,21 @@ Profile: Default
         assert_eq!(size_text(1 << 30), "1 GiB");
         assert_eq!(size_text(4000 << 20), "4000 MiB");
         assert_eq!(size_text(1000), "1000 B");
+    }
+
+    #[test]
+    fn settings_inputs_start_from_the_reading_escaped() {
+        let html = settings_html(&["5".into(), String::new(), "C: \"<b>\" & co".into()]);
+        assert_eq!(html.matches("<input ").count(), 3);
+        assert!(
+            html.contains(
+                r#"id="ocr-setting-passes" data-index="0" inputmode="numeric" placeholder="1–99" value="5""#
+            ),
+            "{html}"
+        );
+        assert!(html.contains(r#"<label class="setting low"><span>Test size (not read: check)</span><input id="ocr-setting-test_size_bytes" data-index="1""#), "{html}");
+        assert!(html.contains(r#"value="C: &quot;&lt;b>&quot; &amp; co""#), "{html}");
+        assert_eq!(html.matches(" low").count(), 1, "only the unread setting is flagged");
     }
 
     #[test]

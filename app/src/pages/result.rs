@@ -43,56 +43,28 @@ fn show(r: ResultView) -> impl IntoView {
     let permalink = format!("{}/results/{}", window().location().origin().unwrap_or_default(), r.id);
     let json_href = format!("/api/v1/results/{}", r.id);
     let res = &r.result;
-    // `(label, result field, text)`: the field names the settings a screenshot's
-    // submitter may have corrected (`Provenance::settings_corrected`).
-    let facts: Vec<(&str, &str, String)> = [
-        (
-            "Tool",
-            "tool",
-            Some(format!("{} {}", res.tool.name(), res.tool_version.clone().unwrap_or_default())),
-        ),
-        ("Method", "family", Some(format!("{:?}", res.family()))),
-        ("Profile", "profile", res.profile.clone()),
-        ("Test size", "test_size_bytes", res.test_size_bytes.map(size_text)),
-        ("Passes", "passes", res.passes.map(|p| p.to_string())),
-        ("Data pattern", "data_pattern", Some(pattern_label(res.data_pattern).to_string())),
-        ("Run date", "date", res.date.clone()),
-        ("OS (as printed)", "os", res.os.clone()),
-        ("Target", "target", res.target.clone()),
-        ("Engine", "engine", res.engine.clone()),
-        ("Comment", "comment", res.comment.clone()),
-        ("Added", "added", Some(format_date(r.created_at))),
-        ("Source", "source", r.source.clone()),
+    let facts: Vec<(&str, String)> = [
+        ("Tool", Some(format!("{} {}", res.tool.name(), res.tool_version.clone().unwrap_or_default()))),
+        ("Method", Some(format!("{:?}", res.family()))),
+        ("Profile", res.profile.clone()),
+        ("Test size", res.test_size_bytes.map(size_text)),
+        ("Passes", res.passes.map(|p| p.to_string())),
+        ("Data pattern", Some(pattern_label(res.data_pattern).to_string())),
+        ("Run date", res.date.clone()),
+        ("OS (as printed)", res.os.clone()),
+        ("Target", res.target.clone()),
+        ("Engine", res.engine.clone()),
+        ("Comment", res.comment.clone()),
+        ("Added", Some(format_date(r.created_at))),
+        ("Source", r.source.clone()),
     ]
     .into_iter()
-    .filter_map(|(k, f, v)| Some((k, f, v?)))
+    .filter_map(|(k, v)| Some((k, v?)))
     .collect();
     let metrics = res.keyed_metrics().map(|(k, m)| (k.short_name(), m.clone())).collect::<Vec<_>>();
     let not_run = res.not_run.clone();
     let ocr = r.upload.as_ref().and_then(|u| u.ocr.clone());
     let corrected_count = ocr.as_ref().map_or(0, |o| o.corrected.len());
-    // A setting corrected by hand is marked like a corrected value, with what was read
-    // (a size as the tools write it, not bytes).
-    let fact = |label: &str, field: &str, text: String| {
-        let was = ocr.as_ref().and_then(|o| o.setting_correction(field)).map(|c| {
-            let read = c.recognised.as_deref().unwrap_or("nothing");
-            match (field, read.parse::<u64>()) {
-                ("test_size_bytes", Ok(b)) => size_text(b),
-                _ => read.to_string(),
-            }
-        });
-        // What was read, in words rather than a second element: the page is near its
-        // download budget.
-        let corrected = was.is_some();
-        let text = match was {
-            Some(w) => format!("{text} ✎ (corrected by hand; read as {w})"),
-            None => text,
-        };
-        view! {
-            <dt>{label.to_string()}</dt>
-            <dd data-fact=field.to_string() class:corrected=corrected>{text}</dd>
-        }
-    };
     view! {
         <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
         <p class="permalink">
@@ -168,7 +140,7 @@ fn show(r: ResultView) -> impl IntoView {
         <h2>"Measured on"</h2>
         <Tags tags=r.tags.clone() />
         <dl class="facts">
-            {facts.into_iter().map(|(k, f, v)| fact(k, f, v)).collect_view()}
+            {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
         </dl>
         <EditBox r=r.clone() />
         <h2>"Original upload"</h2>

@@ -70,7 +70,12 @@ pub struct Provenance {
     /// Every setting of the run (test count, test size, target) the person publishing it
     /// changed from what the settings bar was read as. Absent in provenance stored before
     /// settings could be corrected.
+    ///
+    /// The site does not decode it (skipped on wasm32): its decoder would be in every
+    /// page's download, which is at its budget; the result page shows the settings as
+    /// published, and the API, CSV and dumps carry the corrections.
     #[serde(default)]
+    #[cfg_attr(target_arch = "wasm32", serde(skip_deserializing))]
     pub settings_corrected: Vec<SettingCorrection>,
 }
 
@@ -104,13 +109,6 @@ pub struct SettingCorrection {
     /// null when there was none.
     pub recognised: Option<String>,
     pub published: Option<String>,
-}
-
-impl Provenance {
-    /// The correction of the result's setting `field`, if it was changed by hand.
-    pub fn setting_correction(&self, field: &str) -> Option<&SettingCorrection> {
-        self.settings_corrected.iter().find(|c| c.field == field)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -364,6 +364,7 @@ async fn run(w: &World) -> Result<()> {
     the_drives_index_and_a_leaderboard(w).await?;
     results_without_a_drive_say_so(w).await?;
     publish_a_screenshot(w).await?;
+    publish_a_desktop_capture(w).await?;
     a_drive_measured_with_ssdbase_bench(w).await?;
     the_other_pages(w).await?;
     Ok(())
@@ -846,6 +847,112 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
         "nothing to publish after a failed reading"
     );
     w.shot("submit-screenshot-failed").await?;
+    Ok(())
+}
+
+/// A Print Screen of a whole desktop, as people post it: the labelled CrystalDiskMark
+/// window somewhere on a wallpaper, made by the OCR bench's own generator
+/// (`ocr::degrade`, kind `desktop`). The window is found and read; every value is either
+/// exact or highlighted for checking; the settings bar is shown as read and editable; a
+/// test count typed over the one read is published, and the result page marks it with
+/// what the screenshot said.
+async fn publish_a_desktop_capture(w: &World) -> Result<()> {
+    use ocr::degrade::{self, Kind, Rng};
+    let (file, labels) = labelled_screenshot()?;
+    let name = file.file_name().and_then(|n| n.to_str()).context("file name")?.to_string();
+    let original = degrade::decode_screenshot(&std::fs::read(&file)?)?;
+    let made = degrade::degrade(&original, None, Kind::Desktop, &mut Rng::for_image(&name, Kind::Desktop));
+    let (width, _) = image::ImageReader::new(std::io::Cursor::new(&made.bytes))
+        .with_guessed_format()?
+        .into_dimensions()?;
+    ensure!(width >= 1280, "a whole desktop, not the window alone: {} ({width} px)", made.recipe);
+    let capture = w.tmp.join(format!("desktop.{}", made.ext));
+    std::fs::write(&capture, &made.bytes)?;
+
+    w.goto("/submit").await?;
+    w.wait("input[type=file]").await?.send_keys(&capture.display().to_string()).await?;
+    let table = match w
+        .client
+        .wait()
+        .at_most(Duration::from_secs(120))
+        .for_element(Locator::Css("#ocr-values, #ocr-error"))
+        .await
+    {
+        Ok(el) => el,
+        Err(e) => bail!("the desktop capture was not read within 120 s ({e}): {}", w.body_text().await?),
+    };
+    ensure!(
+        table.attr("id").await?.as_deref() == Some("ocr-values"),
+        "the window on the desktop ({}) was found and read: {}",
+        made.recipe,
+        table.text().await?
+    );
+    w.shot("submit-desktop-capture").await?;
+
+    // Every labelled value is shown; one the reader got wrong must be highlighted.
+    let rows = w.client.find_all(Locator::Css("#ocr-values tbody tr")).await?;
+    let mut shown = Vec::new();
+    for row in &rows {
+        let Ok(input) = row.find(Locator::Css("input.value")).await else { continue };
+        let label = input.attr("data-label").await?.unwrap_or_default();
+        let op = input.attr("data-op").await?.unwrap_or_default();
+        let value = input.prop("value").await?.unwrap_or_default();
+        let flagged = row.attr("class").await?.unwrap_or_default().split(' ').any(|c| c == "low");
+        shown.push((label, op, value, flagged));
+    }
+    ensure!(
+        shown.len() == labels.len(),
+        "{} values shown, {} labelled: {shown:?}",
+        shown.len(),
+        labels.len()
+    );
+    let mut exact = 0;
+    for (label, column, want) in &labels {
+        let got = shown
+            .iter()
+            .find(|(l, o, ..)| l.ends_with(&format!(" {label}")) && o == column)
+            .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
+        if got.2.parse::<f64>().ok() == Some(*want) {
+            exact += 1;
+        } else {
+            ensure!(got.3, "{label} {column}: read {:?} (labelled {want}) without being highlighted", got.2);
+        }
+    }
+    println!("e2e: desktop capture ({}): {exact}/{} values exact", made.recipe, labels.len());
+
+    // The settings as read, editable; a corrected test count is published and marked.
+    let passes = w.wait("#ocr-setting-passes").await?;
+    let read = passes.prop("value").await?.unwrap_or_default();
+    let size = w.wait("#ocr-setting-test_size_bytes").await?.prop("value").await?.unwrap_or_default();
+    ensure!(size == "1 GiB", "the test size is read from the settings bar: {size:?}");
+    let typed = if read == "3" { "4" } else { "3" };
+    passes.clear().await?;
+    passes.send_keys(typed).await?;
+    w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Crucial").await?;
+    w.client.find(Locator::Css("input[name=model]")).await?.send_keys("MX500 desktop e2e").await?;
+    w.client.find(Locator::Css("#submit")).await?.click().await?;
+    let answer = w.wait("#submit-answer").await?.text().await?;
+    ensure!(answer.contains("Stored"), "the desktop capture was published: {answer}");
+    let id: i64 = answer
+        .split("result #")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("a result number in {answer:?}"))?;
+    w.goto(&format!("/results/{id}")).await?;
+    let passes = w.wait_xpath("//dt[.='Passes']/following-sibling::dd[1]").await?.text().await?;
+    ensure!(passes == typed, "the typed test count is published: {passes:?}");
+    w.shot("result-desktop-capture").await?;
+    // The correction is recorded with what was read (the API's provenance).
+    w.goto(&format!("/api/v1/results/{id}")).await?;
+    let stored: Value = serde_json::from_str(&w.client.find(Locator::Css("body")).await?.text().await?)?;
+    let corrections = &stored["upload"]["ocr"]["settings_corrected"];
+    let want = json!([{
+        "field": "passes",
+        "recognised": if read.is_empty() { Value::Null } else { json!(read) },
+        "published": typed,
+    }]);
+    ensure!(corrections == &want, "the corrected test count is recorded: {corrections}, expected {want}");
     Ok(())
 }
 

@@ -5,11 +5,12 @@
 
 use crate::api::{self, ApiError, OcrJob};
 use crate::pages::sleep;
-use crate::screenshot::{self, SettingTexts, LOW_CONFIDENCE, SETTINGS};
+use crate::screenshot::{self, LOW_CONFIDENCE};
 use bench::BenchResult;
 use leptos::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 /// What the page needs of a finished reading: the recognised result and each metric's
 /// confidence, in metric order.
@@ -19,12 +20,8 @@ pub struct Read {
     confidence: Vec<f32>,
     /// The server's proposal of the drive the window's comment row names (as for text).
     named: Option<String>,
-    /// The person's settings and values applied to `result` ([`screenshot::corrected`]),
-    /// and the settings' inputs ([`settings_editor`]). Function pointers taken in the
-    /// reading's lazy piece of the wasm: the code behind them is fetched with that piece,
-    /// not with the submit page, which is at its download budget.
-    check: fn(&BenchResult, &[String], &SettingTexts) -> Result<BenchResult, String>,
-    editor: fn(RwSignal<SettingTexts>) -> AnyView,
+    /// The settings' inputs, first as read ([`screenshot::settings_html`]).
+    settings_html: String,
 }
 
 /// Decodes a finished job's recognition, and asks which drive its comment row names.
@@ -35,7 +32,10 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
         Some(comment) => super::named_drive(vec![comment]).await,
         None => None,
     };
-    Some(Read { result: r.result, confidence, named, check: screenshot::corrected, editor: settings_editor })
+    // The settings' inputs as HTML text made here, in the reading's lazy piece of the
+    // wasm: the code that writes them is fetched with it, not with the submit page.
+    let settings_html = screenshot::settings_html(&screenshot::setting_texts(&r.result));
+    Some(Read { result: r.result, confidence, named, settings_html })
 }
 
 /// The screenshot being read, if the user gave one instead of text.
@@ -51,10 +51,9 @@ enum Shot {
 #[derive(Clone, Copy)]
 pub struct Reading {
     shot: RwSignal<Option<Shot>>,
-    /// The person's values for the recognised metrics, in metric order.
+    /// The person's values for the recognised metrics, in metric order, then their test
+    /// count, test size and target (`screenshot::SETTINGS`), first as read.
     values: RwSignal<Vec<String>>,
-    /// The person's test count, test size and target ([`SETTINGS`]), first as read.
-    settings: RwSignal<SettingTexts>,
     /// Bumped by every new file, so a superseded job stops being polled. The polling
     /// task outlives the page when the user navigates away: it reads this with `try_`
     /// and stops once the page (and this value) is gone.
@@ -67,14 +66,11 @@ impl Reading {
     pub fn new() -> Reading {
         let shot = RwSignal::new(None::<Shot>);
         let values = RwSignal::new(Vec::<String>::new());
-        let settings = RwSignal::new(SettingTexts::default());
         let checked = Memo::new(move |_| match shot.get() {
-            Some(Shot::Job(_, Some(read))) => {
-                Some(values.with(|v| settings.with(|s| (read.check)(&read.result, v, s))))
-            }
+            Some(Shot::Job(_, Some(read))) => Some(values.with(|v| check(&read.result, v))),
             _ => None,
         });
-        Reading { shot, values, settings, generation: StoredValue::new(0), checked }
+        Reading { shot, values, generation: StoredValue::new(0), checked }
     }
 
     /// Whether the page is on the screenshot path.
@@ -134,7 +130,7 @@ impl Reading {
 /// fetched when an image is chosen, not with the page (most people paste text).
 #[lazy]
 async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
-    let Reading { shot, values, settings, generation, .. } = reading;
+    let Reading { shot, values, generation, .. } = reading;
     let mut job = match api::upload_screenshot(&bytes).await {
         Ok(job) => job,
         Err(e) => return shot.set(Some(Shot::Refused(e))),
@@ -151,9 +147,9 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
                         .metrics
                         .iter()
                         .map(|m| screenshot::shown_value(m).map(|v| v.2.to_string()).unwrap_or_default())
+                        .chain(screenshot::setting_texts(&r.result))
                         .collect(),
                 );
-                settings.set(screenshot::setting_texts(&r.result));
             }
             shot.set(Some(Shot::Job(Box::new(job), read)));
             return;
@@ -171,10 +167,8 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
 /// The reading's state, when there is one.
 #[component]
 pub fn ReadingView(reading: Reading) -> impl IntoView {
-    let Reading { shot, values, settings, checked, .. } = reading;
-    move || {
-        shot.get().map(|s| view! { <Screenshot shot=s values=values settings=settings checked=checked /> })
-    }
+    let Reading { shot, values, checked, .. } = reading;
+    move || shot.get().map(|s| view! { <Screenshot shot=s values=values checked=checked /> })
 }
 
 /// The screenshot beside what was read from it: queue position and progress while it
@@ -183,7 +177,6 @@ pub fn ReadingView(reading: Reading) -> impl IntoView {
 fn Screenshot(
     shot: Shot,
     values: RwSignal<Vec<String>>,
-    settings: RwSignal<SettingTexts>,
     checked: Memo<Option<Result<BenchResult, String>>>,
 ) -> impl IntoView {
     let (job, read) = match shot {
@@ -251,10 +244,7 @@ fn Screenshot(
                     {format!("Read: {} {} · {} tests", r.result.tool.name(), r.result.tool_version.clone().unwrap_or_default(), r.result.metrics.len())}
                 </h3>
                 <p class="muted">"Check the settings and every value against the image; highlighted ones the reader was unsure of. Empty a value to leave that test out."</p>
-                <fieldset id="ocr-settings" class="ocr-settings">
-                    <legend>"Settings"</legend>
-                    {(r.editor)(settings)}
-                </fieldset>
+                {settings_editor(values, r.result.metrics.len(), r.settings_html.clone())}
                 <div class="table-wrap">
                     <table id="ocr-values">
                         <thead><tr><th scope="col">"Test as read"</th><th scope="col" class="num">"Value"</th><th scope="col">"Unit"</th><th scope="col" class="num">"Confidence"</th></tr></thead>
@@ -293,29 +283,29 @@ fn Screenshot(
 }
 
 /// The run's settings as read from the settings bar, editable: what is typed here is
-/// published. One not read is empty and flagged like a doubtful value. Each input starts
-/// from the reading (a new reading draws the table anew); the signal follows the typing.
-fn settings_editor(settings: RwSignal<SettingTexts>) -> AnyView {
-    SETTINGS
-        .iter()
-        .enumerate()
-        .map(|(i, &(field, label))| {
-            let text = settings.with_untracked(|s| s[i].clone());
-            let unread = text.is_empty();
-            view! {
-                <label class="setting" class:low=unread>
-                    <span>{label}{unread.then_some(" (not read: check)")}</span>
-                    <input
-                        id=format!("ocr-setting-{field}")
-                        data-field=field
-                        inputmode=if i == 0 { "numeric" } else { "text" }
-                        placeholder=["1–99", "e.g. 1 GiB", "e.g. C:"][i]
-                        value=text
-                        on:input=move |ev| settings.update(|s| s[i] = event_target_value(&ev))
-                    />
-                </label>
+/// published. The inputs are HTML text ([`screenshot::settings_html`]) with one input
+/// handler on their fieldset: typed elements would share Leptos' element code with the
+/// results pages, and each function two lazy pieces share becomes a chunk both download
+/// (three more files put the results list over its budget).
+fn settings_editor(values: RwSignal<Vec<String>>, first: usize, html: String) -> AnyView {
+    let typed = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        let Some(i) = input.get_attribute("data-index").and_then(|i| i.parse::<usize>().ok()) else { return };
+        values.update(|v| {
+            if let Some(text) = v.get_mut(first + i) {
+                *text = input.value();
             }
-        })
-        .collect_view()
+        });
+    };
+    view! { <fieldset id="ocr-settings" class="ocr-settings" inner_html=html on:input=typed></fieldset> }
         .into_any()
+}
+
+/// `recognised` with the person's values and settings in place ([`screenshot::corrected`]).
+fn check(recognised: &BenchResult, values: &[String]) -> Result<BenchResult, String> {
+    let first = recognised.metrics.len().min(values.len());
+    let (texts, settings) = values.split_at(first);
+    screenshot::corrected(recognised, texts, settings)
 }
