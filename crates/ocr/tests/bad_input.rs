@@ -120,6 +120,8 @@ fn errors_say_what_is_wrong() {
 /// stay fixed: each must end in a clear error or a result, quickly and in bounded memory.
 /// `grid-pitch-near-zero.jpg`: a mangled screenshot whose rows had a near-zero pitch, so
 /// the grid asked for billions of interpolated rows (24 GB before the fix).
+/// `slow-progressive-jpeg-no-grid-8s.jpg`: a mutated progressive JPEG that takes about 8 s
+/// (release build) to end in "no grid of result values"; the server's job deadline stops it sooner.
 #[test]
 fn fuzz_findings_end_in_bounded_time_and_memory() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
