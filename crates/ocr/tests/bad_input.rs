@@ -121,7 +121,7 @@ fn errors_say_what_is_wrong() {
 /// `grid-pitch-near-zero.jpg`: a mangled screenshot whose rows had a near-zero pitch, so
 /// the grid asked for billions of interpolated rows (24 GB before the fix).
 /// `slow-progressive-jpeg-no-grid-8s.jpg`: a mutated progressive JPEG that takes about 8 s
-/// (release build) to end in "no grid of result values"; the server's job deadline stops it sooner.
+/// (release build) to end in "no grid of result values", within the server's 20 s job deadline.
 #[test]
 fn fuzz_findings_end_in_bounded_time_and_memory() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
