@@ -38,8 +38,8 @@ fn parse_value(text: &str) -> Result<Option<f64>, ()> {
     }
 }
 
-/// The settings of a run the review table shows for editing, in [`Setting`] order: the
-/// result's field (as `Provenance::settings_corrected` names it) and its label.
+/// The settings of a run the review table shows for editing, in the order of its inputs:
+/// the result's field (as `Provenance::settings_corrected` names it) and its label.
 pub const SETTINGS: [(&str, &str); 3] =
     [("passes", "Test count"), ("test_size_bytes", "Test size"), ("target", "Target")];
 
@@ -104,7 +104,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         _ => 0,
     };
     // One message for every way it can be wrong (missing or unknown unit, not a whole
-    // number, out of range): its code is in the submit page's download.
+    // number, out of range): it says what a valid size looks like.
     match number.parse::<u64>().ok().and_then(|n| n.checked_mul(1 << shift)) {
         Some(bytes) if shift > 0 && ((1 << 20)..=(1 << 40)).contains(&bytes) => Ok(bytes),
         _ => Err(format!(

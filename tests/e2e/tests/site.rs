@@ -690,12 +690,7 @@ async fn submit_a_crystaldiskmark_export(w: &World) -> Result<(i64, String)> {
     ensure!(answer.contains("Edit token"), "the edit token is shown once: {answer}");
     let token = w.client.find(Locator::Css("#submit-answer code")).await?.text().await?;
     ensure!(token.len() >= 16, "an edit token: {token:?}");
-    let id: i64 = answer
-        .split("result #")
-        .nth(1)
-        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|s| s.parse().ok())
-        .with_context(|| format!("a result number in {answer:?}"))?;
+    let id = stored_result_id(&answer)?;
 
     // The same file again is recognised, not stored twice.
     w.client.find(Locator::Css("#submit")).await?.click().await?;
@@ -733,14 +728,22 @@ fn labelled_screenshot() -> Result<(PathBuf, Labels)> {
     Ok((dir.join(FILE), values))
 }
 
-/// A CrystalDiskMark screenshot through the submit page: recognised on the server while
-/// the page shows the job's state, the values checked against the hand-made labels, one
-/// corrected, published, and the result page shows the image and the corrected mark.
-async fn publish_a_screenshot(w: &World) -> Result<()> {
-    let (file, labels) = labelled_screenshot()?;
+/// The result number in the submit page's answer ("Stored as result #12 …").
+fn stored_result_id(answer: &str) -> Result<i64> {
+    answer
+        .split("result #")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("a result number in {answer:?}"))
+}
+
+/// Chooses `image` on the submit page and waits for its values table: the page shows the
+/// queue position and progress first, and reading may take seconds on a busy machine.
+/// `what` names the image in the errors.
+async fn read_on_the_submit_page(w: &World, image: &Path, what: &str) -> Result<()> {
     w.goto("/submit").await?;
-    w.wait("input[type=file]").await?.send_keys(&file.display().to_string()).await?;
-    // Queue position / progress, then the values: reading may take seconds on a busy machine.
+    w.wait("input[type=file]").await?.send_keys(&image.display().to_string()).await?;
     let table = match w
         .client
         .wait()
@@ -749,25 +752,37 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
         .await
     {
         Ok(el) => el,
-        Err(e) => bail!("the screenshot was not read within 120 s ({e}): {}", w.body_text().await?),
+        Err(e) => bail!("{what} was not read within 120 s ({e}): {}", w.body_text().await?),
     };
     ensure!(
         table.attr("id").await?.as_deref() == Some("ocr-values"),
-        "the screenshot was read: {}",
+        "{what} was read: {}",
         table.text().await?
     );
-    let width = image_width(w, ".shot img").await?;
-    ensure!(width == 682, "the uploaded image is shown beside the values: {width} px wide");
-    w.shot("submit-screenshot").await?;
+    Ok(())
+}
 
-    // Every labelled value is in the table, read exactly.
-    let inputs = w.client.find_all(Locator::Css("#ocr-values input.value")).await?;
+/// One value of the review table as shown.
+#[derive(Debug)]
+struct ShownValue {
+    /// The row's test and column, e.g. `Read SEQ1M Q8T1 read`.
+    name: String,
+    value: String,
+    /// Highlighted as one the reader was unsure of.
+    flagged: bool,
+}
+
+/// The review table's value for each of `labels`, beside its labelled value; fails when
+/// the table shows more or fewer values than are labelled, or lacks one.
+async fn shown_values(w: &World, labels: &Labels) -> Result<Vec<(f64, ShownValue)>> {
     let mut shown = Vec::new();
-    for input in &inputs {
+    for row in w.client.find_all(Locator::Css("#ocr-values tbody tr")).await? {
+        let Ok(input) = row.find(Locator::Css("input.value")).await else { continue };
         let label = input.attr("data-label").await?.unwrap_or_default();
         let op = input.attr("data-op").await?.unwrap_or_default();
         let value = input.prop("value").await?.unwrap_or_default();
-        shown.push((label, op, value));
+        let flagged = row.attr("class").await?.unwrap_or_default().split(' ').any(|c| c == "low");
+        shown.push((label, op, ShownValue { name: String::new(), value, flagged }));
     }
     ensure!(
         shown.len() == labels.len(),
@@ -775,22 +790,43 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
         shown.len(),
         labels.len()
     );
-    for (label, column, want) in &labels {
-        let got = shown
+    let mut out = Vec::new();
+    for (label, column, want) in labels {
+        let at = shown
             .iter()
-            .find(|(l, o, _)| l.ends_with(&format!(" {label}")) && o == column)
+            .position(|(l, o, _)| l.ends_with(&format!(" {label}")) && o == column)
             .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
+        let (l, o, mut got) = shown.swap_remove(at);
+        got.name = format!("{l} {o}");
+        out.push((*want, got));
+    }
+    Ok(out)
+}
+
+/// A CrystalDiskMark screenshot through the submit page: recognised on the server while
+/// the page shows the job's state, the values checked against the hand-made labels, one
+/// corrected, published, and the result page shows the image and the corrected mark.
+async fn publish_a_screenshot(w: &World) -> Result<()> {
+    let (file, labels) = labelled_screenshot()?;
+    read_on_the_submit_page(w, &file, "the screenshot").await?;
+    let width = image_width(w, ".shot img").await?;
+    ensure!(width == 682, "the uploaded image is shown beside the values: {width} px wide");
+    w.shot("submit-screenshot").await?;
+
+    // Every labelled value is in the table, read exactly.
+    for (want, got) in shown_values(w, &labels).await? {
         ensure!(
-            got.2.parse::<f64>().ok() == Some(*want),
-            "{label} {column}: read {:?}, labelled {want}",
-            got.2
+            got.value.parse::<f64>().ok() == Some(want),
+            "{}: read {:?}, labelled {want}",
+            got.name,
+            got.value
         );
     }
 
     // Correct one value by hand, tag and publish.
     let (label, column, was) = &labels[0];
     let fixed = format!("{:.2}", was + 1.0);
-    let first = &inputs[0];
+    let first = w.client.find(Locator::Css("#ocr-values input.value")).await?;
     first.clear().await?;
     first.send_keys(&fixed).await?;
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Crucial").await?;
@@ -798,12 +834,7 @@ async fn publish_a_screenshot(w: &World) -> Result<()> {
     w.client.find(Locator::Css("#submit")).await?.click().await?;
     let answer = w.wait("#submit-answer").await?.text().await?;
     ensure!(answer.contains("Stored"), "the checked screenshot was published: {answer}");
-    let id: i64 = answer
-        .split("result #")
-        .nth(1)
-        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|s| s.parse().ok())
-        .with_context(|| format!("a result number in {answer:?}"))?;
+    let id = stored_result_id(&answer)?;
 
     // Its page: the image as uploaded, and the one corrected value marked.
     w.goto(&format!("/results/{id}")).await?;
@@ -869,58 +900,26 @@ async fn publish_a_desktop_capture(w: &World) -> Result<()> {
     let capture = w.tmp.join(format!("desktop.{}", made.ext));
     std::fs::write(&capture, &made.bytes)?;
 
-    w.goto("/submit").await?;
-    w.wait("input[type=file]").await?.send_keys(&capture.display().to_string()).await?;
-    let table = match w
-        .client
-        .wait()
-        .at_most(Duration::from_secs(120))
-        .for_element(Locator::Css("#ocr-values, #ocr-error"))
-        .await
-    {
-        Ok(el) => el,
-        Err(e) => bail!("the desktop capture was not read within 120 s ({e}): {}", w.body_text().await?),
-    };
-    ensure!(
-        table.attr("id").await?.as_deref() == Some("ocr-values"),
-        "the window on the desktop ({}) was found and read: {}",
-        made.recipe,
-        table.text().await?
-    );
+    read_on_the_submit_page(w, &capture, &format!("the window on the desktop ({})", made.recipe)).await?;
     w.shot("submit-desktop-capture").await?;
 
     // Every labelled value is shown; one the reader got wrong must be highlighted.
-    let rows = w.client.find_all(Locator::Css("#ocr-values tbody tr")).await?;
-    let mut shown = Vec::new();
-    for row in &rows {
-        let Ok(input) = row.find(Locator::Css("input.value")).await else { continue };
-        let label = input.attr("data-label").await?.unwrap_or_default();
-        let op = input.attr("data-op").await?.unwrap_or_default();
-        let value = input.prop("value").await?.unwrap_or_default();
-        let flagged = row.attr("class").await?.unwrap_or_default().split(' ').any(|c| c == "low");
-        shown.push((label, op, value, flagged));
-    }
-    ensure!(
-        shown.len() == labels.len(),
-        "{} values shown, {} labelled: {shown:?}",
-        shown.len(),
-        labels.len()
-    );
     let mut exact = 0;
-    for (label, column, want) in &labels {
-        let got = shown
-            .iter()
-            .find(|(l, o, ..)| l.ends_with(&format!(" {label}")) && o == column)
-            .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
-        if got.2.parse::<f64>().ok() == Some(*want) {
+    for (want, got) in shown_values(w, &labels).await? {
+        if got.value.parse::<f64>().ok() == Some(want) {
             exact += 1;
         } else {
-            ensure!(got.3, "{label} {column}: read {:?} (labelled {want}) without being highlighted", got.2);
+            ensure!(
+                got.flagged,
+                "{}: read {:?} (labelled {want}) without being highlighted",
+                got.name,
+                got.value
+            );
         }
     }
     println!("e2e: desktop capture ({}): {exact}/{} values exact", made.recipe, labels.len());
 
-    // The settings as read, editable; a corrected test count is published and marked.
+    // The settings as read, editable; a corrected test count is published and recorded.
     let passes = w.wait("#ocr-setting-passes").await?;
     let read = passes.prop("value").await?.unwrap_or_default();
     let size = w.wait("#ocr-setting-test_size_bytes").await?.prop("value").await?.unwrap_or_default();
@@ -933,12 +932,7 @@ async fn publish_a_desktop_capture(w: &World) -> Result<()> {
     w.client.find(Locator::Css("#submit")).await?.click().await?;
     let answer = w.wait("#submit-answer").await?.text().await?;
     ensure!(answer.contains("Stored"), "the desktop capture was published: {answer}");
-    let id: i64 = answer
-        .split("result #")
-        .nth(1)
-        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|s| s.parse().ok())
-        .with_context(|| format!("a result number in {answer:?}"))?;
+    let id = stored_result_id(&answer)?;
     w.goto(&format!("/results/{id}")).await?;
     let passes = w.wait_xpath("//dt[.='Passes']/following-sibling::dd[1]").await?.text().await?;
     ensure!(passes == typed, "the typed test count is published: {passes:?}");
