@@ -29,7 +29,7 @@
 //! `SSDBASE_BENCH_SUBMISSIONS` (uploads per ingest run, default 3000),
 //! `SSDBASE_BENCH_QUERIES` (timed requests per query, default 300),
 //! `SSDBASE_BENCH_DRIVES` (drives of the identity fixture, default 100000),
-//! `SSDBASE_BENCH_ROUNDS` (interleaved rounds of its throughput measurement, default 9),
+//! `SSDBASE_BENCH_ROUNDS` (interleaved rounds of its throughput measurement, default 30),
 //! `SSDBASE_BENCH_SEARCHES` (timed drive searches, default 2000),
 //! `SSDBASE_BENCH_NEW_DRIVES` (percentage of the drive part's submissions that name a new
 //! drive, default 15), `SSDBASE_BENCH_KEEP` (set: keep the drive part's databases and
@@ -1614,10 +1614,13 @@ impl DriveReport {
     }
 }
 
-/// Rounds of each throughput measurement (`SSDBASE_BENCH_ROUNDS`, default 9), the seed
+/// Rounds of each throughput measurement (`SSDBASE_BENCH_ROUNDS`, default 30), the seed
 /// and big catalogues' interleaved so that the machine's other load falls on both alike;
 /// the figure is the median of the rounds' ratios, which one noisy round cannot move.
-const ROUNDS_DEFAULT: usize = 9;
+/// Many short rounds (100 submissions of the default 3,000, well under a second each)
+/// rather than a few long ones: on a shared 2-core VM the load changes within seconds,
+/// and 9 rounds of 333 gave one configuration's ratio anywhere from 0.83 to 1.04.
+const ROUNDS_DEFAULT: usize = 30;
 
 async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<DriveReport> {
     let b = backend.name();

@@ -139,12 +139,16 @@ impl SqliteStorage {
             // No connection checkpoints by itself: SQLite would do it inside the commit
             // that takes the WAL past 1,000 pages, holding the one writer while it copies
             // pages and syncs the file. The [`checkpointer`] does it beside the writer.
-            .pragma("wal_autocheckpoint", "0")
-            // Reads through a memory map of the file, shared by every connection, rather
-            // than each connection's 2 MB page cache: with 100,000 drives the keys' index
-            // alone is tens of MB, and identifying a submission's drive read its pages
-            // through the OS with a system call each (`cargo xtask bench-server`).
-            .pragma("mmap_size", "1073741824");
+            .pragma("wal_autocheckpoint", "0");
+        // No memory map (`mmap_size` stays 0): in WAL mode a connection that finds the
+        // database changed since its last read drops its whole mapping (and its page
+        // cache) before reading again, and with a write every few milliseconds that is
+        // every read. Unmapping costs a munmap with TLB shootdowns on every core and
+        // the pages are faulted in again, more than reading them from the OS cache:
+        // with a 1 GiB map, submissions naming a random drive of 100,000 ran at 0.79
+        // of the seed catalogue's rate with the drive id given and 0.87 naming it,
+        // without one at 0.93-0.97 and 0.89-0.92 (`cargo xtask bench-server`, perf
+        // showed the munmaps and faults).
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
