@@ -159,18 +159,30 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
         }
     }
     // A labelled row is compared with the reading's row of the same label (the result
-    // is keyed by label: a row found above the grid shifts the index, not the meaning),
-    // or, when no row has that label, with the row at the same index.
+    // is keyed by label: a row found above the grid, or a first row cropped away, shifts
+    // the index, not the meaning), or, when no row has that label, with the row at the
+    // same index if no other label took it. Labels are matched for every row first: a
+    // row matched by index before a later row's label was looked for would take that
+    // row's reading and score its right values as wrong.
     let mut used = vec![false; rec.map_or(0, |r| r.rows.len())];
     let same = |a: Option<&str>, b: &str| a.map(|l| l.replace('µ', "μ")).as_deref() == Some(b);
+    let mut matched: Vec<Option<usize>> = vec![None; img.rows.len()];
     for (ri, row) in img.rows.iter().enumerate() {
-        let by_label = rec.and_then(|r| {
+        matched[ri] = rec.and_then(|r| {
             (0..r.rows.len()).find(|&k| !used[k] && same(r.rows[k].label.as_deref(), &row.label))
         });
-        let at = by_label.or_else(|| (ri < used.len() && !used[ri]).then_some(ri));
-        if let Some(k) = at {
+        if let Some(k) = matched[ri] {
             used[k] = true;
         }
+    }
+    for (ri, at) in matched.iter_mut().enumerate() {
+        if at.is_none() && ri < used.len() && !used[ri] {
+            used[ri] = true;
+            *at = Some(ri);
+        }
+    }
+    for (ri, row) in img.rows.iter().enumerate() {
+        let at = matched[ri];
         let got = at.and_then(|k| rec.and_then(|r| r.rows.get(k)));
         s.labels += 1;
         let got_label = got.and_then(|g| g.label.as_deref()).map(|l| l.replace('µ', "μ"));
