@@ -286,6 +286,17 @@ fn read_window(
         }
         cells.push(row_cells);
     }
+    // A column that no row could read: the windows print a number in every cell (0.00
+    // where a test did not run), so the grid was not seen as drawn, and the values beside
+    // the empty column may stand in the wrong one (seen: a window's third column taken
+    // for its second, beside a document window, every value read right and placed
+    // wrong). Nothing in such a grid is certain.
+    let columns = cells.first().map_or(0, Vec::len);
+    if (0..columns).any(|ci| cells.iter().all(|row| row.get(ci).is_none_or(|c| c.text.is_none()))) {
+        for c in cells.iter_mut().flatten() {
+            c.confidence = c.confidence.min(UNCONFIRMED_CONFIDENCE);
+        }
+    }
 
     // Row labels.
     job.stage(0.7, "reading the row labels");
