@@ -146,9 +146,9 @@ impl SqliteStorage {
         // every read. Unmapping costs a munmap with TLB shootdowns on every core and
         // the pages are faulted in again, more than reading them from the OS cache:
         // with a 1 GiB map, submissions naming a random drive of 100,000 ran at 0.79
-        // of the seed catalogue's rate with the drive id given and 0.87 naming it,
-        // without one at 0.93-0.97 and 0.89-0.92 (`cargo xtask bench-server`, perf
-        // showed the munmaps and faults).
+        // of the seed catalogue's rate with the drive id given and 0.87 naming it; in
+        // four runs without one, at 0.87-0.97 and 0.89-0.96 (`cargo xtask bench-server`;
+        // perf showed the munmaps and faults).
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
