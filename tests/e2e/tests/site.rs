@@ -782,7 +782,7 @@ async fn shown_values(w: &World, labels: &Labels) -> Result<Vec<(f64, ShownValue
         let op = input.attr("data-op").await?.unwrap_or_default();
         let value = input.prop("value").await?.unwrap_or_default();
         let flagged = row.attr("class").await?.unwrap_or_default().split(' ').any(|c| c == "low");
-        shown.push((label, op, ShownValue { name: String::new(), value, flagged }));
+        shown.push((label, op, value, flagged));
     }
     ensure!(
         shown.len() == labels.len(),
@@ -794,11 +794,10 @@ async fn shown_values(w: &World, labels: &Labels) -> Result<Vec<(f64, ShownValue
     for (label, column, want) in labels {
         let at = shown
             .iter()
-            .position(|(l, o, _)| l.ends_with(&format!(" {label}")) && o == column)
+            .position(|(l, o, ..)| l.ends_with(&format!(" {label}")) && o == column)
             .with_context(|| format!("{label} {column} is in the table: {shown:?}"))?;
-        let (l, o, mut got) = shown.swap_remove(at);
-        got.name = format!("{l} {o}");
-        out.push((*want, got));
+        let (l, o, value, flagged) = shown.swap_remove(at);
+        out.push((*want, ShownValue { name: format!("{l} {o}"), value, flagged }));
     }
     Ok(out)
 }
