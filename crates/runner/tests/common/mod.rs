@@ -1,13 +1,15 @@
 //! What the runner's tests share: scratch directories, loop-device filesystems (root
-//! only), fio run directly on a job file, and a lock so only one fio runs at a time.
+//! only), fio run directly on a job file and beside the runner, a throttled control group
+//! (root only) for a device of steady speed, and a lock so only one fio runs at a time.
 
 #![allow(dead_code, reason = "each test binary uses part of it")]
 
 use runner::{Figures, Plan, Profile, Target};
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// fio runs one at a time: two benchmarks at once would measure each other.
@@ -275,4 +277,148 @@ pub fn random_read_running(p: &runner::Progress) -> bool {
         && p.test == "RND4K Q1T1"
         && p.op == Some(bench::Op::Read)
         && p.fio_pid.is_some_and(|pid| !fio_jobs(pid).is_empty())
+}
+
+/// The figures of one test and operation, keyed as `(test, op)`: `("SEQ1M Q8T1", "Read")`.
+pub type Key = (String, String);
+
+/// Each side's figures, by test and operation, one per round.
+pub struct Sides {
+    /// What the runner reports (its result's metrics, the figures it would upload).
+    pub runner: BTreeMap<Key, Vec<Figures>>,
+    /// fio run directly on the runner's job files (prepare, warm-up, pass), read from
+    /// fio's JSON by [`fio_direct`].
+    pub fio: BTreeMap<Key, Vec<Figures>>,
+}
+
+/// `rounds` runs of `plan` (a directory target) and as many of fio on the same job files
+/// in `dir`, interleaved (runner, fio, fio, runner, ...) so both share the machine's load.
+pub fn interleaved(plan: &Plan, dir: &Path, rounds: usize) -> Sides {
+    let mut sides = Sides { runner: BTreeMap::new(), fio: BTreeMap::new() };
+    let mut first: Option<runner::Run> = None;
+    for round in 0..rounds {
+        let runner_first = round % 2 == 0;
+        for turn in 0..2 {
+            if (turn == 0) == runner_first {
+                let run = runner::run(plan, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+                assert_eq!(run.jobs.len(), run.result.metrics.len());
+                for (job, metric) in run.jobs.iter().zip(&run.result.metrics) {
+                    assert_eq!(job.op, metric.op, "{}", metric.label);
+                    let reported = Figures {
+                        mbps: metric.mbps.expect("MB/s"),
+                        iops: metric.iops.expect("IOPS"),
+                        latency_us: metric.latency_us.expect("latency"),
+                    };
+                    sides
+                        .runner
+                        .entry((job.test.clone(), format!("{:?}", job.op)))
+                        .or_default()
+                        .push(reported);
+                }
+                first.get_or_insert(run);
+            } else {
+                let run = first.as_ref().expect("the runner goes first in round 0");
+                let file = dir.join("direct-fio.tmp");
+                fio_direct(&with_filename(&run.prepare_job_file, &file));
+                for job in &run.jobs {
+                    if let Some(warm_up) = &job.warm_up_job_file {
+                        fio_direct(&with_filename(warm_up, &file));
+                    }
+                    let figures = fio_direct(&with_filename(&job.job_file, &file));
+                    sides.fio.entry((job.test.clone(), format!("{:?}", job.op))).or_default().push(figures);
+                }
+                fs::remove_file(&file).unwrap();
+            }
+        }
+    }
+    assert!(leftovers(dir).is_empty());
+    sides
+}
+
+/// Limits on a device's speed for the processes of one control group.
+#[derive(Clone, Copy)]
+pub struct Limits {
+    /// Bytes per second, reading and writing alike.
+    pub bytes_per_sec: u64,
+    /// Operations per second, reading and writing alike.
+    pub ops_per_sec: u64,
+}
+
+/// This process (and every fio it starts) moved into a new block-I/O control group that
+/// caps the speed of the devices under some directories: a device whose speed is the
+/// kernel's throttle, steady to about 1 % from run to run, where this VM's own disks
+/// vary by 10-25 %. Moved back and removed when dropped.
+///
+/// cgroup v1's `blkio.throttle.*` or v2's `io.max`, whichever this kernel mounts.
+pub struct Throttle {
+    group: PathBuf,
+    back_to: PathBuf,
+}
+
+impl Throttle {
+    pub fn new(dirs: &[&Path], limits: Limits) -> Result<Throttle, String> {
+        let devices: Vec<String> = dirs.iter().map(|d| whole_device(d)).collect::<Result<_, _>>()?;
+        let own = fs::read_to_string("/proc/self/cgroup").map_err(|e| format!("/proc/self/cgroup: {e}"))?;
+        let v1 = Path::new("/sys/fs/cgroup/blkio");
+        let v2 = Path::new("/sys/fs/cgroup");
+        let name = format!("ssdbase-runner-test-{}", std::process::id());
+        let write = |path: PathBuf, text: &str| {
+            fs::write(&path, text).map_err(|e| format!("{}: writing {text:?}: {e}", path.display()))
+        };
+        let (group, back_to) = if v1.join("blkio.throttle.read_bps_device").exists() {
+            let current = own.lines().find_map(|l| l.split_once(":blkio:").map(|(_, p)| p)).unwrap_or("/");
+            let group = v1.join(&name);
+            fs::create_dir_all(&group).map_err(|e| format!("{}: {e}", group.display()))?;
+            for device in &devices {
+                let b = limits.bytes_per_sec;
+                let o = limits.ops_per_sec;
+                write(group.join("blkio.throttle.read_bps_device"), &format!("{device} {b}"))?;
+                write(group.join("blkio.throttle.write_bps_device"), &format!("{device} {b}"))?;
+                write(group.join("blkio.throttle.read_iops_device"), &format!("{device} {o}"))?;
+                write(group.join("blkio.throttle.write_iops_device"), &format!("{device} {o}"))?;
+            }
+            (group, v1.join(current.trim_start_matches('/')))
+        } else if fs::read_to_string(v2.join("cgroup.controllers"))
+            .is_ok_and(|c| c.split_whitespace().any(|c| c == "io"))
+        {
+            let current = own.lines().find_map(|l| l.strip_prefix("0::")).unwrap_or("/");
+            write(v2.join("cgroup.subtree_control"), "+io")?;
+            let group = v2.join(&name);
+            fs::create_dir_all(&group).map_err(|e| format!("{}: {e}", group.display()))?;
+            for device in &devices {
+                let (b, o) = (limits.bytes_per_sec, limits.ops_per_sec);
+                write(group.join("io.max"), &format!("{device} rbps={b} wbps={b} riops={o} wiops={o}"))?;
+            }
+            (group, v2.join(current.trim_start_matches('/')))
+        } else {
+            return Err(
+                "this kernel mounts neither cgroup v1's blkio controller nor v2's io controller".into()
+            );
+        };
+        write(group.join("cgroup.procs"), &std::process::id().to_string())?;
+        Ok(Throttle { group, back_to })
+    }
+}
+
+impl Drop for Throttle {
+    fn drop(&mut self) {
+        let _ = fs::write(self.back_to.join("cgroup.procs"), std::process::id().to_string());
+        let _ = fs::remove_dir(&self.group);
+    }
+}
+
+/// `major:minor` of the whole disk holding `dir` (throttles apply to disks, not partitions).
+fn whole_device(dir: &Path) -> Result<String, String> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?.dev();
+    let node = format!("{}:{}", libc::major(dev), libc::minor(dev));
+    let sys = Path::new("/sys/dev/block").join(&node);
+    if !sys.join("partition").exists() {
+        return Ok(node);
+    }
+    let disk = fs::canonicalize(&sys).map_err(|e| format!("{}: {e}", sys.display()))?;
+    let parent = disk.parent().ok_or_else(|| format!("{}: no parent disk", disk.display()))?;
+    fs::read_to_string(parent.join("dev"))
+        .map(|d| d.trim().to_string())
+        .map_err(|e| format!("{}: {e}", parent.display()))
 }
