@@ -68,14 +68,19 @@ fn same_window(run: (usize, usize), e: (usize, usize)) -> bool {
 /// window, two windows stacked) where the busy extent of its block columns, or rows,
 /// jumps: every column of one window is busy from its title bar to its bottom edge,
 /// while the window beside it spans other heights.
-fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
+///
+/// `busy` is the mask before joining: a line with no busy block in it is desktop between
+/// two windows (the joining bridges gaps of up to 4 blocks), and ends a run.
+fn split(mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
     if depth == 0 {
         return vec![b];
     }
     // Only side by side: a document's ragged lines would cut it into strips by rows.
     for columns in [true] {
         let (lines, across) = if columns { (b.x0..=b.x1, b.y0..=b.y1) } else { (b.y0..=b.y1, b.x0..=b.x1) };
-        let at = |line: usize, i: usize| if columns { mask[i * bw + line] } else { mask[line * bw + i] };
+        let index = |line: usize, i: usize| if columns { i * bw + line } else { line * bw + i };
+        let at = |line: usize, i: usize| mask[index(line, i)];
+        let gap = |line: usize| !across.clone().any(|i| busy[index(line, i)]);
         // Each line's first and last busy block across the patch.
         let extents: Vec<Option<(usize, usize)>> = lines
             .clone()
@@ -87,13 +92,22 @@ fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
             .collect();
         // Runs of lines with the same extent, as (first line, last line, extent).
         let mut runs: Vec<(usize, usize, (usize, usize))> = Vec::new();
+        // A gap line ends a run that has busy lines of its own; the joining's margin around
+        // a window (gap lines too) stays with the run it borders.
+        let (mut after_gap, mut run_busy) = (false, false);
         for (k, e) in extents.iter().enumerate() {
             let l = lines.start() + k;
             let Some(e) = *e else { continue };
+            let is_gap = gap(l);
             match runs.last_mut() {
-                Some(r) if same_window(r.2, e) => r.1 = l,
-                _ => runs.push((l, l, e)),
+                Some(r) if !(after_gap && run_busy && !is_gap) && same_window(r.2, e) => r.1 = l,
+                _ => {
+                    runs.push((l, l, e));
+                    run_busy = false;
+                }
             }
+            run_busy |= !is_gap;
+            after_gap = is_gap;
         }
         let mut merged: Vec<(usize, usize, (usize, usize))> = Vec::new();
         for r in runs {
@@ -110,14 +124,14 @@ fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
             continue;
         }
         // A window in front of a larger one (a document behind it) shares its columns'
-        // extent where they overlap: it may go on over the larger run by a third of its
+        // extent where they overlap: it may go on over the larger run by half of its
         // width (more would give the page pass a stretch of document to read, slowly).
         let covers = |o: &(usize, usize, (usize, usize)), r: &(usize, usize, (usize, usize))| {
             o.2 .0 <= r.2 .0 && o.2 .1 >= r.2 .1 && o.1 - o.0 > r.1 - r.0
         };
         let mut parts = Vec::new();
         for (i, r) in merged.iter().enumerate() {
-            let reach = (r.1 - r.0) / 3;
+            let reach = (r.1 - r.0) / 2;
             let l0 = if i > 0 && covers(&merged[i - 1], r) {
                 r.0.saturating_sub(reach).max(*lines.start())
             } else {
@@ -149,9 +163,21 @@ fn split(mask: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
         if !(windows.len() >= 2 || beside_taller) {
             continue;
         }
-        return parts.into_iter().flat_map(|p| split(mask, bw, p, depth - 1)).collect();
+        return parts.into_iter().flat_map(|p| split(mask, busy, bw, p, depth - 1)).collect();
     }
     vec![b]
+}
+
+/// Whether two of `pieces` are windows placed apart: their tops and their bottoms differ
+/// by more than a seam. A lone window cut where its flat title bar (scaled up, many blocks
+/// tall) moves its columns' top down gives two window-like pieces with one bottom edge.
+fn apart(pieces: &[Blocks]) -> bool {
+    let windows: Vec<&Blocks> = pieces.iter().filter(|p| p.window_like()).collect();
+    let differ = |a: usize, b: usize| a.abs_diff(b) > SEAM + JOIN;
+    windows
+        .iter()
+        .enumerate()
+        .any(|(i, a)| windows[i + 1..].iter().any(|b| differ(a.y0, b.y0) && differ(a.y1, b.y1)))
 }
 
 /// Candidate window rectangles, left to right. Empty when the image is (nearly) one
@@ -227,12 +253,15 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
             }
         }
         let whole = Blocks { x0, y0, x1, y1 };
-        // One patch (nearly) the whole image: a screenshot of the window alone, read whole.
+        let pieces = split(&joined, &busy, bw, whole, SPLIT_DEPTH);
+        // One patch (nearly) the whole image: a screenshot of the window alone, read whole,
+        // unless it was cut into windows that stand apart: windows touching each other
+        // across a desktop (two benchmark windows, a document window) span it too.
         let whole_area = ((x1 - x0 + 1) * (y1 - y0 + 1) * (BLOCK * BLOCK) as usize) as f32;
-        if whole_area >= 0.9 * (w as f32) * (h as f32) {
+        if whole_area >= 0.9 * (w as f32) * (h as f32) && !apart(&pieces) {
             return Vec::new();
         }
-        for mut b in split(&joined, bw, whole, SPLIT_DEPTH) {
+        for mut b in pieces {
             // A cut side was not grown by the dilation: it keeps SEAM blocks and JOIN more.
             let keep = SEAM + JOIN;
             if b.x0 > whole.x0 {
