@@ -71,7 +71,7 @@ fn same_window(run: (usize, usize), e: (usize, usize)) -> bool {
 ///
 /// `busy` is the mask before joining: a line with no busy block in it is desktop between
 /// two windows (the joining bridges gaps of up to 4 blocks), and ends a run.
-fn split(mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
+fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
     if depth == 0 {
         return vec![b];
     }
@@ -124,7 +124,8 @@ fn split(mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<B
             continue;
         }
         // A window in front of a larger one (a document behind it) shares its columns'
-        // extent where they overlap: it may go on over the larger run by half of its
+        // extent where they overlap: it goes on over the larger run to its own border, a
+        // line the whole height of the window; without one found, by half of its visible
         // width (more would give the page pass a stretch of document to read, slowly).
         let covers = |o: &(usize, usize, (usize, usize)), r: &(usize, usize, (usize, usize))| {
             o.2 .0 <= r.2 .0 && o.2 .1 >= r.2 .1 && o.1 - o.0 > r.1 - r.0
@@ -132,13 +133,20 @@ fn split(mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<B
         let mut parts = Vec::new();
         for (i, r) in merged.iter().enumerate() {
             let reach = (r.1 - r.0) / 2;
+            // The window's own height in pixels, without the joining's margin; its border is
+            // looked for up to twice its height from its other side (every window is
+            // landscape, 1.1-1.9 times as wide as tall).
+            let band = ((r.2 .0 + JOIN) as u32 * BLOCK, (r.2 .1 + 1 - JOIN) as u32 * BLOCK);
+            let height = r.2 .1 - r.2 .0;
             let l0 = if i > 0 && covers(&merged[i - 1], r) {
-                r.0.saturating_sub(reach).max(*lines.start())
+                let limit = r.1.saturating_sub(2 * height).max(merged[i - 1].0);
+                border(rgb, band, r.0, limit).unwrap_or(r.0.saturating_sub(reach)).max(*lines.start())
             } else {
                 r.0
             };
             let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) {
-                (r.1 + reach).min(*lines.end())
+                let limit = (r.0 + 2 * height).min(merged[i + 1].1);
+                border(rgb, band, r.1, limit).unwrap_or(r.1 + reach).min(*lines.end())
             } else {
                 r.1
             };
@@ -163,9 +171,39 @@ fn split(mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<B
         if !(windows.len() >= 2 || beside_taller) {
             continue;
         }
-        return parts.into_iter().flat_map(|p| split(mask, busy, bw, p, depth - 1)).collect();
+        return parts.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
     }
     vec![b]
+}
+
+/// How many of a band's rows a window's border crosses: nearly all (a document's lines,
+/// a cell's edge, stop short of the title bar or leave blank rows between them).
+const BORDER_ROWS: f32 = 0.85;
+
+/// The block column, from `from` towards `to`, of the first pixel column that is a
+/// window's side border over the rows `band`: its luminance differs from the column
+/// beyond it by more than JPEG noise on nearly every row.
+fn border(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize) -> Option<usize> {
+    let (w, h) = rgb.dimensions();
+    let (y0, y1) = (band.0.min(h), band.1.min(h));
+    if y1 <= y0 + BLOCK {
+        return None;
+    }
+    let luma = |x: u32, y: u32| {
+        let p = rgb.get_pixel(x, y).0;
+        ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as i32
+    };
+    let edge = |x: u32, beyond: u32| {
+        let rows =
+            (y0..y1).filter(|&y| (luma(x, y) - luma(beyond, y)).abs() > i32::from(BUSY_SPAN) / 2).count();
+        rows as f32 >= BORDER_ROWS * (y1 - y0) as f32
+    };
+    let (a, b) = (from as u32 * BLOCK, (to as u32 * BLOCK).min(w - 1));
+    if b > a {
+        (a..b).find(|&x| edge(x, x + 1)).map(|x| (x / BLOCK) as usize)
+    } else {
+        (b.max(1)..=a).rev().find(|&x| edge(x, x - 1)).map(|x| (x / BLOCK) as usize)
+    }
 }
 
 /// Whether two of `pieces` are windows placed apart: their tops and their bottoms differ
@@ -253,7 +291,7 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
             }
         }
         let whole = Blocks { x0, y0, x1, y1 };
-        let pieces = split(&joined, &busy, bw, whole, SPLIT_DEPTH);
+        let pieces = split(rgb, &joined, &busy, bw, whole, SPLIT_DEPTH);
         // One patch (nearly) the whole image: a screenshot of the window alone, read whole,
         // unless it was cut into windows that stand apart: windows touching each other
         // across a desktop (two benchmark windows, a document window) span it too.

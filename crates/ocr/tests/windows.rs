@@ -63,8 +63,11 @@ fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     // 1, 2: the same on a wallpaper, the windows 42 px apart: the patch they and the
     //       document make spans 90 % of the image, as a screenshot of one window does;
     // 17, 18: two windows 42 px apart with tops and bottoms within 8 blocks of each other
-    //       (the joining bridged the gap), the second in front of the document window.
-    for (a, b) in [(0, 1), (1, 2), (17, 18)] {
+    //       (the joining bridged the gap), the second in front of the document window;
+    // 2, 3: on 1366 × 768 the second window stands in front of the document window with
+    //       only a quarter of its width beside it: its right border is found over the
+    //       document.
+    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3)] {
         let (first, second) = (&labels.images[a], &labels.images[b]);
         let made = degrade::degrade(
             &window(&dir, first),
