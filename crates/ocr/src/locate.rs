@@ -138,15 +138,25 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             // landscape, 1.1-1.9 times as wide as tall).
             let band = ((r.2 .0 + JOIN) as u32 * BLOCK, (r.2 .1 + 1 - JOIN) as u32 * BLOCK);
             let height = r.2 .1 - r.2 .0;
+            // Only behind a window standing out of it above and below (a document window):
+            // a window's own columns beside a strip of itself share its top or its bottom,
+            // and a cell's edge in it would be taken for a border.
+            let border_behind = |o: &(usize, usize, (usize, usize)), from: usize, to: usize| {
+                (o.2 .0 + JOIN < r.2 .0 && o.2 .1 > r.2 .1 + JOIN)
+                    .then(|| border(rgb, band, from, to))
+                    .flatten()
+            };
             let l0 = if i > 0 && covers(&merged[i - 1], r) {
                 let limit = r.1.saturating_sub(2 * height).max(merged[i - 1].0);
-                border(rgb, band, r.0, limit).unwrap_or(r.0.saturating_sub(reach)).max(*lines.start())
+                border_behind(&merged[i - 1], r.0, limit)
+                    .unwrap_or(r.0.saturating_sub(reach))
+                    .max(*lines.start())
             } else {
                 r.0
             };
             let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) {
                 let limit = (r.0 + 2 * height).min(merged[i + 1].1);
-                border(rgb, band, r.1, limit).unwrap_or(r.1 + reach).min(*lines.end())
+                border_behind(&merged[i + 1], r.1, limit).unwrap_or(r.1 + reach).min(*lines.end())
             } else {
                 r.1
             };
@@ -206,16 +216,17 @@ fn border(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize) -> Option<us
     }
 }
 
-/// Whether two of `pieces` are windows placed apart: their tops and their bottoms differ
-/// by more than a seam. A lone window cut where its flat title bar (scaled up, many blocks
-/// tall) moves its columns' top down gives two window-like pieces with one bottom edge.
+/// Whether two of `pieces` are windows placed apart: their bottom edges differ by more
+/// than a seam. A lone window cut where its flat title bar (scaled up, many blocks tall)
+/// moves its columns' top down gives two window-like pieces with one bottom edge; two
+/// windows side by side may share their top (both placed at one height) and still stand
+/// apart.
 fn apart(pieces: &[Blocks]) -> bool {
     let windows: Vec<&Blocks> = pieces.iter().filter(|p| p.window_like()).collect();
-    let differ = |a: usize, b: usize| a.abs_diff(b) > SEAM + JOIN;
     windows
         .iter()
         .enumerate()
-        .any(|(i, a)| windows[i + 1..].iter().any(|b| differ(a.y0, b.y0) && differ(a.y1, b.y1)))
+        .any(|(i, a)| windows[i + 1..].iter().any(|b| a.y1.abs_diff(b.y1) > SEAM + JOIN))
 }
 
 /// Candidate window rectangles, left to right. Empty when the image is (nearly) one

@@ -66,8 +66,10 @@ fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     //       (the joining bridged the gap), the second in front of the document window;
     // 2, 3: on 1366 × 768 the second window stands in front of the document window with
     //       only a quarter of its width beside it: its right border is found over the
-    //       document.
-    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3)] {
+    //       document;
+    // 24, 25: two windows placed at one height (their tops 3 px apart) on a wallpaper, the
+    //       second in front of the document window: apart by their bottom edges.
+    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25)] {
         let (first, second) = (&labels.images[a], &labels.images[b]);
         let made = degrade::degrade(
             &window(&dir, first),
