@@ -30,7 +30,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use runner::{Figures, Method, Preset, Profile, Set, Target};
+use runner::{Method, Preset, Profile, Set, Target};
 use std::path::Path;
 
 fn rounds() -> usize {
@@ -56,11 +56,7 @@ fn compare_on(dir: &Path, what: &str) {
     let mut worst_medians: f64 = 0.0;
     for (key, runs) in &by_runner {
         let fio = &direct[key];
-        for (name, f) in [
-            ("MB/s", (|x: &Figures| x.mbps) as fn(&Figures) -> f64),
-            ("IOPS", |x: &Figures| x.iops),
-            ("lat µs", |x: &Figures| x.latency_us),
-        ] {
+        for (name, f) in common::FIGURES {
             let ours = common::median(runs.iter().map(f).collect());
             let theirs = common::median(fio.iter().map(f).collect());
             let medians = ours / theirs - 1.0;

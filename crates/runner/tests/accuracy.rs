@@ -16,7 +16,7 @@
 
 mod common;
 
-use runner::{Figures, Plan, Profile, Target};
+use runner::{Plan, Profile, Target};
 use std::path::Path;
 
 const LIMITS: common::Limits = common::Limits { bytes_per_sec: 50_000_000, ops_per_sec: 2_000 };
@@ -55,11 +55,7 @@ fn compare(dir: &Path, what: &str) -> Vec<String> {
     for (key, runs) in &sides.runner {
         let fio = &sides.fio[key];
         let label = format!("{} {}", key.0, key.1.to_lowercase());
-        for (name, figure) in [
-            ("MB/s", (|x: &Figures| x.mbps) as fn(&Figures) -> f64),
-            ("IOPS", |x: &Figures| x.iops),
-            ("latency µs", |x: &Figures| x.latency_us),
-        ] {
+        for (name, figure) in common::FIGURES {
             let ours = common::median(runs.iter().map(figure).collect());
             let theirs = common::median(fio.iter().map(figure).collect());
             let ratio = ours / theirs;
@@ -72,7 +68,7 @@ fn compare(dir: &Path, what: &str) -> Vec<String> {
             }
         }
         // The throttle held: a 1 MiB test moves the byte limit, a 4 KiB one the operation limit.
-        let median_fio = |f: fn(&Figures) -> f64| common::median(fio.iter().map(f).collect());
+        let median_fio = |f: common::Figure| common::median(fio.iter().map(f).collect());
         let (measured, limit) = if key.0.starts_with("SEQ") {
             (median_fio(|x| x.mbps * 1e6), LIMITS.bytes_per_sec as f64)
         } else {

@@ -279,6 +279,13 @@ pub fn random_read_running(p: &runner::Progress) -> bool {
         && p.fio_pid.is_some_and(|pid| !fio_jobs(pid).is_empty())
 }
 
+/// One figure of a pass, read out of its [`Figures`].
+pub type Figure = fn(&Figures) -> f64;
+
+/// Each figure a pass reports, named, as the comparisons print them.
+pub const FIGURES: [(&str, Figure); 3] =
+    [("MB/s", |x| x.mbps), ("IOPS", |x| x.iops), ("latency µs", |x| x.latency_us)];
+
 /// The figures of one test and operation, keyed as `(test, op)`: `("SEQ1M Q8T1", "Read")`.
 pub type Key = (String, String);
 
