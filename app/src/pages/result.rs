@@ -172,7 +172,7 @@ fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
     let what = if ambiguous {
         "The drive named for this result matches several drives, and SSDBase does not guess: it belongs to none of them yet and counts in no drive's figures."
     } else {
-        "The drive of this result is unknown: the submission did not name it (vendor, model and capacity, or a catalogue id), so it counts in no drive's figures."
+        "The drive of this result is unknown: the submission did not name it fully (vendor, model and capacity, or a catalogue id), so it counts in no drive's figures."
     };
     let candidates = d.candidates.clone();
     // Opens the editor below and puts the cursor in its drive field.
@@ -206,7 +206,7 @@ fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
             <p>
                 "Did you upload it? Name the drive with the edit token you were given: "
                 <button type="button" on:click=open_editor>"Name the drive"</button>
-                " (the drive field takes a catalogue id such as one above, or vendor, model and capacity)."
+                " (the drive field takes a catalogue id, or vendor, model and capacity)."
             </p>
         </div>
     })
