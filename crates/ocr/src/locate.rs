@@ -136,7 +136,7 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             // The window's own height in pixels, without the joining's margin; its border is
             // looked for up to twice its height from its other side (every window is
             // landscape, 1.1-1.9 times as wide as tall).
-            let band = ((r.2 .0 + JOIN) as u32 * BLOCK, (r.2 .1 + 1 - JOIN) as u32 * BLOCK);
+            let band = ((r.2 .0 + JOIN) as u32 * BLOCK, (r.2 .1 + 1).saturating_sub(JOIN) as u32 * BLOCK);
             let height = r.2 .1 - r.2 .0;
             // Only behind a window standing out of it above and below (a document window):
             // a window's own columns beside a strip of itself share its top or its bottom,
