@@ -186,6 +186,12 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
     vec![b]
 }
 
+/// A pixel's luminance (BT.601 weights in fixed point).
+fn luma(rgb: &RgbImage, x: u32, y: u32) -> u8 {
+    let p = rgb.get_pixel(x, y).0;
+    ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8
+}
+
 /// How many of a band's rows a window's border crosses: nearly all (a document's lines,
 /// a cell's edge, stop short of the title bar or leave blank rows between them).
 const BORDER_ROWS: f32 = 0.85;
@@ -199,13 +205,9 @@ fn border(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize) -> Option<us
     if y1 <= y0 + BLOCK {
         return None;
     }
-    let luma = |x: u32, y: u32| {
-        let p = rgb.get_pixel(x, y).0;
-        ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as i32
-    };
     let edge = |x: u32, beyond: u32| {
         let rows =
-            (y0..y1).filter(|&y| (luma(x, y) - luma(beyond, y)).abs() > i32::from(BUSY_SPAN) / 2).count();
+            (y0..y1).filter(|&y| luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > BUSY_SPAN / 2).count();
         rows as f32 >= BORDER_ROWS * (y1 - y0) as f32
     };
     let (a, b) = (from as u32 * BLOCK, (to as u32 * BLOCK).min(w - 1));
@@ -240,9 +242,7 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
             let (mut lo, mut hi) = (255u8, 0u8);
             for y in (by as u32 * BLOCK)..((by as u32 + 1) * BLOCK).min(h) {
                 for x in (bx as u32 * BLOCK)..((bx as u32 + 1) * BLOCK).min(w) {
-                    let p = rgb.get_pixel(x, y).0;
-                    let l =
-                        ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8;
+                    let l = luma(rgb, x, y);
                     lo = lo.min(l);
                     hi = hi.max(l);
                 }

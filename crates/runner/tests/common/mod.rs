@@ -289,6 +289,11 @@ pub const FIGURES: [(&str, Figure); 3] =
 /// The figures of one test and operation, keyed as `(test, op)`: `("SEQ1M Q8T1", "Read")`.
 pub type Key = (String, String);
 
+/// A job's key in [`Sides`].
+fn key(job: &runner::JobRecord) -> Key {
+    (job.test.clone(), format!("{:?}", job.op))
+}
+
 /// Each side's figures, by test and operation, one per round.
 pub struct Sides {
     /// What the runner reports (its result's metrics, the figures it would upload).
@@ -316,11 +321,7 @@ pub fn interleaved(plan: &Plan, dir: &Path, rounds: usize) -> Sides {
                         iops: metric.iops.expect("IOPS"),
                         latency_us: metric.latency_us.expect("latency"),
                     };
-                    sides
-                        .runner
-                        .entry((job.test.clone(), format!("{:?}", job.op)))
-                        .or_default()
-                        .push(reported);
+                    sides.runner.entry(key(job)).or_default().push(reported);
                 }
                 first.get_or_insert(run);
             } else {
@@ -332,7 +333,7 @@ pub fn interleaved(plan: &Plan, dir: &Path, rounds: usize) -> Sides {
                         fio_direct(&with_filename(warm_up, &file));
                     }
                     let figures = fio_direct(&with_filename(&job.job_file, &file));
-                    sides.fio.entry((job.test.clone(), format!("{:?}", job.op))).or_default().push(figures);
+                    sides.fio.entry(key(job)).or_default().push(figures);
                 }
                 fs::remove_file(&file).unwrap();
             }
@@ -369,6 +370,7 @@ impl Throttle {
         let v1 = Path::new("/sys/fs/cgroup/blkio");
         let v2 = Path::new("/sys/fs/cgroup");
         let name = format!("ssdbase-runner-test-{}", std::process::id());
+        let (b, o) = (limits.bytes_per_sec, limits.ops_per_sec);
         let write = |path: PathBuf, text: &str| {
             fs::write(&path, text).map_err(|e| format!("{}: writing {text:?}: {e}", path.display()))
         };
@@ -377,8 +379,6 @@ impl Throttle {
             let group = v1.join(&name);
             fs::create_dir_all(&group).map_err(|e| format!("{}: {e}", group.display()))?;
             for device in &devices {
-                let b = limits.bytes_per_sec;
-                let o = limits.ops_per_sec;
                 write(group.join("blkio.throttle.read_bps_device"), &format!("{device} {b}"))?;
                 write(group.join("blkio.throttle.write_bps_device"), &format!("{device} {b}"))?;
                 write(group.join("blkio.throttle.read_iops_device"), &format!("{device} {o}"))?;
@@ -393,7 +393,6 @@ impl Throttle {
             let group = v2.join(&name);
             fs::create_dir_all(&group).map_err(|e| format!("{}: {e}", group.display()))?;
             for device in &devices {
-                let (b, o) = (limits.bytes_per_sec, limits.ops_per_sec);
                 write(group.join("io.max"), &format!("{device} rbps={b} wbps={b} riops={o} wiops={o}"))?;
             }
             (group, v2.join(current.trim_start_matches('/')))
