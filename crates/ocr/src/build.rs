@@ -83,10 +83,22 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     }
     // Every reading comes from a grid found there, even one that says no test ran.
     if !found.is_empty() {
-        return Ok(found);
+        return Ok(without_stray_grids(found));
     }
     job.stage(0.1, "reading the whole image");
-    windows_in(rgb, job)
+    windows_in(rgb, job).map(without_stray_grids)
+}
+
+/// Drops the grids that were no benchmark window (no row label on any row: a table of
+/// SMART attributes in a CrystalDiskInfo window beside the benchmark) once a window was
+/// read: they are not what the person posted, and an error beside their result would
+/// only confuse. Alone, such an error says why nothing was read, and stays.
+fn without_stray_grids(readings: Readings) -> Readings {
+    let read = |r: &Result<Recognition, OcrError>| matches!(r, Ok(_) | Err(OcrError::NoTestRan { .. }));
+    if !readings.iter().any(read) {
+        return readings;
+    }
+    readings.into_iter().filter(|r| !matches!(r, Err(OcrError::NoBenchmarkWindow { .. }))).collect()
 }
 
 fn cut(rgb: &RgbImage, r: Rect) -> RgbImage {
@@ -301,46 +313,35 @@ fn read_window(
     // Row labels.
     job.stage(0.7, "reading the row labels");
     let label_rects = grid.label_rects(words);
-    let label_glyph = label_height(words, &label_rects).unwrap_or(0.45 * grid.digit_height);
-    let mut row_labels = Vec::new();
-    // Every text read on each button, for the preset guess below.
-    let mut raw_texts: Vec<Vec<String>> = Vec::new();
-    for rect in &label_rects {
-        let mut best: (Option<labels::Label>, f32, String) = (None, 0.0, String::new());
-        let mut raws = Vec::new();
-        let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
-        // A second size when the first gives no plausible label: Tesseract's misreadings
-        // of thin glyphs (`1` as `7` or `I1`) depend on the scale.
-        for size in [1.0, 1.4] {
-            if best.0.as_ref().is_some_and(labels::plausible) {
-                break;
-            }
-            let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph * size)) else {
-                break;
-            };
-            for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
-                raws.push(r.text.clone());
-                let parsed = labels::parse(&r.text);
-                let better = match (&parsed, &best.0) {
-                    (None, _) => false,
-                    (Some(_), None) => true,
-                    (Some(p), Some(b)) => {
-                        (labels::plausible(p), r.conf) > (labels::plausible(b), best.1 * 100.0)
-                    }
-                };
-                if better {
-                    best = (parsed, r.conf / 100.0, r.text.replace('\n', " "));
-                } else if best.0.is_none() && best.2.is_empty() {
-                    best.2 = r.text.replace('\n', " ");
+    let mut buttons = read_buttons(gray, words, &grid, &label_rects, None)?;
+    if buttons.iter().any(|b| !b.plausible()) {
+        // Buttons whose text the page pass saw in part or not at all (a window at half
+        // size, blurred, or scaled by a display setting): look again at the strip left
+        // of the grid alone, enlarged so its text is as tall as Tesseract reads best.
+        let strip = button_strip_words(gray, &grid)?;
+        let found = grid.label_rects(&strip);
+        let rects: Vec<Option<Rect>> =
+            if found.iter().any(Option::is_some) { found } else { label_rects.clone() }
+                .into_iter()
+                .map(|r| r.map(|r| widen_to_ink(gray, &grid, r)))
+                .collect();
+        let unread: Vec<bool> = buttons.iter().map(|b| !b.plausible()).collect();
+        let again = read_buttons(gray, &strip, &grid, &rects, Some(&unread))?;
+        for ((b, mut a), redo) in buttons.iter_mut().zip(again).zip(unread) {
+            if redo {
+                // The closer look's label when it is better; every text from both.
+                let mut texts = std::mem::take(&mut b.texts);
+                texts.append(&mut a.texts);
+                if a.plausible() || b.label.is_none() && a.label.is_some() {
+                    *b = a;
                 }
+                b.texts = texts;
             }
         }
-        if let Some(r) = rect {
-            raws.push(words_in(words, *r));
-        }
-        row_labels.push(best);
-        raw_texts.push(raws);
     }
+    let mut row_labels: Vec<(Option<labels::Label>, f32, String)> =
+        buttons.iter().map(|b| (b.label.clone(), b.conf, b.raw.clone())).collect();
+    let raw_texts: Vec<Vec<String>> = buttons.into_iter().map(|b| b.texts).collect();
     // Buttons too small or blurred to read: their labels guessed from the preset the
     // other buttons and these texts fit, flagged with every value of the row.
     let read_labels: Vec<Option<labels::Label>> =
@@ -673,6 +674,136 @@ fn label_height(words: &[Word], rects: &[Option<Rect>]) -> Option<f32> {
     }
     hs.sort_by(|a, b| a.total_cmp(b));
     Some(hs[hs.len() / 2])
+}
+
+/// What was read on one row button.
+struct Button {
+    label: Option<labels::Label>,
+    /// The reading's confidence, 0–1.
+    conf: f32,
+    /// The text the label was read from (or the first text read, when none parsed).
+    raw: String,
+    /// Every text read on the button, for the preset guess.
+    texts: Vec<String>,
+}
+
+impl Button {
+    fn plausible(&self) -> bool {
+        self.label.as_ref().is_some_and(labels::plausible)
+    }
+}
+
+/// Reads the row buttons at `rects` (only the rows `only` marks, when given).
+fn read_buttons(
+    gray: &RgbImage,
+    words: &[Word],
+    grid: &Grid,
+    rects: &[Option<Rect>],
+    only: Option<&[bool]>,
+) -> Result<Vec<Button>, OcrError> {
+    let label_glyph = label_height(words, rects).unwrap_or(LABEL_TO_DIGIT * grid.digit_height);
+    let mut out = Vec::new();
+    for (ri, rect) in rects.iter().enumerate() {
+        let mut best = Button { label: None, conf: 0.0, raw: String::new(), texts: Vec::new() };
+        if only.is_some_and(|o| !o[ri]) {
+            out.push(best);
+            continue;
+        }
+        let plausible = |t: &str| labels::parse(t).is_some_and(|l| labels::plausible(&l));
+        // A second size when the first gives no plausible label: Tesseract's misreadings
+        // of thin glyphs (`1` as `7` or `I1`) depend on the scale.
+        for size in [1.0, 1.4] {
+            if best.plausible() {
+                break;
+            }
+            let Some(scaled) = rect.and_then(|r| read::crop_scaled(gray, r, label_glyph * size)) else {
+                break;
+            };
+            for r in read::read(&scaled, true, LABEL_CHARS, plausible)? {
+                best.texts.push(r.text.clone());
+                let parsed = labels::parse(&r.text);
+                let better = match (&parsed, &best.label) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(p), Some(b)) => {
+                        (labels::plausible(p), r.conf) > (labels::plausible(b), best.conf * 100.0)
+                    }
+                };
+                if better {
+                    best.label = parsed;
+                    best.conf = r.conf / 100.0;
+                    best.raw = r.text.replace('\n', " ");
+                } else if best.label.is_none() && best.raw.is_empty() {
+                    best.raw = r.text.replace('\n', " ");
+                }
+            }
+        }
+        if let Some(r) = rect {
+            best.texts.push(words_in(words, *r));
+        }
+        out.push(best);
+    }
+    Ok(out)
+}
+
+/// Label glyphs are about this share of the value digits' height in every layout.
+const LABEL_TO_DIGIT: f32 = 0.45;
+/// The height the strip pass scales label glyphs to: the page pass reads 20–30 px text best.
+const STRIP_LABEL_GLYPH: f32 = 24.0;
+
+/// The page pass on the strip left of the grid where the row buttons are, enlarged so
+/// the buttons' text is `STRIP_LABEL_GLYPH` high; boxes in the image's pixels.
+fn button_strip_words(gray: &RgbImage, grid: &Grid) -> Result<Vec<Word>, OcrError> {
+    let h = grid.digit_height;
+    let (x0, x1) = grid.button_columns();
+    let top = grid.rows[0].top as f32 - 0.6 * grid.pitch;
+    let bottom = grid.rows.last().expect("a grid has rows").bottom as f32 + 0.6 * grid.pitch;
+    let strip = Rect { x0, x1, y0: top as i32, y1: bottom as i32 }.clip(gray.width(), gray.height());
+    if strip.width() < 4 || strip.height() < 4 {
+        return Ok(Vec::new());
+    }
+    let s = (STRIP_LABEL_GLYPH / (LABEL_TO_DIGIT * h).max(1.0)).clamp(1.0, 6.0);
+    let mut words = page_words_at(&cut(gray, strip), Threshold::Global, s)?;
+    for w in &mut words {
+        w.left += strip.x0;
+        w.top += strip.y0;
+    }
+    Ok(words)
+}
+
+/// A button's text rect widened over the glyph ink beside it: the page pass often sees
+/// only part of a small or blurred button's text (`Q1M` of `SEQ1M`), and a crop cut
+/// through a word reads as nothing. Ink closer than a glyph's width joins the text;
+/// the buttons' borders are rules, not glyphs, and never join.
+fn widen_to_ink(gray: &RgbImage, grid: &Grid, r: Rect) -> Rect {
+    let (lo, hi) = grid.button_columns();
+    let band = Rect { x0: lo, x1: hi, ..r }.clip(gray.width(), gray.height());
+    let Some(cols) = read::glyph_columns(gray, band, r) else { return r };
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+        let s: String = cols.iter().map(|&c| if c { '#' } else { '.' }).collect();
+        eprintln!("button text {r:?}, glyph columns of {band:?}: {s}");
+    }
+    let max_gap = (0.7 * LABEL_TO_DIGIT * grid.digit_height).ceil().max(2.0) as i32;
+    let inked = |x: i32| x >= band.x0 && x < band.x1 && cols[(x - band.x0) as usize];
+    let (mut x0, mut x1) = (r.x0.max(band.x0), r.x1.min(band.x1));
+    // Walks outward from an edge while ink appears within `max_gap` columns.
+    let reach = |from: i32, step: i32| {
+        let (mut edge, mut x, mut gap) = (from, from + step, 0);
+        while x >= band.x0 && x < band.x1 && gap <= max_gap {
+            if inked(x) {
+                edge = x;
+                gap = 0;
+            } else {
+                gap += 1;
+            }
+            x += step;
+        }
+        edge
+    };
+    x0 = reach(x0, -1).min(x0);
+    x1 = (reach(x1 - 1, 1) + 1).max(x1);
+    let pad = (0.25 * grid.digit_height) as i32;
+    Rect { x0: (x0 - pad).max(band.x0), x1: (x1 + pad).min(band.x1), ..r }
 }
 
 /// The page pass's words inside `r`, joined.

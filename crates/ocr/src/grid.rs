@@ -370,11 +370,18 @@ impl Grid {
         Rect { x0, x1, y0: r.top - (0.3 * h) as i32, y1: r.bottom + (0.3 * h) as i32 }
     }
 
+    /// Where row buttons can be: the columns from `.0` to `.1`, left of the first value
+    /// column and at most twice its width (or 8 digit heights) from it.
+    pub fn button_columns(&self) -> (i32, i32) {
+        let left = self.columns[0].0 - (0.5 * self.digit_height) as i32;
+        let reach = (self.columns[0].1 - self.columns[0].0).max((4.0 * self.digit_height) as i32) * 2;
+        (left - reach, left)
+    }
+
     /// The area left of the first column where a row's button (its test label) sits: the
     /// nearest words left of the grid in the row's band.
     pub fn label_rects(&self, words: &[Word]) -> Vec<Option<Rect>> {
-        let left = self.columns[0].0 - (0.5 * self.digit_height) as i32;
-        let reach = (self.columns[0].1 - self.columns[0].0).max((4.0 * self.digit_height) as i32) * 2;
+        let (farthest, left) = self.button_columns();
         let half = 0.45 * self.pitch;
         let found: Vec<Option<(i32, i32)>> = self
             .rows
@@ -383,7 +390,7 @@ impl Grid {
                 let cy = r.cy();
                 let mut ws: Vec<&Word> = words
                     .iter()
-                    .filter(|w| w.right() <= left && w.right() > left - reach && (w.cy() - cy).abs() < half)
+                    .filter(|w| w.right() <= left && w.right() > farthest && (w.cy() - cy).abs() < half)
                     .filter(|w| w.text.chars().any(char::is_alphanumeric))
                     .collect();
                 ws.sort_by_key(|w| -w.right());

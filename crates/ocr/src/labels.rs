@@ -215,12 +215,13 @@ pub fn guess_from_presets(read: &[Option<Label>], raw: &[Vec<String>]) -> Vec<Op
         .collect();
     fits.sort_by(|a, b| a.0.total_cmp(&b.0));
     let Some(&(best_cost, best)) = fits.first() else { return none };
-    let names_differently = |p: &[&str]| unread.iter().any(|&i| p[i] != best[i]);
-    if fits[1..].iter().any(|(c, p)| names_differently(p) && *c < best_cost + MIN_MARGIN) {
-        return none;
-    }
+    // A row is guessed when every preset that fits nearly as well names it the same: a
+    // button between `Q32T1` and `Q32T16` stays unread, the rows around it do not.
+    let close: Vec<&[&str]> = fits.iter().filter(|(c, _)| *c < best_cost + MIN_MARGIN).map(|f| f.1).collect();
     for &i in &unread {
-        none[i] = parse(best[i]);
+        if close.iter().all(|p| p[i] == best[i]) {
+            none[i] = parse(best[i]);
+        }
     }
     none
 }
@@ -313,9 +314,15 @@ mod tests {
         );
         let none = ["SPQOP O8T", first[1], first[2], first[3]];
         assert_eq!(texts(guess_from_presets(&read(&none), &raw(&none)))[0].as_deref(), Some("SEQ1M Q8T1"));
-        // `RND4K Q32T##` is as near to Q32T1 as to Q32T16: no guess.
+        // `RND4K Q32T##` is as near to Q32T1 as to Q32T16: no guess for that row.
         let cut = ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T##", "RND4K Q1T1"];
         assert_eq!(texts(guess_from_presets(&read(&cut), &raw(&cut))), [None, None, None, None]);
+        // ... while the rows around it, which every close preset names alike, are guessed.
+        let blurred = ["SPQIM 8T1", "SEIM QT", "RND4AK Q32T1€", "RNDK Q"];
+        assert_eq!(
+            texts(guess_from_presets(&read(&blurred), &raw(&blurred))),
+            [Some("SEQ1M Q8T1".into()), Some("SEQ1M Q1T1".into()), None, Some("RND4K Q1T1".into())]
+        );
         // A label read that no preset has (a custom window): nothing is guessed.
         let custom = ["SEQ256K Q8T1", "xx", "RND4K (IOPS)", "RND4K (μs)"];
         assert_eq!(texts(guess_from_presets(&read(&custom), &raw(&custom))), [None, None, None, None]);

@@ -96,30 +96,37 @@ pub fn crop_scaled(gray: &RgbImage, rect: Rect, glyph: f32) -> Option<RgbImage> 
 /// channel (a green or blue bar is bright in it) and light glyphs on the darkest channel
 /// (a blue bar is dark in red, a green one in blue).
 pub fn binarize(rgb: &RgbImage, polarity: Polarity) -> Option<GrayImage> {
-    let img = &GrayImage::from_fn(rgb.width(), rgb.height(), |x, y| {
-        let p = rgb.get_pixel(x, y).0;
-        Luma([match polarity {
-            Polarity::DarkText => p[0].max(p[1]).max(p[2]),
-            Polarity::LightText => p[0].min(p[1]).min(p[2]),
-        }])
-    });
-    let (lo, hi) = range(img);
-    if hi.saturating_sub(lo) < 40 {
-        return None;
-    }
-    let span = f32::from(hi - lo);
-    let mut out = GrayImage::from_pixel(img.width() + 2 * PAD, img.height() + 2 * PAD, Luma([255]));
-    for (x, y, p) in img.enumerate_pixels() {
-        let v = f32::from(p[0]);
-        let ink = match polarity {
-            Polarity::DarkText => v < f32::from(lo) + 0.42 * span,
-            Polarity::LightText => v > f32::from(hi) - 0.35 * span,
-        };
-        if ink {
+    let is_ink = ink_test(rgb, polarity)?;
+    let mut out = GrayImage::from_pixel(rgb.width() + 2 * PAD, rgb.height() + 2 * PAD, Luma([255]));
+    for (x, y, p) in rgb.enumerate_pixels() {
+        if is_ink(p.0) {
             out.put_pixel(x + PAD, y + PAD, Luma([0]));
         }
     }
     Some(out)
+}
+
+/// The test `binarize` applies to each pixel of `rgb`: brightness thresholds from its
+/// histogram, on the channel that separates achromatic glyphs from coloured bars.
+fn ink_test(rgb: &RgbImage, polarity: Polarity) -> Option<impl Fn([u8; 3]) -> bool> {
+    let channel = move |p: [u8; 3]| match polarity {
+        Polarity::DarkText => p[0].max(p[1]).max(p[2]),
+        Polarity::LightText => p[0].min(p[1]).min(p[2]),
+    };
+    let img = GrayImage::from_fn(rgb.width(), rgb.height(), |x, y| Luma([channel(rgb.get_pixel(x, y).0)]));
+    let (lo, hi) = range(&img);
+    if hi.saturating_sub(lo) < 40 {
+        return None;
+    }
+    let span = f32::from(hi - lo);
+    let (dark_below, light_above) = (f32::from(lo) + 0.42 * span, f32::from(hi) - 0.35 * span);
+    Some(move |p: [u8; 3]| {
+        let v = f32::from(channel(p));
+        match polarity {
+            Polarity::DarkText => v < dark_below,
+            Polarity::LightText => v > light_above,
+        }
+    })
 }
 
 /// One OCR reading of a crop.
@@ -248,6 +255,35 @@ pub fn ink_extent(img: &RgbImage, rect: Rect) -> Option<(i32, i32)> {
         }
     }
     (best.1 > best.0).then(|| (r.y0 + best.0 as i32, r.y0 + best.1 as i32))
+}
+
+/// Which columns of `rect` hold glyph ink, as `binarize` would separate the glyphs of
+/// `sample` (a crop known to hold text: the strip around it may hold a brighter frame or
+/// a darker desktop that would move the threshold): ink in a pixel row that is not a
+/// horizontal rule (ink across most of the row), in a column that is not a vertical one
+/// (ink down most of the rows). `None` when the sample holds no contrast.
+pub fn glyph_columns(img: &RgbImage, rect: Rect, sample: Rect) -> Option<Vec<bool>> {
+    let crop = |r: Rect| {
+        let r = r.clip(img.width(), img.height());
+        (r.width() >= 3 && r.height() >= 3).then(|| {
+            imageops::crop_imm(img, r.x0 as u32, r.y0 as u32, r.width() as u32, r.height() as u32).to_image()
+        })
+    };
+    let (sub, sample) = (crop(rect)?, crop(sample)?);
+    let polarity = likely_polarity(&sample);
+    let is_ink = ink_test(&sample, polarity)?;
+    let (w, h) = sub.dimensions();
+    let ink = |x: u32, y: u32| is_ink(sub.get_pixel(x, y).0);
+    let text_rows: Vec<u32> =
+        (0..h).filter(|&y| (0..w).filter(|&x| ink(x, y)).count() * 10 < w as usize * 6).collect();
+    Some(
+        (0..w)
+            .map(|x| {
+                let n = text_rows.iter().filter(|&&y| ink(x, y)).count();
+                n > 0 && n * 100 < text_rows.len() * 85
+            })
+            .collect(),
+    )
 }
 
 /// Erases ink runs longer than any glyph stroke: box borders and separators, which make
