@@ -605,12 +605,16 @@ struct Candidate {
 
 /// Index and confidence (0–1) of the best valid reading.
 fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, f32)> {
-    let mut best: Option<(usize, f32)> = None;
+    let mut best: Option<(usize, f32, f32)> = None;
     for (i, c) in cands.iter().enumerate() {
         if !valid_number(&c.text) {
             continue;
         }
         let agree = cands.iter().enumerate().any(|(j, o)| j != i && o.text == c.text);
+        // Only the other source confirms: the crop's readings with and without the
+        // whitelist read the same binarized pixels, and can agree on a misreading (a `2`
+        // beside a bar's edge read as `7` by both, seen after two JPEG encodings).
+        let confirmed = cands.iter().any(|o| o.page != c.page && o.text == c.text);
         let mut conf = (c.conf / 100.0).clamp(0.0, 1.0);
         if c.page {
             // The page pass reads small glyphs without a whitelist: trust it less alone.
@@ -619,9 +623,6 @@ fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, 
         if agree {
             conf = 1.0 - (1.0 - conf) * 0.25;
         } else {
-            // One reading alone is never certain: Tesseract is sure of a `7` read as `1`
-            // on a recompressed or rescaled image. Unconfirmed values are for a person
-            // to check (the review table flags everything under 0.9).
             conf = conf.min(UNCONFIRMED_CONFIDENCE);
         }
         if let (Some(d), Some(u)) = (decimals(&c.text), usual_decimals) {
@@ -633,11 +634,19 @@ fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, 
             // Only values of a million or more are printed without decimals.
             conf *= 0.5;
         }
-        if best.is_none_or(|(_, b)| conf > b) {
-            best = Some((i, conf));
+        // Any two readings that agree rank a value first; only a confirmed one can be
+        // certain. One reading or one source alone is never certain: Tesseract is sure of
+        // a `7` read as `1` on a recompressed or rescaled image. Unconfirmed values are
+        // for a person to check (the review table flags everything under 0.9).
+        let rank = conf;
+        if !confirmed {
+            conf = conf.min(UNCONFIRMED_CONFIDENCE);
+        }
+        if best.is_none_or(|(_, r, _)| rank > r) {
+            best = Some((i, rank, conf));
         }
     }
-    best
+    best.map(|(i, _, conf)| (i, conf))
 }
 
 fn mode(v: &[usize]) -> Option<usize> {
@@ -1082,5 +1091,33 @@ fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)],
         grid: grid_box(grid),
         scale: ((grid.digit_height / CDM8_DIGIT_HEIGHT) * 4.0).round() / 4.0,
         title_bar,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(text: &str, conf: f32, page: bool) -> Candidate {
+        Candidate { text: text.into(), conf, page }
+    }
+
+    #[test]
+    fn a_value_is_certain_only_when_the_page_pass_confirms_the_crop() {
+        // The crop read twice (with and without the whitelist) as the same misreading,
+        // the page pass as something else: ranked first, but not certain.
+        let misread = [cand("456.76", 69.0, false), cand("456.76", 69.0, false), cand("456.26", 60.0, true)];
+        let (i, conf) = choose(&misread, Some(2)).unwrap();
+        assert_eq!(misread[i].text, "456.76");
+        assert!(conf < CERTAIN, "{conf}");
+        // The same two readings with the page pass agreeing: certain.
+        let confirmed =
+            [cand("456.26", 69.0, false), cand("456.26", 69.0, false), cand("456.26", 80.0, true)];
+        let (i, conf) = choose(&confirmed, Some(2)).unwrap();
+        assert_eq!(confirmed[i].text, "456.26");
+        assert!(conf >= CERTAIN, "{conf}");
+        // One reading alone never is, however sure Tesseract is.
+        let (_, conf) = choose(&[cand("456.26", 99.0, false)], Some(2)).unwrap();
+        assert!(conf < CERTAIN, "{conf}");
     }
 }
