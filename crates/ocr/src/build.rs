@@ -63,14 +63,16 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     if debug {
         eprintln!("window candidates: {patches:?}");
     }
+    let n = patches.len();
     for (i, patch) in patches.iter().copied().enumerate() {
-        job.stage(
-            0.1 + 0.8 * i as f64 / patches.len() as f64,
-            &format!("reading part {} of {} of the image", i + 1, patches.len()),
-        );
         let crop = cut(rgb, patch);
         let started = std::time::Instant::now();
-        let readings = windows_in(&crop, job);
+        // Patches take the share done to 0.6; the rest is for reading the whole image
+        // when none of them held a window.
+        let (lo, hi) = (0.1 + 0.5 * i as f64 / n as f64, 0.1 + 0.5 * (i + 1) as f64 / n as f64);
+        let part =
+            if patches.len() == 1 { String::new() } else { format!("part {} of {n} of the image", i + 1) };
+        let readings = job.part(lo, hi, &part, |job| windows_in(&crop, job));
         if debug || std::env::var_os("SSDBASE_OCR_TIMES").is_some() {
             eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
         }
@@ -85,8 +87,9 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     if !found.is_empty() {
         return Ok(without_stray_grids(found));
     }
-    job.stage(0.1, "reading the whole image");
-    windows_in(rgb, job).map(without_stray_grids)
+    let from = if patches.is_empty() { 0.1 } else { 0.6 };
+    job.stage(from, "reading the whole image");
+    job.part(from, 0.95, "", |job| windows_in(rgb, job)).map(without_stray_grids)
 }
 
 /// Drops the grids that were no benchmark window (no row label on any row: a table of
@@ -143,6 +146,20 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         grids = grid::find_all(&words, MAX_WINDOWS);
     }
     if grids.is_empty() {
+        // Digits whose bar edges were smeared (a recompressed JPEG's subsampled colour, a
+        // blur): a threshold on brightness joins white digits with a light blue bar. The
+        // digits are achromatic and the bars coloured, so the page is read again on the
+        // channel that separates them, as the cells are (`read::binarize`).
+        let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
+        for polarity in [read::Polarity::LightText, read::Polarity::DarkText] {
+            let channel = page_words(&read::glyph_channel(rgb, polarity), Threshold::Global)?;
+            let channel_grids = grid::find_all(&channel, MAX_WINDOWS);
+            if seen(&channel_grids) > seen(&grids) {
+                (words, grids) = (channel, channel_grids);
+            }
+        }
+    }
+    if grids.is_empty() {
         return Err(no_grid());
     }
     let image_rect = Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 };
@@ -163,12 +180,16 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         regions.push((region, grid));
     }
     let mut out = Vec::new();
-    for (region, grid) in regions {
-        let reading = match recognize_rgb(&cut(rgb, region), job) {
-            // A region guessed too tight: read the window in place instead.
-            Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid, job),
-            r => shift_reading(r, region.x0, region.y0),
-        };
+    let n = regions.len();
+    for (i, (region, grid)) in regions.into_iter().enumerate() {
+        let (lo, hi) = (0.3 + 0.7 * i as f64 / n as f64, 0.3 + 0.7 * (i + 1) as f64 / n as f64);
+        let reading = job.part(lo, hi, &format!("window {} of {n}", i + 1), |job| {
+            match recognize_rgb(&cut(rgb, region), job) {
+                // A region guessed too tight: read the window in place instead.
+                Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid, job),
+                r => shift_reading(r, region.x0, region.y0),
+            }
+        });
         out.push(reading);
     }
     Ok(out)

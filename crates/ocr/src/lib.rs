@@ -104,6 +104,23 @@ impl Job<'_> {
             p(done.clamp(0.0, 1.0), what);
         }
     }
+
+    /// Runs `f` as the part of this job from `lo` to `hi` of the work: its stages
+    /// (0–1 of its own) are reported within that range, named `{name}: {stage}` (the stage alone when `name` is empty), so the
+    /// share done never goes back when an image holds several windows.
+    pub(crate) fn part<R>(&mut self, lo: f64, hi: f64, name: &str, f: impl FnOnce(&mut Job) -> R) -> R {
+        let deadline = self.deadline;
+        match self.progress.as_mut() {
+            Some(outer) => {
+                let mut inner = |done: f64, what: &str| {
+                    let what = if name.is_empty() { what.to_string() } else { format!("{name}: {what}") };
+                    outer(lo + (hi - lo) * done.clamp(0.0, 1.0), &what)
+                };
+                f(&mut Job { deadline, progress: Some(&mut inner) })
+            }
+            None => f(&mut Job { deadline, progress: None }),
+        }
+    }
 }
 
 /// `recognize_all` with a deadline and progress reports (the server's queue).

@@ -106,13 +106,26 @@ pub fn binarize(rgb: &RgbImage, polarity: Polarity) -> Option<GrayImage> {
     Some(out)
 }
 
+/// The channel `binarize` separates glyphs of `polarity` on (the brightest for dark
+/// glyphs, the darkest for light ones), as a grey image in RGB for the page pass.
+pub fn glyph_channel(rgb: &RgbImage, polarity: Polarity) -> RgbImage {
+    RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
+        let v = channel(rgb.get_pixel(x, y).0, polarity);
+        image::Rgb([v, v, v])
+    })
+}
+
+fn channel(p: [u8; 3], polarity: Polarity) -> u8 {
+    match polarity {
+        Polarity::DarkText => p[0].max(p[1]).max(p[2]),
+        Polarity::LightText => p[0].min(p[1]).min(p[2]),
+    }
+}
+
 /// The test `binarize` applies to each pixel of `rgb`: brightness thresholds from its
 /// histogram, on the channel that separates achromatic glyphs from coloured bars.
 fn ink_test(rgb: &RgbImage, polarity: Polarity) -> Option<impl Fn([u8; 3]) -> bool> {
-    let channel = move |p: [u8; 3]| match polarity {
-        Polarity::DarkText => p[0].max(p[1]).max(p[2]),
-        Polarity::LightText => p[0].min(p[1]).min(p[2]),
-    };
+    let channel = move |p: [u8; 3]| channel(p, polarity);
     let img = GrayImage::from_fn(rgb.width(), rgb.height(), |x, y| Luma([channel(rgb.get_pixel(x, y).0)]));
     let (lo, hi) = range(&img);
     if hi.saturating_sub(lo) < 40 {
