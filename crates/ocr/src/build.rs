@@ -162,8 +162,11 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     if grids.is_empty() {
         return Err(no_grid());
     }
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+        eprintln!("grids at {:?}", grids.iter().map(Grid::bounds).collect::<Vec<_>>());
+    }
     let image_rect = Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 };
-    let boxes: Vec<Rect> = grids.iter().map(grid_box).collect();
+    let boxes: Vec<Rect> = grids.iter().map(Grid::bounds).collect();
     let mut regions: Vec<(Rect, Grid)> = grids
         .into_iter()
         .enumerate()
@@ -190,16 +193,34 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
                 r => shift_reading(r, region.x0, region.y0),
             }
         });
-        out.push(reading);
+        // A grid the page pass saw as two (rows 1–2 and 3–4 of one window) is read whole
+        // from each half's region: once is enough.
+        let seen_before = reading_grid(&reading).is_some_and(|g| {
+            out.iter()
+                .filter_map(reading_grid)
+                .any(|o| 2 * grid::overlap(&g, &o) > grid::area(&g).min(grid::area(&o)))
+        });
+        if !seen_before {
+            out.push(reading);
+        }
     }
     Ok(out)
+}
+
+/// Where a reading's grid is, for a reading that found one.
+fn reading_grid(r: &Result<Recognition, OcrError>) -> Option<Rect> {
+    match r {
+        Ok(r) => Some(r.layout.grid),
+        Err(OcrError::NoTestRan { recognition }) => Some(recognition.layout.grid),
+        Err(_) => None,
+    }
 }
 
 /// Where a window probably is around its grid: the row buttons to the left, title bar,
 /// menu, settings and column headers above (about six rows' pitch), a status line below;
 /// never reaching into another window's grid.
 fn window_region(grid: &Grid, words: &[Word], others: &[Rect], me: usize) -> Rect {
-    let g = grid_box(grid);
+    let g = grid.bounds();
     let h = grid.digit_height;
     let labels_left = grid.label_rects(words).iter().flatten().map(|r| r.x0).min();
     let mut region = Rect {
@@ -866,23 +887,12 @@ fn lines(words: &[Word]) -> Vec<(i32, i32, i32, i32, String)> {
         .collect()
 }
 
-fn grid_box(grid: &Grid) -> Rect {
-    let first = &grid.rows[0];
-    let last = grid.rows.last().expect("a grid has rows");
-    Rect {
-        x0: grid.columns[0].0,
-        x1: grid.columns.last().expect("a grid has columns").1,
-        y0: first.top,
-        y1: last.bottom,
-    }
-}
-
 /// Tool, version, title text, and whether a title line was seen.
 type TitleLine = (Option<Tool>, Option<String>, Option<String>, bool);
 
 /// The title line above the grid: tool, version, title text, and whether one was seen.
 fn title(rgb: &RgbImage, words: &[Word], grid: &Grid) -> Result<TitleLine, OcrError> {
-    let g = grid_box(grid);
+    let g = grid.bounds();
     let reach = (6.0 * grid.pitch) as i32;
     let near = |(top, bottom, left, right, _): &(i32, i32, i32, i32, String)| {
         *bottom <= g.y0 && *top >= g.y0 - reach && *right >= g.x0 - reach && *left <= g.x1 + reach
@@ -941,7 +951,7 @@ fn find_shifted<T>(words: &[Word], area: Rect, find: &impl Fn(&[Word]) -> Option
 /// The comment row: the line of text right under the grid (CrystalDiskMark's comment box
 /// spans the window below the results), as the page pass read it.
 fn comment(words: &[Word], grid: &Grid) -> Option<String> {
-    let g = grid_box(grid);
+    let g = grid.bounds();
     let reach = (4.0 * grid.pitch) as i32;
     lines(words)
         .into_iter()
@@ -959,7 +969,7 @@ fn comment(words: &[Word], grid: &Grid) -> Option<String> {
 
 /// The column headers' text (`Read (MB/s) Write (MB/s)`), between settings and grid.
 fn header_text(words: &[Word], grid: &Grid) -> Option<String> {
-    let g = grid_box(grid);
+    let g = grid.bounds();
     let top = g.y0 as f32 - 1.2 * grid.pitch;
     let ws: Vec<&str> = words
         .iter()
@@ -978,7 +988,7 @@ fn read_settings(
     label_rects: &[Option<Rect>],
     s: &mut Settings,
 ) -> Result<(), OcrError> {
-    let g = grid_box(grid);
+    let g = grid.bounds();
     let headers: Vec<&Word> = words
         .iter()
         .filter(|w| {
@@ -1109,7 +1119,7 @@ fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)],
         preset: preset.into(),
         columns: (0..grid.columns.len()).map(|i| column_name(i).to_string()).collect(),
         rows: grid.rows.len(),
-        grid: grid_box(grid),
+        grid: grid.bounds(),
         scale: ((grid.digit_height / CDM8_DIGIT_HEIGHT) * 4.0).round() / 4.0,
         title_bar,
     }

@@ -172,8 +172,7 @@ pub fn find_all(words: &[Word], max: usize) -> Vec<Grid> {
     let mut grids: Vec<Grid> = Vec::new();
     while grids.len() < max {
         let Some(g) = find(&left) else { break };
-        let (x0, x1) = (g.columns[0].0, g.columns.last().expect("a grid has columns").1);
-        let (y0, y1) = (g.rows[0].top, g.rows.last().expect("a grid has rows").bottom);
+        let Rect { x0, x1, y0, y1 } = g.bounds();
         let pad = g.digit_height as i32;
         let before = left.len();
         left.retain(|w| {
@@ -189,6 +188,17 @@ pub fn find_all(words: &[Word], max: usize) -> Vec<Grid> {
         }
     }
     grids
+}
+
+pub(crate) fn area(r: &Rect) -> i64 {
+    i64::from(r.width().max(0)) * i64::from(r.height().max(0))
+}
+
+/// The area two rectangles share.
+pub(crate) fn overlap(a: &Rect, b: &Rect) -> i64 {
+    let w = (a.x1.min(b.x1) - a.x0.max(b.x0)).max(0);
+    let h = (a.y1.min(b.y1) - a.y0.max(b.y0)).max(0);
+    i64::from(w) * i64::from(h)
 }
 
 /// The grid containing `seed`: rows of the same glyph height overlapping it horizontally.
@@ -332,6 +342,18 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
 }
 
 impl Grid {
+    /// The box of the grid's numbers: first column's left to last column's right, first
+    /// row's top to last row's bottom.
+    pub fn bounds(&self) -> Rect {
+        let (first, last) = (&self.rows[0], self.rows.last().expect("a grid has rows"));
+        Rect {
+            x0: self.columns[0].0,
+            x1: self.columns.last().expect("a grid has columns").1,
+            y0: first.top,
+            y1: last.bottom,
+        }
+    }
+
     /// Cells the page pass read a number in (the others were interpolated or probed).
     pub fn seen_cells(&self) -> usize {
         self.rows.iter().flat_map(|r| &r.page_text).filter(|t| t.is_some()).count()

@@ -127,8 +127,11 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
         // extent where they overlap: it goes on over the larger run to its own border, a
         // line the whole height of the window; without one found, by half of its visible
         // width (more would give the page pass a stretch of document to read, slowly).
+        // Larger by its visible area: a document behind a window may show fewer columns
+        // than the window does, over many more rows.
+        let area = |r: &(usize, usize, (usize, usize))| (r.1 - r.0 + 1) * (r.2 .1 - r.2 .0 + 1);
         let covers = |o: &(usize, usize, (usize, usize)), r: &(usize, usize, (usize, usize))| {
-            o.2 .0 <= r.2 .0 && o.2 .1 >= r.2 .1 && o.1 - o.0 > r.1 - r.0
+            o.2 .0 <= r.2 .0 && o.2 .1 >= r.2 .1 && area(o) > area(r)
         };
         let mut parts = Vec::new();
         for (i, r) in merged.iter().enumerate() {
@@ -142,9 +145,13 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             // a window's own columns beside a strip of itself share its top or its bottom,
             // and a cell's edge in it would be taken for a border.
             let border_behind = |o: &(usize, usize, (usize, usize)), from: usize, to: usize| {
-                (o.2 .0 + JOIN < r.2 .0 && o.2 .1 > r.2 .1 + JOIN)
+                let found = (o.2 .0 + JOIN < r.2 .0 && o.2 .1 > r.2 .1 + JOIN)
                     .then(|| border(rgb, band, from, to))
-                    .flatten()
+                    .flatten();
+                if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
+                    eprintln!("border of {r:?} over {o:?} from {from} to {to} in rows {band:?}: {found:?}");
+                }
+                found
             };
             let l0 = if i > 0 && covers(&merged[i - 1], r) {
                 let limit = r.1.saturating_sub(2 * height).max(merged[i - 1].0);

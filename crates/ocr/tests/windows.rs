@@ -68,8 +68,13 @@ fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     //       only a quarter of its width beside it: its right border is found over the
     //       document;
     // 24, 25: two windows placed at one height (their tops 3 px apart) on a wallpaper, the
-    //       second in front of the document window: apart by their bottom edges.
-    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25)] {
+    //       second in front of the document window: apart by their bottom edges;
+    // 18, 19: the second window in front of the document window shows more columns of
+    //       itself than the document does, over fewer rows: the document is still the
+    //       larger window behind it (and the page pass, seeing its grid as two, reads it
+    //       once);
+    // 36, 37: the same on 2560 × 1440 with the second window's top at the first's.
+    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25), (18, 19), (36, 37)] {
         let (first, second) = (&labels.images[a], &labels.images[b]);
         let made = degrade::degrade(
             &window(&dir, first),
