@@ -803,23 +803,61 @@ const LABEL_TO_DIGIT: f32 = 0.45;
 const STRIP_LABEL_GLYPH: f32 = 24.0;
 
 /// The page pass on the strip left of the grid where the row buttons are, enlarged so
-/// the buttons' text is `STRIP_LABEL_GLYPH` high; boxes in the image's pixels.
+/// the buttons' text is `STRIP_LABEL_GLYPH` high; boxes in the image's pixels. When it
+/// finds no button there, it looks again left of the first column's cells: the blank
+/// left part of a wide cell (`0.00` right-aligned in a CrystalDiskMark window where no
+/// test ran) makes the page pass find no text at all.
 fn button_strip_words(gray: &RgbImage, grid: &Grid) -> Result<Vec<Word>, OcrError> {
-    let h = grid.digit_height;
     let (x0, x1) = grid.button_columns();
+    let words = strip_words(gray, grid, x0, x1)?;
+    if grid.label_rects(&words).iter().any(Option::is_some) {
+        return Ok(words);
+    }
+    match cells_left_edge(gray, grid) {
+        Some(edge) if edge > x0 && edge < x1 => strip_words(gray, grid, x0, edge),
+        _ => Ok(words),
+    }
+}
+
+fn strip_words(gray: &RgbImage, grid: &Grid, x0: i32, x1: i32) -> Result<Vec<Word>, OcrError> {
     let top = grid.rows[0].top as f32 - 0.6 * grid.pitch;
     let bottom = grid.rows.last().expect("a grid has rows").bottom as f32 + 0.6 * grid.pitch;
     let strip = Rect { x0, x1, y0: top as i32, y1: bottom as i32 }.clip(gray.width(), gray.height());
     if strip.width() < 4 || strip.height() < 4 {
         return Ok(Vec::new());
     }
-    let s = (STRIP_LABEL_GLYPH / (LABEL_TO_DIGIT * h).max(1.0)).clamp(1.0, 6.0);
+    let s = (STRIP_LABEL_GLYPH / (LABEL_TO_DIGIT * grid.digit_height).max(1.0)).clamp(1.0, 6.0);
     let mut words = page_words_at(&cut(gray, strip), Threshold::Global, s)?;
     for w in &mut words {
         w.left += strip.x0;
         w.top += strip.y0;
     }
     Ok(words)
+}
+
+/// The left edge of the first column's cells: the nearest pixel column left of the
+/// values where the brightness steps on nearly every pixel row of each row's digits (the
+/// cell's border, or its bar's start), the median over the rows.
+fn cells_left_edge(gray: &RgbImage, grid: &Grid) -> Option<i32> {
+    let (farthest, left) = grid.button_columns();
+    let (w, h) = gray.dimensions();
+    let luma = |x: i32, y: i32| i32::from(locate::luma(gray, x as u32, y as u32));
+    let mut edges: Vec<i32> = grid
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let (y0, y1) = (r.top.max(0), r.bottom.min(h as i32));
+            if y1 <= y0 {
+                return None;
+            }
+            (farthest.max(1)..left.min(w as i32)).rev().find(|&x| {
+                let steps = (y0..y1).filter(|&y| (luma(x, y) - luma(x - 1, y)).abs() > 20).count();
+                steps * 100 >= 85 * (y1 - y0) as usize
+            })
+        })
+        .collect();
+    edges.sort_unstable();
+    edges.get(edges.len() / 2).copied()
 }
 
 /// A button's text rect widened over the glyph ink beside it: the page pass often sees

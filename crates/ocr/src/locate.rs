@@ -194,7 +194,7 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
 }
 
 /// A pixel's luminance (BT.601 weights in fixed point).
-fn luma(rgb: &RgbImage, x: u32, y: u32) -> u8 {
+pub(crate) fn luma(rgb: &RgbImage, x: u32, y: u32) -> u8 {
     let p = rgb.get_pixel(x, y).0;
     ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8
 }

@@ -154,6 +154,7 @@ fn small_or_blurred_row_buttons_are_read_on_a_closer_look() {
         (34, Kind::ScaleDown),      // CrystalDiskMark at 50 %, nearest neighbour
         (32, Kind::ScaleDown),      // CrystalDiskMark beside CrystalDiskInfo at 67 %
         (15, Kind::Blur),           // KDiskMark, Gaussian blur σ = 1
+        (22, Kind::Blur),           // CrystalDiskMark, no test ran (0.00 in wide cells), σ = 1
         (22, Kind::DisplayScaling), // CrystalDiskMark at 125 %, bicubic
     ];
     for (i, kind) in cases {
