@@ -141,13 +141,14 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             // landscape, 1.1-1.9 times as wide as tall).
             let band = ((r.2 .0 + JOIN) as u32 * BLOCK, (r.2 .1 + 1).saturating_sub(JOIN) as u32 * BLOCK);
             let height = r.2 .1 - r.2 .0;
-            // Only behind a window standing out of it above and below (a document window):
-            // a window's own columns beside a strip of itself share its top or its bottom,
-            // and a cell's edge in it would be taken for a border.
+            // Only behind a window standing out of it above and below (a document window),
+            // or on one side by more than half the window's height: a window's own columns
+            // beside a strip of itself share its top or its bottom, or differ by its title
+            // bar, and a cell's edge in it would be taken for a border.
             let border_behind = |o: &(usize, usize, (usize, usize)), from: usize, to: usize| {
-                let found = (o.2 .0 + JOIN < r.2 .0 && o.2 .1 > r.2 .1 + JOIN)
-                    .then(|| border(rgb, band, from, to))
-                    .flatten();
+                let (above, below) = (r.2 .0.saturating_sub(o.2 .0), o.2 .1.saturating_sub(r.2 .1));
+                let behind = (above > JOIN && below > JOIN) || above.max(below) > height / 2;
+                let found = behind.then(|| border(rgb, band, from, to)).flatten();
                 if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
                     eprintln!("border of {r:?} over {o:?} from {from} to {to} in rows {band:?}: {found:?}");
                 }
@@ -156,6 +157,7 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             let l0 = if i > 0 && covers(&merged[i - 1], r) {
                 let limit = r.1.saturating_sub(2 * height).max(merged[i - 1].0);
                 border_behind(&merged[i - 1], r.0, limit)
+                    .map(|b| b + BORDER_KEEP)
                     .unwrap_or(r.0.saturating_sub(reach))
                     .max(*lines.start())
             } else {
@@ -163,7 +165,10 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             };
             let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) {
                 let limit = (r.0 + 2 * height).min(merged[i + 1].1);
-                border_behind(&merged[i + 1], r.1, limit).unwrap_or(r.1 + reach).min(*lines.end())
+                border_behind(&merged[i + 1], r.1, limit)
+                    .map(|b| b.saturating_sub(BORDER_KEEP))
+                    .unwrap_or(r.1 + reach)
+                    .min(*lines.end())
             } else {
                 r.1
             };
@@ -192,6 +197,11 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
     }
     vec![b]
 }
+
+/// A side cut at a window's border found in pixels is exact: of the margin every cut side
+/// keeps (`SEAM` + `JOIN` blocks), it keeps only the border's own block, not the
+/// document beyond it (whose text the page pass would join to the window's last values).
+const BORDER_KEEP: usize = SEAM + JOIN - 1;
 
 /// A pixel's luminance (BT.601 weights in fixed point).
 pub(crate) fn luma(rgb: &RgbImage, x: u32, y: u32) -> u8 {

@@ -73,8 +73,10 @@ fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     //       itself than the document does, over fewer rows: the document is still the
     //       larger window behind it (and the page pass, seeing its grid as two, reads it
     //       once);
-    // 36, 37: the same on 2560 × 1440 with the second window's top at the first's.
-    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25), (18, 19), (36, 37)] {
+    // 36, 37: the same on 2560 × 1440 with the second window's top at the first's;
+    // 37, 38: the second window's bottom is level with the document's, which stands out
+    //       only above it (by more than half the window's height: no title bar of its own).
+    for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25), (18, 19), (36, 37), (37, 38)] {
         let (first, second) = (&labels.images[a], &labels.images[b]);
         let made = degrade::degrade(
             &window(&dir, first),
