@@ -77,7 +77,11 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
             eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
         }
         match readings {
-            Ok(readings) => found.extend(readings.into_iter().map(|r| shift_reading(r, patch.x0, patch.y0))),
+            Ok(readings) => {
+                for r in readings {
+                    push_unless_read(&mut found, shift_reading(r, patch.x0, patch.y0));
+                }
+            }
             Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
             Err(e) if debug => eprintln!("window candidate {patch:?}: {e}"),
             Err(_) => {}
@@ -193,18 +197,23 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
                 r => shift_reading(r, region.x0, region.y0),
             }
         });
-        // A grid the page pass saw as two (rows 1–2 and 3–4 of one window) is read whole
-        // from each half's region: once is enough.
-        let seen_before = reading_grid(&reading).is_some_and(|g| {
-            out.iter()
-                .filter_map(reading_grid)
-                .any(|o| 2 * grid::overlap(&g, &o) > grid::area(&g).min(grid::area(&o)))
-        });
-        if !seen_before {
-            out.push(reading);
-        }
+        push_unless_read(&mut out, reading);
     }
     Ok(out)
+}
+
+/// Adds a reading unless its grid was read already: a grid the page pass saw as two
+/// (rows 1–2 and 3–4 of one window) is read whole from each half's region, and a window
+/// may lie in two overlapping patches; once is enough.
+fn push_unless_read(out: &mut Readings, reading: Result<Recognition, OcrError>) {
+    let read_before = reading_grid(&reading).is_some_and(|g| {
+        out.iter()
+            .filter_map(reading_grid)
+            .any(|o| 2 * grid::overlap(&g, &o) > grid::area(&g).min(grid::area(&o)))
+    });
+    if !read_before {
+        out.push(reading);
+    }
 }
 
 /// Where a reading's grid is, for a reading that found one.

@@ -10,7 +10,7 @@
 //! 1.1–1.9 in the corpus; two side by side up to about 4), so portrait patches (a
 //! document window, a taskbar, icons) are not read unless nothing else is.
 
-use crate::grid::Rect;
+use crate::grid::{self, Rect};
 use image::RgbImage;
 
 const BLOCK: u32 = 8;
@@ -375,9 +375,10 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
     for p in &mut out {
         *p = trim_background(rgb, *p);
     }
-    // A window whose outline did not join its inside: the inside patch is not another one.
+    // A window whose outline did not join its inside: the inside patch is not another one
+    // (nearly all inside: the outline's patch may end at a border found in pixels).
     let all = out.clone();
-    out.retain(|p| !all.iter().any(|o| o != p && o.contains(p)));
+    out.retain(|p| !all.iter().any(|o| o != p && 10 * grid::overlap(o, p) >= 9 * grid::area(p)));
     out.sort_by_key(|p| (p.x0, p.y0));
     out
 }
