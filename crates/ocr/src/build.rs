@@ -70,8 +70,7 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
         // Patches take the share done to 0.6; the rest is for reading the whole image
         // when none of them held a window.
         let (lo, hi) = (0.1 + 0.5 * i as f64 / n as f64, 0.1 + 0.5 * (i + 1) as f64 / n as f64);
-        let part =
-            if patches.len() == 1 { String::new() } else { format!("part {} of {n} of the image", i + 1) };
+        let part = if n == 1 { String::new() } else { format!("part {} of {n} of the image", i + 1) };
         let readings = job.part(lo, hi, &part, |job| windows_in(&crop, job));
         if debug || std::env::var_os("SSDBASE_OCR_TIMES").is_some() {
             eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
