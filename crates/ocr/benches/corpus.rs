@@ -193,11 +193,7 @@ fn score_windows(
             return expected.iter().map(|img| corpus::score(img, &Err(refused(msg.clone())))).collect();
         }
     };
-    let grid_of = |r: &Result<ocr::Recognition, ocr::OcrError>| match r {
-        Ok(r) => Some(r.layout.grid),
-        Err(ocr::OcrError::NoTestRan { recognition }) => Some(recognition.layout.grid),
-        Err(_) => None,
-    };
+    let grid_of = |r: &Result<ocr::Recognition, ocr::OcrError>| ocr::window_read(r).map(|r| r.layout.grid);
     let shown = readings.len();
     expected
         .iter()

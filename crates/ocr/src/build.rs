@@ -100,8 +100,7 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
 /// read: they are not what the person posted, and an error beside their result would
 /// only confuse. Alone, such an error says why nothing was read, and stays.
 fn without_stray_grids(readings: Readings) -> Readings {
-    let read = |r: &Result<Recognition, OcrError>| matches!(r, Ok(_) | Err(OcrError::NoTestRan { .. }));
-    if !readings.iter().any(read) {
+    if !readings.iter().any(|r| crate::window_read(r).is_some()) {
         return readings;
     }
     readings.into_iter().filter(|r| !matches!(r, Err(OcrError::NoBenchmarkWindow { .. }))).collect()
@@ -205,22 +204,12 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
 /// (rows 1–2 and 3–4 of one window) is read whole from each half's region, and a window
 /// may lie in two overlapping patches; once is enough.
 fn push_unless_read(out: &mut Readings, reading: Result<Recognition, OcrError>) {
-    let read_before = reading_grid(&reading).is_some_and(|g| {
-        out.iter()
-            .filter_map(reading_grid)
-            .any(|o| 2 * grid::overlap(&g, &o) > grid::area(&g).min(grid::area(&o)))
+    let grid_of = |r| crate::window_read(r).map(|r| r.layout.grid);
+    let read_before = grid_of(&reading).is_some_and(|g| {
+        out.iter().filter_map(grid_of).any(|o| 2 * grid::overlap(&g, &o) > grid::area(&g).min(grid::area(&o)))
     });
     if !read_before {
         out.push(reading);
-    }
-}
-
-/// Where a reading's grid is, for a reading that found one.
-fn reading_grid(r: &Result<Recognition, OcrError>) -> Option<Rect> {
-    match r {
-        Ok(r) => Some(r.layout.grid),
-        Err(OcrError::NoTestRan { recognition }) => Some(recognition.layout.grid),
-        Err(_) => None,
     }
 }
 
@@ -364,18 +353,17 @@ fn read_window(
     job.stage(0.7, "reading the row labels");
     let label_rects = grid.label_rects(words);
     let mut buttons = read_buttons(gray, words, &grid, &label_rects, None)?;
-    if buttons.iter().any(|b| !b.plausible()) {
+    let unread: Vec<bool> = buttons.iter().map(|b| !b.plausible()).collect();
+    if unread.contains(&true) {
         // Buttons whose text the page pass saw in part or not at all (a window at half
         // size, blurred, or scaled by a display setting): look again at the strip left
         // of the grid alone, enlarged so its text is as tall as Tesseract reads best.
-        let strip = button_strip_words(gray, &grid)?;
-        let found = grid.label_rects(&strip);
+        let (strip, found) = button_strip_words(gray, &grid)?;
         let rects: Vec<Option<Rect>> =
             if found.iter().any(Option::is_some) { found } else { label_rects.clone() }
                 .into_iter()
                 .map(|r| r.map(|r| widen_to_ink(gray, &grid, r)))
                 .collect();
-        let unread: Vec<bool> = buttons.iter().map(|b| !b.plausible()).collect();
         let again = read_buttons(gray, &strip, &grid, &rects, Some(&unread))?;
         for ((b, mut a), redo) in buttons.iter_mut().zip(again).zip(unread) {
             if redo {
@@ -389,9 +377,8 @@ fn read_window(
             }
         }
     }
-    let mut row_labels: Vec<(Option<labels::Label>, f32, String)> =
-        buttons.iter().map(|b| (b.label.clone(), b.conf, b.raw.clone())).collect();
-    let raw_texts: Vec<Vec<String>> = buttons.into_iter().map(|b| b.texts).collect();
+    let (mut row_labels, raw_texts): (Vec<_>, Vec<Vec<String>>) =
+        buttons.into_iter().map(|b| ((b.label, b.conf, b.raw), b.texts)).unzip();
     // Buttons too small or blurred to read: their labels guessed from the preset the
     // other buttons and these texts fit, flagged with every value of the row.
     let read_labels: Vec<Option<labels::Label>> =
@@ -811,19 +798,25 @@ const LABEL_TO_DIGIT: f32 = 0.45;
 const STRIP_LABEL_GLYPH: f32 = 24.0;
 
 /// The page pass on the strip left of the grid where the row buttons are, enlarged so
-/// the buttons' text is `STRIP_LABEL_GLYPH` high; boxes in the image's pixels. When it
-/// finds no button there, it looks again left of the first column's cells: the blank
-/// left part of a wide cell (`0.00` right-aligned in a CrystalDiskMark window where no
-/// test ran) makes the page pass find no text at all.
-fn button_strip_words(gray: &RgbImage, grid: &Grid) -> Result<Vec<Word>, OcrError> {
+/// the buttons' text is `STRIP_LABEL_GLYPH` high: its words (boxes in the image's
+/// pixels) and the buttons' rects found from them. When it finds no button there, it
+/// looks again left of the first column's cells: the blank left part of a wide cell
+/// (`0.00` right-aligned in a CrystalDiskMark window where no test ran) makes the page
+/// pass find no text at all.
+fn button_strip_words(gray: &RgbImage, grid: &Grid) -> Result<(Vec<Word>, Vec<Option<Rect>>), OcrError> {
     let (x0, x1) = grid.button_columns();
     let words = strip_words(gray, grid, x0, x1)?;
-    if grid.label_rects(&words).iter().any(Option::is_some) {
-        return Ok(words);
+    let rects = grid.label_rects(&words);
+    if rects.iter().any(Option::is_some) {
+        return Ok((words, rects));
     }
     match cells_left_edge(gray, grid) {
-        Some(edge) if edge > x0 && edge < x1 => strip_words(gray, grid, x0, edge),
-        _ => Ok(words),
+        Some(edge) if edge > x0 && edge < x1 => {
+            let words = strip_words(gray, grid, x0, edge)?;
+            let rects = grid.label_rects(&words);
+            Ok((words, rects))
+        }
+        _ => Ok((words, rects)),
     }
 }
 
@@ -848,20 +841,15 @@ fn strip_words(gray: &RgbImage, grid: &Grid, x0: i32, x1: i32) -> Result<Vec<Wor
 /// cell's border, or its bar's start), the median over the rows.
 fn cells_left_edge(gray: &RgbImage, grid: &Grid) -> Option<i32> {
     let (farthest, left) = grid.button_columns();
-    let (w, h) = gray.dimensions();
-    let luma = |x: i32, y: i32| i32::from(locate::luma(gray, x as u32, y as u32));
+    if left < 2 {
+        return None;
+    }
     let mut edges: Vec<i32> = grid
         .rows
         .iter()
         .filter_map(|r| {
-            let (y0, y1) = (r.top.max(0), r.bottom.min(h as i32));
-            if y1 <= y0 {
-                return None;
-            }
-            (farthest.max(1)..left.min(w as i32)).rev().find(|&x| {
-                let steps = (y0..y1).filter(|&y| (luma(x, y) - luma(x - 1, y)).abs() > 20).count();
-                steps * 100 >= 85 * (y1 - y0) as usize
-            })
+            let rows = (r.top.max(0) as u32, r.bottom.max(0) as u32);
+            locate::edge_column(gray, rows, left as u32 - 1, farthest.max(0) as u32).map(|x| x as i32)
         })
         .collect();
     edges.sort_unstable();

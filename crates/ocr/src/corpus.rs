@@ -104,14 +104,10 @@ pub struct Score {
 /// Scores a recognition (or the error it gave) against the labels, cell by cell.
 pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Score {
     let mut s = Score::default();
-    let rec = match outcome {
-        Ok(r) => Some(r),
-        Err(OcrError::NoTestRan { recognition }) => Some(recognition.as_ref()),
-        Err(e) => {
-            s.notes.push(format!("error: {e}"));
-            None
-        }
-    };
+    let rec = crate::window_read(outcome);
+    if let (None, Err(e)) = (rec, outcome) {
+        s.notes.push(format!("error: {e}"));
+    }
     s.verdict_ok = match outcome {
         Err(OcrError::NoTestRan { .. }) => img.all_zero(),
         Ok(_) => !img.all_zero(),

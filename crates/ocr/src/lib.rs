@@ -74,6 +74,16 @@ pub fn recognize(bytes: &[u8]) -> Result<Recognition, OcrError> {
     Err(first_err.unwrap_or_else(|| OcrError::NoBenchmarkWindow { detail: "no window could be read".into() }))
 }
 
+/// The window a reading read: its recognition, also when it says no test ran; `None`
+/// for an error that read no window.
+pub fn window_read(reading: &Result<Recognition, OcrError>) -> Option<&Recognition> {
+    match reading {
+        Ok(r) => Some(r),
+        Err(OcrError::NoTestRan { recognition }) => Some(recognition),
+        Err(_) => None,
+    }
+}
+
 /// One reading per window found, left to right: each its own result or its own error.
 pub type Readings = Vec<Result<Recognition, OcrError>>;
 

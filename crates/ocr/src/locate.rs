@@ -217,21 +217,33 @@ const BORDER_ROWS: f32 = 0.85;
 /// window's side border over the rows `band`: its luminance differs from the column
 /// beyond it by more than JPEG noise on nearly every row.
 fn border(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize) -> Option<usize> {
-    let (w, h) = rgb.dimensions();
+    let h = rgb.height();
     let (y0, y1) = (band.0.min(h), band.1.min(h));
     if y1 <= y0 + BLOCK {
         return None;
     }
+    edge_column(rgb, (y0, y1), from as u32 * BLOCK, to as u32 * BLOCK).map(|x| (x / BLOCK) as usize)
+}
+
+/// The first pixel column from `from` towards `to` (either way) whose luminance differs
+/// from the column beyond it by more than JPEG noise on nearly every row of `rows`: a
+/// window's side border, a cell's edge.
+pub(crate) fn edge_column(rgb: &RgbImage, rows: (u32, u32), from: u32, to: u32) -> Option<u32> {
+    let (w, h) = rgb.dimensions();
+    let (y0, y1) = (rows.0.min(h), rows.1.min(h));
+    if y1 <= y0 || w < 2 {
+        return None;
+    }
     let edge = |x: u32, beyond: u32| {
-        let rows =
+        let steps =
             (y0..y1).filter(|&y| luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > BUSY_SPAN / 2).count();
-        rows as f32 >= BORDER_ROWS * (y1 - y0) as f32
+        steps as f32 >= BORDER_ROWS * (y1 - y0) as f32
     };
-    let (a, b) = (from as u32 * BLOCK, (to as u32 * BLOCK).min(w - 1));
+    let (a, b) = (from.min(w - 1), to.min(w - 1));
     if b > a {
-        (a..b).find(|&x| edge(x, x + 1)).map(|x| (x / BLOCK) as usize)
+        (a..b).find(|&x| edge(x, x + 1))
     } else {
-        (b.max(1)..=a).rev().find(|&x| edge(x, x - 1)).map(|x| (x / BLOCK) as usize)
+        (b.max(1)..=a).rev().find(|&x| edge(x, x - 1))
     }
 }
 
