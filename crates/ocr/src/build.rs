@@ -31,6 +31,8 @@ const CHECK_SCALE: f32 = 0.7;
 const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
 /// A row label guessed from the window's preset rather than read (`labels::guess_from_presets`).
 const GUESSED_LABEL_CONFIDENCE: f32 = 0.5;
+/// The page pass's confidence (0–100) above which a word of letters is taken as text.
+const TEXT_CONFIDENCE: f32 = 80.0;
 const NUMBER_CHARS: &str = "0123456789.,";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
@@ -275,7 +277,7 @@ fn read_window(
     job.stage(0.4, "reading the values");
     let gray = rgb;
     grid.refine_rows(|b| read::ink_extent(gray, b));
-    probe_rows(gray, &mut grid)?;
+    probe_rows(gray, words, &mut grid)?;
 
     // Values.
     let mut cells: Vec<Vec<CellReading>> = Vec::new();
@@ -529,8 +531,9 @@ fn read_window(
 /// straddle a bar edge can be invisible to it): a neighbour at one pitch becomes a row
 /// when at least half its cells read as numbers in the grid's format. When it saw only
 /// every other row (rows 1 and 3 of 4 in a rescaled window), the rows between are found
-/// the same way.
-fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
+/// the same way. A neighbour where the page pass read text is no row, and its cells are
+/// not read: reading them cost a tenth of a window's time.
+fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), OcrError> {
     let seen: Vec<usize> = grid
         .rows
         .iter()
@@ -562,7 +565,11 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
                 break;
             }
             let row = grid.neighbour(up);
-            if row.top < 0 || row.bottom >= img.height() as i32 || !row_reads(img, grid, &row, usual)? {
+            if row.top < 0
+                || row.bottom >= img.height() as i32
+                || holds_text(words, grid, &row)
+                || !row_reads(img, grid, &row, usual)?
+            {
                 break;
             }
             if up {
@@ -575,7 +582,24 @@ fn probe_rows(img: &RgbImage, grid: &mut Grid) -> Result<(), OcrError> {
     Ok(())
 }
 
-/// Whether at least half the cells of `row` read as numbers with `usual` decimals.
+/// Whether the page pass read a word of text over the cells of `row` (a column header,
+/// the comment box), which a row of values never holds: three letters in a run, read
+/// with confidence (a row of digits the page pass garbled reads as `BBs` at 26).
+fn holds_text(words: &[Word], grid: &Grid, row: &grid::GridRow) -> bool {
+    let band = grid.cell_rect_of(row, 0);
+    let g = grid.bounds();
+    words.iter().any(|w| {
+        w.cy() > band.y0 as f32
+            && w.cy() < band.y1 as f32
+            && w.right() > g.x0
+            && w.left < g.x1
+            && w.conf >= TEXT_CONFIDENCE
+            && w.text.as_bytes().windows(3).any(|run| run.iter().all(u8::is_ascii_alphabetic))
+    })
+}
+
+/// Whether at least half the cells of `row` read as numbers with `usual` decimals;
+/// stops reading once too few cells are left to make half.
 fn row_reads(
     img: &RgbImage,
     grid: &Grid,
@@ -583,8 +607,12 @@ fn row_reads(
     usual: Option<usize>,
 ) -> Result<bool, OcrError> {
     let n = grid.columns.len();
+    let needed = n.div_ceil(2).max(1);
     let mut good = 0;
     for ci in 0..n {
+        if good + (n - ci) < needed {
+            break;
+        }
         let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(row, ci), grid.digit_height) else {
             continue;
         };
@@ -593,7 +621,7 @@ fn row_reads(
             good += 1;
         }
     }
-    Ok(good > 0 && good * 2 >= n)
+    Ok(good >= needed)
 }
 
 /// The test a Peak/Real profile's IOPS or latency row belongs to: the nearest test above
@@ -1090,14 +1118,24 @@ fn read_settings(
             if !boxes.is_empty() {
                 texts.push(boxes.join("  "));
             }
-            let line = match strip_rows {
-                Some((y0, y1)) => {
-                    image::imageops::crop_imm(&scaled, 0, y0, scaled.width(), y1 - y0).to_image()
+            // The whole line is read for what the boxes did not give; when they gave
+            // every setting it could add, reading it (a tenth of a window's time) is
+            // skipped.
+            let complete = s.test_count.is_some()
+                && s.test_size.is_some()
+                && s.drive.is_some()
+                && s.unit.is_some()
+                && (s.mix_ratio.is_some() || grid.columns.len() < 3);
+            if !complete {
+                let line = match strip_rows {
+                    Some((y0, y1)) => {
+                        image::imageops::crop_imm(&scaled, 0, y0, scaled.width(), y1 - y0).to_image()
+                    }
+                    None => scaled,
+                };
+                for r in read::read_with(&line, false, "", true, |t| t.contains('%'))? {
+                    texts.push(r.text);
                 }
-                None => scaled,
-            };
-            for r in read::read_with(&line, false, "", true, |t| t.contains('%'))? {
-                texts.push(r.text);
             }
         }
         texts.push(strip.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
