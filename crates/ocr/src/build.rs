@@ -161,6 +161,11 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
             if seen(&channel_grids) > seen(&grids) {
                 (words, grids) = (channel, channel_grids);
             }
+            // A grid seen whole on one channel (white digits: a dark theme's) leaves the
+            // other nothing to add, and its page pass cost as much again.
+            if !grids.is_empty() && grids.iter().all(|g| g.seen_cells() == g.rows.len() * g.columns.len()) {
+                break;
+            }
         }
     }
     if grids.is_empty() {
@@ -531,8 +536,9 @@ fn read_window(
 /// straddle a bar edge can be invisible to it): a neighbour at one pitch becomes a row
 /// when at least half its cells read as numbers in the grid's format. When it saw only
 /// every other row (rows 1 and 3 of 4 in a rescaled window), the rows between are found
-/// the same way. A neighbour where the page pass read text is no row, and its cells are
-/// not read: reading them cost a tenth of a window's time.
+/// the same way. Reading a neighbour's cells costs a tenth of a window's time, so none is
+/// read beside a grid that has every row a window shows, or where the page pass read
+/// text.
 fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), OcrError> {
     let seen: Vec<usize> = grid
         .rows
@@ -559,11 +565,8 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
         }
     }
     for up in [true, false] {
-        // Windows have at most a handful of rows; stop at the first non-row.
-        for _ in 0..4 {
-            if grid.rows.len() >= grid::MAX_ROWS {
-                break;
-            }
+        // Stop at the first non-row.
+        while grid.rows.len() < labels::most_rows() {
             let row = grid.neighbour(up);
             if row.top < 0
                 || row.bottom >= img.height() as i32

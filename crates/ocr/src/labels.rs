@@ -172,6 +172,11 @@ const PRESETS: &[&[&str]] = &[
     &["Seq", "512K", "4K", "4K QD32"],
 ];
 
+/// The most rows a window shows: four in every preset of every version.
+pub fn most_rows() -> usize {
+    PRESETS.iter().map(|p| p.len()).max().unwrap_or(0)
+}
+
 /// At most this edit distance per character for a guess from a preset: over the
 /// guessed labels together, and for each one.
 const MAX_DISTANCE_PER_CHAR: f32 = 0.4;
