@@ -30,12 +30,13 @@ fn drive_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     re(
         &RE,
-        r"([A-Z]): ?(\d{1,3}) ?% ?\(([\d.,]+)/([\d.,]+) ?([KMGT]i?B)\)|(/\S*?) ?(\d{1,3})% ?\(([\d.,]+)/([\d.,]+) ?([KMGT]i?B)\)|(/\S* \d{1,3}% \([\d.,/ ]*)",
+        r"([A-Z]): ?(\d{1,3}) ?% ?\(([\d.,]+)/([\d.,]+) ?([KMGT]i?B)[)}\]]|(/\S*?) ?(\d{1,3})% ?\(([\d.,]+)/([\d.,]+) ?([KMGT]i?B)[)}\]]|(/\S* \d{1,3}% \([\d.,/ ]*)",
     )
 }
 
 /// The drive in `t` as the tool prints it (spacing restored: CrystalDiskMark writes no
-/// space before the unit, KDiskMark one), and where it ends in `t`.
+/// space before the unit, KDiskMark one; the closing parenthesis, often read as `}` or
+/// `]` beside the combo box's arrow, restored), and where it ends in `t`.
 fn find_drive(t: &str) -> Option<(String, std::ops::Range<usize>)> {
     let c = drive_re().captures(t)?;
     let range = c.get(0)?.range();
@@ -275,6 +276,22 @@ mod tests {
         assert_eq!(v.as_deref(), Some("8.0.4 x64"));
         assert_eq!(size_bytes("4000MB"), Some(4000 << 20));
         assert_eq!(size_bytes("1 GiB"), Some(1 << 30));
+    }
+
+    #[test]
+    fn a_closing_parenthesis_read_as_a_brace_or_bracket_still_ends_the_drive() {
+        // Read so from a two-window desktop capture: the box's border and arrow beside
+        // the parenthesis make it `}`; the unit box after it is then read too.
+        for (text, drive) in [
+            ("C: 37% (77/209GiB} ¥", "C: 37% (77/209GiB)"),
+            ("C: 4% (79/1862GiB] v", "C: 4% (79/1862GiB)"),
+            ("/ 0% (0.02/3.58 TiB}", "/ 0% (0.02/3.58 TiB)"),
+        ] {
+            let mut s = Settings::default();
+            parse_boxes(&[text.to_string(), "MB/s v".to_string()], &mut s);
+            assert_eq!(s.drive.as_deref(), Some(drive), "{text}");
+            assert_eq!(s.unit.as_deref(), Some("MB/s"), "{text}");
+        }
     }
 
     #[test]
