@@ -3,8 +3,9 @@
 //! (`ocr::degrade`: desktop captures, two windows side by side, JPEG, rescaling, display
 //! scaling, blur, crops). Per kind: values exact against LABELS.json, values reported
 //! confidently (≥ 0.9) and how many of those were wrong, images refused, settings read,
-//! seconds per image on one thread. Originals are also compared with plain
-//! `tesseract IMAGE -` measured in the same run.
+//! seconds per image on one thread, also as a ratio to a fixed Tesseract workload timed
+//! around each kind (the machine's speed drifts during a run). Originals are also
+//! compared with plain `tesseract IMAGE -` measured in the same run.
 //!
 //! Plain Tesseract gives text, not cells, so its numbers are taken in reading order and
 //! counted exact when they match the labelled values in order (longest common
@@ -29,6 +30,8 @@ struct Totals {
     /// This thread's CPU time: the machine is shared, and wall time under load says
     /// more about the neighbours than about the reader.
     cpu_secs: f64,
+    /// The reference workload's seconds around this kind (`reference_secs`).
+    ref_secs: f64,
 }
 
 impl Totals {
@@ -72,6 +75,10 @@ fn main() {
     // Warm the engine outside the timing (the model loads once per process).
     let _ = ocr::recognize(&std::fs::read(dir.join(&labels.images[0].file)).expect("screenshot"));
 
+    // The machine's speed drifts during a run (a shared VM: by half over minutes), so
+    // each kind is also given against a fixed Tesseract workload timed before and after it.
+    let reference = originals[0].clone();
+    let mut refs = vec![reference_secs(&reference)];
     let mut table: Vec<(Kind, Totals)> = Vec::new();
     for &kind in &kinds {
         println!("== {}", kind.name());
@@ -120,17 +127,31 @@ fn main() {
                 }
             }
         }
+        refs.push(reference_secs(&reference));
+        let n = refs.len();
+        t.ref_secs = (refs[n - 2] + refs[n - 1]) / 2.0;
         table.push((kind, t));
     }
+    let fastest = refs.iter().copied().fold(f64::INFINITY, f64::min);
 
     println!();
     println!(
-        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8}",
-        "kind", "images", "values exact", "%", "confident wrong", "refused", "settings", "s/image", "cpu s"
+        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9}",
+        "kind",
+        "images",
+        "values exact",
+        "%",
+        "confident wrong",
+        "refused",
+        "settings",
+        "s/image",
+        "cpu s",
+        "× ref",
+        "s fastest"
     );
     let mut all = Totals::default();
     for (kind, t) in &table {
-        print_line(kind.name(), t);
+        print_line(kind.name(), t, fastest);
         all.images += t.images;
         all.fields += t.fields;
         all.exact += t.exact;
@@ -141,17 +162,30 @@ fn main() {
         all.settings_ok += t.settings_ok;
         all.secs += t.secs;
         all.cpu_secs += t.cpu_secs;
+        // Weighted by images, so that `secs / ref_secs` is the run's mean ratio.
+        all.ref_secs += t.ref_secs * t.images as f64;
     }
-    print_line("all", &all);
+    all.ref_secs /= all.images.max(1) as f64;
+    print_line("all", &all, fastest);
+    println!(
+        "× ref: s/image over one reference page pass ({} × {} px, {:.0}–{:.0} ms in this run, timed \
+         before and after each kind); s fastest: s/image at the run's fastest reference speed",
+        reference.width(),
+        reference.height(),
+        1000.0 * fastest,
+        1000.0 * refs.iter().copied().fold(0.0, f64::max)
+    );
 
     if kinds.contains(&Kind::Original) {
         plain_tesseract(&dir, &labels.images);
     }
 }
 
-fn print_line(name: &str, t: &Totals) {
+fn print_line(name: &str, t: &Totals, fastest: f64) {
+    let per_image = t.secs / t.images.max(1) as f64;
+    let ratio = per_image / t.ref_secs.max(1e-9);
     println!(
-        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2}",
+        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2}",
         t.images,
         t.exact,
         t.fields,
@@ -161,9 +195,25 @@ fn print_line(name: &str, t: &Totals) {
         t.failed,
         t.settings_ok,
         t.settings,
-        t.secs / t.images.max(1) as f64,
-        t.cpu_secs / t.images.max(1) as f64
+        per_image,
+        t.cpu_secs / t.images.max(1) as f64,
+        ratio,
+        ratio * fastest
     );
+}
+
+/// Seconds of the reference workload: the median of five page passes over one original
+/// screenshot, the reader's costliest step, on this thread.
+fn reference_secs(img: &image::RgbImage) -> f64 {
+    let mut secs: Vec<f64> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            ocr::engine::page_words(img).expect("reference page pass");
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    secs.sort_by(f64::total_cmp);
+    secs[2]
 }
 
 /// CPU seconds this thread has used (Linux: utime + stime of /proc/thread-self/stat, in
