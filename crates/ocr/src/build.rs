@@ -127,7 +127,7 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = grid::find_all(&words, MAX_WINDOWS);
-    if grids.iter().all(|g| g.seen_cells() * 2 < g.rows.len() * g.columns.len()) {
+    if grids.iter().all(|g| g.seen_cells() * 2 < g.cells()) {
         // A window on a dark or busy desktop: one threshold for the whole image blanks it,
         // or merges its bars and digits into blobs that leave half the grid unseen.
         let local = page_words(rgb, Threshold::Local)?;
@@ -163,7 +163,7 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
             }
             // A grid seen whole on one channel (white digits: a dark theme's) leaves the
             // other nothing to add, and its page pass cost as much again.
-            if !grids.is_empty() && grids.iter().all(|g| g.seen_cells() == g.rows.len() * g.columns.len()) {
+            if !grids.is_empty() && grids.iter().all(|g| g.seen_cells() == g.cells()) {
                 break;
             }
         }
@@ -1121,15 +1121,9 @@ fn read_settings(
             if !boxes.is_empty() {
                 texts.push(boxes.join("  "));
             }
-            // The whole line is read for what the boxes did not give; when they gave
-            // every setting it could add, reading it (a tenth of a window's time) is
-            // skipped.
-            let complete = s.test_count.is_some()
-                && s.test_size.is_some()
-                && s.drive.is_some()
-                && s.unit.is_some()
-                && (s.mix_ratio.is_some() || grid.columns.len() < 3);
-            if !complete {
+            // The whole line is read for what the boxes did not give; reading it costs
+            // a tenth of a window's time.
+            if !settings::bar_adds_nothing(s, grid.columns.len() >= 3) {
                 let line = match strip_rows {
                     Some((y0, y1)) => {
                         image::imageops::crop_imm(&scaled, 0, y0, scaled.width(), y1 - y0).to_image()

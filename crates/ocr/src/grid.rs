@@ -359,6 +359,11 @@ impl Grid {
         self.rows.iter().flat_map(|r| &r.page_text).filter(|t| t.is_some()).count()
     }
 
+    /// Every cell of the grid, seen or not.
+    pub fn cells(&self) -> usize {
+        self.rows.len() * self.columns.len()
+    }
+
     /// The pixels to read for one value: the column's band, widened because a digit the
     /// page pass missed may sit on either side, and the row's digits plus a margin.
     pub fn cell_rect(&self, row: usize, col: usize) -> Rect {

@@ -174,6 +174,16 @@ pub fn parse_boxes(boxes: &[String], s: &mut Settings) {
     }
 }
 
+/// Whether `parse_bar` could add nothing to `s`: it fills only the fields still empty,
+/// and these are all it reads (a window without a Mix column shows no mix ratio).
+pub fn bar_adds_nothing(s: &Settings, mix_column: bool) -> bool {
+    s.test_count.is_some()
+        && s.test_size.is_some()
+        && s.drive.is_some()
+        && s.unit.is_some()
+        && (s.mix_ratio.is_some() || !mix_column)
+}
+
 /// Fills the settings from texts of the settings strip, best source first.
 pub fn parse_bar(texts: &[String], s: &mut Settings) {
     for t in texts {
