@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 /// The chart's height in CSS pixels for a width.
 pub type HeightFn = Arc<dyn Fn(u32) -> u32 + Send + Sync>;
@@ -63,8 +64,11 @@ pub fn ChartCanvas(
         let Some(container) = el.parent_element() else { return };
         let width = container.client_width().max(280) as u32;
         let h = height(width);
-        // Sized here, before the first paint, rather than through a signal.
-        let _ = container.set_attribute("style", &format!("height:{h}px"));
+        // Sized here, before the first paint, rather than through a signal; through the
+        // CSSOM, which the site's CSP allows (a `style` attribute it refuses).
+        if let Some(container) = container.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = container.style().set_property("height", &format!("{h}px"));
+        }
         el.set_width(width);
         el.set_height(h);
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else { return };
@@ -122,7 +126,7 @@ pub fn ChartCanvas(
     let interactive = on_hit.is_some();
     let label = if interactive { format!("{label}. Arrow keys step through the bars.") } else { label };
     view! {
-        <div class="chart" style=format!("height:{initial}px")>
+        <div class="chart" style:height=format!("{initial}px")>
             <canvas
                 node_ref=canvas
                 role="img"

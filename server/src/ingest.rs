@@ -19,6 +19,12 @@ pub use crate::storage::sha256_hex;
 
 /// A new secret edit token (256 random bits, hex) and the hash that is stored.
 pub fn new_edit_token() -> (String, String) {
+    new_secret()
+}
+
+/// A new secret (256 random bits, hex: an edit token, a screenshot job's key) and the
+/// hash that is stored in its place.
+pub fn new_secret() -> (String, String) {
     let mut buf = [0u8; 32];
     getrandom::fill(&mut buf).expect("the operating system's random source works");
     let token: String = buf.iter().map(|b| format!("{b:02x}")).collect();

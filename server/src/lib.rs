@@ -10,6 +10,7 @@ pub mod ingest;
 pub mod log;
 pub mod metrics;
 pub mod ocr_worker;
+pub mod security;
 pub mod site;
 /// Persistence, the `store` crate: the server's modules, tests and benchmarks name it
 /// `storage`, as when it lived here.

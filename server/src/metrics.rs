@@ -69,6 +69,12 @@ struct Inner {
     submissions_duplicate: u64,
     /// Outcome (`done`, `failed`) → recognition time.
     ocr_jobs: BTreeMap<&'static str, Histogram>,
+    /// Content-Security-Policy violations browsers reported.
+    csp_reports: u64,
+    /// Handlers that panicked (answered 500).
+    panics: u64,
+    /// Unpublished screenshots deleted by the retention sweep.
+    screenshots_swept: u64,
 }
 
 /// The process's metrics. One per process ([`global`]): counters only grow, so several
@@ -112,6 +118,21 @@ impl Metrics {
         self.inner().ocr_jobs.entry(outcome).or_insert_with(|| Histogram::new(OCR_BUCKETS)).observe(seconds);
     }
 
+    /// A browser reported a Content-Security-Policy violation.
+    pub fn csp_report(&self) {
+        self.inner().csp_reports += 1;
+    }
+
+    /// A handler panicked.
+    pub fn panic(&self) {
+        self.inner().panics += 1;
+    }
+
+    /// The retention sweep deleted `n` unpublished screenshots.
+    pub fn screenshots_swept(&self, n: u64) {
+        self.inner().screenshots_swept += n;
+    }
+
     /// The text format, with the gauges given.
     pub fn render(&self, gauges: &Gauges) -> String {
         let m = self.inner();
@@ -144,6 +165,21 @@ impl Metrics {
         out.push_str("# TYPE ssdbase_ocr_job_duration_seconds histogram\n");
         for (outcome, h) in &m.ocr_jobs {
             h.render(&mut out, "ssdbase_ocr_job_duration_seconds", &format!("outcome=\"{outcome}\""));
+        }
+        for (name, help, n) in [
+            (
+                "ssdbase_csp_reports_total",
+                "Content-Security-Policy violations browsers reported.",
+                m.csp_reports,
+            ),
+            ("ssdbase_handler_panics_total", "Requests whose handler panicked (answered 500).", m.panics),
+            (
+                "ssdbase_screenshots_swept_total",
+                "Unpublished screenshots deleted after their retention time.",
+                m.screenshots_swept,
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {n}");
         }
         drop(m);
         if let Some(queued) = gauges.ocr_queued {

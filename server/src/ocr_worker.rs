@@ -123,3 +123,36 @@ async fn run_job(storage: &DynStorage, recognizer: &Recognizer, job: crate::stor
         tracing::error!(job = job.id, "ocr job: cannot record the outcome: {e}");
     }
 }
+
+/// How often the retention sweep looks for expired unpublished screenshots.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+
+/// Deletes unpublished screenshots (their jobs, images and recognitions) older than
+/// `keep`, once now and then every hour; returns how many it deleted the first time.
+/// Published ones stay: their image is the result's upload. Several servers on one
+/// database may all sweep: a job is deleted once.
+pub async fn sweep_unpublished(
+    storage: &DynStorage,
+    keep: Duration,
+) -> Result<u64, crate::storage::StorageError> {
+    let before = now_unix() - keep.as_secs() as i64;
+    let n = storage.sweep_unpublished_ocr(before).await?;
+    crate::metrics::global().screenshots_swept(n);
+    if n > 0 {
+        tracing::info!(deleted = n, "deleted unpublished screenshots older than {} h", keep.as_secs() / 3600);
+    }
+    Ok(n)
+}
+
+/// Runs [`sweep_unpublished`] every hour, for as long as the process lives.
+pub fn spawn_retention(storage: DynStorage, keep: Duration) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        loop {
+            every.tick().await;
+            if let Err(e) = sweep_unpublished(&storage, keep).await {
+                tracing::error!("the screenshot retention sweep failed: {e}");
+            }
+        }
+    });
+}

@@ -1,5 +1,6 @@
 //! `ssdbase serve [--database-url URL] [--listen ADDR:PORT] [--site DIR] [--admin-token T]
-//! [--submit-rate N] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]
+//! [--submit-rate N] [--ocr-rate N] [--ocr-pending-per-client N] [--write-rate N]
+//! [--unpublished-days D] [--ocr-workers N] [--trusted-proxy CIDR...] [--metrics-listen ADDR]
 //! [--public-url URL] [--dump-dir DIR] [--dump-every-hours H]`.
 
 use anyhow::Context;
@@ -31,6 +32,21 @@ pub struct ServeArgs {
     /// at once; 0 turns the limit off (load tests).
     #[arg(long, env = "SSDBASE_SUBMIT_RATE", default_value_t = 120)]
     submit_rate: u32,
+    /// Screenshots one client IP may upload per minute (also the burst); 0: no limit.
+    #[arg(long, env = "SSDBASE_OCR_RATE", default_value_t = 20)]
+    ocr_rate: u32,
+    /// Screenshots of one client IP that may wait or run at once; 0: no cap but the
+    /// queue's 1,000.
+    #[arg(long, env = "SSDBASE_OCR_PENDING_PER_CLIENT", default_value_t = 10)]
+    ocr_pending_per_client: u32,
+    /// Write requests (POST, PUT, PATCH, DELETE) one client IP may make per minute (also
+    /// the burst), on top of the limits above; 0: no limit.
+    #[arg(long, env = "SSDBASE_WRITE_RATE", default_value_t = 300)]
+    write_rate: u32,
+    /// Days an uploaded screenshot that no result was published from is kept (job, image
+    /// and recognition), fractions allowed; published ones stay with their result.
+    #[arg(long, env = "SSDBASE_UNPUBLISHED_DAYS", default_value_t = 7.0, value_parser = days)]
+    unpublished_days: f64,
     /// Screenshots this server reads at once (each on one core); 0 leaves the queue to
     /// other servers on the same database.
     #[arg(long, env = "SSDBASE_OCR_WORKERS", default_value_t = 1)]
@@ -69,6 +85,14 @@ fn hours(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A number of days from 0 to ten years.
+fn days(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if (0.0..=3660.0).contains(&d) => Ok(d),
+        _ => Err(format!("{s:?} is not a number of days from 0 to 3660")),
+    }
+}
+
 /// Logs through the subscriber `main` installed in the format `--log-format` chose.
 pub fn run(args: &ServeArgs) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -88,6 +112,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
 }
 
 async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    ssdbase::security::log_panics();
     let storage = ssdbase::storage::connect(&args.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact(&args.database_url)))?;
@@ -111,6 +136,10 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             queue.clone(),
         );
     }
+    ssdbase::ocr_worker::spawn_retention(
+        storage.clone(),
+        std::time::Duration::from_secs_f64(args.unpublished_days * 86400.0),
+    );
     let dump_every = (args.dump_every_hours > 0.0).then(|| {
         std::time::Duration::from_secs_f64(args.dump_every_hours * 3600.0)
             .max(std::time::Duration::from_secs(1))
@@ -123,6 +152,10 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         limits: api::Limits::default(),
         admin_token: args.admin_token.clone(),
         submit_per_minute: NonZeroU32::new(args.submit_rate),
+        ocr_per_minute: NonZeroU32::new(args.ocr_rate),
+        ocr_pending_per_client: NonZeroU32::new(args.ocr_pending_per_client),
+        write_per_minute: NonZeroU32::new(args.write_rate),
+        fault_injection: false,
         site,
         trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
         public_url: args.public_url.clone(),

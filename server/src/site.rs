@@ -11,8 +11,8 @@
 //! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
 //! link-preview crawlers run no wasm; a page the API does not know gets it unchanged.
 //! Trunk puts a content hash in the names of the wasm, JS and CSS it emits, so those may
-//! be cached for good; everything else is revalidated, or a new release would load stale
-//! assets.
+//! be cached for good; the pages are never stored, everything else is revalidated, or a
+//! new release would load stale assets.
 
 use crate::api::share::{self, Page};
 use crate::api::AppState;
@@ -39,10 +39,26 @@ async fn cache_control(mut res: Response) -> Response {
             .iter()
             .any(|h| t.starts_with(h))
     });
-    let cache = if hashed { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let html =
+        res.headers().get(header::CONTENT_TYPE).is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    let cache = if hashed {
+        "public, max-age=31536000, immutable"
+    } else if html {
+        PAGE_CACHE
+    } else {
+        "no-cache"
+    };
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if html {
+        res.headers_mut().insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+    }
     res
 }
+
+/// The pages (`index.html`, with or without a link preview) are never stored: they are
+/// small, a new release must replace them at once, and a page read on a shared computer
+/// stays off its disk. (`Pragma` for HTTP/1.0 caches.)
+const PAGE_CACHE: &str = "no-store, max-age=0";
 
 /// True when `dir` holds a built site.
 pub fn is_built(dir: &Path) -> bool {
@@ -102,7 +118,8 @@ async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Resp
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (header::CACHE_CONTROL, HeaderValue::from_static(PAGE_CACHE)),
+            (header::PRAGMA, HeaderValue::from_static("no-cache")),
         ],
         html,
     )

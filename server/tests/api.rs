@@ -54,6 +54,11 @@ use caching::*;
 mod sharing;
 use sharing::*;
 
+/// Private uploads, retention, per-client limits, security headers, panics.
+#[path = "api/privacy.rs"]
+mod privacy;
+use privacy::*;
+
 const CDM3: &str = "\
 -----------------------------------------------------------------------
 CrystalDiskMark 3.0.1 x64 (C) 2007-2010 hiyohiyo
@@ -1340,8 +1345,10 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
     let b = app.request(Method::POST, "/api/v1/ocr", None, Body::from(second)).await.json();
     assert_eq!(b["queue_position"].as_i64().unwrap(), a["queue_position"].as_i64().unwrap() + 1);
     let again = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(first.clone())).await;
-    assert_eq!(again.status, StatusCode::OK, "the same image is the same job");
-    assert_eq!(again.json()["id"], a["id"]);
+    assert_eq!(again.status, StatusCode::ACCEPTED, "the same image again is a job of its own");
+    let again = again.json();
+    assert_ne!(again["id"], a["id"], "and its own key: an upload says nothing of others'");
+    let again_id = job_number(app, again["id"].as_str().unwrap()).await;
 
     let image = app.get(a["image_url"].as_str().unwrap()).await;
     assert_eq!(image.content_type, "image/png");
@@ -1349,20 +1356,24 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
 
     // A worker takes the first job, then its server dies: nothing finishes it.
     let now = 1_900_000_000;
-    let (a_id, b_id) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let (a_key, b_key) = (a["id"].as_str().unwrap(), b["id"].as_str().unwrap());
+    let (a_id, b_id) = (job_number(app, a_key).await, job_number(app, b_key).await);
     let lost = app.storage.claim_ocr(now, 60).await.unwrap().expect("a queued job");
     assert_eq!((lost.id, lost.attempts), (a_id, 1));
     assert_eq!(lost.image, first);
-    let running = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    let running = app.get(&format!("/api/v1/ocr/{a_key}")).await.json();
     assert_eq!(running["status"], "running");
     // Another worker gets the next job, not the leased one; then nothing is left...
     assert_eq!(app.storage.claim_ocr(now, 60).await.unwrap().unwrap().id, b_id);
+    let third = app.storage.claim_ocr(now, 60).await.unwrap().expect("the image uploaded again");
+    assert_eq!(third.id, again_id);
+    app.storage.finish_ocr(again_id, Err("not this test's".into()), now).await.unwrap();
     assert!(app.storage.claim_ocr(now + 30, 60).await.unwrap().is_none());
     // ...until the dead worker's lease runs out and its job is taken again.
     let retried = app.storage.claim_ocr(now + 61, 60).await.unwrap().expect("the expired job");
     assert_eq!((retried.id, retried.attempts), (a_id, 2));
     app.storage.ocr_progress(a_id, 0.5, "reading values", now + 200).await.unwrap();
-    let halfway = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    let halfway = app.get(&format!("/api/v1/ocr/{a_key}")).await.json();
     assert_eq!(
         (halfway["progress"].as_f64(), halfway["stage"].as_str()),
         (Some(0.5), Some("reading values"))
@@ -1375,10 +1386,10 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
 
     app.storage.finish_ocr(a_id, Ok(r#"{"layout":"test"}"#.into()), now + 70).await.unwrap();
     app.storage.finish_ocr(b_id, Err("no benchmark window in the image".into()), now + 70).await.unwrap();
-    let done = app.get(&format!("/api/v1/ocr/{a_id}")).await.json();
+    let done = app.get(&format!("/api/v1/ocr/{a_key}")).await.json();
     assert_eq!(done["status"], "done");
     assert_eq!(done["recognition"]["layout"], "test");
-    let failed = app.get(&format!("/api/v1/ocr/{b_id}")).await.json();
+    let failed = app.get(&format!("/api/v1/ocr/{b_key}")).await.json();
     assert_eq!(
         (failed["status"].as_str(), failed["error"].as_str()),
         (Some("failed"), Some("no benchmark window in the image"))
@@ -1386,6 +1397,12 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
     // A finished job is never claimed again.
     assert!(app.storage.claim_ocr(now + 10_000, 60).await.unwrap().is_none());
     app.get("/api/v1/ocr/999999").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    app.get(&format!("/api/v1/ocr/{a_id}")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+}
+
+/// The queue's own number for the job with this key (what a worker claims).
+async fn job_number(app: &TestApp, key: &str) -> i64 {
+    app.storage.get_ocr(&storage::sha256_hex(key.as_bytes())).await.unwrap().expect("the job").id
 }
 
 /// A screenshot reading published with its settings corrected by hand (test size, test
@@ -1395,7 +1412,8 @@ async fn screenshots_queue_in_the_database_and_outlive_a_lost_worker(app: &TestA
 async fn corrected_screenshot_settings_are_published_and_recorded(app: &TestApp) {
     let image = screenshot(2);
     let job = app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(image)).await.json();
-    let id = job["id"].as_i64().unwrap();
+    let key = job["id"].as_str().unwrap();
+    let id = job_number(app, key).await;
     // What the recogniser read: the settings bar gave 1 GiB, 5 passes and a drive.
     let mut read = a_result(500.0);
     read["test_size_bytes"] = json!(1u64 << 30);
@@ -1412,7 +1430,7 @@ async fn corrected_screenshot_settings_are_published_and_recorded(app: &TestApp)
     published["target"] = json!("D: 4% (79/1862GiB)");
     published["metrics"][0]["mbps"] = json!(501.0);
     let body =
-        json!({"result": published, "ocr_job": id, "tags": {"drive": {"model": "Settings corrected"}}});
+        json!({"result": published, "ocr_job": key, "tags": {"drive": {"model": "Settings corrected"}}});
     let posted = app.post_json("/api/v1/results", &body).await;
     assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
     let result = app.get(&format!("/api/v1/results/{}", posted.json()["id"])).await.json();
@@ -2242,4 +2260,9 @@ on_both_backends!(
     deep_links_carry_link_previews_with_escaped_text,
     oembed_answers_drive_and_compare_pages,
     embed_pages_are_framable_scriptless_and_escaped,
+    screenshots_are_their_uploaders_until_published,
+    unpublished_screenshots_are_deleted_after_their_time,
+    uploads_and_writes_are_limited_per_client,
+    every_answer_carries_the_headers_a_public_site_needs,
+    a_panicking_handler_answers_500_and_the_server_goes_on,
 );

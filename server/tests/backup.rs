@@ -30,7 +30,8 @@ fn text(o: &Output) -> String {
 /// Clients submit while the backup runs; returns the submissions acknowledged before
 /// the backup started.
 fn backup_under_load(source: &str, file: &Path) -> Vec<Acked> {
-    let (mut server, addr) = common::start_server(source, &["--submit-rate", "0"], &[]);
+    let (mut server, addr) =
+        common::start_server(source, &["--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"], &[]);
     let acked: Arc<Mutex<Vec<Acked>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
     let next = Arc::new(AtomicU64::new(0));

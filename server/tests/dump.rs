@@ -85,8 +85,11 @@ fn pages(addr: std::net::SocketAddr) -> Vec<Value> {
 /// `target` (a new database) and compares.
 fn round_trip(source: &str, target: &str, dir: &Path) {
     // A served database: the seeds, a new submission on a seed drive, a hidden one.
-    let (mut server, addr) =
-        common::start_server(source, &["--submit-rate", "0"], &[("SSDBASE_ADMIN_TOKEN", ADMIN)]);
+    let (mut server, addr) = common::start_server(
+        source,
+        &["--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"],
+        &[("SSDBASE_ADMIN_TOKEN", ADMIN)],
+    );
     let post = |seq: &str, client: &str| {
         let body = json!({"text": common::CDM3_TEMPLATE.replace("SEQREAD", seq), "tags": {"drive": {"sku": C300_64},
             "platform": {"chipset": "ICH10R"}}});
@@ -226,7 +229,16 @@ fn served_dumps_are_regenerated_listed_downloaded_and_imported() {
     // 0.0005 h = 1.8 s between dumps.
     let (mut server, addr) = common::start_server(
         &db,
-        &["--submit-rate", "0", "--dump-dir", dumps.to_str().unwrap(), "--dump-every-hours", "0.0005"],
+        &[
+            "--submit-rate",
+            "0",
+            "--write-rate",
+            "0",
+            "--dump-dir",
+            dumps.to_str().unwrap(),
+            "--dump-every-hours",
+            "0.0005",
+        ],
         &[("SSDBASE_ADMIN_TOKEN", ADMIN)],
     );
     let list = || get(addr, "/api/v1/dumps");

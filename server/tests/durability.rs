@@ -32,7 +32,7 @@ fn random_below(n: u64) -> u64 {
 
 /// Starts `ssdbase serve` on a free port with load-test settings (no rate limit).
 fn start_server(database_url: &str) -> (Child, SocketAddr) {
-    common::start_server(database_url, &["--submit-rate", "0"], &[])
+    common::start_server(database_url, &["--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"], &[])
 }
 
 /// POSTs one JSON body; `Some((status, body))` only when the whole answer arrived.

@@ -30,7 +30,7 @@ fn queued_screenshots_survive_a_kill_and_are_read_and_published() {
         let job = json_of(&r);
         assert_eq!(job["status"], "queued");
         assert_eq!(job["queue_position"], i as i64);
-        ids.push(job["id"].as_i64().unwrap());
+        ids.push(job["id"].as_str().unwrap().to_string());
     }
     queue_only.kill().unwrap(); // SIGKILL
     queue_only.wait().unwrap();
@@ -75,7 +75,12 @@ fn queued_screenshots_survive_a_kill_and_are_read_and_published() {
         (marks[0]["recognised"].as_f64(), marks[0]["published"].as_f64()),
         (Some(recognised), Some(corrected))
     );
-    assert_eq!(page["upload"]["ocr"]["ocr_job"], ids[0]);
+    // The provenance names the job by the queue's number, never by its key (a secret).
+    assert!(page["upload"]["ocr"]["ocr_job"].is_i64(), "{page}");
+    assert!(!page.to_string().contains(ids[0].as_str()), "the job's key is not published");
+    // The image is public now, as the result's upload.
+    let upload = http(addr, "GET", &format!("/api/v1/results/{id}/upload"), &[], "").unwrap();
+    assert_eq!(upload.status, 200);
     // The same screenshot again is the same upload.
     let again =
         http(addr, "POST", "/api/v1/results", &[("Content-Type", "application/json")], body.to_string())

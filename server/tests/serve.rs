@@ -129,8 +129,11 @@ fn sample(text: &str, line_start: &str) -> f64 {
 #[test]
 fn metrics_on_their_own_listener_count_requests_by_route_template() {
     let (dir, url) = temp_db("metrics");
-    let (mut child, addr, log) =
-        common::start_server_logged(&url, &["--metrics-listen", "127.0.0.1:0", "--submit-rate", "0"], &[]);
+    let (mut child, addr, log) = common::start_server_logged(
+        &url,
+        &["--metrics-listen", "127.0.0.1:0", "--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"],
+        &[],
+    );
     let metrics = log
         .lock()
         .unwrap()

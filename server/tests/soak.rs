@@ -167,6 +167,12 @@ impl Slot {
             &[
                 "--submit-rate",
                 "0",
+                "--write-rate",
+                "0",
+                "--ocr-rate",
+                "0",
+                "--ocr-pending-per-client",
+                "0",
                 "--admin-token",
                 ADMIN,
                 "--ocr-workers",
@@ -389,6 +395,10 @@ struct OcrTally {
     published: usize,
     failed: usize,
     pending_at_end: usize,
+    /// Seconds from each upload to its outcome as the uploader saw it (queue included).
+    outcome_secs: Vec<f64>,
+    /// Jobs the recogniser stopped at its wall-clock deadline.
+    stopped_at_deadline: usize,
 }
 
 impl Shared {
@@ -502,7 +512,8 @@ struct Client {
     rng: Rng,
     mine: Vec<Acked>,
     /// Screenshot jobs waiting to be read: (job id, sha256 of the image).
-    jobs: Vec<(i64, [u8; 32])>,
+    /// Screenshot jobs waiting: key, image hash, when uploaded.
+    jobs: Vec<(String, [u8; 32], Instant)>,
 }
 
 const Q: &[u16] = &[200];
@@ -758,18 +769,23 @@ impl Client {
 
     fn screenshot(&mut self, sh: &Shared) {
         // Read finished jobs first, then maybe upload another image.
-        if let Some(&(job, image)) = self.jobs.first() {
+        if let Some((job, image, uploaded)) = self.jobs.first().cloned() {
             let p = format!("/api/v1/ocr/{job}");
             if let Some(r) = sh.get(self.db, &mut self.rng, "GET /ocr/{id}", &p, Q) {
                 let v = r.json();
+                let finished = matches!(v["status"].as_str(), Some("done" | "failed"));
+                if finished {
+                    self.jobs.remove(0);
+                    sh.ocr.lock().unwrap().outcome_secs.push(uploaded.elapsed().as_secs_f64());
+                }
                 match v["status"].as_str() {
-                    Some("done") => {
-                        self.jobs.remove(0);
-                        self.publish(sh, job, image, &v);
-                    }
+                    Some("done") => self.publish(sh, &job, image, &v),
                     Some("failed") => {
-                        self.jobs.remove(0);
-                        sh.ocr.lock().unwrap().failed += 1;
+                        let mut ocr = sh.ocr.lock().unwrap();
+                        ocr.failed += 1;
+                        if v["error"].as_str().is_some_and(|e| e.contains("took longer than")) {
+                            ocr.stopped_at_deadline += 1;
+                        }
                     }
                     _ => {}
                 }
@@ -788,10 +804,14 @@ impl Client {
             return;
         };
         sh.ocr.lock().unwrap().uploaded += 1;
-        self.jobs.push((r.json()["id"].as_i64().unwrap(), Sha256::digest(image).into()));
+        self.jobs.push((
+            r.json()["id"].as_str().unwrap().to_string(),
+            Sha256::digest(image).into(),
+            Instant::now(),
+        ));
     }
 
-    fn publish(&mut self, sh: &Shared, job: i64, image: [u8; 32], reading: &Value) {
+    fn publish(&mut self, sh: &Shared, job: &str, image: [u8; 32], reading: &Value) {
         let result = reading["recognition"]["result"].clone();
         let metrics = result["metrics"].as_array().map_or(0, Vec::len);
         let (sku, tags) = sh.tags(&mut self.rng);
@@ -1376,6 +1396,18 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
         "  screenshots: {} uploaded, {} read and published, {} not readable, {} still queued at the end\n",
         ocr.uploaded, ocr.published, ocr.failed, ocr.pending_at_end
     ));
+    let mut outcome = ocr.outcome_secs.clone();
+    outcome.sort_by(f64::total_cmp);
+    if let (Some(max), false) = (outcome.last(), outcome.is_empty()) {
+        report.push_str(&format!(
+            "  screenshot outcome from upload (queue included): median {:.1} s, max {max:.1} s; \
+             {} of {} stopped at the {} s recognition deadline\n",
+            outcome[outcome.len() / 2],
+            ocr.stopped_at_deadline,
+            outcome.len(),
+            ssdbase::ocr_worker::RECOGNITION_DEADLINE.as_secs()
+        ));
+    }
     let mut rss_problems = Vec::new();
     for s in &sh.slots {
         let st = s.state.lock().unwrap();

@@ -95,10 +95,23 @@ pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
 /// `ssdbase serve` on a free port, with moderation on, no submission limit (the tester
 /// sends thousands) and its dumps in `dumps`; the address it logs.
 fn start_server(binary: &Path, url: &str, dumps: &Path) -> Result<(Child, SocketAddr)> {
+    let mut args = ["--database-url", url, "--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"]
+        .map(String::from)
+        .to_vec();
+    args.extend(
+        ["--ocr-pending-per-client", "0", "--site", "no-site", "--admin-token", ADMIN_TOKEN]
+            .map(String::from),
+    );
+    args.extend(["--dump-dir".to_string(), dumps.display().to_string()]);
+    serve(binary, &args)
+}
+
+/// `ssdbase serve ARGS` on a free port of the loopback; the address it logs it serves on.
+/// Its log goes on being read (errors shown), so that it never blocks on a full pipe.
+pub fn serve(binary: &Path, args: &[String]) -> Result<(Child, SocketAddr)> {
     let mut child = Command::new(binary)
-        .args(["serve", "--database-url", url, "--listen", "127.0.0.1:0", "--submit-rate", "0"])
-        .args(["--site", "no-site", "--admin-token", ADMIN_TOKEN, "--dump-dir"])
-        .arg(dumps)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
         .env("RUST_LOG", "warn,ssdbase::serve_cmd=info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -109,9 +122,11 @@ fn start_server(binary: &Path, url: &str, dumps: &Path) -> Result<(Child, Socket
     let addr = loop {
         let Some(line) = lines.next() else { bail!("ssdbase serve exited before serving") };
         let line = line?;
+        // "serving http://ADDR/api/v1" or "serving the site at http://ADDR/".
         if let Some(addr) = line
-            .find("serving http://")
-            .map(|at| &line[at + "serving http://".len()..])
+            .find("serving ")
+            .and_then(|at| line[at..].find("http://").map(|h| at + h))
+            .map(|at| &line[at + "http://".len()..])
             .and_then(|rest| rest.split('/').next())
             .and_then(|a| a.parse().ok())
         {

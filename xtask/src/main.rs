@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod contract;
+mod headers;
 mod provision;
 mod site;
 mod split;
@@ -112,6 +113,8 @@ fn test() -> Result<()> {
     )?;
     // The API from outside, on the binary the host tests built.
     contract::run(&target_dir().join("debug").join("ssdbase"), &env.postgres_url)?;
+    // The security headers of every page kind, by a third-party checker.
+    headers::run(&target_dir().join("debug").join("ssdbase"), &site)?;
     site_end_to_end(&site)?;
     // The bench crate runs in the browser: prove it builds and passes its tests there.
     cargo(&["build", "-p", "bench", "--target", "wasm32-unknown-unknown", "--release"])?;

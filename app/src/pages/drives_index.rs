@@ -201,7 +201,7 @@ pub fn DrivesIndex() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            <div style="min-height:420px">
+            <div style:min-height="420px">
                 {server_html(420, move || Some(format!("/drives/index?{}&format=html", query_string(&params.get()))))}
             </div>
         </section>

@@ -69,7 +69,7 @@ pub fn Home() -> impl IntoView {
         </section>
         <section>
             <h2>"Latest results"</h2>
-            <div class="table-wrap" style="min-height:300px">
+            <div class="table-wrap" style:min-height="300px">
                 {loaded(latest, 300, |list: ListResponse| {
                     view! {
                         <table>

@@ -79,7 +79,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             </p>
             <div class="toolbar">{picker}</div>
             <DriveFilters params=params path="/leaderboard" keep=&["test"] drop=&["limit"] />
-            <div style="min-height:320px">
+            <div style:min-height="320px">
                 {server_html(320, move || {
                     let p = params.get();
                     p.iter()

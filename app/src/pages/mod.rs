@@ -146,7 +146,7 @@ pub fn Loading(
     #[prop(default = "Loading…")] what: &'static str,
 ) -> impl IntoView {
     view! {
-        <div class="loading" style=format!("min-height:{height}px") role="status" aria-live="polite">
+        <div class="loading" style:min-height=format!("{height}px") role="status" aria-live="polite">
             {what}
         </div>
     }

@@ -108,7 +108,7 @@ pub fn Results() -> impl IntoView {
                 </label>
                 <a rel="external" href=csv_href>"Download CSV"</a>
             </div>
-            <div class="table-wrap" style="min-height:420px">
+            <div class="table-wrap" style:min-height="420px">
                 {loaded(list, 420, move |list: ListResponse| {
                     let rows = list.results;
                     let p = params.get_untracked();

@@ -33,11 +33,15 @@ impl JobStatus {
     }
 }
 
-/// A job as its submitter sees it (without the image).
+/// A job as its submitter sees it (without the image). Only its uploader can read it:
+/// `id` is a secret key (256 random bits, hex) given once, in the answer to the upload;
+/// no other way leads to the job, its image or its recognition until a result is
+/// published from it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OcrJob {
-    pub id: i64,
+    /// The job's key: keep it private, it is the only access to the job.
+    pub id: String,
     pub status: JobStatus,
     pub stage: Option<String>,
     /// 0 to 1.
@@ -50,7 +54,7 @@ pub struct OcrJob {
     pub created_at: i64,
     pub finished_at: Option<i64>,
     pub error: Option<String>,
-    /// `/api/v1/ocr/{id}`: poll it for progress.
+    /// `/api/v1/ocr/{id}` (with the key): poll it for progress.
     pub url: String,
     /// `/api/v1/ocr/{id}/image`: the image as uploaded.
     pub image_url: String,
@@ -237,7 +241,7 @@ impl Rect {
 mod tests {
     use super::*;
 
-    const DONE: &str = r#"{"id":7,"status":"done","stage":null,"progress":1.0,"queue_position":null,"attempts":1,"media_type":"image/png","created_at":1,"finished_at":2,"error":null,"url":"/api/v1/ocr/7","image_url":"/api/v1/ocr/7/image","recognition":{"confidence":0.6200000047683716,"layout":{"columns":["Read","Write"],"family":"crystaldiskmark-7+","grid":{"x0":1,"x1":9,"y0":2,"y1":8},"preset":"default","rows":1,"scale":1.0,"title_bar":true,"tool":"crystaldiskmark"},"result":{"tool":"crystaldiskmark","metrics":[{"label":"Read SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},{"label":"Write SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},"rows":[{"cells":[{"column":"Read","confidence":0.9800000190734863,"rect":{"x0":1,"x1":4,"y0":2,"y1":8},"text":"560.41","value":560.41},{"column":"Write","confidence":0.6200000047683716,"rect":{"x0":5,"x1":9,"y0":2,"y1":8},"text":"513.47","value":513.47}],"label":"SEQ1M Q8T1","label_confidence":0.95,"label_raw":"SEQ1M Q8T1","unit":"MB/s"}],"settings":{"drive":null,"mix_ratio":null,"test_count":null,"test_size":null,"title":null,"unit":null,"version":null}}}"#;
+    const DONE: &str = r#"{"id":"k7","status":"done","stage":null,"progress":1.0,"queue_position":null,"attempts":1,"media_type":"image/png","created_at":1,"finished_at":2,"error":null,"url":"/api/v1/ocr/k7","image_url":"/api/v1/ocr/k7/image","recognition":{"confidence":0.6200000047683716,"layout":{"columns":["Read","Write"],"family":"crystaldiskmark-7+","grid":{"x0":1,"x1":9,"y0":2,"y1":8},"preset":"default","rows":1,"scale":1.0,"title_bar":true,"tool":"crystaldiskmark"},"result":{"tool":"crystaldiskmark","metrics":[{"label":"Read SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"read","mbps":560.41,"iops":null,"latency_us":null},{"label":"Write SEQ1M Q8T1","access":"seq","block_size":1048576,"queue_depth":8,"threads":1,"op":"write","mbps":513.47,"iops":null,"latency_us":null}]},"rows":[{"cells":[{"column":"Read","confidence":0.9800000190734863,"rect":{"x0":1,"x1":4,"y0":2,"y1":8},"text":"560.41","value":560.41},{"column":"Write","confidence":0.6200000047683716,"rect":{"x0":5,"x1":9,"y0":2,"y1":8},"text":"513.47","value":513.47}],"label":"SEQ1M Q8T1","label_confidence":0.95,"label_raw":"SEQ1M Q8T1","unit":"MB/s"}],"settings":{"drive":null,"mix_ratio":null,"test_count":null,"test_size":null,"title":null,"unit":null,"version":null}}}"#;
 
     #[test]
     fn a_stored_recognition_goes_out_as_stored_and_reads_as_the_types() {
@@ -260,7 +264,7 @@ mod tests {
     #[test]
     fn a_queued_job_is_not_finished() {
         let queued: OcrJob = serde_json::from_str(
-            r#"{"id":8,"status":"queued","stage":null,"progress":0.0,"queue_position":3,"attempts":0,"media_type":"image/png","created_at":1,"finished_at":null,"error":null,"url":"/api/v1/ocr/8","image_url":"/api/v1/ocr/8/image","recognition":null}"#,
+            r#"{"id":"k8","status":"queued","stage":null,"progress":0.0,"queue_position":3,"attempts":0,"media_type":"image/png","created_at":1,"finished_at":null,"error":null,"url":"/api/v1/ocr/k8","image_url":"/api/v1/ocr/k8/image","recognition":null}"#,
         )
         .unwrap();
         assert!(!queued.finished() && queued.queue_position == Some(3));

@@ -141,10 +141,11 @@ pub struct SubmitBody {
     /// Where the numbers come from: an article, a file name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// Publishes a screenshot read by `POST /ocr`: `result` holds the values as the
-    /// person checked (and maybe corrected) them; the stored upload is the image.
+    /// Publishes a screenshot read by `POST /ocr`: the job's key (its `id`); `result`
+    /// holds the values as the person checked (and maybe corrected) them; the stored
+    /// upload is the image, public with the result from then on.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ocr_job: Option<i64>,
+    pub ocr_job: Option<String>,
     /// Sent by `ssdbase bench` with `result`: how it measured it (stored with the upload
     /// and shown on the result's page as "measured with ssdbase bench").
     #[serde(default, skip_serializing_if = "Option::is_none")]

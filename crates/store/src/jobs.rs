@@ -12,7 +12,11 @@ use sqlx::Row;
 /// An image to recognise.
 #[derive(Debug, Clone)]
 pub struct NewOcrJob {
-    /// sha256 of `image`, hex: the same image uploaded twice is one job.
+    /// sha256 of the secret key the uploader gets, hex: the only way to the job.
+    pub key_hash: String,
+    /// The uploader's address, for the cap on one client's waiting jobs.
+    pub client: Option<String>,
+    /// sha256 of `image`, hex.
     pub content_hash: String,
     pub media_type: String,
     pub image: Vec<u8>,
@@ -50,13 +54,15 @@ pub struct OcrJobRow {
     /// The recognition as JSON text, when done.
     pub result: Option<String>,
     pub error: Option<String>,
+    /// The submission published from this job; `None`: unpublished.
+    pub submission_id: Option<i64>,
 }
 
 #[async_trait]
 pub trait OcrJobs: Send + Sync {
-    /// Queues an image; returns its job id and whether the job is new (false: the same
-    /// image was queued before and that job is returned).
-    async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)>;
+    /// Queues an image as a job of its own (the same image uploaded twice is two jobs:
+    /// an upload reveals nothing about anyone else's); returns its id.
+    async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<i64>;
 
     /// Takes the oldest queued job, or a running one whose lease expired, and leases it
     /// to the caller until `now + lease_secs`.
@@ -68,19 +74,29 @@ pub trait OcrJobs: Send + Sync {
     /// Ends a running job with its recognition (JSON) or an error message.
     async fn finish_ocr(&self, id: i64, outcome: Result<String, String>, now: i64) -> StorageResult<()>;
 
-    async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJobRow>>;
+    /// The job whose key hashes to `key_hash` (its sequential id finds nothing).
+    async fn get_ocr(&self, key_hash: &str) -> StorageResult<Option<OcrJobRow>>;
 
     /// How many jobs wait for a worker.
     async fn queued_ocr_jobs(&self) -> StorageResult<i64>;
 
-    /// The uploaded image and its media type.
-    async fn ocr_image(&self, id: i64) -> StorageResult<Option<(String, Vec<u8>)>>;
+    /// How many of `client`'s jobs wait or run.
+    async fn pending_ocr_jobs_of(&self, client: &str) -> StorageResult<i64>;
+
+    /// The uploaded image of the job whose key hashes to `key_hash`, with its media type.
+    async fn ocr_image(&self, key_hash: &str) -> StorageResult<Option<(String, Vec<u8>)>>;
+
+    /// Records that `submission_id` was published from job `id`: the retention sweep
+    /// keeps it, and deleting the submission deletes it.
+    async fn mark_ocr_published(&self, id: i64, submission_id: i64) -> StorageResult<()>;
+
+    /// Deletes every unpublished job created before `before` (unix seconds), its image
+    /// with it; returns how many.
+    async fn sweep_unpublished_ocr(&self, before: i64) -> StorageResult<u64>;
 }
 
-const INSERT: &str =
-    "INSERT INTO ocr_jobs (content_hash, media_type, image, created_at) VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (content_hash) DO NOTHING RETURNING id";
-const BY_HASH: &str = "SELECT id FROM ocr_jobs WHERE content_hash = $1";
+const INSERT: &str = "INSERT INTO ocr_jobs (key_hash, client, content_hash, media_type, image, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
 /// `{lock}` is empty for SQLite (one writer at a time already) and `FOR UPDATE SKIP
 /// LOCKED` for PostgreSQL, so that concurrent workers never take the same job.
 const CLAIM: &str = "UPDATE ocr_jobs SET status = 'running', lease_until = $1, attempts = attempts + 1, \
@@ -93,11 +109,17 @@ const FINISH: &str =
     "UPDATE ocr_jobs SET status = $1, result = $2, error = $3, finished_at = $4, progress = 1, \
      stage = NULL, lease_until = NULL WHERE id = $5 AND status = 'running'";
 const GET: &str = "SELECT id, status, stage, progress, attempts, media_type, created_at, finished_at, \
-     result, error, CASE WHEN status = 'queued' THEN \
+     result, error, submission_id, CASE WHEN status = 'queued' THEN \
      (SELECT COUNT(*) FROM ocr_jobs q WHERE q.status = 'queued' AND q.id < j.id) END AS queue_position \
-     FROM ocr_jobs j WHERE id = $1";
+     FROM ocr_jobs j WHERE key_hash = $1";
 const QUEUED: &str = "SELECT COUNT(*) FROM ocr_jobs WHERE status = 'queued'";
-const IMAGE: &str = "SELECT media_type, image FROM ocr_jobs WHERE id = $1";
+const PENDING_OF: &str =
+    "SELECT COUNT(*) FROM ocr_jobs WHERE client = $1 AND status IN ('queued', 'running')";
+const IMAGE: &str = "SELECT media_type, image FROM ocr_jobs WHERE key_hash = $1";
+const PUBLISHED: &str = "UPDATE ocr_jobs SET submission_id = $1 WHERE id = $2";
+const SWEEP: &str = "DELETE FROM ocr_jobs WHERE submission_id IS NULL AND created_at < $1";
+/// The jobs a deleted submission was published from go with it (bind its id).
+pub(crate) const DELETE_JOBS_OF_SUBMISSION: &str = "DELETE FROM ocr_jobs WHERE submission_id = $1";
 
 fn finish_params(outcome: Result<String, String>) -> (&'static str, Option<String>, Option<String>) {
     match outcome {
@@ -115,19 +137,17 @@ macro_rules! impl_ocr_jobs {
     ($storage:ty, $writer:ident, $lock:expr) => {
         #[async_trait]
         impl OcrJobs for $storage {
-            async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<(i64, bool)> {
-                let inserted = sqlx::query(INSERT)
+            async fn enqueue_ocr(&self, job: &NewOcrJob) -> StorageResult<i64> {
+                let row = sqlx::query(INSERT)
+                    .bind(&job.key_hash)
+                    .bind(&job.client)
                     .bind(&job.content_hash)
                     .bind(&job.media_type)
                     .bind(&job.image)
                     .bind(job.created_at)
-                    .fetch_optional(&self.$writer)
+                    .fetch_one(&self.$writer)
                     .await?;
-                if let Some(row) = inserted {
-                    return Ok((row.try_get(0)?, true));
-                }
-                let row = sqlx::query(BY_HASH).bind(&job.content_hash).fetch_one(&self.$writer).await?;
-                Ok((row.try_get(0)?, false))
+                Ok(row.try_get(0)?)
             }
 
             async fn claim_ocr(&self, now: i64, lease_secs: i64) -> StorageResult<Option<ClaimedJob>> {
@@ -175,8 +195,8 @@ macro_rules! impl_ocr_jobs {
                 Ok(())
             }
 
-            async fn get_ocr(&self, id: i64) -> StorageResult<Option<OcrJobRow>> {
-                let Some(r) = sqlx::query(GET).bind(id).fetch_optional(&self.pool).await? else {
+            async fn get_ocr(&self, key_hash: &str) -> StorageResult<Option<OcrJobRow>> {
+                let Some(r) = sqlx::query(GET).bind(key_hash).fetch_optional(&self.pool).await? else {
                     return Ok(None);
                 };
                 Ok(Some(OcrJobRow {
@@ -191,6 +211,7 @@ macro_rules! impl_ocr_jobs {
                     result: r.try_get("result")?,
                     error: r.try_get("error")?,
                     queue_position: r.try_get("queue_position")?,
+                    submission_id: r.try_get("submission_id")?,
                 }))
             }
 
@@ -198,9 +219,22 @@ macro_rules! impl_ocr_jobs {
                 Ok(sqlx::query(QUEUED).fetch_one(&self.pool).await?.try_get(0)?)
             }
 
-            async fn ocr_image(&self, id: i64) -> StorageResult<Option<(String, Vec<u8>)>> {
-                let row = sqlx::query(IMAGE).bind(id).fetch_optional(&self.pool).await?;
+            async fn pending_ocr_jobs_of(&self, client: &str) -> StorageResult<i64> {
+                Ok(sqlx::query(PENDING_OF).bind(client).fetch_one(&self.pool).await?.try_get(0)?)
+            }
+
+            async fn ocr_image(&self, key_hash: &str) -> StorageResult<Option<(String, Vec<u8>)>> {
+                let row = sqlx::query(IMAGE).bind(key_hash).fetch_optional(&self.pool).await?;
                 row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+            }
+
+            async fn mark_ocr_published(&self, id: i64, submission_id: i64) -> StorageResult<()> {
+                sqlx::query(PUBLISHED).bind(submission_id).bind(id).execute(&self.$writer).await?;
+                Ok(())
+            }
+
+            async fn sweep_unpublished_ocr(&self, before: i64) -> StorageResult<u64> {
+                Ok(sqlx::query(SWEEP).bind(before).execute(&self.$writer).await?.rows_affected())
             }
         }
     };
@@ -219,9 +253,18 @@ mod tests {
         for lock in ["", "FOR UPDATE SKIP LOCKED"] {
             assert_numbered(&CLAIM.replace("{lock}", lock), 2);
         }
-        for (sql, params) in
-            [(INSERT, 4), (BY_HASH, 1), (PROGRESS, 4), (FINISH, 5), (GET, 1), (QUEUED, 0), (IMAGE, 1)]
-        {
+        for (sql, params) in [
+            (INSERT, 6),
+            (PROGRESS, 4),
+            (FINISH, 5),
+            (GET, 1),
+            (QUEUED, 0),
+            (PENDING_OF, 1),
+            (IMAGE, 1),
+            (PUBLISHED, 2),
+            (SWEEP, 1),
+            (DELETE_JOBS_OF_SUBMISSION, 1),
+        ] {
             assert_numbered(sql, params);
         }
     }
@@ -235,18 +278,19 @@ mod tests {
         let url = format!("sqlite://{}", dir.join("queue.sqlite").display());
         let storage = SqliteStorage::connect(&url).await.unwrap();
         let job = NewOcrJob {
+            key_hash: "k1".into(),
+            client: None,
             content_hash: "ab".into(),
             media_type: "image/png".into(),
             image: vec![1, 2, 3],
             created_at: 0,
         };
-        let (id, new) = storage.enqueue_ocr(&job).await.unwrap();
-        assert!(new);
+        let id = storage.enqueue_ocr(&job).await.unwrap();
 
         let held = storage.writer.acquire().await.unwrap();
         let waits = |done: Result<(), tokio::time::error::Elapsed>| assert!(done.is_err(), "did not wait");
         let a_while = std::time::Duration::from_millis(200);
-        let other = NewOcrJob { content_hash: "cd".into(), ..job.clone() };
+        let other = NewOcrJob { key_hash: "k2".into(), ..job.clone() };
         waits(
             tokio::time::timeout(a_while, async { storage.enqueue_ocr(&other).await.map(drop).unwrap() })
                 .await,
@@ -261,13 +305,13 @@ mod tests {
         let finish = storage.finish_ocr(id, Err("x".into()), 2);
         waits(tokio::time::timeout(a_while, async { finish.await.unwrap() }).await);
         assert_eq!(storage.queued_ocr_jobs().await.unwrap(), 1);
-        assert_eq!(storage.get_ocr(id).await.unwrap().unwrap().status, JobStatus::Queued);
-        assert!(storage.ocr_image(id).await.unwrap().is_some());
+        assert_eq!(storage.get_ocr("k1").await.unwrap().unwrap().status, JobStatus::Queued);
+        assert!(storage.ocr_image("k1").await.unwrap().is_some());
         drop(held);
 
         assert_eq!(storage.claim_ocr(1, 60).await.unwrap().unwrap().id, id);
         storage.finish_ocr(id, Ok("{}".into()), 2).await.unwrap();
-        assert_eq!(storage.get_ocr(id).await.unwrap().unwrap().status, JobStatus::Done);
+        assert_eq!(storage.get_ocr("k1").await.unwrap().unwrap().status, JobStatus::Done);
         drop(storage);
         let _ = std::fs::remove_dir_all(&dir);
     }

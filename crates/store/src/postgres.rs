@@ -265,6 +265,10 @@ impl Storage for PgStorage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        if gone > 0 {
+            // The screenshot it was published from goes with it.
+            sqlx::query(crate::jobs::DELETE_JOBS_OF_SUBMISSION).bind(submission_id).execute(&mut *tx).await?;
+        }
         summary::postgres::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         Self::log(&mut tx, id, "delete", actor, None, at).await?;
         tx.commit().await?;

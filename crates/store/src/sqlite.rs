@@ -149,7 +149,10 @@ impl SqliteStorage {
         // of the seed catalogue's rate with the drive id given and 0.87 naming it; in
         // four runs without one, at 0.87-0.97 and 0.89-0.96 (`cargo xtask bench-server`;
         // perf showed the munmaps and faults).
-        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
+        // The writer overwrites what it deletes (`secure_delete`): a swept screenshot or a
+        // deleted upload leaves no bytes in the file's free pages.
+        let writer_options = options.clone().pragma("secure_delete", "ON");
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(writer_options).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
         catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
@@ -503,6 +506,10 @@ impl Storage for SqliteStorage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        if gone > 0 {
+            // The screenshot it was published from goes with it.
+            sqlx::query(crate::jobs::DELETE_JOBS_OF_SUBMISSION).bind(submission_id).execute(&mut *tx).await?;
+        }
         summary::sqlite::refresh_summaries_for(&mut tx, drive.as_slice()).await?;
         Self::log(&mut tx, id, "delete", actor, None, at).await?;
         tx.commit().await?;

@@ -24,15 +24,16 @@ mod submit;
 
 /// One CSV row per metric, the columns of `GET /results?format=csv` (`ssdbase dump`).
 pub(crate) use csv::to_csv as results_csv;
-pub use ratelimit::SubmitLimiter;
+pub use ratelimit::RateLimiter;
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;
 use crate::storage::DynStorage;
 use axum::extract::DefaultBodyLimit;
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use axum::{Extension, Router};
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -66,6 +67,18 @@ pub struct ApiConfig {
     /// Submissions (files) a client IP may send per minute (also the burst); `None`:
     /// unlimited.
     pub submit_per_minute: Option<NonZeroU32>,
+    /// Screenshots a client IP may upload per minute (also the burst); `None`: unlimited.
+    pub ocr_per_minute: Option<NonZeroU32>,
+    /// Screenshots of one client IP that may wait or run at once; `None`: no cap but the
+    /// queue's.
+    pub ocr_pending_per_client: Option<NonZeroU32>,
+    /// Write requests (POST, PUT, PATCH, DELETE) a client IP may make per minute, on top
+    /// of the limits above; `None`: unlimited.
+    pub write_per_minute: Option<NonZeroU32>,
+    /// Adds `GET /_fault/panic`, a handler that panics, for the tests that check a panic
+    /// answers 500 and the server goes on. Never set by `serve`.
+    #[doc(hidden)]
+    pub fault_injection: bool,
     /// Wakes this server's recognition workers when a screenshot is queued.
     pub queue: QueueSignal,
     /// The built website (`trunk build` output, `dist/`) to serve outside `/api`.
@@ -87,7 +100,10 @@ pub struct AppState {
     pub storage: DynStorage,
     /// sha256 of the admin token.
     admin_token_hash: Option<[u8; 32]>,
-    limiter: Option<Arc<SubmitLimiter>>,
+    limiter: Option<Arc<RateLimiter>>,
+    ocr_limiter: Option<Arc<RateLimiter>>,
+    /// `ApiConfig::ocr_pending_per_client`.
+    pub ocr_pending_per_client: Option<NonZeroU32>,
     /// Wakes this server's recognition workers when a screenshot is queued.
     pub queue: QueueSignal,
     /// The built website, whose `index.html` the deep links get with their link preview.
@@ -103,11 +119,39 @@ impl AppState {
     /// Counts one submission (a result file, a proposal) against `client`'s rate, as
     /// every anonymous write does; 429 when it is used up.
     pub fn check_submit_rate(&self, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
-        match &self.limiter {
-            Some(limiter) => limiter.check(client.unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()), 1),
-            None => Ok(()),
+        check(self.limiter.as_deref(), client)
+    }
+
+    /// Counts one screenshot upload against `client`'s rate; 429 when it is used up.
+    pub fn check_ocr_upload_rate(&self, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+        check(self.ocr_limiter.as_deref(), client)
+    }
+}
+
+/// One against `client`'s allowance in `limiter` (a client whose address is unknown is
+/// counted as one client).
+fn check(limiter: Option<&RateLimiter>, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+    match limiter {
+        Some(limiter) => limiter.check(client.unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()), 1),
+        None => Ok(()),
+    }
+}
+
+/// Middleware: every write request (POST, PUT, PATCH, DELETE) counts against the
+/// client's write rate, before its own limits (submissions, screenshots) apply.
+async fn limit_writes(
+    State(limiter): State<Arc<RateLimiter>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use axum::http::Method;
+    if matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE) {
+        let client = req.extensions().get::<client::ClientAddr>().and_then(|c| c.0);
+        if let Err(e) = check(Some(&limiter), client) {
+            return e.into_response();
         }
     }
+    next.run(req).await
 }
 
 pub const API_PREFIX: &str = "/api/v1";
@@ -129,7 +173,11 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         storage,
         queue: config.queue.clone(),
         admin_token_hash: config.admin_token.as_deref().filter(|t| !t.is_empty()).map(auth::token_digest),
-        limiter: config.submit_per_minute.map(|n| Arc::new(SubmitLimiter::per_minute(n))),
+        limiter: config.submit_per_minute.map(|n| Arc::new(RateLimiter::per_minute(n, "submissions"))),
+        ocr_limiter: config
+            .ocr_per_minute
+            .map(|n| Arc::new(RateLimiter::per_minute(n, "screenshot uploads"))),
+        ocr_pending_per_client: config.ocr_pending_per_client,
         site: config.site.as_deref().map(Arc::from),
         public_url: config.public_url.as_deref().filter(|u| !u.is_empty()).map(Arc::from),
         dumps: config.dumps.clone().map(|dir| Arc::new(crate::dump::Published { dir })),
@@ -153,8 +201,14 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .split_for_parts();
     // Its own fallback, so that the site's never answers an /api/v1 path.
     let api = api.fallback(not_found).layer(Extension(openapi::Served::new(&openapi::finish(doc))));
-    // The iframe pages need no built site.
-    let router = Router::new().nest(API_PREFIX, api).merge(share::pages());
+    // The iframe pages need no built site; browsers report CSP violations outside the API.
+    let mut router = Router::new()
+        .nest(API_PREFIX, api)
+        .merge(share::pages())
+        .route(crate::security::CSP_REPORT_PATH, post(crate::security::csp_report));
+    if config.fault_injection {
+        router = router.route("/_fault/panic", get(fault_panic));
+    }
     // With a built site, every path outside /api is the site (deep links get its
     // index.html, the drive, compare and result pages with their link preview in the
     // head); unknown /api/... paths keep their JSON 404.
@@ -168,15 +222,26 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
             .fallback_service(crate::site::router(dir)),
         None => router.fallback(not_found),
     };
+    let router = router.with_state(state);
+    let router = match config.write_per_minute {
+        Some(n) => router.layer(axum::middleware::from_fn_with_state(
+            Arc::new(RateLimiter::per_minute(n, "write requests")),
+            limit_writes,
+        )),
+        None => router,
+    };
+    let headers = crate::security::Headers::new(config.site.as_deref(), config.public_url.as_deref());
     router
-        .with_state(state)
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn(conditional_get))
+        // A panic becomes a 500 naming the request id (given by the log layer around it).
+        .layer(axum::middleware::from_fn(crate::security::catch_panics))
         // A request id and span per request (inside the client resolution, which it logs).
         .layer(axum::middleware::from_fn(crate::log::requests))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(headers), crate::security::headers))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(config.trusted_proxies.clone()),
             client::resolve,
@@ -211,6 +276,11 @@ pub(super) fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
     let strip = |t: &[u8]| t.strip_prefix(b"W/").unwrap_or(t).to_vec();
     let etag = strip(etag);
     if_none_match.split(|&b| b == b',').map(|t| t.trim_ascii()).any(|t| t == b"*" || strip(t) == etag)
+}
+
+/// `ApiConfig::fault_injection`'s handler.
+async fn fault_panic() -> StatusCode {
+    panic!("fault injection: a handler panicked")
 }
 
 async fn not_found() -> ApiError {

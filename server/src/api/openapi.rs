@@ -151,6 +151,14 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
             add_error(op, 408, "The request took longer than the time limit (30 s by default)");
             add_error(op, 500, "Internal error (details only in the server's log)");
         }
+        // Every write counts against the client's write rate (`serve --write-rate`).
+        for op in [&mut item.put, &mut item.post, &mut item.delete, &mut item.patch].into_iter().flatten() {
+            add_error(
+                op,
+                429,
+                "This client made too many write requests; `Retry-After` says when to try again",
+            );
+        }
     }
     let ocr = doc.paths.paths.get_mut("/ocr").and_then(|i| i.post.as_mut()).expect("POST /ocr");
     if let Some(RefOr::T(body)) = ocr.request_body.as_mut() {
@@ -263,9 +271,7 @@ fn add_links(doc: &mut OpenApi) {
         "result_preview_png",
     ];
     let ocr_ops = ["get_screenshot_job", "get_screenshot_image"];
-    for (path, status, ops) in
-        [("/results", "201", &result_ops[..]), ("/ocr", "202", &ocr_ops[..]), ("/ocr", "200", &ocr_ops[..])]
-    {
+    for (path, status, ops) in [("/results", "201", &result_ops[..]), ("/ocr", "202", &ocr_ops[..])] {
         let op = doc.paths.paths.get_mut(path).and_then(|i| i.post.as_mut()).expect("a creating POST");
         if let Some(RefOr::T(response)) = op.responses.responses.get_mut(status) {
             for target in ops {

@@ -160,10 +160,7 @@ pub(super) fn html_response(html: String) -> Response {
             (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
             (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-            ),
+            (header::CONTENT_SECURITY_POLICY, HTML_CSP.clone()),
         ],
         html,
     )
@@ -390,16 +387,25 @@ fn table_fragment(t: &RatedTable, data: &str, pools: bool) -> String {
     out
 }
 
+/// The standalone page's only style, allowed by its hash in [`HTML_CSP`].
+const PAGE_STYLE: &str = "body{font:14px sans-serif;margin:8px;color:#222}\
+    h1{font-size:16px}table{border-collapse:collapse}\
+    th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}\
+    .num{text-align:right;white-space:nowrap}.missing{color:#666;font-style:italic}\
+    .muted{color:#666;font-size:12px;max-width:60em}";
+
+/// The policy of every HTML answer here: no script, no outside resource, only the page's
+/// own style, and any site may frame it.
+static HTML_CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    HeaderValue::from_str(&crate::security::embed_csp(PAGE_STYLE)).expect("the policy is ASCII")
+});
+
 /// The fragment as a standalone page to embed (in an `<iframe>`): its links open in a
 /// new tab.
 fn html_page(title: &str, fragment: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><base target=\"_blank\">\
-         <title>{title}</title><style>body{{font:14px sans-serif;margin:8px;color:#222}}\
-         h1{{font-size:16px}}table{{border-collapse:collapse}}\
-         th,td{{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}}\
-         .num{{text-align:right;white-space:nowrap}}.missing{{color:#666;font-style:italic}}\
-         .muted{{color:#666;font-size:12px;max-width:60em}}</style></head>\
+         <title>{title}</title><style>{PAGE_STYLE}</style></head>\
          <body><h1>{title}</h1>\n{fragment}<p class=\"muted\">SSDBase</p></body></html>\n",
         title = esc(title),
     )

@@ -1,6 +1,7 @@
-//! Per-client limit on submissions (GCRA from the `governor` crate, keyed by the
-//! client's IP address). A client may send `per_minute` files at once and then one more
-//! every `60 / per_minute` seconds; past that it gets 429 with `Retry-After`.
+//! Per-client rate limits (GCRA from the `governor` crate, keyed by the client's IP
+//! address): on submitted files, on screenshot uploads and on every write request. A
+//! client may make `per_minute` at once and then one more every `60 / per_minute`
+//! seconds; past that it gets 429 with `Retry-After`, while other clients go on.
 
 use crate::error::ApiError;
 use governor::clock::{Clock, DefaultClock};
@@ -13,22 +14,25 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// of recently active clients.
 const CLEANUP_EVERY: u64 = 4096;
 
-pub struct SubmitLimiter {
+pub struct RateLimiter {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     per_minute: NonZeroU32,
+    /// What is counted, plural, for the 429's message ("submissions", "writes").
+    what: &'static str,
     checks: AtomicU64,
 }
 
-impl SubmitLimiter {
-    pub fn per_minute(per_minute: NonZeroU32) -> SubmitLimiter {
-        SubmitLimiter {
+impl RateLimiter {
+    pub fn per_minute(per_minute: NonZeroU32, what: &'static str) -> RateLimiter {
+        RateLimiter {
             limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
             per_minute,
+            what,
             checks: AtomicU64::new(0),
         }
     }
 
-    /// Takes `files` submissions from the client's allowance, or says when to retry.
+    /// Takes `files` from the client's allowance, or says when to retry.
     pub fn check(&self, client: IpAddr, files: u32) -> Result<(), ApiError> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % CLEANUP_EVERY == CLEANUP_EVERY - 1 {
             self.limiter.retain_recent();
@@ -41,7 +45,8 @@ impl SubmitLimiter {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
                 Err(ApiError::TooManyRequests {
                     detail: format!(
-                        "too many submissions from {client}: at most {} a minute; retry in {} s",
+                        "too many {} from {client}: at most {} a minute; retry in {} s",
+                        self.what,
                         self.per_minute,
                         wait.as_secs_f64().ceil()
                     ),
@@ -50,8 +55,8 @@ impl SubmitLimiter {
             }
             Err(_) => Err(ApiError::TooManyRequests {
                 detail: format!(
-                    "{files} files in one request is more than the {} a client may send per minute",
-                    self.per_minute
+                    "{files} {} in one request is more than the {} a client may send per minute",
+                    self.what, self.per_minute
                 ),
                 retry_after_secs: 60,
             }),
@@ -65,7 +70,7 @@ mod tests {
 
     #[test]
     fn a_client_gets_its_burst_then_waits_while_others_go_on() {
-        let l = SubmitLimiter::per_minute(NonZeroU32::new(3).unwrap());
+        let l = RateLimiter::per_minute(NonZeroU32::new(3).unwrap(), "submissions");
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         assert!(l.check(a, 2).is_ok());

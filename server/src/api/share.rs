@@ -697,9 +697,14 @@ async fn oembed(
 // Embed pages
 // ---------------------------------------------------------------------------------------
 
+/// The embed pages' only style, allowed by its hash in [`EMBED_CSP`].
+const EMBED_STYLE: &str = "body{margin:0;font:13px/1.4 system-ui,sans-serif;color:#1c1c1e;background:#fff}\
+    img{display:block;width:100%;height:auto}p{margin:4px 8px}a{color:#0b57d0}";
+
 /// Frames from any site may show these pages; they load the chart image and nothing else.
-const EMBED_CSP: &str =
-    "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+static EMBED_CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    HeaderValue::from_str(&crate::security::embed_csp(EMBED_STYLE)).expect("the policy is ASCII")
+});
 
 /// An embed page: the chart `image` (a path under `/api/v1`) at full width, linked to
 /// the page on SSDBase, with the title and key figures beneath.
@@ -710,8 +715,7 @@ fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <meta name=\"robots\" content=\"noindex\"><title>{title}</title>\
-         <style>body{{margin:0;font:13px/1.4 system-ui,sans-serif;color:#1c1c1e;background:#fff}}\
-         img{{display:block;width:100%;height:auto}}p{{margin:4px 8px}}a{{color:#0b57d0}}</style></head>\
+         <style>{EMBED_STYLE}</style></head>\
          <body><a href=\"{page}\" target=\"_blank\" rel=\"noopener\"><img src=\"{img}\" alt=\"{title}\"></a>\
          <p><a href=\"{page}\" target=\"_blank\" rel=\"noopener\">{title}</a> · {description}</p></body></html>\n",
         img = escape(&format!("{API_PREFIX}{image}")),
@@ -720,7 +724,7 @@ fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-            (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(EMBED_CSP)),
+            (header::CONTENT_SECURITY_POLICY, EMBED_CSP.clone()),
             (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
             (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),

@@ -96,8 +96,8 @@ struct Item {
     upload: Upload,
     tags: Tags,
     source: Option<String>,
-    /// The recognition job whose screenshot this result was read from.
-    ocr_job: Option<i64>,
+    /// The key of the recognition job whose screenshot this result was read from.
+    ocr_job: Option<String>,
     /// How `ssdbase bench` says it measured the result.
     runner: Option<RunnerRecord>,
 }
@@ -371,8 +371,8 @@ async fn prepare(state: &AppState, item: Item, client: Option<String>) -> ApiRes
         ApiError::Unprocessable(vec![ErrorItem { detail, pointer: Some(under(&pointer, &at)) }])
     };
     let provenance = match ocr_job {
-        Some(job) => Some(
-            from_screenshot(state, job, &mut upload)
+        Some(key) => Some(
+            from_screenshot(state, &key, &mut upload)
                 .await
                 .map_err(|detail| fail(detail, "ocr_job".into()))?,
         ),
@@ -394,23 +394,28 @@ async fn prepare(state: &AppState, item: Item, client: Option<String>) -> ApiRes
 /// Makes a checked screenshot reading the upload: the stored bytes become the image
 /// (so the same screenshot published twice is recognised as a duplicate), and every
 /// value that differs from what was recognised is recorded as corrected by hand.
-async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Result<Provenance, String> {
+async fn from_screenshot(state: &AppState, key: &str, upload: &mut Upload) -> Result<Provenance, String> {
     let internal = |e: crate::storage::StorageError| {
         tracing::error!("storage error: {e}");
         "internal error".to_string()
     };
-    let Some(status) = state.storage.get_ocr(job).await.map_err(internal)? else {
-        return Err(format!("no recognition job {job}"));
+    // The key, as the job's own routes take it; never echoed (it is a secret).
+    const NO_JOB: &str =
+        "no recognition job with this key (unpublished screenshots are deleted after a few days)";
+    let key_hash = ingest::sha256_hex(key.as_bytes());
+    let Some(status) = state.storage.get_ocr(&key_hash).await.map_err(internal)? else {
+        return Err(NO_JOB.into());
     };
+    let job = status.id;
     let recognition = match (status.status, status.result) {
         (JobStatus::Done, Some(json)) => json,
         (JobStatus::Failed, _) => {
             return Err(format!(
-                "recognition job {job} failed ({}); enter the values as a result file instead",
+                "the recognition job failed ({}); enter the values as a result file instead",
                 status.error.unwrap_or_default()
             ))
         }
-        _ => return Err(format!("recognition job {job} has not finished; wait for it, then publish")),
+        _ => return Err("the recognition job has not finished; wait for it, then publish".into()),
     };
     #[derive(Deserialize)]
     struct Recognised {
@@ -418,13 +423,9 @@ async fn from_screenshot(state: &AppState, job: i64, upload: &mut Upload) -> Res
         confidence: f32,
     }
     let recognised: Recognised = serde_json::from_str(&recognition)
-        .map_err(|e| format!("recognition job {job} holds no readable result: {e}"))?;
-    let (media_type, image) = state
-        .storage
-        .ocr_image(job)
-        .await
-        .map_err(internal)?
-        .ok_or_else(|| format!("no recognition job {job}"))?;
+        .map_err(|e| format!("the recognition job holds no readable result: {e}"))?;
+    let (media_type, image) =
+        state.storage.ocr_image(&key_hash).await.map_err(internal)?.ok_or_else(|| NO_JOB.to_string())?;
     let published = upload.results.first().ok_or("no result to publish")?;
     let provenance = Provenance {
         ocr_job: job,
@@ -533,6 +534,12 @@ async fn respond(
     edit_token: String,
 ) -> ApiResult<(StatusCode, SubmitResponse)> {
     crate::metrics::global().submission(matches!(outcome, Submitted::Duplicate { .. }));
+    if let Some(provenance) = &submission.provenance {
+        // The screenshot is published: the retention sweep keeps its job, and deleting
+        // the submission deletes it. (Its image is already the submission's upload.)
+        let (Submitted::Stored { submission_id, .. } | Submitted::Duplicate { submission_id, .. }) = &outcome;
+        state.storage.mark_ocr_published(provenance.ocr_job, *submission_id).await?;
+    }
     let (status, results, edit_token) = match outcome {
         Submitted::Stored { result_ids, .. } => {
             let results = result_ids

@@ -287,7 +287,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     let (my_id, token) = (mine["id"].as_i64().unwrap(), mine["edit_token"].as_str().unwrap().to_string());
     let job =
         app.request(Method::POST, "/api/v1/ocr", Some("image/png"), Body::from(screenshot(0))).await.json();
-    let job_id = job["id"].as_i64().unwrap();
+    let job_id = job["id"].as_str().unwrap().to_string();
     // Two proposals to decide, and a community drive to merge.
     let mut proposals = Vec::new();
     for alias in ["C300-A", "C300-B"] {
@@ -524,7 +524,7 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
     let seed = app.get(&format!("{base}/results?limit=1")).await.json()["results"][0].clone();
     let seed_id = seed["id"].as_i64().unwrap();
     let job = app.request(Method::POST, &format!("{base}/ocr"), None, Body::from(screenshot(2))).await.json();
-    let job_id = job["id"].as_i64().unwrap();
+    let job_id = job["id"].as_str().unwrap().to_string();
     let mut answers = Vec::new();
     for (path, uri) in [
         ("/health", "/health".to_string()),

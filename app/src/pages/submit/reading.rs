@@ -96,7 +96,7 @@ impl Reading {
     }
 
     /// The job and the result as checked, when they can be published.
-    pub fn checked_untracked(&self) -> Option<(i64, BenchResult)> {
+    pub fn checked_untracked(&self) -> Option<(String, BenchResult)> {
         match (self.shot.get_untracked(), self.checked.get_untracked()) {
             (Some(Shot::Job(job, _)), Some(Ok(result))) => Some((job.id, result)),
             _ => None,

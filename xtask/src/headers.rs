@@ -1,0 +1,119 @@
+//! The security headers checked from outside: drHEADer (PyPI), a third-party checker,
+//! with its default rules and cross-origin isolation checks, against every kind of page
+//! a real `ssdbase serve` sends (the site's pages, with and without a link preview, and
+//! the embed pages), with `--public-url https://…` so that HSTS is expected too. The
+//! embed pages are made to be framed by any site and cached for a few minutes: for them
+//! the default rules are merged with `tests/headers/embed-rules.yml`, which says exactly
+//! that (no `X-Frame-Options`; some `Cache-Control`) and nothing else.
+//!
+//!   a step of `cargo xtask test`, on the binary the host tests built and the built site
+
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::Command;
+
+/// The checker's version, pinned like schemathesis: a new rule should be met on purpose.
+const DRHEADER: &str = "2.0.0";
+const EMBED_RULES: &str = "tests/headers/embed-rules.yml";
+
+const C300: &str = "crucial-realssd-c300-64gb";
+const M2S: &str = "plextor-px-m2s-64gb";
+
+fn ensure_drheader() -> Result<()> {
+    let have = Command::new("python3")
+        .args(["-m", "pip", "show", "drheader"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Version: ").map(str::to_string)));
+    if have.as_deref() == Some(DRHEADER) {
+        return Ok(());
+    }
+    println!("xtask: installing drheader {DRHEADER} from PyPI (found {have:?}); under a minute");
+    super::status(Command::new("python3").args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        &format!("drheader=={DRHEADER}"),
+    ]))
+    .context("installing drheader needs Python 3 with pip (Debian: python3-pip)")
+}
+
+/// Every page kind the site serves: (path, whether it is an embed page).
+fn pages() -> Vec<(String, bool)> {
+    let site = [
+        "/".to_string(),
+        "/drives".into(),
+        format!("/drives/{C300}"),
+        format!("/compare?drives={C300},{M2S}"),
+        "/results".into(),
+        "/results/1".into(),
+        "/leaderboard".into(),
+        "/submit".into(),
+        "/no/such/page".into(),
+    ];
+    let embeds = [
+        format!("/embed/drives/{C300}"),
+        format!("/embed/compare?drives={C300},{M2S}"),
+        format!("/api/v1/drives/{C300}/rated.html"),
+    ];
+    site.into_iter().map(|p| (p, false)).chain(embeds.into_iter().map(|p| (p, true))).collect()
+}
+
+/// Runs drHEADer on every page kind of `binary` serving `site` on a new SQLite file.
+pub fn run(binary: &Path, site: &Path) -> Result<()> {
+    ensure_drheader()?;
+    let dir = std::env::temp_dir().join(format!("ssdbase_headers_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let args = [
+        "--database-url".to_string(),
+        format!("sqlite://{}", dir.join("headers.db").display()),
+        "--site".into(),
+        site.display().to_string(),
+        "--public-url".into(),
+        "https://ssdbase.example".into(),
+        "--dump-dir".into(),
+        dir.join("dumps").display().to_string(),
+    ];
+    let (mut server, addr) = crate::contract::serve(binary, &args)?;
+    let outcome = check_pages(&format!("http://{addr}"));
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    outcome
+}
+
+fn check_pages(base: &str) -> Result<()> {
+    let embed_rules = super::project_root().join(EMBED_RULES);
+    let mut failures = Vec::new();
+    for (path, embed) in pages() {
+        let mut cmd = Command::new("drheader");
+        cmd.args(["scan", "single", "--cross-origin-isolated", "--output", "json"]);
+        if embed {
+            cmd.arg("--merge").arg("--rules-file").arg(&embed_rules);
+        }
+        cmd.arg(format!("{base}{path}"));
+        let out = cmd.output().context("running drheader (installed from PyPI above)")?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        // The JSON report: a list of findings, empty when every rule holds.
+        let findings: serde_json::Value = serde_json::from_str(text.trim()).with_context(|| {
+            format!(
+                "drheader on {path} printed no JSON report: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+        let n = findings.as_array().map_or(0, Vec::len);
+        let rules = if embed { "default rules + embed-rules.yml" } else { "default rules" };
+        println!("xtask: drheader {path} ({rules}, cross-origin isolation): {n} findings");
+        if n > 0 {
+            failures.push(format!("{path}: {findings:#}"));
+        }
+    }
+    if !failures.is_empty() {
+        bail!("drheader found problems in the security headers:\n{}", failures.join("\n"));
+    }
+    Ok(())
+}
