@@ -8,6 +8,12 @@
 //! - PostgreSQL: `pg_dump --format=custom` (one repeatable-read snapshot), restored with
 //!   `pg_restore --clean --if-exists --no-owner`.
 //!
+//! A backup holds no screenshot job (`ocr_jobs`): unpublished screenshots belong to their
+//! uploaders and are deleted after a few days, so they never outlive that in a backup;
+//! a published screenshot is in the backup as its result's upload. The SQLite copy is
+//! emptied of them and vacuumed (so their bytes are not in its free pages); pg_dump
+//! leaves out that table's rows.
+//!
 //! A restore never overwrites data: an SQLite target must not exist or be empty, and the
 //! restored database is opened (integrity check, migrations) before the command says
 //! it is done.
@@ -104,13 +110,29 @@ async fn backup(url: &str, to: &Path) -> anyhow::Result<String> {
                 .await
                 .with_context(|| format!("VACUUM INTO {}", to.display()))?;
             conn.close().await?;
+            let mut copy = SqliteConnectOptions::new()
+                .filename(to)
+                .connect()
+                .await
+                .with_context(|| format!("opening the copy {}", to.display()))?;
+            sqlx::query("DELETE FROM ocr_jobs").execute(&mut copy).await?;
+            sqlx::query("VACUUM").execute(&mut copy).await.context("vacuuming the copy")?;
+            copy.close().await?;
             Ok(format!("backed up {} to {} (SQLite database file)", file.display(), to.display()))
         }
         Backend::Postgres => {
             let out = to.to_str().with_context(|| format!("{} is not UTF-8", to.display()))?;
             run_tool(
                 "pg_dump",
-                &["--format=custom", "--no-owner", "--file", out, "--dbname", url],
+                &[
+                    "--format=custom",
+                    "--no-owner",
+                    "--exclude-table-data=ocr_jobs",
+                    "--file",
+                    out,
+                    "--dbname",
+                    url,
+                ],
                 "backing up the PostgreSQL database",
             )?;
             Ok(format!(

@@ -28,10 +28,17 @@ fn text(o: &Output) -> String {
 }
 
 /// Clients submit while the backup runs; returns the submissions acknowledged before
-/// the backup started.
+/// the backup started. A screenshot waits unpublished in the queue meanwhile: the backup
+/// must not hold it.
 fn backup_under_load(source: &str, file: &Path) -> Vec<Acked> {
-    let (mut server, addr) =
-        common::start_server(source, &["--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"], &[]);
+    let (mut server, addr) = common::start_server(
+        source,
+        &["--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0", "--ocr-workers", "0"],
+        &[],
+    );
+    let screenshot = std::fs::read(&common::screenshots()[0]).unwrap();
+    let r = common::http(addr, "POST", "/api/v1/ocr", &[("Content-Type", "image/png")], &screenshot).unwrap();
+    assert_eq!(r.status, 202, "{}", r.body);
     let acked: Arc<Mutex<Vec<Acked>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
     let next = Arc::new(AtomicU64::new(0));
@@ -78,6 +85,9 @@ fn backup_under_load(source: &str, file: &Path) -> Vec<Acked> {
     server.kill().unwrap();
     server.wait().unwrap();
     assert!(out.status.success(), "backup failed: {}", text(&out));
+    let copy = std::fs::read(file).unwrap();
+    let piece = &screenshot[screenshot.len() / 2..screenshot.len() / 2 + 64];
+    assert!(!copy.windows(piece.len()).any(|w| w == piece), "the unpublished screenshot is in the backup");
     assert!(during > 0, "no submission was acknowledged while the backup ran: the test proves nothing");
     eprintln!(
         "backup: {} submissions acknowledged before it, {during} while it ran, {} in all",
@@ -113,6 +123,21 @@ fn restore_and_check(file: &Path, target: &str, before: &[Acked]) {
             rows
         }
     });
+    let jobs: i64 = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let q = "SELECT COUNT(*) FROM ocr_jobs";
+        if target.starts_with("sqlite:") {
+            let pool = sqlx::SqlitePool::connect(target).await.unwrap();
+            let n = sqlx::query_scalar(q).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        } else {
+            let pool = sqlx::PgPool::connect(target).await.unwrap();
+            let n = sqlx::query_scalar(q).fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        }
+    });
+    assert_eq!(jobs, 0, "a backup holds no screenshot job");
     let stored: std::collections::HashMap<i64, (Vec<u8>, i64)> =
         rows.into_iter().map(|(id, body, n)| (id, (body, n))).collect();
     for (id, hash) in before {
