@@ -3,12 +3,12 @@
 //! computes it from the data), so the page does not jump when the drawing arrives; the
 //! width follows the container and the chart is redrawn when the window resizes.
 
+use crate::canvas::MeasuredCanvas;
 use charts::{HitBox, Theme};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 pub type HeightFn = Arc<dyn Fn(u32) -> u32 + Send + Sync>;
 
 /// Draws on the area and returns the hit boxes.
-pub type DrawFn = Arc<dyn Fn(&DrawingArea<CanvasBackend, Shift>, &Theme) -> Vec<HitBox> + Send + Sync>;
+pub type DrawFn = Arc<dyn Fn(&DrawingArea<MeasuredCanvas, Shift>, &Theme) -> Vec<HitBox> + Send + Sync>;
 
 /// The theme the system asks for.
 pub fn theme() -> Theme {
@@ -71,7 +71,7 @@ pub fn ChartCanvas(
         }
         el.set_width(width);
         el.set_height(h);
-        let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else { return };
+        let Some(backend) = MeasuredCanvas::new(el.clone()) else { return };
         let area = backend.into_drawing_area();
         let drawn = draw(&area, &theme());
         let _ = area.present();

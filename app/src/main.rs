@@ -14,6 +14,8 @@ mod query;
 mod screenshot;
 
 #[cfg(target_arch = "wasm32")]
+mod canvas;
+#[cfg(target_arch = "wasm32")]
 mod chart;
 #[cfg(target_arch = "wasm32")]
 mod pages;

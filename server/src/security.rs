@@ -73,7 +73,7 @@ pub fn site_csp(index_html: &str) -> String {
     let scripts: String =
         inline_elements(index_html, "script").iter().map(|s| format!(" {}", csp_hash(s))).collect();
     format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{scripts}; style-src 'self'; \
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{scripts} 'report-sample'; style-src 'self' 'report-sample'; \
          img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; \
          base-uri 'none'; form-action 'self'; frame-src 'self'; frame-ancestors 'none'; \
          report-uri {CSP_REPORT_PATH}"
