@@ -98,9 +98,12 @@ impl DrawingBackend for MeasuredCanvas {
             style.size(),
             style.family().as_str()
         ));
-        let m = self.context.measure_text(text).map_err(|e| {
-            DrawingErrorKind::FontError(Box::new(std::io::Error::other(format!("measureText: {e:?}"))))
-        })?;
+        // A refusal carries nothing worth formatting (and formatting a JsValue would add
+        // its Debug code to every page's download).
+        let m = self
+            .context
+            .measure_text(text)
+            .map_err(|_| DrawingErrorKind::FontError(Box::new(std::fmt::Error)))?;
         let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
         Ok((m.width().ceil() as u32, height.ceil() as u32))
     }

@@ -75,6 +75,10 @@ pub struct ServeArgs {
     /// Hours between two dumps (fractions allowed); 0 publishes none.
     #[arg(long, env = "SSDBASE_DUMP_EVERY_HOURS", default_value_t = 24.0, value_parser = hours)]
     dump_every_hours: f64,
+    /// Adds `GET /_fault/panic`, whose handler panics: for the test that a panic is
+    /// answered and logged while the server goes on. Never on a real deployment.
+    #[arg(long, hide = true)]
+    fault_injection: bool,
 }
 
 /// A number of hours from 0 to a year.
@@ -155,7 +159,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         ocr_per_minute: NonZeroU32::new(args.ocr_rate),
         ocr_pending_per_client: NonZeroU32::new(args.ocr_pending_per_client),
         write_per_minute: NonZeroU32::new(args.write_rate),
-        fault_injection: false,
+        fault_injection: args.fault_injection,
         site,
         trusted_proxies: TrustedProxies::new(args.trusted_proxies.clone()),
         public_url: args.public_url.clone(),

@@ -251,3 +251,34 @@ fn json_logs_carry_the_request_id_that_the_answer_returns() {
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A handler that panics is answered 500 with the JSON error body naming the request id,
+/// the panic is logged with its backtrace under that id, and the server goes on serving.
+#[test]
+fn a_panicking_handler_is_answered_logged_and_survived() {
+    let (dir, url) = temp_db("panic");
+    let (mut child, addr, log) = common::start_server_logged(&url, &["--fault-injection"], &[]);
+    let r = http(addr, "GET", "/_fault/panic", &[], "").unwrap();
+    assert_eq!(r.status, 500, "{}", r.body);
+    let body: Value = serde_json::from_str(&r.body).unwrap();
+    let id = r.header("x-request-id").expect("a request id").to_string();
+    assert!(body["errors"][0]["detail"].as_str().unwrap().contains(&id), "{body}");
+    assert_eq!(http(addr, "GET", "/api/v1/health", &[], "").unwrap().status, 200, "still serving");
+    let started = std::time::Instant::now();
+    let logged = loop {
+        let lines = log.lock().unwrap().join("\n");
+        if lines.contains("answered status=500") || started.elapsed() > std::time::Duration::from_secs(10) {
+            break lines;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(logged.contains("fault injection: a handler panicked"), "the panic was not logged:\n{logged}");
+    // The event's first line (its message and backtrace run over several) names the span.
+    let event = logged.lines().find(|l| l.contains("ssdbase::security: panic"));
+    let event = event.unwrap_or_else(|| panic!("no panic event:\n{logged}"));
+    assert!(event.contains(&id), "logged under its request id: {event}");
+    assert!(logged.contains("backtrace="), "logged with its backtrace:\n{logged}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}

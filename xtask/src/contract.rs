@@ -19,28 +19,9 @@ const SCHEMATHESIS: &str = "4.32.5";
 const CONFIG: &str = "tests/api-contract/schemathesis.toml";
 const ADMIN_TOKEN: &str = "api-contract-admin-token-0123456789";
 
-/// Installs the pinned schemathesis with pip when `schemathesis --version` names another.
+/// Installs the pinned schemathesis with pip when another (or none) is installed.
 pub fn ensure_schemathesis() -> Result<()> {
-    let have = Command::new("schemathesis")
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.split_whitespace().last().map(str::to_string));
-    if have.as_deref() == Some(SCHEMATHESIS) {
-        return Ok(());
-    }
-    println!("xtask: installing schemathesis {SCHEMATHESIS} from PyPI (found {have:?}); about a minute");
-    super::status(Command::new("python3").args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        &format!("schemathesis=={SCHEMATHESIS}"),
-    ]))
-    .context("installing schemathesis needs Python 3 with pip (Debian: python3-pip)")?;
-    Ok(())
+    crate::provision::pip_package("schemathesis", SCHEMATHESIS, "about a minute")
 }
 
 /// Runs the contract against `binary` on a new SQLite file and on a new database of the

@@ -20,25 +20,7 @@ const C300: &str = "crucial-realssd-c300-64gb";
 const M2S: &str = "plextor-px-m2s-64gb";
 
 fn ensure_drheader() -> Result<()> {
-    let have = Command::new("python3")
-        .args(["-m", "pip", "show", "drheader"])
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Version: ").map(str::to_string)));
-    if have.as_deref() == Some(DRHEADER) {
-        return Ok(());
-    }
-    println!("xtask: installing drheader {DRHEADER} from PyPI (found {have:?}); under a minute");
-    super::status(Command::new("python3").args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        &format!("drheader=={DRHEADER}"),
-    ]))
-    .context("installing drheader needs Python 3 with pip (Debian: python3-pip)")
+    crate::provision::pip_package("drheader", DRHEADER, "under a minute")
 }
 
 /// Every page kind the site serves: (path, whether it is an embed page).

@@ -61,6 +61,31 @@ pub struct TestEnv {
 /// What `ssdbase bench` runs and reads: fio (the I/O engine), and for naming the drive and
 /// its controller smartctl, nvme-cli and the PCI ID database. The runner works without
 /// the last three (it says what it could not read); the tests probe with them.
+/// The Python package `name` at exactly `version` (a tester pinned: a newer one brings new
+/// checks, which a change of ours should meet on purpose), installed with pip when
+/// `pip show` names another; `takes` says how long, for the message.
+pub fn pip_package(name: &str, version: &str, takes: &str) -> Result<()> {
+    let have = Command::new("python3")
+        .args(["-m", "pip", "show", name])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Version: ").map(str::to_string)));
+    if have.as_deref() == Some(version) {
+        return Ok(());
+    }
+    println!("xtask: installing {name} {version} from PyPI (found {have:?}); {takes}");
+    ensure(Command::new("python3").args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        &format!("{name}=={version}"),
+    ]))
+    .with_context(|| format!("installing {name} needs Python 3 with pip (Debian: python3-pip)"))
+}
+
 pub fn runner_prerequisites() -> Result<()> {
     debian_packages(&[
         ("fio", "fio"),
