@@ -28,26 +28,32 @@ impl MeasuredCanvas {
 impl DrawingBackend for MeasuredCanvas {
     type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
 
+    #[inline(always)]
     fn get_size(&self) -> (u32, u32) {
         self.inner.get_size()
     }
 
+    #[inline(always)]
     fn ensure_prepared(&mut self) -> Result<()> {
         self.inner.ensure_prepared()
     }
 
+    #[inline(always)]
     fn present(&mut self) -> Result<()> {
         self.inner.present()
     }
 
+    #[inline(always)]
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<()> {
         self.inner.draw_pixel(point, color)
     }
 
+    #[inline(always)]
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result<()> {
         self.inner.draw_line(from, to, style)
     }
 
+    #[inline(always)]
     fn draw_rect<S: BackendStyle>(
         &mut self,
         upper_left: BackendCoord,
@@ -58,6 +64,7 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
+    #[inline(always)]
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
@@ -66,6 +73,7 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.draw_path(path, style)
     }
 
+    #[inline(always)]
     fn draw_circle<S: BackendStyle>(
         &mut self,
         center: BackendCoord,
@@ -76,6 +84,7 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.draw_circle(center, radius, style, fill)
     }
 
+    #[inline(always)]
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
@@ -84,6 +93,7 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.fill_polygon(vert, style)
     }
 
+    #[inline(always)]
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result<()> {
         self.inner.draw_text(text, style, pos)
     }
@@ -92,23 +102,22 @@ impl DrawingBackend for MeasuredCanvas {
     /// advance width, and the font's ascent plus descent (the height of a line of it).
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
         // The font exactly as `CanvasBackend::draw_text` sets it.
-        self.context.set_font(&format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        ));
-        // A refusal carries nothing worth formatting (and formatting a JsValue would add
-        // its Debug code to every page's download).
-        let m = self
-            .context
-            .measure_text(text)
-            .map_err(|_| DrawingErrorKind::FontError(Box::new(std::fmt::Error)))?;
-        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
-        Ok((m.width().ceil() as u32, height.ceil() as u32))
+        let font = format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str());
+        measure(&self.context, &font, text)
+            .ok_or_else(|| DrawingErrorKind::FontError(Box::new(std::fmt::Error)))
     }
 
+    #[inline(always)]
     fn blit_bitmap(&mut self, pos: BackendCoord, (iw, ih): (u32, u32), src: &[u8]) -> Result<()> {
         self.inner.blit_bitmap(pos, (iw, ih), src)
     }
+}
+
+/// `text`'s width and line height in `font` on `context`; `None` when the canvas refuses.
+/// Not generic, so that one copy serves every text style.
+fn measure(context: &CanvasRenderingContext2d, font: &str, text: &str) -> Option<(u32, u32)> {
+    context.set_font(font);
+    let m = context.measure_text(text).ok()?;
+    let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+    Some((m.width().ceil() as u32, height.ceil() as u32))
 }

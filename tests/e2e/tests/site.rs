@@ -263,7 +263,13 @@ const TRANSFER_SIZES: &str = r#"
 "#;
 
 /// The most wasm and JS a page may download when it opens, gzipped (KB = 1,024 bytes).
-const PAGE_BUDGET_KB: f64 = 350.0;
+/// 350 until the site's Content Security Policy: charts then measure their text with the
+/// canvas (plotters' own way sets a `style` attribute the policy refuses, and labels were
+/// placed by the sizes of unstyled text), which the wasm splitter placed in two more
+/// small chunks: submit page 349.9 -> 351.9 KB, compare 344.9 -> 347.2 KB, measured on
+/// the same machine in one session. Issue 35 replaces this per-page assertion with
+/// Lighthouse's metrics and a transfer budget, and merges the tiny chunks.
+const PAGE_BUDGET_KB: f64 = 352.0;
 
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
 /// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
