@@ -267,7 +267,10 @@ pub async fn every_answer_carries_the_headers_a_public_site_needs(app: &TestApp)
             let csp = h(&r, "content-security-policy").unwrap();
             assert!(csp.contains("default-src 'self'") && csp.contains("'wasm-unsafe-eval'"), "{uri}: {csp}");
             let hash = ssdbase::security::csp_hash(loader);
-            assert!(csp.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {hash};")), "{uri}: {csp}");
+            assert!(
+                csp.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {hash} 'report-sample';")),
+                "{uri}: {csp}"
+            );
             assert!(!csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"), "{csp}");
             assert!(csp.contains("report-uri /csp-report"), "{csp}");
             assert_eq!(h(&r, "x-frame-options").as_deref(), Some("DENY"), "{uri}");
