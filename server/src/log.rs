@@ -55,6 +55,19 @@ fn new_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The request path as logged: a screenshot job's key is a secret (whoever holds it reads
+/// the upload), so it never reaches the logs.
+fn without_secrets(path: &str) -> std::borrow::Cow<'_, str> {
+    const JOBS: &str = "/api/v1/ocr/";
+    match path.strip_prefix(JOBS).filter(|rest| !rest.is_empty()) {
+        Some(rest) => {
+            let after_key = rest.find('/').map_or("", |at| &rest[at..]);
+            format!("{JOBS}{{key}}{after_key}").into()
+        }
+        None => path.into(),
+    }
+}
+
 /// Middleware: a request id and span per request, one log line per answer, and the id
 /// in the answer's `x-request-id` header.
 pub async fn requests(mut req: Request, next: Next) -> Response {
@@ -71,7 +84,7 @@ pub async fn requests(mut req: Request, next: Next) -> Response {
         "request",
         request_id = %id,
         method = %req.method(),
-        path = %req.uri().path(),
+        path = %without_secrets(req.uri().path()),
         route = route.as_deref().unwrap_or(""),
         client = client.as_deref().unwrap_or(""),
     );
@@ -92,6 +105,15 @@ pub async fn requests(mut req: Request, next: Next) -> Response {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn screenshot_keys_stay_out_of_the_logs() {
+        use super::without_secrets as w;
+        assert_eq!(w("/api/v1/ocr/0123abcd"), "/api/v1/ocr/{key}");
+        assert_eq!(w("/api/v1/ocr/0123abcd/image"), "/api/v1/ocr/{key}/image");
+        assert_eq!(w("/api/v1/ocr"), "/api/v1/ocr");
+        assert_eq!(w("/api/v1/results/12"), "/api/v1/results/12");
+    }
+
     #[test]
     fn client_ids_are_kept_only_when_harmless() {
         assert!(super::acceptable("abc-123_x.y"));
