@@ -134,6 +134,24 @@ pub async fn unpublished_screenshots_are_deleted_after_their_time(app: &TestApp)
     assert_eq!(app.get(&format!("/api/v1/ocr/{kept}")).await.status, StatusCode::OK);
     assert_eq!(app.get(&format!("/api/v1/results/{kept_id}/upload")).await.bytes, kept_image);
 
+    // The server's sweep counts the days: a job of 8 days goes at 7, one of 6 stays.
+    let day = 86_400;
+    for (key, age) in [("eight-days-old", 8 * day), ("six-days-old", 6 * day)] {
+        let job = storage::NewOcrJob {
+            key_hash: storage::sha256_hex(key.as_bytes()),
+            client: None,
+            content_hash: storage::sha256_hex(key.as_bytes()),
+            media_type: "image/png".into(),
+            image: kept_image.clone(),
+            created_at: now - age,
+        };
+        app.storage.enqueue_ocr(&job).await.unwrap();
+    }
+    let week = Duration::from_secs(7 * day as u64);
+    assert_eq!(ssdbase::ocr_worker::sweep_unpublished(&app.storage, week).await.unwrap(), 1);
+    app.get("/api/v1/ocr/eight-days-old").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.get("/api/v1/ocr/six-days-old").await.status, StatusCode::OK);
+
     // Deleted with the edit token: the result, its upload's bytes and its screenshot.
     let r = app.authed(Method::DELETE, &format!("/api/v1/results/{deleted_id}"), Some(&token), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
