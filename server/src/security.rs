@@ -82,12 +82,13 @@ pub fn site_csp(index_html: &str) -> String {
 
 /// An embed page's policy: no script, the page's own inline `style` by hash, images from
 /// this server, and any site may frame it.
-pub fn embed_csp(style: &str) -> String {
-    format!(
+pub fn embed_csp(style: &str) -> HeaderValue {
+    let policy = format!(
         "default-src 'none'; img-src 'self'; style-src {}; base-uri 'none'; form-action 'none'; \
          frame-ancestors *",
         csp_hash(style)
-    )
+    );
+    HeaderValue::from_str(&policy).expect("the policy is ASCII")
 }
 
 /// The contents of the inline `<tag>` elements of `html` (those without `src`), as the

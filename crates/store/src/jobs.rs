@@ -54,8 +54,6 @@ pub struct OcrJobRow {
     /// The recognition as JSON text, when done.
     pub result: Option<String>,
     pub error: Option<String>,
-    /// The submission published from this job; `None`: unpublished.
-    pub submission_id: Option<i64>,
 }
 
 #[async_trait]
@@ -109,7 +107,7 @@ const FINISH: &str =
     "UPDATE ocr_jobs SET status = $1, result = $2, error = $3, finished_at = $4, progress = 1, \
      stage = NULL, lease_until = NULL WHERE id = $5 AND status = 'running'";
 const GET: &str = "SELECT id, status, stage, progress, attempts, media_type, created_at, finished_at, \
-     result, error, submission_id, CASE WHEN status = 'queued' THEN \
+     result, error, CASE WHEN status = 'queued' THEN \
      (SELECT COUNT(*) FROM ocr_jobs q WHERE q.status = 'queued' AND q.id < j.id) END AS queue_position \
      FROM ocr_jobs j WHERE key_hash = $1";
 const QUEUED: &str = "SELECT COUNT(*) FROM ocr_jobs WHERE status = 'queued'";
@@ -211,7 +209,6 @@ macro_rules! impl_ocr_jobs {
                     result: r.try_get("result")?,
                     error: r.try_get("error")?,
                     queue_position: r.try_get("queue_position")?,
-                    submission_id: r.try_get("submission_id")?,
                 }))
             }
 

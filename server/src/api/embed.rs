@@ -169,7 +169,6 @@ pub(super) fn image_response(content_type: &'static str, body: Vec<u8>) -> Respo
         [
             (header::ETAG, HeaderValue::from_str(&etag).expect("hex is a valid header value")),
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
             (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
         ],

@@ -52,9 +52,10 @@ fn job_url(key: &str) -> String {
     format!("{}/ocr/{key}", super::API_PREFIX)
 }
 
-/// The hash a job's key is stored as. Any text hashes, so a malformed key costs the same
-/// lookup as a wrong one and gets the same answer.
-fn key_hash(key: &str) -> String {
+/// The hash a job's key is stored as (also how publishing finds the job). Any text
+/// hashes, so a malformed key costs the same lookup as a wrong one and gets the same
+/// answer.
+pub(super) fn key_hash(key: &str) -> String {
     ingest::sha256_hex(key.as_bytes())
 }
 
@@ -211,9 +212,9 @@ async fn image(State(state): State<AppState>, Path(key): Path<String>) -> ApiRes
     let media_type = HeaderValue::from_str(&media_type).map_err(anyhow::Error::from)?;
     Ok((
         [
+            // Served as the image type it was sniffed as, never reinterpreted (every
+            // answer is `nosniff`: `security::headers`).
             (header::CONTENT_TYPE, media_type),
-            // Served as the image type it was sniffed as, never reinterpreted.
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             // Its uploader's only: a published result's image is public at the result's
             // upload URL instead, which follows the result's visibility.
             (header::CACHE_CONTROL, PRIVATE),

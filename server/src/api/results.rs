@@ -140,7 +140,6 @@ async fn upload(
     Ok((
         [
             (header::CONTENT_TYPE, HeaderValue::from_str(&content_type).map_err(anyhow::Error::from)?),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CONTENT_DISPOSITION, HeaderValue::from_str(&disposition).map_err(anyhow::Error::from)?),
         ],
         body,

@@ -702,9 +702,8 @@ const EMBED_STYLE: &str = "body{margin:0;font:13px/1.4 system-ui,sans-serif;colo
     img{display:block;width:100%;height:auto}p{margin:4px 8px}a{color:#0b57d0}";
 
 /// Frames from any site may show these pages; they load the chart image and nothing else.
-static EMBED_CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
-    HeaderValue::from_str(&crate::security::embed_csp(EMBED_STYLE)).expect("the policy is ASCII")
-});
+static EMBED_CSP: std::sync::LazyLock<HeaderValue> =
+    std::sync::LazyLock::new(|| crate::security::embed_csp(EMBED_STYLE));
 
 /// An embed page: the chart `image` (a path under `/api/v1`) at full width, linked to
 /// the page on SSDBase, with the title and key figures beneath.
@@ -725,9 +724,7 @@ fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
             (header::CONTENT_SECURITY_POLICY, EMBED_CSP.clone()),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
-            (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
         ],
         html,
     )

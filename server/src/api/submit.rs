@@ -402,7 +402,7 @@ async fn from_screenshot(state: &AppState, key: &str, upload: &mut Upload) -> Re
     // The key, as the job's own routes take it; never echoed (it is a secret).
     const NO_JOB: &str =
         "no recognition job with this key (unpublished screenshots are deleted after a few days)";
-    let key_hash = ingest::sha256_hex(key.as_bytes());
+    let key_hash = super::ocr::key_hash(key);
     let Some(status) = state.storage.get_ocr(&key_hash).await.map_err(internal)? else {
         return Err(NO_JOB.into());
     };
