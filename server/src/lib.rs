@@ -6,6 +6,7 @@ pub mod aggregate;
 pub mod api;
 pub mod dump;
 pub mod error;
+pub mod html;
 pub mod ingest;
 pub mod log;
 pub mod metrics;

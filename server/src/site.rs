@@ -112,7 +112,7 @@ async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Resp
         None => None,
     };
     let html = match meta {
-        Some(meta) => share::with_head(&index, &meta, &share::base_url(state, headers)),
+        Some(meta) => crate::html::share::with_head(&index, &meta, &share::base_url(state, headers)),
         None => index,
     };
     (

@@ -9,6 +9,7 @@
 
 mod catalogue;
 mod error;
+pub mod links;
 mod ocr;
 mod results;
 mod runner;
@@ -32,6 +33,91 @@ pub use views::{DriveItemView, DriveListView, DrivePageView};
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};
 use serde::{Deserialize, Serialize};
+
+// --- /drives/index and /leaderboard ---------------------------------------------------
+
+/// One figure of one drive: the median of one test in one pool, with n.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PoolFigure {
+    /// The test (`TestKey::id`, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`).
+    pub test: String,
+    /// The platform group the results were measured on.
+    pub platform: PlatformGroup,
+    pub data_pattern: Option<DataPattern>,
+    /// MB/s.
+    pub median_mbps: f64,
+    /// Results it stands on.
+    pub n: usize,
+    pub result_ids: Vec<i64>,
+}
+
+/// A drive in the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct IndexRow {
+    pub id: String,
+    pub url: String,
+    pub vendor: String,
+    pub model: String,
+    pub capacity_gb: u32,
+    /// False for a community drive, not reviewed yet.
+    pub reviewed: bool,
+    /// The drive's own interface (`sata-6`, `pcie-3-x4`, ...), when the catalogue knows it.
+    pub interface: Option<String>,
+    pub controller: Option<String>,
+    pub nand_vendor: Option<String>,
+    /// Visible results.
+    pub result_count: i64,
+    /// Its key figures, each of the test it was measured with most often: sequential
+    /// read and write, random 4 KiB Q1T1 read and write. Different drives' key figures may
+    /// be of different tests: compare them with the leaderboard, which holds one test.
+    pub key: KeyFigures,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KeyFigures {
+    pub seq_read: Option<PoolFigure>,
+    pub seq_write: Option<PoolFigure>,
+    pub rnd4k_q1_read: Option<PoolFigure>,
+    pub rnd4k_q1_write: Option<PoolFigure>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveIndex {
+    /// The page: at most `limit` drives from `offset`, in the order asked.
+    pub drives: Vec<IndexRow>,
+    /// Drives that pass the filters, on every page.
+    pub total: usize,
+    pub offset: usize,
+    pub limit: usize,
+}
+
+/// A leaderboard's line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LeaderboardRow {
+    pub rank: usize,
+    pub drive_id: String,
+    pub url: String,
+    pub name: String,
+    pub reviewed: bool,
+    #[serde(flatten)]
+    pub figure: PoolFigure,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Leaderboard {
+    pub test: String,
+    /// The fewest results a line needs (`min_results`).
+    pub min_results: usize,
+    pub rows: Vec<LeaderboardRow>,
+    /// Pools that matched but had fewer results than `min_results`.
+    pub left_out: usize,
+}
 
 // --- /drives -----------------------------------------------------------------------------
 

@@ -200,7 +200,7 @@ async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) 
         }
     };
     Ok(if html {
-        super::rated::html_response(identification_html(&found))
+        crate::html::response(crate::html::notices::named_drive(&found))
     } else {
         Json(found).into_response()
     })
@@ -245,46 +245,6 @@ async fn named_in_upload(
     })
 }
 
-/// The submit page's proposal of the drive an upload names (`identify?format=html`):
-/// what the text says, which drive that is, and a button whose `data-` attributes are the
-/// tag fields and values it fills. Empty when the text names nothing.
-fn identification_html(found: &api_types::DriveIdentification) -> String {
-    use super::share::escape;
-    use bench::DriveMatch;
-    let said = format!("Named in the upload: \u{201c}{}\u{201d}. ", escape(&found.query));
-    let open = r#"<p id="named-drive" class="notice" role="note">"#;
-    match (&found.drive, found.identified_by) {
-        (_, DriveMatch::Unknown) => String::new(),
-        (Some(d), how) if how != DriveMatch::Ambiguous => {
-            let status = match (found.exists, d.reviewed) {
-                (false, _) => "is not in SSDBase yet: submitting with it gives the drive a page of its own.",
-                (true, false) => "is in SSDBase (not reviewed yet).",
-                (true, true) => "is in SSDBase.",
-            };
-            let fills = if found.exists {
-                format!(r#"data-drive="{}""#, escape(&d.id))
-            } else {
-                format!(
-                    r#"data-drive="" data-vendor="{}" data-model="{}" data-capacity_gb="{}""#,
-                    escape(&d.vendor),
-                    escape(&d.model),
-                    d.capacity_gb
-                )
-            };
-            format!(
-                r#"{open}{said}<strong>{} {} {} GB</strong> {status} <button type="button" {fills}>Use this drive</button></p>"#,
-                escape(&d.vendor),
-                escape(&d.model),
-                d.capacity_gb
-            )
-        }
-        _ => format!(
-            "{open}{said}It could be any of <strong>{}</strong>: pick the right one with the search below.</p>",
-            escape(&found.candidates.join(", "))
-        ),
-    }
-}
-
 /// The most texts of an upload `identify` looks at.
 const MAX_UPLOAD_TEXTS: usize = 4;
 
@@ -315,7 +275,7 @@ async fn identification(
 }
 
 pub fn drive_url(id: &str) -> String {
-    format!("{}/drives/{id}", super::API_PREFIX)
+    api_types::links::api_drive(id)
 }
 
 /// A drive's page
@@ -687,15 +647,13 @@ impl HeadlineChart {
     /// The chart's embed path under `/api/v1` with its query, without the extension
     /// (`.svg` or `.png` follows), e.g. `/drives/ID/rated` and `?figure=seq-read`.
     pub(super) fn embed(&self, id: &str) -> (String, String) {
-        let mut query = form_urlencoded::Serializer::new(String::new());
+        use api_types::links::encode;
         match self {
             HeadlineChart::Rated(figure) => {
-                query.append_pair("figure", figure);
-                (format!("{}/rated", drive_url(id)), query.finish())
+                (format!("{}/rated", drive_url(id)), format!("figure={}", encode(figure)))
             }
             HeadlineChart::Distribution(test) => {
-                query.append_pair("test", test);
-                (format!("{}/distribution", drive_url(id)), query.finish())
+                (format!("{}/distribution", drive_url(id)), format!("test={}", encode(test)))
             }
         }
     }

@@ -9,20 +9,21 @@
 //! one pool, and every figure says which test and pool it is and how many results it
 //! stands on.
 
-mod html;
-
 use super::drives::drive_url;
 use super::extract::{whole_number, QueryPairs};
-use super::rated::html_response;
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::html;
 use crate::storage::PoolSummary;
-use api_types::{Aggregates, LeaderboardTest, LeaderboardTests};
+use api_types::{
+    Aggregates, DriveIndex, IndexRow, KeyFigures, Leaderboard, LeaderboardRow, LeaderboardTest,
+    LeaderboardTests, PoolFigure,
+};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Summary;
-use bench::{Access, DataPattern, DriveSku, Op, PlatformGroup, TestKey};
+use bench::{Access, DriveSku, Op, TestKey};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use utoipa_axum::router::OpenApiRouter;
@@ -55,61 +56,6 @@ impl PageFormat {
             )),
         }
     }
-}
-
-/// One figure of one drive: the median of one test in one pool, with n.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct PoolFigure {
-    /// The test (`TestKey::id`, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`).
-    pub test: String,
-    /// The platform group the results were measured on.
-    pub platform: PlatformGroup,
-    pub data_pattern: Option<DataPattern>,
-    /// MB/s.
-    pub median_mbps: f64,
-    /// Results it stands on.
-    pub n: usize,
-    pub result_ids: Vec<i64>,
-}
-
-/// A drive in the index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct IndexRow {
-    pub id: String,
-    pub url: String,
-    pub vendor: String,
-    pub model: String,
-    pub capacity_gb: u32,
-    /// False for a community drive, not reviewed yet.
-    pub reviewed: bool,
-    /// The drive's own interface (`sata-6`, `pcie-3-x4`, ...), when the catalogue knows it.
-    pub interface: Option<String>,
-    pub controller: Option<String>,
-    pub nand_vendor: Option<String>,
-    /// Visible results.
-    pub result_count: i64,
-    /// Its key figures, each of the test it was measured with most often: sequential
-    /// read and write, random 4 KiB Q1T1 read and write. Different drives' key figures may
-    /// be of different tests: compare them with the leaderboard, which holds one test.
-    pub key: KeyFigures,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct KeyFigures {
-    pub seq_read: Option<PoolFigure>,
-    pub seq_write: Option<PoolFigure>,
-    pub rnd4k_q1_read: Option<PoolFigure>,
-    pub rnd4k_q1_write: Option<PoolFigure>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct DriveIndex {
-    /// The page: at most `limit` drives from `offset`, in the order asked.
-    pub drives: Vec<IndexRow>,
-    /// Drives that pass the filters, on every page.
-    pub total: usize,
-    pub offset: usize,
-    pub limit: usize,
 }
 
 /// The drives index's query parameters, as documented.
@@ -159,28 +105,6 @@ pub enum IndexSort {
     Results,
     #[serde(rename = "-results")]
     ResultsAscending,
-}
-
-/// A leaderboard's line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct LeaderboardRow {
-    pub rank: usize,
-    pub drive_id: String,
-    pub url: String,
-    pub name: String,
-    pub reviewed: bool,
-    #[serde(flatten)]
-    pub figure: PoolFigure,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Leaderboard {
-    pub test: String,
-    /// The fewest results a line needs (`min_results`).
-    pub min_results: usize,
-    pub rows: Vec<LeaderboardRow>,
-    /// Pools that matched but had fewer results than `min_results`.
-    pub left_out: usize,
 }
 
 /// Filters shared by the index and the leaderboard.
@@ -366,7 +290,7 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
         PageFormat::Json => Json(index).into_response(),
         PageFormat::Html => {
             let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
-            html_response(html::index(&index, &all, &pairs, &sort))
+            html::response(html::catalogue::index(&index, &all, &pairs, &sort))
         }
     })
 }
@@ -469,7 +393,12 @@ async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPair
         PageFormat::Json => Json(board).into_response(),
         PageFormat::Html => {
             let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
-            html_response(html::leaderboard(&board, limit, &all, &pairs))
+            html::response(html::catalogue::leaderboard(
+                &board,
+                (limit, LEADERBOARD_MAX, DEFAULT_MIN_RESULTS),
+                &all,
+                &pairs,
+            ))
         }
     })
 }

@@ -7,14 +7,15 @@
 use super::csv::{csv_cell, csv_response};
 use super::drives::catalogue_drive;
 use super::extract::{no_parameters, PathParam, QueryPairs};
-use super::rated::{esc, format_only, html_response, TableFormat};
+use super::rated::{format_only, TableFormat};
 use super::AppState;
 use crate::error::{ApiResult, ErrorBody};
+use crate::html::{self, tables::observation_platform};
 use api_types::{pattern_label, ObservationList};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bench::{Observation, PlatformGroup};
+use bench::Observation;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -80,36 +81,8 @@ async fn of_drive(
     Ok(match format {
         TableFormat::Json => Json(ObservationList { observations }).into_response(),
         TableFormat::Csv => csv_response("observations.csv", csv(&observations)),
-        TableFormat::Html => html_response(html(&observations)),
+        TableFormat::Html => html::response(html::tables::observations(&observations)),
     })
-}
-
-/// `≥ 420 MB/s`, `≈ 170 MB/s`, `2.32 ratio`.
-fn value(o: &Observation) -> String {
-    let v = charts::format_value(o.value);
-    match o.kind.symbol() {
-        "" => format!("{v} {}", o.unit),
-        sign => format!("{sign} {v} {}", o.unit),
-    }
-}
-
-/// The data pattern where it matters (throughput) or is stated; else `—`.
-fn data(o: &Observation) -> &'static str {
-    if matches!(o.unit.as_str(), "MB/s" | "IOPS") || o.data_pattern.is_some() {
-        pattern_label(o.data_pattern)
-    } else {
-        "—"
-    }
-}
-
-/// The platform group, or `—` when the source names none.
-fn platform(o: &Observation) -> String {
-    let group = PlatformGroup::of(&o.tags);
-    if group == PlatformGroup::default() {
-        "—".into()
-    } else {
-        group.label()
-    }
 }
 
 const CSV_COLUMNS: &[&str] =
@@ -126,7 +99,7 @@ fn csv(observations: &[Observation]) -> String {
             o.unit.clone(),
             o.data_pattern.map(|p| pattern_label(Some(p)).to_string()).unwrap_or_default(),
             o.tags.drive.sku.clone().unwrap_or_default(),
-            platform(o),
+            observation_platform(o),
             o.note.clone().unwrap_or_default(),
             o.source.clone().unwrap_or_default(),
         ];
@@ -134,35 +107,5 @@ fn csv(observations: &[Observation]) -> String {
         out.push_str(&cells.join(","));
         out.push_str("\r\n");
     }
-    out
-}
-
-/// The drive page's table (empty when there is nothing to show). Every text escaped.
-fn html(observations: &[Observation]) -> String {
-    if observations.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "<h2 id=\"observations\">What the sources say besides tool results</h2>\n\
-         <p class=\"muted\">Bounds (≥ at least, ≤ at most), approximations (≈) and figures whose test \
-         the text leaves open, as the articles word them; never pooled with the measured results.</p>\n\
-         <div class=\"table-wrap\"><table class=\"observations\"><thead><tr><th scope=\"col\">Figure · source</th>\
-         <th scope=\"col\" class=\"num\">Value</th><th scope=\"col\">Data</th><th scope=\"col\">Platform</th>\
-         </tr></thead><tbody>\n",
-    );
-    for o in observations {
-        out.push_str(&format!(
-            "<tr><th scope=\"row\" title=\"{note}\">{name}<br><span class=\"muted\">{source}</span></th>\
-             <td class=\"num\" title=\"{kind}\">{value}</td><td>{data}</td><td>{platform}</td></tr>\n",
-            note = esc(o.note.as_deref().unwrap_or_default()),
-            name = esc(&o.name),
-            kind = o.kind.words(),
-            value = esc(&value(o)),
-            data = data(o),
-            platform = esc(&platform(o)),
-            source = esc(o.source.as_deref().unwrap_or_default()),
-        ));
-    }
-    out.push_str("</tbody></table></div>\n");
     out
 }

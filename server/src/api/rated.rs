@@ -10,14 +10,15 @@ use super::csv::{csv_cell, csv_response};
 use super::extract::{PathParam, QueryPairs};
 use super::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::html;
 use crate::storage::{Filter, ResultQuery, StoredResult};
+use api_types::links;
 use api_types::{RatedTable, RatedTableRow};
 use axum::extract::State;
-use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::DriveSku;
-use charts::{rated_cells, rated_rows, RatedSample, RATED_RULE};
+use charts::{rated_rows, RatedSample, RATED_RULE};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -147,23 +148,8 @@ fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str
     match format {
         TableFormat::Json => Json(table).into_response(),
         TableFormat::Csv => csv_response(file, table_csv(&table)),
-        TableFormat::Html => html_response(table_fragment(&table, data, pools)),
+        TableFormat::Html => html::response(html::tables::rated(&table, data, pools)),
     }
-}
-
-/// An HTML answer: typed, never sniffed, no script and no outside resource, embeddable
-/// from any site, cacheable for a few minutes.
-pub(super) fn html_response(html: String) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
-            (header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
-            (header::CONTENT_SECURITY_POLICY, HTML_CSP.clone()),
-        ],
-        html,
-    )
-        .into_response()
 }
 
 const CSV_COLUMNS: &[&str] = &[
@@ -255,7 +241,7 @@ async fn drive_table(
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
     let line = model_line(&state, &id).await?;
-    let data = format!("/drives/{}/rated", url_encode(&id));
+    let data = format!("/drives/{}/rated", links::encode(&id));
     Ok(answer(table_of(&state, &line, &[], false).await?, format, "rated.csv", &data, false))
 }
 
@@ -289,124 +275,8 @@ async fn drive_table_html(
     let line = model_line(&state, &id).await?;
     let title = line.first().map(|d| format!("{} {}", d.vendor, d.model)).unwrap_or_default();
     let table = table_of(&state, &line, &[], false).await?;
-    let fragment = table_fragment(&table, &format!("/drives/{}/rated", url_encode(&id)), false);
-    Ok(html_response(html_page(&format!("{title}: rated vs measured per capacity"), &fragment)))
-}
-
-/// `s` as one URL path segment or query value: unreserved characters (and the comma of
-/// drive lists) as they are, the rest percent-encoded.
-pub(super) fn url_encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-pub(super) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// How many result links a row of the HTML table lists before "+N more".
-const SHOWN: usize = 6;
-
-/// The table as the site shows it (`format=html`): one row per figure and drive (and
-/// pool), a missing number in words, each measurement linking to the drive's results and
-/// to the results behind it; the rule and the data links beneath. Relative links, the
-/// site's class names.
-fn table_fragment(t: &RatedTable, data: &str, pools: bool) -> String {
-    if t.rows.is_empty() {
-        return "<p class=\"empty\">No rated figure and no matching measurement.</p>\n".to_string();
-    }
-    let mut out = String::from(
-        "<div class=\"table-wrap\"><table class=\"rated\"><thead><tr><th scope=\"col\">Figure</th>\
-         <th scope=\"col\">Drive</th>",
-    );
-    if pools {
-        out.push_str("<th scope=\"col\">Platform · data</th>");
-    }
-    out.push_str(
-        "<th scope=\"col\" class=\"num\">Rated</th><th scope=\"col\" class=\"num\">Measured median</th>\
-         <th scope=\"col\" class=\"num\">MAD</th><th scope=\"col\" class=\"num\">n</th>\
-         <th scope=\"col\" class=\"num\">Gap</th><th scope=\"col\">Flags</th>\
-         <th scope=\"col\">Measured on · tests</th><th scope=\"col\">Results</th></tr></thead><tbody>\n",
-    );
-    let num = |missing: bool| if missing { "num missing" } else { "num" };
-    for r in &t.rows {
-        let c = rated_cells(r);
-        let drive = url_encode(&r.drive);
-        out.push_str(&format!(
-            "<tr><td>{}</td><th scope=\"row\"><a href=\"/drives/{drive}\">{}</a></th>",
-            esc(&r.figure_name),
-            esc(&r.drive_label)
-        ));
-        if pools {
-            out.push_str(&format!("<td>{}</td>", esc(r.pool.as_deref().unwrap_or_default())));
-        }
-        let measured = if r.measured.is_some() {
-            format!("<a href=\"/results?drive={drive}\">{}</a>", esc(&c.measured))
-        } else {
-            esc(&c.measured)
-        };
-        let more = r.result_ids.len().saturating_sub(SHOWN);
-        let mut results: String = r
-            .result_ids
-            .iter()
-            .take(SHOWN)
-            .map(|id| format!("<a href=\"/results/{id}\">#{id}</a> "))
-            .collect();
-        if more > 0 {
-            results.push_str(&format!("+{more} more"));
-        }
-        out.push_str(&format!(
-            "<td class=\"{}\">{}</td><td class=\"{}\">{measured}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{results}</td></tr>\n",
-            num(r.rated.is_none()),
-            esc(&c.rated),
-            num(r.measured.is_none()),
-            esc(&c.mad),
-            esc(&c.n),
-            esc(&c.gap),
-            esc(&c.flags),
-            esc(&c.measured_on),
-        ));
-    }
-    let api = super::API_PREFIX;
-    let sep = if data.contains('?') { '&' } else { '?' };
-    out.push_str(&format!(
-        "</tbody></table></div>\n<p class=\"muted\">{}</p>\n<p class=\"muted\">This table as data: \
-         <a href=\"{api}{}{sep}format=csv\" download=\"rated.csv\">CSV</a> · <a href=\"{api}{}\">JSON</a></p>\n",
-        esc(&t.rule),
-        esc(data),
-        esc(data),
-    ));
-    out
-}
-
-/// The standalone page's only style, allowed by its hash in [`HTML_CSP`].
-const PAGE_STYLE: &str = "body{font:14px sans-serif;margin:8px;color:#222}\
-    h1{font-size:16px}table{border-collapse:collapse}\
-    th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}\
-    .num{text-align:right;white-space:nowrap}.missing{color:#666;font-style:italic}\
-    .muted{color:#666;font-size:12px;max-width:60em}";
-
-/// The policy of every HTML answer here: no script, no outside resource, only the page's
-/// own style, and any site may frame it.
-static HTML_CSP: std::sync::LazyLock<HeaderValue> =
-    std::sync::LazyLock::new(|| crate::security::embed_csp(PAGE_STYLE));
-
-/// The fragment as a standalone page to embed (in an `<iframe>`): its links open in a
-/// new tab.
-fn html_page(title: &str, fragment: &str) -> String {
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><base target=\"_blank\">\
-         <title>{title}</title><style>{PAGE_STYLE}</style></head>\
-         <body><h1>{title}</h1>\n{fragment}<p class=\"muted\">SSDBase</p></body></html>\n",
-        title = esc(title),
-    )
+    let fragment = html::tables::rated(&table, &format!("/drives/{}/rated", links::encode(&id)), false);
+    Ok(html::response(html::tables::page(&format!("{title}: rated vs measured per capacity"), fragment)))
 }
 
 /// Rated vs measured of compared drives
@@ -466,8 +336,7 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
     if !unknown.is_empty() {
         return Err(ApiError::NotFound(unknown));
     }
-    let query: Vec<String> = rest.iter().map(|(k, v)| format!("{k}={}", url_encode(v))).collect();
-    let data = format!("/compare/rated?{}", query.join("&"));
+    let data = links::with_query("/compare/rated", rest.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let per_pool = !q.merge;
     Ok(answer(
         table_of(&state, &drives, &q.filters, per_pool).await?,
@@ -513,7 +382,7 @@ async fn controller_table(
         .filter(|d| d.controller.model.as_deref() == Some(model.as_str()))
         .collect();
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
-    let data = format!("/controllers/{}/rated", url_encode(&model));
+    let data = format!("/controllers/{}/rated", links::encode(&model));
     Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv", &data, false))
 }
 

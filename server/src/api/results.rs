@@ -196,53 +196,8 @@ async fn runner_record(
     };
     Ok(match format {
         PageFormat::Json => Json(record).into_response(),
-        PageFormat::Html => super::rated::html_response(runner_fragment(&record)),
+        PageFormat::Html => crate::html::response(crate::html::notices::runner_record(&record)),
     })
-}
-
-/// The record as the result page shows it, worded as the upload's account: the server
-/// cannot prove where an upload came from. Every stored text is escaped.
-fn runner_fragment(run: &RunnerRecord) -> String {
-    use super::share::escape;
-    use std::fmt::Write;
-    let io = if run.buffered {
-        " through the page cache (buffered: never compared with direct I/O)"
-    } else {
-        " (direct I/O)"
-    };
-    let mut html = format!(
-        "<p>The upload says ssdbase bench {} measured this result with {}{io}, and found the facts below \
-         itself; SSDBase cannot prove where an upload came from.</p>\n<div class=\"table-wrap\"><table id=\"runner-facts\">\
-         <thead><tr><th scope=\"col\">Fact</th><th scope=\"col\">Value</th><th scope=\"col\">How it was found</th></tr></thead><tbody>",
-        escape(&run.runner_version),
-        escape(&run.fio_version),
-    );
-    for f in &run.facts {
-        let _ = write!(
-            html,
-            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&f.field.replace('_', " ")),
-            escape(&f.value),
-            escape(&f.source)
-        );
-    }
-    for field in &run.typed {
-        let _ = write!(
-            html,
-            "<tr><td>{}</td><td>(see the tags)</td><td>typed by hand (--tag)</td></tr>",
-            escape(&field.replace('_', " "))
-        );
-    }
-    html.push_str("</tbody></table></div>\n");
-    for j in &run.jobs {
-        let _ = writeln!(
-            html,
-            "<details class=\"fio-job\"><summary>fio job: {}</summary><pre>{}</pre></details>",
-            escape(&j.test),
-            escape(&j.job)
-        );
-    }
-    html
 }
 
 /// Browse and search results
@@ -316,7 +271,7 @@ async fn list(
             let mut res = csv_response("results.csv", to_csv(&rows, true));
             if let Some(c) = next_cursor {
                 // A text cursor may hold anything a user typed: percent-encode it for the header.
-                let encoded: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
+                let encoded = api_types::links::encode(&c);
                 res.headers_mut().insert("x-next-cursor", HeaderValue::from_str(&encoded).expect("ascii"));
             }
             res

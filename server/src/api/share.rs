@@ -2,7 +2,7 @@
 //!
 //! - Link previews: the site's deep links (`/drives/{id}`, `/compare?drives=...`,
 //!   `/results/{id}`) are answered with the app's `index.html` carrying Open Graph and
-//!   Twitter card tags ([`page_meta`], [`with_head`]; served by `crate::site`), whose
+//!   Twitter card tags ([`page_meta`], `html::share::with_head`; served by `crate::site`), whose
 //!   image is a 1200 × 630 PNG of the page's chart (`GET /api/v1/drives/{id}/preview.png`,
 //!   `/compare/preview.png`, `/results/{id}/preview.png`).
 //! - oEmbed 1.0 (`GET /api/v1/oembed?url=`) for drive and compare pages, discovered by the
@@ -11,14 +11,16 @@
 //! - the embed pages `/embed/drives/{id}` and `/embed/compare?drives=...`: the chart's
 //!   SVG at 100 % width with a link back, no script, no wasm, framable from anywhere.
 //!
-//! Every text that comes from the database (drive names, platform labels, comments) is
-//! HTML-escaped where it enters markup ([`escape`]).
+//! The markup (head tags, oEmbed's iframe, the embed pages) is `crate::html::share`'s;
+//! here are the routes and the data each needs.
 
 use super::drives::{self, HeadlineChart};
 use super::embed;
 use super::extract::{no_parameters, PathParam, QueryPairs};
 use super::{compare, results, AppState, API_PREFIX};
 use crate::error::{error_response, ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::html;
+use api_types::links;
 use api_types::{Aggregates, Comparison};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -47,28 +49,10 @@ pub fn pages() -> Router<AppState> {
         .route("/embed/compare", get(compare_embed_page))
 }
 
-/// The size link previews ask for (Open Graph's and Twitter's large image).
-pub const PREVIEW_W: u32 = 1200;
-pub const PREVIEW_H: u32 = 630;
+pub use crate::html::share::{PageMeta, PREVIEW_H, PREVIEW_W};
 /// The iframe an oEmbed answer offers, unless the consumer asks for less.
 const OEMBED_W: u32 = 720;
 const OEMBED_H: u32 = 540;
-
-/// `s` safe in HTML text and in a quoted attribute.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The first `max` characters of `s`, with an ellipsis when cut.
 fn clip(s: &str, max: usize) -> String {
@@ -103,24 +87,6 @@ pub enum Page {
     Result(i64),
 }
 
-/// What a link to a page previews as.
-#[derive(Debug, Clone)]
-pub struct PageMeta {
-    pub title: String,
-    /// Key figures with their sample counts.
-    pub description: String,
-    /// The page on the site: path and query.
-    pub path: String,
-    /// The 1200 × 630 preview image: path and query under `/api/v1`.
-    pub image: String,
-    /// Whether oEmbed offers the page (drive and compare pages).
-    pub oembed: bool,
-}
-
-fn query_string(pairs: &[(String, String)]) -> String {
-    form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
-}
-
 fn drive_name(vendor: &str, model: &str, capacity_gb: u32) -> String {
     format!("{vendor} {model} {capacity_gb} GB")
 }
@@ -149,8 +115,12 @@ pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
         Page::Drive(id) => drive_meta(state, id).await,
         Page::Compare(pairs) => {
             let c = compare::comparison_of(state, pairs).await?;
-            let q = query_string(pairs);
-            Ok(compare_meta(&c, format!("/compare?{q}"), format!("/compare/preview.png?{q}")))
+            let pairs = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+            let (page, image) = (
+                links::with_query("/compare", pairs.clone()),
+                links::with_query("/compare/preview.png", pairs),
+            );
+            Ok(compare_meta(&c, page, image))
         }
         Page::Result(id) => result_meta(state, *id).await,
     }
@@ -310,57 +280,6 @@ fn result_text(r: &crate::storage::StoredResult) -> (String, Vec<String>) {
         .collect();
     lines.push(format!("{} · one result (n=1)", PlatformGroup::of(&r.tags).label()));
     (clip(&format!("{tool}: {drive}"), 120), lines)
-}
-
-/// The `<meta>` and `<link>` tags of `meta` with absolute URLs under `base`.
-pub fn head_tags(meta: &PageMeta, base: &str) -> String {
-    let url = format!("{base}{}", meta.path);
-    let image = format!("{base}{API_PREFIX}{}", meta.image);
-    let (title, description) = (escape(&meta.title), escape(&meta.description));
-    let mut tags = format!(
-        "<meta name=\"description\" content=\"{description}\">\n\
-         <meta property=\"og:type\" content=\"website\">\n\
-         <meta property=\"og:site_name\" content=\"SSDBase\">\n\
-         <meta property=\"og:title\" content=\"{title}\">\n\
-         <meta property=\"og:description\" content=\"{description}\">\n\
-         <meta property=\"og:url\" content=\"{url}\">\n\
-         <meta property=\"og:image\" content=\"{image}\">\n\
-         <meta property=\"og:image:type\" content=\"image/png\">\n\
-         <meta property=\"og:image:width\" content=\"{PREVIEW_W}\">\n\
-         <meta property=\"og:image:height\" content=\"{PREVIEW_H}\">\n\
-         <meta property=\"og:image:alt\" content=\"{title}\">\n\
-         <meta name=\"twitter:card\" content=\"summary_large_image\">\n\
-         <meta name=\"twitter:title\" content=\"{title}\">\n\
-         <meta name=\"twitter:description\" content=\"{description}\">\n\
-         <meta name=\"twitter:image\" content=\"{image}\">\n",
-        url = escape(&url),
-        image = escape(&image),
-    );
-    if meta.oembed {
-        let q = form_urlencoded::Serializer::new(String::new())
-            .append_pair("url", &url)
-            .append_pair("format", "json")
-            .finish();
-        tags.push_str(&format!(
-            "<link rel=\"alternate\" type=\"application/json+oembed\" href=\"{}\" title=\"{title}\">\n",
-            escape(&format!("{base}{API_PREFIX}/oembed?{q}"))
-        ));
-    }
-    tags
-}
-
-/// The app's `index.html` with `meta`'s title and tags in its head.
-pub fn with_head(index: &str, meta: &PageMeta, base: &str) -> String {
-    let mut html = index.to_string();
-    if let (Some(open), Some(close)) = (html.find("<title>"), html.find("</title>")) {
-        if open < close {
-            html.replace_range(open + "<title>".len()..close, &escape(&meta.title));
-        }
-    }
-    let tags = head_tags(meta, base);
-    let at = html.find("</head>").or_else(|| html.find("<body")).unwrap_or(0);
-    html.insert_str(at, &tags);
-    html
 }
 
 // ---------------------------------------------------------------------------------------
@@ -668,13 +587,7 @@ async fn oembed(
     };
     let width = maxwidth.map_or(OEMBED_W, |m| m.min(OEMBED_W));
     let height = maxheight.map_or(OEMBED_H, |m| m.min(OEMBED_H));
-    let src = format!("{base}/embed{}", meta.path);
-    let html = format!(
-        "<iframe src=\"{}\" width=\"{width}\" height=\"{height}\" style=\"border:0;max-width:100%\" \
-         loading=\"lazy\" title=\"{}\"></iframe>",
-        escape(&src),
-        escape(&meta.title)
-    );
+    let html = html::share::oembed_iframe(&meta, &base, (width, height));
     let answer = OEmbed {
         version: "1.0".into(),
         kind: "rich".into(),
@@ -697,36 +610,15 @@ async fn oembed(
 // Embed pages
 // ---------------------------------------------------------------------------------------
 
-/// The embed pages' only style, allowed by its hash in [`EMBED_CSP`].
-const EMBED_STYLE: &str = "body{margin:0;font:13px/1.4 system-ui,sans-serif;color:#1c1c1e;background:#fff}\
-    img{display:block;width:100%;height:auto}p{margin:4px 8px}a{color:#0b57d0}";
-
-/// Frames from any site may show these pages; they load the chart image and nothing else.
-static EMBED_CSP: std::sync::LazyLock<HeaderValue> =
-    std::sync::LazyLock::new(|| crate::security::embed_csp(EMBED_STYLE));
-
-/// An embed page: the chart `image` (a path under `/api/v1`) at full width, linked to
-/// the page on SSDBase, with the title and key figures beneath.
+/// An embed page as an answer: framable from any site, cacheable for a few minutes.
 fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
-    let page = escape(&format!("{base}{}", meta.path));
-    let title = escape(&meta.title);
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex\"><title>{title}</title>\
-         <style>{EMBED_STYLE}</style></head>\
-         <body><a href=\"{page}\" target=\"_blank\" rel=\"noopener\"><img src=\"{img}\" alt=\"{title}\"></a>\
-         <p><a href=\"{page}\" target=\"_blank\" rel=\"noopener\">{title}</a> · {description}</p></body></html>\n",
-        img = escape(&format!("{API_PREFIX}{image}")),
-        description = escape(&meta.description),
-    );
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-            (header::CONTENT_SECURITY_POLICY, EMBED_CSP.clone()),
+            (header::CONTENT_SECURITY_POLICY, html::share::EMBED_CSP.clone()),
             (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300")),
         ],
-        html,
+        html::share::embed_page(meta, image, base).into_string(),
     )
         .into_response()
 }
@@ -785,7 +677,7 @@ async fn compare_embed_page(
     let pairs: Vec<(String, String)> =
         form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
     let meta = page_meta(&state, &Page::Compare(pairs.clone())).await?;
-    let image = format!("/compare/chart.svg?{}", query_string(&pairs));
+    let image = links::with_query("/compare/chart.svg", pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
 }
 
@@ -794,34 +686,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape(r#""><script>alert('1')</script>&"#),
-            "&quot;&gt;&lt;script&gt;alert(&#39;1&#39;)&lt;/script&gt;&amp;"
-        );
+    fn clips_long_titles() {
         assert_eq!(clip("a  b\nc", 10), "a b c");
         assert_eq!(clip("abcdefgh", 4), "abcd…");
-    }
-
-    #[test]
-    fn the_head_gets_the_title_and_tags() {
-        let meta = PageMeta {
-            title: "<b>".into(),
-            description: "d".into(),
-            path: "/drives/x".into(),
-            image: "/drives/x/preview.png".into(),
-            oembed: true,
-        };
-        let html = with_head(
-            "<html><head><title>SSDBase</title></head><body></body></html>",
-            &meta,
-            "https://s.example",
-        );
-        assert!(html.contains("<title>&lt;b&gt;</title>"), "{html}");
-        assert!(html.contains("content=\"https://s.example/api/v1/drives/x/preview.png\""), "{html}");
-        assert!(html.contains(
-            "href=\"https://s.example/api/v1/oembed?url=https%3A%2F%2Fs.example%2Fdrives%2Fx&amp;format=json\""
-        ));
-        assert!(html.find("twitter:card").unwrap() < html.find("</head>").unwrap());
     }
 }

@@ -5,6 +5,9 @@ use super::*;
 
 const PUBLIC: &str = "https://ssdbase.example";
 const HOSTILE: &str = "\"><script>alert(1)</script>";
+/// Markup, a single quote and an ampersand that is already an entity: each must arrive as
+/// text (`&amp;amp;`), never as markup or a closed attribute.
+const HOSTILE_ALL: &str = "\"'><script>alert('x')</script>&amp;";
 const INDEX: &str = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>SSDBase</title></head>\
     <body><script type=\"module\">import init from '/app.js'; init();</script></body></html>";
 
@@ -61,7 +64,7 @@ pub async fn deep_links_carry_link_previews_with_escaped_text(app: &TestApp) {
     let compare = format!("/compare?drives={C300_64},{M2S_64}");
     for (page, image, oembed) in [
         (format!("/drives/{C300_64}"), format!("/api/v1/drives/{C300_64}/preview.png"), true),
-        (compare.clone(), format!("/api/v1/compare/preview.png?drives={C300_64}%2C{M2S_64}"), true),
+        (compare.clone(), format!("/api/v1/compare/preview.png?drives={C300_64},{M2S_64}"), true),
         (format!("/results/{id}"), format!("/api/v1/results/{id}/preview.png"), false),
     ] {
         let r = get_on(&router, &page, &[]).await;
@@ -72,7 +75,7 @@ pub async fn deep_links_carry_link_previews_with_escaped_text(app: &TestApp) {
         let head = &html[..html.find("</head>").expect("a head")];
         assert_escaped(head, &page);
         assert_eq!(meta_content(head, "og:image"), Some(format!("{PUBLIC}{image}").as_str()), "{page}");
-        let url = format!("{PUBLIC}{page}").replace(',', "%2C");
+        let url = format!("{PUBLIC}{page}");
         assert_eq!(meta_content(head, "og:url"), Some(url.as_str()), "{page}");
         assert_eq!(meta_content(head, "twitter:card"), Some("summary_large_image"), "{page}");
         assert_eq!(meta_content(head, "og:image:width"), Some("1200"));
@@ -132,7 +135,7 @@ pub async fn oembed_answers_drive_and_compare_pages(app: &TestApp) {
     let compare_page = format!("{PUBLIC}/compare?drives={C300_64},{M2S_64}");
     for (page, embed) in [
         (format!("{PUBLIC}/drives/{C300_64}"), format!("{PUBLIC}/embed/drives/{C300_64}")),
-        (compare_page.clone(), format!("{PUBLIC}/embed/compare?drives={C300_64}%2C{M2S_64}")),
+        (compare_page.clone(), format!("{PUBLIC}/embed/compare?drives={C300_64},{M2S_64}")),
     ] {
         let r = get_on(&router, &oembed(&page, "&format=json"), &[]).await;
         assert_eq!(r.status, StatusCode::OK, "{page}: {}", r.text);
@@ -220,7 +223,7 @@ pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {
         let svg = app.get(&src).await;
         assert_eq!((svg.status, svg.content_type.as_str()), (StatusCode::OK, "image/svg+xml"), "{src}");
         // A link back to the page on SSDBase (the request's host: no public URL here).
-        let back = page.trim_start_matches("/embed").replace(',', "%2C");
+        let back = page.trim_start_matches("/embed");
         assert!(
             html.contains(&format!("href=\"http://localhost{back}\" target=\"_blank\"")),
             "{page}: {html}"
@@ -234,7 +237,7 @@ pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {
         r.text
     );
     let r = app.get(&format!("/embed/drives/{C300_64}?test=cdm-native%20SEQ%201MiB%20Q1T1%20read")).await;
-    assert!(r.text.contains("distribution.svg?test=cdm-native+SEQ+1MiB+Q1T1+read\""), "{}", r.text);
+    assert!(r.text.contains("distribution.svg?test=cdm-native%20SEQ%201MiB%20Q1T1%20read\""), "{}", r.text);
     app.get(&format!("/embed/drives/{C300_64}?figure=x"))
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("figure"));
@@ -244,4 +247,94 @@ pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {
     app.get("/embed/drives/no-such-drive").await.assert_error(StatusCode::NOT_FOUND, Some("id"));
     app.get("/embed/compare?drives=nope").await.assert_error(StatusCode::NOT_FOUND, Some("drives[0]"));
     app.get("/embed/compare").await.assert_error(StatusCode::BAD_REQUEST, Some("drives"));
+}
+
+/// No text of `HOSTILE_ALL` got through as markup, and the stored text is there, escaped.
+fn assert_all_escaped(html: &str, what: &str) {
+    assert!(!html.contains("<script"), "{what}: unescaped markup: {html}");
+    assert!(!html.contains("\"'>"), "{what}: an attribute was closed by stored text: {html}");
+    assert!(!html.contains("&amp;\""), "{what}: a raw ampersand entity: {html}");
+}
+
+pub async fn every_html_surface_escapes_stored_and_asked_text(app: &TestApp) {
+    // A drive, vendor, controller, comment and platform of hostile text, stored.
+    let mut result = a_result(501.0);
+    result["comment"] = json!(HOSTILE_ALL);
+    let body = json!({
+        "result": result,
+        "tags": {
+            "drive": {"vendor": format!("Evil{HOSTILE_ALL}"), "model": format!("X500 {HOSTILE_ALL}"), "capacity_gb": 256},
+            "controller": {"model": HOSTILE_ALL},
+            "platform": {"chipset": HOSTILE_ALL, "storage_controller": HOSTILE_ALL, "driver": HOSTILE_ALL}
+        }
+    });
+    let r = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let result_id = r.json()["id"].as_i64().unwrap();
+    let hostile = url_encode(HOSTILE_ALL);
+    let stored = app.get(&format!("/api/v1/results/{result_id}")).await.json();
+    let drive = stored["tags"]["drive"]["sku"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a drive of its own: {stored}"))
+        .to_string();
+    let vendor = url_encode(stored["tags"]["drive"]["vendor"].as_str().unwrap());
+    let index = app.get(&format!("/api/v1/drives/index?vendor={vendor}")).await.json();
+    let row = index["drives"].as_array().unwrap().iter().find(|r| r["id"] == drive.as_str()).cloned();
+    let row = row.unwrap_or_else(|| panic!("{drive} is listed under its vendor: {index}"));
+    let test = row["key"]["seq_read"]["test"].as_str().expect("its key figure").to_string();
+    let (d, t) = (url_encode(&drive), url_encode(&test));
+
+    let surfaces = [
+        // The drives index: stored names, and the asked filter in every link it builds.
+        format!("/api/v1/drives/index?format=html&vendor={vendor}"),
+        format!("/api/v1/drives/index?format=html&vendor={hostile}&controller={hostile}"),
+        format!("/api/v1/drives/index?format=html&sort=-results&nand={hostile}"),
+        "/api/v1/drives/index?format=html&limit=1".to_string(),
+        // A leaderboard of the hostile drive's test, filtered by hostile text.
+        format!("/api/v1/leaderboard?format=html&test={t}&min_results=1"),
+        format!("/api/v1/leaderboard?format=html&test={t}&min_results=1&vendor={hostile}&limit=1"),
+        // Rated tables: the drive's, its embed page, a comparison filtered by hostile
+        // text, a controller named by it.
+        format!("/api/v1/drives/{d}/rated?format=html"),
+        format!("/api/v1/drives/{d}/rated.html"),
+        format!("/api/v1/compare/rated?format=html&drives={d},{C300_64}&chipset={hostile}"),
+        format!("/api/v1/compare/rated?format=html&drives={d},{C300_64}&merge=drive"),
+        format!("/api/v1/controllers/{hostile}/rated?format=html"),
+        format!("/api/v1/drives/{d}/observations?format=html"),
+        // The submit page's proposal of the drive an upload names.
+        format!("/api/v1/drives/identify?format=html&text={hostile}"),
+        // Embed pages and oEmbed.
+        format!("/embed/drives/{d}"),
+        format!("/embed/compare?drives={d},{C300_64}"),
+        format!("/embed/compare?drives={d},{C300_64}&chipset={hostile}"),
+    ];
+    for path in &surfaces {
+        let r = app.get(path).await;
+        assert!(r.status == StatusCode::OK || r.status.is_client_error(), "{path}: {} {}", r.status, r.text);
+        if r.content_type.starts_with("text/html") {
+            assert_all_escaped(&r.text, path);
+        }
+    }
+    // The stored text shows, escaped, where the page names the drive.
+    let r = app.get(&format!("/api/v1/drives/index?format=html&vendor={vendor}")).await;
+    assert!(r.text.contains("&lt;script&gt;alert('x')&lt;/script&gt;&amp;amp;"), "{}", r.text);
+
+    // The site's index.html head (link previews) and oEmbed's iframe, on a built site.
+    let (router, dir) = site_router(app, Some(PUBLIC));
+    for page in
+        [format!("/drives/{d}"), format!("/results/{result_id}"), format!("/compare?drives={d},{C300_64}")]
+    {
+        let r = get_on(&router, &page, &[]).await;
+        assert_eq!(r.status, StatusCode::OK, "{page}");
+        let head = &r.text[..r.text.find("</head>").expect("a head")];
+        assert_all_escaped(head, &page);
+        assert!(head.contains("&lt;script&gt;"), "{page}: the hostile name is in the head, escaped: {head}");
+    }
+    let oembed = format!("/api/v1/oembed?url={}", url_encode(&format!("{PUBLIC}/drives/{drive}")));
+    let r = get_on(&router, &oembed, &[]).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let iframe = r.json()["html"].as_str().unwrap().to_string();
+    assert_all_escaped(&iframe, "oEmbed html");
+    assert!(iframe.starts_with("<iframe src=\"") && iframe.ends_with("</iframe>"), "{iframe}");
+    let _ = std::fs::remove_dir_all(dir);
 }
