@@ -97,7 +97,7 @@ pub async fn write(storage: &DynStorage, dir: &Path) -> anyhow::Result<Manifest>
         let page = storage.list_results(&query).await?;
         // Compressing a page takes milliseconds: off the async workers when a server dumps.
         outside_async(|| -> anyhow::Result<()> {
-            let rows = crate::api::results_csv(&page, query.after.is_none());
+            let rows = crate::csv_table::results(&page, query.after.is_none());
             csv_rows += page.iter().map(|r| r.result.metrics.len()).sum::<usize>();
             csv.write_all(rows.as_bytes())?;
             for r in &page {

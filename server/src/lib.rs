@@ -4,6 +4,7 @@
 
 pub mod aggregate;
 pub mod api;
+pub mod csv_table;
 pub mod dump;
 pub mod error;
 pub mod html;

@@ -1,10 +1,10 @@
-//! `GET /metrics` in the Prometheus text exposition format (version 0.0.4), served on
+//! `GET /metrics` in the OpenMetrics text format, served on
 //! its own listener (`serve --metrics-listen ADDR`), never on the public one.
 //!
-//! A small registry of its own rather than the `metrics` crates: a handful of counters
-//! and histograms, labelled by the matched route template (`/api/v1/results/{id}`, never
-//! the raw path, so the label set stays bounded), and gauges read from the database
-//! when scraped (screenshot queue, connection pools).
+//! `prometheus-client` keeps the counters and histograms, labelled by the matched route
+//! template (`/api/v1/results/{id}`, never the raw path, so the label set stays
+//! bounded); gauges are read from the database when scraped (screenshot queue,
+//! connection pools). The text is OpenMetrics 1.0, which Prometheus reads.
 
 use crate::storage::DynStorage;
 use axum::extract::{MatchedPath, Request, State};
@@ -13,9 +13,13 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::{Mutex, OnceLock};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Upper bounds (seconds) of the request-latency buckets.
@@ -24,63 +28,67 @@ const LATENCY_BUCKETS: &[f64] =
 /// Upper bounds (seconds) of the screenshot-recognition buckets.
 const OCR_BUCKETS: &[f64] = &[0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0];
 
-#[derive(Debug, Clone)]
-struct Histogram {
-    bounds: &'static [f64],
-    /// Per bucket (not cumulative); the last is +Inf.
-    counts: Vec<u64>,
-    sum: f64,
-    count: u64,
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    route: String,
+    status: u16,
 }
 
-impl Histogram {
-    fn new(bounds: &'static [f64]) -> Histogram {
-        Histogram { bounds, counts: vec![0; bounds.len() + 1], sum: 0.0, count: 0 }
-    }
-
-    fn observe(&mut self, v: f64) {
-        let i = self.bounds.iter().position(|b| v <= *b).unwrap_or(self.bounds.len());
-        self.counts[i] += 1;
-        self.sum += v;
-        self.count += 1;
-    }
-
-    fn render(&self, out: &mut String, name: &str, labels: &str) {
-        let sep = if labels.is_empty() { "" } else { "," };
-        let mut cumulative = 0;
-        for (i, c) in self.counts.iter().enumerate() {
-            cumulative += c;
-            let le = self.bounds.get(i).map_or("+Inf".to_string(), |b| b.to_string());
-            let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {cumulative}");
-        }
-        let braces = if labels.is_empty() { String::new() } else { format!("{{{labels}}}") };
-        let _ = writeln!(out, "{name}_sum{braces} {}", self.sum);
-        let _ = writeln!(out, "{name}_count{braces} {}", self.count);
-    }
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    method: String,
+    route: String,
 }
 
-#[derive(Debug, Default)]
-struct Inner {
-    /// (method, route, status) → requests.
-    requests: BTreeMap<(String, String, u16), u64>,
-    /// (method, route) → latency.
-    latency: BTreeMap<(String, String), Histogram>,
-    submissions_stored: u64,
-    submissions_duplicate: u64,
-    /// Outcome (`done`, `failed`) → recognition time.
-    ocr_jobs: BTreeMap<&'static str, Histogram>,
-    /// Content-Security-Policy violations browsers reported.
-    csp_reports: u64,
-    /// Handlers that panicked (answered 500).
-    panics: u64,
-    /// Unpublished screenshots deleted by the retention sweep.
-    screenshots_swept: u64,
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabels {
+    outcome: String,
 }
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct PoolLabels {
+    pool: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct PoolStateLabels {
+    pool: String,
+    state: String,
+}
+
+type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// The process's metrics. One per process ([`global`]): counters only grow, so several
-/// routers in one process (tests) simply add up.
-#[derive(Debug, Default)]
-pub struct Metrics(Mutex<Inner>);
+/// routers in one process (tests) simply add up. Each metric is shared (its clones count
+/// together), so a scrape registers them anew beside the gauges it reads.
+#[derive(Debug)]
+pub struct Metrics {
+    requests: Family<RequestLabels, Counter>,
+    latency: Histograms<RouteLabels>,
+    submissions_stored: Counter,
+    submissions_duplicate: Counter,
+    /// Outcome (`done`, `failed`) → recognition time.
+    ocr_jobs: Histograms<OutcomeLabels>,
+    csp_reports: Counter,
+    panics: Counter,
+    screenshots_swept: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics {
+            requests: Family::default(),
+            latency: Family::new_with_constructor(|| Histogram::new(LATENCY_BUCKETS.iter().copied())),
+            submissions_stored: Counter::default(),
+            submissions_duplicate: Counter::default(),
+            ocr_jobs: Family::new_with_constructor(|| Histogram::new(OCR_BUCKETS.iter().copied())),
+            csp_reports: Counter::default(),
+            panics: Counter::default(),
+            screenshots_swept: Counter::default(),
+        }
+    }
+}
 
 static GLOBAL: OnceLock<Metrics> = OnceLock::new();
 
@@ -90,129 +98,105 @@ pub fn global() -> &'static Metrics {
 }
 
 impl Metrics {
-    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     pub fn request(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        let mut m = self.inner();
-        *m.requests.entry((method.to_string(), route.to_string(), status)).or_default() += 1;
-        m.latency
-            .entry((method.to_string(), route.to_string()))
-            .or_insert_with(|| Histogram::new(LATENCY_BUCKETS))
-            .observe(seconds);
+        let (method, route) = (method.to_string(), route.to_string());
+        self.requests
+            .get_or_create(&RequestLabels { method: method.clone(), route: route.clone(), status })
+            .inc();
+        self.latency.get_or_create(&RouteLabels { method, route }).observe(seconds);
     }
 
     /// One submission (file) stored, or recognised as stored before.
     pub fn submission(&self, duplicate: bool) {
-        let mut m = self.inner();
-        if duplicate {
-            m.submissions_duplicate += 1;
-        } else {
-            m.submissions_stored += 1;
-        }
+        if duplicate { &self.submissions_duplicate } else { &self.submissions_stored }.inc();
     }
 
     /// One screenshot recognition finished (`done` or `failed`) after `seconds`.
     pub fn ocr_job(&self, outcome: &'static str, seconds: f64) {
-        self.inner().ocr_jobs.entry(outcome).or_insert_with(|| Histogram::new(OCR_BUCKETS)).observe(seconds);
+        self.ocr_jobs.get_or_create(&OutcomeLabels { outcome: outcome.to_string() }).observe(seconds);
     }
 
     /// A browser reported a Content-Security-Policy violation.
     pub fn csp_report(&self) {
-        self.inner().csp_reports += 1;
+        self.csp_reports.inc();
     }
 
     /// A handler panicked.
     pub fn panic(&self) {
-        self.inner().panics += 1;
+        self.panics.inc();
     }
 
     /// The retention sweep deleted `n` unpublished screenshots.
     pub fn screenshots_swept(&self, n: u64) {
-        self.inner().screenshots_swept += n;
+        self.screenshots_swept.inc_by(n);
     }
 
-    /// The text format, with the gauges given.
+    /// The OpenMetrics text, with the gauges given.
     pub fn render(&self, gauges: &Gauges) -> String {
-        let m = self.inner();
-        let mut out = String::new();
-        out.push_str("# HELP ssdbase_http_requests_total HTTP requests answered, by method, route template and status.\n");
-        out.push_str("# TYPE ssdbase_http_requests_total counter\n");
-        for ((method, route, status), n) in &m.requests {
-            let _ = writeln!(
-                out,
-                "ssdbase_http_requests_total{{method=\"{}\",route=\"{}\",status=\"{status}\"}} {n}",
-                escape(method),
-                escape(route)
-            );
-        }
-        out.push_str(
-            "# HELP ssdbase_http_request_duration_seconds Time to answer, by method and route template.\n",
+        let mut r = Registry::default();
+        r.register(
+            "ssdbase_http_requests",
+            "HTTP requests answered, by method, route template and status",
+            self.requests.clone(),
         );
-        out.push_str("# TYPE ssdbase_http_request_duration_seconds histogram\n");
-        for ((method, route), h) in &m.latency {
-            let labels = format!("method=\"{}\",route=\"{}\"", escape(method), escape(route));
-            h.render(&mut out, "ssdbase_http_request_duration_seconds", &labels);
-        }
-        out.push_str("# HELP ssdbase_submissions_stored_total Submitted files stored (new content).\n");
-        out.push_str("# TYPE ssdbase_submissions_stored_total counter\n");
-        let _ = writeln!(out, "ssdbase_submissions_stored_total {}", m.submissions_stored);
-        out.push_str("# HELP ssdbase_submissions_duplicate_total Submitted files that were stored before.\n");
-        out.push_str("# TYPE ssdbase_submissions_duplicate_total counter\n");
-        let _ = writeln!(out, "ssdbase_submissions_duplicate_total {}", m.submissions_duplicate);
-        out.push_str("# HELP ssdbase_ocr_job_duration_seconds Screenshot recognitions run by this server, by outcome.\n");
-        out.push_str("# TYPE ssdbase_ocr_job_duration_seconds histogram\n");
-        for (outcome, h) in &m.ocr_jobs {
-            h.render(&mut out, "ssdbase_ocr_job_duration_seconds", &format!("outcome=\"{outcome}\""));
-        }
-        for (name, help, n) in [
-            (
-                "ssdbase_csp_reports_total",
-                "Content-Security-Policy violations browsers reported.",
-                m.csp_reports,
-            ),
-            ("ssdbase_handler_panics_total", "Requests whose handler panicked (answered 500).", m.panics),
-            (
-                "ssdbase_screenshots_swept_total",
-                "Unpublished screenshots deleted after their retention time.",
-                m.screenshots_swept,
-            ),
-        ] {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {n}");
-        }
-        drop(m);
+        r.register(
+            "ssdbase_http_request_duration_seconds",
+            "Time to answer, by method and route template",
+            self.latency.clone(),
+        );
+        r.register(
+            "ssdbase_submissions_stored",
+            "Submitted files stored (new content)",
+            self.submissions_stored.clone(),
+        );
+        r.register(
+            "ssdbase_submissions_duplicate",
+            "Submitted files that were stored before",
+            self.submissions_duplicate.clone(),
+        );
+        r.register(
+            "ssdbase_ocr_job_duration_seconds",
+            "Screenshot recognitions run by this server, by outcome",
+            self.ocr_jobs.clone(),
+        );
+        r.register(
+            "ssdbase_csp_reports",
+            "Content-Security-Policy violations browsers reported",
+            self.csp_reports.clone(),
+        );
+        r.register(
+            "ssdbase_handler_panics",
+            "Requests whose handler panicked (answered 500)",
+            self.panics.clone(),
+        );
+        r.register(
+            "ssdbase_screenshots_swept",
+            "Unpublished screenshots deleted after their retention time",
+            self.screenshots_swept.clone(),
+        );
         if let Some(queued) = gauges.ocr_queued {
-            out.push_str(
-                "# HELP ssdbase_ocr_queue_length Screenshots waiting for recognition (all servers).\n",
-            );
-            out.push_str("# TYPE ssdbase_ocr_queue_length gauge\n");
-            let _ = writeln!(out, "ssdbase_ocr_queue_length {queued}");
+            let g = Gauge::<i64>::default();
+            g.set(queued);
+            r.register("ssdbase_ocr_queue_length", "Screenshots waiting for recognition (all servers)", g);
         }
-        out.push_str("# HELP ssdbase_db_pool_connections Open database connections, by pool and state.\n");
-        out.push_str("# TYPE ssdbase_db_pool_connections gauge\n");
+        let connections = Family::<PoolStateLabels, Gauge>::default();
+        let max = Family::<PoolLabels, Gauge>::default();
         for p in &gauges.pools {
-            let _ =
-                writeln!(out, "ssdbase_db_pool_connections{{pool=\"{}\",state=\"idle\"}} {}", p.name, p.idle);
-            let _ = writeln!(
-                out,
-                "ssdbase_db_pool_connections{{pool=\"{}\",state=\"busy\"}} {}",
-                p.name,
-                p.size - p.idle
-            );
+            let labels = |state: &str| PoolStateLabels { pool: p.name.to_string(), state: state.to_string() };
+            connections.get_or_create(&labels("idle")).set(p.idle as i64);
+            connections.get_or_create(&labels("busy")).set(p.size as i64 - p.idle as i64);
+            max.get_or_create(&PoolLabels { pool: p.name.to_string() }).set(p.max as i64);
         }
-        out.push_str("# HELP ssdbase_db_pool_max_connections Largest size of each database pool.\n");
-        out.push_str("# TYPE ssdbase_db_pool_max_connections gauge\n");
-        for p in &gauges.pools {
-            let _ = writeln!(out, "ssdbase_db_pool_max_connections{{pool=\"{}\"}} {}", p.name, p.max);
-        }
+        r.register(
+            "ssdbase_db_pool_connections",
+            "Open database connections, by pool and state",
+            connections,
+        );
+        r.register("ssdbase_db_pool_max_connections", "Largest size of each database pool", max);
+        let mut out = String::new();
+        prometheus_client::encoding::text::encode(&mut out, &r).expect("writing to a String cannot fail");
         out
     }
-}
-
-/// A label value as the text format wants it.
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
 /// One database connection pool's use (the storage reports it).
@@ -253,8 +237,10 @@ pub fn router(storage: DynStorage) -> Router {
 async fn scrape(State(storage): State<DynStorage>) -> Response {
     let gauges = Gauges { ocr_queued: storage.queued_ocr_jobs().await.ok(), pools: storage.pool_stats() };
     let mut res = global().render(&gauges).into_response();
-    res.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+    );
     res
 }
 
@@ -278,9 +264,9 @@ mod tests {
         for line in [
             "ssdbase_http_requests_total{method=\"GET\",route=\"/api/v1/results/{id}\",status=\"200\"} 2",
             "ssdbase_http_requests_total{method=\"GET\",route=\"/api/v1/results/{id}\",status=\"404\"} 1",
-            "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"0.001\"} 1",
-            "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"0.005\"} 2",
-            "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"+Inf\"} 3",
+            "ssdbase_http_request_duration_seconds_bucket{le=\"0.001\",method=\"GET\",route=\"/api/v1/results/{id}\"} 1",
+            "ssdbase_http_request_duration_seconds_bucket{le=\"0.005\",method=\"GET\",route=\"/api/v1/results/{id}\"} 2",
+            "ssdbase_http_request_duration_seconds_bucket{le=\"+Inf\",method=\"GET\",route=\"/api/v1/results/{id}\"} 3",
             "ssdbase_http_request_duration_seconds_count{method=\"GET\",route=\"/api/v1/results/{id}\"} 3",
             "ssdbase_submissions_stored_total 2",
             "ssdbase_submissions_duplicate_total 1",
@@ -288,6 +274,7 @@ mod tests {
             "ssdbase_db_pool_connections{pool=\"read\",state=\"idle\"} 2",
             "ssdbase_db_pool_connections{pool=\"read\",state=\"busy\"} 1",
             "ssdbase_db_pool_max_connections{pool=\"read\"} 8",
+            "# EOF",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }

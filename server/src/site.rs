@@ -15,7 +15,7 @@
 //! new release would load stale assets.
 
 use crate::api::share::{self, Page};
-use crate::api::AppState;
+use crate::api::state::AppState;
 use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};

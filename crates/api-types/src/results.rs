@@ -49,11 +49,8 @@ pub struct UploadView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub ocr: Option<Provenance>,
-    /// How `ssdbase bench` says it measured the result, when it sent it. The site does
-    /// not read it here (it shows `/results/{id}/runner?format=html`), so that its decoder
-    /// is not in the download of every page that reads a result.
+    /// How `ssdbase bench` says it measured the result, when it sent it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(target_arch = "wasm32", serde(skip_deserializing))]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub runner: Option<crate::RunnerRecord>,
 }
@@ -70,12 +67,7 @@ pub struct Provenance {
     /// Every setting of the run (test count, test size, target) the person publishing it
     /// changed from what the settings bar was read as. Absent in provenance stored before
     /// settings could be corrected.
-    ///
-    /// The site does not decode it (skipped on wasm32): its decoder would be in every
-    /// page's download, which is at its budget; the result page shows the settings as
-    /// published, and the API, CSV and dumps carry the corrections.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", serde(skip_deserializing))]
     pub settings_corrected: Vec<SettingCorrection>,
 }
 

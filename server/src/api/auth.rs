@@ -2,7 +2,7 @@
 //! Tokens are compared as sha256 digests in constant time, so neither the stored hash
 //! nor the timing of a comparison says anything about a token.
 
-use super::AppState;
+use super::state::AppState;
 use crate::error::ApiError;
 use axum::http::{header, HeaderMap};
 use sha2::{Digest, Sha256};

@@ -5,13 +5,13 @@
 //! duplicates). Everyone: the history, `GET /api/v1/catalogue/history` and
 //! `GET /api/v1/drives/{id}/history`. A proposal changes nothing until it is accepted.
 
-use super::drives::drive_url;
 use super::extract::{no_parameters, JsonBody, PathParam, QueryPairs};
-use super::AppState;
+use super::state::AppState;
 use crate::api::client::ClientAddr;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest;
 use crate::storage::{Decided, Merged, ProposalRow};
+use api_types::links::api_drive as drive_url;
 use api_types::{
     CatalogueHistory, DecisionBody, DriveProposal, MergeBody, MergeResponse, Proposal, ProposalList,
     ProposalStatus,
@@ -34,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 fn proposal_url(id: i64) -> String {
-    format!("{}/proposals/{id}", super::API_PREFIX)
+    format!("{}/proposals/{id}", api_types::links::API)
 }
 
 fn view(row: ProposalRow) -> Proposal {

@@ -7,14 +7,14 @@
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
 use super::browse::{filter_value, OutputFormat};
-use super::csv::{csv_cell, csv_response};
-use super::drives::drive_url;
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::QueryPairs;
-use super::AppState;
+use super::state::AppState;
 use crate::aggregate::{GroupKey, Pools};
+use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{result_filter, Filter};
+use api_types::links::api_drive as drive_url;
 use api_types::{
     Aggregates, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell,
 };
@@ -222,7 +222,7 @@ async fn compare(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -
     let c = comparison(&state, &q.ids, &q.filters, q.merge).await?;
     Ok(match q.format {
         OutputFormat::Json => Json(c).into_response(),
-        OutputFormat::Csv => csv_response("compare.csv", compare_csv(&c)),
+        OutputFormat::Csv => csv_table::response("compare.csv", compare_csv(&c)),
     })
 }
 
@@ -256,8 +256,7 @@ const COMPARE_CSV_HEADER: &[&str] = &[
 /// pattern (the pools the aggregates come from), or one row marked missing.
 fn compare_csv(c: &Comparison) -> String {
     use crate::storage::enum_name as name;
-    let mut out = COMPARE_CSV_HEADER.join(",");
-    out.push_str("\r\n");
+    let mut table = CsvTable::new(COMPARE_CSV_HEADER, true);
     for t in &c.tests {
         let k = &t.key;
         let test = [
@@ -301,13 +300,11 @@ fn compare_csv(c: &Comparison) -> String {
                 rows.push(row);
             }
             for row in rows {
-                let line: Vec<String> = test.iter().chain(&row).map(|v| csv_cell(v)).collect();
-                out.push_str(&line.join(","));
-                out.push_str("\r\n");
+                table.row(test.iter().chain(&row));
             }
         }
     }
-    out
+    table.finish()
 }
 
 /// The compare chart as SVG, for embedding

@@ -6,10 +6,12 @@
 
 use super::embed::{self, ChartStyle, ChartTheme};
 use super::extract::{whole_number, PathParam, QueryPairs};
-use super::{result_url, AppState};
+use super::state::AppState;
 use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::StoredResult;
+use api_types::links::api_drive as drive_url;
+use api_types::links::api_result as result_url;
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -272,10 +274,6 @@ async fn identification(
         Found::Unknown => (DriveMatch::Unknown, None, false, Vec::new()),
     };
     Ok(api_types::DriveIdentification { query: text, identified_by, drive, exists, candidates })
-}
-
-pub fn drive_url(id: &str) -> String {
-    api_types::links::api_drive(id)
 }
 
 /// A drive's page

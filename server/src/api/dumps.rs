@@ -3,9 +3,10 @@
 //! `GET /dumps/{dump}/{file}` downloads one file of one dump, `latest` naming the newest.
 
 use super::extract::{no_parameters, PathParam, QueryPairs};
-use super::{AppState, API_PREFIX};
+use super::state::AppState;
 use crate::dump::{Manifest, Published};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use api_types::links::API as API_PREFIX;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};

@@ -5,7 +5,7 @@
 
 use super::auth::{self, bearer};
 use super::extract::{JsonBody, PathParam};
-use super::AppState;
+use super::state::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest::{self, Catalogue};
 use crate::storage::Actor;
@@ -15,6 +15,14 @@ use axum::http::HeaderMap;
 use axum::Json;
 use bench::Tags;
 use serde::{Deserialize, Serialize};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Changing, hiding, restoring and deleting a result (`/results/{id}`), beside its reading
+/// (`api::results`).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(edit, delete)).routes(routes!(hide)).routes(routes!(restore))
+}
 
 /// `restore` body.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

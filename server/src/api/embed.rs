@@ -7,6 +7,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use charts::render::PixelBackend;
 use charts::Theme;
+use headers::{ETag, HeaderMapExt, IfNoneMatch};
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, SVGBackend};
 
@@ -142,8 +143,8 @@ fn etag_of(bytes: &[u8]) -> String {
 
 /// 304 with `etag` when the request's `If-None-Match` names it.
 pub fn not_modified(headers: &HeaderMap, etag: &str) -> Option<Response> {
-    let wanted = headers.get(header::IF_NONE_MATCH)?;
-    if !super::etag_matches(wanted.as_bytes(), etag.as_bytes()) {
+    let (wanted, tag) = (headers.typed_get::<IfNoneMatch>()?, etag.parse::<ETag>().ok()?);
+    if !names(&wanted, &tag) {
         return None;
     }
     let mut res = StatusCode::NOT_MODIFIED.into_response();
@@ -188,4 +189,28 @@ pub(super) fn encode_png(rgb: &[u8], width: u32, height: u32) -> anyhow::Result<
         image::ExtendedColorType::Rgb8,
     )?;
     Ok(png)
+}
+
+/// Whether the client's `If-None-Match` names `etag` (`*`, or one of its tags by weak
+/// comparison, as RFC 9110 asks): its copy is current.
+pub(super) fn names(if_none_match: &IfNoneMatch, etag: &ETag) -> bool {
+    !if_none_match.precondition_passes(etag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_lists_and_weak_tags() {
+        let m = |wanted: &str, etag: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(wanted).unwrap());
+            names(&h.typed_get::<IfNoneMatch>().unwrap(), &etag.parse().unwrap())
+        };
+        assert!(m(r#""abc""#, r#""abc""#));
+        assert!(m(r#""x", W/"abc""#, r#""abc""#));
+        assert!(m("*", r#""abc""#));
+        assert!(!m(r#""abcd""#, r#""abc""#));
+    }
 }

@@ -1,6 +1,6 @@
 //! `GET /api/v1/health`: the server answers and its database does.
 
-use super::AppState;
+use super::state::AppState;
 use crate::error::{ApiResult, ErrorBody};
 use axum::extract::State;
 use axum::Json;

@@ -9,12 +9,12 @@
 //! one pool, and every figure says which test and pool it is and how many results it
 //! stands on.
 
-use super::drives::drive_url;
 use super::extract::{whole_number, QueryPairs};
-use super::AppState;
+use super::state::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::html;
 use crate::storage::PoolSummary;
+use api_types::links::api_drive as drive_url;
 use api_types::{
     Aggregates, DriveIndex, IndexRow, KeyFigures, Leaderboard, LeaderboardRow, LeaderboardTest,
     LeaderboardTests, PoolFigure,

@@ -5,7 +5,6 @@ mod browse;
 mod catalogue;
 pub mod client;
 mod compare;
-mod csv;
 mod drives;
 mod dumps;
 mod edit;
@@ -20,11 +19,12 @@ mod rated;
 mod ratelimit;
 mod results;
 pub mod share;
+pub mod state;
 mod submit;
 
-/// One CSV row per metric, the columns of `GET /results?format=csv` (`ssdbase dump`).
-pub(crate) use csv::to_csv as results_csv;
 pub use ratelimit::RateLimiter;
+use state::check;
+pub use state::{ApiConfig, AppState, Limits};
 
 use crate::error::{error_response, ApiError};
 use crate::ocr_worker::QueueSignal;
@@ -35,107 +35,11 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Extension, Router};
-use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-
-/// Limits of the HTTP layer.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Largest accepted request body; larger ones get 413.
-    pub max_body_bytes: usize,
-    /// A request (including reading its body) that takes longer gets 408.
-    pub request_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { max_body_bytes: 4 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
-    }
-}
-
-/// Everything the API is configured with.
-#[derive(Clone, Default)]
-pub struct ApiConfig {
-    pub limits: Limits,
-    /// The moderator's secret (`SSDBASE_ADMIN_TOKEN`); without it nobody can moderate.
-    pub admin_token: Option<String>,
-    /// Submissions (files) a client IP may send per minute (also the burst); `None`:
-    /// unlimited.
-    pub submit_per_minute: Option<NonZeroU32>,
-    /// Screenshots a client IP may upload per minute (also the burst); `None`: unlimited.
-    pub ocr_per_minute: Option<NonZeroU32>,
-    /// Screenshots of one client IP that may wait or run at once; `None`: no cap but the
-    /// queue's.
-    pub ocr_pending_per_client: Option<NonZeroU32>,
-    /// Write requests (POST, PUT, PATCH, DELETE) a client IP may make per minute, on top
-    /// of the limits above; `None`: unlimited.
-    pub write_per_minute: Option<NonZeroU32>,
-    /// Adds `GET /_fault/panic`, a handler that panics, for the tests that check a panic
-    /// answers 500 and the server goes on. Never set by `serve`.
-    #[doc(hidden)]
-    pub fault_injection: bool,
-    /// Wakes this server's recognition workers when a screenshot is queued.
-    pub queue: QueueSignal,
-    /// The built website (`trunk build` output, `dist/`) to serve outside `/api`.
-    pub site: Option<std::path::PathBuf>,
-    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
-    pub trusted_proxies: client::TrustedProxies,
-    /// This server's absolute URL as the world sees it (`serve --public-url`), for link
-    /// previews and oEmbed; without it, the request's `Host`.
-    pub public_url: Option<String>,
-    /// Where this server's published dumps are (`serve --dump-dir`), served under
-    /// `/dumps`; `None`: it publishes none.
-    pub dumps: Option<std::path::PathBuf>,
-    /// How often they are regenerated (shown in `GET /dumps`).
-    pub dump_every: Option<Duration>,
-}
-
-#[derive(Clone)]
-pub struct AppState {
-    pub storage: DynStorage,
-    /// sha256 of the admin token.
-    admin_token_hash: Option<[u8; 32]>,
-    limiter: Option<Arc<RateLimiter>>,
-    ocr_limiter: Option<Arc<RateLimiter>>,
-    /// `ApiConfig::ocr_pending_per_client`.
-    pub ocr_pending_per_client: Option<NonZeroU32>,
-    /// Wakes this server's recognition workers when a screenshot is queued.
-    pub queue: QueueSignal,
-    /// The built website, whose `index.html` the deep links get with their link preview.
-    pub site: Option<Arc<std::path::Path>>,
-    /// `ApiConfig::public_url`.
-    pub public_url: Option<Arc<str>>,
-    /// `ApiConfig::dumps`.
-    pub dumps: Option<Arc<crate::dump::Published>>,
-    pub dump_every: Option<Duration>,
-}
-
-impl AppState {
-    /// Counts one submission (a result file, a proposal) against `client`'s rate, as
-    /// every anonymous write does; 429 when it is used up.
-    pub fn check_submit_rate(&self, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
-        check(self.limiter.as_deref(), client)
-    }
-
-    /// Counts one screenshot upload against `client`'s rate; 429 when it is used up.
-    pub fn check_ocr_upload_rate(&self, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
-        check(self.ocr_limiter.as_deref(), client)
-    }
-}
-
-/// One against `client`'s allowance in `limiter` (a client whose address is unknown is
-/// counted as one client).
-fn check(limiter: Option<&RateLimiter>, client: Option<std::net::IpAddr>) -> Result<(), ApiError> {
-    match limiter {
-        Some(limiter) => limiter.check(client.unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into()), 1),
-        None => Ok(()),
-    }
-}
 
 /// Middleware: every write request (POST, PUT, PATCH, DELETE) counts against the
 /// client's write rate, before its own limits (submissions, screenshots) apply.
@@ -154,7 +58,7 @@ async fn limit_writes(
     next.run(req).await
 }
 
-pub const API_PREFIX: &str = "/api/v1";
+pub const API_PREFIX: &str = api_types::links::API;
 
 /// The whole application with these limits, no moderator and no rate limit.
 pub fn app(storage: DynStorage, limits: &Limits) -> Router {
@@ -188,6 +92,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
     let (api, doc) = OpenApiRouter::with_openapi(openapi::base())
         .merge(health::router())
         .merge(results::router())
+        .merge(edit::router())
         .merge(drives::router())
         .merge(catalogue::router())
         .merge(leaderboard::router())
@@ -255,12 +160,13 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
 /// `If-None-Match` names it, 304 without the body. The ETag is a hash of the bytes, so a
 /// change to the results behind a chart changes it; the chart is still drawn to know.
 async fn conditional_get(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    use headers::{ETag, HeaderMapExt, IfNoneMatch};
+    let if_none_match = req.headers().typed_get::<IfNoneMatch>();
     let res = next.run(req).await;
-    let (Some(wanted), Some(etag)) = (if_none_match, res.headers().get(header::ETAG)) else {
+    let (Some(wanted), Some(etag)) = (if_none_match, res.headers().typed_get::<ETag>()) else {
         return res;
     };
-    if res.status() != StatusCode::OK || !etag_matches(wanted.as_bytes(), etag.as_bytes()) {
+    if res.status() != StatusCode::OK || !embed::names(&wanted, &etag) {
         return res;
     }
     let (mut parts, _) = res.into_parts();
@@ -268,14 +174,6 @@ async fn conditional_get(req: axum::extract::Request, next: axum::middleware::Ne
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::CONTENT_TYPE);
     Response::from_parts(parts, axum::body::Body::empty())
-}
-
-/// Whether an `If-None-Match` list (`"a", W/"b"` or `*`) names `etag` (weak comparison,
-/// as RFC 9110 asks for If-None-Match).
-pub(super) fn etag_matches(if_none_match: &[u8], etag: &[u8]) -> bool {
-    let strip = |t: &[u8]| t.strip_prefix(b"W/").unwrap_or(t).to_vec();
-    let etag = strip(etag);
-    if_none_match.split(|&b| b == b',').map(|t| t.trim_ascii()).any(|t| t == b"*" || strip(t) == etag)
 }
 
 /// `ApiConfig::fault_injection`'s handler.
@@ -311,22 +209,4 @@ async fn json_errors(res: Response) -> Response {
     parts.headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
     let (_, body) = fresh.into_parts();
     Response::from_parts(parts, body).into_response()
-}
-
-/// `/api/v1/results/42`.
-pub fn result_url(id: i64) -> String {
-    format!("{API_PREFIX}/results/{id}")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn if_none_match_lists_and_weak_tags() {
-        use super::etag_matches as m;
-        assert!(m(br#""abc""#, br#""abc""#));
-        assert!(m(br#""x", W/"abc""#, br#""abc""#));
-        assert!(m(b"*", br#""abc""#));
-        assert!(!m(br#""abcd""#, br#""abc""#));
-        assert!(!m(b"", br#""abc""#));
-    }
 }

@@ -4,11 +4,11 @@
 //! JSON, CSV or the HTML table the drive page shows, so the site carries no table code.
 //! Never part of an aggregate.
 
-use super::csv::{csv_cell, csv_response};
 use super::drives::catalogue_drive;
 use super::extract::{no_parameters, PathParam, QueryPairs};
 use super::rated::{format_only, TableFormat};
-use super::AppState;
+use super::state::AppState;
+use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiResult, ErrorBody};
 use crate::html::{self, tables::observation_platform};
 use api_types::{pattern_label, ObservationList};
@@ -80,7 +80,7 @@ async fn of_drive(
     let observations = state.storage.observations_of_drive(&drive).await?;
     Ok(match format {
         TableFormat::Json => Json(ObservationList { observations }).into_response(),
-        TableFormat::Csv => csv_response("observations.csv", csv(&observations)),
+        TableFormat::Csv => csv_table::response("observations.csv", csv(&observations)),
         TableFormat::Html => html::response(html::tables::observations(&observations)),
     })
 }
@@ -89,8 +89,7 @@ const CSV_COLUMNS: &[&str] =
     &["name", "kind", "value", "unit", "data_pattern", "drive", "platform", "note", "source"];
 
 fn csv(observations: &[Observation]) -> String {
-    let mut out = CSV_COLUMNS.join(",");
-    out.push_str("\r\n");
+    let mut table = CsvTable::new(CSV_COLUMNS, true);
     for o in observations {
         let row = [
             o.name.clone(),
@@ -103,9 +102,7 @@ fn csv(observations: &[Observation]) -> String {
             o.note.clone().unwrap_or_default(),
             o.source.clone().unwrap_or_default(),
         ];
-        let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
-        out.push_str(&cells.join(","));
-        out.push_str("\r\n");
+        table.row(row);
     }
-    out
+    table.finish()
 }

@@ -11,7 +11,7 @@
 //! public as the result's upload (`/results/{id}/upload`, hidden with a hidden result).
 
 use super::client::ClientAddr;
-use super::AppState;
+use super::state::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::ingest;
 use crate::storage::{NewOcrJob, OcrJobRow};
@@ -49,7 +49,7 @@ const PENDING_RETRY_SECS: u64 = 30;
 const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-store");
 
 fn job_url(key: &str) -> String {
-    format!("{}/ocr/{key}", super::API_PREFIX)
+    format!("{}/ocr/{key}", api_types::links::API)
 }
 
 /// The hash a job's key is stored as (also how publishing finds the job). Any text

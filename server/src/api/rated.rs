@@ -6,9 +6,9 @@
 //! the drive page's rated charts (and `/drives/{id}/rated.svg|png`) draw.
 
 use super::compare::parse_query;
-use super::csv::{csv_cell, csv_response};
 use super::extract::{PathParam, QueryPairs};
-use super::AppState;
+use super::state::AppState;
+use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::html;
 use crate::storage::{Filter, ResultQuery, StoredResult};
@@ -147,7 +147,7 @@ pub(super) fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> 
 fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str, pools: bool) -> Response {
     match format {
         TableFormat::Json => Json(table).into_response(),
-        TableFormat::Csv => csv_response(file, table_csv(&table)),
+        TableFormat::Csv => csv_table::response(file, table_csv(&table)),
         TableFormat::Html => html::response(html::tables::rated(&table, data, pools)),
     }
 }
@@ -174,8 +174,7 @@ const CSV_COLUMNS: &[&str] = &[
 /// One CSV line per row, with the columns of [`CSV_COLUMNS`]; a missing rating or
 /// measurement is an empty cell named in `missing` (`not rated`, `no measurement`).
 fn table_csv(t: &RatedTable) -> String {
-    let mut out = CSV_COLUMNS.join(",");
-    out.push('\n');
+    let mut table = CsvTable::new(CSV_COLUMNS, true);
     let num = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     for r in &t.rows {
         let missing = match (r.rated, r.measured) {
@@ -201,10 +200,9 @@ fn table_csv(t: &RatedTable) -> String {
             api_types::tallies_text(&r.tests),
             r.result_ids.iter().map(i64::to_string).collect::<Vec<_>>().join(" "),
         ];
-        out.push_str(&cells.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
-        out.push('\n');
+        table.row(cells);
     }
-    out
+    table.finish()
 }
 
 const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with the rating, the measured \

@@ -3,12 +3,14 @@
 //! `edit.rs`.
 
 use super::browse::{format_cursor, parse_list_request, OutputFormat};
-use super::csv::{csv_response, to_csv};
 use super::extract::{PathParam, QueryPairs};
 use super::leaderboard::PageFormat;
-use super::{edit, result_url, submit, AppState};
+use super::state::AppState;
+use super::submit;
+use crate::csv_table;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::{cursor_after, StoredResult};
+use api_types::links::api_result as result_url;
 use api_types::{ListResponse, ResultView, RunnerRecord, UploadView};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -20,11 +22,9 @@ use utoipa_axum::routes;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, submit::submit))
-        .routes(routes!(get_one, edit::edit, edit::delete))
+        .routes(routes!(get_one))
         .routes(routes!(upload))
         .routes(routes!(runner_record))
-        .routes(routes!(edit::hide))
-        .routes(routes!(edit::restore))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ async fn list(
                 .into_response()
         }
         OutputFormat::Csv => {
-            let mut res = csv_response("results.csv", to_csv(&rows, true));
+            let mut res = csv_table::response("results.csv", csv_table::results(&rows, true));
             if let Some(c) = next_cursor {
                 // A text cursor may hold anything a user typed: percent-encode it for the header.
                 let encoded = api_types::links::encode(&c);

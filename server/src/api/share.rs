@@ -17,10 +17,12 @@
 use super::drives::{self, HeadlineChart};
 use super::embed;
 use super::extract::{no_parameters, PathParam, QueryPairs};
-use super::{compare, results, AppState, API_PREFIX};
+use super::state::AppState;
+use super::{compare, results};
 use crate::error::{error_response, ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::html;
 use api_types::links;
+use api_types::links::API as API_PREFIX;
 use api_types::{Aggregates, Comparison};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};

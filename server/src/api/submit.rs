@@ -8,10 +8,11 @@
 
 use super::client::ClientAddr;
 use super::extract::{media_type, parse_json, read_body};
-use super::{result_url, AppState};
+use super::state::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Catalogue, Upload};
 use crate::storage::{NewSubmission, Provenance, Submitted};
+use api_types::links::api_result as result_url;
 use api_types::{JobStatus, RunnerRecord, SubmitBody, SubmitResponse, SubmittedResult};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
