@@ -73,8 +73,9 @@ fn a_deleted_directory_ends_the_run_as_vanished() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn an_unmounted_filesystem_ends_the_run_and_its_test_file_is_still_removed() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let mut fs_ = common::LoopFs::new(64);
     let plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
@@ -102,8 +103,9 @@ fn an_unmounted_filesystem_ends_the_run_and_its_test_file_is_still_removed() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn too_small_a_filesystem_is_refused_before_anything_is_written() {
-    require_root!();
+    common::needs_root();
     let fs_ = common::LoopFs::new(32);
     let mut plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
     plan.size_bytes = 64 << 20;
@@ -116,8 +118,9 @@ fn too_small_a_filesystem_is_refused_before_anything_is_written() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_filesystem_filling_up_during_the_run_is_reported_as_disk_full() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let fs_ = common::LoopFs::new(48);
     let plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
@@ -208,8 +211,9 @@ fn the_cancel_flag_stops_fio_and_its_jobs_and_removes_the_file() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_read_only_bind_mount_is_refused() {
-    require_root!();
+    common::needs_root();
     let src = common::Scratch::new("rosrc");
     let ro = common::Mounted::new("robind", &["--bind", src.path.to_str().unwrap()]);
     common::sh("mount", &["-o", "remount,bind,ro", ro.path.to_str().unwrap()]);
@@ -221,8 +225,9 @@ fn a_read_only_bind_mount_is_refused() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_directory_without_permission_is_refused() {
-    require_root!();
+    common::needs_root();
     // Root may write anywhere it may write: an immutable directory stands in for a
     // directory the user has no permission on (EPERM).
     let fs_ = common::LoopFs::new(32);
@@ -237,8 +242,9 @@ fn a_directory_without_permission_is_refused() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn tmpfs_is_refused_unless_buffered_and_then_marked_buffered() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let tmpfs = common::Mounted::new("tmpfs", &["-t", "tmpfs", "-o", "size=64m", "tmpfs"]);
     let mut plan = common::quick_plan(Target::Dir(tmpfs.path.clone()), "kdiskmark-demo".parse().unwrap());

@@ -23,15 +23,14 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Skips a test that needs root (loop devices, mounts), saying why.
-#[macro_export]
-macro_rules! require_root {
-    () => {
-        if !common::is_root() {
-            eprintln!("skipped: needs root (loop devices and mounts)");
-            return;
-        }
-    };
+/// The first line of a test marked `#[ignore = "needs root: ..."]`: run without root
+/// (`cargo test -- --ignored` as a user), it fails saying why instead of failing later
+/// on `losetup` or `mount`, or passing without having run.
+pub fn needs_root() {
+    assert!(
+        is_root(),
+        "this test needs root (loop devices, mounts, control groups): run it as root, as `cargo xtask test` does"
+    );
 }
 
 /// A fresh directory under the system's temp directory, removed with everything in it.
