@@ -53,8 +53,8 @@ fn a_mounted_device_is_refused() {
 #[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_device_with_a_mounted_partition_is_refused() {
     common::needs_root();
-    let scratch = common::Scratch::new("parted");
-    let image = scratch.path.join("image");
+    let scratch = common::scratch("parted");
+    let image = scratch.path().join("image");
     // A 64 MiB image with an MBR: one Linux partition from sector 2048 to the end.
     let mut file = std::fs::File::create(&image).unwrap();
     file.set_len(64 << 20).unwrap();
@@ -77,7 +77,7 @@ fn a_device_with_a_mounted_partition_is_refused() {
         );
         return;
     }
-    let mount_point = scratch.path.join("mnt");
+    let mount_point = scratch.path().join("mnt");
     std::fs::create_dir(&mount_point).unwrap();
     let outcome = std::panic::catch_unwind(|| {
         common::sh("mkfs.ext4", &["-q", &partition]);
