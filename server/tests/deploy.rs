@@ -110,14 +110,9 @@ fn the_server_runs_with_the_units_environment_and_stops_on_sigterm() {
     // SIGTERM (systemd's stop): a clean exit, not a kill.
     let pid = child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(std::time::Instant::now() < deadline, "the server did not stop on SIGTERM");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = wait_timeout::ChildExt::wait_timeout(&mut child, std::time::Duration::from_secs(20))
+        .unwrap()
+        .expect("the server did not stop on SIGTERM within 20 s");
     assert!(status.success(), "exit after SIGTERM: {status}");
 }
 
