@@ -92,7 +92,10 @@ fn unique(prefix: &str) -> String {
 enum Cleanup {
     /// Removed when dropped, on a panic too.
     Dir(tempfile::TempDir),
-    PgDatabase { admin_url: String, name: String },
+    PgDatabase {
+        admin_url: String,
+        name: String,
+    },
 }
 
 struct TestApp {

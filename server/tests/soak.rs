@@ -1259,11 +1259,10 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
         .into_iter()
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect();
-    let slot =
-        |name, db, url: &str| {
-            let dumps = dir.join(format!("dumps-{name}"));
-            Arc::new(Slot { name, db, url: url.to_string(), dumps, state: Mutex::default() })
-        };
+    let slot = |name, db, url: &str| {
+        let dumps = dir.join(format!("dumps-{name}"));
+        Arc::new(Slot { name, db, url: url.to_string(), dumps, state: Mutex::default() })
+    };
     let slots = vec![
         slot("postgres-a", PG, &pg_url),
         slot("postgres-b", PG, &pg_url),

@@ -193,6 +193,11 @@ fn ignored_tests(cargo: &str, args: &[&str]) -> Result<Vec<String>> {
     if !child.wait()?.success() {
         bail!("listing the tests that need root failed:\n{text}");
     }
+    Ok(listed_tests(&text))
+}
+
+/// The tests in cargo's `--list --format terse` output, each after its binary's source.
+fn listed_tests(text: &str) -> Vec<String> {
     let mut binary = "";
     let mut names = Vec::new();
     for line in text.lines() {
@@ -202,7 +207,7 @@ fn ignored_tests(cargo: &str, args: &[&str]) -> Result<Vec<String>> {
             names.push(format!("{binary}: {test}"));
         }
     }
-    Ok(names)
+    names
 }
 
 /// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the checkout.
@@ -385,4 +390,28 @@ fn ensure(cmd: &mut Command) -> Result<()> {
         bail!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn listed_tests_are_named_after_their_binary() {
+        let text = "   Compiling runner v0.1.0 (/w/crates/runner)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 18.05s
+     Running unittests src/lib.rs (target/debug/deps/probe-d9366b0bc04c2db2)
+     Running tests/machine.rs (target/debug/deps/machine-006ab8282cfbf853)
+a_loop_device_holding_ext4: test
+     Running tests/device.rs (target/debug/deps/device-30a253cbaeaef687)
+a_mounted_device_is_refused: test
+an_unmounted_device_is_measured_only_when_destructive: test
+";
+        assert_eq!(
+            super::listed_tests(text),
+            [
+                "tests/machine.rs: a_loop_device_holding_ext4",
+                "tests/device.rs: a_mounted_device_is_refused",
+                "tests/device.rs: an_unmounted_device_is_measured_only_when_destructive",
+            ]
+        );
+    }
 }

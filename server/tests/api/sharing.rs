@@ -13,8 +13,11 @@ const INDEX: &str = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>S
 fn site_router(app: &TestApp, public_url: Option<&str>) -> (Router, tempfile::TempDir) {
     let dir = tempfile::Builder::new().prefix("ssdbase_share_site_").tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), INDEX).unwrap();
-    let config =
-        ApiConfig { site: Some(dir.path().to_path_buf()), public_url: public_url.map(str::to_string), ..config() };
+    let config = ApiConfig {
+        site: Some(dir.path().to_path_buf()),
+        public_url: public_url.map(str::to_string),
+        ..config()
+    };
     (app_with(app.storage.clone(), &config), dir)
 }
 

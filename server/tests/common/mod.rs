@@ -159,12 +159,8 @@ pub fn request(
         .iter()
         .map(|(n, v)| (n.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).trim().to_string()))
         .collect();
-    let bytes = answer
-        .body_mut()
-        .with_config()
-        .limit(u64::MAX)
-        .read_to_vec()
-        .map_err(|e| format!("read: {e}"))?;
+    let bytes =
+        answer.body_mut().with_config().limit(u64::MAX).read_to_vec().map_err(|e| format!("read: {e}"))?;
     Ok(HttpReply { status, headers, body: String::from_utf8_lossy(&bytes).into_owned(), bytes })
 }
 
