@@ -143,8 +143,9 @@ async fn run() -> Result<()> {
     let n = env_u64("SSDBASE_BENCH_QUERIES", 200)?;
     let seconds = env_u64("SSDBASE_BENCH_SECONDS", 3)?;
     let clients = env_u64("SSDBASE_BENCH_CLIENTS", 4)?;
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos();
-    let dir = std::env::temp_dir().join(format!("ssdbase_bench_sharing_{}_{nanos}", std::process::id()));
+    // Removed when dropped, on an error too.
+    let tmp = tempfile::Builder::new().prefix("ssdbase_bench_sharing_").tempdir()?;
+    let dir = tmp.path();
     let site = dir.join("site");
     std::fs::create_dir_all(&site)?;
     std::fs::write(
@@ -194,6 +195,5 @@ async fn run() -> Result<()> {
     println!("FIGURE uncached embed (compare PNG, 200): {fresh:.0} requests/s");
     println!("FIGURE static robots.txt, same server: {trivial:.0} requests/s");
     server.abort();
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -14,7 +14,6 @@ use ssdbase::api::{app_with, ApiConfig, Limits};
 use ssdbase::storage::{self, DynStorage, NewResult, NewSubmission};
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tower::ServiceExt;
@@ -91,8 +90,12 @@ fn unique(prefix: &str) -> String {
 }
 
 enum Cleanup {
-    Dir(PathBuf),
-    PgDatabase { admin_url: String, name: String },
+    /// Removed when dropped, on a panic too.
+    Dir(tempfile::TempDir),
+    PgDatabase {
+        admin_url: String,
+        name: String,
+    },
 }
 
 struct TestApp {
@@ -178,9 +181,8 @@ fn config() -> ApiConfig {
 
 impl TestApp {
     async fn sqlite() -> TestApp {
-        let dir = std::env::temp_dir().join(unique("ssdbase_api"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}", dir.join("test.db").display());
+        let dir = tempfile::Builder::new().prefix("ssdbase_api_").tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("test.db").display());
         let storage = ssdbase::open(&url).await.unwrap();
         TestApp { router: app_with(storage.clone(), &config()), storage, url, cleanup: Cleanup::Dir(dir) }
     }
@@ -213,9 +215,7 @@ impl TestApp {
         drop(self.router);
         drop(self.storage);
         match self.cleanup {
-            Cleanup::Dir(dir) => {
-                let _ = std::fs::remove_dir_all(dir);
-            }
+            Cleanup::Dir(dir) => drop(dir),
             Cleanup::PgDatabase { admin_url, name } => {
                 let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
                 sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))

@@ -168,9 +168,8 @@ fn restore_and_check(file: &Path, target: &str, before: &[Acked]) {
 
 #[test]
 fn sqlite_backup_under_load_restores_every_acknowledged_submission() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_backup_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_backup_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let source = format!("sqlite://{}", dir.join("live.db").display());
     let file = dir.join("live.backup.db");
     let before = backup_under_load(&source, &file);
@@ -191,7 +190,6 @@ fn sqlite_backup_under_load_restores_every_acknowledged_submission() {
         &format!("sqlite://{}", empty.display()),
     ]);
     assert!(out.status.success(), "{}", text(&out));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -220,14 +218,12 @@ fn postgres_backup_under_load_restores_every_acknowledged_submission() {
         admin(format!("CREATE DATABASE \"{db}\""));
     }
     let base = admin_url.rsplit_once('/').unwrap().0;
-    let dir = std::env::temp_dir().join(format!("ssdbase_pgbackup_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_pgbackup_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("live.pgdump");
     let before = backup_under_load(&format!("{base}/{live}"), &file);
     restore_and_check(&file, &format!("{base}/{restored}"), &before);
     for db in [&live, &restored] {
         admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

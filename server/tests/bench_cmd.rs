@@ -33,35 +33,31 @@ fn text(out: &Output) -> String {
 }
 
 /// An ext4 filesystem on a loop device, mounted on a temporary directory; unmounted,
-/// detached and deleted when dropped. `None` (with the reason printed) when this
-/// machine cannot make one.
+/// detached and deleted when dropped. `None` (saying so) when not root; as root, a loop
+/// device that cannot be made fails the test rather than being skipped.
 struct LoopExt4 {
-    dir: PathBuf,
-    image: PathBuf,
     device: String,
     mount: PathBuf,
+    /// Holds the image and the mount point; removed after `drop` detached the device.
+    _dir: tempfile::TempDir,
 }
 
 impl LoopExt4 {
     fn make(mib: u64) -> Option<LoopExt4> {
         let run = |cmd: &mut Command| cmd.output().ok().filter(|o| o.status.success());
         if !run(Command::new("id").arg("-u")).is_some_and(|o| o.stdout.starts_with(b"0\n")) {
-            println!("skipping the loop device: not root");
+            println!("not root: a plain directory instead of ext4 on a loop device");
             return None;
         }
-        let dir = std::env::temp_dir().join(format!("ssdbase-bench-loop-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let image = dir.join("disk.img");
+        let dir = tempdir("loop");
+        let image = dir.path().join("disk.img");
         std::fs::File::create(&image).unwrap().set_len(mib * 1024 * 1024).unwrap();
-        let Some(out) = run(Command::new("losetup").args(["-f", "--show"]).arg(&image)) else {
-            println!("skipping the loop device: losetup failed");
-            let _ = std::fs::remove_dir_all(&dir);
-            return None;
-        };
+        let out = run(Command::new("losetup").args(["-f", "--show"]).arg(&image))
+            .unwrap_or_else(|| panic!("losetup -f --show {}: failed as root", image.display()));
         let device = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        let mount = dir.join("mnt");
+        let mount = dir.path().join("mnt");
         std::fs::create_dir_all(&mount).unwrap();
-        let fs = LoopExt4 { dir, image, device, mount };
+        let fs = LoopExt4 { device, mount, _dir: dir };
         assert!(run(Command::new("mkfs.ext4").args(["-q", &fs.device])).is_some(), "mkfs.ext4 {}", fs.device);
         assert!(run(Command::new("mount").arg(&fs.device).arg(&fs.mount)).is_some(), "mount {}", fs.device);
         Some(fs)
@@ -72,8 +68,6 @@ impl Drop for LoopExt4 {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg(&self.mount).status();
         let _ = Command::new("losetup").args(["-d", &self.device]).status();
-        let _ = std::fs::remove_file(&self.image);
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -83,11 +77,11 @@ fn a_run_is_measured_probed_sent_and_shown_on_its_drives_page() {
     let plain = loop_fs.is_none().then(|| tempdir("plain"));
     let (target, filesystem) = match (&loop_fs, &plain) {
         (Some(fs), _) => (fs.mount.clone(), Some("ext4")),
-        (None, Some(dir)) => (dir.to_path_buf(), None),
+        (None, Some(dir)) => (dir.path().to_path_buf(), None),
         (None, None) => unreachable!("a plain directory without a loop device"),
     };
     let db_dir = tempdir("db");
-    let db = db_dir.join("bench.sqlite");
+    let db = db_dir.path().join("bench.sqlite");
     let (mut server, addr) = common::start_server(&format!("sqlite://{}", db.display()), &[], &[]);
 
     // What would be sent, as JSON: the result in the public format, the tags, the record.
@@ -176,7 +170,7 @@ fn bad_requests_are_refused_before_anything_runs() {
     let refused = |extra: &[&str], says: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
             .arg("bench")
-            .arg(dir.as_path())
+            .arg(dir.path())
             .args(extra)
             .output()
             .unwrap();
@@ -206,29 +200,12 @@ fn bad_requests_are_refused_before_anything_runs() {
         assert_eq!(body["result"]["family"], "fio-buffered", "never pooled with direct I/O");
         assert_eq!(body["runner"]["buffered"], true);
     }
-    assert_eq!(leftovers(&dir), Vec::<String>::new());
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
 
 /// A temporary directory, removed when dropped (also when an assertion failed).
-struct TempDir(PathBuf);
-
-impl std::ops::Deref for TempDir {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn tempdir(what: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("ssdbase-bench-{what}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    TempDir(dir)
+fn tempdir(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("ssdbase-bench-{what}-")).tempdir().unwrap()
 }
 
 /// Files in `dir` other than the filesystem's own.
@@ -246,7 +223,7 @@ fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
     let dir = tempdir("interrupted");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssdbase"))
         .arg("bench")
-        .arg(dir.as_path())
+        .arg(dir.path())
         .args(["--size", "16MiB", "--passes", "3", "--time", "5", "--interval", "0"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -256,7 +233,7 @@ fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
     // Interrupted while fio measures, with the test file in place.
     let measuring = lines.by_ref().map_while(Result::ok).find(|l| l.contains("pass 1 of 3"));
     assert!(measuring.is_some(), "no progress line before the end");
-    assert_eq!(leftovers(&dir).len(), 1, "the test file is there while measuring");
+    assert_eq!(leftovers(dir.path()).len(), 1, "the test file is there while measuring");
     let started = std::time::Instant::now();
     send_signal(child.id(), "INT");
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
@@ -264,8 +241,8 @@ fn ctrl_c_stops_fio_and_leaves_nothing_behind() {
     assert!(!status.success());
     assert!(started.elapsed() < std::time::Duration::from_secs(5), "stopped at once, not after the pass");
     assert!(rest.iter().any(|l| l.contains("cancelled")), "{rest:?}");
-    assert_eq!(leftovers(&dir), Vec::<String>::new(), "the test file is removed");
-    let fio_left = Command::new("pgrep").args(["-f", &dir.display().to_string()]).output().unwrap();
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new(), "the test file is removed");
+    let fio_left = Command::new("pgrep").args(["-f", &dir.path().display().to_string()]).output().unwrap();
     assert!(fio_left.stdout.is_empty(), "fio still runs: {}", String::from_utf8_lossy(&fio_left.stdout));
 }
 

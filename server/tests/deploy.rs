@@ -38,9 +38,8 @@ fn the_systemd_unit_passes_systemd_analyze_verify() {
     assert!(version.status.success());
     // Verify a copy whose ExecStart is the binary just built (verify checks that the
     // program exists), under the unit's own name.
-    let dir = std::env::temp_dir().join(format!("ssdbase_unit_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_unit_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let unit = read("ssdbase.service");
     assert!(unit.contains("ExecStart=/usr/local/bin/ssdbase serve"), "the unit's ExecStart changed");
     let copy = dir.join("ssdbase.service");
@@ -50,7 +49,6 @@ fn the_systemd_unit_passes_systemd_analyze_verify() {
     // Lines about other units on this machine (a container's own) are not ours.
     let ours: Vec<&str> = said.lines().filter(|l| l.contains("ssdbase")).collect();
     assert!(out.status.success() && ours.is_empty(), "systemd-analyze verify: {said}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -77,9 +75,8 @@ fn every_setting_in_the_deploy_files_is_a_serve_flag() {
 
 #[test]
 fn the_server_runs_with_the_units_environment_and_stops_on_sigterm() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_unitenv_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_unitenv_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     // The unit's settings, with paths and the port moved to this test's.
     let mut env: Vec<(String, String)> = unit_environment(&read("ssdbase.service"));
     for (k, v) in env.iter_mut() {
@@ -113,16 +110,10 @@ fn the_server_runs_with_the_units_environment_and_stops_on_sigterm() {
     // SIGTERM (systemd's stop): a clean exit, not a kill.
     let pid = child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(std::time::Instant::now() < deadline, "the server did not stop on SIGTERM");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = wait_timeout::ChildExt::wait_timeout(&mut child, std::time::Duration::from_secs(20))
+        .unwrap()
+        .expect("the server did not stop on SIGTERM within 20 s");
     assert!(status.success(), "exit after SIGTERM: {status}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -144,8 +135,8 @@ fn the_nginx_example_forwards_what_the_server_reads() {
     // When nginx is installed, its own check of the syntax (the certificates it names
     // do not exist here, so only a configuration whose one complaint is those passes).
     if Command::new("nginx").arg("-v").output().is_ok() {
-        let dir = std::env::temp_dir().join(format!("ssdbase_nginx_{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new().prefix("ssdbase_nginx_").tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
         let main = dir.join("nginx.conf");
         let site = conf
             .replace("/etc/ssl/certs/ssdbase.example.org.pem", "/dev/null")
@@ -162,7 +153,6 @@ fn the_nginx_example_forwards_what_the_server_reads() {
         let out = Command::new("nginx").arg("-t").arg("-c").arg(&main).output().unwrap();
         let said = String::from_utf8_lossy(&out.stderr).to_string();
         assert!(out.status.success() || said.contains("PEM") || said.contains("SSL"), "nginx -t: {said}");
-        let _ = std::fs::remove_dir_all(&dir);
     } else {
         eprintln!(
             "deploy: nginx not installed: its example was checked for its directives only, not by nginx -t"

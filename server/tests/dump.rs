@@ -170,20 +170,18 @@ fn round_trip(source: &str, target: &str, dir: &Path) {
     assert!(!out.status.success() && text(&out).contains("not empty"), "{}", text(&out));
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ssdbase_dump_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed with everything in it when dropped (on a panic too).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("ssdbase_dump_{name}_")).tempdir().unwrap()
 }
 
 #[test]
 fn sqlite_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() {
-    let dir = temp_dir("sqlite");
+    let tmp = temp_dir("sqlite");
+    let dir = tmp.path();
     let source = format!("sqlite://{}", dir.join("source.db").display());
     let target = format!("sqlite://{}", dir.join("target.db").display());
-    round_trip(&source, &target, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    round_trip(&source, &target, dir);
 }
 
 #[test]
@@ -208,12 +206,12 @@ fn postgres_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() 
         admin(format!("CREATE DATABASE \"{db}\""));
     }
     let base = admin_url.rsplit_once('/').unwrap().0;
-    let dir = temp_dir("postgres");
-    round_trip(&format!("{base}/{}", names[0]), &format!("{base}/{}", names[1]), &dir);
+    let tmp = temp_dir("postgres");
+    let dir = tmp.path();
+    round_trip(&format!("{base}/{}", names[0]), &format!("{base}/{}", names[1]), dir);
     for db in &names {
         admin(format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `serve --dump-dir DIR --dump-every-hours H`: a dump appears soon after start, is listed
@@ -223,7 +221,8 @@ fn postgres_dump_holds_only_public_data_and_imports_into_the_same_drive_pages() 
 /// served.
 #[test]
 fn served_dumps_are_regenerated_listed_downloaded_and_imported() {
-    let dir = temp_dir("served");
+    let tmp = temp_dir("served");
+    let dir = tmp.path();
     let db = format!("sqlite://{}", dir.join("served.db").display());
     let dumps = dir.join("dumps");
     // 0.0005 h = 1.8 s between dumps.
@@ -351,5 +350,4 @@ fn served_dumps_are_regenerated_listed_downloaded_and_imported() {
     assert_eq!(http(addr, "GET", "/api/v1/dumps/latest/manifest.json", &[], "").unwrap().status, 404);
     server.kill().unwrap();
     server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -126,9 +126,8 @@ fn run_kills(database_url: &str) -> Vec<Acked> {
 
 #[test]
 fn sigkill_of_sqlite_server_loses_no_acknowledged_submission() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_durability_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_durability_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let url = format!("sqlite://{}", dir.join("durable.db").display());
     let acked = run_kills(&url);
     let contents = tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -143,7 +142,6 @@ fn sigkill_of_sqlite_server_loses_no_acknowledged_submission() {
         }
     });
     check(&contents, &acked);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

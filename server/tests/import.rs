@@ -41,8 +41,8 @@ async fn with_chipset(
 
 #[tokio::test]
 async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_import_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::Builder::new().prefix("ssdbase_import_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let inputs = dir.join("inputs");
     std::fs::create_dir_all(inputs.join("more")).unwrap();
     let real = shared().join("corpus/real");
@@ -152,7 +152,6 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
     let out = import(&db, &[&inputs], &["--tags", "{not json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("--tags"), "{}", text(&out.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A drive the catalogue lacks, named only by `--tags`, gets its community drive through
@@ -160,9 +159,8 @@ async fn imports_files_sidecars_and_datasets_each_all_or_nothing() {
 /// lands on the same drive.
 #[tokio::test]
 async fn an_imported_file_of_a_new_drive_creates_it_once() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_import_new_drive_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_import_new_drive_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let p2 = shared().join(
         "corpus/real/cdm8/10__soerenmetje_CrystalDiskMark-Parser__8.0.2_x64_crucial_p2_x370_nvme_profile.txt",
     );
@@ -185,5 +183,4 @@ async fn an_imported_file_of_a_new_drive_creates_it_once() {
     assert_eq!(results.len(), 2, "both files on the drive");
     let how: Vec<_> = results.iter().map(|r| r.tags.drive.identified_by).collect();
     assert_eq!(how, [Some(bench::DriveMatch::Created), Some(bench::DriveMatch::Name)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,9 +15,8 @@ fn json_of(reply: &common::HttpReply) -> Value {
 
 #[test]
 fn queued_screenshots_survive_a_kill_and_are_read_and_published() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_ocr_queue_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_ocr_queue_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let url = format!("sqlite://{}", dir.join("ocr.db").display());
 
     // A server that reads nothing: the uploads only queue.
@@ -90,5 +89,4 @@ fn queued_screenshots_survive_a_kill_and_are_read_and_published() {
 
     server.kill().unwrap();
     server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

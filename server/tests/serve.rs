@@ -7,11 +7,10 @@ mod common;
 use common::http;
 use serde_json::{json, Value};
 
-fn temp_db(name: &str) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("ssdbase_serve_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}", dir.join("serve.db").display());
+/// A database URL in a fresh directory, which is removed when dropped (on a panic too).
+fn temp_db(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new().prefix(&format!("ssdbase_serve_{name}_")).tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("serve.db").display());
     (dir, url)
 }
 
@@ -27,7 +26,7 @@ const JSON: (&str, &str) = ("Content-Type", "application/json");
 
 #[test]
 fn admin_token_from_the_environment_and_submit_rate_from_the_command_line() {
-    let (dir, url) = temp_db("flags");
+    let (_dir, url) = temp_db("flags");
     let admin = "env-admin-secret";
     let (mut child, addr) =
         common::start_server(&url, &["--submit-rate", "2"], &[("SSDBASE_ADMIN_TOKEN", admin)]);
@@ -83,12 +82,11 @@ fn admin_token_from_the_environment_and_submit_rate_from_the_command_line() {
 
     child.kill().unwrap();
     child.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn trusted_proxies_from_the_environment_name_the_client() {
-    let (dir, url) = temp_db("proxy");
+    let (_dir, url) = temp_db("proxy");
     // A list in the environment: the loopback peer of this test is a trusted proxy.
     let (mut child, addr) = common::start_server(
         &url,
@@ -116,7 +114,6 @@ fn trusted_proxies_from_the_environment_name_the_client() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The value of the sample `line_start` (`name{labels}`) in a text exposition, 0 when absent.
@@ -128,7 +125,7 @@ fn sample(text: &str, line_start: &str) -> f64 {
 
 #[test]
 fn metrics_on_their_own_listener_count_requests_by_route_template() {
-    let (dir, url) = temp_db("metrics");
+    let (_dir, url) = temp_db("metrics");
     let (mut child, addr, log) = common::start_server_logged(
         &url,
         &["--metrics-listen", "127.0.0.1:0", "--submit-rate", "0", "--write-rate", "0", "--ocr-rate", "0"],
@@ -208,12 +205,11 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn json_logs_carry_the_request_id_that_the_answer_returns() {
-    let (dir, url) = temp_db("logs");
+    let (_dir, url) = temp_db("logs");
     let (mut child, addr, log) = common::start_server_logged(&url, &["--log-format", "json"], &[]);
     let fresh = http(addr, "GET", "/api/v1/health", &[], "").unwrap();
     let id = fresh.header("x-request-id").expect("x-request-id").to_string();
@@ -249,14 +245,13 @@ fn json_logs_carry_the_request_id_that_the_answer_returns() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A handler that panics is answered 500 with the JSON error body naming the request id,
 /// the panic is logged with its backtrace under that id, and the server goes on serving.
 #[test]
 fn a_panicking_handler_is_answered_logged_and_survived() {
-    let (dir, url) = temp_db("panic");
+    let (_dir, url) = temp_db("panic");
     let (mut child, addr, log) = common::start_server_logged(&url, &["--fault-injection"], &[]);
     let r = http(addr, "GET", "/_fault/panic", &[], "").unwrap();
     assert_eq!(r.status, 500, "{}", r.body);
@@ -280,5 +275,4 @@ fn a_panicking_handler_is_answered_logged_and_survived() {
     assert!(logged.contains("backtrace="), "logged with its backtrace:\n{logged}");
     child.kill().unwrap();
     child.wait().unwrap();
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -5,31 +5,24 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use ssdbase::api::{app_with, ApiConfig};
-use std::path::PathBuf;
 use tower::ServiceExt;
 
 const INDEX: &str = "<!DOCTYPE html><html><body>SSDBase site index</body></html>";
 
 struct Site {
-    dir: PathBuf,
+    /// Removed when dropped, on a panic too.
+    dir: tempfile::TempDir,
     router: Router,
 }
 
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 async fn site() -> Site {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    let dir = std::env::temp_dir().join(format!("ssdbase_site_{}_{nanos}", std::process::id()));
-    let dist = dir.join("dist");
+    let dir = tempfile::Builder::new().prefix("ssdbase_site_").tempdir().unwrap();
+    let dist = dir.path().join("dist");
     std::fs::create_dir_all(&dist).unwrap();
     std::fs::write(dist.join("index.html"), INDEX).unwrap();
     // Big and repetitive, like a wasm file: worth compressing.
     std::fs::write(dist.join("app-0123456789abcdef.js"), "export const x = 1;\n".repeat(2000)).unwrap();
-    let storage = ssdbase::open(&format!("sqlite://{}", dir.join("site.db").display())).await.unwrap();
+    let storage = ssdbase::open(&format!("sqlite://{}", dir.path().join("site.db").display())).await.unwrap();
     let config = ApiConfig { site: Some(dist), ..ApiConfig::default() };
     Site { router: app_with(storage, &config), dir }
 }
@@ -86,8 +79,8 @@ async fn assets_are_gzipped_and_cached_for_good() {
     assert!(gz.len() < plain.len() / 10, "{} bytes gzipped", gz.len());
     // Precompressed by the build: that file is sent as it is, with the asset's type.
     let precompressed = b"\x1f\x8b precompressed by the build".to_vec();
-    std::fs::write(s.dir.join("dist/app-0123456789abcdef_bg.wasm"), b"\0asm plain").unwrap();
-    std::fs::write(s.dir.join("dist/app-0123456789abcdef_bg.wasm.gz"), &precompressed).unwrap();
+    std::fs::write(s.dir.path().join("dist/app-0123456789abcdef_bg.wasm"), b"\0asm plain").unwrap();
+    std::fs::write(s.dir.path().join("dist/app-0123456789abcdef_bg.wasm.gz"), &precompressed).unwrap();
     let (status, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", true).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[header::CONTENT_ENCODING], "gzip");

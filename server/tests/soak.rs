@@ -154,14 +154,15 @@ struct Slot {
     name: &'static str,
     db: usize,
     url: String,
+    /// Where its open data dumps go: in the soak test's temporary directory.
+    dumps: PathBuf,
     state: Mutex<SlotState>,
 }
 
 impl Slot {
     fn start(&self) {
         // The open data dump is regenerated every 3 minutes under the load as well.
-        let dumps =
-            std::env::temp_dir().join(format!("ssdbase_soak_dumps_{}_{}", std::process::id(), self.name));
+        let dumps = &self.dumps;
         let (child, addr, log) = common::start_server_logged(
             &self.url,
             &[
@@ -1247,9 +1248,9 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
     pg_admin(&admin_url, &format!("DROP DATABASE IF EXISTS \"{pg_name}\" WITH (FORCE)"));
     pg_admin(&admin_url, &format!("CREATE DATABASE \"{pg_name}\""));
     let pg_url = format!("{}/{pg_name}", admin_url.rsplit_once('/').unwrap().0);
-    let dir: PathBuf = std::env::temp_dir().join(format!("ssdbase_soak_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when dropped, on a panic too.
+    let tmp = tempfile::Builder::new().prefix("ssdbase_soak_").tempdir().unwrap();
+    let dir: PathBuf = tmp.path().to_path_buf();
     let sqlite_url = format!("sqlite://{}", dir.join("soak.db").display());
 
     let files = corpus_files();
@@ -1258,8 +1259,10 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
         .into_iter()
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect();
-    let slot =
-        |name, db, url: &str| Arc::new(Slot { name, db, url: url.to_string(), state: Mutex::default() });
+    let slot = |name, db, url: &str| {
+        let dumps = dir.join(format!("dumps-{name}"));
+        Arc::new(Slot { name, db, url: url.to_string(), dumps, state: Mutex::default() })
+    };
     let slots = vec![
         slot("postgres-a", PG, &pg_url),
         slot("postgres-b", PG, &pg_url),
@@ -1497,7 +1500,6 @@ fn soak_two_postgres_servers_and_one_sqlite_server_under_mixed_load() {
         s.kill();
     }
     pg_admin(&admin_url, &format!("DROP DATABASE IF EXISTS \"{pg_name}\" WITH (FORCE)"));
-    let _ = std::fs::remove_dir_all(&dir);
 
     assert!(checked >= 10, "too few acknowledged submissions to mean anything: {checked}");
     assert_eq!(errors_outside, 0, "errors outside kills (see the report above)");

@@ -32,9 +32,8 @@ fn submission(n: usize, result: &bench::BenchResult) -> NewSubmission {
 
 #[tokio::test]
 async fn committed_pages_reach_the_database_file_while_the_server_runs() {
-    let dir = std::env::temp_dir().join(format!("ssdbase_wal_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_wal_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("wal.sqlite");
     let storage = ssdbase::open(&format!("sqlite://{}", file.display())).await.unwrap();
     let size = || std::fs::metadata(&file).unwrap().len();
@@ -57,5 +56,4 @@ async fn committed_pages_reach_the_database_file_while_the_server_runs() {
         size()
     );
     drop(storage);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,9 +28,9 @@ pub fn ensure_schemathesis() -> Result<()> {
 /// PostgreSQL server that `postgres_url` (the test role's database) is on.
 pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
     ensure_schemathesis()?;
-    let dir = std::env::temp_dir().join(format!("ssdbase_api_contract_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)?;
+    // Removed when dropped, when the contract fails too.
+    let tmp = tempfile::Builder::new().prefix("ssdbase_api_contract_").tempdir()?;
+    let dir = tmp.path();
     let database = "ssdbase_api_contract";
     let base = postgres_url.rsplit_once('/').context("a PostgreSQL URL ends in /DATABASE")?.0;
     for sql in
@@ -53,7 +53,7 @@ pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
             .arg(&config)
             .args(["run", &format!("{api}/openapi.json"), "--url", &api, "--no-color"])
             // Its cache (`.schemathesis/`) goes with the run's other files, not the checkout.
-            .current_dir(&dir)
+            .current_dir(dir)
             .env("SSDBASE_CONTRACT_ADMIN_TOKEN", ADMIN_TOKEN)
             .output()
             .context("running schemathesis")?;
@@ -69,7 +69,6 @@ pub fn run(binary: &Path, postgres_url: &str) -> Result<()> {
             println!("xtask: API contract on {name}: {}", line.trim());
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
 

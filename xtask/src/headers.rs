@@ -47,9 +47,9 @@ fn pages() -> Vec<(String, bool)> {
 /// Runs drHEADer on every page kind of `binary` serving `site` on a new SQLite file.
 pub fn run(binary: &Path, site: &Path) -> Result<()> {
     ensure_drheader()?;
-    let dir = std::env::temp_dir().join(format!("ssdbase_headers_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)?;
+    // Removed when dropped, on an error too.
+    let tmp = tempfile::Builder::new().prefix("ssdbase_headers_").tempdir()?;
+    let dir = tmp.path();
     let args = [
         "--database-url".to_string(),
         format!("sqlite://{}", dir.join("headers.db").display()),
@@ -64,7 +64,6 @@ pub fn run(binary: &Path, site: &Path) -> Result<()> {
     let outcome = check_pages(&format!("http://{addr}"));
     let _ = server.kill();
     let _ = server.wait();
-    let _ = std::fs::remove_dir_all(&dir);
     outcome
 }
 

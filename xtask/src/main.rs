@@ -1,7 +1,7 @@
 //! Project automation, in Rust rather than shell (see matklad's cargo-xtask).
 //!
 //!   cargo xtask run    build SSDBase and start the server with the demo data
-//!   cargo xtask test   install what the tests need, then run every test
+//!   cargo xtask test [--skip-root-tests]   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
@@ -29,7 +29,7 @@ use provision::{ocr_prerequisites, postgres_for_tests, setup_for_tests};
 use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
+    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
                      soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -48,7 +48,7 @@ fn dispatch() -> Result<()> {
     env::set_current_dir(&root)?;
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
-        Some("test") => test(),
+        Some("test") => test(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         Some("site-post-build") => site_post_build(),
         Some("bench-ocr") => bench_ocr(&args[1..]),
@@ -97,9 +97,15 @@ fn run(extra: &[String]) -> Result<()> {
     status(Command::new(&bin).arg("serve").arg("--site").arg(site))
 }
 
-/// Everything the README promises: host tests of the whole workspace, the bench crate
-/// built and tested as WebAssembly, formatting and lints.
-fn test() -> Result<()> {
+/// Everything the README promises: host tests of the whole workspace (with the tests that
+/// need root, see [`tests_needing_root`]), the bench crate built and tested as
+/// WebAssembly, formatting and lints.
+fn test(args: &[String]) -> Result<()> {
+    let skip_root_tests = match args {
+        [] => false,
+        [flag] if flag == "--skip-root-tests" => true,
+        _ => bail!(USAGE),
+    };
     let env = setup_for_tests()?;
     cargo(&["fmt", "--all", "--", "--check"]).context("code is not formatted: run `cargo fmt --all`")?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
@@ -111,6 +117,7 @@ fn test() -> Result<()> {
             .args(["test", "--workspace", "--all-targets", "--exclude", "e2e"])
             .env("SSDBASE_TEST_POSTGRES_URL", &env.postgres_url),
     )?;
+    let root_tests = tests_needing_root()?;
     // The API from outside, on the binary the host tests built.
     contract::run(&target_dir().join("debug").join("ssdbase"), &env.postgres_url)?;
     // The security headers of every page kind, by a third-party checker.
@@ -124,8 +131,83 @@ fn test() -> Result<()> {
     cmd.args(["test", "-p", "bench", "--target", "wasm32-unknown-unknown", "--test", "wasm"])
         .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER", runner);
     status(&mut cmd)?;
-    println!("\nxtask test: all tests passed (host and wasm32)");
+    match root_tests {
+        RootTests::Passed(n) => {
+            println!("\nxtask test: all tests passed (host and wasm32, with the {n} that need root)");
+        }
+        RootTests::NotRun(names) if skip_root_tests => {
+            println!(
+                "\nxtask test: all tests passed (host and wasm32) except {} that need root and were \
+                 skipped (--skip-root-tests):\n  {}",
+                names.len(),
+                names.join("\n  ")
+            );
+        }
+        RootTests::NotRun(names) => bail!(
+            "every other test passed, but {} tests need root (loop devices, mounts, block-I/O control \
+             groups) and did not run, since this is not root:\n  {}\n\
+             Run `cargo xtask test` as root, or `cargo xtask test --skip-root-tests` to skip them knowingly.",
+            names.len(),
+            names.join("\n  ")
+        ),
+    }
     Ok(())
+}
+
+/// Whether the tests that need root ran.
+enum RootTests {
+    /// They ran and passed (this many).
+    Passed(usize),
+    /// Not root: their names, `crate-target: module::test`.
+    NotRun(Vec<String>),
+}
+
+/// The host tests marked `#[ignore = "needs root: ..."]` (loop devices, mounts, control
+/// groups; the only use of `#[ignore]` in this workspace): run as root, else listed, so
+/// that a run without root never passes them silently. After the workspace test run,
+/// which built their binaries.
+fn tests_needing_root() -> Result<RootTests> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let args = ["test", "--workspace", "--exclude", "e2e", "--tests", "--", "--ignored"];
+    if provision::is_root() {
+        // Only the ignored tests, one at a time: they measure the machine's disks.
+        status(Command::new(&cargo).args(args).args(["--test-threads", "1"]))?;
+        let n = ignored_tests(&cargo, &args)?.len();
+        return Ok(RootTests::Passed(n));
+    }
+    Ok(RootTests::NotRun(ignored_tests(&cargo, &args)?))
+}
+
+/// The tests that `cargo <args> --list` names, each after its test binary's source file
+/// (`tests/device.rs: a_mounted_device_is_refused`).
+fn ignored_tests(cargo: &str, args: &[&str]) -> Result<Vec<String>> {
+    // Cargo says on stderr which binary runs next ("Running tests/device.rs (target/...)"),
+    // the binary lists its tests on stdout: one pipe for both keeps them in order.
+    let (mut reader, writer) = std::io::pipe()?;
+    let mut cmd = Command::new(cargo);
+    cmd.args(args).args(["--list", "--format", "terse"]).stdout(writer.try_clone()?).stderr(writer);
+    let mut child = cmd.spawn().with_context(|| format!("could not start {cargo}"))?;
+    drop(cmd);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut text)?;
+    if !child.wait()?.success() {
+        bail!("listing the tests that need root failed:\n{text}");
+    }
+    Ok(listed_tests(&text))
+}
+
+/// The tests in cargo's `--list --format terse` output, each after its binary's source.
+fn listed_tests(text: &str) -> Vec<String> {
+    let mut binary = "";
+    let mut names = Vec::new();
+    for line in text.lines() {
+        if let Some(running) = line.trim_start().strip_prefix("Running ") {
+            binary = running.split(" (").next().unwrap_or(running);
+        } else if let Some(test) = line.strip_suffix(": test") {
+            names.push(format!("{binary}: {test}"));
+        }
+    }
+    names
 }
 
 /// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the checkout.
@@ -308,4 +390,28 @@ fn ensure(cmd: &mut Command) -> Result<()> {
         bail!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn listed_tests_are_named_after_their_binary() {
+        let text = "   Compiling runner v0.1.0 (/w/crates/runner)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 18.05s
+     Running unittests src/lib.rs (target/debug/deps/probe-d9366b0bc04c2db2)
+     Running tests/machine.rs (target/debug/deps/machine-006ab8282cfbf853)
+a_loop_device_holding_ext4: test
+     Running tests/device.rs (target/debug/deps/device-30a253cbaeaef687)
+a_mounted_device_is_refused: test
+an_unmounted_device_is_measured_only_when_destructive: test
+";
+        assert_eq!(
+            super::listed_tests(text),
+            [
+                "tests/machine.rs: a_loop_device_holding_ext4",
+                "tests/device.rs: a_mounted_device_is_refused",
+                "tests/device.rs: an_unmounted_device_is_measured_only_when_destructive",
+            ]
+        );
+    }
 }

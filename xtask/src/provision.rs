@@ -285,7 +285,7 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     apt(&args)
 }
 
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
 }
 

@@ -4,7 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use wait_timeout::ChildExt;
 
 /// How long an external program may take: identify commands answer in well under a
 /// second, a drive that hangs them must not hang the benchmark.
@@ -58,14 +59,8 @@ impl Tools for RealTools {
     }
 
     fn block_size(&self, path: &Path) -> Option<u64> {
-        use std::os::unix::ffi::OsStrExt;
-        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-        // SAFETY: statvfs writes only into the zeroed struct it is given; the path is a
-        // valid NUL-terminated string that outlives the call.
-        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-        let rc = unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) };
-        #[allow(clippy::unnecessary_cast)] // f_bsize is not u64 on every target
-        (rc == 0 && stat.f_bsize > 0).then_some(stat.f_bsize as u64)
+        let stat = rustix::fs::statvfs(path).ok()?;
+        (stat.f_bsize > 0).then_some(stat.f_bsize)
     }
 }
 
@@ -100,18 +95,14 @@ fn run(
         let _ = stdout.take(MAX_OUTPUT).read_to_end(&mut out);
         out
     });
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(ToolError::TimedOut { program, seconds: TIMEOUT.as_secs() });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(failed(e.to_string())),
+    let status = match child.wait_timeout(TIMEOUT) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ToolError::TimedOut { program, seconds: TIMEOUT.as_secs() });
         }
+        Err(e) => return Err(failed(e.to_string())),
     };
     let out = reader.join().map_err(|_| failed("reading its output failed".into()))?;
     if need_success && !status.success() {

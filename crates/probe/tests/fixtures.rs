@@ -370,33 +370,28 @@ fn sd_card_on_a_pci_card_reader() {
     assert_no_serial(&found, &["0x9f3c2a81", "9f3c2a81"]);
 }
 
-/// A scratch directory removed when dropped.
-struct Scratch(PathBuf);
+/// A scratch directory removed when dropped (on a panic too).
+struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("probe-test-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+        Scratch(tempfile::Builder::new().prefix(&format!("probe-test-{name}-")).tempdir().unwrap())
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
     }
 
     fn file(&self, path: &str, bytes: &[u8]) {
-        let path = self.0.join(path);
+        let path = self.path().join(path);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, bytes).unwrap();
     }
 
     fn link(&self, path: &str, target: &str) {
-        let path = self.0.join(path);
+        let path = self.path().join(path);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(target, path).unwrap();
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
     }
 }
 
@@ -413,8 +408,8 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
     tree.file(&format!("{dir}/virtio1/block/vda/queue/rotational"), b"1\n");
     tree.link("sys/class/block/vda", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda");
     tree.file("proc/self/mountinfo", b"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard\n");
-    let tools = FixtureTools::new(tree.0.join("no-tools"));
-    let found = probe_at(&tree.0, Path::new("/var/tmp"), &tools);
+    let tools = FixtureTools::new(tree.path().join("no-tools"));
+    let found = probe_at(tree.path(), Path::new("/var/tmp"), &tools);
     let tags = found.tags();
     assert_eq!(tags.platform.filesystem.as_deref(), Some("ext4"));
     assert_eq!(found.block_device.as_ref().map(|b| b.value.as_str()), Some("vda"));
@@ -439,7 +434,7 @@ fn a_tree_with_most_files_missing_probes_and_says_what_it_lacks() {
 
     // An empty root: nothing at all, still no error.
     let empty = Scratch::new("empty");
-    let found = probe_at(&empty.0, Path::new("/"), &tools);
+    let found = probe_at(empty.path(), Path::new("/"), &tools);
     assert!(found.drives.is_empty());
     assert!(found.notes.iter().any(|n| n.contains("mountinfo not readable")));
     assert!(!found.report().is_empty());
@@ -464,8 +459,8 @@ fn an_nvme_namespace_under_a_multipath_subsystem() {
     tree.file(&format!("{subsystem}/nvme0n1/dev"), b"259:0\n");
     tree.file(&format!("{subsystem}/nvme0n1/size"), b"500118192\n");
     tree.link("sys/class/block/nvme0n1", "../../devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1");
-    let tools = FixtureTools::new(tree.0.join("no-tools"));
-    let found = probe_at(&tree.0, Path::new("/dev/nvme0n1"), &tools);
+    let tools = FixtureTools::new(tree.path().join("no-tools"));
+    let found = probe_at(tree.path(), Path::new("/dev/nvme0n1"), &tools);
     let tags = found.tags();
     assert_eq!(found.drives[0].transport.value, Transport::Nvme);
     assert_eq!(tags.drive.model.as_deref(), Some("WDC PC SN730 SDBQNTY-256G-1001"));
@@ -498,8 +493,8 @@ fn an_sd_card_on_a_platform_sd_host() {
     );
     tree.file("sys/firmware/devicetree/base/model", b"Raspberry Pi 5 Model B Rev 1.0\0");
     tree.file("proc/self/mountinfo", b"27 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n");
-    let tools = FixtureTools::new(tree.0.join("no-tools"));
-    let found = probe_at(&tree.0, Path::new("/home/pi"), &tools);
+    let tools = FixtureTools::new(tree.path().join("no-tools"));
+    let found = probe_at(tree.path(), Path::new("/home/pi"), &tools);
     let tags = found.tags();
     assert_eq!(tags.drive.model.as_deref(), Some("SL32G"));
     assert_eq!(tags.drive.vendor.as_deref(), Some("SanDisk"));
@@ -561,8 +556,8 @@ fn garbage_in_every_file_does_not_panic() {
     let tools_dir = Scratch::new("garbage-tools");
     tools_dir.file("smartctl-sda.json", b"{\"model_name\": 12, \"user_capacity\": {\"bytes\": -1}}");
     tools_dir.file("block_size", b"99999999999999999999");
-    let tools = FixtureTools::new(tools_dir.0.clone());
-    let found = probe_at(&tree.0, Path::new("/srv"), &tools);
+    let tools = FixtureTools::new(tools_dir.path().to_path_buf());
+    let found = probe_at(tree.path(), Path::new("/srv"), &tools);
     let tags = found.tags();
     assert_eq!(found.drives.len(), 1);
     assert_eq!(tags.drive.model, None);
@@ -579,10 +574,10 @@ fn garbage_in_every_file_does_not_panic() {
     let _ = found.report();
     let _ = serde_json::to_string(&found).unwrap();
 
-    let crossed = probe_at(&tree.0, Path::new("/dev/md8"), &tools);
+    let crossed = probe_at(tree.path(), Path::new("/dev/md8"), &tools);
     assert!(crossed.drives.is_empty());
 
-    let looped = probe_at(&tree.0, Path::new("/dev/loopy"), &tools);
+    let looped = probe_at(tree.path(), Path::new("/dev/loopy"), &tools);
     assert!(looped.drives.is_empty());
     assert!(looped.notes.iter().any(|n| n.contains("loopy")), "{:?}", looped.notes);
 }

@@ -110,8 +110,8 @@ fn main() {
         println!("runner benchmark: run it with `cargo bench -p runner --bench accuracy`");
         return;
     }
-    let dir = common::Scratch::new("accuracy");
-    compare_on(&dir.path, "plain directory (ext4 on virtio)");
+    let dir = common::scratch("accuracy");
+    compare_on(dir.path(), "plain directory (ext4 on virtio)");
     if common::is_root() {
         let fs_ = common::LoopFs::new(160);
         compare_on(&fs_.mount_point, "ext4 on a loop device");

@@ -23,8 +23,8 @@ fn main() {
         println!("runner benchmark: run it with `cargo bench -p runner --bench overhead`");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("runner-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = common::scratch("bench");
+    let dir = scratch.path().to_path_buf();
     let profile: runner::Profile = "kdiskmark".parse().unwrap();
     let mut plan = runner::Plan::new(runner::Target::Dir(dir.clone()), profile);
     plan.size_bytes = 16 << 20;
@@ -56,7 +56,6 @@ fn main() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     let (r, f) = (median(through_runner.clone()), median(fio_alone.clone()));
     println!(
         "profile {} (8 fio runs + layout), 16 MiB, 1 pass of at most 1 s, no interval; {ROUNDS} rounds",

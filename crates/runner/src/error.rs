@@ -72,10 +72,11 @@ impl RunError {
     /// An I/O error at `path`, sorted into the errors a person can act on.
     pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> RunError {
         let path = path.into();
-        match source.raw_os_error() {
-            Some(libc::EACCES | libc::EPERM) => RunError::NoPermission { path, source },
-            Some(libc::EROFS) => RunError::ReadOnly(path),
-            Some(libc::ENOENT) => RunError::NotFound(path),
+        use rustix::io::Errno;
+        match Errno::from_io_error(&source) {
+            Some(Errno::ACCESS | Errno::PERM) => RunError::NoPermission { path, source },
+            Some(Errno::ROFS) => RunError::ReadOnly(path),
+            Some(Errno::NOENT) => RunError::NotFound(path),
             _ => RunError::Io { path, source },
         }
     }

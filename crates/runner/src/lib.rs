@@ -409,7 +409,9 @@ impl<'a> Runner<'a> {
                 path: self.filename.to_path_buf(),
             });
         }
-        if errno == i64::from(libc::ENOSPC) || finished.stderr.contains("No space left on device") {
+        if errno == i64::from(rustix::io::Errno::NOSPC.raw_os_error())
+            || finished.stderr.contains("No space left on device")
+        {
             return Err(RunError::DiskFull {
                 test: name.to_string(),
                 path: self.filename.to_path_buf(),

@@ -2,10 +2,11 @@
 //! written, and the test file that is removed whatever happens.
 
 use crate::error::RunError;
+use rustix::fs::{AtFlags, Mode, OFlags, StatVfsMountFlags};
+use rustix::io::Errno;
 use std::ffi::CString;
 use std::fs;
-use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -56,26 +57,18 @@ pub(crate) fn check_dir(dir: &Path, size_bytes: u64, buffered: bool) -> Result<(
     }
     let c = cstring(dir)?;
 
-    // SAFETY: a valid NUL-terminated path and a zeroed out-structure of the right type.
-    let mut vfs: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut vfs) } != 0 {
-        return Err(RunError::io(dir, io::Error::last_os_error()));
-    }
+    let vfs = rustix::fs::statvfs(c.as_c_str()).map_err(|e| RunError::io(dir, e.into()))?;
     // A read-only mount, bind mounts included (the flag is the mount's, not the device's).
-    if vfs.f_flag & libc::ST_RDONLY != 0 {
+    if vfs.f_flag.contains(StatVfsMountFlags::RDONLY) {
         return Err(RunError::ReadOnly(dir.to_path_buf()));
     }
-    let available = (vfs.f_bavail as u64).saturating_mul(vfs.f_frsize as u64);
+    let available = vfs.f_bavail.saturating_mul(vfs.f_frsize);
     let needed = size_bytes + HEADROOM;
     if available < needed {
         return Err(RunError::NoRoom { path: dir.to_path_buf(), available, needed });
     }
 
-    // SAFETY: as above.
-    let mut sfs: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statfs(c.as_ptr(), &mut sfs) } != 0 {
-        return Err(RunError::io(dir, io::Error::last_os_error()));
-    }
+    let sfs = rustix::fs::statfs(c.as_c_str()).map_err(|e| RunError::io(dir, e.into()))?;
     #[allow(clippy::unnecessary_cast, reason = "f_type's width differs between architectures")]
     let fs_type = match sfs.f_type as i64 {
         TMPFS_MAGIC => Some("tmpfs"),
@@ -93,13 +86,13 @@ pub(crate) fn check_dir(dir: &Path, size_bytes: u64, buffered: bool) -> Result<(
     let mut options = fs::OpenOptions::new();
     options.write(true).create_new(true);
     if !buffered {
-        options.custom_flags(libc::O_DIRECT);
+        options.custom_flags(o_flags(OFlags::DIRECT));
     }
     let opened = options.open(&probe);
     let _ = fs::remove_file(&probe);
     match opened {
         Ok(_) => Ok(()),
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+        Err(e) if e.raw_os_error() == Some(Errno::INVAL.raw_os_error()) => {
             Err(RunError::NoDirectIo { path: dir.to_path_buf(), source: e })
         }
         Err(e) => Err(RunError::io(dir, e)),
@@ -191,36 +184,41 @@ pub(crate) fn check_device(
 
     // The kernel's own word: an exclusive open fails with EBUSY while anything (a
     // filesystem, device mapper, md, swap) claims the device.
-    let mut flags = libc::O_EXCL;
+    let mut flags = OFlags::EXCL;
     if !buffered {
-        flags |= libc::O_DIRECT;
+        flags |= OFlags::DIRECT;
     }
-    match fs::OpenOptions::new().read(true).custom_flags(flags).open(device) {
+    match fs::OpenOptions::new().read(true).custom_flags(o_flags(flags)).open(device) {
         Ok(_) => Ok(()),
-        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => Err(RunError::InUse {
+        Err(e) if e.raw_os_error() == Some(Errno::BUSY.raw_os_error()) => Err(RunError::InUse {
             device: device.to_path_buf(),
             holder: "the kernel (an exclusive open was refused: mounted, swap, or part of a volume)".into(),
         }),
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+        Err(e) if e.raw_os_error() == Some(Errno::INVAL.raw_os_error()) => {
             Err(RunError::NoDirectIo { path: device.to_path_buf(), source: e })
         }
         Err(e) => Err(RunError::io(device, e)),
     }
 }
 
+/// Open flags as `OpenOptionsExt::custom_flags` takes them.
+fn o_flags(flags: OFlags) -> i32 {
+    flags.bits() as i32
+}
+
 fn major(dev: u64) -> u64 {
-    libc::major(dev) as u64
+    u64::from(rustix::fs::major(dev))
 }
 
 fn minor(dev: u64) -> u64 {
-    libc::minor(dev) as u64
+    u64::from(rustix::fs::minor(dev))
 }
 
 /// `/sys/.../dev`: `8:1`.
 fn read_dev(path: &Path) -> Option<u64> {
     let text = fs::read_to_string(path).ok()?;
     let (ma, mi) = text.trim().split_once(':')?;
-    Some(libc::makedev(ma.parse().ok()?, mi.parse().ok()?))
+    Some(rustix::fs::makedev(ma.parse().ok()?, mi.parse().ok()?))
 }
 
 pub(crate) struct Mount {
@@ -242,7 +240,7 @@ pub(crate) fn parse_mountinfo(text: &str) -> Vec<Mount> {
         let (Ok(ma), Ok(mi)) = (ma.parse(), mi.parse()) else { continue };
         let source = right.split(' ').nth(1).unwrap_or("");
         mounts.push(Mount {
-            dev: libc::makedev(ma, mi),
+            dev: rustix::fs::makedev(ma, mi),
             mount_point: unescape_octal(point),
             source: unescape_octal(source),
         });
@@ -291,28 +289,23 @@ impl TestFile {
         // KDiskMark: `kdiskmark-XXXXXX.tmp` (helper.cpp:185).
         let name = format!("ssdbase-bench-{}-{nanos:08x}.tmp", std::process::id());
         let c_dir = cstring(dir)?;
-        // SAFETY: a valid path; the returned descriptor is owned below.
-        let fd = unsafe { libc::open(c_dir.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
-        if fd < 0 {
-            return Err(RunError::io(dir, io::Error::last_os_error()));
-        }
-        // SAFETY: `fd` is a fresh descriptor nobody else owns.
-        let dir_fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let dir_fd = rustix::fs::open(
+            c_dir.as_c_str(),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| RunError::io(dir, e.into()))?;
         let c_name = CString::new(name.clone()).expect("no NUL in a generated name");
-        // SAFETY: a directory descriptor and a valid name.
-        let file = unsafe {
-            libc::openat(
-                dir_fd.as_raw_fd(),
-                c_name.as_ptr(),
-                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
-                0o600,
+        // Closed at once: fio opens the file by name.
+        drop(
+            rustix::fs::openat(
+                &dir_fd,
+                c_name.as_c_str(),
+                OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC,
+                Mode::from_raw_mode(0o600),
             )
-        };
-        if file < 0 {
-            return Err(RunError::io(dir, io::Error::last_os_error()));
-        }
-        // SAFETY: `file` is ours; closing it at once (fio opens the file by name).
-        drop(unsafe { OwnedFd::from_raw_fd(file) });
+            .map_err(|e| RunError::io(dir, e.into()))?,
+        );
         Ok(TestFile {
             dir: dir_fd,
             dir_path: dir.to_path_buf(),
@@ -330,10 +323,7 @@ impl TestFile {
 
 impl Drop for TestFile {
     fn drop(&mut self) {
-        // SAFETY: the directory descriptor is open for the guard's life.
-        unsafe {
-            libc::unlinkat(self.dir.as_raw_fd(), self.name.as_ptr(), 0);
-        }
+        let _ = rustix::fs::unlinkat(&self.dir, self.name.as_c_str(), AtFlags::empty());
         // fio makes the directories of a `filename` that do not exist: if the directory
         // was deleted during the run, fio may have made one in its place, perhaps with a
         // test file of our unique name in it. The file is ours whatever the directory;
@@ -384,7 +374,7 @@ mod tests {
                     37 35 0:45 / /sys rw shared:7 - sysfs sysfs rw\n";
         let mounts = parse_mountinfo(text);
         assert_eq!(mounts.len(), 2);
-        assert_eq!(mounts[0].dev, libc::makedev(98, 0));
+        assert_eq!(mounts[0].dev, rustix::fs::makedev(98, 0));
         assert_eq!(mounts[0].mount_point, "/mnt two");
         assert_eq!(mounts[0].source, "/dev/root");
         assert_eq!(mounts[1].source, "sysfs");

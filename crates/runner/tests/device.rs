@@ -11,8 +11,9 @@ fn demo() -> Profile {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn an_unmounted_device_is_measured_only_when_destructive() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let dev = common::LoopDevice::new(64);
     let mut plan = common::quick_plan(Target::Device(dev.device.clone()), demo());
@@ -34,8 +35,9 @@ fn an_unmounted_device_is_measured_only_when_destructive() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_mounted_device_is_refused() {
-    require_root!();
+    common::needs_root();
     let fs_ = common::LoopFs::new(32);
     let mut plan = common::quick_plan(Target::Device(fs_.device.device.clone()), demo());
     plan.destructive = true;
@@ -48,10 +50,11 @@ fn a_mounted_device_is_refused() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_device_with_a_mounted_partition_is_refused() {
-    require_root!();
-    let scratch = common::Scratch::new("parted");
-    let image = scratch.path.join("image");
+    common::needs_root();
+    let scratch = common::scratch("parted");
+    let image = scratch.path().join("image");
     // A 64 MiB image with an MBR: one Linux partition from sector 2048 to the end.
     let mut file = std::fs::File::create(&image).unwrap();
     file.set_len(64 << 20).unwrap();
@@ -74,7 +77,7 @@ fn a_device_with_a_mounted_partition_is_refused() {
         );
         return;
     }
-    let mount_point = scratch.path.join("mnt");
+    let mount_point = scratch.path().join("mnt");
     std::fs::create_dir(&mount_point).unwrap();
     let outcome = std::panic::catch_unwind(|| {
         common::sh("mkfs.ext4", &["-q", &partition]);

@@ -4,7 +4,6 @@ mod common;
 
 use runner::{Phase, Profile, RunError, Target};
 use std::fs;
-use std::os::unix::io::AsRawFd;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
@@ -35,23 +34,23 @@ fn fio_missing_child() {
     if std::env::var_os("RUNNER_TEST_CHILD").is_none() {
         return;
     }
-    let dir = common::Scratch::new("nofio");
-    let plan = common::quick_plan(Target::Dir(dir.path.clone()), kdm_real());
+    let dir = common::scratch("nofio");
+    let plan = common::quick_plan(Target::Dir(dir.path().to_path_buf()), kdm_real());
     let err = runner::check(&plan).unwrap_err();
     assert!(matches!(err, RunError::FioMissing), "{err}");
     let message = err.to_string();
     assert!(message.contains("fio") && message.contains("Debian package `fio`"), "{message}");
     let err = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
     assert!(matches!(err, RunError::FioMissing), "{err}");
-    assert!(common::leftovers(&dir.path).is_empty());
+    assert!(common::leftovers(dir.path()).is_empty());
     println!("child checked: {message}");
 }
 
 #[test]
 fn a_deleted_directory_ends_the_run_as_vanished() {
     let _fio = common::fio_lock();
-    let dir = common::Scratch::new("vanish");
-    let target = dir.path.join("target");
+    let dir = common::scratch("vanish");
+    let target = dir.path().join("target");
     fs::create_dir(&target).unwrap();
     let mut plan = common::quick_plan(Target::Dir(target.clone()), kdm_real());
     plan.passes = 2;
@@ -73,8 +72,9 @@ fn a_deleted_directory_ends_the_run_as_vanished() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn an_unmounted_filesystem_ends_the_run_and_its_test_file_is_still_removed() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let mut fs_ = common::LoopFs::new(64);
     let plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
@@ -102,8 +102,9 @@ fn an_unmounted_filesystem_ends_the_run_and_its_test_file_is_still_removed() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn too_small_a_filesystem_is_refused_before_anything_is_written() {
-    require_root!();
+    common::needs_root();
     let fs_ = common::LoopFs::new(32);
     let mut plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
     plan.size_bytes = 64 << 20;
@@ -116,8 +117,9 @@ fn too_small_a_filesystem_is_refused_before_anything_is_written() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_filesystem_filling_up_during_the_run_is_reported_as_disk_full() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let fs_ = common::LoopFs::new(48);
     let plan = common::quick_plan(Target::Dir(fs_.mount_point.clone()), kdm_real());
@@ -130,14 +132,10 @@ fn a_filesystem_filling_up_during_the_run_is_reported_as_disk_full() {
             if p.phase == Phase::Preparing && !filled {
                 filled = true;
                 let filler = fs::File::create(&filler_path).unwrap();
-                // SAFETY: a zeroed statvfs and a valid path.
-                let mut vfs: libc::statvfs = unsafe { std::mem::zeroed() };
-                let c = std::ffi::CString::new(filler_path.parent().unwrap().to_str().unwrap()).unwrap();
-                unsafe { libc::statvfs(c.as_ptr(), &mut vfs) };
-                let free = vfs.f_bavail as i64 * vfs.f_frsize as i64;
-                // SAFETY: an open file.
-                let rc = unsafe { libc::fallocate(filler.as_raw_fd(), 0, 0, free - (4 << 20)) };
-                assert_eq!(rc, 0);
+                let vfs = rustix::fs::statvfs(filler_path.parent().unwrap()).unwrap();
+                let free = vfs.f_bavail * vfs.f_frsize;
+                rustix::fs::fallocate(&filler, rustix::fs::FallocateFlags::empty(), 0, free - (4 << 20))
+                    .unwrap();
             }
         },
         &AtomicBool::new(false),
@@ -152,8 +150,8 @@ fn a_filesystem_filling_up_during_the_run_is_reported_as_disk_full() {
 #[test]
 fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
     let _fio = common::fio_lock();
-    let dir = common::Scratch::new("killed");
-    let plan = common::long_plan(Target::Dir(dir.path.clone()));
+    let dir = common::scratch("killed");
+    let plan = common::long_plan(Target::Dir(dir.path().to_path_buf()));
     let mut killed: Option<(u32, Vec<u32>)> = None;
     let err = runner::run(
         &plan,
@@ -161,8 +159,9 @@ fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
             if killed.is_none() && common::random_read_running(p) {
                 let pid = p.fio_pid.unwrap();
                 killed = Some((pid, common::fio_jobs(pid)));
-                // SAFETY: killing the fio this test's run started (not its jobs).
-                unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+                // The fio this test's run started (not its jobs).
+                let pid = rustix::process::Pid::from_raw(pid as i32).unwrap();
+                rustix::process::kill_process(pid, rustix::process::Signal::KILL).unwrap();
             }
         },
         &AtomicBool::new(false),
@@ -172,7 +171,7 @@ fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
     let message = err.to_string();
     assert!(matches!(err, RunError::FioFailed { .. }), "{message}");
     assert!(message.contains("RND4K Q1T1 read") && message.contains("signal 9"), "{message}");
-    assert!(common::leftovers(&dir.path).is_empty());
+    assert!(common::leftovers(dir.path()).is_empty());
     let (pid, jobs) = killed.expect("fio was killed while its job ran");
     assert!(!jobs.is_empty());
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} reaped");
@@ -182,8 +181,8 @@ fn a_killed_fio_is_an_error_naming_the_test_and_the_signal() {
 #[test]
 fn the_cancel_flag_stops_fio_and_its_jobs_and_removes_the_file() {
     let _fio = common::fio_lock();
-    let dir = common::Scratch::new("cancel");
-    let plan = common::long_plan(Target::Dir(dir.path.clone()));
+    let dir = common::scratch("cancel");
+    let plan = common::long_plan(Target::Dir(dir.path().to_path_buf()));
     let cancel = AtomicBool::new(false);
     let mut seen: Option<(u32, Vec<u32>, std::time::Instant)> = None;
     let err = runner::run(
@@ -202,27 +201,29 @@ fn the_cancel_flag_stops_fio_and_its_jobs_and_removes_the_file() {
     let (pid, jobs, at) = seen.expect("cancelled while fio's job ran");
     println!("cancelled in {:?}", at.elapsed());
     assert!(at.elapsed().as_millis() < 1500, "stopped at once, not at the end of the pass");
-    assert!(common::leftovers(&dir.path).is_empty());
+    assert!(common::leftovers(dir.path()).is_empty());
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "fio {pid} reaped");
     assert!(jobs.iter().all(|j| common::gone(*j)), "fio's jobs {jobs:?} stopped");
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_read_only_bind_mount_is_refused() {
-    require_root!();
-    let src = common::Scratch::new("rosrc");
-    let ro = common::Mounted::new("robind", &["--bind", src.path.to_str().unwrap()]);
+    common::needs_root();
+    let src = common::scratch("rosrc");
+    let ro = common::Mounted::new("robind", &["--bind", src.path().to_str().unwrap()]);
     common::sh("mount", &["-o", "remount,bind,ro", ro.path.to_str().unwrap()]);
     let plan = common::quick_plan(Target::Dir(ro.path.clone()), kdm_real());
     let err = runner::check(&plan).unwrap_err();
     println!("{err}");
     assert!(matches!(&err, RunError::ReadOnly(p) if *p == ro.path), "{err}");
-    assert!(common::leftovers(&src.path).is_empty());
+    assert!(common::leftovers(src.path()).is_empty());
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn a_directory_without_permission_is_refused() {
-    require_root!();
+    common::needs_root();
     // Root may write anywhere it may write: an immutable directory stands in for a
     // directory the user has no permission on (EPERM).
     let fs_ = common::LoopFs::new(32);
@@ -237,8 +238,9 @@ fn a_directory_without_permission_is_refused() {
 }
 
 #[test]
+#[ignore = "needs root: loop devices and mounts (cargo xtask test runs it as root)"]
 fn tmpfs_is_refused_unless_buffered_and_then_marked_buffered() {
-    require_root!();
+    common::needs_root();
     let _fio = common::fio_lock();
     let tmpfs = common::Mounted::new("tmpfs", &["-t", "tmpfs", "-o", "size=64m", "tmpfs"]);
     let mut plan = common::quick_plan(Target::Dir(tmpfs.path.clone()), "kdiskmark-demo".parse().unwrap());
@@ -260,17 +262,17 @@ fn tmpfs_is_refused_unless_buffered_and_then_marked_buffered() {
 
 #[test]
 fn plans_outside_the_ranges_are_refused() {
-    let dir = common::Scratch::new("ranges");
-    let mut plan = common::quick_plan(Target::Dir(dir.path.clone()), kdm_real());
+    let dir = common::scratch("ranges");
+    let mut plan = common::quick_plan(Target::Dir(dir.path().to_path_buf()), kdm_real());
     plan.passes = 10;
     assert!(matches!(runner::check(&plan), Err(RunError::Passes(10))));
     plan.passes = 1;
     plan.size_bytes = 8 << 20;
     assert!(runner::check(&plan).unwrap_err().to_string().contains("16 MiB to 64 GiB"));
     plan.size_bytes = 16 << 20;
-    plan.target = Target::Dir(dir.path.join("missing"));
+    plan.target = Target::Dir(dir.path().join("missing"));
     assert!(matches!(runner::check(&plan), Err(RunError::NotFound(_))));
-    let file = dir.path.join("file");
+    let file = dir.path().join("file");
     fs::write(&file, "x").unwrap();
     plan.target = Target::Dir(file);
     assert!(matches!(runner::check(&plan), Err(RunError::NotADirectory(_))));

@@ -23,11 +23,11 @@ fn keys(result: &BenchResult) -> BTreeSet<TestKey> {
 #[test]
 fn a_kdiskmark_default_run_pools_with_kdiskmark_uploads() {
     let _fio = common::fio_lock();
-    let dir = common::Scratch::new("result");
-    let plan = common::quick_plan(Target::Dir(dir.path.clone()), Profile::KDISKMARK);
+    let dir = common::scratch("result");
+    let plan = common::quick_plan(Target::Dir(dir.path().to_path_buf()), Profile::KDISKMARK);
     let mut seen = Vec::new();
     let run = runner::run(&plan, &mut |p| seen.push(p.clone()), &AtomicBool::new(false)).unwrap();
-    assert!(common::leftovers(&dir.path).is_empty());
+    assert!(common::leftovers(dir.path()).is_empty());
     let r = &run.result;
     println!("{}", runner::cdm_table(r));
 

@@ -270,9 +270,8 @@ mod tests {
     /// while another holds it they wait their turn, and reads still answer.
     #[tokio::test]
     async fn sqlite_queue_writes_go_through_the_writer() {
-        let dir = std::env::temp_dir().join(format!("ssdbase-jobs-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}", dir.join("queue.sqlite").display());
+        let dir = tempfile::Builder::new().prefix("ssdbase-jobs-").tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("queue.sqlite").display());
         let storage = SqliteStorage::connect(&url).await.unwrap();
         let job = NewOcrJob {
             key_hash: "k1".into(),
@@ -310,6 +309,5 @@ mod tests {
         storage.finish_ocr(id, Ok("{}".into()), 2).await.unwrap();
         assert_eq!(storage.get_ocr("k1").await.unwrap().unwrap().status, JobStatus::Done);
         drop(storage);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -262,8 +262,8 @@ pub async fn uploads_and_writes_are_limited_per_client(app: &TestApp) {
 /// hash, nothing inline else), the embed pages (any site may frame them), the API (loads
 /// nothing, framed by nobody); HSTS only behind an https public URL.
 pub async fn every_answer_carries_the_headers_a_public_site_needs(app: &TestApp) {
-    let dir = std::env::temp_dir().join(unique("ssdbase_headers_site"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("ssdbase_headers_site_").tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let loader = "import init from '/app-1.js'; init();";
     let index = format!(
         "<!DOCTYPE html><html><head><title>SSDBase</title><script type=\"module\">{loader}</script>\
@@ -315,7 +315,6 @@ pub async fn every_answer_carries_the_headers_a_public_site_needs(app: &TestApp)
         assert_eq!(h(&api, "x-content-type-options").as_deref(), Some("nosniff"));
         assert_eq!(h(&api, "x-frame-options").as_deref(), Some("DENY"));
     }
-    let _ = std::fs::remove_dir_all(dir);
     // Browsers' violation reports are taken (and counted, for the operator).
     let r = app
         .request(

@@ -13,12 +13,14 @@ const INDEX: &str = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>S
 
 /// The application with a built site (a stand-in `index.html`) and, optionally, a public
 /// URL.
-fn site_router(app: &TestApp, public_url: Option<&str>) -> (Router, PathBuf) {
-    let dir = std::env::temp_dir().join(unique("ssdbase_share_site"));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("index.html"), INDEX).unwrap();
-    let config =
-        ApiConfig { site: Some(dir.clone()), public_url: public_url.map(str::to_string), ..config() };
+fn site_router(app: &TestApp, public_url: Option<&str>) -> (Router, tempfile::TempDir) {
+    let dir = tempfile::Builder::new().prefix("ssdbase_share_site_").tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), INDEX).unwrap();
+    let config = ApiConfig {
+        site: Some(dir.path().to_path_buf()),
+        public_url: public_url.map(str::to_string),
+        ..config()
+    };
     (app_with(app.storage.clone(), &config), dir)
 }
 
@@ -60,7 +62,7 @@ fn assert_escaped(html: &str, what: &str) {
 
 pub async fn deep_links_carry_link_previews_with_escaped_text(app: &TestApp) {
     let id = hostile_result(app).await;
-    let (router, dir) = site_router(app, Some(PUBLIC));
+    let (router, _dir) = site_router(app, Some(PUBLIC));
     let compare = format!("/compare?drives={C300_64},{M2S_64}");
     for (page, image, oembed) in [
         (format!("/drives/{C300_64}"), format!("/api/v1/drives/{C300_64}/preview.png"), true),
@@ -107,7 +109,7 @@ pub async fn deep_links_carry_link_previews_with_escaped_text(app: &TestApp) {
         assert_eq!((r.status, r.text.as_str()), (StatusCode::OK, INDEX), "{page}");
     }
     // Without --public-url, the links are absolute on the request's host.
-    let (by_host, dir2) = site_router(app, None);
+    let (by_host, _dir2) = site_router(app, None);
     let r = get_on(&by_host, &format!("/drives/{C300_64}"), &[(header::HOST, "share.test:8080")]).await;
     assert_eq!(
         meta_content(&r.text, "og:image"),
@@ -125,12 +127,10 @@ pub async fn deep_links_carry_link_previews_with_escaped_text(app: &TestApp) {
     app.get("/api/v1/compare/preview.png?drives=nope")
         .await
         .assert_error(StatusCode::NOT_FOUND, Some("drives[0]"));
-    let _ = std::fs::remove_dir_all(dir);
-    let _ = std::fs::remove_dir_all(dir2);
 }
 
 pub async fn oembed_answers_drive_and_compare_pages(app: &TestApp) {
-    let (router, dir) = site_router(app, Some(PUBLIC));
+    let (router, _dir) = site_router(app, Some(PUBLIC));
     let oembed = |url: &str, extra: &str| format!("/api/v1/oembed?url={}{extra}", url_encode(url));
     let compare_page = format!("{PUBLIC}/compare?drives={C300_64},{M2S_64}");
     for (page, embed) in [
@@ -194,7 +194,6 @@ pub async fn oembed_answers_drive_and_compare_pages(app: &TestApp) {
     get_on(&router, &oembed(&page, "&colour=red"), &[])
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {

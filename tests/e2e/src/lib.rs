@@ -1,1 +1,1 @@
-//! See tests/site.rs: the site in headless Chromium against `ssdbase serve`.
+//! See tests/site/main.rs: the site in headless Chromium against `ssdbase serve`.

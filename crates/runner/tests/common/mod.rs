@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
+use tempfile::TempDir;
 
 /// fio runs one at a time: two benchmarks at once would measure each other.
 pub fn fio_lock() -> MutexGuard<'static, ()> {
@@ -19,41 +20,23 @@ pub fn fio_lock() -> MutexGuard<'static, ()> {
 }
 
 pub fn is_root() -> bool {
-    // SAFETY: no arguments, no failure.
-    unsafe { libc::geteuid() == 0 }
+    rustix::process::geteuid().is_root()
 }
 
-/// Skips a test that needs root (loop devices, mounts), saying why.
-#[macro_export]
-macro_rules! require_root {
-    () => {
-        if !common::is_root() {
-            eprintln!("skipped: needs root (loop devices and mounts)");
-            return;
-        }
-    };
+/// The first line of a test marked `#[ignore = "needs root: ..."]`: run without root
+/// (`cargo test -- --ignored` as a user), it fails saying why instead of failing later
+/// on `losetup` or `mount`, or passing without having run.
+pub fn needs_root() {
+    assert!(
+        is_root(),
+        "this test needs root (loop devices, mounts, control groups): run it as root, as `cargo xtask test` does"
+    );
 }
 
-/// A fresh directory under the system's temp directory, removed with everything in it.
-pub struct Scratch {
-    pub path: PathBuf,
-}
-
-impl Scratch {
-    pub fn new(name: &str) -> Scratch {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!("runner-test-{name}-{}-{n}", std::process::id()));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).unwrap();
-        Scratch { path }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
-    }
+/// A fresh directory under the system's temp directory, removed with everything in it
+/// when dropped (on a panic too).
+pub fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("runner-test-{name}-")).tempdir().unwrap()
 }
 
 pub fn sh(program: &str, args: &[&str]) -> String {
@@ -70,13 +53,13 @@ pub fn sh(program: &str, args: &[&str]) -> String {
 /// A loop device over a file in a scratch directory, detached when dropped.
 pub struct LoopDevice {
     pub device: PathBuf,
-    pub scratch: Scratch,
+    pub scratch: TempDir,
 }
 
 impl LoopDevice {
     pub fn new(mib: u64) -> LoopDevice {
-        let scratch = Scratch::new("loop");
-        let image = scratch.path.join("image");
+        let scratch = scratch("loop");
+        let image = scratch.path().join("image");
         let file = fs::File::create(&image).unwrap();
         file.set_len(mib << 20).unwrap();
         drop(file);
@@ -85,7 +68,7 @@ impl LoopDevice {
     }
 
     pub fn image(&self) -> PathBuf {
-        self.scratch.path.join("image")
+        self.scratch.path().join("image")
     }
 }
 
@@ -112,7 +95,7 @@ impl LoopFs {
         let device = LoopDevice::new(mib);
         // No reserved blocks, so "free" is what a file can take.
         sh("mkfs.ext4", &["-q", "-m", "0", device.device.to_str().unwrap()]);
-        let mount_point = device.scratch.path.join("mnt");
+        let mount_point = device.scratch.path().join("mnt");
         fs::create_dir(&mount_point).unwrap();
         sh("mount", &["-o", options, device.device.to_str().unwrap(), mount_point.to_str().unwrap()]);
         LoopFs { mount_point, mounted: true, device }
@@ -143,13 +126,13 @@ impl Drop for LoopFs {
 /// A mount of another kind (tmpfs, a read-only bind), unmounted when dropped.
 pub struct Mounted {
     pub path: PathBuf,
-    _scratch: Scratch,
+    _scratch: TempDir,
 }
 
 impl Mounted {
     pub fn new(name: &str, args: &[&str]) -> Mounted {
-        let scratch = Scratch::new(name);
-        let path = scratch.path.join("mnt");
+        let scratch = scratch(name);
+        let path = scratch.path().join("mnt");
         fs::create_dir(&path).unwrap();
         let mut all: Vec<&str> = args.to_vec();
         all.push(path.to_str().unwrap());
@@ -417,7 +400,7 @@ impl Drop for Throttle {
 fn whole_device(dir: &Path) -> Result<String, String> {
     use std::os::unix::fs::MetadataExt;
     let dev = fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?.dev();
-    let node = format!("{}:{}", libc::major(dev), libc::minor(dev));
+    let node = format!("{}:{}", rustix::fs::major(dev), rustix::fs::minor(dev));
     let sys = Path::new("/sys/dev/block").join(&node);
     if !sys.join("partition").exists() {
         return Ok(node);
