@@ -11,7 +11,9 @@ pub use api_types::{
     FirmwareSeen, ListResponse, OcrJob, PoolCell, ResultView, SubmitBody, SubmitResponse,
 };
 
-pub const API: &str = "/api/v1";
+pub const API: &str = api_types::links::API;
+/// Where the server renders the site's tables: `/fragments` + the API path they show.
+pub const FRAGMENTS: &str = "/fragments";
 
 /// What went wrong with a request, as the pages show it.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,17 +62,8 @@ pub fn platform_label(tags: &Tags) -> String {
     PlatformGroup::of(tags).label()
 }
 
-/// Percent-encodes a query value (RFC 3986 unreserved characters stay).
-pub fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
+/// Percent-encodes a path segment or query value: the one rule of `api_types::links`.
+pub use api_types::links::encode;
 
 #[cfg(target_arch = "wasm32")]
 pub use http::*;
@@ -120,19 +113,19 @@ mod http {
         static PREFETCHED: RefCell<Vec<(String, Answer)>> = const { RefCell::new(Vec::new()) };
     }
 
-    async fn fetch_text(path: String) -> Result<(u16, Rc<str>), ApiError> {
+    async fn fetch_text(url: String) -> Result<(u16, Rc<str>), ApiError> {
         // `no-cache`: the browser asks again every time (a 304 when the answer's ETag still
         // holds), so a page shows the data as it is now, not an answer kept for the
         // five minutes the embeds' `Cache-Control` allows (a rating a moderator has just
         // accepted, a result just stored).
-        let request = Request::get(&format!("{API}{path}")).cache(web_sys::RequestCache::NoCache);
+        let request = Request::get(&url).cache(web_sys::RequestCache::NoCache);
         let (status, text) = read(request.send().await.map_err(network)?).await?;
         Ok((status, text.into()))
     }
 
     /// Starts `GET /api/v1{path}` now, for the next [`get`] of the same path.
     pub fn prefetch(path: &str) {
-        let answer = fetch_text(path.to_string()).boxed_local().shared();
+        let answer = fetch_text(format!("{API}{path}")).boxed_local().shared();
         leptos::task::spawn_local(answer.clone().map(drop));
         PREFETCHED.with_borrow_mut(|p| {
             p.retain(|(k, _)| k != path);
@@ -146,14 +139,14 @@ mod http {
             PREFETCHED.with_borrow_mut(|p| p.iter().position(|(k, _)| k == path).map(|i| p.swap_remove(i).1));
         let (status, text) = match prefetched {
             Some(answer) => answer.await?,
-            None => fetch_text(path.to_string()).await?,
+            None => fetch_text(format!("{API}{path}")).await?,
         };
         decode_text(status, &text)
     }
 
-    /// `GET /api/v1{path}` as text (an HTML table the server renders); errors as [`get`].
-    pub async fn get_text(path: &str) -> Result<String, ApiError> {
-        let (status, text) = fetch_text(path.to_string()).await?;
+    /// `GET /fragments{path}`: a table or notice as the server renders it; errors as [`get`].
+    pub async fn get_fragment(path: &str) -> Result<String, ApiError> {
+        let (status, text) = fetch_text(format!("{FRAGMENTS}{path}")).await?;
         if (200..300).contains(&status) {
             Ok(text.to_string())
         } else {

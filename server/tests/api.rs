@@ -414,7 +414,7 @@ async fn a_runners_record_is_kept_with_its_result_and_only_with_one(app: &TestAp
     assert!(upload.text.contains("sysfs /sys/block/nvme0n1/device/model"), "{}", upload.text);
     // On its own, and as the HTML the result page shows, every text escaped.
     assert_eq!(app.get(&format!("/api/v1/results/{id}/runner")).await.json(), runner);
-    let html = app.get(&format!("/api/v1/results/{id}/runner?format=html")).await;
+    let html = app.get(&format!("/fragments/results/{id}/runner")).await;
     assert!(
         html.text.contains("sysfs /sys/block/nvme0n1/device/model") && html.text.contains("<details"),
         "{}",
@@ -425,9 +425,9 @@ async fn a_runners_record_is_kept_with_its_result_and_only_with_one(app: &TestAp
     marked["facts"][0]["value"] = json!("<script>x</script>");
     let r = app.post_json("/api/v1/results", &json!({"result": a_result(325.0), "runner": marked})).await;
     let other = r.json()["id"].as_i64().unwrap();
-    let html = app.get(&format!("/api/v1/results/{other}/runner?format=html")).await.text;
+    let html = app.get(&format!("/fragments/results/{other}/runner")).await.text;
     assert!(html.contains("&lt;script&gt;x&lt;/script&gt;") && !html.contains("<script>"), "{html}");
-    app.get(&format!("/api/v1/results/{id}/runner?format=xml"))
+    app.get(&format!("/api/v1/results/{id}/runner?format=html"))
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("format"));
     let plain = app.post_json("/api/v1/results", &json!({"result": a_result(326.0)})).await.json()["id"]
@@ -1006,7 +1006,7 @@ async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
     }
 
     // The HTML embed: the table, every number with its unit, the rule beneath.
-    let html = app.get(&format!("/api/v1/drives/{C300_64}/rated.html")).await;
+    let html = app.get(&format!("/embed/drives/{C300_64}/rated")).await;
     assert_eq!(html.status, StatusCode::OK, "{}", html.text);
     assert!(html.content_type.starts_with("text/html"), "{}", html.content_type);
     assert!(html.text.contains("<table") && html.text.contains("70 MB/s") && html.text.contains("215 MB/s"));
@@ -1019,7 +1019,7 @@ async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
         "/controllers/88SS9174/rated".to_string(),
     ] {
         let sep = if path.contains('?') { '&' } else { '?' };
-        let h = app.get(&format!("/api/v1{path}{sep}format=html")).await;
+        let h = app.get(&format!("/fragments{path}")).await;
         assert_eq!(h.status, StatusCode::OK, "{path}: {}", h.text);
         assert!(h.content_type.starts_with("text/html"), "{}", h.content_type);
         assert!(h.text.starts_with("<div class=\"table-wrap\"><table class=\"rated\">"), "{}", h.text);
@@ -1070,9 +1070,7 @@ async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
     for (path, status, pointer) in [
         (format!("/drives/{C300_64}/rated?format=xml"), StatusCode::BAD_REQUEST, "format"),
         (format!("/drives/{C300_64}/rated?colour=red"), StatusCode::BAD_REQUEST, "colour"),
-        (format!("/drives/{C300_64}/rated.html?width=3"), StatusCode::BAD_REQUEST, "width"),
         ("/drives/no-such-drive/rated".to_string(), StatusCode::NOT_FOUND, "id"),
-        ("/drives/no-such-drive/rated.html".to_string(), StatusCode::NOT_FOUND, "id"),
         ("/compare/rated".to_string(), StatusCode::BAD_REQUEST, "drives"),
         (format!("/compare/rated?drives={C300_64},nope"), StatusCode::NOT_FOUND, "drives[1]"),
         ("/controllers/88SS9174/rated?format=xml".to_string(), StatusCode::BAD_REQUEST, "format"),

@@ -140,13 +140,16 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
     let scrape = || {
         let r = http(metrics, "GET", "/metrics", &[], "").unwrap();
         assert_eq!(r.status, 200, "{}", r.body);
-        assert_eq!(r.header("content-type"), Some("text/plain; version=0.0.4; charset=utf-8"));
+        assert_eq!(
+            r.header("content-type"),
+            Some("application/openmetrics-text; version=1.0.0; charset=utf-8")
+        );
         r.body
     };
     let first = scrape();
     // Every line is a comment (# HELP / # TYPE) or `name{labels} value`.
     for line in first.lines() {
-        if line.starts_with("# HELP ") || line.starts_with("# TYPE ") {
+        if line.starts_with("# HELP ") || line.starts_with("# TYPE ") || line == "# EOF" {
             continue;
         }
         let (name, value) = line.rsplit_once(' ').unwrap_or_else(|| panic!("bad line {line:?}"));
@@ -191,7 +194,7 @@ fn metrics_on_their_own_listener_count_requests_by_route_template() {
     assert_eq!(sample(&after, other) - sample(&first, other), 2.0, "{after}");
     let count = "ssdbase_http_request_duration_seconds_count{method=\"GET\",route=\"/api/v1/results/{id}\"}";
     assert_eq!(sample(&after, count), 3.0, "{after}");
-    let inf = "ssdbase_http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/v1/results/{id}\",le=\"+Inf\"}";
+    let inf = "ssdbase_http_request_duration_seconds_bucket{le=\"+Inf\",method=\"GET\",route=\"/api/v1/results/{id}\"}";
     assert_eq!(sample(&after, inf), 3.0, "{after}");
     assert_eq!(
         sample(&after, "ssdbase_submissions_stored_total")

@@ -616,7 +616,7 @@ impl Client {
                 sh.get(self.db, &mut self.rng, "GET /drives/{id}/rated", &p, Q);
             }
             1 => {
-                let p = format!("/api/v1/drives/{sku}/observations?format=html");
+                let p = format!("/api/v1/drives/{sku}/observations?format=csv");
                 sh.get(self.db, &mut self.rng, "GET /drives/{id}/observations", &p, Q);
             }
             _ => {

@@ -39,7 +39,7 @@ fn pages() -> Vec<(String, bool)> {
     let embeds = [
         format!("/embed/drives/{C300}"),
         format!("/embed/compare?drives={C300},{M2S}"),
-        format!("/api/v1/drives/{C300}/rated.html"),
+        format!("/embed/drives/{C300}/rated"),
     ];
     site.into_iter().map(|p| (p, false)).chain(embeds.into_iter().map(|p| (p, true))).collect()
 }

@@ -270,36 +270,39 @@ fn Specs(page: Page) -> impl IntoView {
     }
 }
 
-/// `s` safe in HTML text and double-quoted attributes.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// Every test per platform and data pattern (median, MAD, n) as HTML text: the same table
-/// as Leptos views was about 1 KB more of the page's download (README "Site size").
+/// Every test per platform and data pattern (median, MAD, n) as HTML text (maud, every
+/// text escaped): the same table as Leptos views was about 1 KB more of the page's
+/// download (BENCHMARKS.md "Site size").
 fn tests_table(tests: &[api_types::TestSummary]) -> String {
-    let mut rows = String::new();
-    for t in tests {
-        for g in &t.groups {
-            let a = &g.aggregates;
-            let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
-                (Some(s), _, _) => (Some(s), "MB/s"),
-                (None, Some(s), _) => (Some(s), "IOPS"),
-                (None, None, s) => (s, "µs"),
-            };
-            let (median, mad, n) = s.map_or_else(Default::default, |s| {
-                (format!("{} {unit}", format_value(s.median)), format_value(s.mad), s.count.to_string())
-            });
-            rows.push_str(&format!(
-                r#"<tr><th scope="row">{}</th><td>{}</td><td class="num">{median}</td><td class="num">{mad}</td><td class="num">{n}</td></tr>"#,
-                esc(&t.name),
-                esc(&g.label())
-            ));
+    let cells = |a: &api_types::Aggregates| {
+        let (s, unit) = match (a.mbps, a.iops, a.latency_us) {
+            (Some(s), _, _) => (Some(s), "MB/s"),
+            (None, Some(s), _) => (Some(s), "IOPS"),
+            (None, None, s) => (s, "µs"),
+        };
+        s.map_or_else(Default::default, |s| {
+            (format!("{} {unit}", format_value(s.median)), format_value(s.mad), s.count.to_string())
+        })
+    };
+    maud::html! {
+        table {
+            thead { tr {
+                th scope="col" { "Test" } th scope="col" { "Platform · data" }
+                th scope="col" class="num" { "Median" } th scope="col" class="num" { "MAD" }
+                th scope="col" class="num" { "n" }
+            } }
+            tbody {
+                @for t in tests { @for g in &t.groups {
+                    @let (median, mad, n) = cells(&g.aggregates);
+                    tr {
+                        th scope="row" { (t.name) } td { (g.label()) }
+                        td.num { (median) } td.num { (mad) } td.num { (n) }
+                    }
+                } }
+            }
         }
     }
-    format!(
-        r#"<table><thead><tr><th scope="col">Test</th><th scope="col">Platform · data</th><th scope="col" class="num">Median</th><th scope="col" class="num">MAD</th><th scope="col" class="num">n</th></tr></thead><tbody>{rows}</tbody></table>"#
-    )
+    .into_string()
 }
 
 #[component]
@@ -310,7 +313,7 @@ fn Rated(drive: String, table: RatedTable) -> impl IntoView {
             .into_any();
     }
     let data = format!("/drives/{}/rated", api::encode(&drive));
-    let html = format!("{}{data}.html", api::API);
+    let html = format!("/embed{data}");
     view! {
         <RatedHtml data=data />
         <p class="muted">

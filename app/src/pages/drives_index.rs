@@ -2,7 +2,7 @@
 //! and key figures, filterable and sortable; and what it shares with the leaderboard page:
 //! the URL as the state (its query is passed to the API as it is, so every view is a
 //! permalink and back/forward work), the drive filter form, and the table as the server
-//! renders it (`format=html`: no table code or JSON decoding in the wasm; its links to
+//! renders it (`/fragments/...`: no table code or JSON decoding in the wasm; its links to
 //! other views are plain links the router follows).
 
 use super::{ErrorBox, Loading};
@@ -67,7 +67,7 @@ pub fn server_html(height: u32, path: impl Fn() -> Option<String> + Send + Sync 
         let path = path();
         async move {
             match path {
-                Some(p) => Some(api::get_text(&p).await),
+                Some(p) => Some(api::get_fragment(&p).await),
                 None => None,
             }
         }
@@ -80,7 +80,7 @@ pub fn server_html(height: u32, path: impl Fn() -> Option<String> + Send + Sync 
 }
 
 /// The drive filters (folded unless one is set): vendor, interface, controller, NAND (each suggesting the values of
-/// every drive, from the datalists in the server's table) and reviewed. Applying them
+/// every drive, from the server's datalists at `/fragments/drives/suggestions`) and reviewed. Applying them
 /// navigates to `path` with them set (the other parameters but `drop` kept); "Clear"
 /// keeps only the `keep` parameters.
 #[component]
@@ -160,8 +160,17 @@ pub fn DriveFilters(
                     <A href=clear>"Clear"</A>
                 </div>
             </form>
+            {suggestions()}
         </details>
     }
+}
+
+/// The `<datalist>`s the filter inputs name (`index-vendor`, ...), as the server renders
+/// them; the inputs work without them until they arrive.
+fn suggestions() -> impl IntoView {
+    let lists =
+        LocalResource::new(|| async { api::get_fragment("/drives/suggestions").await.unwrap_or_default() });
+    move || view! { <div hidden inner_html=lists.get().unwrap_or_default()></div> }
 }
 
 /// The orders the index offers (the API's `sort`).
@@ -202,7 +211,7 @@ pub fn DrivesIndex() -> impl IntoView {
                 </label>
             </div>
             <div style:min-height="420px">
-                {server_html(420, move || Some(format!("/drives/index?{}&format=html", query_string(&params.get()))))}
+                {server_html(420, move || Some(format!("/drives/index?{}", query_string(&params.get()))))}
             </div>
         </section>
     }

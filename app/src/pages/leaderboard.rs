@@ -84,7 +84,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                     let p = params.get();
                     p.iter()
                         .any(|(k, _)| k == "test")
-                        .then(|| format!("/leaderboard?{}&format=html", query_string(&p)))
+                        .then(|| format!("/leaderboard?{}", query_string(&p)))
                 })}
             </div>
         </section>

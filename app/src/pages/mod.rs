@@ -326,18 +326,18 @@ pub fn Embed(
     let image = |ext: &str, extra: &str| format!("{origin}{}{image}.{ext}?{query}{extra}", api::API);
     let (svg, png, dark) = (image("svg", ""), image("png", ""), image("svg", "&theme=dark"));
     let page = format!("{origin}{page}");
-    let (a_page, a_alt) = (escape_attr(&page), escape_attr(&alt));
     let md_alt: String = alt.chars().filter(|c| !matches!(c, '[' | ']')).collect();
+    // The HTML snippets with maud: every URL and the alt text escaped.
+    let html = maud::html! { a href=(page) { img src=(svg) alt=(alt) width="720"; } }.into_string();
+    let frame = format!("{origin}{frame}");
+    let iframe = maud::html! {
+        iframe src=(frame) width="720" height="540" style="border:0;max-width:100%" loading="lazy" title=(alt) {}
+    }
+    .into_string();
     let snippets = [
         ("Image URL", png.clone()),
-        ("HTML", format!("<a href=\"{a_page}\"><img src=\"{}\" alt=\"{a_alt}\" width=\"720\"></a>", escape_attr(&svg))),
-        (
-            "iframe",
-            format!(
-                "<iframe src=\"{}\" width=\"720\" height=\"540\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"{a_alt}\"></iframe>",
-                escape_attr(&format!("{origin}{frame}"))
-            ),
-        ),
+        ("HTML", html),
+        ("iframe", iframe),
         ("Markdown", format!("[![{md_alt}]({})]({})", png.replace(' ', "%20"), page.replace(' ', "%20"))),
         ("BBCode", format!("[url={page}][img]{png}[/img][/url]")),
     ];
@@ -381,9 +381,4 @@ pub fn Embed(
             <span aria-live="polite">{move || copied.get()}</span>
         </details>
     }
-}
-
-/// `s` safe inside a double-quoted HTML attribute.
-fn escape_attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -1,4 +1,4 @@
-//! A rated-vs-measured table: the server renders it (`format=html` of the table's API
+//! A rated-vs-measured table: the server renders it (`/fragments` + the table's API
 //! path: the rows of `charts::rated_rows`, which the drive page's rated charts also draw,
 //! with the rule and the CSV and JSON links), the page shows it as it comes. No table
 //! code in the wasm, and the site and the HTML embed print the same table.
@@ -8,15 +8,13 @@ use crate::api;
 use leptos::prelude::*;
 
 /// The rated table at API path `data` (`/drives/ID/rated`, `/compare/rated?...`,
-/// `/controllers/MODEL/rated`), or any other table the API renders with `format=html`
-/// (`/drives/ID/observations`).
+/// `/controllers/MODEL/rated`), or any other table the server renders under
+/// `/fragments` (`/drives/ID/observations`, `/results/ID/runner`).
 #[component]
 pub fn RatedHtml(data: String) -> impl IntoView {
-    let sep = if data.contains('?') { '&' } else { '?' };
-    let path = format!("{data}{sep}format=html");
     let html = LocalResource::new(move || {
-        let path = path.clone();
-        async move { api::get_text(&path).await }
+        let path = data.clone();
+        async move { api::get_fragment(&path).await }
     });
     move || match html.get() {
         None => view! { <Loading height=200 /> }.into_any(),

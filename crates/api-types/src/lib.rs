@@ -119,6 +119,18 @@ pub struct Leaderboard {
     pub left_out: usize,
 }
 
+/// What the drives index's and leaderboards' filter fields suggest
+/// (`/drives/suggestions`): every catalogue drive's vendors, interfaces (link ids and
+/// their kinds), controller models and NAND vendors, each sorted and once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FilterSuggestions {
+    pub vendor: Vec<String>,
+    pub interface: Vec<String>,
+    pub controller: Vec<String>,
+    pub nand: Vec<String>,
+}
+
 // --- /drives -----------------------------------------------------------------------------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@ use api_types::links::api_drive as drive_url;
 use api_types::links::api_result as result_url;
 use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
 use axum::extract::State;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use bench::analysis;
 use bench::PlatformGroup;
@@ -138,10 +138,6 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
 /// cannot choose between, or a new one when the text reads as a drive's name (a vendor
 /// or a capacity beside a model). None does: `unknown`.
 ///
-/// `format=html`: the submit page's proposal instead of JSON, a paragraph saying what the
-/// upload names with a "Use this drive" button whose `data-` attributes are the tag
-/// fields it fills (empty when nothing is named); the person confirms.
-///
 /// Stores nothing.
 #[utoipa::path(
     get,
@@ -151,18 +147,27 @@ async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) ->
     params(
         ("q" = Option<String>, Query, description = "The text naming a drive", min_length = 1, max_length = 100),
         ("text" = Option<Vec<String>>, Query, description = "Instead of q: an upload's texts that may name its drive, in order", max_items = 4),
-        ("format" = inline(Option<IdentifyFormat>), Query, description = "`json` (default), or `html`: the submit page's proposal"),
     ),
     responses(
-        (status = 200, description = "What the text names",
-            content((api_types::DriveIdentification = "application/json"), (String = "text/html"))),
-        (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, an unknown format, or another parameter", body = ErrorBody),
+        (status = 200, description = "What the text names", body = api_types::DriveIdentification),
+        (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, or another parameter", body = ErrorBody),
         (status = 422, description = "A text that cannot name a drive: too long, control characters, only punctuation", body = ErrorBody),
     )
 )]
-async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let (mut query, mut texts, mut html) = (None, Vec::new(), false);
-    for (name, value) in &pairs {
+async fn identify(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<api_types::DriveIdentification>> {
+    Ok(Json(identify_of(&state, &pairs).await?))
+}
+
+/// What the text (`q`) or the upload's texts (`text`) of `pairs` name.
+pub(crate) async fn identify_of(
+    state: &AppState,
+    pairs: &[(String, String)],
+) -> ApiResult<api_types::DriveIdentification> {
+    let (mut query, mut texts) = (None, Vec::new());
+    for (name, value) in pairs {
         match (name.as_str(), value.as_str()) {
             ("q", _) if query.is_none() => query = Some(value.clone()),
             ("text", _) if texts.len() < MAX_UPLOAD_TEXTS => texts.push(value.clone()),
@@ -172,16 +177,9 @@ async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) 
                     Some("text".into()),
                 ))
             }
-            ("format", "json" | "html") => html = value == "html",
-            ("format", _) => {
-                return Err(ApiError::bad_request(
-                    format!("unknown format {value:?}; expected json or html"),
-                    Some("format".into()),
-                ))
-            }
             _ => {
                 return Err(ApiError::bad_request(
-                    format!("unexpected parameter {name:?} (this route takes q or text, and format)"),
+                    format!("unexpected parameter {name:?} (this route takes q or text)"),
                     Some(name.clone()),
                 ))
             }
@@ -201,20 +199,7 @@ async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) 
             ))
         }
     };
-    Ok(if html {
-        crate::html::response(crate::html::notices::named_drive(&found))
-    } else {
-        Json(found).into_response()
-    })
-}
-
-/// `identify`'s formats, as documented.
-#[derive(Debug, Clone, Copy, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only: the handler reads the text
-enum IdentifyFormat {
-    Json,
-    Html,
+    Ok(found)
 }
 
 /// The first of an upload's texts that names a drive, or `unknown`.

@@ -12,14 +12,14 @@
 use super::extract::{whole_number, QueryPairs};
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::html;
 use crate::storage::PoolSummary;
 use api_types::links::api_drive as drive_url;
 use api_types::{
-    Aggregates, DriveIndex, IndexRow, KeyFigures, Leaderboard, LeaderboardRow, LeaderboardTest,
-    LeaderboardTests, PoolFigure,
+    Aggregates, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard, LeaderboardRow,
+    LeaderboardTest, LeaderboardTests, PoolFigure,
 };
 use axum::extract::State;
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Summary;
@@ -30,33 +30,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(index)).routes(routes!(leaderboard)).routes(routes!(tests))
+    OpenApiRouter::new()
+        .routes(routes!(index))
+        .routes(routes!(suggestions))
+        .routes(routes!(leaderboard))
+        .routes(routes!(tests))
 }
 
 /// The fewest results a leaderboard line needs unless `min_results` says otherwise.
 pub const DEFAULT_MIN_RESULTS: usize = 3;
-
-/// `format` of the index, the leaderboard and a result's runner record: JSON, or the
-/// HTML the site shows.
-#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub(super) enum PageFormat {
-    Json,
-    Html,
-}
-
-impl PageFormat {
-    pub(super) fn parse(value: &str) -> ApiResult<PageFormat> {
-        match value {
-            "json" => Ok(PageFormat::Json),
-            "html" => Ok(PageFormat::Html),
-            _ => Err(ApiError::bad_request(
-                format!("format must be json or html, not {value:?}"),
-                Some("format".into()),
-            )),
-        }
-    }
-}
 
 /// The drives index's query parameters, as documented.
 #[derive(utoipa::IntoParams)]
@@ -82,11 +64,6 @@ struct IndexQuery {
     /// Drives skipped before the page (default 0)
     #[param(minimum = 0)]
     offset: Option<usize>,
-    /// `json` (default) or `html`: the table as the site shows it (an HTML fragment with
-    /// relative links to the site's pages, and datalists of every drive's vendors,
-    /// interfaces, controllers and NAND vendors for the filter fields)
-    #[param(inline)]
-    format: Option<PageFormat>,
 }
 
 /// Drives an index page holds by default, and at most.
@@ -214,23 +191,29 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
     tag = "drives",
     params(IndexQuery),
     responses(
-        (status = 200, description = "The drives", content((DriveIndex = "application/json"), (String = "text/html"))),
+        (status = 200, description = "The drives", body = DriveIndex),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
     )
 )]
-async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
+    Ok(Json(drive_index(&state, &pairs).await?.0))
+}
+
+/// The drives index page that `pairs` ask for, and its order (`sort`).
+pub(crate) async fn drive_index(
+    state: &AppState,
+    pairs: &[(String, String)],
+) -> ApiResult<(DriveIndex, String)> {
     let mut filter = DriveFilter::default();
     let mut sort = "name".to_string();
     let (mut limit, mut offset) = (INDEX_PAGE, 0usize);
-    let mut format = PageFormat::Json;
-    for (name, value) in &pairs {
+    for (name, value) in pairs {
         if filter.read(name, value)? {
             continue;
         }
         match name.as_str() {
             "limit" => limit = whole_number(name, value, 1, INDEX_PAGE_MAX)?,
             "offset" => offset = whole_number(name, value, 0, usize::MAX)?,
-            "format" => format = PageFormat::parse(value)?,
             "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
                 sort = value.clone()
             }
@@ -285,18 +268,50 @@ async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> 
             }
         })
         .collect();
-    let index = DriveIndex { drives: rows, total, offset, limit };
-    Ok(match format {
-        PageFormat::Json => Json(index).into_response(),
-        PageFormat::Html => {
-            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
-            html::response(html::catalogue::index(&index, &all, &pairs, &sort))
+    Ok((DriveIndex { drives: rows, total, offset, limit }, sort))
+}
+
+/// What the filter fields suggest
+///
+/// Every catalogue drive's vendors, interfaces (link ids and their kinds: `sata-6`,
+/// `sata`), controller models and NAND vendors, each sorted and once: the values the
+/// drives index's and leaderboards' filters take.
+#[utoipa::path(
+    get,
+    path = "/drives/suggestions",
+    operation_id = "filter_suggestions",
+    tag = "drives",
+    responses(
+        (status = 200, description = "The values", body = FilterSuggestions),
+        (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
+    )
+)]
+async fn suggestions(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    super::extract::no_parameters(&pairs)?;
+    let cache = [(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"))];
+    Ok((cache, Json(filter_suggestions(&state).await?)).into_response())
+}
+
+/// Every catalogue drive's values for the filter fields.
+pub(crate) async fn filter_suggestions(state: &AppState) -> ApiResult<FilterSuggestions> {
+    let mut lists: [BTreeSet<String>; 4] = Default::default();
+    for d in state.storage.list_drives().await? {
+        let d = d.drive;
+        if let Some(link) = d.interface {
+            let id = link.id();
+            lists[1].insert(id.split('-').next().unwrap_or_default().to_string());
+            lists[1].insert(id);
         }
-    })
+        lists[2].extend(d.controller.model);
+        lists[3].extend(d.nand.vendor);
+        lists[0].insert(d.vendor);
+    }
+    let [vendor, interface, controller, nand] = lists.map(|l| l.into_iter().collect());
+    Ok(FilterSuggestions { vendor, interface, controller, nand })
 }
 
 /// Most lines a leaderboard answers.
-const LEADERBOARD_MAX: usize = 500;
+pub(crate) const LEADERBOARD_MAX: usize = 500;
 
 /// A leaderboard of one test
 ///
@@ -319,18 +334,27 @@ const LEADERBOARD_MAX: usize = 500;
         ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
         ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
         ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
-        ("format" = inline(Option<PageFormat>), Query, description = "`json` (default) or `html`: the table as the site shows it (an HTML fragment with relative links to the site's pages: the drives, and the same leaderboard with the lines left out shown)"),
     ),
     responses(
-        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", content((Leaderboard = "application/json"), (String = "text/html"))),
+        (status = 200, description = "The leaderboard (no line: nobody measured it yet)", body = Leaderboard),
         (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
     )
 )]
-async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+async fn leaderboard(
+    State(state): State<AppState>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Json<Leaderboard>> {
+    Ok(Json(leaderboard_of(&state, &pairs).await?.0))
+}
+
+/// The leaderboard that `pairs` ask for, and the most lines they asked.
+pub(crate) async fn leaderboard_of(
+    state: &AppState,
+    pairs: &[(String, String)],
+) -> ApiResult<(Leaderboard, usize)> {
     let mut filter = DriveFilter::default();
     let (mut test, mut min_results, mut limit) = (None, DEFAULT_MIN_RESULTS, 50usize);
-    let mut format = PageFormat::Json;
-    for (name, value) in &pairs {
+    for (name, value) in pairs {
         if filter.read(name, value)? {
             continue;
         }
@@ -338,7 +362,6 @@ async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPair
             "test" => test = Some(value.clone()),
             "min_results" => min_results = whole_number(name, value, 1, 1000)?,
             "limit" => limit = whole_number(name, value, 1, LEADERBOARD_MAX)?,
-            "format" => format = PageFormat::parse(value)?,
             _ => {
                 return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
             }
@@ -388,19 +411,7 @@ async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPair
             }
         })
         .collect();
-    let board = Leaderboard { test, min_results, rows, left_out };
-    Ok(match format {
-        PageFormat::Json => Json(board).into_response(),
-        PageFormat::Html => {
-            let all: Vec<&DriveSku> = all.iter().map(|d| &d.drive).collect();
-            html::response(html::catalogue::leaderboard(
-                &board,
-                (limit, LEADERBOARD_MAX, DEFAULT_MIN_RESULTS),
-                &all,
-                &pairs,
-            ))
-        }
-    })
+    Ok((Leaderboard { test, min_results, rows, left_out }, limit))
 }
 
 /// The tests with a leaderboard

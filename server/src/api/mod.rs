@@ -10,6 +10,7 @@ mod dumps;
 mod edit;
 mod embed;
 mod extract;
+mod fragments;
 mod health;
 mod leaderboard;
 mod observations;
@@ -110,6 +111,8 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
     let mut router = Router::new()
         .nest(API_PREFIX, api)
         .merge(share::pages())
+        .merge(fragments::router())
+        .route("/fragments/{*rest}", any(not_found))
         .route(crate::security::CSP_REPORT_PATH, post(crate::security::csp_report));
     if config.fault_injection {
         router = router.route("/_fault/panic", get(fault_panic));

@@ -10,7 +10,7 @@ use super::rated::{format_only, TableFormat};
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiResult, ErrorBody};
-use crate::html::{self, tables::observation_platform};
+use crate::html::tables::observation_platform;
 use api_types::{pattern_label, ObservationList};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -51,8 +51,7 @@ async fn list(
 /// What the sources say about a drive besides tool results
 ///
 /// The drive's own observations and those that name only its model line (vendor and
-/// model, no capacity), in the order stored: JSON, CSV, or (`format=html`) the table the
-/// drive page shows, empty when there is none.
+/// model, no capacity), in the order stored: JSON or CSV.
 #[utoipa::path(
     get,
     path = "/drives/{id}/observations",
@@ -60,12 +59,11 @@ async fn list(
     tag = "drives",
     params(
         ("id" = String, Path, description = "Catalogue id, e.g. `plextor-px-m2s-256gb`"),
-        ("format" = inline(Option<TableFormat>), Query,
-            description = "`json` (default), `csv`, or `html`: the table the drive page shows"),
+        ("format" = inline(Option<TableFormat>), Query, description = "`json` (default) or `csv`"),
     ),
     responses(
         (status = 200, description = "The drive's observations",
-            content((ObservationList = "application/json"), (String = "text/csv"), (String = "text/html"))),
+            content((ObservationList = "application/json"), (String = "text/csv"))),
         (status = 400, description = "An unknown parameter or format", body = ErrorBody),
         (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
     )
@@ -76,13 +74,17 @@ async fn of_drive(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
-    let drive = catalogue_drive(&state, &id).await?;
-    let observations = state.storage.observations_of_drive(&drive).await?;
+    let observations = observations_of_drive(&state, &id).await?;
     Ok(match format {
         TableFormat::Json => Json(ObservationList { observations }).into_response(),
         TableFormat::Csv => csv_table::response("observations.csv", csv(&observations)),
-        TableFormat::Html => html::response(html::tables::observations(&observations)),
     })
+}
+
+/// Catalogue drive `id`'s own observations and those of its model line.
+pub(crate) async fn observations_of_drive(state: &AppState, id: &str) -> ApiResult<Vec<Observation>> {
+    let drive = catalogue_drive(state, id).await?;
+    Ok(state.storage.observations_of_drive(&drive).await?)
 }
 
 const CSV_COLUMNS: &[&str] =

@@ -10,7 +10,6 @@ use super::extract::{PathParam, QueryPairs};
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::html;
 use crate::storage::{Filter, ResultQuery, StoredResult};
 use api_types::links;
 use api_types::{RatedTable, RatedTableRow};
@@ -25,7 +24,6 @@ use utoipa_axum::routes;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(drive_table))
-        .routes(routes!(drive_table_html))
         .routes(routes!(compare_table))
         .routes(routes!(controller_table))
 }
@@ -95,14 +93,12 @@ pub(super) async fn model_line_rows(state: &AppState, id: &str) -> ApiResult<Vec
     Ok(table_of(state, &line, &[], false).await?.rows)
 }
 
-/// `format` of a rated table: JSON, CSV, or the HTML table the site shows (a fragment:
-/// the table, the rule and the data links).
+/// `format` of a table: JSON or CSV.
 #[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
 #[schema(rename_all = "lowercase")]
 pub(super) enum TableFormat {
     Json,
     Csv,
-    Html,
 }
 
 impl TableFormat {
@@ -110,9 +106,8 @@ impl TableFormat {
         match v {
             "json" => Ok(TableFormat::Json),
             "csv" => Ok(TableFormat::Csv),
-            "html" => Ok(TableFormat::Html),
             _ => Err(ErrorItem {
-                detail: format!("format must be json, csv or html, not {v:?}"),
+                detail: format!("format must be json or csv, not {v:?}"),
                 pointer: Some(name.to_string()),
             }),
         }
@@ -142,13 +137,11 @@ pub(super) fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> 
     }
 }
 
-/// The table in `format`; `data` is its API path (without `/api/v1` and `format`), which
-/// the HTML links as CSV and JSON; `pools` adds the pool column.
-fn answer(table: RatedTable, format: TableFormat, file: &'static str, data: &str, pools: bool) -> Response {
+/// The table in `format`, a CSV download named `file`.
+fn answer(table: RatedTable, format: TableFormat, file: &'static str) -> Response {
     match format {
         TableFormat::Json => Json(table).into_response(),
         TableFormat::Csv => csv_table::response(file, table_csv(&table)),
-        TableFormat::Html => html::response(html::tables::rated(&table, data, pools)),
     }
 }
 
@@ -207,8 +200,7 @@ fn table_csv(t: &RatedTable) -> String {
 
 const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with the rating, the measured \
     median, MAD and n, the gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then \
-    empty), flags, platforms, tests and result ids; `html`: the table as the site shows it (an HTML fragment \
-    with relative links, the rule and the data links)";
+    empty), flags, platforms, tests and result ids";
 
 /// Rated vs measured of a drive's model line
 ///
@@ -227,7 +219,7 @@ const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with
         ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
         (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
         (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
     )
@@ -238,43 +230,29 @@ async fn drive_table(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
-    let line = model_line(&state, &id).await?;
-    let data = format!("/drives/{}/rated", links::encode(&id));
-    Ok(answer(table_of(&state, &line, &[], false).await?, format, "rated.csv", &data, false))
+    Ok(answer(drive_rated(&state, &id).await?.table, format, "rated.csv"))
 }
 
-/// Rated vs measured of a drive's model line as an HTML table, for embedding
-///
-/// The table of `GET /drives/{id}/rated` as a small HTML page (for an `<iframe>`): every
-/// measured value links to the drive's results on the site.
-#[utoipa::path(
-    get,
-    path = "/drives/{id}/rated.html",
-    operation_id = "drive_rated_table_html",
-    tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
-    responses(
-        (status = 200, description = "The table", content_type = "text/html", body = String),
-        (status = 400, description = "Any query parameter", body = ErrorBody),
-        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
-    )
-)]
-async fn drive_table_html(
-    State(state): State<AppState>,
-    PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Response> {
-    if let Some((name, _)) = pairs.first() {
-        return Err(ApiError::BadRequest(vec![ErrorItem {
-            detail: format!("unknown parameter {name:?}; this embed takes none"),
-            pointer: Some(name.clone()),
-        }]));
-    }
-    let line = model_line(&state, &id).await?;
-    let title = line.first().map(|d| format!("{} {}", d.vendor, d.model)).unwrap_or_default();
-    let table = table_of(&state, &line, &[], false).await?;
-    let fragment = html::tables::rated(&table, &format!("/drives/{}/rated", links::encode(&id)), false);
-    Ok(html::response(html::tables::page(&format!("{title}: rated vs measured per capacity"), fragment)))
+/// A rated table with what the site's rendering of it names: its API path (without
+/// `/api/v1`), which the HTML links as CSV and JSON, whether it has a pool column, and a
+/// title.
+pub(crate) struct RatedOf {
+    pub table: RatedTable,
+    pub data: String,
+    pub pools: bool,
+    pub title: String,
+}
+
+/// The rated table of drive `id`'s model line.
+pub(crate) async fn drive_rated(state: &AppState, id: &str) -> ApiResult<RatedOf> {
+    let line = model_line(state, id).await?;
+    let title = line.first().map(|d| format!("{} {}: rated vs measured per capacity", d.vendor, d.model));
+    Ok(RatedOf {
+        table: table_of(state, &line, &[], false).await?,
+        data: format!("/drives/{}/rated", links::encode(id)),
+        pools: false,
+        title: title.unwrap_or_default(),
+    })
 }
 
 /// Rated vs measured of compared drives
@@ -298,7 +276,7 @@ async fn drive_table_html(
                 data patterns, as `GET /compare?merge=drive` pools them; default `none`: one per pool"),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
         (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
             body = ErrorBody),
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
@@ -314,12 +292,18 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
             Err(e) => errors.push(e),
         }
     }
-    let q = match parse_query(&rest, false) {
-        Ok(q) if errors.is_empty() => q,
+    let table = match compare_rated(&state, &rest).await {
+        Ok(t) if errors.is_empty() => t.table,
         Ok(_) => return Err(ApiError::BadRequest(errors)),
         Err(ApiError::BadRequest(more)) => return Err(ApiError::BadRequest([errors, more].concat())),
         Err(e) => return Err(e),
     };
+    Ok(answer(table, format, "compare-rated.csv"))
+}
+
+/// The rated table of the comparison that `pairs` (`GET /compare`'s parameters) ask for.
+pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) -> ApiResult<RatedOf> {
+    let q = parse_query(pairs, false)?;
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in q.ids.iter().enumerate() {
@@ -334,15 +318,12 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
     if !unknown.is_empty() {
         return Err(ApiError::NotFound(unknown));
     }
-    let data = links::with_query("/compare/rated", rest.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let per_pool = !q.merge;
-    Ok(answer(
-        table_of(&state, &drives, &q.filters, per_pool).await?,
-        format,
-        "compare-rated.csv",
-        &data,
-        true,
-    ))
+    Ok(RatedOf {
+        table: table_of(state, &drives, &q.filters, !q.merge).await?,
+        data: links::with_query("/compare/rated", pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        pools: true,
+        title: "Rated vs measured".into(),
+    })
 }
 
 /// Rated vs measured of every drive on a controller
@@ -361,7 +342,7 @@ async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPa
         ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
     ),
     responses(
-        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"), (String = "text/html"))),
+        (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
         (status = 400, description = "A format that does not read, or another parameter", body = ErrorBody),
     )
 )]
@@ -371,17 +352,26 @@ async fn controller_table(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
+    Ok(answer(controller_rated(&state, &model).await?.table, format, "controller-rated.csv"))
+}
+
+/// The rated table of every catalogue drive on controller `model`.
+pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult<RatedOf> {
     let mut drives: Vec<DriveSku> = state
         .storage
         .list_drives()
         .await?
         .into_iter()
         .map(|d| d.drive)
-        .filter(|d| d.controller.model.as_deref() == Some(model.as_str()))
+        .filter(|d| d.controller.model.as_deref() == Some(model))
         .collect();
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
-    let data = format!("/controllers/{}/rated", links::encode(&model));
-    Ok(answer(table_of(&state, &drives, &[], false).await?, format, "controller-rated.csv", &data, false))
+    Ok(RatedOf {
+        table: table_of(state, &drives, &[], false).await?,
+        data: format!("/controllers/{}/rated", links::encode(model)),
+        pools: false,
+        title: format!("{model}: rated vs measured"),
+    })
 }
 
 #[cfg(test)]

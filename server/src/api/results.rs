@@ -4,7 +4,6 @@
 
 use super::browse::{format_cursor, parse_list_request, OutputFormat};
 use super::extract::{PathParam, QueryPairs};
-use super::leaderboard::PageFormat;
 use super::state::AppState;
 use super::submit;
 use crate::csv_table;
@@ -151,21 +150,17 @@ async fn upload(
 ///
 /// The runner's record sent with the result (also in the result's `upload.runner`): its
 /// version and fio's, each test's fio job, every fact it found with where it was read,
-/// the fields typed by hand. `format=html` is the fragment the result page shows. 404
-/// when the result did not come from the runner.
+/// the fields typed by hand. 404 when the result did not come from the runner.
 #[utoipa::path(
     get,
     path = "/results/{id}/runner",
     operation_id = "get_result_runner",
     tag = "results",
-    params(
-        ("id" = i64, Path, description = "Result id"),
-        ("format" = inline(Option<PageFormat>), Query, description = "`json` (default) or `html`"),
-    ),
+    params(("id" = i64, Path, description = "Result id")),
     security((), ("admin_token" = [])),
     responses(
-        (status = 200, description = "The record", content((RunnerRecord = "application/json"), (String = "text/html"))),
-        (status = 400, description = "The id is not a whole number, or a parameter that does not read", body = ErrorBody),
+        (status = 200, description = "The record", body = RunnerRecord),
+        (status = 400, description = "The id is not a whole number, or any query parameter", body = ErrorBody),
         (status = 404, description = "No such result, hidden, or not measured by ssdbase bench", body = ErrorBody),
     )
 )]
@@ -174,29 +169,20 @@ async fn runner_record(
     headers: HeaderMap,
     PathParam(id): PathParam<i64>,
     QueryPairs(pairs): QueryPairs,
-) -> ApiResult<Response> {
-    let mut format = PageFormat::Json;
-    for (name, value) in &pairs {
-        match name.as_str() {
-            "format" => format = PageFormat::parse(value)?,
-            _ => {
-                return Err(ApiError::bad_request(
-                    format!("unknown parameter {name:?}; expected format"),
-                    Some(name.clone()),
-                ))
-            }
-        }
-    }
-    visible_result(&state, &headers, id).await?;
-    let Some(record) = state.storage.upload_info(id).await?.and_then(|u| u.runner) else {
-        return Err(ApiError::not_found(
-            format!("result {id} was not sent by ssdbase bench"),
-            Some("id".into()),
-        ));
-    };
-    Ok(match format {
-        PageFormat::Json => Json(record).into_response(),
-        PageFormat::Html => crate::html::response(crate::html::notices::runner_record(&record)),
+) -> ApiResult<Json<RunnerRecord>> {
+    super::extract::no_parameters(&pairs)?;
+    Ok(Json(runner_record_of(&state, &headers, id).await?))
+}
+
+/// The runner's record of visible result `id`; 404 when it has none.
+pub(crate) async fn runner_record_of(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: i64,
+) -> ApiResult<RunnerRecord> {
+    visible_result(state, headers, id).await?;
+    state.storage.upload_info(id).await?.and_then(|u| u.runner).ok_or_else(|| {
+        ApiError::not_found(format!("result {id} was not sent by ssdbase bench"), Some("id".into()))
     })
 }
 

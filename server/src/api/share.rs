@@ -49,6 +49,7 @@ pub fn pages() -> Router<AppState> {
     Router::new()
         .route("/embed/drives/{id}", get(drive_embed_page))
         .route("/embed/compare", get(compare_embed_page))
+        .route("/embed/drives/{id}/rated", get(rated_embed_page))
 }
 
 pub use crate::html::share::{PageMeta, PREVIEW_H, PREVIEW_W};
@@ -667,6 +668,19 @@ async fn drive_embed_page(
         None => meta.image.clone(),
     };
     Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
+}
+
+/// `/embed/drives/{id}/rated`: the rated-vs-measured table of a drive's model line as a
+/// small page for an iframe; every measured value links to the drive's results on the
+/// site.
+async fn rated_embed_page(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    let t = super::rated::drive_rated(&state, &id).await?;
+    Ok(html::response(html::tables::page(&t.title, html::tables::rated(&t.table, &t.data, t.pools))))
 }
 
 /// `/embed/compare?drives=...`: the compare chart for an iframe (the compare chart's

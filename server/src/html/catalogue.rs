@@ -6,10 +6,8 @@
 //! page and the API read the same names.
 
 use super::n_text;
-use api_types::{links, pattern_label, DriveIndex, IndexRow, Leaderboard, PoolFigure};
-use bench::DriveSku;
+use api_types::{links, pattern_label, DriveIndex, FilterSuggestions, IndexRow, Leaderboard, PoolFigure};
 use maud::{html, Markup};
-use std::collections::BTreeSet;
 
 /// The site page `path` with the request's parameters (`format` dropped), `key` set to
 /// `value` or removed (`None`).
@@ -18,27 +16,17 @@ fn page_href(path: &str, pairs: &[(String, String)], key: &str, value: Option<&s
     links::with_query(path, kept.chain(value.map(|v| (key, v))))
 }
 
-/// The values of every drive (not only those shown) that the filter fields suggest:
-/// `<datalist id="index-vendor">` etc., referred to by the site's inputs.
-fn datalists(all: &[&DriveSku]) -> Markup {
-    let mut lists: [(&str, BTreeSet<String>); 4] = [
-        ("vendor", BTreeSet::new()),
-        ("interface", BTreeSet::new()),
-        ("controller", BTreeSet::new()),
-        ("nand", BTreeSet::new()),
+/// The filter fields' suggestions: `<datalist id="index-vendor">` etc., named by the
+/// site's inputs.
+pub fn suggestions(s: &FilterSuggestions) -> Markup {
+    let lists = [
+        ("vendor", &s.vendor),
+        ("interface", &s.interface),
+        ("controller", &s.controller),
+        ("nand", &s.nand),
     ];
-    for d in all {
-        lists[0].1.insert(d.vendor.clone());
-        if let Some(link) = d.interface {
-            let id = link.id();
-            lists[1].1.insert(id.split('-').next().unwrap_or_default().to_string());
-            lists[1].1.insert(id);
-        }
-        lists[2].1.extend(d.controller.model.clone());
-        lists[3].1.extend(d.nand.vendor.clone());
-    }
     html! {
-        @for (name, values) in &lists {
+        @for (name, values) in lists {
             datalist id={ "index-" (name) } {
                 @for v in values { option value=(v) {} }
             }
@@ -115,9 +103,9 @@ fn row(r: &IndexRow) -> Markup {
     }
 }
 
-/// The drives index as the site's `/drives` page shows it; `all` every drive of the
-/// catalogue (for the filter suggestions), `pairs` the request's parameters.
-pub fn index(index: &DriveIndex, all: &[&DriveSku], pairs: &[(String, String)], sort: &str) -> Markup {
+/// The drives index as the site's `/drives` page shows it; `pairs` the request's
+/// parameters.
+pub fn index(index: &DriveIndex, pairs: &[(String, String)], sort: &str) -> Markup {
     let rows = &index.drives;
     let community = rows.iter().filter(|r| !r.reviewed).count();
     let shown = if rows.len() == index.total {
@@ -169,7 +157,6 @@ pub fn index(index: &DriveIndex, all: &[&DriveSku], pairs: &[(String, String)], 
                 a rel="external" href=(page_href(&format!("{}/drives/index", links::API), pairs, "format", None)) { "JSON" }
             }
         }
-        (datalists(all))
     }
 }
 
@@ -195,7 +182,6 @@ fn pages(index: &DriveIndex, pairs: &[(String, String)]) -> Markup {
 pub fn leaderboard(
     b: &Leaderboard,
     (limit, max, min_default): (usize, usize, usize),
-    all: &[&DriveSku],
     pairs: &[(String, String)],
 ) -> Markup {
     html! {
@@ -262,6 +248,5 @@ pub fn leaderboard(
             "This leaderboard as data: "
             a rel="external" href=(page_href(&format!("{}/leaderboard", links::API), pairs, "format", None)) { "JSON" }
         }
-        (datalists(all))
     }
 }

@@ -6,7 +6,7 @@
 use super::{a_result, common, TestApp};
 
 const C300_256: &str = "crucial-realssd-c300-256gb";
-use axum::http::{Method, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use serde_json::{json, Value};
 
 /// The real CrystalDiskMark 8.0.2 export of a Crucial P2 (its comment: "Crucial P2 2TB @
@@ -78,7 +78,7 @@ async fn an_uploads_texts_name_its_drive(app: &TestApp) {
     );
     // As the submit page shows it: the proposal with a button whose data attributes are
     // the tag fields it fills; a drive SSDBase has fills only its id; nothing named, nothing.
-    let html = |texts: &[&str]| format!("{}&format=html", identify(texts));
+    let html = |texts: &[&str]| identify(texts).replacen("/api/v1/", "/fragments/", 1);
     let r = app.get(&html(&["Crucial P2 2TB @ PCIe 3.0 x4 <b>"])).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.text.contains("\u{201c}Crucial P2 2TB @ PCIe 3.0 x4 &lt;b&gt;\u{201d}"), "escaped: {}", r.text);
@@ -430,9 +430,9 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
 
-    // The site's tables (`format=html`): links to the site's pages, each figure with its n
+    // The site's tables (`/fragments`): links to the site's pages, each figure with its n
     // and test, sort headers and "show them" as the same page with one parameter changed.
-    let page = app.get("/api/v1/drives/index?reviewed=false&sort=results&format=html").await;
+    let page = app.get("/fragments/drives/index?reviewed=false&sort=results").await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert!(page.content_type.starts_with("text/html"), "{}", page.content_type);
     let html = &page.text;
@@ -442,14 +442,12 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         "n=3",
         &format!("href=\"/leaderboard?test={}\"", super::url_encode(&test)),
         "aria-sort=\"descending\"><a href=\"/drives?reviewed=false&amp;sort=-results\"",
-        "<datalist id=\"index-vendor\">",
-        "<option value=\"Plextor\">",
         "2 drives: 0 reviewed, 2 not reviewed yet",
     ] {
         assert!(html.contains(part), "{part} in {html}");
     }
     assert!(html.find("kingston-a400").unwrap() < html.find("crucial-mx500").unwrap(), "most results first");
-    let board = app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&format=html")).await;
+    let board = app.get(&format!("/fragments/leaderboard?test={q}&reviewed=false")).await;
     assert_eq!(board.status, StatusCode::OK, "{}", board.text);
     for part in [
         "href=\"/drives/kingston-a400-240gb\"",
@@ -460,12 +458,26 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         assert!(board.text.contains(part), "{part} in {}", board.text);
     }
     assert!(!board.text.contains("crucial-mx500"), "{}", board.text);
-    let thin =
-        app.get(&format!("/api/v1/leaderboard?test={q}&reviewed=false&min_results=1&format=html")).await;
+    let thin = app.get(&format!("/fragments/leaderboard?test={q}&reviewed=false&min_results=1")).await;
     for part in ["href=\"/drives/crucial-mx500-500gb\"", "few results", "Leave them out"] {
         assert!(thin.text.contains(part), "{part} in {}", thin.text);
     }
-    app.get("/api/v1/drives/index?format=xml").await.assert_error(StatusCode::BAD_REQUEST, Some("format"));
+    // The filter fields' suggestions: every drive's values, as data and as the site's
+    // datalists, cached.
+    let s = app.get("/api/v1/drives/suggestions").await;
+    assert_eq!(s.status, StatusCode::OK, "{}", s.text);
+    assert_eq!(s.headers[header::CACHE_CONTROL], "public, max-age=300");
+    let vendors = s.json()["vendor"].as_array().unwrap().clone();
+    assert!(vendors.contains(&json!("Plextor")) && vendors.contains(&json!("Kingston")), "{vendors:?}");
+    assert!(s.json()["interface"].as_array().unwrap().contains(&json!("sata")), "{}", s.text);
+    let lists = app.get("/fragments/drives/suggestions").await.text;
+    assert!(
+        lists.contains("<datalist id=\"index-vendor\"><option value=\"")
+            && lists.contains("value=\"Plextor\""),
+        "{lists}"
+    );
+    // The API answers data only.
+    app.get("/api/v1/drives/index?format=html").await.assert_error(StatusCode::BAD_REQUEST, Some("format"));
     app.get(&format!("/api/v1/leaderboard?test={q}&format=csv"))
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("format"));

@@ -336,7 +336,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         (
             "get",
             "/drives/{id}/observations",
-            "/drives/plextor-px-m2s-256gb/observations?format=html".into(),
+            "/drives/plextor-px-m2s-256gb/observations?format=csv".into(),
             None,
             None,
         ),
@@ -349,7 +349,6 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ),
         ("get", "/drives/{id}/rated.png", format!("/drives/{C300_64}/rated.png?width=480"), None, None),
         ("get", "/drives/{id}/rated", format!("/drives/{C300_64}/rated"), None, None),
-        ("get", "/drives/{id}/rated.html", format!("/drives/{C300_64}/rated.html"), None, None),
         ("get", "/compare/rated", format!("/compare/rated?drives={C300_64},{M2S_64}&format=csv"), None, None),
         ("get", "/controllers/{model}/rated", "/controllers/88SS9174/rated".into(), None, None),
         (
@@ -423,6 +422,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ),
         ("get", "/catalogue/history", "/catalogue/history".into(), None, None),
         ("get", "/drives/index", "/drives/index?interface=sata&sort=-results".into(), None, None),
+        ("get", "/drives/suggestions", "/drives/suggestions".into(), None, None),
         (
             "get",
             "/leaderboard",

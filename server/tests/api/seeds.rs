@@ -50,7 +50,7 @@ async fn drive_observations(app: &TestApp, drive: &str) -> Vec<Value> {
     let r = app.get(&format!("/api/v1/drives/{drive}/observations")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let list = r.json()["observations"].as_array().unwrap().clone();
-    let html = app.get(&format!("/api/v1/drives/{drive}/observations?format=html")).await;
+    let html = app.get(&format!("/fragments/drives/{drive}/observations")).await;
     assert!(html.content_type.starts_with("text/html"), "{}", html.content_type);
     assert_eq!(html.text.matches("<tr><th scope=\"row\"").count(), list.len(), "{}", html.text);
     let csv = app.get(&format!("/api/v1/drives/{drive}/observations?format=csv")).await;

@@ -285,23 +285,24 @@ pub async fn every_html_surface_escapes_stored_and_asked_text(app: &TestApp) {
 
     let surfaces = [
         // The drives index: stored names, and the asked filter in every link it builds.
-        format!("/api/v1/drives/index?format=html&vendor={vendor}"),
-        format!("/api/v1/drives/index?format=html&vendor={hostile}&controller={hostile}"),
-        format!("/api/v1/drives/index?format=html&sort=-results&nand={hostile}"),
-        "/api/v1/drives/index?format=html&limit=1".to_string(),
+        format!("/fragments/drives/index?vendor={vendor}"),
+        format!("/fragments/drives/index?vendor={hostile}&controller={hostile}"),
+        format!("/fragments/drives/index?sort=-results&nand={hostile}"),
+        "/fragments/drives/suggestions".to_string(),
+        "/fragments/drives/index?limit=1".to_string(),
         // A leaderboard of the hostile drive's test, filtered by hostile text.
-        format!("/api/v1/leaderboard?format=html&test={t}&min_results=1"),
-        format!("/api/v1/leaderboard?format=html&test={t}&min_results=1&vendor={hostile}&limit=1"),
+        format!("/fragments/leaderboard?test={t}&min_results=1"),
+        format!("/fragments/leaderboard?test={t}&min_results=1&vendor={hostile}&limit=1"),
         // Rated tables: the drive's, its embed page, a comparison filtered by hostile
         // text, a controller named by it.
-        format!("/api/v1/drives/{d}/rated?format=html"),
-        format!("/api/v1/drives/{d}/rated.html"),
-        format!("/api/v1/compare/rated?format=html&drives={d},{C300_64}&chipset={hostile}"),
-        format!("/api/v1/compare/rated?format=html&drives={d},{C300_64}&merge=drive"),
-        format!("/api/v1/controllers/{hostile}/rated?format=html"),
-        format!("/api/v1/drives/{d}/observations?format=html"),
+        format!("/fragments/drives/{d}/rated"),
+        format!("/embed/drives/{d}/rated"),
+        format!("/fragments/compare/rated?drives={d},{C300_64}&chipset={hostile}"),
+        format!("/fragments/compare/rated?drives={d},{C300_64}&merge=drive"),
+        format!("/fragments/controllers/{hostile}/rated"),
+        format!("/fragments/drives/{d}/observations"),
         // The submit page's proposal of the drive an upload names.
-        format!("/api/v1/drives/identify?format=html&text={hostile}"),
+        format!("/fragments/drives/identify?text={hostile}"),
         // Embed pages and oEmbed.
         format!("/embed/drives/{d}"),
         format!("/embed/compare?drives={d},{C300_64}"),
@@ -315,7 +316,7 @@ pub async fn every_html_surface_escapes_stored_and_asked_text(app: &TestApp) {
         }
     }
     // The stored text shows, escaped, where the page names the drive.
-    let r = app.get(&format!("/api/v1/drives/index?format=html&vendor={vendor}")).await;
+    let r = app.get(&format!("/fragments/drives/index?vendor={vendor}")).await;
     assert!(r.text.contains("&lt;script&gt;alert('x')&lt;/script&gt;&amp;amp;"), "{}", r.text);
 
     // The site's index.html head (link previews) and oEmbed's iframe, on a built site.

@@ -70,7 +70,7 @@ pub(super) async fn named_drive(mut texts: Vec<&str>) -> Option<String> {
         return None;
     }
     let query: Vec<String> = texts.iter().take(4).map(|t| format!("text={}", api::encode(t))).collect();
-    let html = api::get_text(&format!("/drives/identify?{}&format=html", query.join("&"))).await.ok()?;
+    let html = api::get_fragment(&format!("/drives/identify?{}", query.join("&"))).await.ok()?;
     (!html.is_empty()).then_some(html)
 }
 

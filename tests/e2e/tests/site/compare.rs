@@ -142,7 +142,7 @@ pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<(
     let img = w.wait("img").await?.attr("src").await?.unwrap_or_default();
     ensure!(scripts == 0 && img.contains("/api/v1/compare/chart.svg?drives="), "the embed page: {img}");
     let back = w.client.find(Locator::Css("a")).await?.attr("href").await?.unwrap_or_default();
-    ensure!(back.ends_with(&format!("/compare?drives={C300}%2C{M2S}")), "the embed page links back: {back}");
+    ensure!(back.ends_with(&format!("/compare?drives={C300},{M2S}")), "the embed page links back: {back}");
     w.shot("compare-embed-page").await?;
     w.goto(&svg_path).await?;
     let root = w.client.execute("return document.documentElement.tagName;", vec![]).await?;

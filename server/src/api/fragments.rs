@@ -1,0 +1,100 @@
+//! The site's HTML fragments, outside `/api/v1`: the API answers data (JSON, CSV); these
+//! are the tables and notices as the site shows them, rendered by `crate::html` from the
+//! same readings as the API's answers, so the site's wasm carries no table code. Each
+//! is `/fragments` + the API path it renders, with the same parameters.
+
+use super::extract::{no_parameters, PathParam, QueryPairs};
+use super::state::AppState;
+use super::{drives, leaderboard, observations, rated, results};
+use crate::error::ApiResult;
+use crate::html;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/fragments/drives/index", get(drive_index))
+        .route("/fragments/drives/suggestions", get(suggestions))
+        .route("/fragments/drives/identify", get(identify))
+        .route("/fragments/drives/{id}/rated", get(drive_rated))
+        .route("/fragments/drives/{id}/observations", get(observations))
+        .route("/fragments/leaderboard", get(leaderboard))
+        .route("/fragments/compare/rated", get(compare_rated))
+        .route("/fragments/controllers/{model}/rated", get(controller_rated))
+        .route("/fragments/results/{id}/runner", get(runner))
+}
+
+/// The drives index (`/drives`): a page of drives with their key figures.
+async fn drive_index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (index, sort) = leaderboard::drive_index(&state, &pairs).await?;
+    Ok(html::response(html::catalogue::index(&index, &pairs, &sort)))
+}
+
+/// The filter fields' suggestions, as `<datalist>`s the site's inputs name.
+async fn suggestions(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    Ok(html::response(html::catalogue::suggestions(&leaderboard::filter_suggestions(&state).await?)))
+}
+
+/// A leaderboard of one test (`/leaderboard`).
+async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    let (board, limit) = leaderboard::leaderboard_of(&state, &pairs).await?;
+    let limits = (limit, leaderboard::LEADERBOARD_MAX, leaderboard::DEFAULT_MIN_RESULTS);
+    Ok(html::response(html::catalogue::leaderboard(&board, limits, &pairs)))
+}
+
+/// The submit page's proposal of the drive an upload names (empty when none).
+async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    Ok(html::response(html::notices::named_drive(&drives::identify_of(&state, &pairs).await?)))
+}
+
+fn rated_table(t: rated::RatedOf) -> Response {
+    html::response(html::tables::rated(&t.table, &t.data, t.pools))
+}
+
+async fn drive_rated(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    Ok(rated_table(rated::drive_rated(&state, &id).await?))
+}
+
+async fn compare_rated(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
+    Ok(rated_table(rated::compare_rated(&state, &pairs).await?))
+}
+
+async fn controller_rated(
+    State(state): State<AppState>,
+    PathParam(model): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    Ok(rated_table(rated::controller_rated(&state, &model).await?))
+}
+
+/// What the sources say about a drive besides tool results (empty when nothing).
+async fn observations(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    let found = observations::observations_of_drive(&state, &id).await?;
+    Ok(html::response(html::tables::observations(&found)))
+}
+
+/// How `ssdbase bench` says it measured a result.
+async fn runner(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+    QueryPairs(pairs): QueryPairs,
+) -> ApiResult<Response> {
+    no_parameters(&pairs)?;
+    Ok(html::response(html::notices::runner_record(&results::runner_record_of(&state, &headers, id).await?)))
+}
