@@ -195,7 +195,7 @@ async fn restore(from: &Path, url: &str) -> anyhow::Result<String> {
 
 /// Copies the backup into place when the target does not exist or is an empty file:
 /// first to a temporary file beside it, then renamed, so the target is never half
-/// written.
+/// written and no partial copy is left behind.
 fn restore_sqlite_file(from: &Path, target: &Path) -> anyhow::Result<()> {
     let occupied = |p: &Path| std::fs::metadata(p).map(|m| m.len() > 0).unwrap_or(false);
     if occupied(target) {
@@ -208,13 +208,15 @@ fn restore_sqlite_file(from: &Path, target: &Path) -> anyhow::Result<()> {
     if occupied(&wal) {
         bail!("{} exists: the target has uncommitted data; restore into a new file", wal.display());
     }
-    let mut temp = target.as_os_str().to_owned();
-    temp.push(".restoring");
-    let temp = PathBuf::from(temp);
-    std::fs::copy(from, &temp)
-        .with_context(|| format!("copying {} to {}", from.display(), temp.display()))?;
-    std::fs::File::open(&temp).and_then(|f| f.sync_all()).context("syncing the copy")?;
-    std::fs::rename(&temp, target).with_context(|| format!("moving the copy to {}", target.display()))?;
+    // Beside the target (a rename stays on its filesystem); removed if anything fails.
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut temp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("making a temporary file in {}", dir.display()))?;
+    let mut source = std::fs::File::open(from).with_context(|| format!("opening {}", from.display()))?;
+    std::io::copy(&mut source, temp.as_file_mut())
+        .with_context(|| format!("copying {} beside {}", from.display(), target.display()))?;
+    temp.as_file().sync_all().context("syncing the copy")?;
+    temp.persist(target).with_context(|| format!("moving the copy to {}", target.display()))?;
     Ok(())
 }
 

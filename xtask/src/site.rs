@@ -28,9 +28,10 @@ pub fn build_site() -> Result<PathBuf> {
 /// - splits the wasm into one lazily loaded piece per page and binds the main module
 ///   again (split.rs);
 /// - drops the `name` custom section (function names for stack traces, a fifth of the
-///   gzipped download) from every wasm file. Neither Trunk nor wasm-bindgen offers this,
-///   `strip = true` would also drop the `target_features` section wasm-bindgen reads,
-///   and Debian's wasm-opt is too old for what rustc emits;
+///   gzipped download) from every wasm file, the split pieces included (Trunk's
+///   wasm-bindgen run cannot be told `--remove-name-section`, and it never sees the
+///   pieces; `strip = true` would also drop the `target_features` section wasm-bindgen
+///   reads);
 /// - writes `FILE.gz` beside every wasm, JS and CSS file, compressed with zopfli (about
 ///   6 % smaller than gzip -6), which `ssdbase serve` sends as it is.
 pub fn site_post_build() -> Result<()> {
@@ -96,42 +97,22 @@ fn compress_asset(path: &Path) -> Result<(PathBuf, usize, usize)> {
     Ok((path.to_path_buf(), bytes.len(), gz.len()))
 }
 
-/// `wasm` without its custom sections called `name`; `None` when it is malformed.
+/// `wasm` without its custom sections called `name`, every other section copied as it is
+/// (wasmparser reads the sections, wasm-encoder writes them); `None` when it is malformed.
 fn without_custom_section(wasm: &[u8], name: &str) -> Option<Vec<u8>> {
-    fn leb(b: &[u8], i: &mut usize) -> Option<usize> {
-        let (mut v, mut shift) = (0usize, 0);
-        loop {
-            let byte = *b.get(*i)?;
-            *i += 1;
-            v |= usize::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(v);
-            }
-            shift += 7;
+    let mut module = wasm_encoder::Module::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        let payload = payload.ok()?;
+        if matches!(&payload, wasmparser::Payload::CustomSection(c) if c.name() == name) {
+            continue;
+        }
+        // Function bodies come as entries of their section, which is copied whole.
+        if let Some((id, range)) = payload.as_section() {
+            let range = usize::try_from(range.start).ok()?..usize::try_from(range.end).ok()?;
+            module.section(&wasm_encoder::RawSection { id, data: wasm.get(range)? });
         }
     }
-    if wasm.get(..4)? != b"\0asm" {
-        return None;
-    }
-    let mut out = wasm.get(..8)?.to_vec();
-    let mut i = 8;
-    while i < wasm.len() {
-        let start = i;
-        let id = wasm[i];
-        i += 1;
-        let size = leb(wasm, &mut i)?;
-        let end = i.checked_add(size).filter(|e| *e <= wasm.len())?;
-        let drop = id == 0 && {
-            let mut j = i;
-            let len = leb(wasm, &mut j)?;
-            wasm.get(j..j.checked_add(len)?)? == name.as_bytes()
-        };
-        if !drop {
-            out.extend_from_slice(&wasm[start..end]);
-        }
-        i = end;
-    }
-    Some(out)
+    Some(module.finish())
 }
 
 /// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run
@@ -152,4 +133,38 @@ pub fn site_end_to_end(site: &Path) -> Result<()> {
             .env("SSDBASE_SITE_DIR", site)
             .env("SSDBASE_BIN", target_dir().join("debug/ssdbase")),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_custom_section;
+
+    #[test]
+    fn only_the_name_section_is_dropped() {
+        let mut m = wasm_encoder::Module::new();
+        let mut types = wasm_encoder::TypeSection::new();
+        types.ty().function([], []);
+        m.section(&types);
+        let mut functions = wasm_encoder::FunctionSection::new();
+        functions.function(0);
+        m.section(&functions);
+        let mut code = wasm_encoder::CodeSection::new();
+        let mut f = wasm_encoder::Function::new([]);
+        f.instruction(&wasm_encoder::Instruction::End);
+        code.function(&f);
+        m.section(&code);
+        let mut names = wasm_encoder::NameSection::new();
+        let mut map = wasm_encoder::NameMap::new();
+        map.append(0, "a_function_name");
+        names.functions(&map);
+        m.section(&names);
+        m.section(&wasm_encoder::CustomSection { name: "target_features".into(), data: b"+x".into() });
+        let wasm = m.finish();
+        let stripped = without_custom_section(&wasm, "name").unwrap();
+        wasmparser::validate(&stripped).unwrap();
+        let has = |b: &[u8], needle: &[u8]| b.windows(needle.len()).any(|w| w == needle);
+        assert!(has(&wasm, b"a_function_name") && !has(&stripped, b"a_function_name"));
+        assert!(has(&stripped, b"target_features"));
+        assert!(without_custom_section(b"not wasm", "name").is_none());
+    }
 }

@@ -340,9 +340,10 @@ async fn chart_svg(
     }
     let (chart, height, caption) = embed_of(&c, &q.chart);
     let theme = q.chart.style.theme;
-    let mut res = embed::svg(q.chart.style, height, &caption, |area| {
+    let mut res = embed::svg(q.chart.style, height, caption, move |area| {
         charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
-    })?;
+    })
+    .await?;
     embed::set_etag(&mut res, &etag);
     Ok(res)
 }

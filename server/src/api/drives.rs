@@ -403,9 +403,10 @@ async fn rated_svg(
 ) -> ApiResult<Response> {
     let (style, chart) = rated_chart(&state, &id, &pairs).await?;
     let theme = style.theme;
-    embed::svg(style, charts::rated_bars_height(&chart), RATED_CAPTION, |area| {
+    embed::svg(style, charts::rated_bars_height(&chart), RATED_CAPTION.to_string(), move |area| {
         charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
+    .await
 }
 
 /// A drive's rated vs measured chart as PNG, for embedding
@@ -532,9 +533,10 @@ async fn distribution_svg(
 ) -> ApiResult<Response> {
     let (style, chart) = distribution_chart(&state, &id, &pairs).await?;
     let theme = style.theme;
-    embed::svg(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION, |area| {
+    embed::svg(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION.to_string(), move |area| {
         charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
+    .await
 }
 
 /// A drive's distribution chart of one test as PNG, for embedding

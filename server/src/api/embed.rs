@@ -93,12 +93,17 @@ pub fn read_query<'a>(
 }
 
 /// `draw` (a chart `height` pixels tall) with `caption` beneath, as an SVG answer.
-pub fn svg<F>(style: ChartStyle, height: u32, caption: &str, draw: F) -> ApiResult<Response>
+pub async fn svg<F>(style: ChartStyle, height: u32, caption: String, draw: F) -> ApiResult<Response>
 where
-    F: FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> + Send + 'static,
 {
-    let svg = charts::render::to_svg(style.width, height, style.theme, caption, draw)
-        .map_err(anyhow::Error::msg)?;
+    // Laying out and writing a chart takes milliseconds of CPU: off the async workers.
+    let svg = tokio::task::spawn_blocking(move || {
+        charts::render::to_svg(style.width, height, style.theme, &caption, draw)
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(anyhow::Error::msg)?;
     Ok(image_response("image/svg+xml", svg.into_bytes()))
 }
 

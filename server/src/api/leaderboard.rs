@@ -375,17 +375,36 @@ pub(crate) async fn leaderboard_of(
             pointer: Some("test".into()),
         }])
     })?;
-    let all = state.storage.list_drives().await?;
-    let drives: BTreeMap<String, &DriveSku> = all
-        .iter()
+    let drives: BTreeMap<String, DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
         // A drive without results has no line: its pools are not read.
         .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), &d.drive))
+        .map(|d| (d.drive.id.clone(), d.drive))
         .collect();
     let ids: Vec<String> = drives.keys().cloned().collect();
+    let pools = state.storage.pools_for_drives(&ids).await?;
+    // Ranking a catalogue's pools takes milliseconds of CPU: off the async workers.
+    let board = tokio::task::spawn_blocking(move || rank(&test, &drives, pools, min_results, limit))
+        .await
+        .map_err(anyhow::Error::from)?;
+    Ok((board, limit))
+}
+
+/// The leaderboard of `test` over `drives`' `pools`: lines with fewer than `min_results`
+/// left out and counted, the first `limit` by median MB/s.
+fn rank(
+    test: &str,
+    drives: &BTreeMap<String, DriveSku>,
+    pools: Vec<PoolSummary>,
+    min_results: usize,
+    limit: usize,
+) -> Leaderboard {
     let mut lines = Vec::new();
     let mut left_out = 0;
-    for pool in state.storage.pools_for_drives(&ids).await? {
+    for pool in pools {
         let Some((key, a)) = pool.tests.iter().find(|(k, _)| k.id() == test) else { continue };
         let Some(f) = figure(&pool, key, a) else { continue };
         if f.n < min_results {
@@ -411,7 +430,7 @@ pub(crate) async fn leaderboard_of(
             }
         })
         .collect();
-    Ok((Leaderboard { test, min_results, rows, left_out }, limit))
+    Leaderboard { test: test.to_string(), min_results, rows, left_out }
 }
 
 /// The tests with a leaderboard
