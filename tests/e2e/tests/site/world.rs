@@ -262,9 +262,15 @@ pub const TRANSFER_SIZES: &str = r#"
 /// canvas (plotters' own way sets a `style` attribute the policy refuses, and labels were
 /// placed by the sizes of unstyled text), which the wasm splitter placed in two more
 /// small chunks: submit page 349.9 -> 351.9 KB, compare 344.9 -> 347.2 KB, measured on
-/// the same machine in one session. Issue 35 replaces this per-page assertion with
-/// Lighthouse's metrics and a transfer budget, and merges the tiny chunks.
-pub const PAGE_BUDGET_KB: f64 = 352.0;
+/// the same machine in one session. 360 since the site decodes a result as the server
+/// sends it (the runner's record and the settings corrections were skipped on wasm32
+/// alone, so a re-sent result lost them: +3.3 KB gzipped on every page, the main module
+/// 218.7 -> 222.0 KB with everything else equal) and the filter suggestions came from
+/// their own endpoint instead of the index's HTML (the browsing piece 149 -> 161 KB
+/// before gzip): drives index 357.9, submit 355.8, drive 354.4 KB (BENCHMARKS.md, "Site
+/// size"). Issue 35 replaces this per-page assertion with Lighthouse's metrics and a
+/// transfer budget, and merges the tiny chunks.
+pub const PAGE_BUDGET_KB: f64 = 360.0;
 
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
 /// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
