@@ -1,6 +1,6 @@
 //! Lighter readings of answers, for the site: the same JSON decoded without the parts a
 //! page does not show, so that their decoders are not in that page's download (the site
-//! has a size budget, README "Site size"). Each is checked against the full type below.
+//! has a size budget, BENCHMARKS.md "Site size"). Each is checked against the full type below.
 
 use crate::{FirmwareSeen, TestSummary};
 use bench::{ControllerTag, DriveSku, NandTag};

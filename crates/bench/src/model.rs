@@ -794,7 +794,7 @@ impl RatedSpec {
 ///
 /// Read through [`FormFactor::from_id`] (`try_from = "String"`): serde's derived reader of
 /// fifteen names, once per deserializer, was 1-2 KB of every page's download, since
-/// the drive search decodes drives (README "Site size").
+/// the drive search decodes drives (BENCHMARKS.md "Site size").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(try_from = "String")]

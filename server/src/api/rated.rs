@@ -1,9 +1,11 @@
 //! Rated vs measured as tables: `GET /drives/{id}/rated` (the drive's model line, one row
 //! per capacity and rated figure), `GET /compare/rated` (every compared drive, per
 //! platform group and data pattern), `GET /controllers/{model}/rated` (every catalogue
-//! drive on a controller), each as JSON or CSV, and `GET /drives/{id}/rated.html`, the
-//! drive's table as an HTML page to embed. Every table is `charts::rated_rows`, the rows
-//! the drive page's rated charts (and `/drives/{id}/rated.svg|png`) draw.
+//! drive on a controller), each as JSON or CSV; the reading functions behind them
+//! (`drive_rated`, `compare_rated`, `controller_rated`) also feed the site's HTML
+//! (`/fragments/...`) and the embed page `/embed/drives/{id}/rated`. Every table is
+//! `charts::rated_rows`, the rows the drive page's rated charts (and
+//! `/drives/{id}/rated.svg|png`) draw.
 
 use super::compare::parse_query;
 use super::extract::{PathParam, QueryPairs};
