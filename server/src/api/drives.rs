@@ -5,7 +5,7 @@
 //! distribution chart of one test, for embedding.
 
 use super::embed::{self, ChartStyle, ChartTheme};
-use super::extract::{whole_number, PathParam, QueryPairs};
+use super::extract::{PathParam, QueryPairs, TypedQuery};
 use super::state::AppState;
 use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
@@ -58,10 +58,9 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<DriveList>> {
 /// Most drives a search answers.
 pub const SEARCH_LIMIT_MAX: i64 = 50;
 
-/// The drive search's query parameters, as documented.
-#[derive(utoipa::IntoParams)]
+/// The drive search's query parameters.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only
 struct SearchQuery {
     /// What the person typed: the start of a vendor, model, part number or alias, in
     /// any case, spacing or punctuation (`990 pro`, `samsung 99`, `ct500p2`)
@@ -89,19 +88,19 @@ struct SearchQuery {
         (status = 400, description = "`q` missing, empty or longer than 100 characters; `limit` out of range; another parameter", body = ErrorBody),
     )
 )]
-async fn search(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveList>> {
-    let mut query = None;
-    let mut limit = 10;
+async fn search(
+    State(state): State<AppState>,
+    TypedQuery(SearchQuery { q: query, limit }): TypedQuery<SearchQuery>,
+) -> ApiResult<Json<DriveList>> {
     let bad = |detail: String, at: &str| ApiError::bad_request(detail, Some(at.into()));
-    for (name, value) in &pairs {
-        match name.as_str() {
-            "q" if query.is_none() => query = Some(value.as_str()),
-            "limit" => limit = whole_number(name, value, 1, SEARCH_LIMIT_MAX as usize)? as i64,
-            "q" => return Err(bad("q is given twice".into(), "q")),
-            _ => return Err(bad(format!("unknown parameter {name:?} (this route takes q and limit)"), name)),
-        }
+    let limit = limit.unwrap_or(10);
+    if !(1..=SEARCH_LIMIT_MAX).contains(&limit) {
+        return Err(bad(
+            format!("limit {limit} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"),
+            "limit",
+        ));
     }
-    let query = query.ok_or_else(|| bad("q, the text to search for, is missing".into(), "q"))?;
+    let query = query.as_str();
     if query.is_empty() {
         return Err(bad("q is empty".into(), "q"));
     }

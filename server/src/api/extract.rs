@@ -119,6 +119,44 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
     }
 }
 
+/// A route's query parameters as its one typed struct `T`, which also documents them
+/// (`IntoParams`): every name `T` does not have is a 400 naming it, and a value that
+/// does not read (or a required one missing) a 400 pointing at its parameter. Repeated
+/// names read as lists (`serde_html_form`).
+pub struct TypedQuery<T>(pub T);
+
+impl<T: DeserializeOwned + utoipa::IntoParams, S: Send + Sync> FromRequestParts<S> for TypedQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default().as_bytes();
+        let known: Vec<String> = T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        let unknown: Vec<crate::error::ErrorItem> = form_urlencoded::parse(query)
+            .filter(|(name, _)| !known.iter().any(|k| k == name))
+            .map(|(name, _)| crate::error::ErrorItem {
+                detail: format!("unknown parameter {name:?}; expected: {}", known.join(", ")),
+                pointer: Some(name.into_owned()),
+            })
+            .collect();
+        if !unknown.is_empty() {
+            return Err(ApiError::BadRequest(unknown));
+        }
+        let de = serde_html_form::Deserializer::from_bytes(query);
+        serde_path_to_error::deserialize(de).map(TypedQuery).map_err(|e| {
+            let message = e.inner().to_string();
+            // A missing field is reported at the struct: point at the field it names.
+            let pointer = match e.path().to_string() {
+                p if p == "." || p.is_empty() => message.split('`').nth(1).unwrap_or_default().to_string(),
+                p => p,
+            };
+            ApiError::bad_request(format!("{pointer}: {message}"), Some(pointer))
+        })
+    }
+}
+
 /// A route that takes no query parameters: the first one given is a 400 naming it.
 pub fn no_parameters(pairs: &[(String, String)]) -> Result<(), ApiError> {
     match pairs.first() {

@@ -16,10 +16,10 @@
 
 use super::drives::{self, HeadlineChart};
 use super::embed;
-use super::extract::{no_parameters, PathParam, QueryPairs};
+use super::extract::{no_parameters, PathParam, QueryPairs, TypedQuery};
 use super::state::AppState;
 use super::{compare, results};
-use crate::error::{error_response, ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::error::{error_response, ApiError, ApiResult, ErrorBody};
 use crate::html;
 use api_types::links;
 use api_types::links::API as API_PREFIX;
@@ -466,10 +466,9 @@ pub struct OEmbed {
     pub cache_age: u32,
 }
 
-/// oEmbed's query parameters, as documented.
-#[derive(utoipa::IntoParams)]
+/// oEmbed's query parameters.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only
 struct OEmbedQuery {
     /// A drive page (`/drives/{id}`) or compare page (`/compare?drives=...`) of this site
     #[param(example = "http://localhost/drives/crucial-realssd-c300-64gb")]
@@ -480,16 +479,16 @@ struct OEmbedQuery {
     /// Tallest iframe the consumer takes (default 540)
     #[param(minimum = 1)]
     maxheight: Option<u32>,
-    /// Only `json` (`xml`, the other format of the oEmbed spec, answers 501)
+    /// `json` (the default); `xml`, the other format of the oEmbed spec, answers 501
     #[param(inline)]
     format: Option<OEmbedFormat>,
 }
 
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 enum OEmbedFormat {
     Json,
+    Xml,
 }
 
 /// oEmbed for drive and compare pages
@@ -516,51 +515,21 @@ enum OEmbedFormat {
 async fn oembed(
     State(state): State<AppState>,
     headers: HeaderMap,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(q): TypedQuery<OEmbedQuery>,
 ) -> ApiResult<Response> {
-    let (mut url, mut maxwidth, mut maxheight, mut format) = (None, None, None, None);
-    let mut errors = Vec::new();
-    for (name, value) in &pairs {
-        match name.as_str() {
-            "url" => url = Some(value.as_str()),
-            "maxwidth" | "maxheight" => match value.parse::<u32>() {
-                Ok(n) if n > 0 => {
-                    *(if name == "maxwidth" { &mut maxwidth } else { &mut maxheight }) = Some(n)
-                }
-                _ => errors.push(ErrorItem {
-                    detail: format!("{name} {value:?} is not a positive whole number of pixels"),
-                    pointer: Some(name.clone()),
-                }),
-            },
-            "format" => format = Some(value.as_str()),
-            _ => errors.push(ErrorItem {
-                detail: format!("unknown parameter {name:?}; expected: url, maxwidth, maxheight, format"),
-                pointer: Some(name.clone()),
-            }),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::BadRequest(errors));
-    }
-    match format {
-        None | Some("json") => {}
-        // The oEmbed spec's answer to a format it names that a provider does not offer.
-        Some("xml") => {
-            return Ok(error_response(
-                StatusCode::NOT_IMPLEMENTED,
-                "format \"xml\" is not offered: only json",
-            ))
-        }
-        Some(f) => {
+    for (name, size) in [("maxwidth", q.maxwidth), ("maxheight", q.maxheight)] {
+        if size == Some(0) {
             return Err(ApiError::bad_request(
-                format!("format {f:?} is not an oEmbed format; this provider offers json"),
-                Some("format".into()),
-            ))
+                format!("{name} 0 is not a positive whole number of pixels"),
+                Some(name.into()),
+            ));
         }
     }
-    let Some(url) = url else {
-        return Err(ApiError::bad_request("url: the page to embed is missing", Some("url".into())));
-    };
+    if let Some(OEmbedFormat::Xml) = q.format {
+        // The oEmbed spec's answer to a format it names that a provider does not offer.
+        return Ok(error_response(StatusCode::NOT_IMPLEMENTED, "format \"xml\" is not offered: only json"));
+    }
+    let (url, maxwidth, maxheight) = (q.url.as_str(), q.maxwidth, q.maxheight);
     let base = base_url(&state, &headers);
     let not_ours = || {
         ApiError::not_found(

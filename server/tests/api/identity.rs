@@ -182,6 +182,20 @@ pub async fn a_drive_not_in_the_catalogue_gets_a_page_compare_and_search(app: &T
         let hit = found["drives"].as_array().unwrap().iter().find(|d| d["id"] == "crucial-p2-500gb").cloned();
         assert_eq!(hit.map(|d| d["result_count"].clone()), Some(json!(2)), "q={q}: {found}");
     }
+    // Its typed query: every error points at its parameter.
+    for (query, pointer) in [
+        ("", "q"),
+        ("q=", "q"),
+        ("q=a&q=b", "q"),
+        ("q=cruc&limit=many", "limit"),
+        ("q=cruc&limit=0", "limit"),
+        ("q=cruc&limit=51", "limit"),
+        ("q=cruc&sort=name", "sort"),
+    ] {
+        app.get(&format!("/api/v1/drives/search?{query}"))
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, Some(pointer));
+    }
 }
 
 pub async fn model_strings_and_part_numbers_land_on_their_drive(app: &TestApp) {

@@ -194,6 +194,19 @@ pub async fn oembed_answers_drive_and_compare_pages(app: &TestApp) {
     get_on(&router, &oembed(&page, "&colour=red"), &[])
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("colour"));
+    // Read by its typed query: a value that does not read points at its parameter, and
+    // every unknown name is reported.
+    for (extra, pointer) in
+        [("&maxwidth=wide", "maxwidth"), ("&maxheight=-1", "maxheight"), ("&format=yaml", "format")]
+    {
+        get_on(&router, &oembed(&page, extra), &[])
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, Some(pointer));
+    }
+    let two = get_on(&router, &oembed(&page, "&colour=red&size=big"), &[]).await;
+    let pointers: Vec<Value> =
+        two.json()["errors"].as_array().unwrap().iter().map(|e| e["pointer"].clone()).collect();
+    assert_eq!(pointers, [json!("colour"), json!("size")], "{}", two.text);
 }
 
 pub async fn embed_pages_are_framable_scriptless_and_escaped(app: &TestApp) {
