@@ -479,16 +479,10 @@ struct OEmbedQuery {
     /// Tallest iframe the consumer takes (default 540)
     #[param(minimum = 1)]
     maxheight: Option<u32>,
-    /// `json` (the default); `xml`, the other format of the oEmbed spec, answers 501
-    #[param(inline)]
-    format: Option<OEmbedFormat>,
-}
-
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-enum OEmbedFormat {
-    Json,
-    Xml,
+    /// Only `json` (the default); `xml`, the other format of the oEmbed spec, answers 501
+    /// (so it is not a value of the documented schema)
+    #[param(pattern = "^json$")]
+    format: Option<String>,
 }
 
 /// oEmbed for drive and compare pages
@@ -525,9 +519,21 @@ async fn oembed(
             ));
         }
     }
-    if let Some(OEmbedFormat::Xml) = q.format {
+    match q.format.as_deref() {
+        None | Some("json") => {}
         // The oEmbed spec's answer to a format it names that a provider does not offer.
-        return Ok(error_response(StatusCode::NOT_IMPLEMENTED, "format \"xml\" is not offered: only json"));
+        Some("xml") => {
+            return Ok(error_response(
+                StatusCode::NOT_IMPLEMENTED,
+                "format \"xml\" is not offered: only json",
+            ))
+        }
+        Some(f) => {
+            return Err(ApiError::bad_request(
+                format!("format {f:?} is not an oEmbed format; this provider offers json"),
+                Some("format".into()),
+            ))
+        }
     }
     let (url, maxwidth, maxheight) = (q.url.as_str(), q.maxwidth, q.maxheight);
     let base = base_url(&state, &headers);
