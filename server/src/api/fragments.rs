@@ -61,7 +61,7 @@ async fn drive_rated(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     no_parameters(&pairs)?;
-    Ok(rated_table(rated::drive_rated(&state, &id).await?))
+    Ok(rated_table(rated::drive_rated(&state, &id).await?.0))
 }
 
 async fn compare_rated(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {

@@ -232,29 +232,25 @@ async fn drive_table(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     let format = format_only(&pairs)?;
-    Ok(answer(drive_rated(&state, &id).await?.table, format, "rated.csv"))
+    Ok(answer(drive_rated(&state, &id).await?.0.table, format, "rated.csv"))
 }
 
 /// A rated table with what the site's rendering of it names: its API path (without
-/// `/api/v1`), which the HTML links as CSV and JSON, whether it has a pool column, and a
-/// title.
+/// `/api/v1`), which the HTML links as CSV and JSON, and whether it has a pool column.
 pub(crate) struct RatedOf {
     pub table: RatedTable,
     pub data: String,
     pub pools: bool,
-    pub title: String,
 }
 
-/// The rated table of drive `id`'s model line.
-pub(crate) async fn drive_rated(state: &AppState, id: &str) -> ApiResult<RatedOf> {
+/// The rated table of drive `id`'s model line, and the line's name as the embed page's
+/// title.
+pub(crate) async fn drive_rated(state: &AppState, id: &str) -> ApiResult<(RatedOf, String)> {
     let line = model_line(state, id).await?;
     let title = line.first().map(|d| format!("{} {}: rated vs measured per capacity", d.vendor, d.model));
-    Ok(RatedOf {
-        table: table_of(state, &line, &[], false).await?,
-        data: format!("/drives/{}/rated", links::encode(id)),
-        pools: false,
-        title: title.unwrap_or_default(),
-    })
+    let table = table_of(state, &line, &[], false).await?;
+    let data = format!("/drives/{}/rated", links::encode(id));
+    Ok((RatedOf { table, data, pools: false }, title.unwrap_or_default()))
 }
 
 /// Rated vs measured of compared drives
@@ -324,7 +320,6 @@ pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) 
         table: table_of(state, &drives, &q.filters, !q.merge).await?,
         data: links::with_query("/compare/rated", pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
         pools: true,
-        title: "Rated vs measured".into(),
     })
 }
 
@@ -372,7 +367,6 @@ pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult
         table: table_of(state, &drives, &[], false).await?,
         data: format!("/controllers/{}/rated", links::encode(model)),
         pools: false,
-        title: format!("{model}: rated vs measured"),
     })
 }
 

@@ -654,8 +654,8 @@ async fn rated_embed_page(
     QueryPairs(pairs): QueryPairs,
 ) -> ApiResult<Response> {
     no_parameters(&pairs)?;
-    let t = super::rated::drive_rated(&state, &id).await?;
-    Ok(html::response(html::tables::page(&t.title, html::tables::rated(&t.table, &t.data, t.pools))))
+    let (t, title) = super::rated::drive_rated(&state, &id).await?;
+    Ok(html::response(html::tables::page(&title, html::tables::rated(&t.table, &t.data, t.pools))))
 }
 
 /// `/embed/compare?drives=...`: the compare chart for an iframe (the compare chart's
