@@ -80,8 +80,7 @@ pub async fn compare_page(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let pairs = form_urlencoded::parse(q.unwrap_or_default().as_bytes()).into_owned().collect();
-    page(&state, &headers, Some(Page::Compare(pairs))).await
+    page(&state, &headers, Some(Page::Compare(q.unwrap_or_default()))).await
 }
 
 /// `/results/{id}` with its link preview.

@@ -1929,7 +1929,7 @@ async fn submissions_are_rate_limited_per_client(app: &TestApp) {
     r.assert_error(StatusCode::TOO_MANY_REQUESTS, None);
     let retry: u64 = r.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry), "Retry-After {retry}");
-    assert!(app.browse_ids("limit=500", None).await.len() >= 3);
+    assert!(app.browse_ids("", None).await.len() >= 3);
     // Another client is not affected; reading is never limited.
     let r = post("10.9.0.2:5000", json!({"result": a_result(711.0)})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);

@@ -1,51 +1,238 @@
 //! The browse query language of `GET /results` (and of the compare and rated routes'
 //! tag filters): a filter per field of `bench::FIELDS` and per test descriptor, `sort`,
 //! `cursor` (keyset pagination), `limit`, `include_hidden` and `format`. Unknown names
-//! are errors, not silently ignored.
+//! are errors, not silently ignored. The filters are tables ([`TagFilters`],
+//! [`ResultFilters`]) that read and document themselves from the same lists.
 
-use crate::error::{ApiError, ApiResult, ErrorItem};
+use super::extract::Bounded;
+use crate::error::{ApiError, ApiResult};
 use crate::storage::{
-    result_filter, result_sort, result_sorts, Cursor, FilterKind, ResultQuery, Sort, METRIC_FILTERS,
+    column_of, result_filter, result_sort, result_sorts, Cursor, Filter, FilterKind, ResultQuery, Sort,
+    METRIC_FILTERS,
 };
 use bench::FieldValue;
+use serde_json::json;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::{RefOr, Required};
 
-pub(super) const DEFAULT_LIMIT: i64 = 50;
-pub(super) const MAX_LIMIT: i64 = 500;
+pub(super) const DEFAULT_LIMIT: u64 = 50;
+pub(super) const MAX_LIMIT: u64 = 500;
+
+/// `limit` of `GET /results`.
+type PageSize = Bounded<1, MAX_LIMIT>;
 
 /// `json` (the default) or `csv` (formula-like cells prefixed with an apostrophe).
-#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum OutputFormat {
+    #[default]
     Json,
     Csv,
 }
 
-impl OutputFormat {
-    /// The `format` query parameter.
-    pub(super) fn parse(name: &str, v: &str) -> Result<OutputFormat, ErrorItem> {
-        match v {
-            "json" => Ok(OutputFormat::Json),
-            "csv" => Ok(OutputFormat::Csv),
-            _ => Err(ErrorItem {
-                detail: format!("format must be json or csv, not {v:?}"),
-                pointer: Some(name.to_string()),
-            }),
-        }
+/// An equality filter per field of [`bench::FIELDS`] (`drive`, `capacity_gb`,
+/// `chipset`, ...), as `GET /results`, the comparisons and the rated tables take them,
+/// and the filters as asked (`name`, `value`), for links that repeat them.
+#[derive(Debug, Default)]
+pub(crate) struct TagFilters {
+    pub filters: Vec<Filter>,
+    pub asked: Vec<(String, String)>,
+}
+
+impl<'de> serde::Deserialize<'de> for TagFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let read = read_filters(d, result_filter)?;
+        Ok(TagFilters { filters: read.iter().map(|(_, f)| f.clone()).collect(), asked: read_back(read) })
     }
 }
 
-/// One `name=value` filter as the column and typed value it compares.
-pub(super) fn filter_value(
-    kind: FilterKind,
-    name: &str,
-    v: &str,
-) -> Result<(&'static str, FieldValue), ErrorItem> {
+impl utoipa::IntoParams for TagFilters {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        bench::FIELDS
+            .iter()
+            .map(|f| {
+                let description = format!(
+                    "Only results whose {} equals this value, e.g. `{}`.",
+                    f.label.to_lowercase(),
+                    f.example
+                );
+                filter_parameter(f.name, column_of(f), &description)
+            })
+            .collect()
+    }
+}
+
+/// [`TagFilters`] and a filter per test descriptor of a metric (`access`,
+/// `block_size`, `queue_depth`, `threads`, `op`): what `GET /results` filters by.
+#[derive(Debug, Default)]
+pub(crate) struct ResultFilters {
+    pub tags: Vec<Filter>,
+    pub metrics: Vec<Filter>,
+}
+
+impl<'de> serde::Deserialize<'de> for ResultFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let metric = |name: &str| METRIC_FILTERS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+        let read = read_filters(d, |name| result_filter(name).or_else(|| metric(name)))?;
+        let (tags, metrics): (Vec<_>, Vec<_>) =
+            read.into_iter().partition(|(name, _)| result_filter(name).is_some());
+        let filters = |list: Vec<(String, Filter)>| list.into_iter().map(|(_, f)| f).collect();
+        Ok(ResultFilters { tags: filters(tags), metrics: filters(metrics) })
+    }
+}
+
+impl utoipa::IntoParams for ResultFilters {
+    fn into_params(provider: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let mut list = TagFilters::into_params(provider);
+        list.extend(METRIC_FILTERS.iter().map(|(name, kind)| {
+            let description = format!("Only results with a metric whose test `{name}` equals this value.");
+            filter_parameter(name, *kind, &description)
+        }));
+        list
+    }
+}
+
+/// Filters from a map of `name=value`, each name's kind from `kind_of`; a value that
+/// does not read is an error at its name.
+fn read_filters<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    kind_of: impl Fn(&str) -> Option<FilterKind>,
+) -> Result<Vec<(String, Filter)>, D::Error> {
+    use serde::de::{DeserializeSeed, Error, MapAccess, Visitor};
+    struct Filters<K>(K);
+    struct Value(FilterKind);
+    impl<'de> DeserializeSeed<'de> for Value {
+        type Value = Filter;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Filter, D::Error> {
+            let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+            filter_value(self.0, &text).map_err(D::Error::custom)
+        }
+    }
+    impl<'de, K: Fn(&str) -> Option<FilterKind>> Visitor<'de> for Filters<K> {
+        type Value = Vec<(String, Filter)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("filters, name=value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut read = Vec::new();
+            while let Some(name) = map.next_key::<String>()? {
+                let kind = (self.0)(&name).ok_or_else(|| A::Error::custom(format!("no filter {name:?}")))?;
+                read.push((name, map.next_value_seed(Value(kind))?));
+            }
+            Ok(read)
+        }
+    }
+    d.deserialize_map(Filters(kind_of))
+}
+
+/// The filters as asked, text as text and numbers as digits.
+fn read_back(read: Vec<(String, Filter)>) -> Vec<(String, String)> {
+    read.into_iter()
+        .map(|(name, (_, value))| {
+            let value = match value {
+                FieldValue::Text(t) => t,
+                FieldValue::Int(i) => i.to_string(),
+            };
+            (name, value)
+        })
+        .collect()
+}
+
+/// One equality filter, typed as [`filter_value`] reads it.
+fn filter_parameter(name: &str, kind: FilterKind, description: &str) -> Parameter {
+    let schema = match kind {
+        FilterKind::Text(_) => ObjectBuilder::new().schema_type(Type::String),
+        FilterKind::Int(_) => ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
+    };
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(schema))
+        .build()
+}
+
+/// The parameter of a route that answers JSON or CSV, and takes nothing else.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct FormatParams {
+    /// `json` (default) or `csv`
+    #[param(inline)]
+    pub format: Option<OutputFormat>,
+}
+
+/// `GET /results`' own parameters (its filters are [`ResultFilters`]).
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct ListParams {
+    /// `next_cursor` of the previous page (a result id, then for sorts other than
+    /// `newest`/`oldest` a dot and its sort value); a bare result id starts after that
+    /// result in any sort
+    #[param(inline)]
+    cursor: Option<PageCursor>,
+    /// `json` (default) or `csv`
+    #[param(inline)]
+    format: Option<OutputFormat>,
+    /// Also list hidden results (moderators only: send the admin token)
+    include_hidden: Option<bool>,
+    /// Order: `newest` (the default) or `oldest` first, or by a column, ascending, or
+    /// descending with a leading `-`. Ties go by result id in the same direction.
+    #[param(inline)]
+    sort: Option<SortName>,
+    /// Results per page (default 50)
+    #[param(inline)]
+    limit: Option<PageSize>,
+}
+
+/// `cursor`, as written: read by [`parse_cursor`] once the sort is known.
+#[derive(Debug, serde::Deserialize)]
+#[serde(transparent)]
+pub(super) struct PageCursor(String);
+
+impl utoipa::PartialSchema for PageCursor {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new().schema_type(Type::String).pattern(Some(CURSOR_PATTERN)).examples(["1234"]).into()
+    }
+}
+
+impl utoipa::ToSchema for PageCursor {}
+
+/// `sort`, as written: read by [`parse_sort`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(transparent)]
+pub(super) struct SortName(String);
+
+/// Every sort [`parse_sort`] reads, and the old names permalinks still carry.
+impl utoipa::PartialSchema for SortName {
+    fn schema() -> RefOr<Schema> {
+        let mut values = vec!["newest".to_string(), "oldest".to_string()];
+        let aliases = bench::fields::SORT_ALIASES.iter().map(|(alias, _)| *alias);
+        for name in result_sorts().chain(aliases) {
+            values.push(name.to_string());
+            values.push(format!("-{name}"));
+        }
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(values))
+            .default(Some(json!("newest")))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SortName {}
+
+/// One filter of `kind` on value `v`: the column and the typed value it compares.
+fn filter_value(kind: FilterKind, v: &str) -> Result<Filter, String> {
     match kind {
         FilterKind::Text(col) => Ok((col, FieldValue::Text(v.to_string()))),
-        FilterKind::Int(col) => v.parse::<i64>().map(|i| (col, FieldValue::Int(i))).map_err(|_| ErrorItem {
-            detail: format!("{name} must be a whole number, not {v:?}"),
-            pointer: Some(name.to_string()),
-        }),
+        FilterKind::Int(col) => v
+            .parse::<i64>()
+            .map(|i| (col, FieldValue::Int(i)))
+            .map_err(|_| format!("{v:?} is not a whole number")),
     }
 }
 
@@ -104,103 +291,60 @@ fn parse_cursor(s: &str, sort: Sort) -> Option<PageStart> {
     })
 }
 
-/// Reads the browse query string: every tag filter by its public name, test
-/// descriptor filters, `sort` (`newest`, the default, or `oldest`), `cursor`, `limit`
-/// and `format` (`json` or `csv`). Unknown names are errors, not silently ignored.
-#[cfg(test)] // the handler reads the cursor too; callers that mean a query build it typed
-pub(crate) fn parse_list_query(pairs: &[(String, String)]) -> ApiResult<(ResultQuery, OutputFormat)> {
-    parse_list_request(pairs).map(|(q, f, _)| (q, f))
-}
-
-/// [`parse_list_query`] with the cursor that still needs its result looked up.
-pub(super) fn parse_list_request(
-    pairs: &[(String, String)],
+/// The browse query `GET /results` reads: its filters, `sort` (`newest`, the default,
+/// `oldest` or a column), `cursor`, `limit` and `include_hidden`, the output format, and
+/// a cursor's result id when the cursor's position must be looked up.
+pub(super) fn list_request(
+    params: ListParams,
+    filters: ResultFilters,
 ) -> ApiResult<(ResultQuery, OutputFormat, Option<i64>)> {
-    let mut q = ResultQuery { limit: DEFAULT_LIMIT, ..Default::default() };
-    let mut format = OutputFormat::Json;
-    let mut cursor: Option<String> = None;
-    let mut errors = Vec::new();
-    let bad = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
-    for (name, v) in pairs {
-        let name = name.as_str();
-        if let Some(kind) = result_filter(name) {
-            match filter_value(kind, name, v) {
-                Ok(f) => q.filters.push(f),
-                Err(e) => errors.push(e),
-            }
-        } else if let Some((_, kind)) = METRIC_FILTERS.iter().find(|(n, _)| *n == name) {
-            match filter_value(*kind, name, v) {
-                Ok(f) => q.metric_filters.push(f),
-                Err(e) => errors.push(e),
-            }
-        } else {
-            match name {
-                "sort" => match parse_sort(v) {
-                    Some(sort) => q.sort = sort,
-                    None => {
-                        let names: Vec<&str> = result_sorts().collect();
-                        errors.push(bad(
-                            name,
-                            format!(
-                                "sort must be newest, oldest, or one of {} (prefix - for descending), not {v:?}",
-                                names.join(", ")
-                            ),
-                        ))
-                    }
-                },
-                "cursor" => cursor = Some(v.clone()),
-                "limit" => match v.parse::<i64>() {
-                    Ok(n) if (1..=MAX_LIMIT).contains(&n) => q.limit = n,
-                    _ => errors.push(bad(name, format!("limit must be 1 to {MAX_LIMIT}, not {v:?}"))),
-                },
-                "include_hidden" => match v.as_str() {
-                    "true" | "1" => q.include_hidden = true,
-                    "false" | "0" => q.include_hidden = false,
-                    _ => errors.push(bad(name, format!("include_hidden must be true or false, not {v:?}"))),
-                },
-                "format" => match OutputFormat::parse(name, v) {
-                    Ok(f) => format = f,
-                    Err(e) => errors.push(e),
-                },
-                _ => {
-                    let known: Vec<&str> = bench::FIELDS
-                        .iter()
-                        .map(|f| f.name)
-                        .chain(METRIC_FILTERS.iter().map(|(n, _)| *n))
-                        .chain(["sort", "cursor", "limit", "format", "include_hidden"])
-                        .collect();
-                    errors
-                        .push(bad(name, format!("unknown parameter {name:?}; known: {}", known.join(", "))));
-                }
-            }
-        }
+    let mut q = ResultQuery {
+        filters: filters.tags,
+        metric_filters: filters.metrics,
+        limit: params.limit.map_or(DEFAULT_LIMIT, |l| l.0) as i64,
+        include_hidden: params.include_hidden.unwrap_or(false),
+        ..Default::default()
+    };
+    let bad = |name: &str, detail: String| ApiError::bad_request(detail, Some(name.to_string()));
+    if let Some(SortName(v)) = params.sort {
+        q.sort = parse_sort(&v).ok_or_else(|| {
+            let names: Vec<&str> = result_sorts().collect();
+            bad(
+                "sort",
+                format!(
+                    "sort must be newest, oldest, or one of {} (prefix - for descending), not {v:?}",
+                    names.join(", ")
+                ),
+            )
+        })?;
     }
-    // The cursor is read last: its value's type depends on the sort column.
+    // The cursor is read after the sort: its value's type depends on the sort column.
     let mut after_result = None;
-    if let Some(c) = cursor {
+    if let Some(PageCursor(c)) = params.cursor {
         match parse_cursor(&c, q.sort) {
             Some(PageStart::After(after)) => q.after = Some(after),
             Some(PageStart::AfterResult(id)) => after_result = Some(id),
-            None => errors.push(bad(
-                "cursor",
-                format!("not a cursor (a result id, optionally a dot and its sort value): {c:?}"),
-            )),
+            None => {
+                return Err(bad(
+                    "cursor",
+                    format!("not a cursor (a result id, optionally a dot and its sort value): {c:?}"),
+                ))
+            }
         }
     }
-    if errors.is_empty() {
-        Ok((q, format, after_result))
-    } else {
-        Err(ApiError::BadRequest(errors))
-    }
+    Ok((q, params.format.unwrap_or_default(), after_result))
+}
+
+/// Reads a browse query string as `GET /results` does (tests, and callers that hold one).
+#[cfg(test)]
+pub(crate) fn parse_list_query(query: &str) -> ApiResult<(ResultQuery, OutputFormat)> {
+    let (params, filters) = super::extract::read_query::<ListParams, ResultFilters>(query)?;
+    list_request(params, filters).map(|(q, f, _)| (q, f))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
-        q.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-    }
 
     #[test]
     fn a_cursor_whose_value_equals_its_id_reads_back() {
@@ -219,21 +363,22 @@ mod tests {
 
     #[test]
     fn list_query_reads_filters_and_rejects_unknown_names() {
-        let (q, f) = parse_list_query(&pairs(&[
-            ("drive", "x"),
-            ("capacity_gb", "64"),
-            ("block_size", "4096"),
-            ("format", "csv"),
-        ]))
-        .unwrap();
+        let (q, f) = parse_list_query("drive=x&capacity_gb=64&block_size=4096&format=csv").unwrap();
         assert_eq!(f, OutputFormat::Csv);
         assert_eq!(q.filters.len(), 2);
         assert_eq!(q.metric_filters, vec![("block_size", FieldValue::Int(4096))]);
-        let Err(ApiError::BadRequest(errs)) = parse_list_query(&pairs(&[("colour", "red"), ("limit", "0")]))
-        else {
+        let Err(ApiError::BadRequest(errs)) = parse_list_query("colour=red&limit=0") else {
             panic!("expected 400")
         };
         assert_eq!(errs.len(), 2);
         assert_eq!(errs[0].pointer.as_deref(), Some("colour"));
+        assert_eq!(errs[1].pointer.as_deref(), Some("limit"));
+        assert!(errs[1].detail.contains("from 1 to 500"), "{}", errs[1].detail);
+        let Err(ApiError::BadRequest(errs)) = parse_list_query("limit=5&drive=a&limit=6&drive=b") else {
+            panic!("expected 400")
+        };
+        let at: Vec<_> = errs.iter().map(|e| e.pointer.as_deref().unwrap()).collect();
+        assert_eq!(at, ["limit", "drive"]);
+        assert!(errs[0].detail.contains("twice"), "{}", errs[0].detail);
     }
 }

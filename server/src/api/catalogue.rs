@@ -5,7 +5,7 @@
 //! duplicates). Everyone: the history, `GET /api/v1/catalogue/history` and
 //! `GET /api/v1/drives/{id}/history`. A proposal changes nothing until it is accepted.
 
-use super::extract::{no_parameters, JsonBody, PathParam, QueryPairs};
+use super::extract::{JsonBody, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::api::client::ClientAddr;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
@@ -137,6 +137,14 @@ async fn propose(
     Ok((StatusCode::CREATED, Json(view(row))))
 }
 
+/// Which proposals `GET /proposals` lists.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ProposalsParams {
+    /// Only proposals with this status
+    status: Option<ProposalStatus>,
+}
+
 /// Proposals
 ///
 /// Every proposal, oldest first; `status` narrows to open, accepted or rejected ones.
@@ -145,32 +153,16 @@ async fn propose(
     path = "/proposals",
     operation_id = "list_proposals",
     tag = "catalogue",
-    params(("status" = Option<ProposalStatus>, Query, description = "Only proposals with this status")),
+    params(ProposalsParams),
     responses(
         (status = 200, description = "The proposals", body = ProposalList),
         (status = 400, description = "An unknown status or parameter", body = ErrorBody),
     )
 )]
-async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<ProposalList>> {
-    let mut status = None;
-    for (name, value) in &pairs {
-        match name.as_str() {
-            "status" if status.is_none() => {
-                status = Some(bench::fields::from_unit_name::<ProposalStatus>(value).map_err(|_| {
-                    ApiError::bad_request(
-                        format!("status {value:?} is not one of open, accepted, rejected"),
-                        Some("status".into()),
-                    )
-                })?)
-            }
-            _ => {
-                return Err(ApiError::bad_request(
-                    format!("unexpected parameter {name:?}"),
-                    Some(name.clone()),
-                ))
-            }
-        }
-    }
+async fn list(
+    State(state): State<AppState>,
+    TypedQuery(ProposalsParams { status }): TypedQuery<ProposalsParams>,
+) -> ApiResult<Json<ProposalList>> {
     let proposals = state.storage.list_proposals(status).await?.into_iter().map(view).collect();
     Ok(Json(ProposalList { proposals }))
 }
@@ -191,9 +183,8 @@ async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> A
 async fn get_one(
     State(state): State<AppState>,
     PathParam(id): PathParam<i64>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Json<Proposal>> {
-    no_parameters(&pairs)?;
     let row = state.storage.get_proposal(id).await?.ok_or_else(|| no_proposal(id))?;
     Ok(Json(view(row)))
 }
@@ -366,9 +357,8 @@ async fn merge(
 )]
 async fn history(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Json<CatalogueHistory>> {
-    no_parameters(&pairs)?;
     Ok(Json(CatalogueHistory { changes: state.storage.catalogue_history(None).await? }))
 }
 
@@ -390,8 +380,7 @@ async fn history(
 async fn drive_history(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Json<CatalogueHistory>> {
-    no_parameters(&pairs)?;
     Ok(Json(CatalogueHistory { changes: state.storage.catalogue_history(Some(&id)).await? }))
 }

@@ -6,15 +6,15 @@
 //! or an SF-2281 with 0-fill and with random data, are different measurements), and any
 //! tag filter of `GET /api/v1/results` narrows which results take part.
 
-use super::browse::{filter_value, OutputFormat};
-use super::embed::{self, ChartStyle, ChartTheme};
-use super::extract::QueryPairs;
+use super::browse::{OutputFormat, TagFilters};
+use super::embed::{self, ChartStyle, ChartTheme, ChartWidth};
+use super::extract::{read_query, FilteredQuery};
 use super::state::AppState;
 use crate::aggregate::{GroupKey, Pools};
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::storage::{result_filter, Filter};
-use api_types::links::api_drive as drive_url;
+use crate::storage::Filter;
+use api_types::links::{self, api_drive as drive_url};
 use api_types::{
     Aggregates, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell,
 };
@@ -23,7 +23,10 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::TestKey;
+use serde::Deserialize;
 use std::collections::BTreeMap;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -33,15 +36,33 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 pub const MAX_DRIVES: usize = 12;
 
-/// The chart embeds' own query parameters, as documented (the handlers read them with
-/// the tag filters in [`parse_query`]).
-#[derive(utoipa::IntoParams)]
+/// `GET /compare`'s and `GET /compare/rated`'s own parameters (their tag filters are
+/// [`TagFilters`]).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only
-struct ChartQuery {
+pub(super) struct CompareParams {
     /// 1 to 12 catalogue drive ids, comma-separated
-    #[param(example = "crucial-realssd-c300-128gb,plextor-px-m2s-128gb")]
-    drives: String,
+    #[param(inline)]
+    drives: DriveIds,
+    /// `json` (default) or `csv`: one row per test, drive, platform group and data pattern
+    /// (a missing test is a row marked missing), with each figure's median, MAD and count
+    /// and the result ids
+    #[param(inline)]
+    pub(super) format: Option<OutputFormat>,
+    /// `drive`: one pool per drive, every platform and data pattern merged (pools marked
+    /// `merged`); default `none`: pools kept apart per platform group and data pattern
+    #[param(inline)]
+    merge: Option<MergeMode>,
+}
+
+/// The chart embeds' parameters (`GET /compare/chart.svg|png`, the link preview), besides
+/// the tag filters.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct ChartParams {
+    /// 1 to 12 catalogue drive ids, comma-separated
+    #[param(inline)]
+    drives: DriveIds,
     /// What the bars show (default `mbps`)
     #[param(inline)]
     figure: Option<ChartFigure>,
@@ -52,8 +73,8 @@ struct ChartQuery {
     #[param(example = "ICH10R,SB850")]
     platforms: Option<String>,
     /// Only these data patterns, comma-separated: `random`, `zero-fill`, `one-fill`, `unknown`
-    #[param(example = "random,unknown")]
-    patterns: Option<String>,
+    #[param(inline)]
+    patterns: Option<PatternNames>,
     /// `drive`: one pool per drive, every platform and data pattern merged (default: kept apart)
     #[param(inline)]
     merge: Option<MergeMode>,
@@ -61,38 +82,125 @@ struct ChartQuery {
     #[param(inline)]
     theme: Option<ChartTheme>,
     /// Pixels (default 720); the height follows from the data
-    #[param(minimum = 320, maximum = 1600)]
-    width: Option<u32>,
+    #[param(inline)]
+    width: Option<ChartWidth>,
 }
 
-/// `figure` of a chart, as documented (parsed by `Figure::from_id`).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only
+/// `drives`: 1 to `MAX_DRIVES` catalogue ids, comma-separated; spaces around ids and
+/// empty items are dropped, and an id given twice counts once.
+#[derive(Debug, Clone)]
+pub(super) struct DriveIds(Vec<String>);
+
+impl<'de> Deserialize<'de> for DriveIds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut ids: Vec<String> = Vec::new();
+        for id in text.split(',').map(|s| s.trim_matches(' ')).filter(|s| !s.is_empty()) {
+            if !ids.iter().any(|i| i == id) {
+                ids.push(id.to_string());
+            }
+        }
+        if ids.is_empty() || ids.len() > MAX_DRIVES {
+            let detail = format!("must list 1 to {MAX_DRIVES} catalogue ids, comma-separated");
+            return Err(serde::de::Error::custom(detail));
+        }
+        Ok(DriveIds(ids))
+    }
+}
+
+/// What [`DriveIds`] reads: the first item with a character other than a space.
+impl utoipa::PartialSchema for DriveIds {
+    fn schema() -> RefOr<Schema> {
+        let pattern = format!("^[^,]*[^, ][^,]*(,[^,]*){{0,{}}}$", MAX_DRIVES - 1);
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .min_length(Some(1))
+            .pattern(Some(pattern))
+            .examples(["crucial-realssd-c300-64gb,plextor-px-m2s-64gb"])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for DriveIds {}
+
+/// `patterns`: data pattern names, comma-separated, spaces around them allowed, empty
+/// items ignored, as `charts::compare::Selection::read` reads them.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub(super) struct PatternNames(String);
+
+impl utoipa::PartialSchema for PatternNames {
+    fn schema() -> RefOr<Schema> {
+        let name = format!("({}) *", charts::compare::PATTERN_NAMES.join("|"));
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(format!("^ *({name})?(, *({name})?)*$")))
+            .examples(["random,unknown"])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for PatternNames {}
+
+/// `figure` of a chart.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 enum ChartFigure {
     Mbps,
     Iops,
     Latency,
 }
 
-/// `merge` of a comparison, as documented.
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only
+impl From<ChartFigure> for Figure {
+    fn from(f: ChartFigure) -> Figure {
+        match f {
+            ChartFigure::Mbps => Figure::Mbps,
+            ChartFigure::Iops => Figure::Iops,
+            ChartFigure::Latency => Figure::Latency,
+        }
+    }
+}
+
+/// `merge` of a comparison.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub(super) enum MergeMode {
     Drive,
+    #[default]
     None,
 }
 
-/// What a compare request asks for: drives, tag filters, whether pools merge per drive
-/// and, for a chart, what to show and how to draw it.
+/// What a compare request asks for: drives, tag filters and whether pools merge per
+/// drive.
 pub(super) struct CompareQuery {
     pub(super) ids: Vec<String>,
     pub(super) filters: Vec<Filter>,
     pub(super) merge: bool,
-    /// JSON or CSV (`GET /compare` only).
-    pub(super) format: OutputFormat,
-    chart: ChartOptions,
+}
+
+impl CompareQuery {
+    fn new(drives: &DriveIds, merge: Option<MergeMode>, filters: TagFilters) -> CompareQuery {
+        CompareQuery {
+            ids: drives.0.clone(),
+            filters: filters.filters,
+            merge: merge == Some(MergeMode::Drive),
+        }
+    }
+
+    pub(super) fn of(params: &CompareParams, filters: TagFilters) -> CompareQuery {
+        CompareQuery::new(&params.drives, params.merge, filters)
+    }
+
+    /// `path` asking for this comparison again, with the tag filters as `asked`.
+    pub(super) fn link(&self, path: &str, asked: &[(String, String)]) -> String {
+        let drives = self.ids.join(",");
+        let mut pairs = vec![("drives", drives.as_str())];
+        if self.merge {
+            pairs.push(("merge", "drive"));
+        }
+        pairs.extend(asked.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        links::with_query(path, pairs)
+    }
 }
 
 /// How an embedded compare chart is drawn.
@@ -101,88 +209,25 @@ struct ChartOptions {
     style: ChartStyle,
 }
 
-/// `drives` plus tag filters, and `format` (or, with `chart`, `figure`, `theme` and
-/// `width`), read from the query string. Anything else is an error naming the parameter.
-pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<CompareQuery> {
-    let mut ids: Vec<String> = Vec::new();
-    let mut filters = Vec::new();
-    let mut options = ChartOptions {
-        selection: charts::compare::Selection::of(Figure::Mbps),
-        style: ChartStyle::default(),
-    };
-    let mut format = OutputFormat::Json;
-    let mut merge = false;
-    let mut errors = Vec::new();
-    let item = |name: &str, detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
-    for (name, value) in pairs {
-        match name.as_str() {
-            "drives" => {
-                // Spaces around ids are dropped, and empty items: exactly what the
-                // document's pattern for `drives` allows (`openapi::drives_pattern`).
-                for id in value.split(',').map(|s| s.trim_matches(' ')).filter(|s| !s.is_empty()) {
-                    if !ids.iter().any(|i| i == id) {
-                        ids.push(id.to_string());
-                    }
-                }
+impl ChartParams {
+    /// The comparison and the drawing these parameters ask for.
+    fn read(self, filters: TagFilters) -> ApiResult<(CompareQuery, ChartOptions)> {
+        let mut selection = charts::compare::Selection::of(self.figure.map_or(Figure::Mbps, Figure::from));
+        let mut errors = Vec::new();
+        let patterns = self.patterns.map(|p| p.0);
+        for (name, value) in [("tests", &self.tests), ("platforms", &self.platforms), ("patterns", &patterns)]
+        {
+            if let Some(Some(Err(details))) = value.as_deref().map(|v| selection.read(name, v)) {
+                errors.extend(
+                    details.into_iter().map(|detail| ErrorItem { detail, pointer: Some(name.into()) }),
+                );
             }
-            "format" if !chart => match OutputFormat::parse(name, value) {
-                Ok(f) => format = f,
-                Err(e) => errors.push(e),
-            },
-            "merge" => match value.as_str() {
-                "drive" => merge = true,
-                "none" | "" => merge = false,
-                _ => errors.push(item(name, format!("merge {value:?} is not drive or none"))),
-            },
-            "tests" | "platforms" | "patterns" if chart => {
-                if let Some(Err(details)) = options.selection.read(name, value) {
-                    errors.extend(details.into_iter().map(|d| item(name, d)));
-                }
-            }
-            "figure" if chart => match Figure::from_id(value) {
-                Some(f) => options.selection.figure = f,
-                None => {
-                    errors.push(item(name, format!("figure {value:?} is not one of mbps, iops, latency")))
-                }
-            },
-            "theme" | "width" if chart => {
-                if let Some(Err(e)) = options.style.read(name, value) {
-                    errors.push(e);
-                }
-            }
-            _ => match result_filter(name) {
-                Some(kind) => match filter_value(kind, name, value) {
-                    Ok(f) => filters.push(f),
-                    Err(e) => errors.push(e),
-                },
-                None => {
-                    let known: Vec<&str> = bench::FIELDS.iter().map(|f| f.name).collect();
-                    let own = if chart {
-                        "merge, figure, tests, platforms, patterns, theme, width, "
-                    } else {
-                        "merge, format, "
-                    };
-                    errors.push(item(
-                        name,
-                        format!(
-                            "unknown parameter {name:?}; expected drives, {own}or a tag filter: {}",
-                            known.join(", ")
-                        ),
-                    ));
-                }
-            },
         }
-    }
-    if ids.is_empty() || ids.len() > MAX_DRIVES {
-        errors.push(item(
-            "drives",
-            format!("drives must list 1 to {MAX_DRIVES} catalogue ids, comma-separated"),
-        ));
-    }
-    if errors.is_empty() {
-        Ok(CompareQuery { ids, filters, merge, format, chart: options })
-    } else {
-        Err(ApiError::BadRequest(errors))
+        if !errors.is_empty() {
+            return Err(ApiError::BadRequest(errors));
+        }
+        let q = CompareQuery::new(&self.drives, self.merge, filters);
+        Ok((q, ChartOptions { selection, style: ChartStyle::new(self.theme, self.width) }))
     }
 }
 
@@ -197,18 +242,7 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
     path = "/compare",
     operation_id = "compare_drives",
     tag = "drives",
-    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
-    params(
-        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
-            description = "1 to 12 catalogue drive ids, comma-separated"),
-        ("format" = inline(Option<OutputFormat>), Query,
-            description = "`json` (default) or `csv`: one row per test, drive, platform group and data \
-                pattern (a missing test is a row marked missing), with each figure's median, MAD and \
-                count and the result ids"),
-        ("merge" = inline(Option<MergeMode>), Query,
-            description = "`drive`: one pool per drive, every platform and data pattern merged (pools \
-                marked `merged`); default `none`: pools kept apart per platform group and data pattern"),
-    ),
+    params(CompareParams, TagFilters),
     responses(
         (status = 200, description = "The comparison",
             content((Comparison = "application/json"), (String = "text/csv"))),
@@ -217,10 +251,13 @@ pub(super) fn parse_query(pairs: &[(String, String)], chart: bool) -> ApiResult<
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
-async fn compare(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let q = parse_query(&pairs, false)?;
+async fn compare(
+    State(state): State<AppState>,
+    FilteredQuery(params, filters): FilteredQuery<CompareParams, TagFilters>,
+) -> ApiResult<Response> {
+    let q = CompareQuery::of(&params, filters);
     let c = comparison(&state, &q.ids, &q.filters, q.merge).await?;
-    Ok(match q.format {
+    Ok(match params.format.unwrap_or_default() {
         OutputFormat::Json => Json(c).into_response(),
         OutputFormat::Csv => csv_table::response("compare.csv", compare_csv(&c)),
     })
@@ -318,8 +355,7 @@ fn compare_csv(c: &Comparison) -> String {
     path = "/compare/chart.svg",
     operation_id = "compare_chart_svg",
     tag = "drives",
-    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
-    params(ChartQuery),
+    params(ChartParams, TagFilters),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -331,16 +367,16 @@ fn compare_csv(c: &Comparison) -> String {
 async fn chart_svg(
     State(state): State<AppState>,
     headers: HeaderMap,
-    QueryPairs(pairs): QueryPairs,
+    FilteredQuery(params, filters): FilteredQuery<ChartParams, TagFilters>,
 ) -> ApiResult<Response> {
-    let (q, c) = chart_input(&state, &pairs).await?;
-    let etag = embed::data_etag("compare.svg", &c, &pairs);
+    let (options, c) = chart_input(&state, params, filters).await?;
+    let etag = embed::data_etag("compare.svg", &c, &format!("{:?} {:?}", options.selection, options.style));
     if let Some(unchanged) = embed::not_modified(&headers, &etag) {
         return Ok(unchanged);
     }
-    let (chart, height, caption) = embed_of(&c, &q.chart);
-    let theme = q.chart.style.theme;
-    let mut res = embed::svg(q.chart.style, height, caption, move |area| {
+    let (chart, height, caption) = embed_of(&c, &options);
+    let theme = options.style.theme;
+    let mut res = embed::svg(options.style, height, caption, move |area| {
         charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
     .await?;
@@ -356,8 +392,7 @@ async fn chart_svg(
     path = "/compare/chart.png",
     operation_id = "compare_chart_png",
     tag = "drives",
-    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
-    params(ChartQuery),
+    params(ChartParams, TagFilters),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -369,16 +404,16 @@ async fn chart_svg(
 async fn chart_png(
     State(state): State<AppState>,
     headers: HeaderMap,
-    QueryPairs(pairs): QueryPairs,
+    FilteredQuery(params, filters): FilteredQuery<ChartParams, TagFilters>,
 ) -> ApiResult<Response> {
-    let (q, c) = chart_input(&state, &pairs).await?;
-    let etag = embed::data_etag("compare.png", &c, &pairs);
+    let (options, c) = chart_input(&state, params, filters).await?;
+    let etag = embed::data_etag("compare.png", &c, &format!("{:?} {:?}", options.selection, options.style));
     if let Some(unchanged) = embed::not_modified(&headers, &etag) {
         return Ok(unchanged);
     }
-    let (chart, height, caption) = embed_of(&c, &q.chart);
-    let theme = q.chart.style.theme;
-    let mut res = embed::png(q.chart.style, height, caption, move |area| {
+    let (chart, height, caption) = embed_of(&c, &options);
+    let theme = options.style.theme;
+    let mut res = embed::png(options.style, height, caption, move |area| {
         charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
     .await?;
@@ -386,10 +421,14 @@ async fn chart_png(
     Ok(res)
 }
 
-async fn chart_input(state: &AppState, pairs: &[(String, String)]) -> ApiResult<(CompareQuery, Comparison)> {
-    let q = parse_query(pairs, true)?;
+async fn chart_input(
+    state: &AppState,
+    params: ChartParams,
+    filters: TagFilters,
+) -> ApiResult<(ChartOptions, Comparison)> {
+    let (q, options) = params.read(filters)?;
     let c = comparison(state, &q.ids, &q.filters, q.merge).await?;
-    Ok((q, c))
+    Ok((options, c))
 }
 
 /// The chart, its height at the asked width, and its caption.
@@ -403,18 +442,19 @@ fn embed_of(c: &Comparison, options: &ChartOptions) -> (charts::ComparePanels, u
     (chart, height, caption)
 }
 
-/// The compare chart that `pairs` ask for (as `GET /compare/chart.png` reads them), drawn
+/// The compare chart that `query` asks for (as `GET /compare/chart.png` reads it), drawn
 /// `width` pixels wide as RGB rows under its caption, with the comparison behind it and
 /// the theme: what the link preview (`api::share`) frames at 1200 × 630.
 pub(super) async fn chart_rgb(
     state: &AppState,
-    pairs: &[(String, String)],
+    params: ChartParams,
+    filters: TagFilters,
     width: u32,
 ) -> ApiResult<(Comparison, Vec<u8>, u32, &'static charts::Theme)> {
-    let (mut q, c) = chart_input(state, pairs).await?;
-    q.chart.style.width = width;
-    let (chart, height, caption) = embed_of(&c, &q.chart);
-    let theme = q.chart.style.theme;
+    let (mut options, c) = chart_input(state, params, filters).await?;
+    options.style.width = width;
+    let (chart, height, caption) = embed_of(&c, &options);
+    let theme = options.style.theme;
     let rgb = tokio::task::spawn_blocking(move || {
         charts::render::to_rgb(width, height, theme, &caption, |area| {
             charts::draw_compare_panels(area, &chart, theme).map(drop).map_err(|e| e.to_string())
@@ -426,10 +466,11 @@ pub(super) async fn chart_rgb(
     Ok((c, rgb, height + charts::render::CAPTION_H, theme))
 }
 
-/// The comparison of `pairs`' drives under their tag filters (chart parameters allowed),
-/// for the link preview's text.
-pub(super) async fn comparison_of(state: &AppState, pairs: &[(String, String)]) -> ApiResult<Comparison> {
-    Ok(chart_input(state, pairs).await?.1)
+/// The comparison that a compare page's query asks for (the chart's parameters and tag
+/// filters), for the link preview's text.
+pub(super) async fn comparison_of(state: &AppState, query: &str) -> ApiResult<Comparison> {
+    let (params, filters) = read_query::<ChartParams, TagFilters>(query)?;
+    Ok(chart_input(state, params, filters).await?.1)
 }
 
 /// The comparison of drives `ids` under `filters`, pooled per platform group and data

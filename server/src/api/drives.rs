@@ -4,11 +4,11 @@
 //! drive page's rated-vs-measured chart of one figure, and `.../distribution.svg|png` its
 //! distribution chart of one test, for embedding.
 
-use super::embed::{self, ChartStyle, ChartTheme};
-use super::extract::{PathParam, QueryPairs, TypedQuery};
+use super::embed::{self, ChartStyle, ChartTheme, ChartWidth};
+use super::extract::{Bounded, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::aggregate;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::StoredResult;
 use api_types::links::api_drive as drive_url;
 use api_types::links::api_result as result_url;
@@ -19,6 +19,8 @@ use axum::Json;
 use bench::analysis;
 use bench::PlatformGroup;
 use std::collections::BTreeMap;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -56,7 +58,8 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<DriveList>> {
 }
 
 /// Most drives a search answers.
-pub const SEARCH_LIMIT_MAX: i64 = 50;
+pub const SEARCH_LIMIT_MAX: u64 = 50;
+type SearchLimit = Bounded<1, SEARCH_LIMIT_MAX>;
 
 /// The drive search's query parameters.
 #[derive(serde::Deserialize, utoipa::IntoParams)]
@@ -67,8 +70,8 @@ struct SearchQuery {
     #[param(min_length = 1, max_length = 100)]
     q: String,
     /// How many drives at most (default 10)
-    #[param(minimum = 1, maximum = 50)]
-    limit: Option<i64>,
+    #[param(inline)]
+    limit: Option<SearchLimit>,
 }
 
 /// Drive search as you type
@@ -93,13 +96,7 @@ async fn search(
     TypedQuery(SearchQuery { q: query, limit }): TypedQuery<SearchQuery>,
 ) -> ApiResult<Json<DriveList>> {
     let bad = |detail: String, at: &str| ApiError::bad_request(detail, Some(at.into()));
-    let limit = limit.unwrap_or(10);
-    if !(1..=SEARCH_LIMIT_MAX).contains(&limit) {
-        return Err(bad(
-            format!("limit {limit} is not a whole number from 1 to {SEARCH_LIMIT_MAX}"),
-            "limit",
-        ));
-    }
+    let limit = limit.map_or(10, |l| l.0 as i64);
     let query = query.as_str();
     if query.is_empty() {
         return Err(bad("q is empty".into(), "q"));
@@ -143,10 +140,7 @@ async fn search(
     path = "/drives/identify",
     operation_id = "identify_drive",
     tag = "drives",
-    params(
-        ("q" = Option<String>, Query, description = "The text naming a drive", min_length = 1, max_length = 100),
-        ("text" = Option<Vec<String>>, Query, description = "Instead of q: an upload's texts that may name its drive, in order", max_items = 4),
-    ),
+    params(IdentifyParams),
     responses(
         (status = 200, description = "What the text names", body = api_types::DriveIdentification),
         (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, or another parameter", body = ErrorBody),
@@ -155,34 +149,31 @@ async fn search(
 )]
 async fn identify(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<IdentifyParams>,
 ) -> ApiResult<Json<api_types::DriveIdentification>> {
-    Ok(Json(identify_of(&state, &pairs).await?))
+    Ok(Json(identify_of(&state, params).await?))
 }
 
-/// What the text (`q`) or the upload's texts (`text`) of `pairs` name.
+/// What `GET /drives/identify` is asked: one text, or an upload's texts.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct IdentifyParams {
+    /// The text naming a drive
+    #[param(min_length = 1, max_length = 100)]
+    q: Option<String>,
+    /// Instead of q: an upload's texts that may name its drive, in order
+    #[param(max_items = 4)]
+    #[serde(default)]
+    text: Vec<String>,
+}
+
+/// What the text (`q`) or the upload's texts (`text`) name.
 pub(crate) async fn identify_of(
     state: &AppState,
-    pairs: &[(String, String)],
+    IdentifyParams { q: query, text: texts }: IdentifyParams,
 ) -> ApiResult<api_types::DriveIdentification> {
-    let (mut query, mut texts) = (None, Vec::new());
-    for (name, value) in pairs {
-        match (name.as_str(), value.as_str()) {
-            ("q", _) if query.is_none() => query = Some(value.clone()),
-            ("text", _) if texts.len() < MAX_UPLOAD_TEXTS => texts.push(value.clone()),
-            ("text", _) => {
-                return Err(ApiError::bad_request(
-                    format!("at most {MAX_UPLOAD_TEXTS} texts"),
-                    Some("text".into()),
-                ))
-            }
-            _ => {
-                return Err(ApiError::bad_request(
-                    format!("unexpected parameter {name:?} (this route takes q or text)"),
-                    Some(name.clone()),
-                ))
-            }
-        }
+    if texts.len() > MAX_UPLOAD_TEXTS {
+        return Err(ApiError::bad_request(format!("at most {MAX_UPLOAD_TEXTS} texts"), Some("text".into())));
     }
     let mut catalogue = crate::ingest::Catalogue::stored(state.storage.as_ref());
     let found = match (query, texts.is_empty()) {
@@ -342,35 +333,44 @@ fn firmware_history(results: &[StoredResult]) -> Vec<FirmwareSeen> {
     seen
 }
 
-/// The rated-vs-measured embeds' query parameters, as documented.
-#[derive(utoipa::IntoParams)]
+/// The rated-vs-measured embeds' parameters.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only
-struct RatedChartQuery {
+struct RatedChartParams {
     /// Which rated figure (default `seq-read`)
     #[param(inline)]
-    figure: Option<RatedChartFigure>,
+    figure: Option<RatedFigure>,
     /// Colours (default `light`)
     #[param(inline)]
     theme: Option<ChartTheme>,
     /// Pixels (default 720); the height follows from the capacities
-    #[param(minimum = 320, maximum = 1600)]
-    width: Option<u32>,
+    #[param(inline)]
+    width: Option<ChartWidth>,
 }
 
-/// `figure` of a rated-vs-measured chart, as documented (`charts::RATED_FIGURES`).
-#[derive(utoipa::ToSchema)]
-#[allow(dead_code)] // documentation only
-enum RatedChartFigure {
-    #[schema(rename = "seq-read")]
-    SeqRead,
-    #[schema(rename = "seq-write")]
-    SeqWrite,
-    #[schema(rename = "rnd4k-read")]
-    Rnd4kRead,
-    #[schema(rename = "rnd4k-write")]
-    Rnd4kWrite,
+/// `figure`: an id of `charts::RATED_FIGURES`.
+#[derive(Debug, Clone, Copy)]
+struct RatedFigure(&'static str);
+
+impl<'de> serde::Deserialize<'de> for RatedFigure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let asked = <String as serde::Deserialize>::deserialize(d)?;
+        let ids = || charts::RATED_FIGURES.iter().map(|f| f.1);
+        ids().find(|f| *f == asked).map(RatedFigure).ok_or_else(|| {
+            let detail = format!("{asked:?} is not one of {}", ids().collect::<Vec<_>>().join(", "));
+            serde::de::Error::custom(detail)
+        })
+    }
 }
+
+impl utoipa::PartialSchema for RatedFigure {
+    fn schema() -> RefOr<Schema> {
+        let ids = charts::RATED_FIGURES.iter().map(|f| f.1);
+        ObjectBuilder::new().schema_type(Type::String).enum_values(Some(ids)).into()
+    }
+}
+
+impl utoipa::ToSchema for RatedFigure {}
 
 const RATED_CAPTION: &str = "SSDBase · rated (outline) vs measured median (bar), single drives, n = results";
 
@@ -385,7 +385,7 @@ const RATED_CAPTION: &str = "SSDBase · rated (outline) vs measured median (bar)
     path = "/drives/{id}/rated.svg",
     operation_id = "drive_rated_chart_svg",
     tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartParams),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -398,9 +398,9 @@ const RATED_CAPTION: &str = "SSDBase · rated (outline) vs measured median (bar)
 async fn rated_svg(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<RatedChartParams>,
 ) -> ApiResult<Response> {
-    let (style, chart) = rated_chart(&state, &id, &pairs).await?;
+    let (style, chart) = rated_chart(&state, &id, params).await?;
     let theme = style.theme;
     embed::svg(style, charts::rated_bars_height(&chart), RATED_CAPTION.to_string(), move |area| {
         charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
@@ -416,7 +416,7 @@ async fn rated_svg(
     path = "/drives/{id}/rated.png",
     operation_id = "drive_rated_chart_png",
     tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartQuery),
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), RatedChartParams),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -429,9 +429,9 @@ async fn rated_svg(
 async fn rated_png(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<RatedChartParams>,
 ) -> ApiResult<Response> {
-    let (style, chart) = rated_chart(&state, &id, &pairs).await?;
+    let (style, chart) = rated_chart(&state, &id, params).await?;
     let theme = style.theme;
     embed::png(style, charts::rated_bars_height(&chart), RATED_CAPTION.to_string(), move |area| {
         charts::draw_rated_bars(area, &chart, theme).map(drop).map_err(|e| e.to_string())
@@ -439,33 +439,16 @@ async fn rated_png(
     .await
 }
 
-/// The rated-vs-measured chart of drive `id` that `pairs` ask for, built from the same
+/// The rated-vs-measured chart of drive `id` that `params` ask for, built from the same
 /// data the drive page reads: each capacity of the model line with its latest 500
 /// results, as `GET /results?drive=ID&limit=500` lists them.
 async fn rated_chart(
     state: &AppState,
     id: &str,
-    pairs: &[(String, String)],
+    params: RatedChartParams,
 ) -> ApiResult<(ChartStyle, charts::RatedBars)> {
-    let mut errors = Vec::new();
-    let (style, asked) = embed::read_query(pairs, "figure", &mut errors);
-    let mut figure = charts::RATED_FIGURES[0].1;
-    for value in asked {
-        match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
-            Some(f) => figure = f.1,
-            None => errors.push(ErrorItem {
-                detail: format!(
-                    "figure {value:?} is not one of {}",
-                    charts::RATED_FIGURES.iter().map(|f| f.1).collect::<Vec<_>>().join(", ")
-                ),
-                pointer: Some("figure".into()),
-            }),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::BadRequest(errors));
-    }
-    Ok((style, rated_bars(state, id, figure).await?))
+    let figure = params.figure.map_or(charts::RATED_FIGURES[0].1, |f| f.0);
+    Ok((ChartStyle::new(params.theme, params.width), rated_bars(state, id, figure).await?))
 }
 
 /// Drive `id`'s rated-vs-measured chart of `figure` (an id of `charts::RATED_FIGURES`).
@@ -488,11 +471,10 @@ async fn latest_results(state: &AppState, id: &str) -> ApiResult<Vec<StoredResul
     super::rated::results_of(state, id, &[]).await
 }
 
-/// The distribution embeds' query parameters, as documented.
-#[derive(utoipa::IntoParams)]
+/// The distribution embeds' parameters.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only
-struct DistributionChartQuery {
+struct DistributionChartParams {
     /// The test: its tool family and short name, as the drive page's embed links give it
     #[param(example = "cdm-native SEQ 1MiB Q1T1 read")]
     test: String,
@@ -500,8 +482,8 @@ struct DistributionChartQuery {
     #[param(inline)]
     theme: Option<ChartTheme>,
     /// Pixels (default 720); the height follows from the groups
-    #[param(minimum = 320, maximum = 1600)]
-    width: Option<u32>,
+    #[param(inline)]
+    width: Option<ChartWidth>,
 }
 
 const DISTRIBUTION_CAPTION: &str = "SSDBase · every result a dot, box median ± MAD, whiskers min to max";
@@ -516,7 +498,7 @@ const DISTRIBUTION_CAPTION: &str = "SSDBase · every result a dot, box median ±
     path = "/drives/{id}/distribution.svg",
     operation_id = "drive_distribution_chart_svg",
     tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartParams),
     responses(
         (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -528,9 +510,10 @@ const DISTRIBUTION_CAPTION: &str = "SSDBase · every result a dot, box median ±
 async fn distribution_svg(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<DistributionChartParams>,
 ) -> ApiResult<Response> {
-    let (style, chart) = distribution_chart(&state, &id, &pairs).await?;
+    let style = ChartStyle::new(params.theme, params.width);
+    let chart = distribution(&state, &id, &params.test).await?;
     let theme = style.theme;
     embed::svg(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION.to_string(), move |area| {
         charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
@@ -546,7 +529,7 @@ async fn distribution_svg(
     path = "/drives/{id}/distribution.png",
     operation_id = "drive_distribution_chart_png",
     tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartQuery),
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DistributionChartParams),
     responses(
         (status = 200, description = "The chart", content(("image/png"))),
         (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
@@ -558,38 +541,15 @@ async fn distribution_svg(
 async fn distribution_png(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<DistributionChartParams>,
 ) -> ApiResult<Response> {
-    let (style, chart) = distribution_chart(&state, &id, &pairs).await?;
+    let style = ChartStyle::new(params.theme, params.width);
+    let chart = distribution(&state, &id, &params.test).await?;
     let theme = style.theme;
     embed::png(style, charts::distribution_height(&chart), DISTRIBUTION_CAPTION.to_string(), move |area| {
         charts::draw_distribution(area, &chart, theme).map(drop).map_err(|e| e.to_string())
     })
     .await
-}
-
-/// The distribution chart of drive `id` that `pairs` ask for, from the results the
-/// drive page reads.
-async fn distribution_chart(
-    state: &AppState,
-    id: &str,
-    pairs: &[(String, String)],
-) -> ApiResult<(ChartStyle, charts::Distribution)> {
-    let mut errors = Vec::new();
-    let (style, tests) = embed::read_query(pairs, "test", &mut errors);
-    let test = tests.last().copied();
-    if test.is_none() {
-        errors.push(ErrorItem {
-            detail:
-                "which test: `test=` its tool family and short name, e.g. `cdm-native SEQ 1MiB Q1T1 read`"
-                    .into(),
-            pointer: Some("test".into()),
-        });
-    }
-    let Some(test) = test.filter(|_| errors.is_empty()) else {
-        return Err(ApiError::BadRequest(errors));
-    };
-    Ok((style, distribution(state, id, test).await?))
 }
 
 /// Drive `id`'s distribution chart of `test` (a test id as `charts::drive_distributions`
@@ -669,7 +629,7 @@ pub(super) async fn headline_rgb(
     chart: &HeadlineChart,
     width: u32,
 ) -> ApiResult<(Vec<u8>, u32)> {
-    let theme = ChartStyle::default().theme;
+    let theme = ChartStyle::new(None, None).theme;
     let rgb = match chart {
         HeadlineChart::Rated(figure) => {
             let chart = rated_bars(state, id, figure).await?;

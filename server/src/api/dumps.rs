@@ -2,7 +2,7 @@
 //! `--dump-every-hours`; layout in `crate::dump` and README.md): `GET /dumps` lists them,
 //! `GET /dumps/{dump}/{file}` downloads one file of one dump, `latest` naming the newest.
 
-use super::extract::{no_parameters, PathParam, QueryPairs};
+use super::extract::{NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::dump::{Manifest, Published};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -67,8 +67,10 @@ pub struct DumpFile {
         (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
     )
 )]
-async fn list(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DumpList>> {
-    no_parameters(&pairs)?;
+async fn list(
+    State(state): State<AppState>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Json<DumpList>> {
     let Some(published) = state.dumps.as_deref() else {
         return Ok(Json(DumpList {
             enabled: false,
@@ -132,10 +134,9 @@ fn view(published: &Published, stamp: i64, manifest: &Manifest) -> DumpView {
 async fn download(
     State(state): State<AppState>,
     PathParam((dump, file)): PathParam<(String, String)>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
     req: Request,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     let published = state
         .dumps
         .as_deref()

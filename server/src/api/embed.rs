@@ -2,7 +2,8 @@
 //! `theme` and `width` parameters, and a chart drawn by its `charts` function into an SVG
 //! or PNG answer that any site may embed.
 
-use crate::error::{ApiError, ApiResult, ErrorItem};
+use super::extract::Bounded;
+use crate::error::{ApiError, ApiResult};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use charts::render::PixelBackend;
@@ -11,16 +12,16 @@ use headers::{ETag, HeaderMapExt, IfNoneMatch};
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, SVGBackend};
 
-/// `theme` of a chart, as documented.
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documentation only
+/// `theme` of a chart.
+#[derive(Debug, Clone, Copy, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum ChartTheme {
     Light,
     Dark,
 }
 
-const WIDTHS: std::ops::RangeInclusive<u32> = 320..=1600;
+/// `width` of a chart in pixels.
+pub type ChartWidth = Bounded<320, 1600>;
 
 /// How an embedded chart is drawn: colours and width in pixels (the height follows
 /// from the data).
@@ -30,66 +31,17 @@ pub struct ChartStyle {
     pub width: u32,
 }
 
-impl Default for ChartStyle {
-    fn default() -> Self {
-        ChartStyle { theme: &Theme::LIGHT, width: 720 }
-    }
-}
-
 impl ChartStyle {
-    /// Reads query parameter `name` when it is `theme` or `width` (`None` for any other):
-    /// an error names the parameter and what it takes.
-    pub fn read(&mut self, name: &str, value: &str) -> Option<Result<(), ErrorItem>> {
-        let item = |detail: String| ErrorItem { detail, pointer: Some(name.to_string()) };
-        Some(match name {
-            "theme" => match value {
-                "light" | "dark" => {
-                    self.theme = if value == "dark" { &Theme::DARK } else { &Theme::LIGHT };
-                    Ok(())
-                }
-                _ => Err(item(format!("theme {value:?} is not light or dark"))),
+    /// The style a chart's `theme` and `width` ask for (light and 720 pixels by default).
+    pub fn new(theme: Option<ChartTheme>, width: Option<ChartWidth>) -> ChartStyle {
+        ChartStyle {
+            theme: match theme {
+                Some(ChartTheme::Dark) => &Theme::DARK,
+                _ => &Theme::LIGHT,
             },
-            "width" => match value.parse::<u32>() {
-                Ok(w) if WIDTHS.contains(&w) => {
-                    self.width = w;
-                    Ok(())
-                }
-                _ => Err(item(format!(
-                    "width {value:?} is not a whole number of pixels from {} to {}",
-                    WIDTHS.start(),
-                    WIDTHS.end()
-                ))),
-            },
-            _ => return None,
-        })
-    }
-}
-
-/// An embed's query: `theme` and `width`, and every value given for its own parameter
-/// `own`, in order. Any other parameter, and a theme or width that does not read, is an
-/// error in `errors`.
-pub fn read_query<'a>(
-    pairs: &'a [(String, String)],
-    own: &str,
-    errors: &mut Vec<ErrorItem>,
-) -> (ChartStyle, Vec<&'a str>) {
-    let mut style = ChartStyle::default();
-    let mut values = Vec::new();
-    for (name, v) in pairs {
-        if name == own {
-            values.push(v.as_str());
-            continue;
-        }
-        match style.read(name, v) {
-            Some(Ok(())) => {}
-            Some(Err(e)) => errors.push(e),
-            None => errors.push(ErrorItem {
-                detail: format!("unknown parameter {name:?} ({own}, theme and width are)"),
-                pointer: Some(name.clone()),
-            }),
+            width: width.map_or(720, |w| w.0 as u32),
         }
     }
-    (style, values)
 }
 
 /// `draw` (a chart `height` pixels tall) with `caption` beneath, as an SVG answer.
@@ -125,18 +77,16 @@ where
 }
 
 /// An ETag known before drawing: a hash of what decides a chart's pixels (its kind, the
-/// data it is drawn from, its query, sorted) and of this server process, since another
+/// data it is drawn from, how it is drawn) and of this server process, since another
 /// release may draw the same data differently. A current `If-None-Match` is then answered
 /// with [`not_modified`] without drawing; a change to the results changes the data.
-pub fn data_etag(kind: &str, data: &impl serde::Serialize, pairs: &[(String, String)]) -> String {
+pub fn data_etag(kind: &str, data: &impl serde::Serialize, drawing: &str) -> String {
     static PROCESS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let process = PROCESS.get_or_init(|| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         format!("{}:{}", std::process::id(), now.as_nanos())
     });
-    let mut pairs: Vec<&(String, String)> = pairs.iter().collect();
-    pairs.sort();
-    let mut bytes = format!("{kind}\n{process}\n{pairs:?}\n").into_bytes();
+    let mut bytes = format!("{kind}\n{process}\n{drawing}\n").into_bytes();
     serde_json::to_writer(&mut bytes, data).expect("API types always serialise");
     etag_of(&bytes)
 }

@@ -2,11 +2,14 @@
 //! same JSON error body as every other 4xx, with a pointer to the offending field.
 
 use crate::error::ApiError;
+use crate::error::ErrorItem;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
+use utoipa::openapi::path::{Parameter, ParameterIn};
+use utoipa::IntoParams;
 
 /// A JSON request body. Syntax errors are 400 with the line and column; type errors are
 /// 422 with the path of the field (`tags.drive.capacity_gb`).
@@ -105,73 +108,168 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathPar
     }
 }
 
-/// The query string as ordered (name, value) pairs; each handler checks its names.
-pub struct QueryPairs(pub Vec<(String, String)>);
-
-impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        axum::extract::Query::<Vec<(String, String)>>::from_request_parts(parts, state)
-            .await
-            .map(|q| QueryPairs(q.0))
-            .map_err(|e| ApiError::bad_request(e.body_text(), Some("query".into())))
-    }
-}
-
 /// A route's query parameters as its one typed struct `T`, which also documents them
-/// (`IntoParams`): every name `T` does not have is a 400 naming it, and a value that
-/// does not read (or a required one missing) a 400 pointing at its parameter. Repeated
-/// names read as lists (`serde_html_form`).
+/// (`IntoParams`): every name `T` does not have is a 400 naming it and listing those it
+/// has, and a value that does not read (or a required one missing) a 400 pointing at
+/// its parameter. A value given twice is a 400 unless its parameter is a list: which
+/// one was meant cannot be known.
 pub struct TypedQuery<T>(pub T);
 
-impl<T: DeserializeOwned + utoipa::IntoParams, S: Send + Sync> FromRequestParts<S> for TypedQuery<T> {
+impl<T: DeserializeOwned + IntoParams, S: Send + Sync> FromRequestParts<S> for TypedQuery<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        let query = parts.uri.query().unwrap_or_default().as_bytes();
-        let known: Vec<String> = T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
-            .into_iter()
-            .map(|p| p.name)
-            .collect();
-        let unknown: Vec<crate::error::ErrorItem> = form_urlencoded::parse(query)
-            .filter(|(name, _)| !known.iter().any(|k| k == name))
-            .map(|(name, _)| crate::error::ErrorItem {
-                detail: format!("unknown parameter {name:?}; expected: {}", known.join(", ")),
+        let (params, NoQuery {}) = read_query(parts.uri.query().unwrap_or_default())?;
+        Ok(TypedQuery(params))
+    }
+}
+
+/// A route's own parameters `T` and a set of filters `F` that several routes share (the
+/// tag filters of `bench::FIELDS`, the drive filters), read from one query string as
+/// [`TypedQuery`] reads one struct; the problems of both are listed in one 400.
+pub struct FilteredQuery<T, F>(pub T, pub F);
+
+impl<T, F, S> FromRequestParts<S> for FilteredQuery<T, F>
+where
+    T: DeserializeOwned + IntoParams,
+    F: DeserializeOwned + IntoParams,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let (params, filters) = read_query(parts.uri.query().unwrap_or_default())?;
+        Ok(FilteredQuery(params, filters))
+    }
+}
+
+/// The query of a route that takes no parameters.
+#[derive(serde::Deserialize, IntoParams)]
+pub struct NoQuery {}
+
+/// `query` read as `T` and `F`, each from the parameters it documents: unknown names,
+/// single values given twice, and the first problem of each (serde stops there), in one
+/// 400.
+pub fn read_query<T, F>(query: &str) -> Result<(T, F), ApiError>
+where
+    T: DeserializeOwned + IntoParams,
+    F: DeserializeOwned + IntoParams,
+{
+    let own = T::into_params(|| Some(ParameterIn::Query));
+    let shared = F::into_params(|| Some(ParameterIn::Query));
+    let mut errors = Vec::new();
+    // (name, value, whether it is `T`'s), in order.
+    let mut given: Vec<(String, String, bool)> = Vec::new();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        let (param, is_own) = match own.iter().find(|p| p.name == name) {
+            Some(p) => (p, true),
+            None => match shared.iter().find(|p| p.name == name) {
+                Some(p) => (p, false),
+                None => {
+                    let known: Vec<&str> = own.iter().chain(&shared).map(|p| p.name.as_str()).collect();
+                    let expected = match known.is_empty() {
+                        true => "this route takes none".to_string(),
+                        false => format!("expected: {}", known.join(", ")),
+                    };
+                    errors.push(ErrorItem {
+                        detail: format!("unknown parameter {name:?}; {expected}"),
+                        pointer: Some(name.into_owned()),
+                    });
+                    continue;
+                }
+            },
+        };
+        // serde_html_form reads an empty number or boolean as absent; the document says
+        // a number or a boolean.
+        if value.is_empty() && ["integer", "number", "boolean"].iter().any(|t| has_type(param, t)) {
+            errors.push(ErrorItem {
+                detail: format!("{name} is empty; give a value or leave it out"),
                 pointer: Some(name.into_owned()),
-            })
-            .collect();
-        if !unknown.is_empty() {
-            return Err(ApiError::BadRequest(unknown));
+            });
+            continue;
         }
-        let de = serde_html_form::Deserializer::from_bytes(query);
-        serde_path_to_error::deserialize(de).map(TypedQuery).map_err(|e| {
+        if !has_type(param, "array") && given.iter().any(|(n, _, _)| *n == name) {
+            errors.push(ErrorItem {
+                detail: format!("{name} is given twice; it takes one value"),
+                pointer: Some(name.into_owned()),
+            });
+            continue;
+        }
+        given.push((name.into_owned(), value.into_owned(), is_own));
+    }
+    let form = |own: bool| {
+        let mut form = form_urlencoded::Serializer::new(String::new());
+        for (name, value, _) in given.iter().filter(|g| g.2 == own) {
+            form.append_pair(name, value);
+        }
+        form.finish()
+    };
+    let (for_own, for_shared) = (form(true), form(false));
+    let params = typed::<T>(&for_own).map_err(|e| errors.push(e));
+    let filters = typed::<F>(&for_shared).map_err(|e| errors.push(e));
+    match (params, filters) {
+        (Ok(params), Ok(filters)) if errors.is_empty() => Ok((params, filters)),
+        _ => Err(ApiError::BadRequest(errors)),
+    }
+}
+
+/// `form` read as `T`; an error points at the parameter that did not read.
+fn typed<T: DeserializeOwned>(form: &str) -> Result<T, ErrorItem> {
+    serde_path_to_error::deserialize(serde_html_form::Deserializer::from_bytes(form.as_bytes())).map_err(
+        |e| {
             let message = e.inner().to_string();
             // A missing field is reported at the struct: point at the field it names.
             let pointer = match e.path().to_string() {
                 p if p == "." || p.is_empty() => message.split('`').nth(1).unwrap_or_default().to_string(),
                 p => p,
             };
-            ApiError::bad_request(format!("{pointer}: {message}"), Some(pointer))
+            ErrorItem { detail: format!("{pointer}: {message}"), pointer: Some(pointer) }
+        },
+    )
+}
+
+/// Whether a documented parameter's schema has JSON type `wanted` (`array`: it takes
+/// several values).
+fn has_type(param: &Parameter, wanted: &str) -> bool {
+    let schema = serde_json::to_value(&param.schema).unwrap_or_default();
+    match &schema["type"] {
+        serde_json::Value::String(t) => t == wanted,
+        serde_json::Value::Array(types) => types.iter().any(|t| t == wanted),
+        _ => false,
+    }
+}
+
+/// A whole number from `MIN` to `MAX` (`u64::MAX`: no upper bound), read from a query
+/// value: its range is declared once, here, for the reading and the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounded<const MIN: u64, const MAX: u64>(pub u64);
+
+impl<const MIN: u64, const MAX: u64> Bounded<MIN, MAX> {
+    pub fn get(self) -> usize {
+        usize::try_from(self.0).unwrap_or(usize::MAX)
+    }
+}
+
+impl<'de, const MIN: u64, const MAX: u64> serde::Deserialize<'de> for Bounded<MIN, MAX> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse::<u64>().ok().filter(|n| (MIN..=MAX).contains(n)).map(Bounded).ok_or_else(|| {
+            let range =
+                if MAX == u64::MAX { format!("{MIN} or more") } else { format!("from {MIN} to {MAX}") };
+            serde::de::Error::custom(format!("{text:?} is not a whole number {range}"))
         })
     }
 }
 
-/// A route that takes no query parameters: the first one given is a 400 naming it.
-pub fn no_parameters(pairs: &[(String, String)]) -> Result<(), ApiError> {
-    match pairs.first() {
-        Some((name, _)) => Err(ApiError::bad_request(
-            format!("unknown parameter {name:?} (this route takes none)"),
-            Some(name.clone()),
-        )),
-        None => Ok(()),
+impl<const MIN: u64, const MAX: u64> utoipa::PartialSchema for Bounded<MIN, MAX> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(MIN as f64))
+            .maximum((MAX != u64::MAX).then_some(MAX as f64))
+            .into()
     }
 }
 
-/// A whole number `value` of query parameter `name` from `min` to `max`, or a 400 saying so.
-pub fn whole_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, ApiError> {
-    value.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
-        let range = if max == usize::MAX { format!("{min} or more") } else { format!("from {min} to {max}") };
-        ApiError::bad_request(format!("{name} {value:?} is not a whole number {range}"), Some(name.into()))
-    })
-}
+impl<const MIN: u64, const MAX: u64> utoipa::ToSchema for Bounded<MIN, MAX> {}

@@ -3,12 +3,14 @@
 //! same readings as the API's answers, so the site's wasm carries no table code. Each
 //! is `/fragments` + the API path it renders, with the same parameters.
 
-use super::extract::{no_parameters, PathParam, QueryPairs};
+use super::browse::TagFilters;
+use super::compare::CompareParams;
+use super::extract::{FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::{drives, leaderboard, observations, rated, results};
 use crate::error::ApiResult;
 use crate::html;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
@@ -28,27 +30,46 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The drives index (`/drives`): a page of drives with their key figures.
-async fn drive_index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let (index, sort) = leaderboard::drive_index(&state, &pairs).await?;
-    Ok(html::response(html::catalogue::index(&index, &pairs, &sort)))
+async fn drive_index(
+    State(state): State<AppState>,
+    FilteredQuery(params, filter): FilteredQuery<leaderboard::IndexParams, leaderboard::DriveFilter>,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let (index, sort) = leaderboard::drive_index(&state, params, filter).await?;
+    Ok(html::response(html::catalogue::index(&index, &asked(query), sort.name())))
 }
 
 /// The filter fields' suggestions, as `<datalist>`s the site's inputs name.
-async fn suggestions(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
+async fn suggestions(
+    State(state): State<AppState>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
     Ok(html::response(html::catalogue::suggestions(&leaderboard::filter_suggestions(&state).await?)))
 }
 
 /// A leaderboard of one test (`/leaderboard`).
-async fn leaderboard(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let (board, limit) = leaderboard::leaderboard_of(&state, &pairs).await?;
-    let limits = (limit, leaderboard::LEADERBOARD_MAX, leaderboard::DEFAULT_MIN_RESULTS);
-    Ok(html::response(html::catalogue::leaderboard(&board, limits, &pairs)))
+async fn leaderboard(
+    State(state): State<AppState>,
+    FilteredQuery(params, filter): FilteredQuery<leaderboard::LeaderboardParams, leaderboard::DriveFilter>,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let (board, limit) = leaderboard::leaderboard_of(&state, params, filter).await?;
+    let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);
+    Ok(html::response(html::catalogue::leaderboard(&board, limits, &asked(query))))
+}
+
+/// The query as the client wrote it, in order: what a page's links repeat (its
+/// parameters were read with the route's typed query).
+fn asked(query: Option<String>) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect()
 }
 
 /// The submit page's proposal of the drive an upload names (empty when none).
-async fn identify(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    Ok(html::response(html::notices::named_drive(&drives::identify_of(&state, &pairs).await?)))
+async fn identify(
+    State(state): State<AppState>,
+    TypedQuery(params): TypedQuery<drives::IdentifyParams>,
+) -> ApiResult<Response> {
+    Ok(html::response(html::notices::named_drive(&drives::identify_of(&state, params).await?)))
 }
 
 fn rated_table(t: rated::RatedOf) -> Response {
@@ -58,22 +79,23 @@ fn rated_table(t: rated::RatedOf) -> Response {
 async fn drive_rated(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     Ok(rated_table(rated::drive_rated(&state, &id).await?.0))
 }
 
-async fn compare_rated(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    Ok(rated_table(rated::compare_rated(&state, &pairs).await?))
+async fn compare_rated(
+    State(state): State<AppState>,
+    FilteredQuery(params, filters): FilteredQuery<CompareParams, TagFilters>,
+) -> ApiResult<Response> {
+    Ok(rated_table(rated::compare_rated(&state, &params, filters).await?))
 }
 
 async fn controller_rated(
     State(state): State<AppState>,
     PathParam(model): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     Ok(rated_table(rated::controller_rated(&state, &model).await?))
 }
 
@@ -81,9 +103,8 @@ async fn controller_rated(
 async fn observations(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     let found = observations::observations_of_drive(&state, &id).await?;
     Ok(html::response(html::tables::observations(&found)))
 }
@@ -93,8 +114,7 @@ async fn runner(
     State(state): State<AppState>,
     headers: HeaderMap,
     PathParam(id): PathParam<i64>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     Ok(html::response(html::notices::runner_record(&results::runner_record_of(&state, &headers, id).await?)))
 }

@@ -9,9 +9,9 @@
 //! one pool, and every figure says which test and pool it is and how many results it
 //! stands on.
 
-use super::extract::{whole_number, QueryPairs};
+use super::extract::{Bounded, FilteredQuery, NoQuery, TypedQuery};
 use super::state::AppState;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::error::{ApiResult, ErrorBody};
 use crate::storage::PoolSummary;
 use api_types::links::api_drive as drive_url;
 use api_types::{
@@ -40,40 +40,31 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The fewest results a leaderboard line needs unless `min_results` says otherwise.
 pub const DEFAULT_MIN_RESULTS: usize = 3;
 
-/// The drives index's query parameters, as documented.
-#[derive(utoipa::IntoParams)]
+/// The drives index's own parameters (its filters are [`DriveFilter`]).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only: the handler reads the pairs
-struct IndexQuery {
-    /// Only this vendor (any case)
-    vendor: Option<String>,
-    /// A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)
-    interface: Option<String>,
-    /// Only this controller model (any case)
-    controller: Option<String>,
-    /// Only this NAND vendor (any case)
-    nand: Option<String>,
-    /// Only reviewed (true) or community (false) drives
-    reviewed: Option<bool>,
+pub(crate) struct IndexParams {
     /// By name (default) or result count, `-` for the other way
     #[param(inline)]
     sort: Option<IndexSort>,
     /// Drives per page (default 100)
-    #[param(minimum = 1, maximum = 500)]
-    limit: Option<usize>,
+    #[param(inline)]
+    limit: Option<IndexPageSize>,
     /// Drives skipped before the page (default 0)
-    #[param(minimum = 0)]
-    offset: Option<usize>,
+    #[param(inline)]
+    offset: Option<Offset>,
 }
 
 /// Drives an index page holds by default, and at most.
 const INDEX_PAGE: usize = 100;
-const INDEX_PAGE_MAX: usize = 500;
+const INDEX_PAGE_MAX: u64 = 500;
+type IndexPageSize = Bounded<1, INDEX_PAGE_MAX>;
+type Offset = Bounded<0, { u64::MAX }>;
 
-/// The drives index's orders, as documented.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
-#[allow(dead_code)] // documentation only: the handler reads the text
+/// The drives index's orders.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum IndexSort {
+    #[default]
     #[serde(rename = "name")]
     Name,
     #[serde(rename = "-name")]
@@ -84,50 +75,48 @@ pub enum IndexSort {
     ResultsAscending,
 }
 
-/// Filters shared by the index and the leaderboard.
-#[derive(Debug, Default)]
-struct DriveFilter {
+impl IndexSort {
+    /// The order's name, as `sort=` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexSort::Name => "name",
+            IndexSort::NameDescending => "-name",
+            IndexSort::Results => "results",
+            IndexSort::ResultsAscending => "-results",
+        }
+    }
+}
+
+/// Which drives the index, the leaderboards and their tests list: filters they share.
+/// Text compares without case.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct DriveFilter {
+    /// Only this vendor (any case)
     vendor: Option<String>,
+    /// A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)
     interface: Option<String>,
+    /// Only this controller model (any case)
     controller: Option<String>,
+    /// Only this NAND vendor (any case)
     nand: Option<String>,
+    /// Only reviewed (true) or community (false) drives
     reviewed: Option<bool>,
 }
 
 impl DriveFilter {
-    /// Reads a filter parameter; false when `name` is none of them.
-    fn read(&mut self, name: &str, value: &str) -> ApiResult<bool> {
-        let slot = match name {
-            "vendor" => &mut self.vendor,
-            "interface" => &mut self.interface,
-            "controller" => &mut self.controller,
-            "nand" => &mut self.nand,
-            "reviewed" => {
-                self.reviewed = Some(value.parse().map_err(|_| {
-                    ApiError::bad_request(
-                        format!("reviewed {value:?} is not true or false"),
-                        Some(name.into()),
-                    )
-                })?);
-                return Ok(true);
-            }
-            _ => return Ok(false),
-        };
-        *slot = Some(value.to_lowercase());
-        Ok(true)
-    }
-
     /// Whether drive `d` passes. Text compares without case; `interface` is a link id
     /// (`pcie-3-x4`) or its kind alone (`sata`, `pcie`, `usb`).
     fn keeps(&self, d: &DriveSku) -> bool {
         let is = |want: &Option<String>, have: Option<&str>| {
-            want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == *w))
+            want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == w.to_lowercase()))
         };
         let link = d.interface.map(|l| l.id());
         let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l).to_string());
         let interface_ok = self
             .interface
             .as_ref()
+            .map(|w| w.to_lowercase())
             .is_none_or(|w| link.as_deref() == Some(w.as_str()) || kind.as_deref() == Some(w.as_str()));
         is(&self.vendor, Some(&d.vendor))
             && interface_ok
@@ -189,54 +178,37 @@ fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
     path = "/drives/index",
     operation_id = "drives_index",
     tag = "drives",
-    params(IndexQuery),
+    params(IndexParams, DriveFilter),
     responses(
         (status = 200, description = "The drives", body = DriveIndex),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
     )
 )]
-async fn index(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Json<DriveIndex>> {
-    Ok(Json(drive_index(&state, &pairs).await?.0))
+async fn index(
+    State(state): State<AppState>,
+    FilteredQuery(params, filter): FilteredQuery<IndexParams, DriveFilter>,
+) -> ApiResult<Json<DriveIndex>> {
+    Ok(Json(drive_index(&state, params, filter).await?.0))
 }
 
-/// The drives index page that `pairs` ask for, and its order (`sort`).
+/// The drives index page that `params` and `filter` ask for, and its order.
 pub(crate) async fn drive_index(
     state: &AppState,
-    pairs: &[(String, String)],
-) -> ApiResult<(DriveIndex, String)> {
-    let mut filter = DriveFilter::default();
-    let mut sort = "name".to_string();
-    let (mut limit, mut offset) = (INDEX_PAGE, 0usize);
-    for (name, value) in pairs {
-        if filter.read(name, value)? {
-            continue;
-        }
-        match name.as_str() {
-            "limit" => limit = whole_number(name, value, 1, INDEX_PAGE_MAX)?,
-            "offset" => offset = whole_number(name, value, 0, usize::MAX)?,
-            "sort" if ["name", "-name", "results", "-results"].contains(&value.as_str()) => {
-                sort = value.clone()
-            }
-            "sort" => {
-                return Err(ApiError::bad_request(
-                    format!("sort {value:?} is not name, -name, results or -results"),
-                    Some("sort".into()),
-                ))
-            }
-            _ => {
-                return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
-            }
-        }
-    }
+    params: IndexParams,
+    filter: DriveFilter,
+) -> ApiResult<(DriveIndex, IndexSort)> {
+    let sort = params.sort.unwrap_or_default();
+    let limit = params.limit.map_or(INDEX_PAGE, Bounded::get);
+    let offset = params.offset.map_or(0, Bounded::get);
     let all = state.storage.list_drives().await?;
     let mut drives: Vec<_> = all.iter().filter(|d| filter.keeps(&d.drive)).collect();
     // `list_drives` is in name order already; the sort is stable, so equal counts stay
     // in name order.
-    match sort.as_str() {
-        "-name" => drives.reverse(),
-        "results" => drives.sort_by_key(|d| std::cmp::Reverse(d.result_count)),
-        "-results" => drives.sort_by_key(|d| d.result_count),
-        _ => {}
+    match sort {
+        IndexSort::NameDescending => drives.reverse(),
+        IndexSort::Results => drives.sort_by_key(|d| std::cmp::Reverse(d.result_count)),
+        IndexSort::ResultsAscending => drives.sort_by_key(|d| d.result_count),
+        IndexSort::Name => {}
     }
     let total = drives.len();
     // Only the page's drives have their figures read: the compare summary of a whole
@@ -286,8 +258,10 @@ pub(crate) async fn drive_index(
         (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
     )
 )]
-async fn suggestions(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    super::extract::no_parameters(&pairs)?;
+async fn suggestions(
+    State(state): State<AppState>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
     let cache = [(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"))];
     Ok((cache, Json(filter_suggestions(&state).await?)).into_response())
 }
@@ -311,7 +285,9 @@ pub(crate) async fn filter_suggestions(state: &AppState) -> ApiResult<FilterSugg
 }
 
 /// Most lines a leaderboard answers.
-pub(crate) const LEADERBOARD_MAX: usize = 500;
+pub(crate) const LEADERBOARD_MAX: u64 = 500;
+type LeaderboardSize = Bounded<1, LEADERBOARD_MAX>;
+type MinResults = Bounded<1, 1000>;
 
 /// A leaderboard of one test
 ///
@@ -325,16 +301,7 @@ pub(crate) const LEADERBOARD_MAX: usize = 500;
     path = "/leaderboard",
     operation_id = "leaderboard",
     tag = "drives",
-    params(
-        ("test" = String, Query, description = "The test, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`"),
-        ("min_results" = Option<usize>, Query, minimum = 1, maximum = 1000, description = "Fewest results a line needs (default 3)"),
-        ("limit" = Option<usize>, Query, minimum = 1, maximum = 500, description = "Most lines (default 50)"),
-        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
-        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
-        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
-        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
-        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
-    ),
+    params(LeaderboardParams, DriveFilter),
     responses(
         (status = 200, description = "The leaderboard (no line: nobody measured it yet)", body = Leaderboard),
         (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
@@ -342,39 +309,35 @@ pub(crate) const LEADERBOARD_MAX: usize = 500;
 )]
 async fn leaderboard(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    FilteredQuery(params, filter): FilteredQuery<LeaderboardParams, DriveFilter>,
 ) -> ApiResult<Json<Leaderboard>> {
-    Ok(Json(leaderboard_of(&state, &pairs).await?.0))
+    Ok(Json(leaderboard_of(&state, params, filter).await?.0))
 }
 
-/// The leaderboard that `pairs` ask for, and the most lines they asked.
+/// A leaderboard's own parameters (its filters are [`DriveFilter`]).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct LeaderboardParams {
+    /// The test, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`
+    #[param(example = "cdm-diskspd SEQ 1MiB Q8T1 read")]
+    test: String,
+    /// Fewest results a line needs (default 3)
+    #[param(inline)]
+    min_results: Option<MinResults>,
+    /// Most lines (default 50)
+    #[param(inline)]
+    limit: Option<LeaderboardSize>,
+}
+
+/// The leaderboard that `params` and `filter` ask for, and the most lines they asked.
 pub(crate) async fn leaderboard_of(
     state: &AppState,
-    pairs: &[(String, String)],
+    params: LeaderboardParams,
+    filter: DriveFilter,
 ) -> ApiResult<(Leaderboard, usize)> {
-    let mut filter = DriveFilter::default();
-    let (mut test, mut min_results, mut limit) = (None, DEFAULT_MIN_RESULTS, 50usize);
-    for (name, value) in pairs {
-        if filter.read(name, value)? {
-            continue;
-        }
-        match name.as_str() {
-            "test" => test = Some(value.clone()),
-            "min_results" => min_results = whole_number(name, value, 1, 1000)?,
-            "limit" => limit = whole_number(name, value, 1, LEADERBOARD_MAX)?,
-            _ => {
-                return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())))
-            }
-        }
-    }
-    let test = test.ok_or_else(|| {
-        ApiError::BadRequest(vec![ErrorItem {
-            detail:
-                "which test: `test=` its tool family and short name, e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`"
-                    .into(),
-            pointer: Some("test".into()),
-        }])
-    })?;
+    let LeaderboardParams { test, min_results, limit } = params;
+    let min_results = min_results.map_or(DEFAULT_MIN_RESULTS, Bounded::get);
+    let limit = limit.map_or(50, Bounded::get);
     let drives: BTreeMap<String, DriveSku> = state
         .storage
         .list_drives()
@@ -444,13 +407,7 @@ fn rank(
     path = "/leaderboard/tests",
     operation_id = "leaderboard_tests",
     tag = "drives",
-    params(
-        ("vendor" = Option<String>, Query, description = "Only this vendor (any case)"),
-        ("interface" = Option<String>, Query, description = "A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)"),
-        ("controller" = Option<String>, Query, description = "Only this controller model (any case)"),
-        ("nand" = Option<String>, Query, description = "Only this NAND vendor (any case)"),
-        ("reviewed" = Option<bool>, Query, description = "Only reviewed (true) or community (false) drives"),
-    ),
+    params(DriveFilter),
     responses(
         (status = 200, description = "The tests", body = LeaderboardTests),
         (status = 400, description = "An unknown parameter or value", body = ErrorBody),
@@ -458,14 +415,8 @@ fn rank(
 )]
 async fn tests(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(filter): TypedQuery<DriveFilter>,
 ) -> ApiResult<Json<LeaderboardTests>> {
-    let mut filter = DriveFilter::default();
-    for (name, value) in &pairs {
-        if !filter.read(name, value)? {
-            return Err(ApiError::bad_request(format!("unknown parameter {name:?}"), Some(name.clone())));
-        }
-    }
     let ids: Vec<String> = state
         .storage
         .list_drives()

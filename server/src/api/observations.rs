@@ -4,9 +4,9 @@
 //! JSON, CSV or the HTML table the drive page shows, so the site carries no table code.
 //! Never part of an aggregate.
 
+use super::browse::{FormatParams, OutputFormat};
 use super::drives::catalogue_drive;
-use super::extract::{no_parameters, PathParam, QueryPairs};
-use super::rated::{format_only, TableFormat};
+use super::extract::{NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiResult, ErrorBody};
@@ -42,9 +42,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 )]
 async fn list(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Json<ObservationList>> {
-    no_parameters(&pairs)?;
     Ok(Json(ObservationList { observations: state.storage.list_observations().await? }))
 }
 
@@ -59,7 +58,7 @@ async fn list(
     tag = "drives",
     params(
         ("id" = String, Path, description = "Catalogue id, e.g. `plextor-px-m2s-256gb`"),
-        ("format" = inline(Option<TableFormat>), Query, description = "`json` (default) or `csv`"),
+        FormatParams,
     ),
     responses(
         (status = 200, description = "The drive's observations",
@@ -71,13 +70,12 @@ async fn list(
 async fn of_drive(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(FormatParams { format }): TypedQuery<FormatParams>,
 ) -> ApiResult<Response> {
-    let format = format_only(&pairs)?;
     let observations = observations_of_drive(&state, &id).await?;
-    Ok(match format {
-        TableFormat::Json => Json(ObservationList { observations }).into_response(),
-        TableFormat::Csv => csv_table::response("observations.csv", csv(&observations)),
+    Ok(match format.unwrap_or_default() {
+        OutputFormat::Json => Json(ObservationList { observations }).into_response(),
+        OutputFormat::Csv => csv_table::response("observations.csv", csv(&observations)),
     })
 }
 

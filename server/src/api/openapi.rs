@@ -1,27 +1,22 @@
 //! The OpenAPI 3.1 document of `/api/v1`, served at `GET /api/v1/openapi.json`.
 //!
 //! Routes are registered only through `utoipa_axum::routes!` from handlers annotated
-//! with `#[utoipa::path]`, so a route cannot exist without its description. What the
-//! annotations cannot say without repeating the code is added here, from the same
-//! values the handlers read: the browse and compare filters (`RESULT_FILTERS`,
-//! `METRIC_FILTERS`), the sorts (`RESULT_SORTS`), the page size, the parser formats, the
-//! security schemes, and the errors every route can answer (408, 413, 500).
+//! with `#[utoipa::path]`, so a route cannot exist without its description; a route's
+//! query parameters are the typed struct its handler reads (`api::extract::TypedQuery`),
+//! filters included. What the annotations cannot say without repeating the code is
+//! added here: the parser formats, the security schemes, and the errors every route can
+//! answer (408, 413, 429, 500).
 //! Paths are relative to the server URL `/api/v1` (in `servers`).
 
-use super::browse::{CURSOR_PATTERN, DEFAULT_LIMIT, MAX_LIMIT};
-use super::compare::MAX_DRIVES;
 use crate::error::ErrorBody;
-use crate::storage::{column_of, FilterKind, METRIC_FILTERS};
 use axum::body::Bytes;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use serde_json::json;
 use utoipa::openapi::link::LinkBuilder;
-use utoipa::openapi::path::{Operation, Parameter, ParameterBuilder, ParameterIn, PathItem};
-use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayItems, KnownFormat, ObjectBuilder, Schema, SchemaFormat, SchemaType, Type,
-};
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi, RefOr, Required, ResponseBuilder};
 use utoipa::{OpenApi as _, ToSchema};
@@ -108,43 +103,9 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
         }
     }
 
-    let mut browse = tag_filters();
-    browse.extend(filters(METRIC_FILTERS, "results with a metric whose test"));
-    browse.push(sort_parameter());
-    browse.push(query(
-        "limit",
-        ObjectBuilder::new()
-            .schema_type(Type::Integer)
-            .minimum(Some(1))
-            .maximum(Some(MAX_LIMIT as f64))
-            .default(Some(json!(DEFAULT_LIMIT)))
-            .into(),
-        "Results per page.",
-    ));
-    add_parameters(&mut doc, "/results", browse);
-    for path in
-        ["/compare", "/compare/chart.svg", "/compare/chart.png", "/compare/rated", "/compare/preview.png"]
-    {
-        add_parameters(&mut doc, path, tag_filters());
-    }
-
-    // Constraints the handlers enforce that the annotations cannot state, and the errors
-    // every route can answer.
+    // The errors every route can answer.
     for item in doc.paths.paths.values_mut() {
         for op in operations(item) {
-            for param in op.parameters.iter_mut().flatten().filter_map(inline) {
-                let mut schema = ObjectBuilder::new().schema_type(Type::String);
-                schema = match param.name.as_str() {
-                    "drives" => {
-                        param.required = Required::True;
-                        schema.min_length(Some(1)).pattern(Some(drives_pattern()))
-                    }
-                    "patterns" => schema.pattern(Some(patterns_pattern())),
-                    "cursor" => schema.pattern(Some(CURSOR_PATTERN)),
-                    _ => continue,
-                };
-                param.schema = Some(RefOr::T(schema.into()));
-            }
             if op.request_body.is_some() {
                 add_error(op, 413, "The request body is larger than the limit (4 MiB by default)");
             }
@@ -181,26 +142,6 @@ pub fn finish(mut doc: OpenApi) -> OpenApi {
     }
     add_links(&mut doc);
     doc
-}
-
-/// `drives`: 1 to `MAX_DRIVES` items, comma-separated, the first with a character other
-/// than a space (`compare::parse_query` drops spaces around items, and empty items).
-fn drives_pattern() -> String {
-    format!("^[^,]*[^, ][^,]*(,[^,]*){{0,{}}}$", MAX_DRIVES - 1)
-}
-
-fn inline<T>(r: &mut RefOr<T>) -> Option<&mut T> {
-    match r {
-        RefOr::T(t) => Some(t),
-        RefOr::Ref(_) => None,
-    }
-}
-
-/// `patterns`: data pattern names, comma-separated, spaces around them allowed, empty
-/// items ignored (`charts::compare::Selection::read`).
-fn patterns_pattern() -> String {
-    let name = format!("({}) *", charts::compare::PATTERN_NAMES.join("|"));
-    format!("^ *({name})?(, *({name})?)*$")
 }
 
 /// The request schemas whose text is stored.
@@ -279,85 +220,6 @@ fn add_links(doc: &mut OpenApi) {
             }
         }
     }
-}
-
-/// One equality filter per field of [`bench::FIELDS`], typed as the handler reads it.
-fn tag_filters() -> Vec<Parameter> {
-    bench::FIELDS
-        .iter()
-        .map(|f| {
-            let description = format!(
-                "Only results whose {} equals this value, e.g. `{}`.",
-                f.label.to_lowercase(),
-                f.example
-            );
-            filter(f.name, column_of(f), &description)
-        })
-        .collect()
-}
-
-/// One equality filter, typed as the handler reads it.
-fn filter(name: &str, kind: FilterKind, description: &str) -> Parameter {
-    let schema = match kind {
-        FilterKind::Text(_) => ObjectBuilder::new().schema_type(Type::String),
-        FilterKind::Int(_) => ObjectBuilder::new()
-            .schema_type(Type::Integer)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
-    };
-    query(name, schema.into(), description)
-}
-
-/// One equality filter per entry of a filter table, typed as the handler reads it.
-fn filters(table: &[(&str, FilterKind)], what: &str) -> Vec<Parameter> {
-    table
-        .iter()
-        .map(|(name, kind)| filter(name, *kind, &format!("Only {what} `{name}` equals this value.")))
-        .collect()
-}
-
-/// `sort`: `newest`, `oldest`, or a sort column, `-` first for descending.
-fn sort_parameter() -> Parameter {
-    let mut values = vec!["newest".to_string(), "oldest".to_string()];
-    // Every sort name, and the old names permalinks still carry.
-    let aliases = bench::fields::SORT_ALIASES.iter().map(|(alias, _)| *alias);
-    for name in crate::storage::result_sorts().chain(aliases) {
-        values.push(name.to_string());
-        values.push(format!("-{name}"));
-    }
-    query(
-        "sort",
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(values))
-            .default(Some(json!("newest")))
-            .into(),
-        "Order: `newest` (the default) or `oldest` first, or by a column, ascending, or \
-         descending with a leading `-`. Ties go by result id in the same direction.",
-    )
-}
-
-fn query(name: &str, schema: Schema, description: &str) -> Parameter {
-    ParameterBuilder::new()
-        .name(name)
-        .parameter_in(ParameterIn::Query)
-        .required(Required::False)
-        .description(Some(description))
-        .schema(Some(schema))
-        .build()
-}
-
-fn add_parameters(doc: &mut OpenApi, path: &str, parameters: Vec<Parameter>) {
-    let op = doc
-        .paths
-        .paths
-        .get_mut(path)
-        .and_then(|item| item.get.as_mut())
-        .unwrap_or_else(|| panic!("GET {path} is documented"));
-    let list = op.parameters.get_or_insert_with(Vec::new);
-    // Table entries first, then the parameters the annotation names.
-    let annotated = std::mem::take(list);
-    list.extend(parameters.into_iter().map(RefOr::T));
-    list.extend(annotated);
 }
 
 fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {

@@ -7,8 +7,9 @@
 //! `charts::rated_rows`, the rows the drive page's rated charts (and
 //! `/drives/{id}/rated.svg|png`) draw.
 
-use super::compare::parse_query;
-use super::extract::{PathParam, QueryPairs};
+use super::browse::{FormatParams, OutputFormat, TagFilters};
+use super::compare::{CompareParams, CompareQuery};
+use super::extract::{FilteredQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
@@ -95,55 +96,11 @@ pub(super) async fn model_line_rows(state: &AppState, id: &str) -> ApiResult<Vec
     Ok(table_of(state, &line, &[], false).await?.rows)
 }
 
-/// `format` of a table: JSON or CSV.
-#[derive(Debug, Clone, Copy, PartialEq, utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub(super) enum TableFormat {
-    Json,
-    Csv,
-}
-
-impl TableFormat {
-    fn parse(name: &str, v: &str) -> Result<TableFormat, ErrorItem> {
-        match v {
-            "json" => Ok(TableFormat::Json),
-            "csv" => Ok(TableFormat::Csv),
-            _ => Err(ErrorItem {
-                detail: format!("format must be json or csv, not {v:?}"),
-                pointer: Some(name.to_string()),
-            }),
-        }
-    }
-}
-
-/// `format` alone, read from the query string; anything else is an error.
-pub(super) fn format_only(pairs: &[(String, String)]) -> ApiResult<TableFormat> {
-    let mut format = TableFormat::Json;
-    let mut errors = Vec::new();
-    for (name, v) in pairs {
-        match name.as_str() {
-            "format" => match TableFormat::parse(name, v) {
-                Ok(f) => format = f,
-                Err(e) => errors.push(e),
-            },
-            _ => errors.push(ErrorItem {
-                detail: format!("unknown parameter {name:?}; expected format"),
-                pointer: Some(name.clone()),
-            }),
-        }
-    }
-    if errors.is_empty() {
-        Ok(format)
-    } else {
-        Err(ApiError::BadRequest(errors))
-    }
-}
-
 /// The table in `format`, a CSV download named `file`.
-fn answer(table: RatedTable, format: TableFormat, file: &'static str) -> Response {
-    match format {
-        TableFormat::Json => Json(table).into_response(),
-        TableFormat::Csv => csv_table::response(file, table_csv(&table)),
+fn answer(table: RatedTable, format: Option<OutputFormat>, file: &'static str) -> Response {
+    match format.unwrap_or_default() {
+        OutputFormat::Json => Json(table).into_response(),
+        OutputFormat::Csv => csv_table::response(file, table_csv(&table)),
     }
 }
 
@@ -200,10 +157,6 @@ fn table_csv(t: &RatedTable) -> String {
     table.finish()
 }
 
-const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with the rating, the measured \
-    median, MAD and n, the gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then \
-    empty), flags, platforms, tests and result ids";
-
 /// Rated vs measured of a drive's model line
 ///
 /// Per rated figure (sequential read and write, 4K read and write IOPS), per capacity of
@@ -211,6 +164,10 @@ const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with
 /// single-drive results' matched measurements, the gap in percent, and the flags, platforms
 /// and tests behind it. `rule` says which results count and which test is matched to
 /// which rating. The drive page's rated charts draw these rows.
+///
+/// `format=csv`: one line per row with the rating, the measured median, MAD and n, the
+/// gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then
+/// empty), flags, platforms, tests and result ids.
 #[utoipa::path(
     get,
     path = "/drives/{id}/rated",
@@ -218,7 +175,7 @@ const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with
     tag = "drives",
     params(
         ("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"),
-        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+        FormatParams,
     ),
     responses(
         (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
@@ -229,9 +186,8 @@ const FORMAT_DESCRIPTION: &str = "`json` (default); `csv`: one line per row with
 async fn drive_table(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(FormatParams { format }): TypedQuery<FormatParams>,
 ) -> ApiResult<Response> {
-    let format = format_only(&pairs)?;
     Ok(answer(drive_rated(&state, &id).await?.0.table, format, "rated.csv"))
 }
 
@@ -259,20 +215,16 @@ pub(crate) async fn drive_rated(state: &AppState, id: &str) -> ApiResult<(RatedO
 /// was measured in (the pools of `GET /compare`): the rating, the median, MAD and count of
 /// the single-drive results' matched measurements, the gap in percent, flags and tests.
 /// The same tag filters as `GET /compare` narrow which results take part.
+///
+/// `format=csv`: one line per row with the rating, the measured median, MAD and n, the
+/// gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then
+/// empty), flags, platforms, tests and result ids.
 #[utoipa::path(
     get,
     path = "/compare/rated",
     operation_id = "compare_rated_table",
     tag = "drives",
-    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
-    params(
-        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
-            description = "1 to 12 catalogue drive ids, comma-separated"),
-        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
-        ("merge" = inline(Option<super::compare::MergeMode>), Query,
-            description = "`drive`: one row per drive and rated figure over all its platform groups and \
-                data patterns, as `GET /compare?merge=drive` pools them; default `none`: one per pool"),
-    ),
+    params(CompareParams, TagFilters),
     responses(
         (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
         (status = 400, description = "No drives, too many, an unknown parameter or a filter value that does not read",
@@ -280,28 +232,22 @@ pub(crate) async fn drive_rated(state: &AppState, id: &str) -> ApiResult<(RatedO
         (status = 404, description = "A drive is not in the catalogue (pointer `drives[i]`)", body = ErrorBody),
     )
 )]
-async fn compare_table(State(state): State<AppState>, QueryPairs(pairs): QueryPairs) -> ApiResult<Response> {
-    let (formats, rest): (Vec<_>, Vec<_>) = pairs.iter().cloned().partition(|(name, _)| name == "format");
-    let mut errors = Vec::new();
-    let mut format = TableFormat::Json;
-    for (name, v) in &formats {
-        match TableFormat::parse(name, v) {
-            Ok(f) => format = f,
-            Err(e) => errors.push(e),
-        }
-    }
-    let table = match compare_rated(&state, &rest).await {
-        Ok(t) if errors.is_empty() => t.table,
-        Ok(_) => return Err(ApiError::BadRequest(errors)),
-        Err(ApiError::BadRequest(more)) => return Err(ApiError::BadRequest([errors, more].concat())),
-        Err(e) => return Err(e),
-    };
-    Ok(answer(table, format, "compare-rated.csv"))
+async fn compare_table(
+    State(state): State<AppState>,
+    FilteredQuery(params, filters): FilteredQuery<CompareParams, TagFilters>,
+) -> ApiResult<Response> {
+    let format = params.format;
+    Ok(answer(compare_rated(&state, &params, filters).await?.table, format, "compare-rated.csv"))
 }
 
-/// The rated table of the comparison that `pairs` (`GET /compare`'s parameters) ask for.
-pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) -> ApiResult<RatedOf> {
-    let q = parse_query(pairs, false)?;
+/// The rated table of the comparison that `params` and `filters` ask for.
+pub(crate) async fn compare_rated(
+    state: &AppState,
+    params: &CompareParams,
+    filters: TagFilters,
+) -> ApiResult<RatedOf> {
+    let asked = filters.asked.clone();
+    let q = CompareQuery::of(params, filters);
     let mut drives = Vec::new();
     let mut unknown = Vec::new();
     for (i, id) in q.ids.iter().enumerate() {
@@ -318,7 +264,7 @@ pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) 
     }
     Ok(RatedOf {
         table: table_of(state, &drives, &q.filters, !q.merge).await?,
-        data: links::with_query("/compare/rated", pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        data: q.link("/compare/rated", &asked),
         pools: true,
     })
 }
@@ -329,6 +275,10 @@ pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) 
 /// capacity), per rated figure: the rating, the median, MAD and count of the single-drive
 /// results' matched measurements, the gap in percent, flags and tests. A controller no
 /// catalogue drive has answers an empty table.
+///
+/// `format=csv`: one line per row with the rating, the measured median, MAD and n, the
+/// gap in percent, `missing` (`not rated` or `no measurement`, the number's cell then
+/// empty), flags, platforms, tests and result ids.
 #[utoipa::path(
     get,
     path = "/controllers/{model}/rated",
@@ -336,7 +286,7 @@ pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) 
     tag = "drives",
     params(
         ("model" = String, Path, description = "Controller model as the catalogue names it, e.g. `88SS9174`"),
-        ("format" = inline(Option<TableFormat>), Query, description = FORMAT_DESCRIPTION),
+        FormatParams,
     ),
     responses(
         (status = 200, description = "The table", content((RatedTable = "application/json"), (String = "text/csv"))),
@@ -346,9 +296,8 @@ pub(crate) async fn compare_rated(state: &AppState, pairs: &[(String, String)]) 
 async fn controller_table(
     State(state): State<AppState>,
     PathParam(model): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(FormatParams { format }): TypedQuery<FormatParams>,
 ) -> ApiResult<Response> {
-    let format = format_only(&pairs)?;
     Ok(answer(controller_rated(&state, &model).await?.table, format, "controller-rated.csv"))
 }
 
@@ -376,8 +325,7 @@ mod tests {
 
     #[test]
     fn a_drives_latest_results_are_what_the_browse_query_lists() {
-        let pairs = [("drive", "x"), ("limit", "500")].map(|(n, v)| (n.to_string(), v.to_string()));
-        let (listed, _) = super::super::browse::parse_list_query(&pairs).unwrap();
+        let (listed, _) = super::super::browse::parse_list_query("drive=x&limit=500").unwrap();
         assert_eq!(ResultQuery::latest_of_drive("x", DRIVE_PAGE_RESULTS), listed);
     }
 }

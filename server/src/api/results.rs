@@ -2,8 +2,8 @@
 //! (`GET /results/{id}`) here; submit in `submit.rs`; edit, delete, hide and restore in
 //! `edit.rs`.
 
-use super::browse::{format_cursor, parse_list_request, OutputFormat};
-use super::extract::{PathParam, QueryPairs};
+use super::browse::{format_cursor, list_request, ListParams, OutputFormat, ResultFilters};
+use super::extract::{FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::submit;
 use crate::csv_table;
@@ -168,9 +168,8 @@ async fn runner_record(
     State(state): State<AppState>,
     headers: HeaderMap,
     PathParam(id): PathParam<i64>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Json<RunnerRecord>> {
-    super::extract::no_parameters(&pairs)?;
     Ok(Json(runner_record_of(&state, &headers, id).await?))
 }
 
@@ -197,17 +196,7 @@ pub(crate) async fn runner_record_of(
     path = "/results",
     operation_id = "list_results",
     tag = "results",
-    // The filters, `sort` and `limit` are added from the tables the handler reads
-    // (`api::openapi::finish`), so the document cannot drift from what is accepted.
-    params(
-        ("cursor" = Option<String>, Query, example = "1234",
-            description = "`next_cursor` of the previous page (a result id, then for sorts other than \
-                `newest`/`oldest` a dot and its sort value); a bare result id starts after that result \
-                in any sort"),
-        ("format" = inline(Option<OutputFormat>), Query),
-        ("include_hidden" = Option<bool>, Query,
-            description = "Also list hidden results (moderators only: send the admin token)"),
-    ),
+    params(ListParams, ResultFilters),
     security((), ("admin_token" = [])),
     responses(
         (status = 200, description = "One page of results, newest first unless sorted otherwise",
@@ -224,9 +213,9 @@ pub(crate) async fn runner_record_of(
 async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
-    QueryPairs(pairs): QueryPairs,
+    FilteredQuery(params, filters): FilteredQuery<ListParams, ResultFilters>,
 ) -> ApiResult<Response> {
-    let (mut q, format, after_result) = parse_list_request(&pairs)?;
+    let (mut q, format, after_result) = list_request(params, filters)?;
     if q.include_hidden && !state.is_admin(&headers) {
         return Err(ApiError::Forbidden("include_hidden is for moderators (send the admin token)".into()));
     }

@@ -14,15 +14,15 @@
 //! The markup (head tags, oEmbed's iframe, the embed pages) is `crate::html::share`'s;
 //! here are the routes and the data each needs.
 
+use super::browse::TagFilters;
 use super::drives::{self, HeadlineChart};
 use super::embed;
-use super::extract::{no_parameters, PathParam, QueryPairs, TypedQuery};
+use super::extract::{FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::{compare, results};
 use crate::error::{error_response, ApiError, ApiResult, ErrorBody};
 use crate::html;
-use api_types::links;
-use api_types::links::API as API_PREFIX;
+use api_types::links::{self, API as API_PREFIX};
 use api_types::{Aggregates, Comparison};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -85,8 +85,8 @@ pub fn base_url(state: &AppState, headers: &HeaderMap) -> String {
 #[derive(Debug, Clone)]
 pub enum Page {
     Drive(String),
-    /// The compare page's query (drives, tag filters, chart parameters).
-    Compare(Vec<(String, String)>),
+    /// The compare page's query string (drives, tag filters, chart parameters).
+    Compare(String),
     Result(i64),
 }
 
@@ -116,17 +116,19 @@ fn headline(a: &Aggregates) -> Option<(f64, &'static str, usize)> {
 pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
     match page {
         Page::Drive(id) => drive_meta(state, id).await,
-        Page::Compare(pairs) => {
-            let c = compare::comparison_of(state, pairs).await?;
-            let pairs = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-            let (page, image) = (
-                links::with_query("/compare", pairs.clone()),
-                links::with_query("/compare/preview.png", pairs),
-            );
+        Page::Compare(query) => {
+            let c = compare::comparison_of(state, query).await?;
+            let (page, image) = (same_query("/compare", query), same_query("/compare/preview.png", query));
             Ok(compare_meta(&c, page, image))
         }
         Page::Result(id) => result_meta(state, *id).await,
     }
+}
+
+/// `path` with `query`'s parameters, each written as the site's links write them.
+fn same_query(path: &str, query: &str) -> String {
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    links::with_query(path, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
 }
 
 async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
@@ -363,9 +365,8 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Sen
 async fn drive_preview(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     let drive = drives::catalogue_drive(&state, &id).await?;
     let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
     let png = match drives::headline_chart(&state, &id).await? {
@@ -387,11 +388,7 @@ async fn drive_preview(
     path = "/compare/preview.png",
     operation_id = "compare_preview_png",
     tag = "drives",
-    // The tag filters are added from `bench::FIELDS` (`api::openapi::finish`).
-    params(
-        ("drives" = String, Query, example = "crucial-realssd-c300-64gb,plextor-px-m2s-64gb",
-            description = "1 to 12 catalogue drive ids, comma-separated"),
-    ),
+    params(compare::ChartParams, TagFilters),
     responses(
         (status = 200, description = "The preview, 1200 × 630", content(("image/png"))),
         (status = 304, description = "Not modified: `If-None-Match` names the image's current `ETag`"),
@@ -401,9 +398,9 @@ async fn drive_preview(
 )]
 async fn compare_preview(
     State(state): State<AppState>,
-    QueryPairs(pairs): QueryPairs,
+    FilteredQuery(params, filters): FilteredQuery<compare::ChartParams, TagFilters>,
 ) -> ApiResult<Response> {
-    let (c, rgb, h, theme) = compare::chart_rgb(&state, &pairs, PREVIEW_W).await?;
+    let (c, rgb, h, theme) = compare::chart_rgb(&state, params, filters, PREVIEW_W).await?;
     let title =
         c.drives.iter().map(|d| format!("{} {} GB", d.model, d.capacity_gb)).collect::<Vec<_>>().join(" vs ");
     let png = blocking(move || frame(&title, rgb, PREVIEW_W, h, theme)).await?;
@@ -430,9 +427,8 @@ async fn compare_preview(
 async fn result_preview(
     State(state): State<AppState>,
     PathParam(id): PathParam<i64>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     let r = results::visible_result(&state, &HeaderMap::new(), id).await?;
     let (title, lines) = result_text(&r);
     let png = blocking(move || card(&title, &lines, &Theme::LIGHT)).await?;
@@ -553,9 +549,7 @@ async fn oembed(
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
     let page = match path.strip_prefix("/drives/") {
         Some(id) if !id.is_empty() && !id.contains('/') => Page::Drive(id.to_string()),
-        _ if path == "/compare" => {
-            Page::Compare(form_urlencoded::parse(query.as_bytes()).into_owned().collect())
-        }
+        _ if path == "/compare" => Page::Compare(query.to_string()),
         _ => return Err(not_ours()),
     };
     let meta = match page_meta(&state, &page).await {
@@ -601,6 +595,15 @@ fn embed_page(meta: &PageMeta, image: &str, base: &str) -> Response {
         .into_response()
 }
 
+/// What a drive's embed page shows: by default its headline chart.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+struct DriveEmbedParams {
+    /// The rated-vs-measured chart of this rated figure
+    figure: Option<String>,
+    /// The distribution of this test (a test id)
+    test: Option<String>,
+}
+
 /// `/embed/drives/{id}[?figure=seq-write | ?test=...]`: one of the drive's charts for an
 /// iframe: the rated-vs-measured chart of `figure`, the distribution of `test` (as the
 /// chart embeds take them), or by default its headline chart.
@@ -608,26 +611,25 @@ async fn drive_embed_page(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(params): TypedQuery<DriveEmbedParams>,
 ) -> ApiResult<Response> {
     let meta = drive_meta(&state, &id).await?;
-    let asked = match pairs.as_slice() {
-        [] => None,
-        [(name, value)] if name == "figure" => match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
-            Some(f) => Some(HeadlineChart::Rated(f.1)),
-            None => {
-                return Err(ApiError::bad_request(
-                    format!("figure {value:?} is not a rated figure"),
-                    Some("figure".into()),
-                ))
+    let asked = match params {
+        DriveEmbedParams { figure: None, test: None } => None,
+        DriveEmbedParams { figure: Some(value), test: None } => {
+            match charts::RATED_FIGURES.iter().find(|f| f.1 == value) {
+                Some(f) => Some(HeadlineChart::Rated(f.1)),
+                None => {
+                    return Err(ApiError::bad_request(
+                        format!("figure {value:?} is not a rated figure"),
+                        Some("figure".into()),
+                    ))
+                }
             }
-        },
-        [(name, value)] if name == "test" => Some(HeadlineChart::Distribution(value.clone())),
-        _ => {
-            return Err(ApiError::bad_request(
-                "expected no parameter, or one of figure (a rated figure) and test (a test id)",
-                Some(pairs[0].0.clone()),
-            ))
+        }
+        DriveEmbedParams { figure: None, test: Some(test) } => Some(HeadlineChart::Distribution(test)),
+        DriveEmbedParams { figure: Some(_), test: Some(_) } => {
+            return Err(ApiError::bad_request("one of figure and test, not both", Some("test".into())))
         }
     };
     let chart = match asked {
@@ -651,9 +653,8 @@ async fn drive_embed_page(
 async fn rated_embed_page(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
-    QueryPairs(pairs): QueryPairs,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    no_parameters(&pairs)?;
     let (t, title) = super::rated::drive_rated(&state, &id).await?;
     Ok(html::response(html::tables::page(&title, html::tables::rated(&t.table, &t.data, t.pools))))
 }
@@ -665,10 +666,9 @@ async fn compare_embed_page(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
-    let pairs: Vec<(String, String)> =
-        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
-    let meta = page_meta(&state, &Page::Compare(pairs.clone())).await?;
-    let image = links::with_query("/compare/chart.svg", pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let query = query.unwrap_or_default();
+    let image = same_query("/compare/chart.svg", &query);
+    let meta = page_meta(&state, &Page::Compare(query)).await?;
     Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
 }
 

@@ -60,7 +60,6 @@ struct SubmitForm {
 /// a list or a multipart upload a [`BatchResponse`].
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
-#[allow(dead_code)] // describes the two shapes `submit` answers with
 enum SubmitReply {
     One(SubmitResponse),
     Several(BatchResponse),
@@ -173,7 +172,7 @@ pub async fn submit(
                 let item = item_from_body(body, &raw, String::new())?;
                 let (status, body) = store_one(&state, item, client).await?;
                 let location = HeaderValue::from_str(&body.url).expect("urls are ascii");
-                let mut res = (status, Json(body)).into_response();
+                let mut res = (status, Json(SubmitReply::One(body))).into_response();
                 if status == StatusCode::CREATED {
                     res.headers_mut().insert(header::LOCATION, location);
                 }
@@ -524,7 +523,7 @@ async fn store_batch(
         files.push(FileOutcome { index, name, status: status.as_u16(), submitted });
     }
     let status = if any_stored { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, Json(BatchResponse { files })).into_response())
+    Ok((status, Json(SubmitReply::Several(BatchResponse { files }))).into_response())
 }
 
 /// The answer for one stored (201) or recognised (200) submission.

@@ -122,10 +122,8 @@ impl Doc {
     fn query_parameters(&self, path: &str) -> Vec<&Value> {
         self.operation("get", path)["parameters"]
             .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["in"] == "query")
-            .collect()
+            .map(|list| list.iter().filter(|p| p["in"] == "query").collect())
+            .unwrap_or_default()
     }
 }
 
@@ -630,36 +628,65 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
     );
 }
 
-/// The query parameters of browse and compare are exactly those the handlers accept
-/// (their 400 for an unknown name lists them), and each documented one works.
+/// Every route's query parameters are exactly those its handler accepts (its 400 for an
+/// unknown name lists them), and each documented value of the browse, compare and drive
+/// filters works.
 pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
     let doc = Doc::fetch(app).await;
     let base = doc.server_url().to_string();
     let drive = format!("drives={C300_64}&");
-    for (path, fixed) in [
-        ("/results", ""),
-        ("/compare", &*drive),
-        ("/compare/chart.svg", &*drive),
-        ("/compare/chart.png", &*drive),
-        ("/compare/rated", &*drive),
-    ] {
+    let c300 = format!("/drives/{C300_64}");
+    // (documented path, path asked, required parameters, try every documented value)
+    let routes: Vec<(&str, String, &str, bool)> = vec![
+        ("/results", "/results".into(), "", true),
+        ("/compare", "/compare".into(), &drive, true),
+        ("/compare/chart.svg", "/compare/chart.svg".into(), &drive, true),
+        ("/compare/chart.png", "/compare/chart.png".into(), &drive, true),
+        ("/compare/rated", "/compare/rated".into(), &drive, true),
+        ("/compare/preview.png", "/compare/preview.png".into(), &drive, false),
+        ("/drives/index", "/drives/index".into(), "", true),
+        ("/leaderboard", "/leaderboard".into(), "test=cdm-diskspd%20SEQ%201MiB%20Q8T1%20read&", true),
+        ("/leaderboard/tests", "/leaderboard/tests".into(), "", true),
+        ("/drives/search", "/drives/search".into(), "q=c300&", true),
+        ("/drives/identify", "/drives/identify".into(), "", false),
+        ("/drives/{id}/rated", format!("{c300}/rated"), "", true),
+        ("/drives/{id}/rated.svg", format!("{c300}/rated.svg"), "", false),
+        ("/drives/{id}/rated.png", format!("{c300}/rated.png"), "", false),
+        ("/drives/{id}/distribution.svg", format!("{c300}/distribution.svg"), "test=x&", false),
+        ("/drives/{id}/distribution.png", format!("{c300}/distribution.png"), "test=x&", false),
+        ("/drives/{id}/observations", format!("{c300}/observations"), "", true),
+        ("/controllers/{model}/rated", "/controllers/88SS9174/rated".into(), "", true),
+        ("/proposals", "/proposals".into(), "", true),
+        ("/oembed", "/oembed".into(), "url=http://x/drives/a&", false),
+    ];
+    // Every route with query parameters is here.
+    let with_query: BTreeSet<&str> = doc.json["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|path| doc.json["paths"][path.as_str()]["get"].is_object())
+        .filter(|path| !doc.query_parameters(path).is_empty())
+        .map(String::as_str)
+        .collect();
+    let listed: BTreeSet<&str> = routes.iter().map(|r| r.0).collect();
+    assert_eq!(with_query, listed, "routes with query parameters");
+
+    for (path, asked, fixed, try_values) in &routes {
         let documented: BTreeSet<String> =
             doc.query_parameters(path).iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
-        let r = app.get(&format!("{base}{path}?{fixed}colour=red")).await;
+        let r = app.get(&format!("{base}{asked}?{fixed}colour=red")).await;
         let body = r.assert_error(StatusCode::BAD_REQUEST, Some("colour"));
         let detail = body["errors"][0]["detail"].as_str().unwrap();
-        let known = detail.rsplit_once(": ").expect("the detail lists the known names").1;
-        let mut accepted: BTreeSet<String> = known.split(", ").map(str::to_string).collect();
-        if path.starts_with("/compare") {
-            // Named before the list: "expected drives[, figure, theme, width,] or a tag filter".
-            let named = detail.split_once("expected ").unwrap().1.split_once("or a tag filter").unwrap().0;
-            accepted.extend(named.split(", ").map(str::trim).filter(|s| !s.is_empty()).map(str::to_string));
-        }
+        let known = detail.rsplit_once("expected: ").expect("the detail lists the known names").1;
+        let accepted: BTreeSet<String> = known.split(", ").map(str::to_string).collect();
         assert_eq!(documented, accepted, "{path}: documented vs accepted query parameters");
+        if !try_values {
+            continue;
+        }
 
         for p in doc.query_parameters(path) {
             let name = p["name"].as_str().unwrap();
-            if name == "drives" {
+            if fixed.starts_with(&format!("{name}=")) {
                 continue;
             }
             let schema = &p["schema"];
@@ -669,7 +696,7 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
             };
             let values: Vec<String> = if let Some(values) = schema["enum"].as_array() {
                 values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
-            } else if let Some(example) = p["example"].as_str() {
+            } else if let Some(example) = p["example"].as_str().or(schema["examples"][0].as_str()) {
                 vec![example.to_string()]
             } else {
                 let types = schema["type"].to_string();
@@ -683,7 +710,7 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
             };
             assert!(!values.is_empty(), "{path} {name}: no value to try");
             for v in values {
-                let uri = format!("{base}{path}?{fixed}{name}={}", super::url_encode(&v));
+                let uri = format!("{base}{asked}?{fixed}{name}={}", super::url_encode(&v));
                 let r = app.authed(Method::GET, &uri, Some(ADMIN), None).await;
                 assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text);
                 doc.check("get", path, &r);
