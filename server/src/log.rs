@@ -1,18 +1,21 @@
 //! Logs through `tracing`: plain text or one JSON object per line on stderr
 //! (`serve --log-format json`), filtered by `RUST_LOG` (default `info`). Every request
 //! runs in a span carrying its request id — the client's `X-Request-Id` when it is a
-//! short token, else a new random one — which the answer returns in `x-request-id`.
+//! short token, else a new random one — which the answer returns in `x-request-id`
+//! (tower-http's `request_id` layers), and ends with one line `answered` with its status
+//! and time (tower-http's `trace` layer, [`request_span`] and [`answered`]).
 
 use crate::api::client::ClientAddr;
 use axum::extract::{MatchedPath, Request};
-use axum::http::HeaderValue;
+use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
-use std::time::Instant;
-use tracing::Instrument;
+use std::time::Duration;
+use tower_http::request_id::{MakeRequestId, RequestId};
+use tracing::Span;
 use tracing_subscriber::EnvFilter;
 
-pub const REQUEST_ID: &str = "x-request-id";
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -35,10 +38,6 @@ pub fn init(format: LogFormat) {
     };
 }
 
-/// The request id, for handlers that want it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestId(pub String);
-
 /// A client-sent id is kept when it is 1–64 characters of `A-Z a-z 0-9 - _ .`; anything
 /// else is replaced (it ends up in logs).
 fn acceptable(id: &str) -> bool {
@@ -55,6 +54,52 @@ fn new_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// New request ids: 32 random hex digits.
+#[derive(Clone, Copy, Default)]
+pub struct NewRequestId;
+
+impl MakeRequestId for NewRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        Some(RequestId::new(HeaderValue::from_str(&new_id()).expect("hex is a valid header value")))
+    }
+}
+
+/// Middleware before tower-http's `SetRequestId` (which keeps any id a client sends): a
+/// client's id that is not [`acceptable`] is dropped, so a new one is made.
+pub async fn drop_unacceptable_ids(mut req: Request, next: Next) -> Response {
+    let harmful = req.headers().get(REQUEST_ID).is_some_and(|v| v.to_str().map_or(true, |v| !acceptable(v)));
+    if harmful {
+        req.headers_mut().remove(REQUEST_ID);
+    }
+    next.run(req).await
+}
+
+/// The span a request runs in: its id, method, path (without secrets), route and client.
+pub fn request_span<B>(req: &axum::http::Request<B>) -> Span {
+    let id = req.extensions().get::<RequestId>().and_then(|id| id.header_value().to_str().ok()).unwrap_or("");
+    let client = req.extensions().get::<ClientAddr>().and_then(|c| c.0).map(|ip| ip.to_string());
+    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string());
+    tracing::info_span!(
+        "request",
+        request_id = %id,
+        method = %req.method(),
+        path = %without_secrets(req.uri().path()),
+        route = route.as_deref().unwrap_or(""),
+        client = client.as_deref().unwrap_or(""),
+    )
+}
+
+/// The request's last line, in its span: status and milliseconds, an error for a 5xx.
+pub fn answered<B>(res: &axum::http::Response<B>, latency: Duration, _: &Span) {
+    let status = res.status().as_u16();
+    let ms = latency.as_secs_f64() * 1000.0;
+    if res.status().is_server_error() {
+        tracing::error!(status, ms, "answered");
+    } else {
+        tracing::info!(status, ms, "answered");
+    }
+}
+
 /// The request path as logged: a screenshot job's key is a secret (whoever holds it reads
 /// the upload), so it never reaches the logs.
 fn without_secrets(path: &str) -> std::borrow::Cow<'_, str> {
@@ -66,41 +111,6 @@ fn without_secrets(path: &str) -> std::borrow::Cow<'_, str> {
         }
         None => path.into(),
     }
-}
-
-/// Middleware: a request id and span per request, one log line per answer, and the id
-/// in the answer's `x-request-id` header.
-pub async fn requests(mut req: Request, next: Next) -> Response {
-    let id = req
-        .headers()
-        .get(REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| acceptable(v))
-        .map_or_else(new_id, str::to_string);
-    req.extensions_mut().insert(RequestId(id.clone()));
-    let client = req.extensions().get::<ClientAddr>().and_then(|c| c.0).map(|ip| ip.to_string());
-    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string());
-    let span = tracing::info_span!(
-        "request",
-        request_id = %id,
-        method = %req.method(),
-        path = %without_secrets(req.uri().path()),
-        route = route.as_deref().unwrap_or(""),
-        client = client.as_deref().unwrap_or(""),
-    );
-    let started = Instant::now();
-    let mut res = next.run(req).instrument(span.clone()).await;
-    let status = res.status().as_u16();
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    span.in_scope(|| {
-        if res.status().is_server_error() {
-            tracing::error!(status, ms, "answered");
-        } else {
-            tracing::info!(status, ms, "answered");
-        }
-    });
-    res.headers_mut().insert(REQUEST_ID, HeaderValue::from_str(&id).expect("ids are visible ASCII"));
-    res
 }
 
 #[cfg(test)]

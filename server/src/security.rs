@@ -1,5 +1,5 @@
 //! What a public site owes its readers' browsers, on every answer (one middleware,
-//! [`headers`]), and what happens when a handler panics ([`catch_panics`]).
+//! [`headers`]), and what happens when a handler panics ([`panic_answer`]).
 //!
 //! - `Content-Security-Policy`: the site's pages may run only the site's own scripts and
 //!   wasm (`'wasm-unsafe-eval'` lets the browser compile it) plus the exact inline
@@ -18,15 +18,12 @@
 
 use crate::api::client::ClientAddr;
 use crate::error::error_response;
-use crate::log::RequestId;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use futures_util::FutureExt as _;
 use sha2::{Digest, Sha256};
-use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -162,22 +159,16 @@ pub async fn headers(State(policy): State<Arc<Headers>>, req: Request, next: Nex
     res
 }
 
-/// Middleware (inside the request log, which gives the id): a handler that panics gets
-/// a 500 with the JSON error body naming the request id, instead of a dropped
-/// connection; the panic hook ([`log_panics`]) has logged it with its backtrace, and
-/// the server goes on serving.
-pub async fn catch_panics(req: Request, next: Next) -> Response {
-    let id = req.extensions().get::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
-    match AssertUnwindSafe(next.run(req)).catch_unwind().await {
-        Ok(res) => res,
-        Err(_) => {
-            crate::metrics::global().panic();
-            error_response(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("internal error: the server logged it under request id {id}"),
-            )
-        }
-    }
+/// What tower-http's `CatchPanic` layer answers for a handler that panicked: a 500 with
+/// the JSON error body, instead of a dropped connection. The panic hook ([`log_panics`])
+/// has logged the panic with its backtrace in the request's span; the answer's
+/// `x-request-id` names it, and the server goes on serving.
+pub fn panic_answer(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    crate::metrics::global().panic();
+    error_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal error: the server logged it under the request id this answer's x-request-id header gives",
+    )
 }
 
 /// Installs the process's panic hook: every panic is logged (in the request's span, so

@@ -37,8 +37,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Extension, Router};
 use std::sync::Arc;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -145,10 +148,21 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
         .layer(axum::middleware::map_response(json_errors))
         .layer(axum::middleware::from_fn(conditional_get))
-        // A panic becomes a 500 naming the request id (given by the log layer around it).
-        .layer(axum::middleware::from_fn(crate::security::catch_panics))
-        // A request id and span per request (inside the client resolution, which it logs).
-        .layer(axum::middleware::from_fn(crate::log::requests))
+        // A panic becomes a 500 with the JSON error body, answered in the request's span.
+        .layer(CatchPanicLayer::custom(crate::security::panic_answer))
+        // A span per request and its `answered` line (inside the request id and the
+        // client resolution, which it logs).
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(crate::log::request_span)
+                .on_request(())
+                .on_response(crate::log::answered)
+                .on_failure(()),
+        )
+        // The answer carries the request's id; the id is the client's when harmless.
+        .layer(PropagateRequestIdLayer::new(crate::log::REQUEST_ID))
+        .layer(SetRequestIdLayer::new(crate::log::REQUEST_ID, crate::log::NewRequestId))
+        .layer(axum::middleware::from_fn(crate::log::drop_unacceptable_ids))
         .layer(axum::middleware::from_fn_with_state(Arc::new(headers), crate::security::headers))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(config.trusted_proxies.clone()),
