@@ -5,7 +5,7 @@
 //! platform group and data pattern, or per drive when merged ([`Pools`]); the compare
 //! summary (`storage::summary`) stores the same [`Aggregates`] per drive and pool.
 
-use crate::storage::StoredResult;
+use crate::storage::{FigureValues, StoredResult};
 use api_types::{Aggregates, GroupCell, TestSummary};
 use bench::analysis::summarize;
 use bench::{BenchResult, DataPattern, PlatformGroup, TestKey};
@@ -78,6 +78,33 @@ impl<P: Ord> Pools<P> {
         for (key, m) in result.keyed_metrics() {
             self.add(pool.clone(), key, result_id, m.mbps, m.iops, m.latency_us);
         }
+    }
+
+    /// Per pool in order, per test in key order, its aggregates and its values (sorted).
+    pub fn aggregate_with_values(
+        self,
+    ) -> impl Iterator<Item = (P, BTreeMap<TestKey, Aggregates>, BTreeMap<TestKey, FigureValues>)> {
+        self.pools.into_iter().map(|(pool, tests)| {
+            let mut values = BTreeMap::new();
+            let aggregates = tests
+                .into_iter()
+                .map(|(key, s)| {
+                    let sorted = |v: &[f64]| {
+                        let mut v = v.to_vec();
+                        v.sort_by(f64::total_cmp);
+                        v
+                    };
+                    let figures = FigureValues {
+                        mbps: sorted(&s.mbps),
+                        iops: sorted(&s.iops),
+                        latency_us: sorted(&s.latency_us),
+                    };
+                    values.insert(key, figures);
+                    (key, s.aggregate())
+                })
+                .collect();
+            (pool, aggregates, values)
+        })
     }
 
     /// Per pool in order, per test in key order, its aggregates.

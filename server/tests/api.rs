@@ -1200,6 +1200,114 @@ async fn aggregates_split_by_platform_and_data_pattern(app: &TestApp) {
     assert!(groups.iter().all(|g| g["mbps"]["count"].as_u64().unwrap() >= 1));
 }
 
+/// Every compared pool stands against its test's reference pool with a ratio, its 95 %
+/// interval and a verdict: the seeds' one WILDFIRE result per data pattern claims
+/// nothing; eight generated results a side with a 10 % gap are a clear difference, equal
+/// values none; in the JSON of both ways of reading pools (summary and filtered) and the
+/// CSV.
+async fn differences_between_pools_carry_an_interval_and_a_verdict(app: &TestApp) {
+    let seq_read = |c: &Value| -> Value {
+        c["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| {
+                t["key"]["access"] == "seq" && t["key"]["op"] == "read" && t["key"]["block_size"] == 1048576
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("a SEQ 1MiB read test: {c}"))
+    };
+    // The seeds: random against 0-fill on the WILDFIRE, one result each.
+    let c = compare(app, "/api/v1/compare?drives=patriot-wildfire-120gb").await;
+    let mut seen = 0;
+    for t in c["tests"].as_array().unwrap() {
+        let groups = t["drives"][0]["groups"].as_array().unwrap();
+        for g in groups.iter().filter(|g| g["vs_reference"].is_object()) {
+            let vs = &g["vs_reference"];
+            let reference = groups.iter().find(|r| r["pool"] == vs["reference_pool"]).expect("the reference");
+            assert!(reference["vs_reference"].is_null(), "the reference stands against nothing: {t}");
+            let (Some(mine), Some(theirs)) = (g["mbps"].as_object(), reference["mbps"].as_object()) else {
+                continue;
+            };
+            if mine["count"] != 1 || theirs["count"] != 1 {
+                continue;
+            }
+            let d = &vs["mbps"];
+            assert_eq!(d["verdict"], "too-few-results", "{t}");
+            assert!(d["low"].is_null() && d["high"].is_null(), "{d}");
+            let ratio = mine["median"].as_f64().unwrap() / theirs["median"].as_f64().unwrap();
+            assert!((d["ratio"].as_f64().unwrap() / ratio - 1.0).abs() < 1e-9, "{d} vs {ratio}");
+            assert_eq!((d["n_a"].as_u64(), d["n_b"].as_u64()), (Some(1), Some(1)));
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "a WILDFIRE pool against another: {c}");
+
+    // Eight results a side on a platform of their own, the M2S 10 % above the C300.
+    let batch: Vec<Value> = (0..8)
+        .flat_map(|i| {
+            let noise = 1.0 + (i as f64 - 3.5) * 0.004;
+            let tags = |sku: &str| json!({"drive": {"sku": sku}, "platform": {"chipset": "DIFFTEST"}});
+            [
+                json!({"result": a_result(400.0 * noise), "tags": tags(C300_64)}),
+                json!({"result": a_result(440.0 * noise), "tags": tags(M2S_64)}),
+            ]
+        })
+        .collect();
+    let r = app.post_json("/api/v1/results", &json!(batch)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+
+    let filtered = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}&chipset=DIFFTEST")).await;
+    let unfiltered = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await;
+    for c in [&filtered, &unfiltered] {
+        let t = seq_read(c);
+        let pool_on_difftest = |drive: usize| {
+            let groups = t["drives"][drive]["groups"].as_array().unwrap();
+            groups
+                .iter()
+                .find(|g| {
+                    c["pools"][g["pool"].as_u64().unwrap() as usize]["platform"]["chipset"] == "DIFFTEST"
+                })
+                .unwrap_or_else(|| panic!("drive {drive} on DIFFTEST: {t}"))
+                .clone()
+        };
+        let (c300, m2s) = (pool_on_difftest(0), pool_on_difftest(1));
+        assert!(c300["vs_reference"].is_null(), "the C300's 8 results are the reference: {t}");
+        let vs = &m2s["vs_reference"];
+        assert_eq!(vs["reference_pool"], c300["pool"], "{t}");
+        let d = &vs["mbps"];
+        assert_eq!(d["verdict"], "clear", "{d}");
+        assert!((d["ratio"].as_f64().unwrap() - 1.1).abs() < 1e-9, "{d}");
+        let (low, high) = (d["low"].as_f64().unwrap(), d["high"].as_f64().unwrap());
+        assert!(1.0 < low && low < 1.1 && 1.1 < high, "{d}");
+        assert_eq!((d["n_a"].as_u64(), d["n_b"].as_u64()), (Some(8), Some(8)));
+    }
+    // Equal values (the 4K read is 120.5 MB/s in every result): no evidence of a gap.
+    let rnd = filtered["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["key"]["access"] == "rnd")
+        .expect("the 4K test")
+        .clone();
+    assert_eq!(rnd["drives"][1]["groups"][0]["vs_reference"]["mbps"]["verdict"], "no-evidence", "{rnd}");
+
+    // The CSV carries the same numbers.
+    let csv =
+        app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}&chipset=DIFFTEST&format=csv")).await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    let mut rows = csv::Reader::from_reader(csv.text.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let column =
+        |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name}: {header:?}"));
+    let clear: Vec<csv::StringRecord> =
+        rows.records().map(Result::unwrap).filter(|r| &r[column("mbps_verdict")] == "clear").collect();
+    assert_eq!(clear.len(), 1, "{}", csv.text);
+    let ratio: f64 = clear[0][column("mbps_ratio")].parse().unwrap();
+    assert!((ratio - 1.1).abs() < 1e-9);
+    assert!(clear[0][column("vs_pool")].starts_with(C300_64), "{:?}", &clear[0]);
+}
+
 /// A submission whose second result cannot be stored leaves nothing behind.
 async fn a_failed_submission_stores_nothing(app: &TestApp) {
     let result: bench::BenchResult = serde_json::from_value(a_result(123.0)).unwrap();
@@ -2223,6 +2331,7 @@ on_both_backends!(
     a_drives_distribution_chart_embeds_as_svg_and_png,
     the_drive_page_has_a_firmware_history,
     aggregates_split_by_platform_and_data_pattern,
+    differences_between_pools_carry_an_interval_and_a_verdict,
     a_failed_submission_stores_nothing,
     concurrent_submissions_each_get_their_own_outcome,
     seeds_load_once,

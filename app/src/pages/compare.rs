@@ -443,7 +443,7 @@ fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
                         .into_iter()
                         .map(|s| {
                             let id = c.drives[s.drive].id.clone();
-                            let cells = c.tests.iter().map(|t| cell(cell_of(t, &s))).collect_view();
+                            let cells = c.tests.iter().map(|t| cell(cell_of(t, &s), &c)).collect_view();
                             view! {
                                 <tr>
                                     <th scope="row" class="series">
@@ -460,21 +460,40 @@ fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
     }
 }
 
-fn cell(g: Option<&PoolCell>) -> impl IntoView {
+fn cell(g: Option<&PoolCell>, c: &Comparison) -> impl IntoView {
     let Some(a) = g else {
         return view! { <td class="num missing">"missing"</td> }.into_any();
     };
-    let main =
-        a.mbps.map(|s| (s, "MB/s")).or(a.iops.map(|s| (s, "IOPS"))).or(a.latency_us.map(|s| (s, "µs")));
+    let main = a
+        .mbps
+        .map(|s| (s, "MB/s", Figure::Mbps))
+        .or(a.iops.map(|s| (s, "IOPS", Figure::Iops)))
+        .or(a.latency_us.map(|s| (s, "µs", Figure::Latency)));
     match main {
-        Some((s, unit)) => view! {
-            <td class="num">
-                {format!("{} {unit}", format_value(s.median))}
-                <span class="n">{format!(" n={}", s.count)}</span>
-                {(s.mad > 0.0).then(|| view! { <span class="n">{format!(" ±{}", format_value(s.mad))}</span> })}
-            </td>
+        Some((s, unit, figure)) => {
+            let versus =
+                a.vs_reference.as_ref().and_then(|v| Some((v.of(figure)?, c.pools.get(v.reference_pool)?)));
+            view! {
+                <td class="num">
+                    {format!("{} {unit}", format_value(s.median))}
+                    <span class="n">{format!(" n={}", s.count)}</span>
+                    {(s.mad > 0.0).then(|| view! { <span class="n">{format!(" ±{}", format_value(s.mad))}</span> })}
+                    {versus.map(|(d, reference)| {
+                        let interval = match (d.low, d.high) {
+                            (Some(low), Some(high)) => format!(" [{low:.2}–{high:.2}]"),
+                            _ => String::new(),
+                        };
+                        let against = format!("against {} · {}, 95 % interval", reference.drive, reference.label());
+                        view! {
+                            <span class=format!("vs {}", d.verdict.words().replace(' ', "-")) title=against>
+                                {format!("×{:.2}{interval} {}", d.ratio, d.verdict.words())}
+                            </span>
+                        }
+                    })}
+                </td>
+            }
+            .into_any()
         }
-        .into_any(),
         None => view! { <td class="num missing">"no figure"</td> }.into_any(),
     }
 }

@@ -31,6 +31,7 @@ pub use runner::{ProbedFact, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};
+use bench::difference::Difference;
 use bench::{DataPattern, DriveSku, Observation, Platform, PlatformGroup, TestKey, Tool};
 use serde::{Deserialize, Serialize};
 
@@ -390,6 +391,36 @@ pub struct PoolCell {
     /// (some ran without this test); absent when they are exactly the pool's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_ids: Option<Vec<i64>>,
+    /// This pool against the test's reference pool (the first drive's pool with the
+    /// most results in it); absent on the reference itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_reference: Option<CellDifference>,
+}
+
+/// A pool against the reference pool of its test, per figure: the ratio of their typical
+/// values with its 95 % interval and verdict (`bench::difference`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CellDifference {
+    /// Index into the comparison's `pools` of the reference.
+    pub reference_pool: usize,
+    #[serde(default)]
+    pub mbps: Option<Difference>,
+    #[serde(default)]
+    pub iops: Option<Difference>,
+    #[serde(default)]
+    pub latency_us: Option<Difference>,
+}
+
+impl CellDifference {
+    /// The difference in one figure.
+    pub fn of(&self, figure: Figure) -> Option<Difference> {
+        match figure {
+            Figure::Mbps => self.mbps,
+            Figure::Iops => self.iops,
+            Figure::Latency => self.latency_us,
+        }
+    }
 }
 
 impl PoolCell {

@@ -266,7 +266,14 @@ mod tests {
     }
 
     fn cell(pool: usize, mbps: &[f64], iops: &[f64]) -> PoolCell {
-        PoolCell { pool, mbps: summarize(mbps), iops: summarize(iops), latency_us: None, result_ids: None }
+        PoolCell {
+            pool,
+            mbps: summarize(mbps),
+            iops: summarize(iops),
+            latency_us: None,
+            result_ids: None,
+            vs_reference: None,
+        }
     }
 
     fn test(key: TestKey, drives: Vec<Vec<PoolCell>>) -> ComparedTest {

@@ -23,7 +23,7 @@ pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::PoolSummary;
+pub use summary::{FigureValues, PoolSummary, PoolWithValues};
 
 use api_types::{CatalogueChange, DriveProposal, ProposalStatus, RunnerRecord};
 use async_trait::async_trait;
@@ -496,6 +496,10 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// the visible results' ids and each figure's median, MAD, min, max and count, read
     /// from the `test_samples` summary: a few rows per drive instead of every metric row.
     async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<PoolSummary>>;
+
+    /// [`Storage::pools_for_drives`] with each test's values, sorted per figure: what
+    /// compare sets pools against each other with.
+    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<PoolWithValues>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

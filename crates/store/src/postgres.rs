@@ -434,4 +434,8 @@ impl Storage for PgStorage {
     async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSummary>> {
         summary::postgres::pools_for_drives(&self.pool, ids).await
     }
+
+    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
+        summary::postgres::pools_with_values(&self.pool, ids).await
+    }
 }

@@ -651,4 +651,8 @@ impl Storage for SqliteStorage {
     async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<super::PoolSummary>> {
         summary::sqlite::pools_for_drives(&self.pool, ids).await
     }
+
+    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
+        summary::sqlite::pools_with_values(&self.pool, ids).await
+    }
 }

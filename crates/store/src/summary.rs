@@ -44,6 +44,18 @@ pub struct PoolSummary {
     pub tests: BTreeMap<TestKey, Aggregates>,
 }
 
+/// One test's values in one pool, each figure sorted: what a difference between two
+/// pools is computed from (`bench::difference`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FigureValues {
+    pub mbps: Vec<f64>,
+    pub iops: Vec<f64>,
+    pub latency_us: Vec<f64>,
+}
+
+/// A pool's summary and, per test, its values.
+pub type PoolWithValues = (PoolSummary, BTreeMap<TestKey, FigureValues>);
+
 /// A drive's samples in one pool, while it is built from metric rows.
 struct PoolSamples {
     tests: BTreeMap<TestKey, TestSamples>,
@@ -106,6 +118,14 @@ fn upsert_pools_sql(n: usize) -> String {
          ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
          summaries = excluded.summaries, samples = excluded.samples",
         value_rows(0, POOL_COLUMNS, n)
+    )
+}
+
+fn pools_with_values_sql(n: usize) -> String {
+    format!(
+        "SELECT drive_sku, pool, summaries, samples FROM test_samples WHERE drive_sku IN ({}) \
+         ORDER BY drive_sku, pool",
+        placeholders(0, n)
     )
 }
 
@@ -312,6 +332,28 @@ macro_rules! backend {
                     for r in bind(sqlx::query(&sql), params).fetch_all(pool).await? {
                         let bytes: &[u8] = r.try_get(2)?;
                         out.push(decode_pool(r.try_get(0)?, r.try_get(1)?, bytes, &mut keys)?);
+                    }
+                }
+                Ok(out)
+            }
+
+            /// Every pool of these drives with its values: both columns of each row.
+            pub async fn pools_with_values(
+                pool: &$pool,
+                drive_skus: &[String],
+            ) -> StorageResult<Vec<PoolWithValues>> {
+                let mut out = Vec::new();
+                for chunk in drive_skus.chunks(crate::sql::SQLITE_INSERT_PARAMS) {
+                    let sql = pools_with_values_sql(chunk.len());
+                    let params = chunk.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                    for r in bind(sqlx::query(&sql), params).fetch_all(pool).await? {
+                        let (summaries, samples): (&[u8], &[u8]) = (r.try_get(2)?, r.try_get(3)?);
+                        out.push(codec::decode_pool_values(
+                            r.try_get(0)?,
+                            r.try_get(1)?,
+                            summaries,
+                            samples,
+                        )?);
                     }
                 }
                 Ok(out)

@@ -13,10 +13,11 @@ use super::state::AppState;
 use crate::aggregate::{GroupKey, Pools};
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
-use crate::storage::Filter;
+use crate::storage::{FigureValues, Filter};
 use api_types::links::{self, api_drive as drive_url};
 use api_types::{
-    Aggregates, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure, PoolCell,
+    Aggregates, CellDifference, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure,
+    PoolCell,
 };
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -286,6 +287,19 @@ const COMPARE_CSV_HEADER: &[&str] = &[
     "latency_us_median",
     "latency_us_mad",
     "latency_us_n",
+    "vs_pool",
+    "mbps_ratio",
+    "mbps_ratio_low",
+    "mbps_ratio_high",
+    "mbps_verdict",
+    "iops_ratio",
+    "iops_ratio_low",
+    "iops_ratio_high",
+    "iops_verdict",
+    "latency_us_ratio",
+    "latency_us_ratio_low",
+    "latency_us_ratio_high",
+    "latency_us_verdict",
     "result_ids",
 ];
 
@@ -327,13 +341,31 @@ fn compare_csv(c: &Comparison) -> String {
                             None => row.extend([String::new(), String::new(), String::new()]),
                         }
                     }
+                    // Against the test's reference pool, by its label; empty on the reference.
+                    let vs = g.vs_reference.as_ref();
+                    let reference = vs.and_then(|v| c.pools.get(v.reference_pool));
+                    row.push(reference.map(|p| format!("{} · {}", p.drive, p.label())).unwrap_or_default());
+                    for figure in [Figure::Mbps, Figure::Iops, Figure::Latency] {
+                        match vs.and_then(|v| v.of(figure)) {
+                            Some(d) => {
+                                let num = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
+                                row.extend([
+                                    d.ratio.to_string(),
+                                    num(d.low),
+                                    num(d.high),
+                                    d.verdict.words().into(),
+                                ])
+                            }
+                            None => row.extend(std::iter::repeat_n(String::new(), 4)),
+                        }
+                    }
                     row.push(c.result_ids(g).iter().map(i64::to_string).collect::<Vec<_>>().join(" "));
                     row
                 })
                 .collect();
             if rows.is_empty() {
                 let mut row = vec![cell.drive.clone(), String::new(), String::new(), "true".into()];
-                row.extend(std::iter::repeat_n(String::new(), 10));
+                row.extend(std::iter::repeat_n(String::new(), COMPARE_CSV_HEADER.len() - 13));
                 rows.push(row);
             }
             for row in rows {
@@ -507,9 +539,14 @@ async fn comparison(
     if filters.is_empty() && !merge {
         // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
         // per drive instead of every metric row (storage::summary).
-        for pool in state.storage.pools_for_drives(ids).await? {
+        for (pool, values) in state.storage.pools_with_values(ids).await? {
             let Some(drive) = position(&pool.drive_sku) else { continue };
-            pools.push(PoolTests { drive, group: (pool.platform, pool.data_pattern), tests: pool.tests });
+            pools.push(PoolTests {
+                drive,
+                group: (pool.platform, pool.data_pattern),
+                tests: pool.tests,
+                values,
+            });
         }
     } else {
         let mut samples: Pools<(usize, GroupKey)> = Pools::default();
@@ -519,8 +556,8 @@ async fn comparison(
             let group = if merge { Default::default() } else { (m.platform, m.data_pattern) };
             samples.add((drive, group), m.key, m.result_id, m.mbps, m.iops, m.latency_us);
         }
-        for ((drive, group), tests) in samples.aggregate() {
-            pools.push(PoolTests { drive, group, tests });
+        for ((drive, group), tests, values) in samples.aggregate_with_values() {
+            pools.push(PoolTests { drive, group, tests, values });
         }
     }
     Ok(assemble(ids, drives, pools, merge))
@@ -532,6 +569,7 @@ struct PoolTests {
     drive: usize,
     group: GroupKey,
     tests: BTreeMap<TestKey, Aggregates>,
+    values: BTreeMap<TestKey, FigureValues>,
 }
 
 /// The answer from its pools: each pool listed once, per drive in the order asked for
@@ -547,19 +585,22 @@ fn assemble(
 ) -> Comparison {
     pools.sort_by(|a, b| (a.drive, &a.group).cmp(&(b.drive, &b.group)));
     let mut compared = Vec::with_capacity(pools.len());
-    // Per test, per requested drive, its cells in pool order.
-    let mut cells: BTreeMap<TestKey, Vec<Vec<PoolCell>>> = BTreeMap::new();
-    for (index, pool) in pools.into_iter().enumerate() {
+    // Per test, per requested drive, its cells in pool order, each with its values.
+    let mut cells: BTreeMap<TestKey, Vec<Vec<(PoolCell, FigureValues)>>> = BTreeMap::new();
+    for (index, mut pool) in pools.into_iter().enumerate() {
         let result_ids = union_of(pool.tests.values().map(|a| a.result_ids.as_slice()));
         for (key, a) in pool.tests {
             let own = a.result_ids != result_ids;
-            cells.entry(key).or_insert_with(|| vec![Vec::new(); ids.len()])[pool.drive].push(PoolCell {
+            let cell = PoolCell {
                 pool: index,
                 mbps: a.mbps,
                 iops: a.iops,
                 latency_us: a.latency_us,
                 result_ids: own.then_some(a.result_ids),
-            });
+                vs_reference: None,
+            };
+            let values = pool.values.remove(&key).unwrap_or_default();
+            cells.entry(key).or_insert_with(|| vec![Vec::new(); ids.len()])[pool.drive].push((cell, values));
         }
         let (platform, data_pattern) = pool.group;
         compared.push(ComparedPool {
@@ -573,17 +614,62 @@ fn assemble(
     }
     let tests = cells
         .into_iter()
-        .map(|(key, per_drive)| ComparedTest {
-            key,
-            name: key.short_name(),
-            drives: ids
-                .iter()
-                .zip(per_drive)
-                .map(|(id, groups)| DriveCell { drive: id.clone(), missing: groups.is_empty(), groups })
-                .collect(),
+        .map(|(key, mut per_drive)| {
+            against_reference(&mut per_drive);
+            ComparedTest {
+                key,
+                name: key.short_name(),
+                drives: ids
+                    .iter()
+                    .zip(per_drive)
+                    .map(|(id, cells)| {
+                        let groups: Vec<PoolCell> = cells.into_iter().map(|(cell, _)| cell).collect();
+                        DriveCell { drive: id.clone(), missing: groups.is_empty(), groups }
+                    })
+                    .collect(),
+            }
         })
         .collect();
     Comparison { drives, pools: compared, tests }
+}
+
+/// Sets every cell of a test against its reference: the first drive (in the order asked)
+/// that has the test, its pool with the most results. Pools of many results are read at
+/// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side, which keeps a request's work
+/// bounded and the interval no narrower than the data allow.
+fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
+    let count = |v: &FigureValues| v.mbps.len().max(v.iops.len()).max(v.latency_us.len());
+    let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
+    let Some(at) =
+        (0..per_drive[first].len()).max_by_key(|i| (count(&per_drive[first][*i].1), usize::MAX - i))
+    else {
+        return;
+    };
+    let (reference_pool, reference) = (per_drive[first][at].0.pool, per_drive[first][at].1.clone());
+    let thin = |v: &[f64]| quantiles(v, DIFFERENCE_POINTS);
+    for (cell, values) in per_drive.iter_mut().flatten() {
+        if cell.pool == reference_pool {
+            continue;
+        }
+        let of = |mine: &[f64], theirs: &[f64]| bench::difference::difference(&thin(mine), &thin(theirs));
+        cell.vs_reference = Some(CellDifference {
+            reference_pool,
+            mbps: of(&values.mbps, &reference.mbps),
+            iops: of(&values.iops, &reference.iops),
+            latency_us: of(&values.latency_us, &reference.latency_us),
+        });
+    }
+}
+
+/// Values per side beyond which a difference reads quantiles instead of every value.
+const DIFFERENCE_POINTS: usize = 200;
+
+/// `k` evenly spaced order statistics of sorted `v` (all of `v` when it has no more).
+fn quantiles(v: &[f64], k: usize) -> Vec<f64> {
+    if v.len() <= k {
+        return v.to_vec();
+    }
+    (0..k).map(|i| v[i * (v.len() - 1) / (k - 1)]).collect()
 }
 
 /// The union of ascending id lists, ascending. A pool's tests usually share one list

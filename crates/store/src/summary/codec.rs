@@ -282,6 +282,25 @@ pub(super) fn decode_pool(
     Ok(PoolSummary { drive_sku, platform, data_pattern, tests })
 }
 
+/// One `test_samples` row (drive, pool and both columns) as its summary and values.
+pub(super) fn decode_pool_values(
+    drive_sku: String,
+    pool: &str,
+    summaries: &[u8],
+    samples: &[u8],
+) -> StorageResult<super::PoolWithValues> {
+    let (platform, data_pattern): (PlatformGroup, Option<DataPattern>) =
+        serde_json::from_str(pool).map_err(|e| StorageError::Corrupt(format!("pool {pool:?}: {e}")))?;
+    let mut tests = BTreeMap::new();
+    let mut values = BTreeMap::new();
+    for (key, t) in decode(summaries, samples)? {
+        let [mbps, iops, latency_us] = t.stored.unwrap_or_default();
+        tests.insert(key, Aggregates { result_ids: t.result_ids, mbps, iops, latency_us });
+        values.insert(key, super::FigureValues { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us });
+    }
+    Ok((PoolSummary { drive_sku, platform, data_pattern, tests }, values))
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
