@@ -397,8 +397,9 @@ pub struct PoolCell {
     pub vs_reference: Option<CellDifference>,
 }
 
-/// A pool against the reference pool of its test, per figure: the ratio of their typical
-/// values with its 95 % interval and verdict (`bench::difference`).
+/// A pool against the reference pool of its test in the cell's headline figure (MB/s,
+/// else IOPS, else latency; the others absent): the ratio of their typical values with
+/// its 95 % interval and verdict (`bench::difference`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CellDifference {

@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 pub const CONFIDENCE: f64 = 0.95;
 /// The confidence above which a difference is called clear.
 pub const CLEAR_CONFIDENCE: f64 = 0.99;
-/// Results per side above which the Mann–Whitney distribution is approximated.
-const EXACT_UP_TO: usize = 50;
+/// Results per side above which the Mann–Whitney distribution is approximated (the
+/// published tables stop at 20 too; past it the normal approximation is within one rank).
+const EXACT_UP_TO: usize = 20;
 
 /// What a difference says, in words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,25 +103,56 @@ pub fn difference(a: &[f64], b: &[f64]) -> Option<Difference> {
 }
 
 /// The largest `c` with P(U < c) ≤ α/2 for the Mann–Whitney count U of samples of `m`
-/// and `n` under no difference: the interval runs from the c-th smallest to the c-th
+/// and `n` under no difference (exact up to [`EXACT_UP_TO`] a side, from [`EXACT`], else
+/// by the normal approximation): the interval runs from the c-th smallest to the c-th
 /// largest pairwise difference. 0 when no such interval exists.
 fn critical_count(m: usize, n: usize, alpha: f64) -> usize {
     if m <= EXACT_UP_TO && n <= EXACT_UP_TO {
-        let p = mann_whitney_distribution(m, n);
-        let mut below = 0.0;
-        let mut c = 0;
-        // P(U < c + 1) = P(U ≤ c); a little slack for the sums' rounding.
-        while c < p.len() && below + p[c] <= alpha / 2.0 + 1e-12 {
-            below += p[c];
-            c += 1;
+        let at = if alpha == 1.0 - CONFIDENCE {
+            0
+        } else if alpha == 1.0 - CLEAR_CONFIDENCE {
+            1
+        } else {
+            2
+        };
+        if at < 2 {
+            return exact_counts()[m][n][at];
         }
-        c
-    } else {
-        let (m, n) = (m as f64, n as f64);
-        let z = normal_quantile(1.0 - alpha / 2.0);
-        let c = m * n / 2.0 - z * (m * n * (m + n + 1.0) / 12.0).sqrt();
-        c.floor().max(0.0) as usize
+        return critical_count_of(&mann_whitney_distribution(m, n), alpha);
     }
+    let (m, n) = (m as f64, n as f64);
+    let z = normal_quantile(1.0 - alpha / 2.0);
+    let c = m * n / 2.0 - z * (m * n * (m + n + 1.0) / 12.0).sqrt();
+    c.floor().max(0.0) as usize
+}
+
+/// The critical count of distribution `p` at `alpha`.
+fn critical_count_of(p: &[f64], alpha: f64) -> usize {
+    let mut below = 0.0;
+    let mut c = 0;
+    // P(U < c + 1) = P(U ≤ c); a little slack for the sums' rounding.
+    while c < p.len() && below + p[c] <= alpha / 2.0 + 1e-12 {
+        below += p[c];
+        c += 1;
+    }
+    c
+}
+
+/// The exact critical counts at [`CONFIDENCE`] and [`CLEAR_CONFIDENCE`] for every pair of
+/// sizes up to [`EXACT_UP_TO`], computed once: one pass of the recursion of
+/// [`mann_whitney_distribution`] meets every smaller pair of sizes on its way.
+fn exact_counts() -> &'static Vec<Vec<[usize; 2]>> {
+    static COUNTS: std::sync::OnceLock<Vec<Vec<[usize; 2]>>> = std::sync::OnceLock::new();
+    COUNTS.get_or_init(|| {
+        let mut counts = vec![vec![[0; 2]; EXACT_UP_TO + 1]];
+        let mut row: Vec<Vec<f64>> = vec![vec![1.0]; EXACT_UP_TO + 1];
+        for i in 1..=EXACT_UP_TO {
+            row = next_row(&row, i);
+            let alphas = [1.0 - CONFIDENCE, 1.0 - CLEAR_CONFIDENCE];
+            counts.push(row.iter().map(|p| alphas.map(|alpha| critical_count_of(p, alpha))).collect());
+        }
+        counts
+    })
 }
 
 /// P(U = u) for u in 0..=m·n, U the Mann–Whitney count of two samples of `m` and `n`
@@ -131,22 +163,27 @@ pub fn mann_whitney_distribution(m: usize, n: usize) -> Vec<f64> {
     // row[j] = the distribution for (i, j), i the current row.
     let mut row: Vec<Vec<f64>> = vec![vec![1.0]; n + 1];
     for i in 1..=m {
-        let mut next: Vec<Vec<f64>> = Vec::with_capacity(n + 1);
-        next.push(vec![1.0; 1]);
-        for j in 1..=n {
-            let mut p = vec![0.0; i * j + 1];
-            let (wa, wb) = (i as f64 / (i + j) as f64, j as f64 / (i + j) as f64);
-            for (u, q) in row[j].iter().enumerate() {
-                p[u + j] += wa * q;
-            }
-            for (u, q) in next[j - 1].iter().enumerate() {
-                p[u] += wb * q;
-            }
-            next.push(p);
-        }
-        row = next;
+        row = next_row(&row, i);
     }
     row.pop().expect("n + 1 rows")
+}
+
+/// The distributions for (i, 0..=n) from those for (i − 1, 0..=n).
+fn next_row(row: &[Vec<f64>], i: usize) -> Vec<Vec<f64>> {
+    let mut next: Vec<Vec<f64>> = Vec::with_capacity(row.len());
+    next.push(vec![1.0; 1]);
+    for j in 1..row.len() {
+        let mut p = vec![0.0; i * j + 1];
+        let (wa, wb) = (i as f64 / (i + j) as f64, j as f64 / (i + j) as f64);
+        for (u, q) in row[j].iter().enumerate() {
+            p[u + j] += wa * q;
+        }
+        for (u, q) in next[j - 1].iter().enumerate() {
+            p[u] += wb * q;
+        }
+        next.push(p);
+    }
+    next
 }
 
 /// The standard normal's quantile (Acklam's rational approximation, relative error below
@@ -210,17 +247,27 @@ mod tests {
                 assert!((p[u] - p[p.len() - 1 - u]).abs() < 1e-12);
             }
         }
-        // Tabled critical values (two-sided 5 %): 4×4 → U ≤ 0, 8×8 → U ≤ 13, 10×10 → 23.
-        assert_eq!(critical_count(4, 4, 0.05), 1);
-        assert_eq!(critical_count(8, 8, 0.05), 14);
-        assert_eq!(critical_count(10, 10, 0.05), 24);
-        assert_eq!(critical_count(3, 3, 0.05), 0);
-        // The normal approximation meets the exact count where both apply.
-        let (m, n) = (50usize, 50usize);
-        let exact = critical_count(m, n, 0.05) as f64;
-        let z = normal_quantile(0.975);
-        let approx = (m * n) as f64 / 2.0 - z * ((m * n * (m + n + 1)) as f64 / 12.0).sqrt();
-        assert!((exact - approx).abs() <= 2.0, "{exact} vs {approx}");
+        // Tabled critical values (two-sided 5 %): 4×4 → U ≤ 0, 8×8 → U ≤ 13, 10×10 → 23,
+        // 20×20 → 127.
+        let exact = |m, n| critical_count_of(&mann_whitney_distribution(m, n), 0.05);
+        assert_eq!(exact(4, 4), 1);
+        assert_eq!(exact(8, 8), 14);
+        assert_eq!(exact(10, 10), 24);
+        assert_eq!(exact(20, 20), 128);
+        assert_eq!(exact(3, 3), 0);
+        // The normal approximation is within a rank of the exact count where the exact
+        // one stops, and further on.
+        // The table meets the distribution it is made from.
+        for (m, n) in [(1, 1), (4, 4), (8, 8), (3, 17), (20, 20)] {
+            assert_eq!(critical_count(m, n, 0.05), exact(m, n));
+            assert_eq!(critical_count(m, n, 0.01), critical_count_of(&mann_whitney_distribution(m, n), 0.01));
+        }
+        for (m, n) in [(20, 20), (21, 30), (50, 50)] {
+            let z = normal_quantile(0.975);
+            let (mf, nf) = (m as f64, n as f64);
+            let approx = (mf * nf / 2.0 - z * (mf * nf * (mf + nf + 1.0) / 12.0).sqrt()).floor() as i64;
+            assert!((exact(m, n) as i64 - approx).abs() <= 1, "{m}×{n}: {} vs {approx}", exact(m, n));
+        }
         assert!((normal_quantile(0.975) - 1.959964).abs() < 1e-6);
         assert!((normal_quantile(0.005) + 2.575829).abs() < 1e-6);
     }

@@ -636,7 +636,7 @@ fn assemble(
 /// Sets every cell of a test against its reference: the first drive (in the order asked)
 /// that has the test, its pool with the most results. Pools of many results are read at
 /// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side, which keeps a request's work
-/// bounded and the interval no narrower than the data allow.
+/// bounded; the interval is then wider than all the values would give.
 fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
     let count = |v: &FigureValues| v.mbps.len().max(v.iops.len()).max(v.latency_us.len());
     let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
@@ -645,24 +645,35 @@ fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
     else {
         return;
     };
-    let (reference_pool, reference) = (per_drive[first][at].0.pool, per_drive[first][at].1.clone());
     let thin = |v: &[f64]| quantiles(v, DIFFERENCE_POINTS);
+    let (reference_pool, reference) = {
+        let (cell, v) = &per_drive[first][at];
+        (
+            cell.pool,
+            FigureValues { mbps: thin(&v.mbps), iops: thin(&v.iops), latency_us: thin(&v.latency_us) },
+        )
+    };
     for (cell, values) in per_drive.iter_mut().flatten() {
         if cell.pool == reference_pool {
             continue;
         }
-        let of = |mine: &[f64], theirs: &[f64]| bench::difference::difference(&thin(mine), &thin(theirs));
-        cell.vs_reference = Some(CellDifference {
-            reference_pool,
-            mbps: of(&values.mbps, &reference.mbps),
-            iops: of(&values.iops, &reference.iops),
-            latency_us: of(&values.latency_us, &reference.latency_us),
-        });
+        let of = |mine: &[f64], theirs: &[f64]| bench::difference::difference(&thin(mine), theirs);
+        // The headline figure only (MB/s, else IOPS, else latency, as the table shows a
+        // cell): a popular drive's comparison has thousands of cells.
+        let mut vs = CellDifference { reference_pool, mbps: None, iops: None, latency_us: None };
+        if let Some(d) = of(&values.mbps, &reference.mbps) {
+            vs.mbps = Some(d);
+        } else if let Some(d) = of(&values.iops, &reference.iops) {
+            vs.iops = Some(d);
+        } else {
+            vs.latency_us = of(&values.latency_us, &reference.latency_us);
+        }
+        cell.vs_reference = Some(vs);
     }
 }
 
 /// Values per side beyond which a difference reads quantiles instead of every value.
-const DIFFERENCE_POINTS: usize = 200;
+const DIFFERENCE_POINTS: usize = 32;
 
 /// `k` evenly spaced order statistics of sorted `v` (all of `v` when it has no more).
 fn quantiles(v: &[f64], k: usize) -> Vec<f64> {
