@@ -5,7 +5,7 @@
 //! pairwise log-ratio `ln aᵢ − ln bⱼ`, turned back into a ratio. Its interval is the
 //! distribution-free one that goes with it: the order statistics of those same pairwise
 //! log-ratios at the Mann–Whitney critical value (Hollander, Wolfe & Chicken,
-//! *Nonparametric Statistical Methods*, §4.3), exact up to 50 results per side and by the
+//! *Nonparametric Statistical Methods*, §4.3), exact up to 20 results per side and by the
 //! normal approximation above. Why this and not a bootstrap over results: it is exact for
 //! the handful of results most pools have (a bootstrap of 3 values has 10 distinct
 //! resamples and an interval that is mostly noise), it needs no random numbers (the same
@@ -103,7 +103,7 @@ pub fn difference(a: &[f64], b: &[f64]) -> Option<Difference> {
 }
 
 /// The largest `c` with P(U < c) ≤ α/2 for the Mann–Whitney count U of samples of `m`
-/// and `n` under no difference (exact up to [`EXACT_UP_TO`] a side, from [`EXACT`], else
+/// and `n` under no difference (exact up to [`EXACT_UP_TO`] a side, from [`exact_counts`], else
 /// by the normal approximation): the interval runs from the c-th smallest to the c-th
 /// largest pairwise difference. 0 when no such interval exists.
 fn critical_count(m: usize, n: usize, alpha: f64) -> usize {
