@@ -7,6 +7,7 @@ use super::rated::RatedHtml;
 use super::{drive_list, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
+use api_types::ComparedTest;
 /// What the compare page passes to the API: tag filters (a subset of the API's) and
 /// `merge`.
 const FILTERS: &[(&str, &str)] = &[
@@ -443,7 +444,7 @@ fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
                         .into_iter()
                         .map(|s| {
                             let id = c.drives[s.drive].id.clone();
-                            let cells = c.tests.iter().map(|t| cell(cell_of(t, &s), &c)).collect_view();
+                            let cells = c.tests.iter().map(|t| cell(cell_of(t, &s), t, &c)).collect_view();
                             view! {
                                 <tr>
                                     <th scope="row" class="series">
@@ -460,7 +461,7 @@ fn Table(c: Comparison, series: Vec<Series>) -> impl IntoView {
     }
 }
 
-fn cell(g: Option<&PoolCell>, c: &Comparison) -> impl IntoView {
+fn cell(g: Option<&PoolCell>, t: &ComparedTest, c: &Comparison) -> impl IntoView {
     let Some(a) = g else {
         return view! { <td class="num missing">"missing"</td> }.into_any();
     };
@@ -473,11 +474,21 @@ fn cell(g: Option<&PoolCell>, c: &Comparison) -> impl IntoView {
         Some((s, unit, figure)) => {
             let versus =
                 a.vs_reference.as_ref().and_then(|v| Some((v.of(figure)?, c.pools.get(v.reference_pool)?)));
+            // The pool the others of this test stand against.
+            let reference = t.drives.iter().flat_map(|d| &d.groups).find_map(|g| g.vs_reference.as_ref());
+            let is_reference = reference.is_some_and(|v| v.reference_pool == a.pool);
             view! {
                 <td class="num">
                     {format!("{} {unit}", format_value(s.median))}
                     <span class="n">{format!(" n={}", s.count)}</span>
                     {(s.mad > 0.0).then(|| view! { <span class="n">{format!(" ±{}", format_value(s.mad))}</span> })}
+                    {is_reference.then(|| {
+                        view! {
+                            <span class="vs" title="the other pools of this test are given as × this one">
+                                "reference"
+                            </span>
+                        }
+                    })}
                     {versus.map(|(d, reference)| {
                         let interval = match (d.low, d.high) {
                             (Some(low), Some(high)) => format!(" [{low:.2}–{high:.2}]"),
