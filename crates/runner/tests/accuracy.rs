@@ -20,7 +20,9 @@ use runner::{Plan, Profile, Target};
 use std::path::Path;
 
 const LIMITS: common::Limits = common::Limits { bytes_per_sec: 50_000_000, ops_per_sec: 2_000 };
-const ROUNDS: usize = 3;
+/// Five: with three, one slow throttle slice in a round moved a median past 5 % about
+/// one full run in four on this shared machine (RND4K Q1T1 latency, +5.5 %).
+const ROUNDS: usize = 5;
 const TOLERANCE: f64 = 0.05;
 
 #[test]
