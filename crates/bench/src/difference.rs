@@ -79,16 +79,16 @@ pub fn difference(a: &[f64], b: &[f64]) -> Option<Difference> {
     let (m, n) = (la.len(), lb.len());
     let mid = d.len() / 2;
     let estimate = if d.len() % 2 == 1 { d[mid] } else { (d[mid - 1] + d[mid]) / 2.0 };
-    let interval = |confidence: f64| {
-        let c = critical_count(m, n, 1.0 - confidence);
+    let interval = |level: usize| {
+        let c = critical_count(m, n, level);
         // The c-th smallest and the c-th largest pairwise differences (1-based).
         (c > 0).then(|| (d[c - 1], d[d.len() - c]))
     };
-    let i95 = interval(CONFIDENCE);
+    let i95 = interval(0);
     let excludes_zero = |i: Option<(f64, f64)>| i.is_some_and(|(lo, hi)| lo > 0.0 || hi < 0.0);
     let verdict = match i95 {
         None => Verdict::TooFewResults,
-        Some(_) if excludes_zero(interval(CLEAR_CONFIDENCE)) => Verdict::Clear,
+        Some(_) if excludes_zero(interval(1)) => Verdict::Clear,
         i if excludes_zero(i) => Verdict::Likely,
         Some(_) => Verdict::NoEvidence,
     };
@@ -102,24 +102,25 @@ pub fn difference(a: &[f64], b: &[f64]) -> Option<Difference> {
     })
 }
 
-/// The largest `c` with P(U < c) ≤ α/2 for the Mann–Whitney count U of samples of `m`
-/// and `n` under no difference (exact up to [`EXACT_UP_TO`] a side, from [`exact_counts`], else
-/// by the normal approximation): the interval runs from the c-th smallest to the c-th
-/// largest pairwise difference. 0 when no such interval exists.
-fn critical_count(m: usize, n: usize, alpha: f64) -> usize {
+/// The confidences of a difference: its interval's ([`CONFIDENCE`]) and the one above
+/// which it is clear ([`CLEAR_CONFIDENCE`]).
+const LEVELS: [f64; 2] = [CONFIDENCE, CLEAR_CONFIDENCE];
+
+/// The largest `c` with P(U < c) ≤ α/2, α = 1 − `LEVELS[level]`, for the Mann–Whitney
+/// count U of samples of `m` and `n` under no difference (exact up to [`EXACT_UP_TO`] a
+/// side, from [`exact_counts`], else by the normal approximation): the interval runs
+/// from the c-th smallest to the c-th largest pairwise difference. 0 when no such
+/// interval exists.
+fn critical_count(m: usize, n: usize, level: usize) -> usize {
     if m <= EXACT_UP_TO && n <= EXACT_UP_TO {
-        let at = if alpha == 1.0 - CONFIDENCE {
-            0
-        } else if alpha == 1.0 - CLEAR_CONFIDENCE {
-            1
-        } else {
-            2
-        };
-        if at < 2 {
-            return exact_counts()[m][n][at];
-        }
-        return critical_count_of(&mann_whitney_distribution(m, n), alpha);
+        exact_counts()[m][n][level]
+    } else {
+        approximate_count(m, n, 1.0 - LEVELS[level])
     }
+}
+
+/// The critical count at `alpha` by the normal approximation of U.
+fn approximate_count(m: usize, n: usize, alpha: f64) -> usize {
     let (m, n) = (m as f64, n as f64);
     let z = normal_quantile(1.0 - alpha / 2.0);
     let c = m * n / 2.0 - z * (m * n * (m + n + 1.0) / 12.0).sqrt();
@@ -138,7 +139,7 @@ fn critical_count_of(p: &[f64], alpha: f64) -> usize {
     c
 }
 
-/// The exact critical counts at [`CONFIDENCE`] and [`CLEAR_CONFIDENCE`] for every pair of
+/// The exact critical counts at each of [`LEVELS`] for every pair of
 /// sizes up to [`EXACT_UP_TO`], computed once: one pass of the recursion of
 /// [`mann_whitney_distribution`] meets every smaller pair of sizes on its way.
 fn exact_counts() -> &'static Vec<Vec<[usize; 2]>> {
@@ -148,7 +149,7 @@ fn exact_counts() -> &'static Vec<Vec<[usize; 2]>> {
         let mut row: Vec<Vec<f64>> = vec![vec![1.0]; EXACT_UP_TO + 1];
         for i in 1..=EXACT_UP_TO {
             row = next_row(&row, i);
-            let alphas = [1.0 - CONFIDENCE, 1.0 - CLEAR_CONFIDENCE];
+            let alphas = LEVELS.map(|confidence| 1.0 - confidence);
             counts.push(row.iter().map(|p| alphas.map(|alpha| critical_count_of(p, alpha))).collect());
         }
         counts
@@ -255,17 +256,15 @@ mod tests {
         assert_eq!(exact(10, 10), 24);
         assert_eq!(exact(20, 20), 128);
         assert_eq!(exact(3, 3), 0);
-        // The normal approximation is within a rank of the exact count where the exact
-        // one stops, and further on.
         // The table meets the distribution it is made from.
         for (m, n) in [(1, 1), (4, 4), (8, 8), (3, 17), (20, 20)] {
-            assert_eq!(critical_count(m, n, 0.05), exact(m, n));
-            assert_eq!(critical_count(m, n, 0.01), critical_count_of(&mann_whitney_distribution(m, n), 0.01));
+            assert_eq!(critical_count(m, n, 0), exact(m, n));
+            assert_eq!(critical_count(m, n, 1), critical_count_of(&mann_whitney_distribution(m, n), 0.01));
         }
+        // The normal approximation is within a rank of the exact count where the exact
+        // one stops, and further on.
         for (m, n) in [(20, 20), (21, 30), (50, 50)] {
-            let z = normal_quantile(0.975);
-            let (mf, nf) = (m as f64, n as f64);
-            let approx = (mf * nf / 2.0 - z * (mf * nf * (mf + nf + 1.0) / 12.0).sqrt()).floor() as i64;
+            let approx = approximate_count(m, n, 0.05) as i64;
             assert!((exact(m, n) as i64 - approx).abs() <= 1, "{m}×{n}: {} vs {approx}", exact(m, n));
         }
         assert!((normal_quantile(0.975) - 1.959964).abs() < 1e-6);
