@@ -143,6 +143,12 @@ where
     }
 }
 
+/// The query as the client wrote it, in order: what a page's links repeat (its parameters
+/// are read with the route's typed query, never from these).
+pub fn asked(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes()).into_owned().collect()
+}
+
 /// The query of a route that takes no parameters.
 #[derive(serde::Deserialize, IntoParams)]
 pub struct NoQuery {}

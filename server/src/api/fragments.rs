@@ -5,7 +5,7 @@
 
 use super::browse::TagFilters;
 use super::compare::CompareParams;
-use super::extract::{FilteredQuery, NoQuery, PathParam, TypedQuery};
+use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::{drives, leaderboard, observations, rated, results};
 use crate::error::ApiResult;
@@ -36,7 +36,7 @@ async fn drive_index(
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
     let (index, sort) = leaderboard::drive_index(&state, params, filter).await?;
-    Ok(html::response(html::catalogue::index(&index, &asked(query), sort.name())))
+    Ok(html::response(html::catalogue::index(&index, &asked(&query.unwrap_or_default()), sort.name())))
 }
 
 /// The filter fields' suggestions, as `<datalist>`s the site's inputs name.
@@ -55,13 +55,7 @@ async fn leaderboard(
 ) -> ApiResult<Response> {
     let (board, limit) = leaderboard::leaderboard_of(&state, params, filter).await?;
     let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);
-    Ok(html::response(html::catalogue::leaderboard(&board, limits, &asked(query))))
-}
-
-/// The query as the client wrote it, in order: what a page's links repeat (its
-/// parameters were read with the route's typed query).
-fn asked(query: Option<String>) -> Vec<(String, String)> {
-    form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect()
+    Ok(html::response(html::catalogue::leaderboard(&board, limits, &asked(&query.unwrap_or_default()))))
 }
 
 /// The submit page's proposal of the drive an upload names (empty when none).

@@ -127,7 +127,7 @@ pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
 
 /// `path` with `query`'s parameters, each written as the site's links write them.
 fn same_query(path: &str, query: &str) -> String {
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let pairs = super::extract::asked(query);
     links::with_query(path, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
 }
 
