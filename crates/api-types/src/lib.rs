@@ -481,38 +481,9 @@ impl Comparison {
     }
 }
 
-/// Which figure a compare chart plots.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Figure {
-    Mbps,
-    Iops,
-    Latency,
-}
-
-impl Figure {
-    pub const ALL: [Figure; 3] = [Figure::Mbps, Figure::Iops, Figure::Latency];
-
-    /// The name in URLs (`figure=iops`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Figure::Mbps => "mbps",
-            Figure::Iops => "iops",
-            Figure::Latency => "latency",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<Figure> {
-        Figure::ALL.into_iter().find(|f| f.id() == id)
-    }
-
-    pub fn unit(self) -> &'static str {
-        match self {
-            Figure::Mbps => "MB/s",
-            Figure::Iops => "IOPS",
-            Figure::Latency => "µs latency",
-        }
-    }
-}
+/// Which figure of a test (MB/s, IOPS or latency): defined with the differences it
+/// is taken on.
+pub use bench::difference::Figure;
 
 // --- rated vs measured tables --------------------------------------------------------------
 

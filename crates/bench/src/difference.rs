@@ -102,6 +102,88 @@ pub fn difference(a: &[f64], b: &[f64]) -> Option<Difference> {
     })
 }
 
+/// One test's values in one pool, each figure sorted ascending: what a difference is
+/// taken from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FigureValues {
+    pub mbps: Vec<f64>,
+    pub iops: Vec<f64>,
+    pub latency_us: Vec<f64>,
+}
+
+impl FigureValues {
+    /// Results behind the most-filled figure.
+    pub fn count(&self) -> usize {
+        self.mbps.len().max(self.iops.len()).max(self.latency_us.len())
+    }
+
+    /// At most `k` evenly spaced order statistics of each figure: a difference of pools
+    /// of thousands costs what one of `k` a side costs, with a wider interval than all
+    /// the values would give.
+    pub fn thinned(&self, k: usize) -> FigureValues {
+        FigureValues {
+            mbps: quantiles(&self.mbps, k),
+            iops: quantiles(&self.iops, k),
+            latency_us: quantiles(&self.latency_us, k),
+        }
+    }
+}
+
+/// `k` evenly spaced order statistics of sorted `v` (all of `v` when it has no more).
+pub fn quantiles(v: &[f64], k: usize) -> Vec<f64> {
+    if v.len() <= k || k < 2 {
+        return v.to_vec();
+    }
+    (0..k).map(|i| v[i * (v.len() - 1) / (k - 1)]).collect()
+}
+
+/// Which figure of a test: what a chart plots and what a difference was taken on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    Mbps,
+    Iops,
+    Latency,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 3] = [Figure::Mbps, Figure::Iops, Figure::Latency];
+
+    /// The name in URLs (`figure=iops`) and in JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Figure::Mbps => "mbps",
+            Figure::Iops => "iops",
+            Figure::Latency => "latency",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Figure> {
+        Figure::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    pub fn unit(self) -> &'static str {
+        match self {
+            Figure::Mbps => "MB/s",
+            Figure::Iops => "IOPS",
+            Figure::Latency => "µs latency",
+        }
+    }
+}
+
+/// The difference of `a` against `b` in the headline figure they both have: MB/s, else
+/// IOPS, else latency (the figure a table shows for the test).
+pub fn headline_difference(a: &FigureValues, b: &FigureValues) -> Option<(Figure, Difference)> {
+    [
+        (Figure::Mbps, &a.mbps, &b.mbps),
+        (Figure::Iops, &a.iops, &b.iops),
+        (Figure::Latency, &a.latency_us, &b.latency_us),
+    ]
+    .into_iter()
+    .find_map(|(f, x, y)| difference(x, y).map(|d| (f, d)))
+}
+
 /// The confidences of a difference: its interval's ([`CONFIDENCE`]) and the one above
 /// which it is clear ([`CLEAR_CONFIDENCE`]).
 const LEVELS: [f64; 2] = [CONFIDENCE, CLEAR_CONFIDENCE];

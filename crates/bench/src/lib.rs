@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod difference;
+pub mod effects;
 pub mod fields;
 pub mod identity;
 pub mod model;

@@ -23,7 +23,8 @@ pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::{FigureValues, PoolSummary, PoolWithValues};
+pub use bench::difference::FigureValues;
+pub use summary::{PoolSummary, PoolWithValues};
 
 use api_types::{CatalogueChange, DriveProposal, ProposalStatus, RunnerRecord};
 use async_trait::async_trait;

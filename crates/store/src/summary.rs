@@ -28,6 +28,7 @@ mod codec;
 use super::sql::{placeholders, value_rows, Param, RawMetric};
 use super::{MetricRow, NewResult, StorageResult};
 use api_types::Aggregates;
+use bench::difference::FigureValues;
 use bench::{DataPattern, PlatformGroup, TestKey};
 use codec::{decode, decode_pool, encode, pool_text, TestSamples};
 use std::collections::{BTreeMap, HashMap};
@@ -42,15 +43,6 @@ pub struct PoolSummary {
     /// count of each figure, computed when the pool was written, exactly as
     /// `analysis::summarize` computes them from every value: what compare shows.
     pub tests: BTreeMap<TestKey, Aggregates>,
-}
-
-/// One test's values in one pool, each figure sorted: what a difference between two
-/// pools is computed from (`bench::difference`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FigureValues {
-    pub mbps: Vec<f64>,
-    pub iops: Vec<f64>,
-    pub latency_us: Vec<f64>,
 }
 
 /// A pool's summary and, per test, its values.

@@ -14,6 +14,7 @@ use crate::aggregate::{GroupKey, Pools};
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{FigureValues, Filter};
+use bench::difference::headline_difference;
 use api_types::links::{self, api_drive as drive_url};
 use api_types::{
     Aggregates, CellDifference, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure,
@@ -638,35 +639,28 @@ fn assemble(
 /// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side, which keeps a request's work
 /// bounded; the interval is then wider than all the values would give.
 fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
-    let count = |v: &FigureValues| v.mbps.len().max(v.iops.len()).max(v.latency_us.len());
     let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
-    let Some(at) =
-        (0..per_drive[first].len()).max_by_key(|i| (count(&per_drive[first][*i].1), usize::MAX - i))
+    let Some(at) = (0..per_drive[first].len())
+        .max_by_key(|i| (per_drive[first][*i].1.count(), usize::MAX - i))
     else {
         return;
     };
-    let thin = |v: &[f64]| quantiles(v, DIFFERENCE_POINTS);
     let (reference_pool, reference) = {
         let (cell, v) = &per_drive[first][at];
-        (
-            cell.pool,
-            FigureValues { mbps: thin(&v.mbps), iops: thin(&v.iops), latency_us: thin(&v.latency_us) },
-        )
+        (cell.pool, v.thinned(DIFFERENCE_POINTS))
     };
     for (cell, values) in per_drive.iter_mut().flatten() {
         if cell.pool == reference_pool {
             continue;
         }
-        let of = |mine: &[f64], theirs: &[f64]| bench::difference::difference(&thin(mine), theirs);
         // The headline figure only (MB/s, else IOPS, else latency, as the table shows a
         // cell): a popular drive's comparison has thousands of cells.
         let mut vs = CellDifference { reference_pool, mbps: None, iops: None, latency_us: None };
-        if let Some(d) = of(&values.mbps, &reference.mbps) {
-            vs.mbps = Some(d);
-        } else if let Some(d) = of(&values.iops, &reference.iops) {
-            vs.iops = Some(d);
-        } else {
-            vs.latency_us = of(&values.latency_us, &reference.latency_us);
+        match headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference) {
+            Some((Figure::Mbps, d)) => vs.mbps = Some(d),
+            Some((Figure::Iops, d)) => vs.iops = Some(d),
+            Some((Figure::Latency, d)) => vs.latency_us = Some(d),
+            None => {}
         }
         cell.vs_reference = Some(vs);
     }
@@ -674,14 +668,6 @@ fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
 
 /// Values per side beyond which a difference reads quantiles instead of every value.
 const DIFFERENCE_POINTS: usize = 32;
-
-/// `k` evenly spaced order statistics of sorted `v` (all of `v` when it has no more).
-fn quantiles(v: &[f64], k: usize) -> Vec<f64> {
-    if v.len() <= k {
-        return v.to_vec();
-    }
-    (0..k).map(|i| v[i * (v.len() - 1) / (k - 1)]).collect()
-}
 
 /// The union of ascending id lists, ascending. A pool's tests usually share one list
 /// (every result runs every test of its tool), so equal lists are merged once.
