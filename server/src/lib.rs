@@ -6,6 +6,7 @@ pub mod aggregate;
 pub mod api;
 pub mod csv_table;
 pub mod dump;
+pub mod effects_refresh;
 pub mod error;
 pub mod html;
 pub mod ingest;

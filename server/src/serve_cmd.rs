@@ -140,6 +140,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             queue.clone(),
         );
     }
+    ssdbase::effects_refresh::spawn(storage.clone());
     ssdbase::ocr_worker::spawn_retention(
         storage.clone(),
         std::time::Duration::from_secs_f64(args.unpublished_days * 86400.0),

@@ -53,6 +53,11 @@ use caching::*;
 mod sharing;
 use sharing::*;
 
+/// Factor effects: the seeds' stories, pairing, combining.
+#[path = "api/effects.rs"]
+mod effects;
+use effects::*;
+
 /// Private uploads, retention, per-client limits, security headers, panics.
 #[path = "api/privacy.rs"]
 mod privacy;
@@ -2303,6 +2308,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    random_and_zero_fill_pair_within_a_drive,
     health_names_the_backend,
     a_runners_record_is_kept_with_its_result_and_only_with_one,
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,

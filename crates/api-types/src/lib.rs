@@ -564,3 +564,72 @@ pub struct Tally {
 pub fn tallies_text(t: &[Tally]) -> String {
     t.iter().map(|t| format!("{} ×{}", t.name, t.count)).collect::<Vec<_>>().join("; ")
 }
+
+// --- factor effects ---------------------------------------------------------------------
+
+/// `GET /effects`: per factor (a tag field that can change while the drive stays the
+/// same), the effect of one value against another on each test, measured within drives
+/// and combined across them (`bench::effects`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Effects {
+    /// How effects are found and combined, in words.
+    pub method: String,
+    /// Drives whose latest results are not counted yet (they are being recomputed).
+    pub pending_drives: u64,
+    pub factors: Vec<FactorEffects>,
+}
+
+/// One factor's effects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FactorEffects {
+    /// The field's name, e.g. `data_pattern`.
+    pub factor: String,
+    /// `Data pattern`.
+    pub label: String,
+    /// Pairs of one drive's settings that differ in this factor and at least one other:
+    /// they do not pair, since either could be the cause.
+    pub left_out: u64,
+    pub effects: Vec<FactorEffect>,
+}
+
+/// The effect of changing a factor from `a` to `b` on one test: `ratio` is how many times
+/// the result with `b` is the result with `a`; its `units` and `weighed` count drives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FactorEffect {
+    pub a: String,
+    pub b: String,
+    pub test: TestKey,
+    /// `cdm-native RND 4KiB Q1T1 write`: the id `test=` takes.
+    pub test_id: String,
+    pub figure: bench::difference::Figure,
+    #[serde(flatten)]
+    pub effect: bench::effects::Effect,
+    /// The drives behind it, each with its own effect.
+    pub drives_url: String,
+}
+
+/// `GET /effects/drives`: the drives behind one effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EffectDrives {
+    pub factor: String,
+    pub label: String,
+    #[serde(flatten)]
+    pub combined: FactorEffect,
+    pub drives: Vec<EffectDrive>,
+}
+
+/// One drive's effect: its pairs of settings combined (`units` counts the pairs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EffectDrive {
+    /// Catalogue id.
+    pub drive: String,
+    /// `Patriot WILDFIRE 120 GB`.
+    pub drive_label: String,
+    #[serde(flatten)]
+    pub effect: bench::effects::Effect,
+}

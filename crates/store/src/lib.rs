@@ -10,6 +10,7 @@
 //! (`metrics`).
 
 pub mod catalogue;
+pub mod effects;
 mod jobs;
 mod postgres;
 pub mod sql;
@@ -501,6 +502,18 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// [`Storage::pools_for_drives`] with each test's values, sorted per figure: what
     /// compare sets pools against each other with.
     async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<PoolWithValues>>;
+
+    /// Recomputes the factor effects of up to `max_drives` drives whose results changed,
+    /// and the combined effects they touch ([`effects`]); returns how many drives it
+    /// did, 0 when none was waiting.
+    async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize>;
+
+    /// The combined factor effects (of one factor, or all), with the pairs left out and
+    /// the drives whose changes are not counted yet.
+    async fn effects(&self, factor: Option<&str>) -> StorageResult<effects::EffectsSnapshot>;
+
+    /// The drives behind one combined effect, each with its own effect.
+    async fn effect_drives(&self, key: &effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

@@ -42,6 +42,7 @@ impl PgStorage {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
+        super::effects::postgres::mark_all_if_missing(&pool).await?;
         catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default(), catalogue: Default::default() })
     }
@@ -437,5 +438,17 @@ impl Storage for PgStorage {
 
     async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
         summary::postgres::pools_with_values(&self.pool, ids).await
+    }
+
+    async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize> {
+        super::effects::postgres::refresh(&self.pool, &self.pool, max_drives).await
+    }
+
+    async fn effects(&self, factor: Option<&str>) -> StorageResult<super::effects::EffectsSnapshot> {
+        super::effects::postgres::snapshot(&self.pool, factor).await
+    }
+
+    async fn effect_drives(&self, key: &super::effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+        super::effects::postgres::drives_of(&self.pool, key).await
     }
 }

@@ -82,7 +82,7 @@ pub fn from_json<T: DeserializeOwned>(s: &str) -> Result<T, StorageError> {
     serde_json::from_str(s).map_err(|e| StorageError::Corrupt(e.to_string()))
 }
 
-fn to_json<T: Serialize>(v: &T) -> String {
+pub fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("domain types always serialise")
 }
 

@@ -155,6 +155,7 @@ impl SqliteStorage {
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(writer_options).await?;
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
+        super::effects::sqlite::mark_all_if_missing(&writer).await?;
         catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
@@ -654,5 +655,17 @@ impl Storage for SqliteStorage {
 
     async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
         summary::sqlite::pools_with_values(&self.pool, ids).await
+    }
+
+    async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize> {
+        super::effects::sqlite::refresh(&self.pool, &self.writer, max_drives).await
+    }
+
+    async fn effects(&self, factor: Option<&str>) -> StorageResult<super::effects::EffectsSnapshot> {
+        super::effects::sqlite::snapshot(&self.pool, factor).await
+    }
+
+    async fn effect_drives(&self, key: &super::effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+        super::effects::sqlite::drives_of(&self.pool, key).await
     }
 }

@@ -20,6 +20,8 @@
 //! PostgreSQL side takes a transaction-scoped advisory lock on the drive first, so two
 //! concurrent submissions never lose each other's samples.
 //!
+//! Each change also marks its drives' factor effects stale (`effects::mark_stale`).
+//!
 //! This module is the persistence (SQL, maintenance, rebuild); the columns' binary layout
 //! is [`codec`], pure encoding and decoding.
 
@@ -198,14 +200,15 @@ macro_rules! backend {
                 if by_pool.is_empty() {
                     return Ok(());
                 }
+                // In key order, so that two writers never wait for each other in a cycle.
+                let mut skus: Vec<&String> = by_pool.keys().map(|(sku, _)| sku).collect();
+                skus.dedup();
                 if let Some(lock) = $lock {
-                    // In key order, so that two writers never wait for each other in a cycle.
-                    let mut skus: Vec<&String> = by_pool.keys().map(|(sku, _)| sku).collect();
-                    skus.dedup();
-                    for sku in skus {
-                        sqlx::query(lock).bind(sku).execute(&mut *conn).await?;
+                    for sku in &skus {
+                        sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
                     }
                 }
+                crate::effects::$name::mark_stale(&mut *conn, &skus).await?;
                 // Every touched pool read in one statement and written in one (per chunk):
                 // a statement is a round trip, and a group commit touches many pools.
                 let keys: Vec<&(String, String)> = by_pool.keys().collect();
@@ -264,6 +267,7 @@ macro_rules! backend {
                         sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
                     }
                 }
+                crate::effects::$name::mark_stale(&mut *conn, &drive_skus).await?;
                 let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {
                     sqlx::query(DELETE_DRIVE).bind(sku).execute(&mut *conn).await?;

@@ -8,6 +8,7 @@ mod compare;
 mod drives;
 mod dumps;
 mod edit;
+mod effects;
 mod embed;
 mod extract;
 mod fragments;
@@ -102,6 +103,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(leaderboard::router())
         .merge(observations::router())
         .merge(compare::router())
+        .merge(effects::router())
         .merge(rated::router())
         .merge(ocr::router())
         .merge(share::router())

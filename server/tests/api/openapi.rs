@@ -281,6 +281,8 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     let doc = Doc::fetch(app).await;
     let base = doc.server_url().to_string();
     let seed_id = app.get("/api/v1/results?limit=1").await.json()["results"][0]["id"].as_i64().unwrap();
+    // The factor effects, as the server's background refresh computes them.
+    while app.storage.refresh_effects(64).await.unwrap() > 0 {}
     let mine = app.post_json("/api/v1/results", &json!({"result": a_result(431.5)})).await.json();
     let (my_id, token) = (mine["id"].as_i64().unwrap(), mine["edit_token"].as_str().unwrap().to_string());
     let job =
@@ -430,6 +432,15 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ),
         ("get", "/leaderboard/tests", "/leaderboard/tests?interface=sata".into(), None, None),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
+        ("get", "/effects", "/effects?factor=data_pattern".into(), None, None),
+        (
+            "get",
+            "/effects/drives",
+            "/effects/drives?factor=data_pattern&a=random&b=zero-fill&test=cdm-native%20SEQ%201MiB%20Q1T1%20write"
+                .into(),
+            None,
+            None,
+        ),
     ];
     let mut covered: BTreeSet<(String, String)> =
         cases.iter().map(|(m, p, ..)| (m.to_string(), p.to_string())).collect();
@@ -658,6 +669,8 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         ("/controllers/{model}/rated", "/controllers/88SS9174/rated".into(), "", true),
         ("/proposals", "/proposals".into(), "", true),
         ("/oembed", "/oembed".into(), "url=http://x/drives/a&", false),
+        ("/effects", "/effects".into(), "", true),
+        ("/effects/drives", "/effects/drives".into(), "factor=os&a=x&b=y&test=z&", false),
     ];
     // Every route with query parameters is here.
     let with_query: BTreeSet<&str> = doc.json["paths"]
