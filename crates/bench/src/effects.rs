@@ -119,10 +119,13 @@ pub fn drive_effects(settings: &[(Setting, BTreeMap<TestKey, FigureValues>)]) ->
                     let (Some(vi), Some(vj)) = (&si[f], &sj[f]) else { continue };
                     // Oriented so that `a` < `b`: the same change reads the same way
                     // on every drive.
-                    let ((a, ta), (b, tb)) = if vi < vj { ((vi, ti), (vj, tj)) } else { ((vj, tj), (vi, ti)) };
+                    let ((a, ta), (b, tb)) =
+                        if vi < vj { ((vi, ti), (vj, tj)) } else { ((vj, tj), (vi, ti)) };
                     for (key, va) in ta {
                         let Some(vb) = tb.get(key) else { continue };
-                        if let Some((figure, d)) = headline_difference(&vb.thinned(POINTS), &va.thinned(POINTS)) {
+                        if let Some((figure, d)) =
+                            headline_difference(&vb.thinned(POINTS), &va.thinned(POINTS))
+                        {
                             let e = Effect::of_pair(&d);
                             pairs.entry((f, a.clone(), b.clone(), *key, figure)).or_default().push(e);
                         }
@@ -170,7 +173,13 @@ pub fn combine(units: &[Effect]) -> Option<Effect> {
             logs.sort_by(f64::total_cmp);
             let mid = logs.len() / 2;
             let median = if logs.len() % 2 == 1 { logs[mid] } else { (logs[mid - 1] + logs[mid]) / 2.0 };
-            Some(Effect { ratio: median.exp(), low: None, high: None, verdict: Verdict::TooFewResults, ..base })
+            Some(Effect {
+                ratio: median.exp(),
+                low: None,
+                high: None,
+                verdict: Verdict::TooFewResults,
+                ..base
+            })
         }
         1 => {
             let only = units.iter().find(|u| u.low.is_some()).expect("one weighable unit");
@@ -262,10 +271,7 @@ mod tests {
     }
 
     fn setting(pairs: &[(&str, &str)]) -> Setting {
-        FACTORS
-            .iter()
-            .map(|f| pairs.iter().find(|(n, _)| n == f).map(|(_, v)| v.to_string()))
-            .collect()
+        FACTORS.iter().map(|f| pairs.iter().find(|(n, _)| n == f).map(|(_, v)| v.to_string())).collect()
     }
 
     fn values(v: &[f64]) -> BTreeMap<TestKey, FigureValues> {
@@ -327,7 +333,8 @@ mod tests {
         let c = combine(&[unit(1.3, 1.02), unit(0.8, 1.02)]).unwrap();
         assert_eq!(c.verdict, Verdict::NoEvidence, "{c:?}");
         // Units without intervals claim nothing; their median is shown.
-        let few = |ratio| Effect { low: None, high: None, verdict: Verdict::TooFewResults, ..unit(ratio, 1.0) };
+        let few =
+            |ratio| Effect { low: None, high: None, verdict: Verdict::TooFewResults, ..unit(ratio, 1.0) };
         let c = combine(&[few(1.5), few(1.7), few(2.0)]).unwrap();
         assert_eq!(c.verdict, Verdict::TooFewResults);
         assert!((c.ratio - 1.7).abs() < 1e-9);

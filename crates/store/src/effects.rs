@@ -56,10 +56,12 @@ const MARK_ALL: &str = "INSERT INTO effects_stale (drive_sku, generation) \
 const STALE: &str = "SELECT drive_sku, generation FROM effects_stale ORDER BY drive_sku LIMIT $1";
 const UNMARK: &str = "DELETE FROM effects_stale WHERE drive_sku = $1 AND generation = $2";
 const STALE_COUNT: &str = "SELECT COUNT(*) FROM effects_stale";
-const DRIVE_KEYS: &str = "SELECT factor, value_a, value_b, test, figure FROM effect_units WHERE drive_sku = $1";
+const DRIVE_KEYS: &str =
+    "SELECT factor, value_a, value_b, test, figure FROM effect_units WHERE drive_sku = $1";
 const DELETE_UNITS: &str = "DELETE FROM effect_units WHERE drive_sku = $1";
 const DELETE_LEFT_OUT: &str = "DELETE FROM effect_left_out WHERE drive_sku = $1";
-const INSERT_UNIT: &str = "INSERT INTO effect_units (factor, value_a, value_b, test, figure, drive_sku, effect) \
+const INSERT_UNIT: &str =
+    "INSERT INTO effect_units (factor, value_a, value_b, test, figure, drive_sku, effect) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
 const INSERT_LEFT_OUT: &str = "INSERT INTO effect_left_out (drive_sku, factor, pairs) VALUES ($1, $2, $3)";
 const UNITS_OF: &str = "SELECT drive_sku, effect FROM effect_units \
@@ -110,8 +112,11 @@ fn key_of(factor: String, a: String, b: String, test: &str, figure: &str) -> Sto
     Ok(EffectKey { factor, a, b, test: from_json(test)?, figure })
 }
 
+/// One metric row of a drive: its result's setting, its test, MB/s, IOPS and latency.
+type SettingMetric = (Setting, TestKey, Option<f64>, Option<f64>, Option<f64>);
+
 /// The settings of one drive and their values per test, from its metric rows.
-fn settings_of(rows: Vec<(Setting, TestKey, Option<f64>, Option<f64>, Option<f64>)>) -> Vec<(Setting, BTreeMap<TestKey, FigureValues>)> {
+fn settings_of(rows: Vec<SettingMetric>) -> Vec<(Setting, BTreeMap<TestKey, FigureValues>)> {
     let mut by: BTreeMap<Setting, BTreeMap<TestKey, FigureValues>> = BTreeMap::new();
     for (setting, key, mbps, iops, latency) in rows {
         let v = by.entry(setting).or_default().entry(key).or_default();
@@ -208,7 +213,12 @@ macro_rules! backend {
                     }
                     for (factor, pairs) in found.left_out {
                         let pairs = i64::try_from(pairs).unwrap_or(i64::MAX);
-                        sqlx::query(INSERT_LEFT_OUT).bind(sku).bind(factor).bind(pairs).execute(&mut *tx).await?;
+                        sqlx::query(INSERT_LEFT_OUT)
+                            .bind(sku)
+                            .bind(factor)
+                            .bind(pairs)
+                            .execute(&mut *tx)
+                            .await?;
                     }
                     sqlx::query(UNMARK).bind(sku).bind(generation).execute(&mut *tx).await?;
                     tx.commit().await?;
@@ -220,7 +230,7 @@ macro_rules! backend {
                     let units = bind(sqlx::query(UNITS_OF), params.clone()).fetch_all(&mut *tx).await?;
                     let units = units
                         .iter()
-                        .map(|r| Ok(from_json::<Effect>(r.try_get(1)?)?))
+                        .map(|r| from_json::<Effect>(r.try_get(1)?))
                         .collect::<StorageResult<Vec<Effect>>>()?;
                     match combine(&units) {
                         Some(effect) => {

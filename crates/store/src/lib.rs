@@ -19,12 +19,12 @@ pub mod summary;
 
 // A screenshot reading's provenance is stored as the API shows it.
 pub use api_types::{Correction, Provenance, SettingCorrection};
+pub use bench::difference::FigureValues;
 pub use catalogue::{Decided, Merged, ProposalRow};
 pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use bench::difference::FigureValues;
 pub use summary::{PoolSummary, PoolWithValues};
 
 use api_types::{CatalogueChange, DriveProposal, ProposalStatus, RunnerRecord};
@@ -513,7 +513,10 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn effects(&self, factor: Option<&str>) -> StorageResult<effects::EffectsSnapshot>;
 
     /// The drives behind one combined effect, each with its own effect.
-    async fn effect_drives(&self, key: &effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>>;
+    async fn effect_drives(
+        &self,
+        key: &effects::EffectKey,
+    ) -> StorageResult<Vec<(String, bench::effects::Effect)>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

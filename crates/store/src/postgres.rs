@@ -448,7 +448,10 @@ impl Storage for PgStorage {
         super::effects::postgres::snapshot(&self.pool, factor).await
     }
 
-    async fn effect_drives(&self, key: &super::effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+    async fn effect_drives(
+        &self,
+        key: &super::effects::EffectKey,
+    ) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
         super::effects::postgres::drives_of(&self.pool, key).await
     }
 }

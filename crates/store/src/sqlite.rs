@@ -665,7 +665,10 @@ impl Storage for SqliteStorage {
         super::effects::sqlite::snapshot(&self.pool, factor).await
     }
 
-    async fn effect_drives(&self, key: &super::effects::EffectKey) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+    async fn effect_drives(
+        &self,
+        key: &super::effects::EffectKey,
+    ) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
         super::effects::sqlite::drives_of(&self.pool, key).await
     }
 }

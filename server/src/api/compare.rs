@@ -14,7 +14,6 @@ use crate::aggregate::{GroupKey, Pools};
 use crate::csv_table::{self, CsvTable};
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::storage::{FigureValues, Filter};
-use bench::difference::headline_difference;
 use api_types::links::{self, api_drive as drive_url};
 use api_types::{
     Aggregates, CellDifference, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure,
@@ -24,6 +23,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use bench::difference::headline_difference;
 use bench::TestKey;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -640,8 +640,8 @@ fn assemble(
 /// bounded; the interval is then wider than all the values would give.
 fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
     let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
-    let Some(at) = (0..per_drive[first].len())
-        .max_by_key(|i| (per_drive[first][*i].1.count(), usize::MAX - i))
+    let Some(at) =
+        (0..per_drive[first].len()).max_by_key(|i| (per_drive[first][*i].1.count(), usize::MAX - i))
     else {
         return;
     };

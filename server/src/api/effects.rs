@@ -148,11 +148,7 @@ pub(crate) async fn effects_of(state: &AppState, factor: Option<&'static str>) -
             effects: by_factor.remove(f).unwrap_or_default(),
         })
         .collect();
-    Ok(Effects {
-        method: METHOD.to_string(),
-        pending_drives: snapshot.stale_drives.max(0) as u64,
-        factors,
-    })
+    Ok(Effects { method: METHOD.to_string(), pending_drives: snapshot.stale_drives.max(0) as u64, factors })
 }
 
 fn label(factor: &str) -> String {
@@ -171,7 +167,15 @@ fn factor_effect(key: &EffectKey, effect: Effect) -> FactorEffect {
             ("figure", key.figure.id()),
         ],
     );
-    FactorEffect { a: key.a.clone(), b: key.b.clone(), test: key.test, test_id, figure: key.figure, effect, drives_url }
+    FactorEffect {
+        a: key.a.clone(),
+        b: key.b.clone(),
+        test: key.test,
+        test_id,
+        figure: key.figure,
+        effect,
+        drives_url,
+    }
 }
 
 /// The drives behind one effect
@@ -202,7 +206,14 @@ async fn drives(
         .find(|(k, _)| k.a == p.a && k.b == p.b && k.figure == figure && k.test.id() == p.test)
     else {
         return Err(ApiError::not_found(
-            format!("no effect of {} {:?} against {:?} on {:?} ({}) was measured", p.factor.name(), p.a, p.b, p.test, figure.id()),
+            format!(
+                "no effect of {} {:?} against {:?} on {:?} ({}) was measured",
+                p.factor.name(),
+                p.a,
+                p.b,
+                p.test,
+                figure.id()
+            ),
             None,
         ));
     };
@@ -211,14 +222,20 @@ async fn drives(
         .list_drives()
         .await?
         .into_iter()
-        .map(|d| (d.drive.id.clone(), format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb)))
+        .map(|d| {
+            (d.drive.id.clone(), format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb))
+        })
         .collect();
     let drives = state
         .storage
         .effect_drives(&key)
         .await?
         .into_iter()
-        .map(|(drive, effect)| EffectDrive { drive_label: names.get(&drive).cloned().unwrap_or_else(|| drive.clone()), drive, effect })
+        .map(|(drive, effect)| EffectDrive {
+            drive_label: names.get(&drive).cloned().unwrap_or_else(|| drive.clone()),
+            drive,
+            effect,
+        })
         .collect();
     Ok(Json(EffectDrives {
         factor: key.factor.clone(),
@@ -229,7 +246,18 @@ async fn drives(
 }
 
 const CSV_COLUMNS: &[&str] = &[
-    "factor", "a", "b", "test", "figure", "ratio", "low", "high", "verdict", "drives", "drives_weighed", "n_a",
+    "factor",
+    "a",
+    "b",
+    "test",
+    "figure",
+    "ratio",
+    "low",
+    "high",
+    "verdict",
+    "drives",
+    "drives_weighed",
+    "n_a",
     "n_b",
 ];
 

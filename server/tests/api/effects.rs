@@ -45,7 +45,11 @@ async fn seq_mbps(app: &TestApp, id: i64, op: &str) -> f64 {
 
 /// The WILDFIRE's RAID 0 ×2 results on Z68 of one data pattern (the seeds hold one each).
 async fn wildfire_raid0(app: &TestApp, pattern: &str) -> Vec<i64> {
-    let r = app.get(&format!("/api/v1/results?drive={WILDFIRE}&raid_level=0&raid_members=2&chipset=Z68&data_pattern={pattern}")).await;
+    let r = app
+        .get(&format!(
+            "/api/v1/results?drive={WILDFIRE}&raid_level=0&raid_members=2&chipset=Z68&data_pattern={pattern}"
+        ))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     r.json()["results"].as_array().unwrap().iter().map(|x| x["id"].as_i64().unwrap()).collect()
 }
@@ -81,7 +85,12 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
         let mut with_write = Vec::new();
         for id in random {
             let r = app.get(&format!("/api/v1/results/{id}")).await.json();
-            if r["result"]["metrics"].as_array().unwrap().iter().any(|m| m["access"] == "seq" && m["op"] == "write") {
+            if r["result"]["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["access"] == "seq" && m["op"] == "write")
+            {
                 with_write.push(id);
             }
         }
@@ -91,10 +100,14 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     let expected = seq_mbps(app, zero[0], "write").await / seq_mbps(app, random_write[0], "write").await;
     assert!(expected > 2.0, "the article: 0-fill writes twice as fast on SandForce ({expected})");
     let behind = drive_effects(app, &pattern, WILDFIRE).await;
-    let (_, wildfire) = behind.iter().find(|(e, _)| e["test_id"] == effect["test_id"]).expect("the WILDFIRE's write");
+    let (_, wildfire) =
+        behind.iter().find(|(e, _)| e["test_id"] == effect["test_id"]).expect("the WILDFIRE's write");
     assert!((wildfire["ratio"].as_f64().unwrap() / expected - 1.0).abs() < 1e-9, "{wildfire} vs {expected}");
     assert_eq!(wildfire["verdict"], "too-few-results");
-    assert_eq!((wildfire["n_a"].as_u64(), wildfire["n_b"].as_u64(), wildfire["units"].as_u64()), (Some(1), Some(1), Some(1)));
+    assert_eq!(
+        (wildfire["n_a"].as_u64(), wildfire["n_b"].as_u64(), wildfire["units"].as_u64()),
+        (Some(1), Some(1), Some(1))
+    );
     assert_eq!(wildfire["drive_label"], "Patriot WILDFIRE 120 GB");
 
     // The Marvell 88SS9174 drives measured both ways: no effect to speak of.
@@ -126,12 +139,17 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     let r = app.post_json("/api/v1/results", &json!(batch)).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let pending = app.get("/api/v1/effects").await.json();
-    assert_eq!(pending["pending_drives"], 1, "the WILDFIRE waits for the refresh: {}", pending["pending_drives"]);
+    assert_eq!(
+        pending["pending_drives"], 1,
+        "the WILDFIRE waits for the refresh: {}",
+        pending["pending_drives"]
+    );
     refresh(app).await;
     let pattern = effects_of(app, "data_pattern").await;
     let effect = seq_write(&pattern);
     let behind = drive_effects(app, &pattern, WILDFIRE).await;
-    let (_, wildfire) = behind.iter().find(|(e, _)| e["test_id"] == effect["test_id"]).expect("the WILDFIRE's write");
+    let (_, wildfire) =
+        behind.iter().find(|(e, _)| e["test_id"] == effect["test_id"]).expect("the WILDFIRE's write");
     assert_eq!(wildfire["verdict"], "clear", "{wildfire}");
     assert_eq!((wildfire["units"].as_u64(), wildfire["weighed"].as_u64()), (Some(2), Some(1)), "{wildfire}");
     assert_eq!((wildfire["n_a"].as_u64(), wildfire["n_b"].as_u64()), (Some(9), Some(9)), "{wildfire}");
@@ -156,7 +174,8 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
         .collect();
     let r = app.post_json("/api/v1/results", &json!(two_apart)).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let first = r.json()["files"][0]["id"].as_i64().unwrap_or_else(|| panic!("one reply per result: {}", r.text));
+    let first =
+        r.json()["files"][0]["id"].as_i64().unwrap_or_else(|| panic!("one reply per result: {}", r.text));
     let community = app.get(&format!("/api/v1/results/{first}")).await.json();
     let new_drive = community["tags"]["drive"]["sku"].as_str().expect("a community drive").to_string();
     refresh(app).await;
@@ -172,10 +191,12 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
     let mut rows = csv::Reader::from_reader(csv.text.as_bytes());
     let header = rows.headers().unwrap().clone();
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
+    let col =
+        |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
     let lines: Vec<csv::StringRecord> = rows.records().map(|r| r.unwrap()).collect();
     assert_eq!(lines.len(), pattern_after["effects"].as_array().unwrap().len());
-    let line = lines.iter().find(|l| &l[col("test")] == "cdm-native SEQ 1MiB Q1T1 write").expect("the write line");
+    let line =
+        lines.iter().find(|l| &l[col("test")] == "cdm-native SEQ 1MiB Q1T1 write").expect("the write line");
     let ratio: f64 = line[col("ratio")].parse().unwrap();
     assert!((ratio - seq_write(&pattern_after)["ratio"].as_f64().unwrap()).abs() < 1e-3, "{line:?}");
     assert_eq!(&line[col("verdict")], "clear");
