@@ -4,6 +4,7 @@ mod compare;
 mod controller;
 mod drive;
 mod drives_index;
+mod effects;
 mod home;
 mod leaderboard;
 mod platform;
@@ -36,6 +37,7 @@ pub fn App() -> impl IntoView {
                     <A href="/leaderboard">"Leaderboards"</A>
                     <A href="/results">"Results"</A>
                     <A href="/compare">"Compare"</A>
+                    <A href="/effects">"Effects"</A>
                     <A href="/submit">"Submit"</A>
                 </nav>
             </header>
@@ -47,6 +49,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/drives") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
                     <Route path=path!("/leaderboard") view={Lazy::<BrowseRoute>::new()} />
+                    <Route path=path!("/effects") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/drives/:id/propose") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/propose") view={Lazy::<BrowseRoute>::new()} />
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
@@ -106,7 +109,7 @@ lazy_page! {
     BrowseRoute => browse,
 }
 
-/// The pages that browse the database, results, drives and leaderboards, and the
+/// The pages that browse the database, results, drives, leaderboards and effects, and the
 /// proposal forms (`/propose`, `/drives/:id/propose`) are one lazy route (one piece of
 /// the wasm), by their path: they use much the same code (the URL as their state, filter
 /// forms, navigation), so as separate pieces the code each shares with other pages was
@@ -120,6 +123,8 @@ fn browse() -> AnyView {
         propose::ProposeNew().into_any()
     } else if path.ends_with("/propose") {
         propose::ProposeChange().into_any()
+    } else if path.starts_with("/effects") {
+        effects::EffectsPage().into_any()
     } else if path.starts_with("/leaderboard") {
         leaderboard::LeaderboardPage().into_any()
     } else if path.starts_with("/drives") {

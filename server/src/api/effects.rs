@@ -41,7 +41,7 @@ pub const METHOD: &str = "Within each drive, results whose settings differ in th
 pub(crate) struct FactorName(usize);
 
 impl FactorName {
-    fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         FACTORS[self.0]
     }
 }
@@ -74,10 +74,10 @@ impl utoipa::ToSchema for FactorName {}
 pub(crate) struct EffectsParams {
     /// Only this factor (default: every factor)
     #[param(inline)]
-    factor: Option<FactorName>,
+    pub factor: Option<FactorName>,
     /// `json` (default) or `csv`
     #[param(inline)]
-    format: Option<OutputFormat>,
+    pub format: Option<OutputFormat>,
 }
 
 /// `GET /effects/drives`' parameters: one effect, as `/effects` names it.
@@ -198,6 +198,11 @@ async fn drives(
     State(state): State<AppState>,
     TypedQuery(p): TypedQuery<EffectParams>,
 ) -> ApiResult<Json<EffectDrives>> {
+    Ok(Json(drives_of(&state, p).await?))
+}
+
+/// One effect and the drives behind it.
+pub(crate) async fn drives_of(state: &AppState, p: EffectParams) -> ApiResult<EffectDrives> {
     let figure = p.figure.unwrap_or(Figure::Mbps);
     let snapshot = state.storage.effects(Some(p.factor.name())).await?;
     let Some((key, combined)) = snapshot
@@ -237,12 +242,12 @@ async fn drives(
             effect,
         })
         .collect();
-    Ok(Json(EffectDrives {
+    Ok(EffectDrives {
         factor: key.factor.clone(),
         label: label(&key.factor),
         combined: factor_effect(&key, combined),
         drives,
-    }))
+    })
 }
 
 const CSV_COLUMNS: &[&str] = &[

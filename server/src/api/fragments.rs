@@ -7,7 +7,7 @@ use super::browse::TagFilters;
 use super::compare::CompareParams;
 use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
-use super::{drives, leaderboard, observations, rated, results};
+use super::{drives, effects, leaderboard, observations, rated, results};
 use crate::error::ApiResult;
 use crate::html;
 use axum::extract::{RawQuery, State};
@@ -27,6 +27,8 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/compare/rated", get(compare_rated))
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
         .route("/fragments/results/{id}/runner", get(runner))
+        .route("/fragments/effects", get(effects_table))
+        .route("/fragments/effects/drives", get(effect_drives))
 }
 
 /// The drives index (`/drives`): a page of drives with their key figures.
@@ -111,4 +113,21 @@ async fn runner(
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
     Ok(html::response(html::notices::runner_record(&results::runner_record_of(&state, &headers, id).await?)))
+}
+
+/// The factor effects, of one factor or all (`/effects`).
+async fn effects_table(
+    State(state): State<AppState>,
+    TypedQuery(p): TypedQuery<effects::EffectsParams>,
+) -> ApiResult<Response> {
+    let factor = p.factor.map(|f| f.name());
+    Ok(html::response(html::effects::effects(&effects::effects_of(&state, factor).await?, factor)))
+}
+
+/// The drives behind one effect.
+async fn effect_drives(
+    State(state): State<AppState>,
+    TypedQuery(p): TypedQuery<effects::EffectParams>,
+) -> ApiResult<Response> {
+    Ok(html::response(html::effects::effect_drives(&effects::drives_of(&state, p).await?)))
 }

@@ -7,11 +7,13 @@
 //! - [`tables`]: the site's table fragments (rated vs measured, the sources'
 //!   observations) and the rated table's standalone embed page;
 //! - [`catalogue`]: the drives index and a leaderboard as the site shows them;
+//! - [`effects`]: the factor effects and the drives behind one;
 //! - [`notices`]: the drive an upload names (submit page) and the runner's account of a
 //!   result (result page);
 //! - [`share`]: the link-preview head tags, oEmbed's iframe and the chart embed pages.
 
 pub mod catalogue;
+pub mod effects;
 pub mod notices;
 pub mod share;
 pub mod tables;

@@ -1,0 +1,182 @@
+//! The factor effects as the site shows them (`/effects`): per factor, a table of its
+//! effects with a mark of each interval, and the drives behind one effect.
+
+use api_types::links::{self, with_query};
+use api_types::{EffectDrives, Effects, FactorEffect, FactorEffects};
+use bench::difference::Verdict;
+use bench::effects::Effect;
+use maud::{html, Markup};
+
+/// `×1.51 (+51 %)`.
+pub fn ratio_text(r: f64) -> String {
+    let percent = (r - 1.0) * 100.0;
+    let sign = if percent >= 0.0 { "+" } else { "−" };
+    format!("×{r:.2} ({sign}{:.0} %)", percent.abs())
+}
+
+/// `×1.48–1.55`, or a dash when there is no interval.
+fn interval_text(e: &Effect) -> String {
+    match (e.low, e.high) {
+        (Some(l), Some(h)) => format!("×{l:.2}–{h:.2}"),
+        _ => "—".to_string(),
+    }
+}
+
+fn verdict_class(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Clear => "verdict clear",
+        Verdict::Likely => "verdict likely",
+        Verdict::NoEvidence => "verdict none",
+        Verdict::TooFewResults => "verdict few",
+    }
+}
+
+/// Width of the interval mark, and the ratios at its ends (a log scale, 1 in the middle).
+const MARK_WIDTH: f64 = 120.0;
+const MARK_SPAN: f64 = 4.0;
+
+/// A small mark of an effect on a log scale from ÷4 to ×4: a tick at 1 (no effect), the
+/// 95 % interval as a bar, the ratio as a dot. Text beside it says the same in numbers.
+pub fn interval_mark(e: &Effect) -> Markup {
+    let x = |r: f64| {
+        let t = (r.ln() / MARK_SPAN.ln()).clamp(-1.0, 1.0);
+        format!("{:.1}", MARK_WIDTH / 2.0 * (1.0 + t))
+    };
+    html! {
+        svg.interval-mark width=(MARK_WIDTH) height="14" viewBox=(format!("0 0 {MARK_WIDTH} 14")) aria-hidden="true" {
+            line x1=(x(1.0)) x2=(x(1.0)) y1="1" y2="13" class="one" {}
+            @if let (Some(l), Some(h)) = (e.low, e.high) {
+                line x1=(x(l)) x2=(x(h)) y1="7" y2="7" class="range" {}
+            }
+            circle cx=(x(e.ratio)) cy="7" r="3.5" class=(verdict_class(e.verdict)) {}
+        }
+    }
+}
+
+/// The site's link to the drives behind one effect.
+fn drives_href(f: &str, e: &FactorEffect) -> String {
+    with_query(
+        "/effects",
+        [
+            ("factor", f),
+            ("a", e.a.as_str()),
+            ("b", e.b.as_str()),
+            ("test", e.test_id.as_str()),
+            ("figure", e.figure.id()),
+        ],
+    )
+}
+
+fn effect_cells(e: &Effect) -> Markup {
+    html! {
+        td.num { (ratio_text(e.ratio)) }
+        td { (interval_mark(e)) " " span.interval { (interval_text(e)) } }
+        td { span class=(verdict_class(e.verdict)) { (e.verdict.words()) } }
+    }
+}
+
+fn factor_table(f: &FactorEffects) -> Markup {
+    html! {
+        @if f.effects.is_empty() {
+            p.empty { "No drive has been measured with two values of this field and everything else the same." }
+        } @else {
+            div.table-wrap { table.effects {
+                thead { tr {
+                    th scope="col" { "Test" }
+                    th scope="col" { "From → to" }
+                    th scope="col" class="num" { "Ratio" }
+                    th scope="col" { "95 % interval" }
+                    th scope="col" { "Verdict" }
+                    th scope="col" class="num" { "Drives" }
+                    th scope="col" class="num" { "Results" }
+                } }
+                tbody {
+                    @for e in &f.effects {
+                        tr {
+                            th scope="row" { span.test { (e.test_id) } " " span.n { (e.figure.unit()) } }
+                            td { (e.a) " → " (e.b) }
+                            (effect_cells(&e.effect))
+                            td.num {
+                                a href=(drives_href(&f.factor, e)) { (e.effect.units) }
+                                @if e.effect.weighed < e.effect.units { " " span.n { (e.effect.weighed) " weighed" } }
+                            }
+                            td.num { (e.effect.n_a) " / " (e.effect.n_b) }
+                        }
+                    }
+                }
+            } }
+        }
+        @if f.left_out > 0 {
+            p.left-out {
+                (f.left_out) " pair" (if f.left_out == 1 { "" } else { "s" }) " of one drive's settings differ in "
+                (f.label.to_lowercase()) " and in at least one other field: left out, since either could be the cause."
+            }
+        }
+    }
+}
+
+/// Every factor's effects (or the one asked).
+pub fn effects(e: &Effects, factor: Option<&str>) -> Markup {
+    html! {
+        @if e.pending_drives > 0 {
+            p.notice { "The latest results of " (e.pending_drives) " drive" (if e.pending_drives == 1 { "" } else { "s" })
+                " are still being counted; this page will include them in a moment." }
+        }
+        @for f in &e.factors {
+            @if factor.is_some() || !f.effects.is_empty() {
+                section.factor {
+                    h2 { (f.label) }
+                    (factor_table(f))
+                }
+            }
+        }
+        @if factor.is_none() && e.factors.iter().all(|f| f.effects.is_empty()) {
+            p.empty { "No effect has been measured yet: no drive has results that differ in one field only." }
+        }
+        details.method { summary { "How effects are measured" } p { (e.method) } }
+        p.muted {
+            "As data: "
+            a rel="external" href=(with_query(&format!("{}/effects", links::API), factor.map(|f| ("factor", f)))) { "JSON" }
+            " · "
+            a rel="external" href=(with_query(&format!("{}/effects", links::API), factor.map(|f| ("factor", f)).into_iter().chain([("format", "csv")]))) { "CSV" }
+        }
+    }
+}
+
+/// The drives behind one effect, each with its own.
+pub fn effect_drives(d: &EffectDrives) -> Markup {
+    let c = &d.combined;
+    html! {
+        p {
+            (d.label) " " strong { (c.a) } " → " strong { (c.b) } " on " span.test { (c.test_id) } " (" (c.figure.unit()) "): "
+            strong { (ratio_text(c.effect.ratio)) } ", 95 % interval " (interval_text(&c.effect)) ", "
+            span class=(verdict_class(c.effect.verdict)) { (c.effect.verdict.words()) } ", over "
+            (c.effect.units) " drive" (if c.effect.units == 1 { "" } else { "s" }) "."
+        }
+        div.table-wrap { table.effects {
+            thead { tr {
+                th scope="col" { "Drive" }
+                th scope="col" class="num" { "Ratio" }
+                th scope="col" { "95 % interval" }
+                th scope="col" { "Verdict" }
+                th scope="col" class="num" { "Results " (c.a) " / " (c.b) }
+                th scope="col" class="num" { "Settings paired" }
+            } }
+            tbody {
+                @for x in &d.drives {
+                    tr {
+                        th scope="row" { a href=(links::drive(&x.drive)) { (x.drive_label) } }
+                        (effect_cells(&x.effect))
+                        td.num { (x.effect.n_a) " / " (x.effect.n_b) }
+                        td.num { (x.effect.units) }
+                    }
+                }
+            }
+        } }
+        p.muted {
+            a href=(with_query("/effects", [("factor", d.factor.as_str())])) { "Every effect of " (d.label.to_lowercase()) }
+            " · as data: "
+            a rel="external" href=(c.drives_url) { "JSON" }
+        }
+    }
+}
