@@ -98,7 +98,7 @@ fn factor_table(f: &FactorEffects) -> Markup {
                             (effect_cells(&e.effect))
                             td.num {
                                 a href=(drives_href(&f.factor, e)) { (e.effect.units) }
-                                @if e.effect.weighed < e.effect.units { " " span.n { (e.effect.weighed) " weighed" } }
+                                @if e.effect.weighed < e.effect.units { " " span.n { "(" (e.effect.weighed) " with an interval)" } }
                             }
                             td.num { (e.effect.n_a) " / " (e.effect.n_b) }
                         }

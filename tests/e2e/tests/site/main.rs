@@ -16,6 +16,7 @@
 mod compare;
 mod csp;
 mod drives;
+mod effects;
 mod measured;
 mod pages;
 mod results;
@@ -68,6 +69,10 @@ async fn the_site_in_a_real_browser() -> Result<()> {
     .await;
     walk.page(&w, "drives index and leaderboard", |w| async move {
         drives::the_drives_index_and_a_leaderboard(&w).await
+    })
+    .await;
+    walk.page(&w, "effects: a field's effects and the drives behind one", |w| async move {
+        effects::the_effects_of_a_field_and_the_drives_behind_one(&w).await
     })
     .await;
     walk.page(
