@@ -105,6 +105,10 @@ pub struct LeaderboardRow {
     pub url: String,
     pub name: String,
     pub reviewed: bool,
+    /// `RAID 0 ×2` when the line measured several of the drive in an array (ranked
+    /// apart, in `arrays`); absent for one drive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array: Option<String>,
     #[serde(flatten)]
     pub figure: PoolFigure,
 }
@@ -115,7 +119,10 @@ pub struct Leaderboard {
     pub test: String,
     /// The fewest results a line needs (`min_results`).
     pub min_results: usize,
+    /// Single drives, ranked.
     pub rows: Vec<LeaderboardRow>,
+    /// Arrays of the drives (RAID sets), ranked apart: never among single drives.
+    pub arrays: Vec<LeaderboardRow>,
     /// Pools that matched but had fewer results than `min_results`.
     pub left_out: usize,
 }

@@ -597,6 +597,18 @@ impl PlatformGroup {
         self.get(name).map(FieldValue::to_string)
     }
 
+    /// The array a pool of this group measured, `RAID 0 ×2`, when its results come
+    /// from several drives striped or mirrored together: a different thing from one
+    /// drive, never ranked among single drives. `None` for one drive.
+    pub fn array(&self) -> Option<String> {
+        match (self.get("raid_level"), self.get("raid_members")) {
+            (Some(level), Some(FieldValue::Int(members))) if *members >= 2 => {
+                Some(format!("RAID {level} ×{members}"))
+            }
+            _ => None,
+        }
+    }
+
     /// A short human label, e.g. `ICH10R · IMSM · RAID · SATA-3` or
     /// `ASUS U3S6 · Marvell · pcie-2-x1 host · RAID 0 ×2`; `unknown platform` when
     /// nothing is known.
@@ -1050,6 +1062,8 @@ mod tests {
         let raid = PlatformGroup::of(&tags);
         assert_ne!(raid, single);
         assert!(raid.label().ends_with("RAID 0 ×2"), "{}", raid.label());
+        assert_eq!(raid.array().as_deref(), Some("RAID 0 ×2"));
+        assert_eq!(single.array(), None);
         assert_eq!(PlatformGroup::default().label(), "unknown platform");
     }
 

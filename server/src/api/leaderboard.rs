@@ -139,11 +139,13 @@ fn figure(pool: &PoolSummary, key: &TestKey, a: &Aggregates) -> Option<PoolFigur
 }
 
 /// A drive's key figures from its pools: per figure, the test measured most often, and
-/// of it the pool with the most results.
+/// of it the pool with the most results. Only the drive alone: pools of arrays (RAID
+/// sets of it) measure several drives.
 fn key_figures(pools: &[&PoolSummary]) -> KeyFigures {
+    let pools: Vec<&PoolSummary> = pools.iter().copied().filter(|p| p.platform.array().is_none()).collect();
     let best = |wanted: &dyn Fn(&TestKey) -> bool| -> Option<PoolFigure> {
         let mut per_test: BTreeMap<TestKey, usize> = BTreeMap::new();
-        for p in pools {
+        for p in &pools {
             for (k, a) in &p.tests {
                 if wanted(k) && a.mbps.is_some() {
                     *per_test.entry(*k).or_default() += a.result_ids.len();
@@ -294,7 +296,8 @@ type MinResults = Bounded<1, 1000>;
 /// Drives ranked by their median MB/s in one test (`test`, as `TestKey::id` names it,
 /// e.g. `cdm-diskspd SEQ 1MiB Q8T1 read`), one line per drive and pool (platform group
 /// and data pattern: numbers from different platforms are different measurements), each
-/// with n. Lines with fewer than `min_results` results (default 3) are left out and
+/// with n. Arrays (RAID sets of two or more drives) are ranked apart, in `arrays`, each
+/// labelled with its level and members. Lines with fewer than `min_results` results (default 3) are left out and
 /// counted, unless `min_results=1`. The index's filters apply to the drives.
 #[utoipa::path(
     get,
@@ -377,23 +380,35 @@ fn rank(
         lines.push((pool.drive_sku.clone(), f));
     }
     lines.sort_by(|a, b| b.1.median_mbps.total_cmp(&a.1.median_mbps).then_with(|| a.0.cmp(&b.0)));
-    let rows = lines
-        .into_iter()
-        .take(limit)
-        .enumerate()
-        .map(|(i, (id, figure))| {
-            let d = &drives[&id];
-            LeaderboardRow {
-                rank: i + 1,
-                url: drive_url(&id),
-                name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
-                reviewed: d.reviewed,
-                drive_id: id,
-                figure,
-            }
-        })
-        .collect();
-    Leaderboard { test: test.to_string(), min_results, rows, left_out }
+    // An array of drives is not one drive: ranked apart, each list from 1.
+    let (arrays, singles): (Vec<_>, Vec<_>) =
+        lines.into_iter().partition(|(_, f)| f.platform.array().is_some());
+    let ranked = |lines: Vec<(String, PoolFigure)>| -> Vec<LeaderboardRow> {
+        lines
+            .into_iter()
+            .take(limit)
+            .enumerate()
+            .map(|(i, (id, figure))| {
+                let d = &drives[&id];
+                LeaderboardRow {
+                    rank: i + 1,
+                    url: drive_url(&id),
+                    name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
+                    reviewed: d.reviewed,
+                    array: figure.platform.array(),
+                    drive_id: id,
+                    figure,
+                }
+            })
+            .collect()
+    };
+    Leaderboard {
+        test: test.to_string(),
+        min_results,
+        rows: ranked(singles),
+        arrays: ranked(arrays),
+        left_out,
+    }
 }
 
 /// The tests with a leaderboard

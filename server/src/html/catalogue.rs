@@ -6,7 +6,9 @@
 //! page and the API read the same names.
 
 use super::n_text;
-use api_types::{links, pattern_label, DriveIndex, FilterSuggestions, IndexRow, Leaderboard, PoolFigure};
+use api_types::{
+    links, pattern_label, DriveIndex, FilterSuggestions, IndexRow, Leaderboard, LeaderboardRow, PoolFigure,
+};
 use maud::{html, Markup};
 
 /// The site page `path` with the request's parameters (`format` dropped), `key` set to
@@ -179,6 +181,41 @@ fn pages(index: &DriveIndex, pairs: &[(String, String)]) -> Markup {
 /// A leaderboard as the site's `/leaderboard` page shows it: `limit` the most lines
 /// asked, `max` the most it may ask, `min_default` the fewest results a line needs unless
 /// the request said otherwise.
+/// One ranked table of a leaderboard (single drives, or arrays labelled with their level
+/// and members).
+fn ranking(rows: &[LeaderboardRow], class: &str, min_default: usize) -> Markup {
+    html! {
+        div.table-wrap { table class=(class) {
+            thead { tr {
+                th scope="col" class="num" { "Rank" }
+                th scope="col" { "Drive" }
+                th scope="col" { "Platform · data" }
+                th scope="col" class="num" { "Median MB/s" }
+                th scope="col" class="num" { "n" }
+            } }
+            tbody {
+                @for r in rows {
+                    @let thin = r.figure.n < min_default;
+                    tr class=[thin.then_some("thin")] {
+                        td.num { (r.rank) }
+                        th scope="row" {
+                            @if let Some(array) = &r.array { span.array { (array) " of " } }
+                            a href=(links::drive(&r.drive_id)) { (r.name) }
+                            @if !r.reviewed { " " span class="n community" { "not reviewed yet" } }
+                        }
+                        td { (r.figure.platform.label()) " · " (pattern_label(r.figure.data_pattern)) }
+                        td.num { (charts::format_value(r.figure.median_mbps)) }
+                        td.num {
+                            a href=(links::results_of_drive(&r.drive_id)) { (n_text(r.figure.n)) }
+                            @if thin { " " span.n { "few results" } }
+                        }
+                    }
+                }
+            }
+        } }
+    }
+}
+
 pub fn leaderboard(
     b: &Leaderboard,
     (limit, max, min_default): (usize, usize, usize),
@@ -190,40 +227,23 @@ pub fn leaderboard(
              (numbers measured on different platforms are different measurements), ranked by the median \
              MB/s of its results; n is how many. Only this one test is ranked here."
         }
-        @if b.rows.is_empty() {
+        @if b.rows.is_empty() && b.arrays.is_empty() {
             p.empty {
                 @if b.left_out > 0 { "No line has " (b.min_results) " results yet." }
                 @else { "Nobody has measured this test on the drives these filters keep." }
             }
         } @else {
-            div.table-wrap { table.leaderboard {
-                thead { tr {
-                    th scope="col" class="num" { "Rank" }
-                    th scope="col" { "Drive" }
-                    th scope="col" { "Platform · data" }
-                    th scope="col" class="num" { "Median MB/s" }
-                    th scope="col" class="num" { "n" }
-                } }
-                tbody {
-                    @for r in &b.rows {
-                        @let thin = r.figure.n < min_default;
-                        tr class=[thin.then_some("thin")] {
-                            td.num { (r.rank) }
-                            th scope="row" {
-                                a href=(links::drive(&r.drive_id)) { (r.name) }
-                                @if !r.reviewed { " " span class="n community" { "not reviewed yet" } }
-                            }
-                            td { (r.figure.platform.label()) " · " (pattern_label(r.figure.data_pattern)) }
-                            td.num { (charts::format_value(r.figure.median_mbps)) }
-                            td.num {
-                                a href=(links::results_of_drive(&r.drive_id)) { (n_text(r.figure.n)) }
-                                @if thin { " " span.n { "few results" } }
-                            }
-                        }
-                    }
-                }
-            } }
-            @if b.rows.len() == limit && limit < max {
+            @if b.rows.is_empty() {
+                p.empty { "No single drive has a line here yet; the arrays below are ranked apart." }
+            } @else {
+                (ranking(&b.rows, "leaderboard", min_default))
+            }
+            @if !b.arrays.is_empty() {
+                h2.arrays { "Arrays (RAID sets), ranked apart" }
+                p.muted { "Several drives striped or mirrored together measure the array, not one drive: they are never ranked among single drives." }
+                (ranking(&b.arrays, "leaderboard arrays", min_default))
+            }
+            @if b.rows.len().max(b.arrays.len()) == limit && limit < max {
                 p.muted {
                     "The first " (limit) " lines. "
                     a href=(page_href("/leaderboard", pairs, "limit", Some(&max.to_string()))) data-noscroll {

@@ -496,3 +496,76 @@ pub async fn the_drives_index_and_leaderboards_rank_one_test_with_n(app: &TestAp
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("format"));
 }
+
+/// A RAID set of a drive is not the drive: leaderboards rank arrays apart (labelled with
+/// level and members), and a drive's key figures in the index are its own. The seeds'
+/// two-drive RAID 0 of the C300 64 GB, ranked first among single drives before, and a
+/// made-up array faster than its drive alone.
+pub async fn arrays_are_ranked_apart_from_single_drives(app: &TestApp) {
+    let single = |r: &Value| r["platform"]["raid_members"].as_u64().unwrap_or(1) < 2;
+    let q = super::url_encode("cdm-native SEQ 1MiB Q1T1 read");
+    let board = app.get(&format!("/api/v1/leaderboard?test={q}&min_results=1")).await.json();
+    let rows = board["rows"].as_array().unwrap();
+    let arrays = board["arrays"].as_array().unwrap();
+    assert!(rows.iter().all(|r| single(r) && r["array"].is_null()), "only single drives rank: {board}");
+    assert!(!arrays.is_empty(), "the seeds' RAID 0 sets: {board}");
+    for a in arrays {
+        let (level, members) =
+            (a["platform"]["raid_level"].as_u64().unwrap(), a["platform"]["raid_members"].as_u64().unwrap());
+        assert_eq!(a["array"], format!("RAID {level} ×{members}"), "{a}");
+    }
+    assert!(arrays.iter().any(|a| a["drive_id"] == super::C300_64 && a["array"] == "RAID 0 ×2"), "{board}");
+    assert_eq!(arrays[0]["rank"], 1, "arrays are ranked among themselves");
+
+    // Three results of one drive alone and three of two of it in RAID 0, twice as fast.
+    let drive = json!({"vendor": "Kingston", "model": "KC3000", "capacity_gb": 1024});
+    for (i, (seq, raid)) in [
+        (3000.0, None),
+        (3010.0, None),
+        (3020.0, None),
+        (6000.0, Some(2)),
+        (6010.0, Some(2)),
+        (6020.0, Some(2)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut tags = json!({"drive": drive, "platform": {"chipset": "ARRAYTEST"}});
+        if let Some(members) = raid {
+            tags["raid"] = json!({"level": 0, "members": members, "stripe_bytes": null});
+        }
+        let r = app
+            .post_json("/api/v1/results", &json!({"result": a_result(seq + i as f64 * 0.01), "tags": tags}))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let board = app.get(&format!("/api/v1/leaderboard?test={q}&vendor=Kingston")).await;
+    let board = board.json();
+    let rows = board["rows"].as_array().unwrap();
+    let arrays = board["arrays"].as_array().unwrap();
+    let kc3000 = "kingston-kc3000-1024gb";
+    let mine = |list: &[Value]| list.iter().filter(|r| r["drive_id"] == kc3000).cloned().collect::<Vec<_>>();
+    let (alone, striped) = (mine(rows), mine(arrays));
+    assert_eq!(alone.len(), 1, "{board}");
+    assert_eq!(striped.len(), 1, "{board}");
+    assert!((alone[0]["median_mbps"].as_f64().unwrap() - 3010.01).abs() < 0.1, "{}", alone[0]);
+    assert_eq!(striped[0]["array"], "RAID 0 ×2");
+    assert_eq!(striped[0]["rank"], 1);
+    // Its key figure in the index is the drive alone's.
+    let index = app.get("/api/v1/drives/index?vendor=Kingston").await.json();
+    let row = index["drives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == kc3000)
+        .cloned()
+        .expect("in the index");
+    let key = &row["key"]["seq_read"];
+    assert!(key["platform"]["raid_members"].is_null(), "{key}");
+    assert!((key["median_mbps"].as_f64().unwrap() - 3010.01).abs() < 0.1, "{key}");
+    // The site's table: the arrays under their own heading, each labelled.
+    let html = app.get(&format!("/fragments/leaderboard?test={q}&vendor=Kingston")).await.text;
+    let heading = html.find("Arrays (RAID sets), ranked apart").unwrap_or_else(|| panic!("{html}"));
+    let label = html.find("RAID 0 ×2 of").unwrap_or_else(|| panic!("{html}"));
+    assert!(heading < label, "{html}");
+}

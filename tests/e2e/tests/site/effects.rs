@@ -32,7 +32,10 @@ pub async fn the_effects_of_a_field_and_the_drives_behind_one(w: &World) -> Resu
     let url = w.url().await;
     ensure!(url.contains("test=cdm-native%20SEQ%201MiB%20Q1T1%20write"), "a permalink of the effect: {url}");
     let text = w.body_text().await?;
-    ensure!(text.contains("Patriot WILDFIRE 120 GB") && text.contains("×2.19"), "the WILDFIRE's 0-fill write: {text}");
+    ensure!(
+        text.contains("Patriot WILDFIRE 120 GB") && text.contains("×2.19"),
+        "the WILDFIRE's 0-fill write: {text}"
+    );
     w.shot("effects-drives").await?;
 
     // The picker: every field, in the URL.
