@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod difference;
 pub mod effects;
 pub mod fields;
+pub mod firmware;
 pub mod identity;
 pub mod model;
 pub mod parse;
