@@ -228,6 +228,8 @@ fn Specs(page: Page) -> impl IntoView {
     .filter_map(|(k, v)| Some((k, v?)))
     .collect();
     let firmware = page.firmware.clone();
+    // Firmware steps exist only between two tagged versions.
+    let versions = firmware.iter().filter(|f| f.firmware.is_some()).count();
     let drive_id = d.id.clone();
     let tests = page.tests;
     let compare = format!("/compare?drives={}", d.id);
@@ -265,6 +267,8 @@ fn Specs(page: Page) -> impl IntoView {
         </p>
         <h2>"Every test, per platform and data pattern"</h2>
         <div class="table-wrap" inner_html=tests_table(&tests)></div>
+        // Each test per firmware version, changes beyond the noise marked: the server's table.
+        {(versions >= 2).then(|| view! { <RatedHtml data=format!("/drives/{}/firmware", api::encode(&drive_id)) /> })}
         // The sources' bounds and approximations: the server's table, as it comes.
         <RatedHtml data=format!("/drives/{}/observations", api::encode(&drive_id)) />
     }

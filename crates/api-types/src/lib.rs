@@ -640,3 +640,54 @@ pub struct EffectDrive {
     #[serde(flatten)]
     pub effect: bench::effects::Effect,
 }
+
+// --- firmware over time -------------------------------------------------------------------
+
+/// `GET /drives/{id}/firmware`: the drive's firmware versions in numbered order and, per
+/// test and pool measured with two or more of them, each version's median and the steps
+/// between consecutive versions (`bench::firmware`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FirmwareHistory {
+    pub drive: String,
+    /// Every version the drive's results were tagged with, in numbered order.
+    pub versions: Vec<String>,
+    /// How a step is called a change, in words.
+    pub method: String,
+    pub series: Vec<FirmwareSeries>,
+}
+
+/// One test in one pool across firmware versions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FirmwareSeries {
+    pub test: TestKey,
+    pub test_id: String,
+    pub platform: PlatformGroup,
+    pub platform_label: String,
+    #[serde(default)]
+    pub data_pattern: Option<DataPattern>,
+    pub figure: bench::difference::Figure,
+    /// Per entry of `versions`: the median and n there, absent when not measured.
+    pub points: Vec<Option<FirmwarePoint>>,
+    /// Consecutive measured versions, the later against the earlier.
+    pub steps: Vec<FirmwareStep>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FirmwarePoint {
+    pub median: f64,
+    pub n: usize,
+}
+
+/// `to` against `from`: the ratio with its 95 % interval and verdict; `change` when it is
+/// beyond the noise (clear).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FirmwareStep {
+    pub from: String,
+    pub to: String,
+    pub difference: Difference,
+    pub change: bool,
+}

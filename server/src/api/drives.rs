@@ -5,19 +5,24 @@
 //! distribution chart of one test, for embedding.
 
 use super::embed::{self, ChartStyle, ChartTheme, ChartWidth};
-use super::extract::{Bounded, PathParam, TypedQuery};
+use super::extract::{Bounded, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::StoredResult;
 use api_types::links::api_drive as drive_url;
 use api_types::links::api_result as result_url;
-use api_types::{DriveList, DriveListItem, DrivePage, DriveResult, FirmwareSeen, PlatformResults};
+use api_types::{
+    DriveList, DriveListItem, DrivePage, DriveResult, FirmwareHistory, FirmwarePoint, FirmwareSeen,
+    FirmwareSeries, FirmwareStep, PlatformResults,
+};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
 use bench::analysis;
+use bench::difference::{Figure, FigureValues};
 use bench::PlatformGroup;
+use bench::{DataPattern, TestKey};
 use std::collections::BTreeMap;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
@@ -30,6 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(search))
         .routes(routes!(identify))
         .routes(routes!(get_one))
+        .routes(routes!(firmware))
         .routes(routes!(rated_svg))
         .routes(routes!(rated_png))
         .routes(routes!(distribution_svg))
@@ -307,6 +313,111 @@ async fn get_one(
         })
         .collect();
     Ok(Json(DrivePage { drive, results, platforms, firmware, tests }))
+}
+
+/// A drive's firmware over time
+///
+/// The firmware versions the drive's results were tagged with, in numbered order, and
+/// per test and pool (platform group and data pattern) measured with two or more of
+/// them: each version's median and n, and each step between consecutive versions (the
+/// later's results against the earlier's: ratio, 95 % interval, verdict), marked a
+/// change only when it is clear.
+#[utoipa::path(
+    get,
+    path = "/drives/{id}/firmware",
+    operation_id = "drive_firmware",
+    tag = "drives",
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
+    responses(
+        (status = 200, description = "The firmware history", body = FirmwareHistory),
+        (status = 400, description = "A query parameter (this route takes none)", body = ErrorBody),
+        (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
+    )
+)]
+async fn firmware(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Json<FirmwareHistory>> {
+    Ok(Json(firmware_of(&state, &id).await?))
+}
+
+/// How a firmware step is called a change, as the answer says it.
+const FIRMWARE_METHOD: &str = "Each version's results are set against the previous version's in the \
+    same pool and test (Hodges–Lehmann ratio with its 95 % rank interval); a step is a change only \
+    when the difference is clear (its 99 % interval leaves out 1), so that testing every test of \
+    every pool marks about one step in a hundred by chance.";
+
+/// Drive `id`'s firmware history.
+pub(crate) async fn firmware_of(state: &AppState, id: &str) -> ApiResult<FirmwareHistory> {
+    catalogue_drive(state, id).await?;
+    let results = state.storage.results_for_drives(&[id.to_string()]).await?;
+    type Series = BTreeMap<String, FigureValues>;
+    let mut by: BTreeMap<(PlatformGroup, Option<DataPattern>, TestKey), Series> = BTreeMap::new();
+    let mut versions: Vec<String> = Vec::new();
+    for r in &results {
+        let Some(fw) = r.tags.firmware.clone() else { continue };
+        if !versions.contains(&fw) {
+            versions.push(fw.clone());
+        }
+        let platform = PlatformGroup::of(&r.tags);
+        for (key, m) in r.result.keyed_metrics() {
+            let v = by
+                .entry((platform.clone(), r.result.data_pattern, key))
+                .or_default()
+                .entry(fw.clone())
+                .or_default();
+            v.mbps.extend(m.mbps);
+            v.iops.extend(m.iops);
+            v.latency_us.extend(m.latency_us);
+        }
+    }
+    versions.sort_by(|a, b| bench::firmware::version_order(a, b));
+    let series = by
+        .into_iter()
+        .filter(|(_, s)| s.len() >= 2)
+        .map(|((platform, data_pattern, test), mut s)| {
+            for v in s.values_mut() {
+                for f in [&mut v.mbps, &mut v.iops, &mut v.latency_us] {
+                    f.sort_by(f64::total_cmp);
+                }
+            }
+            let steps = bench::firmware::steps(&s);
+            let figure = steps.first().map_or(Figure::Mbps, |st| st.figure);
+            let points = versions
+                .iter()
+                .map(|fw| {
+                    let v = s.get(fw)?;
+                    let values = match figure {
+                        Figure::Mbps => &v.mbps,
+                        Figure::Iops => &v.iops,
+                        Figure::Latency => &v.latency_us,
+                    };
+                    let summary = analysis::summarize(values)?;
+                    Some(FirmwarePoint { median: summary.median, n: summary.count })
+                })
+                .collect();
+            FirmwareSeries {
+                test_id: test.id(),
+                test,
+                platform_label: platform.label(),
+                platform,
+                data_pattern,
+                figure,
+                points,
+                steps: steps
+                    .into_iter()
+                    .map(|st| FirmwareStep {
+                        from: st.from,
+                        to: st.to,
+                        difference: st.difference,
+                        change: st.change,
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(FirmwareHistory { drive: id.to_string(), versions, method: FIRMWARE_METHOD.to_string(), series })
 }
 
 /// Every firmware the results were measured with (untagged ones as `None`), in order of

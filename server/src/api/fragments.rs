@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/drives/identify", get(identify))
         .route("/fragments/drives/{id}/rated", get(drive_rated))
         .route("/fragments/drives/{id}/observations", get(observations))
+        .route("/fragments/drives/{id}/firmware", get(firmware))
         .route("/fragments/leaderboard", get(leaderboard))
         .route("/fragments/compare/rated", get(compare_rated))
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
@@ -130,4 +131,13 @@ async fn effect_drives(
     TypedQuery(p): TypedQuery<effects::EffectParams>,
 ) -> ApiResult<Response> {
     Ok(html::response(html::effects::effect_drives(&effects::drives_of(&state, p).await?)))
+}
+
+/// A drive's firmware over time (empty when fewer than two versions share a test).
+async fn firmware(
+    State(state): State<AppState>,
+    PathParam(id): PathParam<String>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
+    Ok(html::response(html::effects::firmware(&drives::firmware_of(&state, &id).await?)))
 }

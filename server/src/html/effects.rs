@@ -1,8 +1,11 @@
 //! The factor effects as the site shows them (`/effects`): per factor, a table of its
-//! effects with a mark of each interval, and the drives behind one effect.
+//! effects with a mark of each interval, and the drives behind one effect; and a drive's
+//! firmware steps (its page).
 
 use api_types::links::{self, with_query};
-use api_types::{EffectDrives, Effects, FactorEffect, FactorEffects};
+use api_types::{
+    EffectDrives, Effects, FactorEffect, FactorEffects, FirmwareHistory, FirmwareSeries, FirmwareStep,
+};
 use bench::difference::Verdict;
 use bench::effects::Effect;
 use maud::{html, Markup};
@@ -177,6 +180,78 @@ pub fn effect_drives(d: &EffectDrives) -> Markup {
             a href=(with_query("/effects", [("factor", d.factor.as_str())])) { "Every effect of " (d.label.to_lowercase()) }
             " · as data: "
             a rel="external" href=(c.drives_url) { "JSON" }
+        }
+    }
+}
+
+/// The drive page's firmware history (empty when fewer than two versions were measured
+/// in one pool): per pool, a table of tests against versions, each cell the median and n,
+/// a change beyond the noise marked in the later version's cell.
+pub fn firmware(h: &FirmwareHistory) -> Markup {
+    if h.series.is_empty() {
+        return html! {};
+    }
+    let mut pools: Vec<(String, Vec<&FirmwareSeries>)> = Vec::new();
+    for s in &h.series {
+        let label = api_types::pool_label(&s.platform_label, s.data_pattern);
+        match pools.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, list)) => list.push(s),
+            None => pools.push((label, vec![s])),
+        }
+    }
+    html! {
+        h2 #firmware-steps { "Firmware over time" }
+        p.muted { (h.method) }
+        @for (pool, series) in &pools {
+            h3 { (pool) }
+            div.table-wrap { table.firmware-steps {
+                thead { tr {
+                    th scope="col" { "Test" }
+                    @for v in &h.versions { th scope="col" class="num" { (v) } }
+                } }
+                tbody {
+                    @for s in series {
+                        tr {
+                            th scope="row" { span.test { (s.test_id) } " " span.n { (s.figure.unit()) } }
+                            @for (v, p) in h.versions.iter().zip(&s.points) {
+                                td.num {
+                                    @if let Some(p) = p {
+                                        (charts::format_value(p.median)) " " span.n { (super::n_text(p.n)) }
+                                        @if let Some(step) = s.steps.iter().find(|st| st.to == *v) {
+                                            (step_mark(step))
+                                        }
+                                    } @else { span.n { "—" } }
+                                }
+                            }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}
+
+/// A step's mark in its later version's cell: the change with its interval when it is
+/// one, else the ratio in muted text (what it measured, claimed as nothing).
+fn step_mark(st: &FirmwareStep) -> Markup {
+    let d = &st.difference;
+    let e = Effect {
+        ratio: d.ratio,
+        low: d.low,
+        high: d.high,
+        verdict: d.verdict,
+        n_a: d.n_b,
+        n_b: d.n_a,
+        units: 1,
+        weighed: 1,
+    };
+    html! {
+        @if st.change {
+            span.step.change title=(format!("{} → {}: {}", st.from, st.to, d.verdict.words())) {
+                (if d.ratio >= 1.0 { "▲ " } else { "▼ " }) (ratio_text(d.ratio)) " " span.interval { (interval_text(&e)) }
+            }
+        } @else {
+            span.step title=(format!("{} → {}: {}", st.from, st.to, d.verdict.words())) { (ratio_text(d.ratio)) ", " (d.verdict.words()) }
         }
     }
 }

@@ -208,3 +208,69 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
     assert!(r.text.contains("data_pattern"), "the answer lists the factors: {}", r.text);
 }
+
+/// A generated drive history: eight results on each of FW9, FW10 and FW11 (in numbered
+/// order, not the order submitted), the sequential read 10 % faster from FW11 on, the
+/// 4K read the same throughout. The drive's firmware history marks the FW10 → FW11 step
+/// on the sequential read and nothing else; the drive page's table says so.
+pub(super) async fn firmware_steps_are_marked_only_beyond_the_noise(app: &TestApp) {
+    let drive = json!({"vendor": "Fwtest", "model": "FW1", "capacity_gb": 512});
+    let mut batch = Vec::new();
+    // FW10 as FW9 with a slightly wider spread (identical results would be duplicates).
+    for (fw, level, spread) in [("FW11", 550.0, 0.003), ("FW9", 500.0, 0.003), ("FW10", 500.0, 0.0032)] {
+        for i in 0..8 {
+            let noise = 1.0 + (i as f64 - 3.5) * spread;
+            batch.push(json!({"result": a_result(level * noise), "tags": {"drive": drive, "firmware": fw}}));
+        }
+    }
+    let r = app.post_json("/api/v1/results", &json!(batch)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let first = r.json()["files"][0]["id"].as_i64().unwrap();
+    let sku = app.get(&format!("/api/v1/results/{first}")).await.json()["tags"]["drive"]["sku"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let h = app.get(&format!("/api/v1/drives/{sku}/firmware")).await;
+    assert_eq!(h.status, StatusCode::OK, "{}", h.text);
+    let h = h.json();
+    assert_eq!(h["versions"], json!(["FW9", "FW10", "FW11"]), "{h}");
+    let series = h["series"].as_array().unwrap();
+    assert_eq!(series.len(), 2, "the two tests, one pool: {h}");
+    for s in series {
+        let steps = s["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), 2, "{s}");
+        assert_eq!(
+            s["points"].as_array().unwrap().iter().map(|p| p["n"].as_u64().unwrap()).collect::<Vec<_>>(),
+            [8, 8, 8]
+        );
+        let changes: Vec<(&str, &str)> = steps
+            .iter()
+            .filter(|st| st["change"] == true)
+            .map(|st| (st["from"].as_str().unwrap(), st["to"].as_str().unwrap()))
+            .collect();
+        if s["test"]["access"] == "seq" {
+            assert_eq!(changes, [("FW10", "FW11")], "{s}");
+            let d = &steps[1]["difference"];
+            assert!((d["ratio"].as_f64().unwrap() - 1.1).abs() < 1e-6, "{d}");
+            assert_eq!(d["verdict"], "clear");
+            let (m9, m11) =
+                (s["points"][0]["median"].as_f64().unwrap(), s["points"][2]["median"].as_f64().unwrap());
+            assert!((m11 / m9 - 1.1).abs() < 1e-6, "{m9} → {m11}");
+        } else {
+            assert!(changes.is_empty(), "the 4K read never changed: {s}");
+        }
+    }
+    let html = app.get(&format!("/fragments/drives/{sku}/firmware")).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    assert!(
+        html.text.contains("Firmware over time") && html.text.contains("▲ ×1.10 (+10 %)"),
+        "{}",
+        html.text
+    );
+    assert_eq!(html.text.matches("step change").count(), 1, "{}", html.text);
+    // One version alone has no steps; an unknown drive is a 404.
+    let none = app.get(&format!("/fragments/drives/{}/firmware", super::C300_64)).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert_eq!(app.get("/api/v1/drives/no-such-drive/firmware").await.status, StatusCode::NOT_FOUND);
+}

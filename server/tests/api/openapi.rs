@@ -433,6 +433,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/leaderboard/tests", "/leaderboard/tests?interface=sata".into(), None, None),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
         ("get", "/effects", "/effects?factor=data_pattern".into(), None, None),
+        ("get", "/drives/{id}/firmware", format!("/drives/{C300_64}/firmware"), None, None),
         (
             "get",
             "/effects/drives",
