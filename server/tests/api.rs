@@ -2310,6 +2310,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     random_and_zero_fill_pair_within_a_drive,
     firmware_steps_are_marked_only_beyond_the_noise,
+    a_result_says_where_it_stands_and_what_explains_it,
     health_names_the_backend,
     a_runners_record_is_kept_with_its_result_and_only_with_one,
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,

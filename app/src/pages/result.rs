@@ -137,6 +137,9 @@ fn show(r: ResultView) -> impl IntoView {
             <h2 id="runner">"Measured with ssdbase bench"</h2>
             <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
         })}
+        // Where it stands in its drive's pool and what may explain a difference: the
+        // server's table.
+        <super::rated::RatedHtml data=format!("/results/{}/standing", r.id) />
         <h2>"Measured on"</h2>
         <Tags tags=r.tags.clone() />
         <dl class="facts">

@@ -691,3 +691,64 @@ pub struct FirmwareStep {
     pub difference: Difference,
     pub change: bool,
 }
+
+// --- why a result is different ----------------------------------------------------------------
+
+/// `GET /results/{id}/standing`: where a result stands in its drive's pool, test by test,
+/// the fields in which it differs from its drive's usual values, and the measured effect
+/// of each (from `/effects`) where there is one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ResultStanding {
+    pub result: i64,
+    /// Its catalogue drive; absent for a result without one (it stands in no pool).
+    pub drive: Option<String>,
+    /// `ICH10R · IMSM · random`: the pool (the drive's results on the same platform group
+    /// and data pattern) it is set against.
+    pub pool_label: String,
+    pub tests: Vec<TestStandingView>,
+    pub unusual: Vec<UnusualField>,
+    /// Whether a clear or likely effect of one of the unusual fields was measured on one
+    /// of its tests: otherwise nothing measured explains a difference.
+    pub explained: bool,
+}
+
+/// One test of a result against its pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TestStandingView {
+    pub test_id: String,
+    pub figure: bench::difference::Figure,
+    pub value: f64,
+    pub median: f64,
+    /// Results in the pool, this one included.
+    pub n: usize,
+    /// Share of the pool's values below this one (ties count half), in percent.
+    pub percentile: f64,
+}
+
+/// A field in which the result differs from its drive's most common value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UnusualField {
+    pub field: String,
+    pub label: String,
+    pub value: String,
+    pub usual: String,
+    /// How many of the drive's results that know the field have the usual value.
+    pub usual_count: usize,
+    pub known: usize,
+    /// The measured effect of `usual` → `value` on each of the result's tests that has one.
+    pub effects: Vec<StandingEffect>,
+}
+
+/// A factor effect bearing on one of the result's tests: `ratio` is this result's value
+/// against the usual one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StandingEffect {
+    pub test_id: String,
+    #[serde(flatten)]
+    pub effect: bench::effects::Effect,
+    pub drives_url: String,
+}

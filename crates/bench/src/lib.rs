@@ -12,6 +12,7 @@ pub mod identity;
 pub mod model;
 pub mod parse;
 pub mod seeds;
+pub mod standing;
 pub mod text;
 
 /// The regex engine behind every pattern (see Cargo.toml): the full `regex` natively,

@@ -7,7 +7,7 @@ use super::browse::TagFilters;
 use super::compare::CompareParams;
 use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
-use super::{drives, effects, leaderboard, observations, rated, results};
+use super::{drives, effects, leaderboard, observations, rated, results, standing};
 use crate::error::ApiResult;
 use crate::html;
 use axum::extract::{RawQuery, State};
@@ -28,6 +28,7 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/compare/rated", get(compare_rated))
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
         .route("/fragments/results/{id}/runner", get(runner))
+        .route("/fragments/results/{id}/standing", get(standing))
         .route("/fragments/effects", get(effects_table))
         .route("/fragments/effects/drives", get(effect_drives))
 }
@@ -140,4 +141,14 @@ async fn firmware(
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
     Ok(html::response(html::effects::firmware(&drives::firmware_of(&state, &id).await?)))
+}
+
+/// Where a result stands in its drive's pool, and what may explain a difference.
+async fn standing(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
+    Ok(html::response(html::effects::standing(&standing::standing_of(&state, &headers, id).await?)))
 }

@@ -21,6 +21,7 @@ mod rated;
 mod ratelimit;
 mod results;
 pub mod share;
+mod standing;
 pub mod state;
 mod submit;
 
@@ -104,6 +105,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(observations::router())
         .merge(compare::router())
         .merge(effects::router())
+        .merge(standing::router())
         .merge(rated::router())
         .merge(ocr::router())
         .merge(share::router())

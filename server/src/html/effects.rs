@@ -1,10 +1,11 @@
 //! The factor effects as the site shows them (`/effects`): per factor, a table of its
 //! effects with a mark of each interval, and the drives behind one effect; and a drive's
-//! firmware steps (its page).
+//! firmware steps (its page); and where a result stands and why (the result page).
 
 use api_types::links::{self, with_query};
 use api_types::{
     EffectDrives, Effects, FactorEffect, FactorEffects, FirmwareHistory, FirmwareSeries, FirmwareStep,
+    ResultStanding, TestStandingView,
 };
 use bench::difference::Verdict;
 use bench::effects::Effect;
@@ -252,6 +253,81 @@ fn step_mark(st: &FirmwareStep) -> Markup {
             }
         } @else {
             span.step title=(format!("{} → {}: {}", st.from, st.to, d.verdict.words())) { (ratio_text(d.ratio)) ", " (d.verdict.words()) }
+        }
+    }
+}
+
+/// A result's standing in its drive's pool and what may explain a difference (the
+/// result page's "Where it stands").
+pub fn standing(s: &ResultStanding) -> Markup {
+    let Some(drive) = &s.drive else {
+        return html! {
+            h2 #standing { "Where it stands" }
+            p.muted { "This result has no catalogue drive, so it stands in no drive's pool." }
+        };
+    };
+    let extreme = |t: &TestStandingView| t.n >= 5 && (t.percentile <= 10.0 || t.percentile >= 90.0);
+    html! {
+        h2 #standing { "Where it stands" }
+        p.muted {
+            "Among the results of " a href=(links::drive(drive)) { "its drive" } " on " strong { (s.pool_label) }
+            " (the same platform group and data pattern), this one included."
+        }
+        div.table-wrap { table.standing {
+            thead { tr {
+                th scope="col" { "Test" }
+                th scope="col" class="num" { "This result" }
+                th scope="col" class="num" { "Pool median" }
+                th scope="col" class="num" { "n" }
+                th scope="col" class="num" { "Percentile" }
+            } }
+            tbody {
+                @for t in &s.tests {
+                    tr class=[extreme(t).then_some("extreme")] {
+                        th scope="row" { span.test { (t.test_id) } " " span.n { (t.figure.unit()) } }
+                        td.num { (charts::format_value(t.value)) }
+                        td.num { (charts::format_value(t.median)) }
+                        td.num { (super::n_text(t.n)) }
+                        td.num {
+                            (format!("{:.0}", t.percentile))
+                            @if t.n < 5 { " " span.n { "(too few to say)" } }
+                            @else if extreme(t) { " " span.n { (if t.percentile <= 10.0 { "unusually low" } else { "unusually high" }) } }
+                        }
+                    }
+                }
+            }
+        } }
+        h3 { "How it was measured differently" }
+        @if s.unusual.is_empty() {
+            p { "In every field it shares its drive's most common values (or they are unknown)." }
+        } @else {
+            ul.unusual {
+                @for u in &s.unusual {
+                    li {
+                        strong { (u.label) } ": " (u.value) " (usual: " (u.usual) ", "
+                        (u.usual_count) " of " (u.known) " results)"
+                        @if u.effects.is_empty() {
+                            span.n { " · no effect of " (u.usual) " → " (u.value) " measured on its tests" }
+                        } @else {
+                            ul { @for e in &u.effects {
+                                li {
+                                    span.test { (e.test_id) } ": " (ratio_text(e.effect.ratio)) " "
+                                    span.interval { (interval_text(&e.effect)) } " · "
+                                    span class=(verdict_class(e.effect.verdict)) { (e.effect.verdict.words()) }
+                                    " · " (e.effect.units) " drive" (if e.effect.units == 1 { "" } else { "s" })
+                                }
+                            } }
+                        }
+                    }
+                }
+            }
+        }
+        p.standing-verdict {
+            @if s.explained {
+                "A measured effect of a field it differs in bears on it (above): part of a difference may come from there."
+            } @else {
+                "Nothing measured explains a difference: no clear or likely effect of the fields it differs in has been measured."
+            }
         }
     }
 }

@@ -274,3 +274,99 @@ pub(super) async fn firmware_steps_are_marked_only_beyond_the_noise(app: &TestAp
     assert_eq!(none.status, StatusCode::OK);
     assert_eq!(app.get("/api/v1/drives/no-such-drive/firmware").await.status, StatusCode::NOT_FOUND);
 }
+
+/// Why is this result different: the WILDFIRE's one 0-fill seed result stands alone in
+/// its pool, differs from its drive's usual data pattern (random), and the measured
+/// random → 0-fill effect on its test is shown, claiming nothing with one result a side;
+/// once eight results a side show the effect clearly, a 0-fill result is explained by it.
+pub(super) async fn a_result_says_where_it_stands_and_what_explains_it(app: &TestApp) {
+    refresh(app).await;
+    let zero = wildfire_raid0(app, "zero-fill").await[0];
+    let s = app.get(&format!("/api/v1/results/{zero}/standing")).await;
+    assert_eq!(s.status, StatusCode::OK, "{}", s.text);
+    let s = s.json();
+    assert_eq!(s["drive"], WILDFIRE);
+    assert!(s["pool_label"].as_str().unwrap().contains("RAID 0 ×2"), "{s}");
+    let write = s["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["test_id"] == "cdm-native SEQ 1MiB Q1T1 write")
+        .cloned()
+        .expect("its write");
+    assert_eq!((write["n"].as_u64(), write["percentile"].as_f64()), (Some(1), Some(50.0)), "{write}");
+    let pattern = s["unusual"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["field"] == "data_pattern")
+        .cloned()
+        .expect("the data pattern differs");
+    assert_eq!(
+        (pattern["value"].as_str(), pattern["usual"].as_str()),
+        (Some("zero-fill"), Some("random")),
+        "{pattern}"
+    );
+    let effect = pattern["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["test_id"] == write["test_id"])
+        .cloned()
+        .expect("the write's effect");
+    let combined = effects_of(app, "data_pattern").await;
+    let listed = combined["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["test_id"] == write["test_id"])
+        .cloned()
+        .unwrap();
+    assert_eq!(effect["ratio"], listed["ratio"], "usual → this result reads as random → zero-fill");
+    assert_eq!(effect["verdict"], "too-few-results");
+    assert_eq!(s["explained"], false, "{s}");
+    let html = app.get(&format!("/fragments/results/{zero}/standing")).await.text;
+    assert!(html.contains("Where it stands") && html.contains("Nothing measured explains"), "{html}");
+
+    // Eight a side: the effect is clear and explains a 0-fill result.
+    let batch: Vec<Value> = (0..8)
+        .flat_map(|i| {
+            let noise = 1.0 + (i as f64 - 3.5) * 0.004;
+            let tags = json!({"drive": {"sku": WILDFIRE}, "platform": {"chipset": "STANDING"}});
+            let with = |pattern: &str, write: f64| {
+                let mut r = a_result(500.0 * noise);
+                r["data_pattern"] = json!(pattern);
+                r["metrics"][0]["op"] = json!("write");
+                r["metrics"][0]["mbps"] = json!(write * noise);
+                json!({"result": r, "tags": tags})
+            };
+            [with("random", 380.0), with("zero-fill", 830.0)]
+        })
+        .collect();
+    let r = app.post_json("/api/v1/results", &json!(batch)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let zero_fill = r.json()["files"][1]["id"].as_i64().unwrap();
+    refresh(app).await;
+    let s = app.get(&format!("/api/v1/results/{zero_fill}/standing")).await.json();
+    assert_eq!(s["tests"][0]["n"], 8, "{s}");
+    let pattern =
+        s["unusual"].as_array().unwrap().iter().find(|u| u["field"] == "data_pattern").cloned().expect("{s}");
+    let effect = pattern["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["test_id"] == "cdm-native SEQ 1MiB Q1T1 write")
+        .cloned()
+        .expect("{pattern}");
+    assert_eq!(effect["verdict"], "clear", "{effect}");
+    assert!(effect["ratio"].as_f64().unwrap() > 2.0, "{effect}");
+    assert_eq!(s["explained"], true, "{s}");
+
+    // A result without a drive stands in no pool.
+    let lone = app.post_json("/api/v1/results", &json!({"result": a_result(123.4)})).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let s = app.get(&format!("/api/v1/results/{lone}/standing")).await.json();
+    assert!(s["drive"].is_null() && s["tests"].as_array().unwrap().is_empty(), "{s}");
+    assert_eq!(app.get("/api/v1/results/999999/standing").await.status, StatusCode::NOT_FOUND);
+}

@@ -434,6 +434,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
         ("get", "/effects", "/effects?factor=data_pattern".into(), None, None),
         ("get", "/drives/{id}/firmware", format!("/drives/{C300_64}/firmware"), None, None),
+        ("get", "/results/{id}/standing", format!("/results/{seed_id}/standing"), None, None),
         (
             "get",
             "/effects/drives",
