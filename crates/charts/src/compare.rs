@@ -3,7 +3,7 @@
 //! series (one per drive, platform group and data pattern) are what the page's table
 //! lists.
 
-use crate::{ComparePanels, Panel, PanelBar, PanelRow};
+use crate::{BarDifference, ComparePanels, Panel, PanelBar, PanelRow};
 use api_types::{ComparedPool, ComparedTest, Comparison, Figure, PoolCell};
 use bench::DataPattern;
 use std::collections::BTreeMap;
@@ -146,7 +146,22 @@ pub fn compare_panels(c: &Comparison, sel: &Selection) -> ComparePanels {
                 if !sel.shows_pool(pool) {
                     continue;
                 }
-                let bar = PanelBar { drive, pool: g.pool, value: s.median, spread: s.mad, count: s.count };
+                let vs = match &g.vs_reference {
+                    Some(v) => v.of(figure).map(BarDifference::Against),
+                    // The reference of the test's other pools says so, once they have one.
+                    None => test
+                        .drives
+                        .iter()
+                        .flat_map(|d| &d.groups)
+                        .any(|o| {
+                            o.vs_reference
+                                .as_ref()
+                                .is_some_and(|v| v.reference_pool == g.pool && v.of(figure).is_some())
+                        })
+                        .then_some(BarDifference::Reference),
+                };
+                let bar =
+                    PanelBar { drive, pool: g.pool, value: s.median, spread: s.mad, count: s.count, vs };
                 bars.push((row_label(pool), bar));
             }
         }

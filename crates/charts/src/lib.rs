@@ -21,7 +21,9 @@ mod theme;
 pub use distribution::{
     distribution_height, draw_distribution, drive_distributions, DistGroup, Distribution,
 };
-pub use panels::{compare_panels_height, draw_compare_panels, ComparePanels, Panel, PanelBar, PanelRow};
+pub use panels::{
+    compare_panels_height, draw_compare_panels, BarDifference, ComparePanels, Panel, PanelBar, PanelRow,
+};
 pub use plotters::style::RGBColor;
 pub use rated::{
     draw_rated_bars, family_charts, rated_bars_height, rated_cells, rated_charts, rated_rows, RatedBars,

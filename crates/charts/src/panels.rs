@@ -7,6 +7,7 @@
 //! drive without a test in a row simply has no bar there: no "missing" slots.
 
 use crate::{nice_axis, text, DrawResult, HitBox, Theme};
+use bench::difference::{Difference, Verdict};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -24,6 +25,17 @@ pub struct PanelBar {
     pub spread: f64,
     /// How many results the value summarises.
     pub count: usize,
+    /// How it stands against its test's reference pool, drawn as a small interval mark
+    /// after its value; `None` when nothing was compared.
+    pub vs: Option<BarDifference>,
+}
+
+/// A bar against its test's reference pool (`bench::difference`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BarDifference {
+    /// It is the reference.
+    Reference,
+    Against(Difference),
 }
 
 /// One platform group and data pattern within a test: the drives measured there.
@@ -65,8 +77,11 @@ const BAR_GAP: i32 = 2;
 const ROW_GAP: i32 = 8;
 const AXIS_H: i32 = 18;
 const PANEL_GAP: i32 = 16;
-/// Room for a value label right of the longest bar: `1234.5 n=12`.
-const VALUE_W: i32 = 76;
+/// Room for a value label right of the longest bar (`1234.5 n=12`) and its interval mark.
+const VALUE_W: i32 = 76 + MARK_W;
+/// The interval mark after a value: a log scale from ÷[`MARK_SPAN`] to ×[`MARK_SPAN`].
+const MARK_W: i32 = 30;
+const MARK_SPAN: f64 = 1.5;
 /// A safe width per character of 12 px DejaVu Sans and the browsers' sans-serif (the
 /// widest common glyphs are ~7.5 px; digits and lowercase are ~6.5).
 const CHAR_W: i32 = 7;
@@ -313,6 +328,10 @@ fn draw_panel<DB: DrawingBackend>(
             };
             let lx = scale(bar.value + bar.spread).max(end_x) + 4;
             text(area, &label, (lx, by + BAR_H / 2), &theme.foreground, (HPos::Left, VPos::Center))?;
+            if let Some(vs) = bar.vs {
+                let mx = lx + label.chars().count() as i32 * (CHAR_W - 1) + 4;
+                draw_mark(area, vs, (mx, by + BAR_H / 2), theme)?;
+            }
             hits.push(HitBox {
                 group: index,
                 item,
@@ -353,4 +372,36 @@ mod tests {
         assert!(lines[0].starts_with("ASUS U3S6"), "{lines:?}");
         assert_eq!(label_lines("AMD SB850 · random", 32), ["AMD SB850 · random"]);
     }
+}
+
+/// A bar's difference from its reference, [`MARK_W`] wide, centred vertically on `y`: a
+/// tick at 1 (no difference), the 95 % interval as a line, the ratio as a dot (filled
+/// when the difference is clear or likely); the reference says `ref`.
+fn draw_mark<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    vs: BarDifference,
+    (x, y): (i32, i32),
+    theme: &Theme,
+) -> DrawResult<(), DB> {
+    let d = match vs {
+        BarDifference::Reference => {
+            return text(area, "ref", (x, y), &theme.muted, (HPos::Left, VPos::Center));
+        }
+        BarDifference::Against(d) => d,
+    };
+    let w = MARK_W - 6;
+    let at =
+        |r: f64| x + (f64::from(w) / 2.0 * (1.0 + (r.ln() / MARK_SPAN.ln()).clamp(-1.0, 1.0))).round() as i32;
+    area.draw(&PathElement::new(vec![(at(1.0), y - 4), (at(1.0), y + 4)], theme.muted.stroke_width(1)))?;
+    if let (Some(lo), Some(hi)) = (d.low, d.high) {
+        area.draw(&PathElement::new(vec![(at(lo), y), (at(hi), y)], theme.foreground.stroke_width(1)))?;
+    }
+    let claimed = matches!(d.verdict, Verdict::Clear | Verdict::Likely);
+    let dot = Circle::new(
+        (at(d.ratio), y),
+        2,
+        if claimed { theme.foreground.filled() } else { theme.muted.stroke_width(1) },
+    );
+    area.draw(&dot)?;
+    Ok(())
 }

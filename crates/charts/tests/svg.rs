@@ -65,7 +65,7 @@ fn compare_chart(data: &Dataset, drives: &[&str]) -> ComparePanels {
                     .into_iter()
                     .map(|(drive, v)| {
                         let s = summarize(&v).unwrap();
-                        PanelBar { drive, pool: 0, value: s.median, spread: s.mad, count: s.count }
+                        PanelBar { drive, pool: 0, value: s.median, spread: s.mad, count: s.count, vs: None }
                     })
                     .collect(),
             })
@@ -147,7 +147,14 @@ fn compare_chart_sets_drives_side_by_side_per_test_and_platform() {
 #[test]
 fn three_drives_four_platforms_four_tests_fit_800_by_600() {
     // The shape an article figure has: C300 vs M2S vs WILDFIRE on four platforms.
-    let bar = |drive| PanelBar { drive, pool: 0, value: 250.0 + drive as f64 * 60.0, spread: 4.0, count: 3 };
+    let bar = |drive| PanelBar {
+        drive,
+        pool: 0,
+        value: 250.0 + drive as f64 * 60.0,
+        spread: 4.0,
+        count: 3,
+        vs: None,
+    };
     let row = |label: &str| PanelRow { label: label.into(), bars: (0..3).map(bar).collect() };
     let platforms = [
         "Intel ICH10R · IMSM · RAID · sata-3 · 0-fill",
@@ -379,4 +386,60 @@ fn a_model_lines_rated_charts_come_from_its_single_drive_results() {
     for row in &write.rows {
         assert!(!row.note.clone().unwrap_or_default().contains("interface ceiling"), "{row:?}");
     }
+}
+
+#[test]
+fn bars_carry_their_difference_from_the_reference_as_a_mark() {
+    use bench::difference::{Difference, Verdict};
+    let d = |ratio: f64, verdict| Difference {
+        ratio,
+        low: Some(ratio * 0.97),
+        high: Some(ratio * 1.03),
+        verdict,
+        n_a: 8,
+        n_b: 8,
+    };
+    let bars = vec![
+        PanelBar {
+            drive: 0,
+            pool: 0,
+            value: 400.0,
+            spread: 2.0,
+            count: 8,
+            vs: Some(BarDifference::Reference),
+        },
+        PanelBar {
+            drive: 1,
+            pool: 1,
+            value: 440.0,
+            spread: 2.0,
+            count: 8,
+            vs: Some(BarDifference::Against(d(1.1, Verdict::Clear))),
+        },
+        PanelBar {
+            drive: 2,
+            pool: 2,
+            value: 401.0,
+            spread: 2.0,
+            count: 8,
+            vs: Some(BarDifference::Against(d(1.0, Verdict::NoEvidence))),
+        },
+    ];
+    let chart = ComparePanels {
+        unit: "MB/s".into(),
+        drives: vec!["A".into(), "B".into(), "C".into()],
+        panels: vec![Panel {
+            test: 0,
+            title: "SEQ 1MiB Q1T1 read".into(),
+            rows: vec![PanelRow { label: "Z68".into(), bars }],
+        }],
+        common: vec![],
+        also_measured: vec![],
+    };
+    let height = compare_panels_height(&chart, 600);
+    let (svg, hits) = render((600, height), |area| draw_compare_panels(area, &chart, &Theme::LIGHT).unwrap());
+    assert_eq!(texts(&svg).iter().filter(|t| t.as_str() == "ref").count(), 1, "the reference says so");
+    // One dot per compared bar, the clear one filled, the other an outline.
+    assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
+    assert!(hits.iter().all(|h| h.x1 <= 600), "{hits:?}");
 }
