@@ -116,24 +116,55 @@ impl<P: Ord> Pools<P> {
 }
 
 /// The drive page's tests: per comparable test (in key order), per platform group and
-/// data pattern of `results` (in that order), the aggregates.
+/// data pattern of `results` (in that order), the aggregates, and each group against the
+/// test's reference group (the one with the most results) when there are several.
 pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
     let mut pools: Pools<GroupKey> = Pools::default();
     for r in results {
         pools.add_result((PlatformGroup::of(&r.tags), r.result.data_pattern), r.id, &r.result);
     }
-    let mut by_key: BTreeMap<TestKey, Vec<GroupCell>> = BTreeMap::new();
-    for ((platform, data_pattern), tests) in pools.aggregate() {
+    let mut by_key: BTreeMap<TestKey, Vec<(GroupCell, FigureValues)>> = BTreeMap::new();
+    for ((platform, data_pattern), tests, mut values) in pools.aggregate_with_values() {
         for (key, aggregates) in tests {
-            by_key.entry(key).or_default().push(GroupCell {
+            let cell = GroupCell {
                 platform_label: platform.label(),
                 platform: platform.clone(),
                 data_pattern,
                 aggregates,
-            });
+                vs_reference: None,
+                reference: false,
+            };
+            by_key.entry(key).or_default().push((cell, values.remove(&key).unwrap_or_default()));
         }
     }
-    by_key.into_iter().map(|(key, groups)| TestSummary { key, name: key.short_name(), groups }).collect()
+    by_key
+        .into_iter()
+        .map(|(key, mut groups)| {
+            against_reference(&mut groups);
+            TestSummary { key, name: key.short_name(), groups: groups.into_iter().map(|(g, _)| g).collect() }
+        })
+        .collect()
+}
+
+/// Values per side a drive page's difference reads at most (as compare's).
+const DIFFERENCE_POINTS: usize = 32;
+
+/// Sets every group of a test against the one with the most results (the first of
+/// those), in the headline figure.
+fn against_reference(groups: &mut [(GroupCell, FigureValues)]) {
+    if groups.len() < 2 {
+        return;
+    }
+    let Some(at) = (0..groups.len()).max_by_key(|i| (groups[*i].1.count(), usize::MAX - i)) else { return };
+    let reference = groups[at].1.thinned(DIFFERENCE_POINTS);
+    groups[at].0.reference = true;
+    for (i, (cell, values)) in groups.iter_mut().enumerate() {
+        if i != at {
+            cell.vs_reference =
+                bench::difference::headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference)
+                    .map(|(_, d)| d);
+        }
+    }
 }
 
 #[cfg(test)]

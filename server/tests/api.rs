@@ -1297,6 +1297,33 @@ async fn differences_between_pools_carry_an_interval_and_a_verdict(app: &TestApp
         .clone();
     assert_eq!(rnd["drives"][1]["groups"][0]["vs_reference"]["mbps"]["verdict"], "no-evidence", "{rnd}");
 
+    // The drive page sets each group of a test against its most measured one.
+    let page = app.get(&format!("/api/v1/drives/{C300_64}")).await.json();
+    let mut compared = 0;
+    for t in page["tests"].as_array().unwrap() {
+        let groups = t["groups"].as_array().unwrap();
+        if groups.len() < 2 {
+            assert!(groups.iter().all(|g| g["reference"] == false && g["vs_reference"].is_null()), "{t}");
+            continue;
+        }
+        let count = |g: &Value| g["mbps"]["count"].as_u64().or(g["iops"]["count"].as_u64()).unwrap_or(0);
+        let references: Vec<&Value> = groups.iter().filter(|g| g["reference"] == true).collect();
+        assert_eq!(references.len(), 1, "{t}");
+        assert_eq!(count(references[0]), groups.iter().map(count).max().unwrap(), "the most measured: {t}");
+        assert!(references[0]["vs_reference"].is_null());
+        if t["key"]["access"] == "seq" && t["key"]["op"] == "read" && t["key"]["block_size"] == 1048576 {
+            assert_eq!(references[0]["platform"]["chipset"], "DIFFTEST", "{t}");
+            for g in groups.iter().filter(|g| g["reference"] == false && g["mbps"]["count"] == 1) {
+                let d = &g["vs_reference"];
+                let expected = g["mbps"]["median"].as_f64().unwrap() / 400.0;
+                assert!((d["ratio"].as_f64().unwrap() / expected - 1.0).abs() < 0.01, "{d} vs {expected}");
+                assert_eq!(d["verdict"], "too-few-results", "one result against eight: no interval exists");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0, "a seed pool of the C300 against the DIFFTEST pool: {page}");
+
     // The CSV carries the same numbers.
     let csv =
         app.get(&format!("/api/v1/compare?drives={C300_64},{M2S_64}&chipset=DIFFTEST&format=csv")).await;

@@ -294,6 +294,7 @@ fn tests_table(tests: &[api_types::TestSummary]) -> String {
                 th scope="col" { "Test" } th scope="col" { "Platform · data" }
                 th scope="col" class="num" { "Median" } th scope="col" class="num" { "MAD" }
                 th scope="col" class="num" { "n" }
+                th scope="col" title="Against the group with the most results of the test: ratio, 95 % interval, verdict" { "Against the most measured" }
             } }
             tbody {
                 @for t in tests { @for g in &t.groups {
@@ -301,6 +302,16 @@ fn tests_table(tests: &[api_types::TestSummary]) -> String {
                     tr {
                         th scope="row" { (t.name) } td { (g.label()) }
                         td.num { (median) } td.num { (mad) } td.num { (n) }
+                        td {
+                            @if g.reference { span.vs { "reference" } }
+                            @if let Some(d) = g.vs_reference {
+                                span class=(format!("vs {}", d.verdict.words().replace(' ', "-"))) {
+                                    (format!("×{:.2}", d.ratio))
+                                    @if let (Some(low), Some(high)) = (d.low, d.high) { (format!(" [{low:.2}–{high:.2}]")) }
+                                    " " (d.verdict.words())
+                                }
+                            }
+                        }
                     }
                 } }
             }

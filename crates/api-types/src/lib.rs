@@ -201,6 +201,13 @@ pub struct GroupCell {
     pub data_pattern: Option<DataPattern>,
     #[serde(flatten)]
     pub aggregates: Aggregates,
+    /// Against the test's reference group (the one with the most results) in the
+    /// headline figure: ratio, 95 % interval, verdict. Absent for the reference itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_reference: Option<Difference>,
+    /// Whether this is the test's reference group (when the test has several).
+    #[serde(default)]
+    pub reference: bool,
 }
 
 impl GroupCell {
