@@ -18,9 +18,11 @@ mod rated;
 pub mod render;
 mod theme;
 
+pub mod effects;
 pub use distribution::{
     distribution_height, draw_distribution, drive_distributions, DistGroup, Distribution,
 };
+pub use effects::{draw_forest, forest_height, forest_of, Forest, ForestRow};
 pub use panels::{
     compare_panels_height, draw_compare_panels, BarDifference, ComparePanels, Panel, PanelBar, PanelRow,
 };

@@ -4,6 +4,7 @@
 //! server's background refresh keeps in step with the results, never the metrics.
 
 use super::browse::OutputFormat;
+use super::embed::{self, ChartStyle, ChartTheme, ChartWidth};
 use super::extract::TypedQuery;
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
@@ -12,6 +13,7 @@ use crate::storage::effects::EffectKey;
 use api_types::links::{with_query, API};
 use api_types::{EffectDrive, EffectDrives, Effects, FactorEffect, FactorEffects};
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::difference::Figure;
@@ -24,7 +26,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(effects)).routes(routes!(drives))
+    OpenApiRouter::new()
+        .routes(routes!(effects))
+        .routes(routes!(drives))
+        .routes(routes!(chart_svg))
+        .routes(routes!(chart_png))
 }
 
 /// How effects are found, as the answer says it.
@@ -289,4 +295,103 @@ fn effects_csv(e: &Effects) -> String {
         }
     }
     table.finish()
+}
+
+/// The effects chart embeds' parameters.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct EffectsChartParams {
+    #[param(inline)]
+    factor: FactorName,
+    /// `light` (default) or `dark`
+    #[param(inline)]
+    theme: Option<ChartTheme>,
+    /// Width in pixels (default 720)
+    #[param(inline)]
+    width: Option<ChartWidth>,
+}
+
+/// The chart of one factor's effects, its height, caption and ETag.
+async fn forest(
+    state: &AppState,
+    p: &EffectsChartParams,
+    kind: &str,
+) -> ApiResult<(charts::Forest, u32, String, String)> {
+    let e = effects_of(state, Some(p.factor.name())).await?;
+    let style = ChartStyle::new(p.theme, p.width);
+    let etag = embed::data_etag(kind, &e.factors, &format!("{style:?}"));
+    let chart = charts::forest_of(&e.factors[0]);
+    let height = charts::forest_height(&chart);
+    let caption = "SSDBase · within-drive effects, drives combined · filled: clear or likely".to_string();
+    Ok((chart, height, caption, etag))
+}
+
+/// A factor's effects as SVG, for embedding
+///
+/// One row per effect of the factor (a test, one value against another): its ratio as a
+/// dot and its 95 % interval on a log scale around 1 (no effect), with the verdict and
+/// the drives behind it; filled when clear or likely. Takes `factor`, `theme`, `width`.
+#[utoipa::path(
+    get,
+    path = "/effects/chart.svg",
+    operation_id = "effects_chart_svg",
+    tag = "drives",
+    params(EffectsChartParams),
+    responses(
+        (status = 200, description = "The chart", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
+        (status = 400, description = "No factor, an unknown one, or a theme or width that does not read", body = ErrorBody),
+    )
+)]
+async fn chart_svg(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    TypedQuery(p): TypedQuery<EffectsChartParams>,
+) -> ApiResult<Response> {
+    let (chart, height, caption, etag) = forest(&state, &p, "effects.svg").await?;
+    if let Some(unchanged) = embed::not_modified(&headers, &etag) {
+        return Ok(unchanged);
+    }
+    let style = ChartStyle::new(p.theme, p.width);
+    let theme = style.theme;
+    let mut res = embed::svg(style, height, caption, move |area| {
+        charts::draw_forest(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+    .await?;
+    embed::set_etag(&mut res, &etag);
+    Ok(res)
+}
+
+/// A factor's effects as PNG, for embedding
+///
+/// The same chart as `GET /effects/chart.svg`, as a PNG image.
+#[utoipa::path(
+    get,
+    path = "/effects/chart.png",
+    operation_id = "effects_chart_png",
+    tag = "drives",
+    params(EffectsChartParams),
+    responses(
+        (status = 200, description = "The chart", content(("image/png"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the chart's current `ETag`"),
+        (status = 400, description = "No factor, an unknown one, or a theme or width that does not read", body = ErrorBody),
+    )
+)]
+async fn chart_png(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    TypedQuery(p): TypedQuery<EffectsChartParams>,
+) -> ApiResult<Response> {
+    let (chart, height, caption, etag) = forest(&state, &p, "effects.png").await?;
+    if let Some(unchanged) = embed::not_modified(&headers, &etag) {
+        return Ok(unchanged);
+    }
+    let style = ChartStyle::new(p.theme, p.width);
+    let theme = style.theme;
+    let mut res = embed::png(style, height, caption, move |area| {
+        charts::draw_forest(area, &chart, theme).map(drop).map_err(|e| e.to_string())
+    })
+    .await?;
+    embed::set_etag(&mut res, &etag);
+    Ok(res)
 }

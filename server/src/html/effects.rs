@@ -131,6 +131,13 @@ pub fn effects(e: &Effects, factor: Option<&str>) -> Markup {
                 section.factor {
                     h2 { (f.label) }
                     (factor_table(f))
+                    @if factor.is_some() && !f.effects.is_empty() {
+                        @let chart = |ext: &str| with_query(&format!("{}/effects/chart.{ext}", links::API), [("factor", f.factor.as_str())]);
+                        figure.effects-chart {
+                            img src=(chart("svg")) alt=(format!("{}: each effect's ratio and 95 % interval", f.label)) loading="lazy" width="720";
+                            figcaption.muted { "Embed this chart: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } }
+                        }
+                    }
                 }
             }
         }

@@ -201,6 +201,24 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     assert!((ratio - seq_write(&pattern_after)["ratio"].as_f64().unwrap()).abs() < 1e-3, "{line:?}");
     assert_eq!(&line[col("verdict")], "clear");
 
+    // The chart embeds: a row per effect, in SVG and PNG; the page shows the SVG.
+    let svg = app.get("/api/v1/effects/chart.svg?factor=data_pattern").await;
+    assert_eq!(svg.status, StatusCode::OK, "{}", svg.text);
+    assert!(svg.content_type.starts_with("image/svg+xml"), "{}", svg.content_type);
+    assert!(svg.text.contains("cdm-native SEQ 1MiB Q1T1 write · random → zero-fill"), "{}", svg.text);
+    assert!(svg.text.contains("clear · 2 drives"), "{}", svg.text);
+    assert_eq!(svg.text.matches("<circle").count(), pattern_after["effects"].as_array().unwrap().len());
+    let png = app.get("/api/v1/effects/chart.png?factor=data_pattern&theme=dark").await;
+    assert_eq!(png.status, StatusCode::OK);
+    assert!(png.bytes.starts_with(b"\x89PNG"));
+    assert_eq!(
+        app.get("/api/v1/effects/chart.svg").await.status,
+        StatusCode::BAD_REQUEST,
+        "one factor per chart"
+    );
+    let page = app.get("/fragments/effects?factor=data_pattern").await.text;
+    assert!(page.contains("src=\"/api/v1/effects/chart.svg?factor=data_pattern\""), "{page}");
+
     // What was not measured, and what is not a factor, say so.
     let r = app.get("/api/v1/effects/drives?factor=data_pattern&a=random&b=zero-fill&test=fio%20SEQ%201MiB%20Q1T1%20read").await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text);

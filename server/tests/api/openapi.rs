@@ -433,6 +433,8 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/leaderboard/tests", "/leaderboard/tests?interface=sata".into(), None, None),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
         ("get", "/effects", "/effects?factor=data_pattern".into(), None, None),
+        ("get", "/effects/chart.svg", "/effects/chart.svg?factor=data_pattern&theme=dark".into(), None, None),
+        ("get", "/effects/chart.png", "/effects/chart.png?factor=data_pattern&width=400".into(), None, None),
         ("get", "/drives/{id}/firmware", format!("/drives/{C300_64}/firmware"), None, None),
         ("get", "/results/{id}/standing", format!("/results/{seed_id}/standing"), None, None),
         (
@@ -672,6 +674,8 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         ("/proposals", "/proposals".into(), "", true),
         ("/oembed", "/oembed".into(), "url=http://x/drives/a&", false),
         ("/effects", "/effects".into(), "", true),
+        ("/effects/chart.svg", "/effects/chart.svg".into(), "factor=os&", true),
+        ("/effects/chart.png", "/effects/chart.png".into(), "factor=os&", false),
         ("/effects/drives", "/effects/drives".into(), "factor=os&a=x&b=y&test=z&", false),
     ];
     // Every route with query parameters is here.
