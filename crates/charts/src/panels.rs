@@ -358,22 +358,6 @@ fn ellipsize(s: &str, max: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn row_labels_break_at_separators_into_two_lines() {
-        let label =
-            "ASUS U3S6 (Marvell 88SE9123) on ICH10R · Marvell · AHCI · sata-6 · pcie-2-x4 host · 0-fill";
-        let lines = label_lines(label, 32);
-        assert_eq!(lines.len(), 3, "{lines:?}");
-        assert!(lines.iter().all(|l| l.chars().count() <= 32), "{lines:?}");
-        assert!(lines[0].starts_with("ASUS U3S6"), "{lines:?}");
-        assert_eq!(label_lines("AMD SB850 · random", 32), ["AMD SB850 · random"]);
-    }
-}
-
 /// A bar's difference from its reference, [`MARK_W`] wide, centred vertically on `y`: a
 /// tick at 1 (no difference), the 95 % interval as a line, the ratio as a dot (filled
 /// when the difference is clear or likely); the reference says `ref`.
@@ -404,4 +388,20 @@ fn draw_mark<DB: DrawingBackend>(
     );
     area.draw(&dot)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_labels_break_at_separators_into_two_lines() {
+        let label =
+            "ASUS U3S6 (Marvell 88SE9123) on ICH10R · Marvell · AHCI · sata-6 · pcie-2-x4 host · 0-fill";
+        let lines = label_lines(label, 32);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 32), "{lines:?}");
+        assert!(lines[0].starts_with("ASUS U3S6"), "{lines:?}");
+        assert_eq!(label_lines("AMD SB850 · random", 32), ["AMD SB850 · random"]);
+    }
 }
