@@ -268,9 +268,13 @@ pub const TRANSFER_SIZES: &str = r#"
 /// 218.7 -> 222.0 KB with everything else equal) and the filter suggestions came from
 /// their own endpoint instead of the index's HTML (the browsing piece 149 -> 161 KB
 /// before gzip): drives index 357.9, submit 355.8, drive 354.4 KB (BENCHMARKS.md, "Site
-/// size"). Issue 35 replaces this per-page assertion with Lighthouse's metrics and a
-/// transfer budget, and merges the tiny chunks.
-pub const PAGE_BUDGET_KB: f64 = 360.0;
+/// size"). 362 since the pages say whether a difference is real (issue 34): the compare
+/// chart's interval marks, the drive page's column of differences and its firmware
+/// table, the result page's standing and the effects page took the browsing pages from
+/// 359.96 to 360.04 KB (1044.5 -> 1044.8 KB before gzip), the drive page 354.2 -> 356.4,
+/// compare 356.0 -> 356.9. Issue 35 replaces this per-page assertion with Lighthouse's
+/// metrics and a transfer budget, and merges the tiny chunks.
+pub const PAGE_BUDGET_KB: f64 = 362.0;
 
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
 /// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
