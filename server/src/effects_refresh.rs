@@ -1,41 +1,29 @@
 //! Keeps the factor effects (`store::effects`) in step with the results: a background
-//! task recomputes the drives whose results changed, a batch at a time, shortly after
-//! each change. `/effects` reads only what this has written and says how many drives
-//! still wait, so a reader never waits for the computation.
+//! task recomputes the drives whose results changed, a batch at a time, and combines the
+//! effects they touched across drives when no drive waits or every [`COMBINE_EVERY`]
+//! while many do (combining reads every drive's part of an effect, so it is done once
+//! for many drives). `/effects` reads only what this has written and says what still
+//! waits, so a reader never waits for the computation.
 
 use crate::storage::DynStorage;
 use std::time::{Duration, Instant};
 
-/// Drives recomputed per pass: the combined effects they touch are then recomputed once.
+/// Drives recomputed per pass.
 const BATCH: usize = 64;
 /// How long the task sleeps when nothing waits (or after an error).
 const IDLE: Duration = Duration::from_secs(2);
+/// How often the combined effects follow while drives are still being recomputed.
+const COMBINE_EVERY: Duration = Duration::from_secs(60);
 
 /// Starts the refresh task.
 pub fn spawn(storage: DynStorage) {
     tokio::spawn(async move {
         let mut since: Option<(Instant, usize)> = None;
+        let mut combined = Instant::now();
         loop {
-            match storage.refresh_effects(BATCH).await {
-                Ok(0) => {
-                    if let Some((started, drives)) = since.take() {
-                        tracing::info!(
-                            "factor effects: {drives} drives recomputed in {:.1} s",
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                    tokio::time::sleep(IDLE).await;
-                }
-                Ok(n) => {
-                    let (started, drives) = since.get_or_insert((Instant::now(), 0));
-                    *drives += n;
-                    if *drives % (BATCH * 16) < n {
-                        tracing::info!(
-                            "factor effects: {drives} drives recomputed so far ({:.0} s)",
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
+            match pass(&storage, &mut since, &mut combined).await {
+                Ok(true) => {}
+                Ok(false) => tokio::time::sleep(IDLE).await,
                 Err(e) => {
                     tracing::error!("recomputing the factor effects failed: {e}");
                     tokio::time::sleep(IDLE).await;
@@ -43,4 +31,35 @@ pub fn spawn(storage: DynStorage) {
             }
         }
     });
+}
+
+/// One pass: a batch of drives, then the combination when it is due. True when drives
+/// were recomputed (more may wait).
+async fn pass(
+    storage: &DynStorage,
+    since: &mut Option<(Instant, usize)>,
+    combined: &mut Instant,
+) -> crate::storage::StorageResult<bool> {
+    let n = storage.refresh_effects(BATCH).await?;
+    if n > 0 {
+        let (started, drives) = since.get_or_insert((Instant::now(), 0));
+        *drives += n;
+        if *drives % (BATCH * 16) < n {
+            tracing::info!(
+                "factor effects: {drives} drives recomputed so far ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if n == 0 || combined.elapsed() >= COMBINE_EVERY {
+        let effects = storage.combine_effects().await?;
+        *combined = Instant::now();
+        if let (0, Some((started, drives))) = (n, since.take()) {
+            tracing::info!(
+                "factor effects: {drives} drives recomputed and {effects} effects combined in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(n > 0)
 }

@@ -591,6 +591,8 @@ pub struct Effects {
     pub method: String,
     /// Drives whose latest results are not counted yet (they are being recomputed).
     pub pending_drives: u64,
+    /// Effects whose drives changed, not combined again yet.
+    pub pending_effects: u64,
     pub factors: Vec<FactorEffects>,
 }
 

@@ -329,7 +329,7 @@ fn draw_panel<DB: DrawingBackend>(
             let lx = scale(bar.value + bar.spread).max(end_x) + 4;
             text(area, &label, (lx, by + BAR_H / 2), &theme.foreground, (HPos::Left, VPos::Center))?;
             if let Some(vs) = bar.vs {
-                let mx = lx + label.chars().count() as i32 * (CHAR_W - 1) + 4;
+                let mx = lx + label.chars().count() as i32 * CHAR_W + 2;
                 draw_mark(area, vs, (mx, by + BAR_H / 2), theme)?;
             }
             hits.push(HitBox {

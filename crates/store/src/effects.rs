@@ -8,9 +8,13 @@
 //!   pair of values, test and figure) and its pairs left out per factor.
 //! - `effects`: per factor, pair of values, test and figure, the drives combined.
 //!
-//! `refresh` takes a batch of stale drives, recomputes their rows from their visible
-//! results, then the combined rows they touched (each once per batch). The server runs
-//! it in the background (`ssdbase serve`); `/effects` says how many drives still wait.
+//! - `effects_touched`: combined effects whose drives changed since they were combined.
+//!
+//! `refresh` takes a batch of stale drives and recomputes their rows from their visible
+//! results, marking the combined effects they touched; `combine_touched` combines every
+//! marked effect again from all its drives' rows. Combining reads every drive's unit of
+//! an effect, so it runs once for many drive refreshes, not once per drive. The server
+//! runs both in the background (`ssdbase serve`); `/effects` says what still waits.
 //! A database whose `app_meta` has no `effects` mark of the current layout (the factor
 //! list) marks every drive stale once, on start-up.
 
@@ -38,6 +42,8 @@ pub struct EffectsSnapshot {
     pub effects: Vec<(EffectKey, Effect)>,
     pub left_out: BTreeMap<String, i64>,
     pub stale_drives: i64,
+    /// Combined effects whose drives changed, waiting to be combined again.
+    pub touched: i64,
 }
 
 /// The layout the stored effects were computed for: the factors, in order.
@@ -56,6 +62,10 @@ const MARK_ALL: &str = "INSERT INTO effects_stale (drive_sku, generation) \
 const STALE: &str = "SELECT drive_sku, generation FROM effects_stale ORDER BY drive_sku LIMIT $1";
 const UNMARK: &str = "DELETE FROM effects_stale WHERE drive_sku = $1 AND generation = $2";
 const STALE_COUNT: &str = "SELECT COUNT(*) FROM effects_stale";
+const TOUCHED_COUNT: &str = "SELECT COUNT(*) FROM effects_touched";
+const TOUCH: &str = "INSERT INTO effects_touched (factor, value_a, value_b, test, figure) \
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
+const CLAIM_TOUCHED: &str = "DELETE FROM effects_touched RETURNING factor, value_a, value_b, test, figure";
 const DRIVE_KEYS: &str =
     "SELECT factor, value_a, value_b, test, figure FROM effect_units WHERE drive_sku = $1";
 const DELETE_UNITS: &str = "DELETE FROM effect_units WHERE drive_sku = $1";
@@ -158,7 +168,7 @@ macro_rules! backend {
                     return Ok(());
                 }
                 let mut tx = pool.begin().await?;
-                for table in ["effect_units", "effect_left_out", "effects"] {
+                for table in ["effect_units", "effect_left_out", "effects", "effects_touched"] {
                     sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
                 }
                 sqlx::query(MARK_ALL).execute(&mut *tx).await?;
@@ -167,15 +177,16 @@ macro_rules! backend {
                 Ok(())
             }
 
-            /// Recomputes up to `max_drives` stale drives and the combined effects they
-            /// touch; returns how many drives it did (0: nothing was stale). Reads go
-            /// to `reader`, writes to `writer` (the same pool on PostgreSQL).
+            /// Recomputes up to `max_drives` stale drives' effects and marks the combined
+            /// effects they touch ([`combine_touched`] combines them); returns how many
+            /// drives it did (0: nothing was stale). Reads go to `reader`, writes to
+            /// `writer` (the same pool on PostgreSQL).
             pub async fn refresh(reader: &$pool, writer: &$pool, max_drives: usize) -> StorageResult<usize> {
                 let limit = i64::try_from(max_drives).unwrap_or(i64::MAX);
                 let stale: Vec<(String, i64)> = sqlx::query_as(STALE).bind(limit).fetch_all(reader).await?;
                 let sql = drive_metrics_sql();
-                let mut touched: BTreeSet<EffectKey> = BTreeSet::new();
                 for (sku, generation) in &stale {
+                    let mut touched: BTreeSet<EffectKey> = BTreeSet::new();
                     let rows = sqlx::query(&sql).bind(sku).fetch_all(reader).await?;
                     let mut metrics = Vec::with_capacity(rows.len());
                     for r in &rows {
@@ -221,12 +232,28 @@ macro_rules! backend {
                             .await?;
                     }
                     sqlx::query(UNMARK).bind(sku).bind(generation).execute(&mut *tx).await?;
+                    // What this drive changed waits for the next combination.
+                    for key in &touched {
+                        bind(sqlx::query(TOUCH), key_params(key).to_vec()).execute(&mut *tx).await?;
+                    }
                     tx.commit().await?;
                 }
-                // Each touched effect once, from every drive's unit of it.
+                Ok(stale.len())
+            }
+
+            /// Combines again every effect whose drives changed since it was last
+            /// combined; returns how many. One transaction that claims the marks first:
+            /// a drive refreshed meanwhile marks its effects again, for the next time.
+            pub async fn combine_touched(writer: &$pool) -> StorageResult<usize> {
                 let mut tx = writer.begin().await?;
-                for key in touched {
-                    let params = key_params(&key).to_vec();
+                let claimed = sqlx::query(CLAIM_TOUCHED).fetch_all(&mut *tx).await?;
+                let mut keys = Vec::with_capacity(claimed.len());
+                for r in &claimed {
+                    let (test, figure): (String, String) = (r.try_get(3)?, r.try_get(4)?);
+                    keys.push(key_of(r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, &test, &figure)?);
+                }
+                for key in &keys {
+                    let params = key_params(key).to_vec();
                     let units = bind(sqlx::query(UNITS_OF), params.clone()).fetch_all(&mut *tx).await?;
                     let units = units
                         .iter()
@@ -244,7 +271,7 @@ macro_rules! backend {
                     }
                 }
                 tx.commit().await?;
-                Ok(stale.len())
+                Ok(keys.len())
             }
 
             /// The combined effects (of `factor`, or every factor), pairs left out, and
@@ -267,7 +294,8 @@ macro_rules! backend {
                     .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
                     .collect::<StorageResult<_>>()?;
                 let stale_drives: i64 = sqlx::query_scalar(STALE_COUNT).fetch_one(pool).await?;
-                Ok(EffectsSnapshot { effects, left_out, stale_drives })
+                let touched: i64 = sqlx::query_scalar(TOUCHED_COUNT).fetch_one(pool).await?;
+                Ok(EffectsSnapshot { effects, left_out, stale_drives, touched })
             }
 
             /// The drives behind one effect, each with its own.
@@ -308,6 +336,8 @@ mod tests {
             (UNITS_OF, 5),
             (UPSERT_EFFECT, 6),
             (DELETE_EFFECT, 5),
+            (TOUCH, 5),
+            (CLAIM_TOUCHED, 0),
             (EFFECTS_OF, 1),
         ] {
             assert_numbered(sql, n);

@@ -503,10 +503,14 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// compare sets pools against each other with.
     async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<PoolWithValues>>;
 
-    /// Recomputes the factor effects of up to `max_drives` drives whose results changed,
-    /// and the combined effects they touch ([`effects`]); returns how many drives it
-    /// did, 0 when none was waiting.
+    /// Recomputes the factor effects of up to `max_drives` drives whose results changed
+    /// and marks the combined effects they touch ([`effects`]); returns how many drives
+    /// it did, 0 when none was waiting.
     async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize>;
+
+    /// Combines again every effect marked by [`Storage::refresh_effects`]; returns how
+    /// many.
+    async fn combine_effects(&self) -> StorageResult<usize>;
 
     /// The combined factor effects (of one factor, or all), with the pairs left out and
     /// the drives whose changes are not counted yet.

@@ -444,6 +444,10 @@ impl Storage for PgStorage {
         super::effects::postgres::refresh(&self.pool, &self.pool, max_drives).await
     }
 
+    async fn combine_effects(&self) -> StorageResult<usize> {
+        super::effects::postgres::combine_touched(&self.pool).await
+    }
+
     async fn effects(&self, factor: Option<&str>) -> StorageResult<super::effects::EffectsSnapshot> {
         super::effects::postgres::snapshot(&self.pool, factor).await
     }

@@ -661,6 +661,10 @@ impl Storage for SqliteStorage {
         super::effects::sqlite::refresh(&self.pool, &self.writer, max_drives).await
     }
 
+    async fn combine_effects(&self) -> StorageResult<usize> {
+        super::effects::sqlite::combine_touched(&self.writer).await
+    }
+
     async fn effects(&self, factor: Option<&str>) -> StorageResult<super::effects::EffectsSnapshot> {
         super::effects::sqlite::snapshot(&self.pool, factor).await
     }

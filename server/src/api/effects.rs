@@ -154,7 +154,12 @@ pub(crate) async fn effects_of(state: &AppState, factor: Option<&'static str>) -
             effects: by_factor.remove(f).unwrap_or_default(),
         })
         .collect();
-    Ok(Effects { method: METHOD.to_string(), pending_drives: snapshot.stale_drives.max(0) as u64, factors })
+    Ok(Effects {
+        method: METHOD.to_string(),
+        pending_drives: snapshot.stale_drives.max(0) as u64,
+        pending_effects: snapshot.touched.max(0) as u64,
+        factors,
+    })
 }
 
 fn label(factor: &str) -> String {

@@ -122,8 +122,10 @@ fn factor_table(f: &FactorEffects) -> Markup {
 /// Every factor's effects (or the one asked).
 pub fn effects(e: &Effects, factor: Option<&str>) -> Markup {
     html! {
-        @if e.pending_drives > 0 {
-            p.notice { "The latest results of " (e.pending_drives) " drive" (if e.pending_drives == 1 { "" } else { "s" })
+        @if e.pending_drives > 0 || e.pending_effects > 0 {
+            p.notice { "The latest results of "
+                @if e.pending_drives > 0 { (e.pending_drives) " drive" (if e.pending_drives == 1 { "" } else { "s" }) }
+                @else { "some drives" }
                 " are still being counted; this page will include them in a moment." }
         }
         @for f in &e.factors {

@@ -282,7 +282,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     let base = doc.server_url().to_string();
     let seed_id = app.get("/api/v1/results?limit=1").await.json()["results"][0]["id"].as_i64().unwrap();
     // The factor effects, as the server's background refresh computes them.
-    while app.storage.refresh_effects(64).await.unwrap() > 0 {}
+    super::effects::refresh(app).await;
     let mine = app.post_json("/api/v1/results", &json!({"result": a_result(431.5)})).await.json();
     let (my_id, token) = (mine["id"].as_i64().unwrap(), mine["edit_token"].as_str().unwrap().to_string());
     let job =
