@@ -46,6 +46,15 @@ pub struct EffectsSnapshot {
     pub touched: i64,
 }
 
+/// One drive behind an effect.
+#[derive(Debug, Clone)]
+pub struct EffectDrive {
+    pub drive_sku: String,
+    /// `Patriot WILDFIRE 120 GB`.
+    pub label: String,
+    pub effect: Effect,
+}
+
 /// The layout the stored effects were computed for: the factors, in order.
 fn layout() -> String {
     format!("v1;{}", FACTORS.join(","))
@@ -76,6 +85,11 @@ const INSERT_UNIT: &str =
 const INSERT_LEFT_OUT: &str = "INSERT INTO effect_left_out (drive_sku, factor, pairs) VALUES ($1, $2, $3)";
 const UNITS_OF: &str = "SELECT drive_sku, effect FROM effect_units \
      WHERE factor = $1 AND value_a = $2 AND value_b = $3 AND test = $4 AND figure = $5 ORDER BY drive_sku";
+/// [`UNITS_OF`] with each drive's name parts (one join, not the whole catalogue).
+const DRIVES_OF: &str = "SELECT u.drive_sku, u.effect, d.vendor, d.model, d.capacity_gb \
+     FROM effect_units u JOIN drives d ON d.id = u.drive_sku \
+     WHERE u.factor = $1 AND u.value_a = $2 AND u.value_b = $3 AND u.test = $4 AND u.figure = $5 \
+     ORDER BY u.drive_sku";
 const UPSERT_EFFECT: &str = "INSERT INTO effects (factor, value_a, value_b, test, figure, effect) \
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (factor, value_a, value_b, test, figure) \
      DO UPDATE SET effect = excluded.effect";
@@ -298,13 +312,21 @@ macro_rules! backend {
                 Ok(EffectsSnapshot { effects, left_out, stale_drives, touched })
             }
 
-            /// The drives behind one effect, each with its own.
-            pub async fn drives_of(pool: &$pool, key: &EffectKey) -> StorageResult<Vec<(String, Effect)>> {
-                bind(sqlx::query(UNITS_OF), key_params(key).to_vec())
+            /// The drives behind one effect, each with its name and its own effect.
+            pub async fn drives_of(pool: &$pool, key: &EffectKey) -> StorageResult<Vec<EffectDrive>> {
+                bind(sqlx::query(DRIVES_OF), key_params(key).to_vec())
                     .fetch_all(pool)
                     .await?
                     .iter()
-                    .map(|r| Ok((r.try_get(0)?, from_json(r.try_get(1)?)?)))
+                    .map(|r| {
+                        let (vendor, model, capacity): (String, String, i64) =
+                            (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                        Ok(EffectDrive {
+                            drive_sku: r.try_get(0)?,
+                            label: format!("{vendor} {model} {capacity} GB"),
+                            effect: from_json(r.try_get(1)?)?,
+                        })
+                    })
                     .collect()
             }
         }
@@ -334,6 +356,7 @@ mod tests {
             (INSERT_UNIT, 7),
             (INSERT_LEFT_OUT, 3),
             (UNITS_OF, 5),
+            (DRIVES_OF, 5),
             (UPSERT_EFFECT, 6),
             (DELETE_EFFECT, 5),
             (TOUCH, 5),

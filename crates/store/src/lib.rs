@@ -516,11 +516,8 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// the drives whose changes are not counted yet.
     async fn effects(&self, factor: Option<&str>) -> StorageResult<effects::EffectsSnapshot>;
 
-    /// The drives behind one combined effect, each with its own effect.
-    async fn effect_drives(
-        &self,
-        key: &effects::EffectKey,
-    ) -> StorageResult<Vec<(String, bench::effects::Effect)>>;
+    /// The drives behind one combined effect, each with its name and its own effect.
+    async fn effect_drives(&self, key: &effects::EffectKey) -> StorageResult<Vec<effects::EffectDrive>>;
 }
 
 pub type DynStorage = Arc<dyn Storage>;

@@ -455,7 +455,7 @@ impl Storage for PgStorage {
     async fn effect_drives(
         &self,
         key: &super::effects::EffectKey,
-    ) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+    ) -> StorageResult<Vec<super::effects::EffectDrive>> {
         super::effects::postgres::drives_of(&self.pool, key).await
     }
 }

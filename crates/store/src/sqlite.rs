@@ -672,7 +672,7 @@ impl Storage for SqliteStorage {
     async fn effect_drives(
         &self,
         key: &super::effects::EffectKey,
-    ) -> StorageResult<Vec<(String, bench::effects::Effect)>> {
+    ) -> StorageResult<Vec<super::effects::EffectDrive>> {
         super::effects::sqlite::drives_of(&self.pool, key).await
     }
 }

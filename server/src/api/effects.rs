@@ -19,7 +19,7 @@ use axum::Json;
 use bench::difference::Figure;
 use bench::effects::{Effect, FACTORS};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa_axum::router::OpenApiRouter;
@@ -233,25 +233,12 @@ pub(crate) async fn drives_of(state: &AppState, p: EffectParams) -> ApiResult<Ef
             None,
         ));
     };
-    let names: HashMap<String, String> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .map(|d| {
-            (d.drive.id.clone(), format!("{} {} {} GB", d.drive.vendor, d.drive.model, d.drive.capacity_gb))
-        })
-        .collect();
     let drives = state
         .storage
         .effect_drives(&key)
         .await?
         .into_iter()
-        .map(|(drive, effect)| EffectDrive {
-            drive_label: names.get(&drive).cloned().unwrap_or_else(|| drive.clone()),
-            drive,
-            effect,
-        })
+        .map(|d| EffectDrive { drive: d.drive_sku, drive_label: d.label, effect: d.effect })
         .collect();
     Ok(EffectDrives {
         factor: key.factor.clone(),
