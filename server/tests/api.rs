@@ -2348,6 +2348,7 @@ on_both_backends!(
     concurrent_submissions_of_one_new_drive_make_one_drive,
     the_drives_index_and_leaderboards_rank_one_test_with_n,
     arrays_are_ranked_apart_from_single_drives,
+    answers_are_compressed_as_the_client_accepts,
     a_rated_figure_needs_its_source_and_waits_for_a_moderator,
     a_new_drive_enters_the_catalogue_when_accepted,
     form_factor_and_firmware_versions_are_proposed_and_kept_in_history,

@@ -40,6 +40,7 @@ use axum::routing::{any, get, post};
 use axum::{Extension, Router};
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -113,12 +114,18 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .routes(routes!(openapi::serve))
         .split_for_parts();
     // Its own fallback, so that the site's never answers an /api/v1 path.
-    let api = api.fallback(not_found).layer(Extension(openapi::Served::new(&openapi::finish(doc))));
+    // Answers are compressed as the client accepts (Brotli, else gzip): JSON and CSV
+    // shrink tenfold, and a drive page's data is most of what a phone waits for. Images
+    // other than SVG are left as they are (tower-http's default predicate).
+    let api = api
+        .fallback(not_found)
+        .layer(Extension(openapi::Served::new(&openapi::finish(doc))))
+        .layer(CompressionLayer::new());
     // The iframe pages need no built site; browsers report CSP violations outside the API.
     let mut router = Router::new()
         .nest(API_PREFIX, api)
         .merge(share::pages())
-        .merge(fragments::router())
+        .merge(fragments::router().layer(CompressionLayer::new()))
         .route("/fragments/{*rest}", any(not_found))
         .route(crate::security::CSP_REPORT_PATH, post(crate::security::csp_report));
     if config.fault_injection {

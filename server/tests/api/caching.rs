@@ -78,3 +78,41 @@ pub async fn chart_embeds_answer_304_while_unchanged(app: &TestApp) {
     assert_eq!(status, StatusCode::OK, "the old tag is stale after a new result");
     assert!(after.is_some_and(|t| t != before) && len > 0);
 }
+
+/// The API and the site's fragments are compressed as the client accepts: Brotli when
+/// offered, else gzip, else nothing; each decodes to the very answer sent uncompressed.
+/// A PNG is sent as it is. The sizes are printed.
+pub async fn answers_are_compressed_as_the_client_accepts(app: &TestApp) {
+    use std::io::Read;
+    let path = format!("/api/v1/drives/{}", super::C300_64);
+    let plain = app.get(&path).await;
+    assert_eq!(plain.status, StatusCode::OK);
+    assert!(plain.headers.get(header::CONTENT_ENCODING).is_none(), "nothing asked, nothing compressed");
+    let get = |accept: &'static str, path: String| async move {
+        super::get_on(&app.router, &path, &[(header::ACCEPT_ENCODING, accept)]).await
+    };
+    let br = get("gzip, deflate, br", path.clone()).await;
+    assert_eq!(br.headers.get(header::CONTENT_ENCODING).unwrap(), "br");
+    let mut decoded = Vec::new();
+    brotli_decompressor::Decompressor::new(&br.bytes[..], 4096).read_to_end(&mut decoded).unwrap();
+    assert_eq!(decoded, plain.bytes, "Brotli decodes to the answer");
+    let gz = get("gzip", path.clone()).await;
+    assert_eq!(gz.headers.get(header::CONTENT_ENCODING).unwrap(), "gzip");
+    let mut decoded = Vec::new();
+    flate2::read::GzDecoder::new(&gz.bytes[..]).read_to_end(&mut decoded).unwrap();
+    assert_eq!(decoded, plain.bytes, "gzip decodes to the answer");
+    println!(
+        "FIGURE drive page JSON ({}): {} bytes, gzip {}, Brotli {}",
+        super::C300_64,
+        plain.bytes.len(),
+        gz.bytes.len(),
+        br.bytes.len()
+    );
+    assert!(br.bytes.len() * 4 < plain.bytes.len(), "JSON shrinks at least fourfold");
+    // The site's HTML fragments too; a PNG chart is left as it is.
+    let fragment = get("br", "/fragments/effects".to_string()).await;
+    assert_eq!(fragment.headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap()), Some("br"));
+    let png = get("br, gzip", format!("/api/v1/drives/{}/rated.png", super::C300_64)).await;
+    assert_eq!(png.status, StatusCode::OK);
+    assert!(png.headers.get(header::CONTENT_ENCODING).is_none() && png.bytes.starts_with(b"\x89PNG"));
+}
