@@ -90,7 +90,12 @@ async fn assets_are_gzipped_and_cached_for_good() {
     let (_, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", false).await;
     assert!(headers.get(header::CONTENT_ENCODING).is_none());
     assert_eq!(body, b"\0asm plain", "a client without gzip gets the plain file");
-    // API answers are not affected by the site's layers.
-    let (_, headers, _) = get(&s.router, "/api/v1/health", true).await;
-    assert!(headers.get(header::CONTENT_ENCODING).is_none());
+    // API answers are compressed by the API's own layer, once, and never cached as
+    // immutable assets.
+    let (_, headers, body) = get(&s.router, "/api/v1/health", true).await;
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+    assert!(headers.get(header::CACHE_CONTROL).is_none_or(|v| !v.to_str().unwrap().contains("immutable")));
+    let mut json = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut json).unwrap();
+    assert!(json.contains("\"status\""), "one gzip layer, not two: {json}");
 }
