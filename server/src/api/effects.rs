@@ -162,13 +162,15 @@ pub(crate) async fn effects_of(state: &AppState, factor: Option<&'static str>) -
     })
 }
 
-fn label(factor: &str) -> String {
+/// A factor's label as its field names it (`Data pattern`).
+pub(crate) fn label(factor: &str) -> String {
     bench::fields::field(factor).map_or(factor, |f| f.label).to_string()
 }
 
-fn factor_effect(key: &EffectKey, effect: Effect) -> FactorEffect {
+/// The API's list of the drives behind effect `key`.
+pub(crate) fn drives_url(key: &EffectKey) -> String {
     let test_id = key.test.id();
-    let drives_url = with_query(
+    with_query(
         &format!("{API}/effects/drives"),
         [
             ("factor", key.factor.as_str()),
@@ -177,7 +179,12 @@ fn factor_effect(key: &EffectKey, effect: Effect) -> FactorEffect {
             ("test", test_id.as_str()),
             ("figure", key.figure.id()),
         ],
-    );
+    )
+}
+
+fn factor_effect(key: &EffectKey, effect: Effect) -> FactorEffect {
+    let test_id = key.test.id();
+    let drives_url = drives_url(key);
     FactorEffect {
         a: key.a.clone(),
         b: key.b.clone(),

@@ -6,7 +6,6 @@ use super::extract::{NoQuery, PathParam, TypedQuery};
 use super::results::visible_result;
 use super::state::AppState;
 use crate::error::{ApiResult, ErrorBody};
-use api_types::links::{with_query, API};
 use api_types::{ResultStanding, StandingEffect, TestStandingView, UnusualField};
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -84,17 +83,7 @@ pub(crate) async fn standing_of(state: &AppState, headers: &HeaderMap, id: i64) 
                 &k.a == a && &k.b == b && tests.iter().any(|t| t.test == k.test && t.figure == k.figure)
             })
             .map(|(k, e)| {
-                let test_id = k.test.id();
-                let drives_url = with_query(
-                    &format!("{API}/effects/drives"),
-                    [
-                        ("factor", u.factor),
-                        ("a", a.as_str()),
-                        ("b", b.as_str()),
-                        ("test", test_id.as_str()),
-                        ("figure", k.figure.id()),
-                    ],
-                );
+                let (test_id, drives_url) = (k.test.id(), super::effects::drives_url(k));
                 // Stored as a → b; read as usual → this result's value.
                 let effect = if *a == u.usual { *e } else { inverted(e) };
                 StandingEffect { test_id, effect, drives_url }
@@ -102,7 +91,7 @@ pub(crate) async fn standing_of(state: &AppState, headers: &HeaderMap, id: i64) 
             .collect();
         unusual.push(UnusualField {
             field: u.factor.to_string(),
-            label: bench::fields::field(u.factor).map_or(u.factor, |f| f.label).to_string(),
+            label: super::effects::label(u.factor),
             value: u.value,
             usual: u.usual,
             usual_count: u.usual_count,

@@ -19,8 +19,8 @@ pub fn ratio_text(r: f64) -> String {
 }
 
 /// `×1.48–1.55`, or a dash when there is no interval.
-fn interval_text(e: &Effect) -> String {
-    match (e.low, e.high) {
+fn interval_text(low: Option<f64>, high: Option<f64>) -> String {
+    match (low, high) {
         (Some(l), Some(h)) => format!("×{l:.2}–{h:.2}"),
         _ => "—".to_string(),
     }
@@ -74,7 +74,7 @@ fn drives_href(f: &str, e: &FactorEffect) -> String {
 fn effect_cells(e: &Effect) -> Markup {
     html! {
         td.num { (ratio_text(e.ratio)) }
-        td { (interval_mark(e)) " " span.interval { (interval_text(e)) } }
+        td { (interval_mark(e)) " " span.interval { (interval_text(e.low, e.high)) } }
         td { span class=(verdict_class(e.verdict)) { (e.verdict.words()) } }
     }
 }
@@ -162,7 +162,7 @@ pub fn effect_drives(d: &EffectDrives) -> Markup {
     html! {
         p {
             (d.label) " " strong { (c.a) } " → " strong { (c.b) } " on " span.test { (c.test_id) } " (" (c.figure.unit()) "): "
-            strong { (ratio_text(c.effect.ratio)) } ", 95 % interval " (interval_text(&c.effect)) ", "
+            strong { (ratio_text(c.effect.ratio)) } ", 95 % interval " (interval_text(c.effect.low, c.effect.high)) ", "
             span class=(verdict_class(c.effect.verdict)) { (c.effect.verdict.words()) } ", over "
             (c.effect.units) " drive" (if c.effect.units == 1 { "" } else { "s" }) "."
         }
@@ -245,20 +245,10 @@ pub fn firmware(h: &FirmwareHistory) -> Markup {
 /// one, else the ratio in muted text (what it measured, claimed as nothing).
 fn step_mark(st: &FirmwareStep) -> Markup {
     let d = &st.difference;
-    let e = Effect {
-        ratio: d.ratio,
-        low: d.low,
-        high: d.high,
-        verdict: d.verdict,
-        n_a: d.n_b,
-        n_b: d.n_a,
-        units: 1,
-        weighed: 1,
-    };
     html! {
         @if st.change {
             span.step.change title=(format!("{} → {}: {}", st.from, st.to, d.verdict.words())) {
-                (if d.ratio >= 1.0 { "▲ " } else { "▼ " }) (ratio_text(d.ratio)) " " span.interval { (interval_text(&e)) }
+                (if d.ratio >= 1.0 { "▲ " } else { "▼ " }) (ratio_text(d.ratio)) " " span.interval { (interval_text(d.low, d.high)) }
             }
         } @else {
             span.step title=(format!("{} → {}: {}", st.from, st.to, d.verdict.words())) { (ratio_text(d.ratio)) ", " (d.verdict.words()) }
@@ -321,7 +311,7 @@ pub fn standing(s: &ResultStanding) -> Markup {
                             ul { @for e in &u.effects {
                                 li {
                                     span.test { (e.test_id) } ": " (ratio_text(e.effect.ratio)) " "
-                                    span.interval { (interval_text(&e.effect)) } " · "
+                                    span.interval { (interval_text(e.effect.low, e.effect.high)) } " · "
                                     span class=(verdict_class(e.effect.verdict)) { (e.effect.verdict.words()) }
                                     " · " (e.effect.units) " drive" (if e.effect.units == 1 { "" } else { "s" })
                                 }

@@ -11,6 +11,27 @@ pub(super) async fn refresh(app: &TestApp) {
     app.storage.combine_effects().await.expect("combine");
 }
 
+/// Eight WILDFIRE results a side on `chipset`: random data writing at `random`, 0-fill
+/// at `zero_fill` MB/s, each with the same small spread (the pairs alternate, random
+/// first); the reply to posting them together.
+async fn post_wildfire_writes(app: &TestApp, chipset: &str, random: f64, zero_fill: f64) -> Reply {
+    let batch: Vec<Value> = (0..8)
+        .flat_map(|i| {
+            let noise = 1.0 + (i as f64 - 3.5) * 0.004;
+            let tags = json!({"drive": {"sku": WILDFIRE}, "platform": {"chipset": chipset}});
+            let with = |pattern: &str, write: f64| {
+                let mut r = a_result(500.0 * noise);
+                r["data_pattern"] = json!(pattern);
+                r["metrics"][0]["op"] = json!("write");
+                r["metrics"][0]["mbps"] = json!(write * noise);
+                json!({"result": r, "tags": tags})
+            };
+            [with("random", random), with("zero-fill", zero_fill)]
+        })
+        .collect();
+    app.post_json("/api/v1/results", &json!(batch)).await
+}
+
 async fn effects_of(app: &TestApp, factor: &str) -> Value {
     let r = app.get(&format!("/api/v1/effects?factor={factor}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -124,21 +145,7 @@ pub(super) async fn random_and_zero_fill_pair_within_a_drive(app: &TestApp) {
     assert!(marvell >= 2, "a Marvell drive measured with both patterns, read and write");
 
     // Eight results a side on a setting of their own, at the article's ratio: clear.
-    let batch: Vec<Value> = (0..8)
-        .flat_map(|i| {
-            let noise = 1.0 + (i as f64 - 3.5) * 0.004;
-            let tags = json!({"drive": {"sku": WILDFIRE}, "platform": {"chipset": "EFFECTS-A"}});
-            let with = |pattern: &str, write: f64| {
-                let mut r = a_result(500.0 * noise);
-                r["data_pattern"] = json!(pattern);
-                r["metrics"][0]["op"] = json!("write");
-                r["metrics"][0]["mbps"] = json!(write * noise);
-                json!({"result": r, "tags": tags})
-            };
-            [with("random", 384.0), with("zero-fill", 384.0 * expected)]
-        })
-        .collect();
-    let r = app.post_json("/api/v1/results", &json!(batch)).await;
+    let r = post_wildfire_writes(app, "EFFECTS-A", 384.0, 384.0 * expected).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let pending = app.get("/api/v1/effects").await.json();
     assert_eq!(
@@ -349,21 +356,7 @@ pub(super) async fn a_result_says_where_it_stands_and_what_explains_it(app: &Tes
     assert!(html.contains("Where it stands") && html.contains("Nothing measured explains"), "{html}");
 
     // Eight a side: the effect is clear and explains a 0-fill result.
-    let batch: Vec<Value> = (0..8)
-        .flat_map(|i| {
-            let noise = 1.0 + (i as f64 - 3.5) * 0.004;
-            let tags = json!({"drive": {"sku": WILDFIRE}, "platform": {"chipset": "STANDING"}});
-            let with = |pattern: &str, write: f64| {
-                let mut r = a_result(500.0 * noise);
-                r["data_pattern"] = json!(pattern);
-                r["metrics"][0]["op"] = json!("write");
-                r["metrics"][0]["mbps"] = json!(write * noise);
-                json!({"result": r, "tags": tags})
-            };
-            [with("random", 380.0), with("zero-fill", 830.0)]
-        })
-        .collect();
-    let r = app.post_json("/api/v1/results", &json!(batch)).await;
+    let r = post_wildfire_writes(app, "STANDING", 380.0, 830.0).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let zero_fill = r.json()["files"][1]["id"].as_i64().unwrap();
     refresh(app).await;
