@@ -321,12 +321,12 @@ pub fn standing(s: &ResultStanding) -> Markup {
                 }
             }
         }
-        p.standing-verdict {
+        @if !s.unusual.is_empty() { p.standing-verdict {
             @if s.explained {
                 "A measured effect of a field it differs in bears on it (above): part of a difference may come from there."
             } @else {
                 "Nothing measured explains a difference: no clear or likely effect of the fields it differs in has been measured."
             }
-        }
+        } }
     }
 }
