@@ -143,6 +143,24 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
         return Err(nul(path));
     }
     reads_back::<Tags>(value, "tags")?;
+    for (n, r) in results.iter().enumerate() {
+        if let Some((key, first, again)) = r.repeated_test() {
+            let which = if results.len() > 1 {
+                format!("result {} of {}", n + 1, results.len())
+            } else {
+                "the result".into()
+            };
+            return Err(ErrorItem {
+                detail: format!(
+                    "{which} holds two rows of one test, {} ({:?} and {:?}): a result holds each test once",
+                    key.short_name(),
+                    r.metrics[first].label,
+                    r.metrics[again].label
+                ),
+                pointer: Some(format!("result.metrics[{again}]")),
+            });
+        }
+    }
     for r in results {
         let mut path = String::from("result");
         let value = serde_json::to_value(r).expect("results serialise");
@@ -245,10 +263,21 @@ impl<'a> Catalogue<'a> {
     /// made from its vendor, model line and capacity. A drive made here is found again
     /// by the rest of the same ingest (several files, a dataset) without the database.
     pub async fn identify(&mut self, tag: &DriveTag) -> Result<Found, Refused> {
+        self.identify_as(tag, true).await
+    }
+
+    /// [`identify`](Self::identify) for a drive only proposed, never made by this ingest:
+    /// a drive it would make is `Found::New` but is not remembered, so the rest of the
+    /// ingest does not find it as a drive SSDBase has.
+    pub async fn identify_proposed(&mut self, tag: &DriveTag) -> Result<Found, Refused> {
+        self.identify_as(tag, false).await
+    }
+
+    async fn identify_as(&mut self, tag: &DriveTag, made: bool) -> Result<Found, Refused> {
         // A key read just before its drive was merged away leads nowhere: the catalogue
         // changed between two reads, so look again (the name is the other drive's now).
         for _ in 0..3 {
-            if let Some(found) = self.identify_once(tag).await? {
+            if let Some(found) = self.identify_once(tag, made).await? {
                 return Ok(found);
             }
             self.known_keys = None;
@@ -259,7 +288,7 @@ impl<'a> Catalogue<'a> {
     }
 
     /// [`identify`](Self::identify), or `None` when a key names a drive that is gone.
-    async fn identify_once(&mut self, tag: &DriveTag) -> Result<Option<Found>, Refused> {
+    async fn identify_once(&mut self, tag: &DriveTag, made: bool) -> Result<Option<Found>, Refused> {
         let identity = match Identity::from_tag(tag) {
             Ok(Some(identity)) => identity,
             Ok(None) => return Ok(Some(Found::Unknown)),
@@ -333,6 +362,9 @@ impl<'a> Catalogue<'a> {
             n += 1;
             drive.id = format!("{base}-{n}");
         }
+        if !made {
+            return Ok(Some(Found::New(drive)));
+        }
         if let Some(by_key) = &mut self.known_keys {
             for k in identity::keys_of(&drive) {
                 by_key.entry(k).or_default().push(drive.id.clone());
@@ -395,19 +427,24 @@ impl Refused {
 }
 
 /// Tags that passed [`tag`]: completed from their drive, which they keep for the flags,
-/// with the community drive they create, if any.
+/// with the community drive they create, if any; and, for each result given, the tags
+/// completed from what that result's file says where the submitted ones are silent.
 #[derive(Debug, Clone)]
 pub struct Tagged {
     pub tags: Tags,
     pub sku: Option<DriveSku>,
     pub new_drive: Option<DriveSku>,
+    /// Per result given to [`tag`], in order: its own tags and drive when its file said
+    /// something the submitted tags did not (`Tags::read_from_file`).
+    from_file: Vec<Option<(Tags, Option<DriveSku>)>>,
 }
 
 /// The ingest sequence, the one way tags reach the database with results: the drive
 /// found (a given id looked up in the catalogue, an unknown one refused; otherwise the
 /// drive tag identified, or a community drive made from it, and how recorded in
 /// `tags.drive.identified_by`), the drive tags completed from it, then the tags,
-/// `results` and `source` checked storable. Every path a result takes goes through here:
+/// `results` and `source` checked storable. Where the tags are silent, each result's file
+/// speaks for it ([`read_from_file`]). Every path a result takes goes through here:
 /// the API's submissions (JSON, multipart, screenshots) and tag edits, `ssdbase import`
 /// (files and datasets) and the seed loader; a rule added here applies to all of them.
 pub async fn tag(
@@ -416,8 +453,10 @@ pub async fn tag(
     results: &[BenchResult],
     source: Option<&str>,
 ) -> Result<Tagged, Refused> {
-    // How the drive was found is the server's to say, never the submitter's.
+    // How the drive was found, and what came from the file, is the server's to say,
+    // never the submitter's.
     tags.drive.candidates.clear();
+    tags.read_from_file.clear();
     let mut new_drive = None;
     let sku = match tags.drive.sku.clone() {
         Some(id) => {
@@ -452,7 +491,89 @@ pub async fn tag(
         },
     };
     check_storable(&tags, results, source).map_err(Refused::Invalid)?;
-    Ok(Tagged { tags, sku, new_drive })
+    let mut from_file = Vec::with_capacity(results.len());
+    for result in results {
+        from_file.push(read_from_file(catalogue, &tags, result).await?);
+    }
+    Ok(Tagged { tags, sku, new_drive, from_file })
+}
+
+/// `tags` completed from what `result`'s file says, where they are silent: the drive
+/// its model names when that is exactly one drive SSDBase has (`named-in-upload`) or
+/// the few it could be (ambiguous, for someone to pick); the firmware, driver and OS it
+/// prints. A drive SSDBase lacks is not made: the result stays unassigned and its page
+/// proposes the drive to its owner. `None` when the file adds nothing.
+async fn read_from_file(
+    catalogue: &mut Catalogue<'_>,
+    tags: &Tags,
+    result: &BenchResult,
+) -> Result<Option<(Tags, Option<DriveSku>)>, Refused> {
+    let mut t = tags.clone();
+    let mut sku = None;
+    if t.drive.identified_by == Some(DriveMatch::Unknown) {
+        let texts = identity::texts_naming_a_drive(result);
+        match named_in_upload(catalogue, &texts).await.map_err(Refused::Storage)? {
+            Some((_, Found::Drive(d, _))) => {
+                name_drive(&mut t, &d, DriveMatch::NamedInUpload);
+                t.read_from_file.push("drive".into());
+                sku = Some(d);
+            }
+            Some((_, Found::Ambiguous(ids))) => {
+                t.drive.identified_by = Some(DriveMatch::Ambiguous);
+                t.drive.candidates = ids;
+                t.read_from_file.push("drive".into());
+            }
+            _ => {}
+        }
+    }
+    let printed =
+        |field: &str| result.fact(field).map(|f| f.value.trim().to_string()).filter(|v| !v.is_empty());
+    for (field, slot) in
+        [("firmware", &mut t.firmware), ("driver", &mut t.platform.driver), ("os", &mut t.platform.os)]
+    {
+        if slot.is_none() {
+            if let Some(value) = printed(field) {
+                *slot = Some(value);
+                t.read_from_file.push(field.into());
+            }
+        }
+    }
+    if t.read_from_file.is_empty() {
+        return Ok(None);
+    }
+    // What a file prints is held to the same limits as what a person types.
+    if check_storable(&t, std::slice::from_ref(result), None).is_err() {
+        return Ok(None);
+    }
+    Ok(Some((t, sku)))
+}
+
+/// The first of an upload's `texts` that names a drive, and what it names: a drive
+/// SSDBase has, the several it could be, or a drive to propose (only for a text that
+/// reads as a drive's name). Texts that cannot name a drive (junk, too long) are passed
+/// over. Shared by ingest and `GET /drives/identify?text=`, so that the submit page
+/// proposes what a submission would find.
+pub async fn named_in_upload(
+    catalogue: &mut Catalogue<'_>,
+    texts: &[String],
+) -> StorageResult<Option<(String, Found)>> {
+    for text in texts.iter().filter(|t| !t.trim().is_empty()) {
+        let tag = DriveTag { model: Some(text.clone()), ..DriveTag::default() };
+        let found = match catalogue.identify_proposed(&tag).await {
+            Ok(found) => found,
+            Err(Refused::Storage(e)) => return Err(e),
+            Err(_) => continue,
+        };
+        let names = match &found {
+            Found::Unknown => false,
+            Found::New(_) => identity::names_a_drive(text),
+            Found::Drive(..) | Found::Ambiguous(_) => true,
+        };
+        if names {
+            return Ok(Some((text.clone(), found)));
+        }
+    }
+    Ok(None)
 }
 
 /// Tags naming drive `d`, found `how`: its id, and its vendor, model line and capacity as
@@ -468,13 +589,17 @@ fn name_drive(tags: &mut Tags, d: &DriveSku, how: DriveMatch) {
 }
 
 impl Tagged {
-    /// `result` with these tags and the flags they give it: a new result, or a stored
-    /// one re-tagged.
-    pub fn result(&self, result: BenchResult, source: Option<String>) -> NewResult {
+    /// Result `i` of those given to [`tag`] with its tags and the flags they give it: a
+    /// new result, or a stored one re-tagged.
+    pub fn result(&self, i: usize, result: BenchResult, source: Option<String>) -> NewResult {
+        let (tags, sku) = match self.from_file.get(i) {
+            Some(Some((tags, sku))) => (tags, sku.as_ref().or(self.sku.as_ref())),
+            _ => (&self.tags, self.sku.as_ref()),
+        };
         NewResult {
-            flags: flags_for(&result, &self.tags, self.sku.as_ref()),
+            flags: flags_for(&result, tags, sku),
             result,
-            tags: self.tags.clone(),
+            tags: tags.clone(),
             source,
             new_drive: self.new_drive.clone(),
         }
@@ -496,7 +621,12 @@ impl Tagged {
             edit_token_hash,
             client,
             created_at: now_unix(),
-            results: upload.results.into_iter().map(|result| self.result(result, source.clone())).collect(),
+            results: upload
+                .results
+                .into_iter()
+                .enumerate()
+                .map(|(i, result)| self.result(i, result, source.clone()))
+                .collect(),
             provenance: None,
             runner: None,
         };

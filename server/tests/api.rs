@@ -2342,6 +2342,8 @@ on_both_backends!(
     a_runners_record_is_kept_with_its_result_and_only_with_one,
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,
     a_drive_not_in_the_catalogue_gets_a_page_compare_and_search,
+    an_upload_without_tags_is_named_by_what_its_file_says,
+    a_result_with_a_test_twice_is_refused,
     model_strings_and_part_numbers_land_on_their_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,

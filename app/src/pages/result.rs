@@ -65,13 +65,15 @@ fn show(r: ResultView) -> impl IntoView {
     let not_run = res.not_run.clone();
     let ocr = r.upload.as_ref().and_then(|u| u.ocr.clone());
     let corrected_count = ocr.as_ref().map_or(0, |o| o.corrected.len());
+    // The editor's fields, shared with the drive notice's "Use this drive".
+    let draft = RwSignal::new(TagDraft::of(&r.tags));
     view! {
         <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
         <p class="permalink">
             "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
             <a rel="external" href=json_href>"JSON"</a>
         </p>
-        {drive_notice(&r.tags)}
+        {drive_notice(&r.tags, res, draft)}
         <h2>"Flags"</h2>
         <Flags flags=r.flags.clone() />
         <h2>"Measurements"</h2>
@@ -142,10 +144,11 @@ fn show(r: ResultView) -> impl IntoView {
         <super::rated::RatedHtml data=format!("/results/{}/standing", r.id) />
         <h2>"Measured on"</h2>
         <Tags tags=r.tags.clone() />
+        {file_facts(res, &r.tags)}
         <dl class="facts">
             {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
         </dl>
-        <EditBox r=r.clone() />
+        <EditBox r=r.clone() draft=draft />
         <h2>"Original upload"</h2>
         {r.upload.as_ref().and_then(|u| u.ocr.as_ref()).map(|_| view! {
             <figure class="upload-shot">
@@ -164,8 +167,14 @@ fn show(r: ResultView) -> impl IntoView {
 
 /// When the result belongs to no drive (none named, or the name matched several), says
 /// so, links the drives it might be, and asks its uploader to name it with the edit
-/// token: such a result stays out of every drive's figures until someone does.
-fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
+/// token: such a result stays out of every drive's figures until someone does. When its
+/// file names a drive SSDBase does not have yet, the server's proposal ("Named in the
+/// upload: … Use this drive") fills the editor's drive fields for the token holder.
+fn drive_notice(
+    tags: &Tags,
+    result: &bench::BenchResult,
+    draft: RwSignal<TagDraft>,
+) -> Option<impl IntoView> {
     use bench::DriveMatch;
     let d = &tags.drive;
     if d.sku.is_some() {
@@ -178,8 +187,10 @@ fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
         "The drive of this result is unknown: the submission did not name it fully (vendor, model and capacity, or a catalogue id), so it counts in no drive's figures."
     };
     let candidates = d.candidates.clone();
+    let texts = if ambiguous { Vec::new() } else { bench::identity::texts_naming_a_drive(result) };
+    let proposal = LocalResource::new(move || super::submit::named_drive(texts.clone()));
     // Opens the editor below and puts the cursor in its drive field.
-    let open_editor = move |_| {
+    let open_editor = move |_: ()| {
         let doc = document();
         if let Some(details) = doc.get_element_by_id("edit") {
             let _ = details.set_attribute("open", "");
@@ -206,21 +217,72 @@ fn drive_notice(tags: &Tags) -> Option<impl IntoView> {
                         .collect_view()}
                 </p>
             })}
+            <div on:click=move |ev| {
+                if super::submit::fill_from_named_drive(&ev, draft) {
+                    open_editor(());
+                }
+            } inner_html=move || proposal.get().flatten().unwrap_or_default()></div>
             <p>
                 "Did you upload it? Name the drive with the edit token you were given: "
-                <button type="button" on:click=open_editor>"Name the drive"</button>
+                <button type="button" on:click=move |_| open_editor(())>"Name the drive"</button>
                 " (the drive field takes a catalogue id, or vendor, model and capacity)."
             </p>
         </div>
     })
 }
 
+/// What the result's file says about the drive and platform, where it says it, and
+/// which tags it filled (the submitter left them empty): a reader tells what the file
+/// printed from what someone typed.
+fn file_facts(result: &bench::BenchResult, tags: &Tags) -> Option<impl IntoView> {
+    if result.facts.is_empty() {
+        return None;
+    }
+    let filled = |field: &str| {
+        let tag = match field {
+            "model" | "capacity_gb" | "comment" => "drive",
+            other => other,
+        };
+        tags.read_from_file.iter().any(|f| f == tag)
+    };
+    let rows = result
+        .facts
+        .iter()
+        .map(|f| {
+            let used = if filled(&f.field) { "filled this result's tag" } else { "" };
+            view! {
+                <tr>
+                    <td>{f.field.replace('_', " ")}</td>
+                    <td>{f.value.clone()}</td>
+                    <td>{f.source.clone()}</td>
+                    <td>{used}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <h3 id="file-facts">"What the file says"</h3>
+        <div class="table-wrap">
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">"Fact"</th>
+                        <th scope="col">"As printed"</th>
+                        <th scope="col">"Where"</th>
+                        <th scope="col">"Used"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    })
+}
+
 /// Correct the tags or delete the result, with the edit token the submitter was given.
 #[component]
-fn EditBox(r: ResultView) -> impl IntoView {
+fn EditBox(r: ResultView, draft: RwSignal<TagDraft>) -> impl IntoView {
     let id = r.id;
     let token = RwSignal::new(String::new());
-    let draft = RwSignal::new(TagDraft::of(&r.tags));
     let (status, set_status) = signal(None::<Result<String, String>>);
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -288,8 +350,18 @@ fn EditBox(r: ResultView) -> impl IntoView {
 #[component]
 fn Tags(tags: Tags) -> impl IntoView {
     let p = &tags.platform;
+    // A tag the server filled from the result's file says so (its line is under "What
+    // the file says").
+    let read = |field: &str, value: Option<String>| {
+        let from_file = tags.read_from_file.iter().any(|f| f == field);
+        value.map(|v| if from_file { format!("{v} (read from the file)") } else { v })
+    };
     let rows: Vec<(&str, Option<String>, Option<String>)> = vec![
-        ("Drive", Some(drive_label(&tags)), tags.drive.sku.clone().map(|s| format!("/drives/{s}"))),
+        (
+            "Drive",
+            read("drive", Some(drive_label(&tags))),
+            tags.drive.sku.clone().map(|s| format!("/drives/{s}")),
+        ),
         ("Part number", tags.drive.part_number.clone(), None),
         (
             "Controller",
@@ -302,7 +374,7 @@ fn Tags(tags: Tags) -> impl IntoView {
             }),
             None,
         ),
-        ("Firmware", tags.firmware.clone(), None),
+        ("Firmware", read("firmware", tags.firmware.clone()), None),
         (
             "Platform",
             Some(platform_label(&tags)),
@@ -310,11 +382,11 @@ fn Tags(tags: Tags) -> impl IntoView {
         ),
         ("CPU", p.cpu.clone(), None),
         ("Motherboard", p.motherboard.clone(), None),
-        ("Driver", p.driver.clone(), None),
+        ("Driver", read("driver", p.driver.clone()), None),
         ("Mode", p.mode.map(|m| format!("{m:?}").to_ascii_uppercase()), None),
         ("Link", p.link.map(link_label), None),
         ("Host link", p.host_link.map(link_label), None),
-        ("OS", p.os.clone(), None),
+        ("OS", read("os", p.os.clone()), None),
     ];
     // Every other tag field, as stored: a new field shows here without a change.
     const SHOWN: &[&str] = &[

@@ -494,13 +494,23 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
     keys
 }
 
-/// The texts of an upload that may name its drive, in the order they are tried: a
-/// CrystalDiskMark comment ("Crucial P2 2TB @ PCIe 3.0 x4"), then the target a tool
-/// printed (AS SSD's and HD Tune's drive model). The server's `identify` takes them
-/// and proposes the first that names a drive, for the person to confirm; never applied
-/// unasked.
-pub fn texts_naming_a_drive(result: &crate::BenchResult) -> impl Iterator<Item = &str> {
-    [result.comment.as_deref(), result.target.as_deref()].into_iter().flatten()
+/// The texts of an upload that may name its drive, in the order they are tried: the
+/// model a tool printed (AS SSD's `Name:`, HD Tune's title), with the capacity it printed
+/// elsewhere when the model does not say it ("Samsung SSD 970 EVO Plus 250GB",
+/// "NVMe Samsung SSD 960 SCSI Disk Device 500 GB"), then a CrystalDiskMark or KDiskMark
+/// comment ("Crucial P2 2TB @ PCIe 3.0 x4"). The server identifies a submission without
+/// a drive tag from them, and proposes a drive they name but SSDBase lacks for the
+/// person to confirm.
+pub fn texts_naming_a_drive(result: &crate::BenchResult) -> Vec<String> {
+    let capacity = result.fact("capacity_gb").map(|f| f.value.as_str());
+    let models = result.facts.iter().filter(|f| f.field == "model").map(|f| match capacity {
+        Some(gb) if capacity_in(&f.value).is_none() => format!("{} {gb} GB", f.value),
+        _ => f.value.clone(),
+    });
+    let comments = result.facts.iter().filter(|f| f.field == "comment").map(|f| f.value.clone());
+    let mut texts: Vec<String> = models.chain(comments).collect();
+    texts.dedup();
+    texts
 }
 
 /// Whether `text` reads as a drive's name: a model word with a vendor or a capacity
@@ -531,6 +541,28 @@ pub fn search_ranges(query: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The capacity as drive makers write it, in decimal GB.
+///
+/// Drives of 50 GB and more follow IDEMA's LBA count (LBA1-03): 97,696,368 sectors of
+/// 512 bytes for 50 GB plus 1,953,504 per further GB, so a little more than GB × 10⁹
+/// bytes, and the excess grows with size (an 8 TB drive holds 8.0016 × 10¹² bytes). The
+/// GB count is that formula solved for GB and rounded to the nearest whole number:
+/// 500,107,862,016 bytes → 500, 4,000,787,030,016 → 4000, 480,103,981,056 → 480; drives
+/// that give slightly less than the formula (SD cards: 63,864,569,856 bytes for "64 GB")
+/// round up to what is printed on them. Below 50 GB the bytes are divided by 10⁹ and
+/// rounded (31,914,983,424 → 32).
+pub fn marketed_gb(bytes: u64) -> Option<u32> {
+    const IDEMA_50GB_SECTORS: f64 = 97_696_368.0;
+    const IDEMA_SECTORS_PER_GB: f64 = 1_953_504.0;
+    let gb = if bytes >= 50_000_000_000 {
+        50.0 + (bytes as f64 / 512.0 - IDEMA_50GB_SECTORS) / IDEMA_SECTORS_PER_GB
+    } else {
+        bytes as f64 / 1e9
+    };
+    let rounded = gb.round();
+    (rounded >= 1.0 && rounded <= f64::from(u32::MAX)).then_some(rounded as u32)
 }
 
 /// A URL-safe id from a drive's name: folded words joined by hyphens ("Crucial P2

@@ -131,8 +131,8 @@ pub enum Op {
 }
 
 /// Which statistic of a run a number is, for tools that print several per test
-/// (HD Tune's minimum/maximum/average transfer rate, its burst rate).
-/// `None` means the tool's single headline figure for that test.
+/// (HD Tune's minimum/maximum/average transfer rate, its burst rate, AS SSD's access
+/// times). `None` means the tool's single headline figure for that test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
@@ -141,6 +141,10 @@ pub enum Stat {
     Max,
     Avg,
     Burst,
+    /// AS SSD's access times: the mean time of single requests in a run of their own
+    /// (reads across the whole drive, writes within a 1 GiB file), not the latency of
+    /// the throughput test with the same block size.
+    Access,
 }
 
 /// The content written during write tests. It matters: SandForce and Indilinx
@@ -232,6 +236,7 @@ impl TestKey {
             Some(Stat::Max) => " max",
             Some(Stat::Avg) => " avg",
             Some(Stat::Burst) => " burst",
+            Some(Stat::Access) => " access time",
         };
         format!(
             "{access} {} Q{}T{} {op}{stat}",
@@ -286,6 +291,34 @@ pub struct BenchResult {
     /// header-less CrystalDiskMark 3 paste). Otherwise derived from tool and version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<ToolFamily>,
+    /// What the file says about the drive and the platform it measured, each where it
+    /// says it: the parsers' reading, which the server uses to identify the drive and
+    /// fill tags the submitter left empty (`Tags::read_from_file`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<FileFact>,
+}
+
+/// One thing an uploaded file says about what it measured: `field` is a tag field's
+/// public name (`model`, `capacity_gb`, `firmware`, `driver`, `os`) or `comment` and
+/// `target` (free text the tool printed), `value` as printed (a capacity folded to the
+/// marketed GB), `source` where: `line 2 "Name: Samsung SSD 970 EVO Plus 250GB"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FileFact {
+    pub field: String,
+    pub value: String,
+    pub source: String,
+}
+
+impl FileFact {
+    /// A fact read on line `line` (1-based) whose text was `printed`.
+    pub fn at(field: &str, value: impl Into<String>, line: usize, printed: &str) -> FileFact {
+        FileFact {
+            field: field.into(),
+            value: value.into(),
+            source: format!("line {line}: {}", printed.trim()),
+        }
+    }
 }
 
 impl BenchResult {
@@ -305,11 +338,25 @@ impl BenchResult {
             engine: None,
             not_run: Vec::new(),
             family: None,
+            facts: Vec::new(),
         }
+    }
+
+    /// The first fact of `field`, if the file said it.
+    pub fn fact(&self, field: &str) -> Option<&FileFact> {
+        self.facts.iter().find(|f| f.field == field)
     }
 
     pub fn family(&self) -> ToolFamily {
         self.family.unwrap_or_else(|| ToolFamily::of(self.tool, self.tool_version.as_deref()))
+    }
+
+    /// The first test this result holds twice: its key and the two metrics' indices. A
+    /// result holds each test once (two numbers for one test would be counted twice in
+    /// every pool), so ingest refuses such a result.
+    pub fn repeated_test(&self) -> Option<(TestKey, usize, usize)> {
+        let keys: Vec<TestKey> = self.keyed_metrics().map(|(k, _)| k).collect();
+        keys.iter().enumerate().find_map(|(j, k)| keys[..j].iter().position(|e| e == k).map(|i| (*k, i, j)))
     }
 
     /// Each metric with its canonical test key.
@@ -335,6 +382,12 @@ pub struct Tags {
     pub platform: Platform,
     pub raid: Option<Raid>,
     pub conditions: Conditions,
+    /// The tag fields the server filled from what the result's file says
+    /// (`BenchResult::facts`) because the submitter left them empty: `drive` (found by
+    /// the model the file names, `identified_by: named-in-upload`), `firmware`, `driver`,
+    /// `os`. Set by the server, never taken from the submitter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_from_file: Vec<String>,
 }
 
 /// Which drive was measured. `sku` points into the catalogue when the exact capacity
@@ -955,6 +1008,9 @@ pub enum DriveMatch {
     Loose,
     /// Nothing matched: the submission created this community drive.
     Created,
+    /// The submission named no drive; the model its file prints (AS SSD's `Name:`, HD
+    /// Tune's title, a CrystalDiskMark comment) is exactly this drive.
+    NamedInUpload,
     /// Several drives matched (listed in `candidates`): stored without a drive until
     /// someone decides.
     Ambiguous,

@@ -194,8 +194,8 @@ fn corpus_expectations() -> Vec<(&'static str, Format, Vec<R>)> {
                     m("4K Write", Rnd, 4 * KIB, 1, 1, Write).mbps(89.19),
                     m("4K-64Threads Read", Rnd, 4 * KIB, 1, 64, Read).mbps(790.21),
                     m("4K-64Threads Write", Rnd, 4 * KIB, 1, 64, Write).mbps(1066.48),
-                    m("Access Times Read", Rnd, 512, 1, 1, Read).lat(90.0),
-                    m("Access Times Write", Rnd, 4 * KIB, 1, 1, Write).lat(46.0),
+                    m("Access Times Read", Rnd, 4 * KIB, 1, 1, Read).lat(90.0).stat(Stat::Access),
+                    m("Access Times Write", Rnd, 512, 1, 1, Write).lat(46.0).stat(Stat::Access),
                 ],
                 ..r(Tool::AsSsd)
             }],
@@ -717,8 +717,8 @@ fn asssd_iops_mode_and_two_drives() {
                     m("4K Write", Rnd, 4 * KIB, 1, 1, Write).iops(15517.0),
                     m("4K-64Thrd Read", Rnd, 4 * KIB, 1, 64, Read).iops(45221.0),
                     m("4K-64Thrd Write", Rnd, 4 * KIB, 1, 64, Write).iops(31002.0),
-                    m("Acc.time Read", Rnd, 512, 1, 1, Read).lat(87.0),
-                    m("Acc.time Write", Rnd, 4 * KIB, 1, 1, Write).lat(63.0),
+                    m("Acc.time Read", Rnd, 4 * KIB, 1, 1, Read).lat(87.0).stat(Stat::Access),
+                    m("Acc.time Write", Rnd, 512, 1, 1, Write).lat(63.0).stat(Stat::Access),
                 ],
                 ..r(Tool::AsSsd)
             },
@@ -779,8 +779,8 @@ Gesamt: 3046
                 m("4K-64Thrd Lesen", Rnd, 4 * KIB, 1, 64, Read).mbps(1090.21),
                 m("4K-64Thrd Schreiben", Rnd, 4 * KIB, 1, 64, Write).mbps(1066.48),
                 // `0,090` is 0.09 ms here, not 90.
-                m("Zugriffszeit Lesen", Rnd, 512, 1, 1, Read).lat(90.0),
-                m("Zugriffszeit Schreiben", Rnd, 4 * KIB, 1, 1, Write).lat(46.0),
+                m("Zugriffszeit Lesen", Rnd, 4 * KIB, 1, 1, Read).lat(90.0).stat(Stat::Access),
+                m("Zugriffszeit Schreiben", Rnd, 512, 1, 1, Write).lat(46.0).stat(Stat::Access),
             ],
             ..r(Tool::AsSsd)
         }],

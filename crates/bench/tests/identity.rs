@@ -6,7 +6,7 @@ use bench::identity::{names_a_drive, texts_naming_a_drive, Identity};
 
 /// The first text of an upload that reads as a drive's name.
 fn named_in(result: &bench::BenchResult) -> Option<String> {
-    texts_naming_a_drive(result).find(|t| names_a_drive(t)).map(|t| t.trim().to_string())
+    texts_naming_a_drive(result).into_iter().find(|t| names_a_drive(t)).map(|t| t.trim().to_string())
 }
 
 #[test]
@@ -24,8 +24,9 @@ fn a_crystaldiskmark_comment_names_its_drive() {
     );
     // A comment that names no drive proposes nothing.
     let mut plain = result.clone();
-    plain.comment = Some("after a fresh Windows install".into());
-    plain.target = None;
+    for f in plain.facts.iter_mut().filter(|f| f.field == "comment") {
+        f.value = "after a fresh Windows install".into();
+    }
     assert_eq!(named_in(&plain), None);
 }
 

@@ -83,27 +83,9 @@ pub fn mmc_vendor(card_type: &str, manfid: u32) -> Option<&'static str> {
     })
 }
 
-/// The capacity as drive makers write it, in decimal GB.
-///
-/// Drives of 50 GB and more follow IDEMA's LBA count (LBA1-03): 97,696,368 sectors of
-/// 512 bytes for 50 GB plus 1,953,504 per further GB, so a little more than GB × 10⁹
-/// bytes, and the excess grows with size (an 8 TB drive holds 8.0016 × 10¹² bytes). The
-/// GB count is that formula solved for GB and rounded to the nearest whole number:
-/// 500,107,862,016 bytes → 500, 4,000,787,030,016 → 4000, 480,103,981,056 → 480; drives
-/// that give slightly less than the formula (SD cards: 63,864,569,856 bytes for "64 GB")
-/// round up to what is printed on them. Below 50 GB the bytes are divided by 10⁹ and
-/// rounded (31,914,983,424 → 32).
-pub fn marketed_gb(bytes: u64) -> Option<u32> {
-    const IDEMA_50GB_SECTORS: f64 = 97_696_368.0;
-    const IDEMA_SECTORS_PER_GB: f64 = 1_953_504.0;
-    let gb = if bytes >= 50_000_000_000 {
-        50.0 + (bytes as f64 / 512.0 - IDEMA_50GB_SECTORS) / IDEMA_SECTORS_PER_GB
-    } else {
-        bytes as f64 / 1e9
-    };
-    let rounded = gb.round();
-    (rounded >= 1.0 && rounded <= f64::from(u32::MAX)).then_some(rounded as u32)
-}
+/// The capacity as drive makers write it (shared with the parsers, which fold what a
+/// tool printed the same way).
+pub use bench::identity::marketed_gb;
 
 /// Salt of the serial hash. It is a constant of this crate, public like the code, so it
 /// keeps nothing secret from someone who guesses a serial and hashes it; what it does is

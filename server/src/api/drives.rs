@@ -198,33 +198,22 @@ pub(crate) async fn identify_of(
     Ok(found)
 }
 
-/// The first of an upload's texts that names a drive, or `unknown`.
+/// The first of an upload's texts that names a drive (as a submission without a drive
+/// tag would find it), or `unknown`.
 async fn named_in_upload(
     catalogue: &mut crate::ingest::Catalogue<'_>,
     texts: Vec<String>,
 ) -> ApiResult<api_types::DriveIdentification> {
-    for text in texts.into_iter().filter(|t| !t.trim().is_empty()) {
-        // A text that cannot name a drive (junk, too long) is passed over: it names nothing.
-        let found = match identification(catalogue, text.clone(), "text").await {
-            Ok(found) => found,
-            Err(ApiError::Unprocessable(_)) => continue,
-            Err(e) => return Err(e),
-        };
-        let names = match found.identified_by {
-            bench::DriveMatch::Unknown => false,
-            bench::DriveMatch::Created => bench::identity::names_a_drive(&text),
-            _ => true,
-        };
-        if names {
-            return Ok(found);
-        }
-    }
-    Ok(api_types::DriveIdentification {
-        query: String::new(),
-        identified_by: bench::DriveMatch::Unknown,
-        drive: None,
-        exists: false,
-        candidates: Vec::new(),
+    let found = crate::ingest::named_in_upload(catalogue, &texts).await?;
+    Ok(match found {
+        Some((text, found)) => identification_of(text, found),
+        None => api_types::DriveIdentification {
+            query: String::new(),
+            identified_by: bench::DriveMatch::Unknown,
+            drive: None,
+            exists: false,
+            candidates: Vec::new(),
+        },
     })
 }
 
@@ -239,13 +228,18 @@ async fn identification(
     param: &str,
 ) -> ApiResult<api_types::DriveIdentification> {
     let tag = bench::DriveTag { model: Some(text.clone()), ..bench::DriveTag::default() };
-    let found = catalogue.identify(&tag).await.map_err(|refused| match refused.into_item() {
+    let found = catalogue.identify_proposed(&tag).await.map_err(|refused| match refused.into_item() {
         Ok(mut item) => {
             item.pointer = Some(param.into());
             ApiError::Unprocessable(vec![item])
         }
         Err(e) => ApiError::Storage(e),
     })?;
+    Ok(identification_of(text, found))
+}
+
+/// The answer for `text`, which names what was `found`.
+fn identification_of(text: String, found: crate::ingest::Found) -> api_types::DriveIdentification {
     use crate::ingest::Found;
     use bench::DriveMatch;
     let (identified_by, drive, exists, candidates) = match found {
@@ -254,7 +248,7 @@ async fn identification(
         Found::Ambiguous(ids) => (DriveMatch::Ambiguous, None, false, ids),
         Found::Unknown => (DriveMatch::Unknown, None, false, Vec::new()),
     };
-    Ok(api_types::DriveIdentification { query: text, identified_by, drive, exists, candidates })
+    api_types::DriveIdentification { query: text, identified_by, drive, exists, candidates }
 }
 
 /// A drive's page

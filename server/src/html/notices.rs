@@ -14,7 +14,7 @@ pub fn named_drive(found: &DriveIdentification) -> Markup {
         (_, DriveMatch::Unknown) => html! {},
         (Some(d), how) if how != DriveMatch::Ambiguous => {
             let status = match (found.exists, d.reviewed) {
-                (false, _) => "is not in SSDBase yet: submitting with it gives the drive a page of its own.",
+                (false, _) => "is not in SSDBase yet: naming it gives the drive a page of its own.",
                 (true, false) => "is in SSDBase (not reviewed yet).",
                 (true, true) => "is in SSDBase.",
             };

@@ -569,3 +569,129 @@ pub async fn arrays_are_ranked_apart_from_single_drives(app: &TestApp) {
     let label = html.find("RAID 0 ×2 of").unwrap_or_else(|| panic!("{html}"));
     assert!(heading < label, "{html}");
 }
+
+/// The real AS SSD 2.0 export of a Samsung 970 EVO Plus 250GB (`Name:`, `Firmware:`,
+/// `Controller: stornvme`, `Size: 232.88 GB`).
+fn as_ssd_970_evo_plus_export() -> String {
+    let path = common::shared()
+        .join("corpus/real/asssd/01__unknown_id14171726121__2.0.7316_samsung970evoplus_mbps.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Uploads sent without tags, as a script or a forum scraper sends them: the file's own
+/// lines name the drive when they name exactly one drive SSDBase has
+/// (`named-in-upload`), and fill the firmware, driver and OS, each marked as read from
+/// the file. A drive SSDBase lacks is not made: the result stays unassigned, its page
+/// proposes the drive, and the edit-token holder's acceptance moves it there.
+pub async fn an_upload_without_tags_is_named_by_what_its_file_says(app: &TestApp) {
+    // The 970 EVO Plus 250GB enters SSDBase with a tagged result of its own.
+    let tagged = post_with_drive(
+        app,
+        3400.0,
+        json!({"vendor": "Samsung", "model": "970 EVO Plus", "capacity_gb": 250}),
+    )
+    .await;
+    let drive = stored_drive_tag(app, tagged).await["sku"].as_str().unwrap().to_string();
+    assert_eq!(drive, "samsung-970-evo-plus-250gb");
+
+    let r = app.post_json("/api/v1/results", &json!({"text": as_ssd_970_evo_plus_export()})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let stored = app.get(&format!("/api/v1/results/{id}")).await.json();
+    let tags = &stored["tags"];
+    assert_eq!(
+        (tags["drive"]["sku"].as_str(), tags["drive"]["identified_by"].as_str()),
+        (Some(drive.as_str()), Some("named-in-upload")),
+        "{tags}"
+    );
+    assert_eq!(
+        (tags["firmware"].as_str(), tags["platform"]["driver"].as_str()),
+        (Some("1B2QEXM7"), Some("stornvme")),
+        "{tags}"
+    );
+    assert_eq!(tags["read_from_file"], json!(["drive", "firmware", "driver"]), "{tags}");
+    // Where each was read is the result's: the line that printed it.
+    let facts = stored["result"]["facts"].as_array().unwrap();
+    assert!(
+        facts.iter().any(|f| f["field"] == "capacity_gb"
+            && f["value"] == "250"
+            && f["source"] == "line 7: Size: 232.88 GB"),
+        "{facts:?}"
+    );
+    let page = app.get(&format!("/api/v1/drives/{drive}")).await.json();
+    assert!(page["results"].as_array().unwrap().iter().any(|r| r["id"] == id), "on its drive's page");
+    // A submitter's own tags win over the file, and the client cannot claim provenance.
+    let r = app
+        .post_json(
+            "/api/v1/results",
+            &json!({"text": as_ssd_970_evo_plus_export().replace("2863.65", "2863.66"),
+                    "tags": {"platform": {"driver": "samsung nvme 3.3"}, "read_from_file": ["os"]}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let own = app.get(&format!("/api/v1/results/{}", r.json()["id"])).await.json()["tags"].clone();
+    assert_eq!(own["platform"]["driver"], "samsung nvme 3.3");
+    assert_eq!(own["read_from_file"], json!(["drive", "firmware"]), "{own}");
+
+    // The Crucial P2's export names a drive SSDBase lacks: stored unassigned, nothing made.
+    let before = drive_list(app).await.len();
+    let r = app.post_json("/api/v1/results", &json!({"text": crucial_p2_export()})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let (p2, token) =
+        (r.json()["id"].as_i64().unwrap(), r.json()["edit_token"].as_str().unwrap().to_string());
+    let stored = app.get(&format!("/api/v1/results/{p2}")).await.json();
+    assert_eq!(
+        (stored["tags"]["drive"]["sku"].is_null(), stored["tags"]["drive"]["identified_by"].as_str()),
+        (true, Some("unknown")),
+        "{}",
+        stored["tags"]
+    );
+    assert_eq!(stored["tags"]["platform"]["os"], "Windows 10 Professional [10.0 Build 19041] (x64)");
+    assert_eq!(drive_list(app).await.len(), before, "a proposal makes no drive");
+    // What its page proposes, from the texts the result carries.
+    let result: bench::BenchResult = serde_json::from_value(stored["result"].clone()).unwrap();
+    let texts = bench::identity::texts_naming_a_drive(&result);
+    assert_eq!(texts, vec!["Crucial P2 2TB @ PCIe 3.0 x4".to_string()]);
+    let proposal = app
+        .get(&format!(
+            "/fragments/drives/identify?text={}",
+            form_urlencoded::byte_serialize(texts[0].as_bytes()).collect::<String>()
+        ))
+        .await;
+    assert!(
+        proposal
+            .text
+            .contains(r#"data-drive="" data-vendor="Crucial" data-model="P2" data-capacity_gb="2000""#),
+        "{}",
+        proposal.text
+    );
+    // The token holder accepts: the button's fields, sent as the tag edit.
+    let accept = json!({"tags": {"drive": {"vendor": "Crucial", "model": "P2", "capacity_gb": 2000}}});
+    let r = app.authed(Method::PATCH, &format!("/api/v1/results/{p2}"), Some(&token), Some(&accept)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["tags"]["drive"]["sku"], "crucial-p2-2000gb");
+    let page = app.get("/api/v1/drives/crucial-p2-2000gb").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(
+        page.json()["results"].as_array().unwrap().iter().any(|r| r["id"] == p2),
+        "moved to the new drive"
+    );
+}
+
+/// A result holding one test twice would count twice in every pool: refused, saying
+/// which test and which rows.
+pub async fn a_result_with_a_test_twice_is_refused(app: &TestApp) {
+    let mut result = a_result(500.0);
+    let again = json!({"label": "Seq Read again", "access": "seq", "block_size": 1048576, "queue_depth": 1,
+        "threads": 1, "op": "read", "mbps": 480.0, "iops": null, "latency_us": null});
+    result["metrics"].as_array_mut().unwrap().push(again);
+    let r = app.post_json("/api/v1/results", &json!({"result": result})).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.metrics[2]"));
+    assert!(
+        r.text.contains(
+            "two rows of one test, SEQ 1MiB Q1T1 read (\\\"Sequential Read\\\" and \\\"Seq Read again\\\")"
+        ),
+        "{}",
+        r.text
+    );
+}

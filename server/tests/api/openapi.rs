@@ -810,7 +810,7 @@ pub async fn public_type_schemas_follow_their_serde_form(app: &TestApp) {
         ),
         ("Access", names(&[Access::Seq, Access::Rnd])),
         ("Op", names(&[Op::Read, Op::Write, Op::Mix])),
-        ("Stat", names(&[Stat::Min, Stat::Max, Stat::Avg, Stat::Burst])),
+        ("Stat", names(&[Stat::Min, Stat::Max, Stat::Avg, Stat::Burst, Stat::Access])),
         ("DataPattern", names(&[DataPattern::Random, DataPattern::ZeroFill, DataPattern::OneFill])),
         ("CellType", names(&[CellType::Slc, CellType::Mlc, CellType::Tlc, CellType::Qlc])),
         ("StorageMode", names(&[StorageMode::Ide, StorageMode::Ahci, StorageMode::Raid, StorageMode::Nvme])),

@@ -60,11 +60,11 @@ async fn preview(text: String, format: Option<Format>) -> Option<Understood> {
     Some(understand(text, format).await)
 }
 
-/// The server's proposal of the drive an upload's texts name (its comments and targets,
-/// a screenshot's comment row) from `GET /drives/identify` as HTML: which text reads as
+/// The server's proposal of the drive an upload's texts name (the model a tool printed,
+/// comments, a screenshot's comment row) from `GET /drives/identify` as HTML: which text reads as
 /// a drive, and how that drive is found, is the server's, so neither drive identity's
 /// code nor a decoder of its answer is in this page's download. Nothing when none does.
-pub(super) async fn named_drive(mut texts: Vec<&str>) -> Option<String> {
+pub(super) async fn named_drive(mut texts: Vec<String>) -> Option<String> {
     texts.dedup();
     if texts.is_empty() {
         return None;
@@ -75,13 +75,15 @@ pub(super) async fn named_drive(mut texts: Vec<&str>) -> Option<String> {
 }
 
 /// Fills the tag fields a clicked "Use this drive" button names in its `data-` attributes
-/// (one handler on the tags' fieldset, which holds the server's proposal).
-fn use_named_drive(ev: leptos::ev::MouseEvent, form: RwSignal<TagDraft>) {
-    let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+/// (one handler on the element holding the server's proposal: the submit page's tags
+/// fieldset, the result page's drive notice). Whether a button was clicked.
+pub(super) fn fill_from_named_drive(ev: &leptos::ev::MouseEvent, form: RwSignal<TagDraft>) -> bool {
+    let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
     if !button.has_attribute("data-drive") {
-        return;
+        return false;
     }
     form.update(|f| f.set_each(|name| button.get_attribute(&format!("data-{name}"))));
+    true
 }
 
 /// The lines around `line` (1-based), numbered, for an error message.
@@ -261,7 +263,7 @@ pub fn Submit() -> impl IntoView {
                         Some(Ok(results)) => view! { <Preview results=results /> }.into_any(),
                     })}
                 </div>
-                <fieldset class="tags" on:click=move |ev| use_named_drive(ev, form)>
+                <fieldset class="tags" on:click=move |ev| { fill_from_named_drive(&ev, form); }>
                     <legend>"What it ran on (optional, but it makes the result comparable)"</legend>
                     <p class="muted">
                         "Find the drive by vendor, model, part number or the name your system shows; picking one fills the drive id. A drive SSDBase does not know yet: give its vendor, model and capacity, and it gets a page of its own."

@@ -29,7 +29,7 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
     let r = job.recognised()?;
     let confidence = r.result.metrics.iter().map(|m| r.confidence_of(&m.label)).collect();
     let named = match r.settings.comment.as_deref() {
-        Some(comment) => super::named_drive(vec![comment]).await,
+        Some(comment) => super::named_drive(vec![comment.to_string()]).await,
         None => None,
     };
     // The settings' inputs as HTML text made here, in the reading's lazy piece of the

@@ -28,7 +28,7 @@
 
 use super::asssd::{locale_number, uses_decimal_comma};
 use super::{rescale, truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, Metric, Op, Stat, Tool};
+use crate::model::{Access, BenchResult, FileFact, Metric, Op, Stat, Tool};
 use crate::re::Regex;
 use crate::text::Document;
 use std::sync::OnceLock;
@@ -81,9 +81,28 @@ impl Run {
         Run { result, labels: Vec::new() }
     }
 
+    /// The next run under the same title: same drive, version and facts.
+    fn next(&self) -> Run {
+        let mut next = Run::new(self.result.target.clone(), self.result.tool_version.clone());
+        next.result.facts = self.result.facts.clone();
+        next
+    }
+
     fn is_empty(&self) -> bool {
         self.labels.is_empty()
     }
+}
+
+/// HD Tune Pro's information copy: `Capacity : 120.0 GB` (decimal, as the drive's
+/// label gives it), `Size:` in some versions.
+fn capacity_line() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)^(?:Capacity|Size)[[:space:]]*:[[:space:]]*([0-9.,]+)[[:space:]]*(GB|TB)[[:space:]]*$",
+        )
+        .unwrap()
+    })
 }
 
 pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
@@ -115,12 +134,24 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
                 (None, false) => None,
             };
             let target = Some(c[3].trim().to_string()).filter(|t| !t.is_empty());
-            let old = std::mem::replace(&mut run, Run::new(target, version));
+            let mut new = Run::new(target.clone(), version);
+            new.result.facts.extend(target.map(|t| FileFact::at("model", t, line.no, text)));
+            let old = std::mem::replace(&mut run, new);
             if !old.is_empty() {
                 results.push(old.result);
             }
             op = Op::Read;
             block = DEFAULT_BLOCK;
+            continue;
+        }
+
+        if let Some(c) = capacity_line().captures(text) {
+            let scale = if c[2].eq_ignore_ascii_case("TB") { 1e12 } else { 1e9 };
+            let gb = locale_number(&c[1], decimal_comma)
+                .and_then(|v| crate::identity::marketed_gb((v * scale) as u64));
+            if let Some(gb) = gb {
+                run.result.facts.push(FileFact::at("capacity_gb", gb.to_string(), line.no, text));
+            }
             continue;
         }
 
@@ -157,7 +188,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             if let Some(new_op) = heading_op.filter(|o| *o != op) {
                 // Rows so far were the other direction: they are a run of their own.
                 if !run.is_empty() {
-                    let next = Run::new(run.result.target.clone(), run.result.tool_version.clone());
+                    let next = run.next();
                     results.push(std::mem::replace(&mut run, next).result);
                 }
                 op = new_op;
@@ -169,7 +200,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
         let value = c[2].trim();
         if run.labels.iter().any(|l| l.eq_ignore_ascii_case(&label)) {
             // The same row again: a second benchmark of the same drive.
-            let next = Run::new(run.result.target.clone(), run.result.tool_version.clone());
+            let next = run.next();
             results.push(std::mem::replace(&mut run, next).result);
         }
         run.labels.push(label.clone());

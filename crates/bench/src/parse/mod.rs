@@ -11,7 +11,7 @@ mod fio;
 mod hdtune;
 mod orion;
 
-use crate::model::BenchResult;
+use crate::model::{BenchResult, FileFact};
 use crate::text::Document;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -194,13 +194,46 @@ pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<Benc
     // A run whose every test printed zeros or dashes was not run: not a result. One rule
     // here instead of in every parser.
     let printed = results.len();
-    let ran: Vec<BenchResult> = results.into_iter().filter(|r| !r.metrics.is_empty()).collect();
+    let ran: Vec<BenchResult> = results
+        .into_iter()
+        .filter(|r| !r.metrics.is_empty())
+        .map(|mut r| {
+            add_printed_facts(doc, format, &mut r);
+            r
+        })
+        .collect();
     if ran.is_empty() {
         let found =
             if printed == 0 { "none".to_string() } else { format!("{printed} run(s) with no test that ran") };
         return Err(ParseError::whole(Some(format), "at least one result with a test that ran", found));
     }
     Ok(ran)
+}
+
+/// The facts a result holds as text its tool printed, each at the first line printing
+/// it: CrystalDiskMark's and KDiskMark's OS line, comment and target, the device or
+/// file fio and ORION ran on. AS SSD and HD Tune print the drive itself; their parsers
+/// give those facts as they read them. A value built by a parser rather than printed
+/// (fio's engine summary, AS SSD's scores) is found on no line and is no fact.
+fn add_printed_facts(doc: &Document, format: Format, r: &mut BenchResult) {
+    let mut printed: Vec<(&str, String)> = Vec::new();
+    if matches!(format, Format::CrystalDiskMark | Format::KDiskMark) {
+        printed.extend(r.os.clone().map(|v| ("os", v)));
+        printed.extend(r.comment.clone().map(|v| ("comment", v)));
+    }
+    if matches!(format, Format::CrystalDiskMark | Format::KDiskMark | Format::FioJson | Format::Orion) {
+        // fio and ORION join several devices with ", ": each is printed on its own.
+        let targets = r.target.iter().flat_map(|t| t.split(", ")).map(str::to_string);
+        printed.extend(targets.map(|v| ("target", v)));
+    }
+    for (field, value) in printed {
+        if value.trim().is_empty() || r.facts.iter().any(|f| f.field == field && f.value == value) {
+            continue;
+        }
+        if let Some(line) = doc.content_lines().find(|l| l.text.contains(value.as_str())) {
+            r.facts.push(FileFact::at(field, value, line.no, &truncate(&line.text, 200)));
+        }
+    }
 }
 
 /// The promises every parser keeps about what it returns: at least one result, every
