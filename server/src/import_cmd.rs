@@ -196,7 +196,38 @@ async fn store_upload(
     )?;
     let source = Some(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
     let (submission, _token) = tagged.submission(upload, source, Some("import".into()));
+    print_file_facts(path, &submission);
     storage.store_batch(&[], &[], &[submission]).await.map_err(|e| e.to_string())
+}
+
+/// What each result's file said about its drive and platform, and which tags that
+/// filled, one line each: the person importing sees what was read, not only counts.
+fn print_file_facts(path: &Path, submission: &ssdbase::storage::NewSubmission) {
+    let several = submission.results.len() > 1;
+    for (i, r) in submission.results.iter().enumerate() {
+        let at = if several {
+            format!("{}: result {}", path.display(), i + 1)
+        } else {
+            path.display().to_string()
+        };
+        for f in &r.result.facts {
+            println!("{at}: the file says {} {:?} ({})", f.field.replace('_', " "), f.value, f.source);
+        }
+        if r.tags.read_from_file.is_empty() {
+            continue;
+        }
+        let filled: Vec<String> = r
+            .tags
+            .read_from_file
+            .iter()
+            .map(|field| match (field.as_str(), &r.tags.drive.sku) {
+                ("drive", Some(sku)) => format!("drive {sku} (named in the upload)"),
+                ("drive", None) => format!("drive: one of {}", r.tags.drive.candidates.join(", ")),
+                (other, _) => other.to_string(),
+            })
+            .collect();
+        println!("{at}: filled from the file: {}", filled.join(", "));
+    }
 }
 
 /// A dataset: its new drives and all its results in one transaction.

@@ -184,3 +184,44 @@ async fn an_imported_file_of_a_new_drive_creates_it_once() {
     let how: Vec<_> = results.iter().map(|r| r.tags.drive.identified_by).collect();
     assert_eq!(how, [Some(bench::DriveMatch::Created), Some(bench::DriveMatch::Name)]);
 }
+
+#[tokio::test]
+async fn import_prints_what_a_file_says_and_fills_only_that() {
+    let tmp = tempfile::Builder::new().prefix("ssdbase_import_facts_").tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("db.sqlite").display());
+    // A real AS SSD export: it names its drive, firmware, driver and size, but no chipset.
+    let asssd =
+        shared().join("corpus/real/asssd/01__unknown_id14171726121__2.0.7316_samsung970evoplus_mbps.txt");
+    let out = import(&db, &[&asssd], &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for said in [
+        r#"the file says model "Samsung SSD 970 EVO Plus 250GB" (line 3: Name: Samsung SSD 970 EVO Plus 250GB)"#,
+        r#"the file says firmware "1B2QEXM7" (line 4: Firmware: 1B2QEXM7)"#,
+        r#"the file says driver "stornvme" (line 5: Controller: stornvme)"#,
+        r#"the file says capacity gb "250" (line 7: Size: 232.88 GB)"#,
+    ] {
+        assert!(stdout.contains(said), "missing {said:?} in:\n{stdout}");
+    }
+
+    let storage = ssdbase::open(&db).await.unwrap();
+    // The database opens with the seed articles' results; the import is the one AS SSD result.
+    let q = ResultQuery {
+        filters: vec![("tool", FieldValue::Text("as-ssd".into()))],
+        limit: 100,
+        ..Default::default()
+    };
+    let stored = storage.list_results(&q).await.unwrap();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    let tags = &stored[0].tags;
+    assert_eq!(tags.firmware.as_deref(), Some("1B2QEXM7"));
+    assert_eq!(tags.platform.driver.as_deref(), Some("stornvme"));
+    assert_eq!(tags.platform.chipset, None, "nothing the file does not say");
+    for field in ["firmware", "driver"] {
+        assert!(
+            tags.read_from_file.iter().any(|f| f == field),
+            "{field} marked as read from the file: {:?}",
+            tags.read_from_file
+        );
+    }
+}
