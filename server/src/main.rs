@@ -2,7 +2,6 @@
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod backup_cmd;
-mod bench_cmd;
 mod dump_cmd;
 mod import_cmd;
 mod json_lines;
@@ -41,7 +40,7 @@ enum Command {
     Restore(backup_cmd::RestoreArgs),
     /// Measure a drive on Linux with fio as KDiskMark or CrystalDiskMark would, identify
     /// it and its platform, show both, and with --submit URL send the result to SSDBase.
-    Bench(bench_cmd::BenchArgs),
+    Bench(ssdbase_bench::BenchArgs),
     /// Write the public dataset (visible results with tags, metrics and test keys; the
     /// catalogue; observations) as gzipped JSON Lines into a new directory.
     Dump(dump_cmd::DumpArgs),
@@ -69,7 +68,7 @@ fn main() -> ExitCode {
         Command::Backup(args) => backup_cmd::run_backup(&args),
         Command::Restore(args) => backup_cmd::run_restore(&args),
         Command::Dump(args) => dump_cmd::run(&args),
-        Command::Bench(args) => bench_cmd::run(&args),
+        Command::Bench(args) => ssdbase_bench::run("ssdbase bench", &args),
     }
 }
 

@@ -75,6 +75,10 @@ pub struct ServeArgs {
     /// Hours between two dumps (fractions allowed); 0 publishes none.
     #[arg(long, env = "SSDBASE_DUMP_EVERY_HOURS", default_value_t = 24.0, value_parser = hours)]
     dump_every_hours: f64,
+    /// The standalone runner's binaries (`cargo xtask runner-dist` writes them), offered
+    /// for download under `/api/v1/runner` and on the site's "Measure your drive" page.
+    #[arg(long, env = "SSDBASE_RUNNER_DIR", default_value = "target/runner-dist")]
+    runner_dir: PathBuf,
     /// Adds `GET /_fault/panic`, whose handler panics: for the test that a panic is
     /// answered and logged while the server goes on. Never on a real deployment.
     #[arg(long, hide = true)]
@@ -131,6 +135,13 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             args.site.display()
         );
     }
+    let runner_dir = args.runner_dir.is_dir().then(|| args.runner_dir.clone());
+    if runner_dir.is_none() {
+        tracing::info!(
+            "no runner binaries in {} (`cargo xtask runner-dist` builds them): none offered for download",
+            args.runner_dir.display()
+        );
+    }
     let queue = ssdbase::ocr_worker::QueueSignal::default();
     if args.ocr_workers > 0 {
         ssdbase::ocr_worker::spawn_workers(
@@ -166,6 +177,7 @@ async fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         public_url: args.public_url.clone(),
         dumps: dump_every.map(|_| args.dump_dir.clone()),
         dump_every,
+        runner_dir,
     };
     let app = api::app_with(storage.clone(), &config);
     if let Some(addr) = args.metrics_listen {

@@ -7,12 +7,14 @@
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
 //!   cargo xtask api-contract   schemathesis over every API operation, SQLite and PostgreSQL
 //!   cargo xtask soak [--minutes N] [--kills K]  three servers under mixed load, one killed
+//!   cargo xtask runner-dist  build the downloadable runner (static, x86_64 and aarch64)
 //!   cargo xtask setup  only install the prerequisites
 //!
 //! Here: argument dispatch and the commands. `provision.rs` installs every prerequisite
 //! when missing, or stops with a message naming exactly what is missing and how to get
 //! it; `site.rs` builds the website with Trunk (and is Trunk's post-build hook, with
-//! `split.rs`), lints it and runs the browser tests; `contract.rs` the API contract.
+//! `split.rs`), lints it and runs the browser tests; `contract.rs` the API contract;
+//! `runner_dist.rs` the downloadable runner the server offers.
 
 use anyhow::{bail, Context, Result};
 use std::env;
@@ -22,14 +24,16 @@ use std::process::Command;
 mod contract;
 mod headers;
 mod provision;
+mod runner_dist;
 mod site;
 mod split;
 
 use provision::{ocr_prerequisites, postgres_for_tests, setup_for_tests};
+use runner_dist::build_runner_dist;
 use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|\
+    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|runner-dist|\
                      soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -54,6 +58,7 @@ fn dispatch() -> Result<()> {
         Some("bench-ocr") => bench_ocr(&args[1..]),
         Some("bench-server") => bench_server(),
         Some("soak") => soak(&args[1..]),
+        Some("runner-dist") => build_runner_dist().map(|_| ()),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
         Some("api-contract") => {
             let env = setup_for_tests()?;
@@ -93,8 +98,29 @@ fn run(extra: &[String]) -> Result<()> {
         return status(Command::new(&bin).args(extra));
     }
     let site = build_site()?;
+    let runner_dir = runner_dist_in_background()?;
     println!("ssdbase serve: the site at http://127.0.0.1:8080/, the API under /api/v1 (Ctrl-C stops it)");
-    status(Command::new(&bin).arg("serve").arg("--site").arg(site))
+    status(Command::new(&bin).arg("serve").arg("--site").arg(site).arg("--runner-dir").arg(runner_dir))
+}
+
+/// Starts `cargo xtask runner-dist` beside the server rather than before it: the site
+/// is up minutes sooner, and the server offers the binaries as soon as they are written.
+fn runner_dist_in_background() -> Result<PathBuf> {
+    let dir = runner_dist::runner_dist_dir();
+    std::fs::create_dir_all(&dir)?;
+    let log_path = dir.join("build.log");
+    let log = std::fs::File::create(&log_path)?;
+    Command::new(env::current_exe()?)
+        .arg("runner-dist")
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()
+        .context("starting the runner's build")?;
+    println!(
+        "xtask: building the downloadable runner in the background (a few minutes the first time; log: {});          the site's Measure page offers it once built",
+        log_path.display()
+    );
+    Ok(dir)
 }
 
 /// Everything the README promises: host tests of the whole workspace (with the tests that
@@ -111,6 +137,9 @@ fn test(args: &[String]) -> Result<()> {
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
     let site = build_site()?;
     lint_site()?;
+    // The browser test downloads it from the server it starts (which reads this).
+    let runner_dir = build_runner_dist()?;
+    env::set_var("SSDBASE_RUNNER_DIR", &runner_dir);
     // The server's API tests run against SQLite and against this PostgreSQL.
     status(
         Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))

@@ -233,6 +233,16 @@ pub fn wasm32_target() -> Result<()> {
         .context("could not add the wasm32-unknown-unknown target: install rustup (https://rustup.rs)")
 }
 
+/// Rust's standard library for these targets (the runner's musl builds).
+pub fn rustup_targets(targets: &[&str]) -> Result<()> {
+    if !rustup_has(&["target", "list", "--installed"], targets) {
+        println!("xtask: adding Rust's {} targets (rustup download; a minute)", targets.join(" and "));
+    }
+    let mut add = Command::new("rustup");
+    add.args(["target", "add"]).args(targets);
+    ensure(&mut add).context("could not add Rust targets: install rustup (https://rustup.rs)")
+}
+
 /// Whether `rustup <list>` (targets, components or toolchains) names every one of
 /// `names`, alone or followed by `-` and a host triple; false when rustup cannot say.
 pub fn rustup_has(list: &[&str], names: &[&str]) -> bool {

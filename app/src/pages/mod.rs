@@ -7,6 +7,7 @@ mod drives_index;
 mod effects;
 mod home;
 mod leaderboard;
+mod measure;
 mod platform;
 mod propose;
 mod rated;
@@ -39,6 +40,7 @@ pub fn App() -> impl IntoView {
                     <A href="/compare">"Compare"</A>
                     <A href="/effects">"Effects"</A>
                     <A href="/submit">"Submit"</A>
+                    <A href="/measure">"Measure"</A>
                 </nav>
             </header>
             <main id="main" aria-busy=move || if routing.get() { "true" } else { "false" }>
@@ -56,6 +58,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
                     <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                     <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
+                    <Route path=path!("/measure") view={Lazy::<MeasureRoute>::new()} />
                 </Routes>
             </main>
             <footer class="foot">
@@ -106,6 +109,7 @@ lazy_page! {
     CompareRoute => compare::Compare [compare::prefetch],
     ControllerRoute => controller::ControllerPage,
     SubmitRoute => submit::Submit,
+    MeasureRoute => measure::MeasurePage [measure::prefetch],
     BrowseRoute => browse,
 }
 

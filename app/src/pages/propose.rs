@@ -132,8 +132,8 @@ fn ProposalForm(base: Option<DriveSku>) -> impl IntoView {
         let control = if f.kind == Kind::Text || f.kind == Kind::Number {
             let mode = if f.kind == Kind::Number { "decimal" } else { "text" };
             view! {
-                <input id=id.clone() name=f.at placeholder=f.hint inputmode=mode aria-invalid=invalid
-                    aria-describedby=format!("{id}-problem") prop:value=value on:input=put />
+                <input id=id.clone() name=f.at inputmode=mode aria-invalid=invalid
+                    aria-describedby=format!("{id}-example {id}-problem") prop:value=value on:input=put />
             }
             .into_any()
         } else {
@@ -156,6 +156,10 @@ fn ProposalForm(base: Option<DriveSku>) -> impl IntoView {
             <label class:invalid=move || !problems().is_empty()>
                 <span>{f.label}</span>
                 {control}
+                // The example under the field: inside it, grey text reads as a value.
+                {(!f.hint.is_empty()).then(|| view! {
+                    <small class="example" id=format!("{id}-example")>{format!("e.g. {}", f.hint)}</small>
+                })}
                 <small class="problem" id=format!("{id}-problem") role="alert">
                     {move || problems().join("; ")}
                 </small>

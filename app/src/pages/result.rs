@@ -56,7 +56,7 @@ fn show(r: ResultView) -> impl IntoView {
         ("Engine", res.engine.clone()),
         ("Comment", res.comment.clone()),
         ("Added", Some(format_date(r.created_at))),
-        ("Source", r.source.clone()),
+        ("Source", r.source.as_deref().map(bench::seeds::cite)),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k, v?)))

@@ -1,6 +1,6 @@
 //! The one form for a result's tags, on the submit page and in the result page's editor:
-//! an input per editable field of `bench::FIELDS` (its label, its example as the
-//! placeholder, a choice list where the field has one), read and written through the
+//! an input per editable field of `bench::FIELDS` (its label, its example under the
+//! input, a choice list where the field has one), read and written through the
 //! field's own accessors. A new tag field appears here without a change to this file.
 
 use bench::fields::Input;
@@ -142,10 +142,14 @@ pub fn TagInputs(
             }
             _ => {
                 let list = suggestions.map(|_| format!("{}-values", f.name));
+                // The example under the field, not inside it: grey text in an empty input
+                // reads as a value already filled in.
+                let example = format!("tag-{}-example", f.name);
                 view! {
                     <label>
                         <span>{f.label}</span>
-                        <input name=f.name list=list placeholder=f.example prop:value=value on:input=put />
+                        <input name=f.name list=list aria-describedby=example.clone() prop:value=value on:input=put />
+                        <small class="example" id=example>{format!("e.g. {}", f.example)}</small>
                     </label>
                 }
                 .into_any()

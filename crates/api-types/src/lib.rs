@@ -27,7 +27,7 @@ pub use results::{
     Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SettingCorrection,
     SubmitBody, SubmitResponse, SubmittedResult, UploadView,
 };
-pub use runner::{ProbedFact, RunnerJob, RunnerRecord};
+pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};

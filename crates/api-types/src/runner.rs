@@ -162,3 +162,27 @@ mod tests {
         .is_err());
     }
 }
+
+/// `GET /runner`: the standalone runner (`ssdbase-bench`) this server offers for
+/// download, one static Linux binary per processor, each with its SHA-256.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RunnerDownloads {
+    /// Empty when this server offers none (`serve --runner-dir` not given or empty).
+    pub files: Vec<RunnerDownload>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RunnerDownload {
+    /// The processor it runs on, as `uname -m` prints it: `x86_64` or `aarch64`.
+    pub arch: String,
+    /// The file's name, e.g. `ssdbase-bench-x86_64-linux`.
+    pub name: String,
+    pub bytes: u64,
+    /// Lowercase hex, as `sha256sum` prints it.
+    pub sha256: String,
+    /// Where to download it (a stable path under the API; `{url}.sha256` is the checksum
+    /// line `sha256sum -c` reads).
+    pub url: String,
+}

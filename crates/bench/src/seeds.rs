@@ -84,6 +84,57 @@ impl Dataset {
     }
 }
 
+/// A source article of the seed dataset (`../shared/seeds`): results and observations
+/// cite it by its file id, which stays in the data; readers are shown its title.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Article {
+    /// The file's name without `.txt`, e.g. `003_a275dc1d52d4bcd9`.
+    pub id: &'static str,
+    /// The title as the article prints it.
+    pub title: &'static str,
+    pub language: &'static str,
+}
+
+/// The five source articles; titles from each article's own heading, languages from the
+/// articles' README. Their web addresses were not kept with them, so none is given.
+pub const ARTICLES: &[Article] = &[
+    Article { id: "000_b63c5a3272b4448e", title: "RealSSD C300 vs. Plextor M2S", language: "Japanese" },
+    Article {
+        id: "001_69fe34dda99b4489",
+        title: "OCZ Vertex のベンチマークテスト結果",
+        language: "Japanese",
+    },
+    Article {
+        id: "002_01b5510983f5ea45",
+        title: "SF-2281を搭載したSSD、Patriot「WILDFIRE」を試す 実測リード520MB/s",
+        language: "Japanese",
+    },
+    Article { id: "003_a275dc1d52d4bcd9", title: "RealSSD C300 vs. Plextor M2S", language: "English" },
+    Article {
+        id: "004_683f8f35fe0b3507",
+        title: "PLEXTOR PX-256M5P 256GB 高負荷ベンチマーク結果＆チューニングTips",
+        language: "Japanese",
+    },
+];
+
+/// A source as a reader reads it: each `; `-separated part that starts with a seed
+/// article's id names the article by title and language instead
+/// (`000_b63c… § 2011年4月18日追記` → `“RealSSD C300 vs. Plextor M2S” (Japanese) § 2011年4月18日追記`);
+/// URLs and anything else are left as they are.
+pub fn cite(source: &str) -> String {
+    source
+        .split("; ")
+        .map(|part| {
+            let (first, rest) = part.split_at(part.find(' ').unwrap_or(part.len()));
+            match ARTICLES.iter().find(|a| a.id == first) {
+                Some(a) => format!("“{}” ({}){rest}", a.title, a.language),
+                None => part.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +173,19 @@ mod tests {
             (!url && !articles.contains(first))
                 .then(|| format!("{part:?} names neither a seed article nor an http(s) URL"))
         })
+    }
+
+    #[test]
+    fn a_source_names_its_article_by_title_and_language() {
+        assert_eq!(
+            cite("000_b63c5a3272b4448e § 2011年4月18日追記"),
+            "“RealSSD C300 vs. Plextor M2S” (Japanese) § 2011年4月18日追記"
+        );
+        assert_eq!(
+            cite("https://example.com/a — table; 003_a275dc1d52d4bcd9"),
+            "https://example.com/a — table; “RealSSD C300 vs. Plextor M2S” (English)"
+        );
+        assert_eq!(cite("a forum post"), "a forum post");
     }
 
     #[test]

@@ -2,8 +2,40 @@
 //! articles draw conclusions from must come out of the data as the articles state them.
 
 use bench::analysis::{compression_flags, interface_flags, rated_vs_measured, FlagKind, RatedFigure};
-use bench::seeds::{seed_dataset, Dataset};
+use bench::seeds::{cite, seed_dataset, Dataset, ARTICLES};
 use bench::{DataPattern, Op, TaggedResult};
+
+mod common;
+
+/// Every article the dataset cites is named by title when shown, and each title and
+/// language is the article's own: its text holds the title, the articles' README (in
+/// `shared/seeds`) gives its language.
+#[test]
+fn every_cited_article_is_shown_by_its_own_title_and_language() {
+    let d = data();
+    let sources = d.results.iter().filter_map(|r| r.source.as_deref());
+    let sources: Vec<&str> =
+        sources.chain(d.observations.iter().filter_map(|o| o.source.as_deref())).collect();
+    let mut cited = std::collections::BTreeSet::new();
+    for source in &sources {
+        for part in source.split("; ") {
+            let first = part.split(' ').next().unwrap_or_default();
+            if first.len() == 20 && first.as_bytes()[3] == b'_' {
+                cited.insert(first);
+                assert!(!cite(part).contains(first), "{part:?} is shown by its file id: {}", cite(part));
+            }
+        }
+    }
+    assert_eq!(cited, ARTICLES.iter().map(|a| a.id).collect(), "every article cited, each known");
+    let dir = common::corpus().join("../../seeds");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    for a in ARTICLES {
+        let text = std::fs::read_to_string(dir.join(format!("{}.txt", a.id))).unwrap();
+        assert!(text.contains(a.title), "{}: {:?} is not in the article", a.id, a.title);
+        let row = readme.lines().find(|l| l.contains(a.id)).unwrap_or_default();
+        assert!(row.contains(&format!("| {} |", a.language)), "{}: README says {row:?}", a.id);
+    }
+}
 
 fn data() -> Dataset {
     seed_dataset().expect("the seed dataset loads and validates")

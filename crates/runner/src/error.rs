@@ -18,7 +18,11 @@ pub enum RunError {
     Times { measure: u32, interval: u32 },
 
     // --- fio ---
-    #[error("fio was not found on PATH: install the Debian package `fio` (apt-get install fio)")]
+    #[error(
+        "fio was not found on PATH; it does the disk I/O, so install it first: \
+         sudo apt-get install fio (Debian, Ubuntu, Raspberry Pi OS), sudo dnf install fio (Fedora), \
+         sudo pacman -S fio (Arch), sudo apk add fio (Alpine), sudo zypper install fio (openSUSE)"
+    )]
     FioMissing,
     #[error("{program}: `fio --version` printed {printed:?}, not a fio version")]
     FioVersion { program: PathBuf, printed: String },

@@ -134,6 +134,11 @@ fn check_size(size: u64) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The fio on PATH, as `fio --version` prints it (`fio-3.33`), or why there is none.
+pub fn fio_version() -> Result<String, RunError> {
+    fio::version(&fio::locate()?)
+}
+
 /// Every refusal, before anything is written: the plan's numbers, fio, the target.
 pub fn check(plan: &Plan) -> Result<(), RunError> {
     checked(plan).map(|_| ())

@@ -20,6 +20,7 @@ mod openapi;
 mod rated;
 mod ratelimit;
 mod results;
+mod runner;
 pub mod share;
 mod standing;
 pub mod state;
@@ -93,6 +94,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         public_url: config.public_url.as_deref().filter(|u| !u.is_empty()).map(Arc::from),
         dumps: config.dumps.clone().map(|dir| Arc::new(crate::dump::Published { dir })),
         dump_every: config.dump_every,
+        runner_dir: config.runner_dir.as_deref().map(Arc::from),
     };
     // Every route comes with its OpenAPI description (`routes!` of `#[utoipa::path]`
     // handlers); the document is completed and serialised once, here.
@@ -111,6 +113,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(ocr::router())
         .merge(share::router())
         .merge(dumps::router())
+        .merge(runner::router())
         .routes(routes!(openapi::serve))
         .split_for_parts();
     // Its own fallback, so that the site's never answers an /api/v1 path.

@@ -66,6 +66,39 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// `title` in at most two lines of about `max` characters, broken between words (before
+/// a "vs", so that each line starts with a drive); the second clipped when it is still
+/// too long.
+fn title_lines(title: &str, max: usize) -> Vec<String> {
+    let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    if title.chars().count() <= max {
+        return vec![title];
+    }
+    let words: Vec<&str> = title.split(' ').collect();
+    let mut first = String::new();
+    let mut taken = 0;
+    for w in &words {
+        let len = first.chars().count() + usize::from(!first.is_empty()) + w.chars().count();
+        if len > max && taken > 0 {
+            break;
+        }
+        if !first.is_empty() {
+            first.push(' ');
+        }
+        first.push_str(w);
+        taken += 1;
+    }
+    if taken > 1 && words[taken - 1] == "vs" {
+        taken -= 1;
+        first.truncate(first.len() - " vs".len());
+    }
+    let first = clip(&first, max);
+    match words.get(taken..).filter(|rest| !rest.is_empty()) {
+        Some(rest) => vec![first, clip(&rest.join(" "), max)],
+        None => vec![first],
+    }
+}
+
 /// This server's absolute URL, without a trailing slash: `serve --public-url`, else the
 /// request's `Host` (and `X-Forwarded-Proto: https` from a proxy), else `localhost`.
 pub fn base_url(state: &AppState, headers: &HeaderMap) -> String {
@@ -295,14 +328,15 @@ fn result_text(r: &crate::storage::StoredResult) -> (String, Vec<String>) {
 const TITLE_H: u32 = 104;
 
 /// `title` above a chart `w` × `h` (RGB rows) on a 1200 × 630 canvas of the theme's
-/// background, as PNG: the chart scaled down to fit, but never below 60 % (its text must
+/// background, as PNG (the chart brings its own caption, so the canvas has none: a
+/// scaled-down chart would leave the start of a second one showing beside it): the chart scaled down to fit, but never below 60 % (its text must
 /// stay readable in a preview), in which case its top is shown.
 fn frame(title: &str, rgb: Vec<u8>, w: u32, h: u32, theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
     use image::{imageops, ImageBuffer, Rgb};
     let src: ImageBuffer<Rgb<u8>, Vec<u8>> =
         ImageBuffer::from_raw(w, h, rgb).ok_or_else(|| anyhow::anyhow!("chart pixels of the wrong size"))?;
     let mut out: ImageBuffer<Rgb<u8>, Vec<u8>> =
-        ImageBuffer::from_raw(PREVIEW_W, PREVIEW_H, card_rgb(title, &[], theme)?)
+        ImageBuffer::from_raw(PREVIEW_W, PREVIEW_H, card_rgb(title, &[], "", theme)?)
             .ok_or_else(|| anyhow::anyhow!("card pixels of the wrong size"))?;
     let room = PREVIEW_H - TITLE_H;
     let fit = (f64::from(PREVIEW_W) / f64::from(w)).min(f64::from(room) / f64::from(h));
@@ -319,18 +353,28 @@ fn frame(title: &str, rgb: Vec<u8>, w: u32, h: u32, theme: &'static Theme) -> an
 
 /// A text card 1200 × 630 as PNG: `title` large, `lines` beneath, the caption at the foot.
 fn card(title: &str, lines: &[String], theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
-    embed::encode_png(&card_rgb(title, lines, theme)?, PREVIEW_W, PREVIEW_H)
+    embed::encode_png(&card_rgb(title, lines, CARD_CAPTION, theme)?, PREVIEW_W, PREVIEW_H)
 }
 
-/// [`card`] as RGB rows.
-fn card_rgb(title: &str, lines: &[String], theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
+const CARD_CAPTION: &str = "SSDBase · SSD benchmark results";
+
+/// Characters of the preview's title per line (44 px sans-serif across 1,104 px).
+const TITLE_LINE: usize = 46;
+
+/// [`card`] as RGB rows, with `caption` at its foot (none when empty). A title too long
+/// for one line takes two, in a slightly smaller font, both above [`TITLE_H`].
+fn card_rgb(title: &str, lines: &[String], caption: &str, theme: &'static Theme) -> anyhow::Result<Vec<u8>> {
     use plotters::prelude::*;
     let body = PREVIEW_H - charts::render::CAPTION_H;
-    charts::render::to_rgb(PREVIEW_W, body, theme, "SSDBase · SSD benchmark results", |area| {
+    charts::render::to_rgb(PREVIEW_W, body, theme, caption, |area| {
         let err = |e: DrawingAreaErrorKind<_>| e.to_string();
         area.fill(&theme.background).map_err(err)?;
-        let big = ("sans-serif", 44).into_font().color(&theme.foreground);
-        area.draw(&Text::new(clip(title, 46), (48, 36), big)).map_err(err)?;
+        let title = title_lines(title, TITLE_LINE);
+        let (size, top, step) = if title.len() > 1 { (40, 8, 46) } else { (44, 36, 0) };
+        for (i, line) in title.into_iter().enumerate() {
+            let big = ("sans-serif", size).into_font().color(&theme.foreground);
+            area.draw(&Text::new(line, (48, top + step * i as i32), big)).map_err(err)?;
+        }
         for (i, line) in lines.iter().take(7).enumerate() {
             let style = ("sans-serif", 30).into_font().color(&theme.muted);
             area.draw(&Text::new(clip(line, 68), (48, 136 + 56 * i as i32), style)).map_err(err)?;
@@ -680,5 +724,55 @@ mod tests {
     fn clips_long_titles() {
         assert_eq!(clip("a  b\nc", 10), "a b c");
         assert_eq!(clip("abcdefgh", 4), "abcd…");
+    }
+
+    #[test]
+    fn a_long_title_takes_two_lines_each_starting_with_a_drive() {
+        let three = "RealSSD C300 256 GB vs PX-M2S 256 GB vs WILDFIRE 120 GB";
+        assert_eq!(
+            title_lines(three, TITLE_LINE),
+            ["RealSSD C300 256 GB vs PX-M2S 256 GB", "vs WILDFIRE 120 GB"]
+        );
+        assert_eq!(title_lines("C300 vs M2S", TITLE_LINE), ["C300 vs M2S"]);
+        let long = ["a-very-long-model-name 256 GB"; 4].join(" vs ");
+        let lines = title_lines(&long, TITLE_LINE);
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.chars().count() <= TITLE_LINE + 1), "{lines:?}");
+        assert!(lines[1].ends_with('…'), "{lines:?}");
+    }
+
+    /// Rows (in `y0..y1`) holding a pixel unlike the background, as runs of rows.
+    fn inked_bands(rgb: &[u8], background: [u8; 3], y0: u32, y1: u32) -> usize {
+        let row_inked = |y: u32| {
+            let row = &rgb[(y * PREVIEW_W * 3) as usize..((y + 1) * PREVIEW_W * 3) as usize];
+            row.chunks(3).any(|p| p != background)
+        };
+        (y0..y1).filter(|&y| row_inked(y) && (y == y0 || !row_inked(y - 1))).count()
+    }
+
+    /// A framed chart: the long title in two lines above it, and nothing of the canvas's
+    /// own beside or under a scaled-down chart (it once showed the "SSD" of a second
+    /// caption to the left of the chart's own).
+    #[test]
+    fn a_framed_chart_has_a_two_line_title_and_nothing_beside_it() {
+        let theme = &Theme::LIGHT;
+        let bg = [theme.background.0, theme.background.1, theme.background.2];
+        // A chart taller than the room, so it is scaled down and centred: solid red.
+        let (w, h) = (PREVIEW_W, 700);
+        let chart = [200u8, 0, 0].repeat((w * h) as usize);
+        let png =
+            frame("RealSSD C300 256 GB vs PX-M2S 256 GB vs WILDFIRE 120 GB", chart, w, h, theme).unwrap();
+        let rgb = image::load_from_memory(&png).unwrap().to_rgb8().into_raw();
+        assert_eq!(inked_bands(&rgb, bg, 0, TITLE_H), 2, "two lines of title above the chart");
+        let pixel = |x: u32, y: u32| &rgb[((y * PREVIEW_W + x) * 3) as usize..][..3];
+        let red_columns: Vec<u32> =
+            (0..PREVIEW_W).filter(|&x| pixel(x, PREVIEW_H - 5) == [200, 0, 0]).collect();
+        let (left, right) = (red_columns[0], *red_columns.last().unwrap());
+        assert!(left > 40, "the chart is scaled and centred: from x = {left}");
+        for y in TITLE_H..PREVIEW_H {
+            for x in (0..left).chain(right + 1..PREVIEW_W) {
+                assert_eq!(pixel(x, y), bg, "({x}, {y}) beside the chart is background");
+            }
+        }
     }
 }

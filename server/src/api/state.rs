@@ -60,6 +60,9 @@ pub struct ApiConfig {
     pub dumps: Option<std::path::PathBuf>,
     /// How often they are regenerated (shown in `GET /dumps`).
     pub dump_every: Option<Duration>,
+    /// The standalone runner's binaries (`serve --runner-dir`), offered under `/runner`;
+    /// `None`: this server offers none.
+    pub runner_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone)]
@@ -80,6 +83,8 @@ pub struct AppState {
     /// `ApiConfig::dumps`.
     pub dumps: Option<Arc<crate::dump::Published>>,
     pub dump_every: Option<Duration>,
+    /// `ApiConfig::runner_dir`.
+    pub runner_dir: Option<Arc<std::path::Path>>,
 }
 
 impl AppState {

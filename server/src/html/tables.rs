@@ -132,7 +132,7 @@ pub fn observations(observations: &[Observation]) -> Markup {
                 @for o in observations {
                     tr {
                         th scope="row" title=(o.note.as_deref().unwrap_or_default()) {
-                            (o.name) br; span.muted { (o.source.as_deref().unwrap_or_default()) }
+                            (o.name) br; span.muted { (o.source.as_deref().map(bench::seeds::cite).unwrap_or_default()) }
                         }
                         td.num title=(o.kind.words()) { (observation_value(o)) }
                         td { (observation_data(o)) }

@@ -120,7 +120,7 @@ pub fn http(
 }
 
 /// [`http`] saying what went wrong when the whole answer did not arrive (the soak test
-/// reports it), waiting at most `read_timeout` for the answer. Through ureq (the server's
+/// reports it), waiting at most `read_timeout` for the answer. Through ureq (the runner's
 /// own HTTP client): every status is an answer, not an error; no compression is asked
 /// for, so the body is what the server sent for such a client; a body shorter than its
 /// `Content-Length` or a broken chunked body is an error.

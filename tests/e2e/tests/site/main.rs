@@ -92,6 +92,10 @@ async fn the_site_in_a_real_browser() -> Result<()> {
         measured::a_drive_measured_with_ssdbase_bench(&w).await
     })
     .await;
+    walk.page(&w, "measure your drive: the page's command on a loop device", |w| async move {
+        measured::the_measure_page_command_measures_a_drive(&w).await
+    })
+    .await;
     walk.page(&w, "home, drive, controller, platform, propose and not-found pages", |w| async move {
         pages::the_other_pages(&w).await
     })

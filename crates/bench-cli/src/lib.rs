@@ -1,6 +1,8 @@
-//! `ssdbase bench TARGET`: identify the drive under TARGET and its platform (`probe`),
-//! measure it with fio as KDiskMark or CrystalDiskMark would (`runner`), show both, and
-//! with `--submit URL` send the result with its tags and how each was obtained.
+//! The runner's command line, shared by the standalone `ssdbase-bench` binary (the one
+//! people download from an SSDBase's "Measure your drive" page) and `ssdbase bench`:
+//! identify the drive under TARGET and its platform (`probe`), measure it with fio as
+//! KDiskMark or CrystalDiskMark would (`runner`), show both, and with `--submit URL`
+//! send the result with its tags and how each was obtained.
 
 use anyhow::{bail, Context, Result};
 use api_types::{ProbedFact, RunnerJob, RunnerRecord, SubmitBody, SubmitResponse};
@@ -63,23 +65,26 @@ pub struct BenchArgs {
 /// Set by SIGINT/SIGTERM; the runner stops fio, removes the test file and returns.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
-pub fn run(args: &BenchArgs) -> ExitCode {
-    match bench(args) {
+/// Runs the command; `program` names it in error lines (`ssdbase bench`, `ssdbase-bench`).
+pub fn run(program: &str, args: &BenchArgs) -> ExitCode {
+    match bench(program, args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("ssdbase bench: {e:#}");
+            eprintln!("{program}: {e:#}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn bench(args: &BenchArgs) -> Result<()> {
+fn bench(program: &str, args: &BenchArgs) -> Result<()> {
     if args.profile == "list" {
         for p in Profile::all() {
             println!("{:<24} {}", p.id(), p.name());
         }
         return Ok(());
     }
+    // Without fio nothing can be measured: say so (and how to install it) before probing.
+    runner::fio_version()?;
     let profile: Profile =
         args.profile.parse().map_err(|e: runner::UnknownProfile| anyhow::anyhow!("{e}"))?;
     let target =
@@ -105,7 +110,7 @@ fn bench(args: &BenchArgs) -> Result<()> {
         println!();
     }
     runner::check(&plan)?;
-    watch_for_interrupts();
+    watch_for_interrupts(program)?;
 
     let mut progress = progress_printer(plan.passes);
     let run = runner::run(&plan, &mut *progress, &CANCEL)?;
@@ -180,25 +185,18 @@ fn editable_names() -> String {
 
 /// Ctrl-C (and a polite kill) sets [`CANCEL`] instead of ending the process at once, so
 /// the runner can stop fio and remove its test file.
-fn watch_for_interrupts() {
-    std::thread::spawn(|| {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
-        rt.block_on(async {
-            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-            let terminated = async {
-                match term.as_mut() {
-                    Some(t) => t.recv().await,
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = terminated => {}
-            }
-        });
-        eprintln!("\nssdbase bench: stopping (fio is stopped and the test file removed)…");
-        CANCEL.store(true, Ordering::SeqCst);
+fn watch_for_interrupts(program: &str) -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals =
+        signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).context("listening for Ctrl-C")?;
+    let program = program.to_string();
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            eprintln!("\n{program}: stopping (fio is stopped and the test file removed)…");
+            CANCEL.store(true, Ordering::SeqCst);
+        }
     });
+    Ok(())
 }
 
 /// Progress on stderr: a bar on a terminal, otherwise a line whenever a fio run starts.
