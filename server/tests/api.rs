@@ -2401,6 +2401,7 @@ on_both_backends!(
     chart_embeds_answer_304_while_unchanged,
     deep_links_carry_link_previews_with_escaped_text,
     oembed_answers_drive_and_compare_pages,
+    runner_downloads_are_listed_with_their_checksums,
     embed_pages_are_framable_scriptless_and_escaped,
     every_html_surface_escapes_stored_and_asked_text,
     screenshots_are_their_uploaders_until_published,

@@ -39,7 +39,12 @@ fn fio_missing_child() {
     let err = runner::check(&plan).unwrap_err();
     assert!(matches!(err, RunError::FioMissing), "{err}");
     let message = err.to_string();
-    assert!(message.contains("fio") && message.contains("Debian package `fio`"), "{message}");
+    assert!(
+        message.contains("fio was not found")
+            && message.contains("apt-get install fio")
+            && message.contains("apk add fio"),
+        "{message}"
+    );
     let err = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
     assert!(matches!(err, RunError::FioMissing), "{err}");
     assert!(common::leftovers(dir.path()).is_empty());

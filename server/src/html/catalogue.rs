@@ -189,9 +189,11 @@ fn ranking(rows: &[LeaderboardRow], class: &str, min_default: usize) -> Markup {
             thead { tr {
                 th scope="col" class="num" { "Rank" }
                 th scope="col" { "Drive" }
-                th scope="col" { "Platform · data" }
+                // The ranked figure and its n before the long platform text: on a phone
+                // they are on screen without scrolling the table.
                 th scope="col" class="num" { "Median MB/s" }
                 th scope="col" class="num" { "n" }
+                th scope="col" { "Platform · data" }
             } }
             tbody {
                 @for r in rows {
@@ -203,12 +205,12 @@ fn ranking(rows: &[LeaderboardRow], class: &str, min_default: usize) -> Markup {
                             a href=(links::drive(&r.drive_id)) { (r.name) }
                             @if !r.reviewed { " " span class="n community" { "not reviewed yet" } }
                         }
-                        td { (r.figure.platform.label()) " · " (pattern_label(r.figure.data_pattern)) }
                         td.num { (charts::format_value(r.figure.median_mbps)) }
                         td.num {
                             a href=(links::results_of_drive(&r.drive_id)) { (n_text(r.figure.n)) }
                             @if thin { " " span.n { "few results" } }
                         }
+                        td { (r.figure.platform.label()) " · " (pattern_label(r.figure.data_pattern)) }
                     }
                 }
             }

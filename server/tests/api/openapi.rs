@@ -333,6 +333,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/drives/{id}", format!("/drives/{C300_64}"), None, None),
         ("get", "/observations", "/observations".into(), None, None),
         ("get", "/dumps", "/dumps".into(), None, None),
+        ("get", "/runner", "/runner".into(), None, None),
         (
             "get",
             "/drives/{id}/observations",
@@ -451,6 +452,8 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     covered.insert(("post".into(), "/ocr".into())); // below, with an image body
                                                     // This app publishes no dumps (404 below); tests/dump.rs downloads real ones.
     covered.insert(("get".into(), "/dumps/{dump}/{file}".into()));
+    // This app offers no runner (404 below); sharing.rs downloads one.
+    covered.insert(("get".into(), "/runner/{file}".into()));
     assert_eq!(covered, doc.operations(), "each documented operation needs a request here, and only those");
 
     for (method, path, uri, token, body) in &cases {
@@ -583,6 +586,7 @@ pub async fn answers_match_their_schemas_and_wrong_ones_do_not(app: &TestApp) {
         ("get", "/drives/search", "/drives/search?q=c300&limit=51", 400),
         ("get", "/ocr/{id}", "/ocr/999999999", 404),
         ("get", "/dumps/{dump}/{file}", "/dumps/latest/manifest.json", 404),
+        ("get", "/runner/{file}", "/runner/ssdbase-bench-x86_64-linux", 404),
         ("delete", "/results/{id}", &format!("/results/{seed_id}"), 401),
     ] {
         let m = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();

@@ -351,3 +351,46 @@ pub async fn every_html_surface_escapes_stored_and_asked_text(app: &TestApp) {
     assert!(iframe.starts_with("<iframe src=\"") && iframe.ends_with("</iframe>"), "{iframe}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The runner's downloads: listed with size and the SHA-256 of its checksum line, each
+/// file downloadable at its stable URL (the checksum line as `sha256sum -c` reads it),
+/// and nothing else in the directory reachable through the route.
+pub async fn runner_downloads_are_listed_with_their_checksums(app: &TestApp) {
+    let dir = tempfile::Builder::new().prefix("ssdbase_runner_dir_").tempdir().unwrap();
+    let name = "ssdbase-bench-x86_64-linux";
+    // A stand-in binary; its checksum line written by sha256sum itself, as xtask does.
+    std::fs::write(dir.path().join(name), b"\x7fELF stand-in runner").unwrap();
+    let line = std::process::Command::new("sha256sum").arg(name).current_dir(dir.path()).output().unwrap();
+    let line = String::from_utf8(line.stdout).unwrap();
+    std::fs::write(dir.path().join(format!("{name}.sha256")), &line).unwrap();
+    std::fs::write(dir.path().join("secret.txt"), b"not offered").unwrap();
+    let router =
+        app_with(app.storage.clone(), &ApiConfig { runner_dir: Some(dir.path().to_path_buf()), ..config() });
+
+    let list = get_on(&router, "/api/v1/runner", &[]).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    let files = list.json()["files"].clone();
+    assert_eq!(files.as_array().unwrap().len(), 1, "only the built binary, not aarch64's: {files}");
+    assert_eq!(files[0]["arch"], "x86_64");
+    assert_eq!(files[0]["name"], name);
+    assert_eq!(files[0]["bytes"], 20);
+    assert_eq!(files[0]["sha256"], line.split_whitespace().next().unwrap());
+    let url = files[0]["url"].as_str().unwrap().to_string();
+    assert_eq!(url, format!("/api/v1/runner/{name}"));
+
+    let binary = get_on(&router, &url, &[]).await;
+    assert_eq!(binary.status, StatusCode::OK);
+    assert_eq!(&binary.bytes[..], b"\x7fELF stand-in runner");
+    assert_eq!(binary.content_type, "application/octet-stream");
+    let sum = get_on(&router, &format!("{url}.sha256"), &[]).await;
+    assert_eq!(sum.status, StatusCode::OK);
+    assert_eq!(sum.text, line);
+    for missing in [
+        "/api/v1/runner/ssdbase-bench-aarch64-linux",
+        "/api/v1/runner/secret.txt",
+        "/api/v1/runner/..%2Fsecret.txt",
+    ] {
+        let r = get_on(&router, missing, &[]).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{missing}: {}", r.text);
+    }
+}

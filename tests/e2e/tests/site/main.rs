@@ -19,6 +19,7 @@ mod drives;
 mod effects;
 mod measured;
 mod pages;
+mod phone;
 mod results;
 mod submit;
 mod world;
@@ -98,6 +99,10 @@ async fn the_site_in_a_real_browser() -> Result<()> {
     .await;
     walk.page(&w, "home, drive, controller, platform, propose and not-found pages", |w| async move {
         pages::the_other_pages(&w).await
+    })
+    .await;
+    walk.page(&w, "every page on a phone, 360 and 390 px", |w| async move {
+        phone::every_page_fits_a_phone(&w).await
     })
     .await;
     // Last: it counts the violations of every page walked above.
