@@ -272,9 +272,12 @@ pub const TRANSFER_SIZES: &str = r#"
 /// chart's interval marks, the drive page's column of differences and its firmware
 /// table, the result page's standing and the effects page took the browsing pages from
 /// 359.96 to 360.04 KB (1044.5 -> 1044.8 KB before gzip), the drive page 354.2 -> 356.4,
-/// compare 356.0 -> 356.9. Issue 35 replaces this per-page assertion with Lighthouse's
-/// metrics and a transfer budget, and merges the tiny chunks.
-pub const PAGE_BUDGET_KB: f64 = 362.0;
+/// compare 356.0 -> 356.9. 366 since uploads say what they measured (issue 36): a
+/// result carries the file's facts and where each was read, the result page proposes the
+/// drive they name and the nav links the Measure page (a lazy route of its own), which
+/// took the browsing pages from 360.04 to 362.5 KB. Issue 35 replaces this per-page
+/// assertion with Lighthouse's metrics and a transfer budget, and merges the tiny chunks.
+pub const PAGE_BUDGET_KB: f64 = 366.0;
 
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
 /// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
