@@ -2343,6 +2343,7 @@ on_both_backends!(
     every_field_is_stored_filtered_sorted_downloaded_documented_and_grouped,
     a_drive_not_in_the_catalogue_gets_a_page_compare_and_search,
     an_upload_without_tags_is_named_by_what_its_file_says,
+    every_corpus_export_is_named_by_the_drive_it_names,
     a_result_with_a_test_twice_is_refused,
     model_strings_and_part_numbers_land_on_their_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,

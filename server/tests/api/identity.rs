@@ -695,3 +695,124 @@ pub async fn a_result_with_a_test_twice_is_refused(app: &TestApp) {
         r.text
     );
 }
+
+/// Every real export of the shared corpus (`corpus/real`, every tool), posted without
+/// tags the way a script posts it. A file whose lines name a drive is named: assigned
+/// (`named-in-upload`) when SSDBase has the drive, else proposed; its uploader accepts
+/// the proposal, and the same file posted again is then assigned by its lines alone. A
+/// file naming no drive stays unknown: nothing is guessed.
+pub async fn every_corpus_export_is_named_by_the_drive_it_names(app: &TestApp) {
+    let mut files: Vec<_> = std::fs::read_dir(common::shared().join("corpus/real"))
+        .unwrap()
+        .flat_map(|dir| std::fs::read_dir(dir.unwrap().path()).into_iter().flatten())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    // (file, result index, the drive it was named) for every result whose file names one.
+    let mut named: Vec<(String, usize, String)> = Vec::new();
+    let (mut proposed, mut silent, mut ambiguous) = (0, 0, 0);
+    for path in &files {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let body = std::fs::read_to_string(path).unwrap();
+        let r = app.post_json("/api/v1/results", &json!({"text": body})).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{file}: {}", r.text);
+        let token = r.json()["edit_token"].as_str().unwrap().to_string();
+        for (index, submitted) in r.json()["results"].as_array().unwrap().iter().enumerate() {
+            let id = submitted["id"].as_i64().unwrap();
+            let stored = app.get(&format!("/api/v1/results/{id}")).await.json();
+            let result: bench::BenchResult = serde_json::from_value(stored["result"].clone()).unwrap();
+            let texts = bench::identity::texts_naming_a_drive(&result);
+            let drive = &stored["tags"]["drive"];
+            if texts.is_empty() {
+                assert_eq!(drive["identified_by"], "unknown", "{file}: names nothing, guessed {drive}");
+                silent += 1;
+                continue;
+            }
+            let query: String = texts
+                .iter()
+                .map(|t| {
+                    format!("text={}&", form_urlencoded::byte_serialize(t.as_bytes()).collect::<String>())
+                })
+                .collect();
+            let found =
+                app.get(&format!("/api/v1/drives/identify?{}", query.trim_end_matches('&'))).await.json();
+            if drive["identified_by"] == "named-in-upload" {
+                // An earlier file (or the seeds) brought this drive in.
+                assert_eq!(found["drive"]["id"], drive["sku"], "{file}: {found}");
+                named.push((file.clone(), index, drive["sku"].as_str().unwrap().to_string()));
+                continue;
+            }
+            assert_eq!(drive["identified_by"], "unknown", "{file}: {drive}");
+            if found["identified_by"] == "unknown" {
+                // Texts that read as no drive's name ("test run", a drive letter).
+                assert!(
+                    texts.iter().all(|t| !bench::identity::names_a_drive(t)),
+                    "{file}: {texts:?} {found}"
+                );
+                silent += 1;
+                continue;
+            }
+            if found["identified_by"] == "ambiguous" {
+                // Several drives SSDBase has fit the text: stored without a guess.
+                assert!(!found["candidates"].as_array().unwrap().is_empty(), "{file}: {found}");
+                ambiguous += 1;
+                continue;
+            }
+            // A new drive; or one that an acceptance made after this upload was stored
+            // (two runs of one file naming the same drive).
+            assert!(
+                found["identified_by"] == "created"
+                    || named.iter().any(|(_, _, sku)| found["drive"]["id"] == sku.as_str()),
+                "{file}: SSDBase has {found}, yet the upload was not assigned to it"
+            );
+            let new = &found["drive"];
+            let accept = json!({"tags": {"drive": {"vendor": new["vendor"], "model": new["model"], "capacity_gb": new["capacity_gb"]}}});
+            let r = app
+                .authed(Method::PATCH, &format!("/api/v1/results/{id}"), Some(&token), Some(&accept))
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{file}: {}", r.text);
+            assert_eq!(r.json()["tags"]["drive"]["sku"], new["id"], "{file}: {}", r.text);
+            proposed += 1;
+            named.push((file.clone(), index, new["id"].as_str().unwrap().to_string()));
+        }
+    }
+    // The drives the corpus is known to name, among them.
+    for sku in ["samsung-970-evo-plus-250gb", "crucial-p2-2000gb"] {
+        assert!(named.iter().any(|(_, _, s)| s == sku), "{sku} not named: {named:?}");
+    }
+    // Posted again (one more line ending, so not the stored upload): named by the file alone.
+    let mut again = 0;
+    for path in &files {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let body = std::fs::read_to_string(path).unwrap() + "\n";
+        let r = app.post_json("/api/v1/results", &json!({"text": body})).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{file} again: {}", r.text);
+        for (index, submitted) in r.json()["results"].as_array().unwrap().iter().enumerate() {
+            let drive = stored_drive_tag(app, submitted["id"].as_i64().unwrap()).await;
+            match named.iter().find(|(f, i, _)| *f == file && *i == index) {
+                Some((_, _, sku)) => {
+                    assert_eq!(
+                        (drive["sku"].as_str(), drive["identified_by"].as_str()),
+                        (Some(sku.as_str()), Some("named-in-upload")),
+                        "{file} again"
+                    );
+                    again += 1;
+                }
+                None => assert_eq!(drive["identified_by"], "unknown", "{file} again: {drive}"),
+            }
+        }
+    }
+    assert_eq!(again, named.len());
+    println!(
+        "FIGURE corpus exports posted without tags: {} files, {} results name their drive ({} proposed and accepted, {} already known), {} name several drives SSDBase has, {} name none; posted again, {again} of {} named by the file alone",
+        files.len(),
+        named.len(),
+        proposed,
+        named.len() - proposed,
+        ambiguous,
+        silent,
+        named.len()
+    );
+}
