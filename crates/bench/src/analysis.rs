@@ -411,6 +411,7 @@ mod tests {
             latency_us: None,
             mix_read_percent: None,
             stat: None,
+            latency_percentiles: Vec::new(),
         }
     }
 

@@ -180,6 +180,26 @@ pub struct Metric {
     pub mix_read_percent: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat: Option<Stat>,
+    /// The completion-latency percentiles the tool printed (fio's `clat percentiles`),
+    /// lowest first: how long the slowest I/Os waited, which a mean hides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latency_percentiles: Vec<LatencyPercentile>,
+}
+
+/// `percent` % of a test's I/Os completed within `us` microseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LatencyPercentile {
+    pub percent: f64,
+    pub us: f64,
+}
+
+impl Metric {
+    /// The latency within which `percent` % of the I/Os completed, when the tool printed
+    /// that percentile.
+    pub fn latency_percentile(&self, percent: f64) -> Option<f64> {
+        self.latency_percentiles.iter().find(|p| (p.percent - percent).abs() < 1e-9).map(|p| p.us)
+    }
 }
 
 /// The canonical description of a test: only numbers with equal `TestKey`s may be put

@@ -491,6 +491,7 @@ fn read_window(
                         latency_us: None,
                         mix_read_percent: if op == Op::Mix { mix_share } else { None },
                         stat: None,
+                        latency_percentiles: Vec::new(),
                     };
                     match row.unit.as_str() {
                         "GB/s" => m.mbps = Some(rescale(v, 1000.0)),

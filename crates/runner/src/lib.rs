@@ -540,6 +540,7 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
             latency_us: Some(f.latency_us),
             mix_read_percent: None,
             stat: None,
+            latency_percentiles: Vec::new(),
         });
     }
     result

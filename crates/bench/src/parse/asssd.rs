@@ -248,6 +248,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             latency_us: None,
             mix_read_percent: None,
             stat,
+            latency_percentiles: Vec::new(),
         };
         match unit.as_str() {
             "mb/s" | "mbps" | "mb/sec" => metric.mbps = Some(v),

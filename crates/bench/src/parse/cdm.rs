@@ -723,6 +723,7 @@ impl Parser<'_> {
                 latency_us: row.latency_us,
                 mix_read_percent: if op == Op::Mix { share } else { None },
                 stat: None,
+                latency_percentiles: Vec::new(),
             });
         }
         Ok(())

@@ -16,11 +16,13 @@
 //!   than one I/O in flight per job, whatever `iodepth` says, so the queue depth is 1.
 //! * Latency is the mean of `lat_ns` (submission + completion), falling back to
 //!   `clat_ns`, and to the microsecond `lat`/`clat` of fio 2.x.
+//! * Latency percentiles are `clat_ns.percentile` (completion latency, what fio prints
+//!   by default), else `lat_ns.percentile` (with `lat_percentiles=1`), in microseconds.
 //! * `comment` records `ioengine` and `direct` when set: buffered and direct I/O
 //!   numbers differ wildly and nothing else in the result says which it was.
 
 use super::{truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, Metric, Op, Tool};
+use crate::model::{Access, BenchResult, LatencyPercentile, Metric, Op, Tool};
 use crate::text::Document;
 use serde::Deserialize;
 use serde_json::Value;
@@ -71,6 +73,28 @@ struct Direction {
 #[derive(Deserialize)]
 struct Latency {
     mean: Option<f64>,
+    /// `"99.900000": 1234` (nanoseconds; microseconds in fio 2.x), present when fio
+    /// printed the percentiles (its default for completion latency).
+    percentile: Option<BTreeMap<String, f64>>,
+}
+
+impl Latency {
+    /// The percentiles in microseconds, lowest first. fio prints 0 for a percentile no
+    /// I/O reached (a job with no completions): those are left out.
+    fn percentiles(&self, to_us: f64) -> Vec<LatencyPercentile> {
+        let mut found: Vec<LatencyPercentile> = self
+            .percentile
+            .iter()
+            .flatten()
+            .filter_map(|(percent, value)| {
+                let percent: f64 = percent.trim().parse().ok()?;
+                ((0.0..=100.0).contains(&percent) && value.is_finite() && *value > 0.0)
+                    .then(|| LatencyPercentile { percent, us: value * to_us })
+            })
+            .collect();
+        found.sort_by(|a, b| a.percent.total_cmp(&b.percent));
+        found
+    }
 }
 
 #[derive(Deserialize)]
@@ -366,6 +390,13 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
         let latency_us = [(&d.lat_ns, 1e-3), (&d.clat_ns, 1e-3), (&d.lat, 1.0), (&d.clat, 1.0)]
             .into_iter()
             .find_map(|(l, scale)| l.as_ref().and_then(|l| l.mean).filter(|m| *m > 0.0).map(|m| m * scale));
+        // Completion latency, as fio prints it by default; total latency when the job
+        // asked for `lat_percentiles` instead.
+        let latency_percentiles = [(&d.clat_ns, 1e-3), (&d.lat_ns, 1e-3), (&d.clat, 1.0), (&d.lat, 1.0)]
+            .into_iter()
+            .map(|(l, scale)| l.as_ref().map(|l| l.percentiles(scale)).unwrap_or_default())
+            .find(|p| !p.is_empty())
+            .unwrap_or_default();
         metrics.push(Metric {
             label: format!("{name} {word}"),
             access,
@@ -378,6 +409,7 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
             latency_us,
             mix_read_percent,
             stat: None,
+            latency_percentiles,
         });
     }
     metrics

@@ -249,6 +249,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             latency_us: None,
             mix_read_percent: None,
             stat: None,
+            latency_percentiles: Vec::new(),
         };
         if lower_label == "access time" {
             let us = match unit.as_str() {

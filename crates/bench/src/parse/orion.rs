@@ -365,6 +365,7 @@ fn into_result(s: Summary) -> BenchResult {
             latency_us: None,
             mix_read_percent,
             stat: None,
+            latency_percentiles: Vec::new(),
         };
         let m = match row.kind {
             Kind::LargeMbps => Metric {

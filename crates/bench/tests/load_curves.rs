@@ -1,0 +1,104 @@
+//! Latency percentiles and load curves from real fio output: the corpus's fio 3.42 run
+//! (its JSON checked against the text report fio printed beside it) and a real queue-depth
+//! sweep made for these tests (`tests/data/README.md`).
+
+mod common;
+
+use bench::curves::{knee, load_curves};
+use bench::{Access, Op, ToolFamily};
+use serde_json::Value;
+
+fn sweep_text() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fio-3.33_randread_4k_qd1-16_sweep.json"
+    ))
+    .unwrap()
+}
+
+/// The corpus run was saved as `json+normal`: fio's text report, printed from the same
+/// run, rounds each percentile up to whole microseconds. The parsed percentiles must be the
+/// report's, every one of them.
+#[test]
+fn fio_percentiles_are_the_ones_fio_printed() {
+    let path = common::corpus()
+        .join("fio/01__unknown_id64433026118__fio-3.42_json+normal_cbt_randwrite_qd1_nvme.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let results = bench::parse_str(&text, None).unwrap();
+    let write = results[0].metrics.iter().find(|m| m.op == Op::Write).expect("a write metric");
+    // ` |  1.00th=[  562],  5.00th=[  603], ...` after `clat percentiles (usec):`.
+    let report: Vec<(f64, f64)> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("clat percentiles (usec)"))
+        .skip(1)
+        .take_while(|l| l.trim_start().starts_with('|'))
+        .flat_map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|cell| {
+            let (p, v) = cell.trim().trim_start_matches('|').trim().split_once("th=[")?;
+            Some((p.trim().parse().ok()?, v.trim_end_matches(']').trim().parse().ok()?))
+        })
+        .collect();
+    assert_eq!(report.len(), 17, "{report:?}");
+    let parsed: Vec<(f64, f64)> = write.latency_percentiles.iter().map(|p| (p.percent, p.us)).collect();
+    assert_eq!(parsed.len(), report.len(), "{parsed:?}");
+    for ((p, us), (rp, rus)) in parsed.iter().zip(&report) {
+        assert_eq!(p, rp);
+        assert_eq!(us.ceil(), *rus, "{p}th: parsed {us} µs, fio printed {rus}");
+    }
+    assert_eq!(write.latency_percentile(99.0), Some(parsed[12].1));
+    // One load, one point: no curve.
+    assert!(load_curves(&results[0]).is_empty());
+}
+
+/// Five jobs of one test at queue depths 1 to 16 make one curve, each point the job's
+/// figures as fio's JSON gives them.
+#[test]
+fn a_queue_depth_sweep_is_one_curve_with_fios_figures() {
+    let text = sweep_text();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let result = bench::parse_str(&text, None).unwrap().remove(0);
+    let curves = load_curves(&result);
+    assert_eq!(curves.len(), 1, "{curves:?}");
+    let curve = &curves[0];
+    assert_eq!(
+        (curve.key.family, curve.key.access, curve.key.block_size, curve.key.op),
+        (ToolFamily::Fio, Access::Rnd, 4096, Op::Read)
+    );
+    let jobs = json["jobs"].as_array().unwrap();
+    assert_eq!(curve.points.len(), jobs.len());
+    for (point, job) in curve.points.iter().zip(jobs) {
+        let read = &job["read"];
+        assert_eq!(point.queue_depth.to_string(), job["job options"]["iodepth"].as_str().unwrap());
+        assert_eq!(point.outstanding, point.queue_depth);
+        assert_eq!(point.iops, read["iops"].as_f64());
+        let clat = &read["clat_ns"];
+        assert_eq!(point.p99_us, clat["percentile"]["99.000000"].as_f64().map(|ns| ns / 1000.0));
+        let mean_us = read["lat_ns"]["mean"].as_f64().unwrap() / 1000.0;
+        assert!((point.latency_us.unwrap() - mean_us).abs() < 1e-9);
+    }
+    // The knee, if any, is a point after which every step of this real run grew
+    // latency faster than IOPS, as fio's own figures show.
+    if let Some(k) = knee(&curve.points) {
+        for pair in curve.points[k..].windows(2) {
+            let lat = pair[1].latency_us.unwrap() / pair[0].latency_us.unwrap();
+            let iops = pair[1].iops.unwrap() / pair[0].iops.unwrap();
+            assert!(lat > iops, "{pair:?}");
+        }
+        if k > 0 {
+            let (a, b) = (&curve.points[k - 1], &curve.points[k]);
+            assert!(b.latency_us.unwrap() / a.latency_us.unwrap() <= b.iops.unwrap() / a.iops.unwrap());
+        }
+    }
+}
+
+/// Curves are made only of equal tests: the sweep with its third job made a write is
+/// two tests, one of which has a single load (no curve).
+#[test]
+fn a_curve_holds_one_test() {
+    let mut result = bench::parse_str(&sweep_text(), None).unwrap().remove(0);
+    result.metrics[2].op = Op::Write;
+    let curves = load_curves(&result);
+    assert_eq!(curves.len(), 1);
+    assert_eq!(curves[0].points.len(), 4);
+    assert!(curves[0].points.iter().all(|p| p.metric != 2));
+}
