@@ -108,7 +108,7 @@ pub async fn the_measure_page_command_measures_a_drive(w: &World) -> Result<()> 
     w.client.goto(&drive_page).await?;
     w.wait_xpath("//*[contains(., 'ssdbase bench 0.1.0')]").await?;
     let text = w.body_text().await?;
-    ensure!(text.contains("SSDBase E2E Measure Disk"), "the drive page: {text}");
+    ensure!(text.contains("SSDBase E2E Measure"), "the drive page: {text}");
     // What the runner found is on the result's page; its filesystem, when it was one.
     if disk.device.is_some() {
         ensure!(stdout.contains("ext4"), "the runner's report names the loop device's ext4: {stdout}");
