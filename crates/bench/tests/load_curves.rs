@@ -102,3 +102,32 @@ fn a_curve_holds_one_test() {
     assert_eq!(curves[0].points.len(), 4);
     assert!(curves[0].points.iter().all(|p| p.metric != 2));
 }
+
+/// No export of the corpus measures one test at three loads: a CrystalDiskMark or
+/// KDiskMark result's Q1 and Q32 rows of one test stay two figures, never a curve.
+#[test]
+fn two_loads_of_a_test_are_no_curve() {
+    let mut two_loads = 0;
+    for dir in std::fs::read_dir(common::corpus()).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            for result in
+                bench::parse_bytes(&bytes, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            {
+                assert!(load_curves(&result).is_empty(), "{}", path.display());
+                let family = result.family();
+                let mut keys: Vec<_> =
+                    result.metrics.iter().map(|m| bench::curves::CurveKey::of(family, m)).collect();
+                keys.sort();
+                two_loads += keys.windows(2).filter(|w| w[0] == w[1]).count();
+            }
+        }
+    }
+    // The corpus does hold tests at two loads (what this test is about).
+    assert!(two_loads > 0);
+}
