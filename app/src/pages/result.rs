@@ -139,8 +139,10 @@ fn show(r: ResultView) -> impl IntoView {
             <h2 id="runner">"Measured with ssdbase bench"</h2>
             <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
         })}
-        // A sweep's curves and the latency percentiles, as the server renders them.
+        // A sweep's curves, the latency percentiles and the tests sampled over their run,
+        // as the server renders them.
         {(res.metrics.iter().any(|m| !m.latency_percentiles.is_empty())
+            || !res.over_time.is_empty()
             || !bench::curves::load_curves(res).is_empty())
         .then(|| view! {
             <h2 id="under-load">"Under load"</h2>

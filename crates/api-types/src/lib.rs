@@ -25,7 +25,7 @@ pub use ocr::{
 };
 pub use results::{
     Correction, DeleteResponse, EditBody, ListResponse, LoadBehaviour, LoadCurveView, Provenance, ResultView,
-    SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
+    SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
 };
 pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};

@@ -213,13 +213,28 @@ mod tests {
 /// `GET /results/{id}/load`: what a result says about behaviour under load. Each test it
 /// measured at three or more loads (a fio job file sweeping `iodepth`, ORION's columns)
 /// as a curve with its knee, and the completion-latency percentiles the tool printed for
-/// each test. Both empty for a result measured at one load per test without percentiles.
+/// each test, and the tests sampled over their run. All empty for a result measured at
+/// one load per test, once, without percentiles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LoadBehaviour {
     pub result: i64,
     pub curves: Vec<LoadCurveView>,
     pub percentiles: Vec<TestPercentiles>,
+    /// Tests sampled while they ran, with whether their rate reached steady state.
+    pub over_time: Vec<SampledTest>,
+}
+
+/// One test's rate over its run (`BenchResult::over_time`) and whether it settled: the
+/// SNIA PTS 2.0.2 steady-state check over its intervals' MB/s (`bench::steady`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SampledTest {
+    /// `SEQ 1MiB Q8T1 write`.
+    pub test: String,
+    pub key: bench::TestKey,
+    pub points: Vec<bench::TimePoint>,
+    pub steadiness: bench::steady::Steadiness,
 }
 
 /// One test at several loads.

@@ -332,6 +332,36 @@ pub struct BenchResult {
     /// fill tags the submitter left empty (`Tags::read_from_file`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<FileFact>,
+    /// Tests sampled while they ran (fio's `--status-interval` snapshots): how a figure
+    /// moved over the run, which its one number for the whole run hides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_time: Vec<TimeSeries>,
+}
+
+/// One test of a result sampled over its run. Each point is the rate over the interval
+/// that ended there, so a write cache filling up shows as a step down.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TimeSeries {
+    /// The test: the index of its metric in the result's `metrics`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub metric: usize,
+    /// In time order.
+    pub points: Vec<TimePoint>,
+}
+
+/// The figures of one interval of a sampled run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TimePoint {
+    /// Seconds since the test started, at the interval's end.
+    pub secs: f64,
+    /// Bytes the test had read or written by then.
+    pub bytes: u64,
+    /// Decimal MB/s over the interval.
+    pub mbps: f64,
+    /// Operations per second over the interval, where the tool counted them.
+    pub iops: Option<f64>,
 }
 
 /// One thing an uploaded file says about what it measured: `field` is a tag field's
@@ -375,6 +405,7 @@ impl BenchResult {
             not_run: Vec::new(),
             family: None,
             facts: Vec::new(),
+            over_time: Vec::new(),
         }
     }
 

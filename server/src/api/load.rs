@@ -6,7 +6,7 @@ use super::extract::{NoQuery, PathParam, TypedQuery};
 use super::results::visible_result;
 use super::state::AppState;
 use crate::error::{ApiResult, ErrorBody};
-use api_types::{LoadBehaviour, LoadCurveView, TestPercentiles};
+use api_types::{LoadBehaviour, LoadCurveView, SampledTest, TestPercentiles};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
@@ -26,6 +26,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// outstanding I/Os first, with its knee: the first point from which every further step
 /// grew latency faster than IOPS. And the completion-latency percentiles the tool printed
 /// for each test. Curves are of one test each: their `key` is the test without its load.
+/// And each test sampled while it ran (fio's `--status-interval`): its MB/s over every
+/// interval, and whether that reached steady state as SNIA's PTS 2.0.2 defines it (five
+/// consecutive intervals within 20 % of their average, their fitted line moving less
+/// than 10 % of it), or the last window when it did not.
 #[utoipa::path(
     get,
     path = "/results/{id}/load",
@@ -68,5 +72,19 @@ fn load_behaviour(id: i64, result: &BenchResult) -> LoadBehaviour {
             TestPercentiles { test: key.short_name(), key, percentiles: m.latency_percentiles.clone() }
         })
         .collect();
-    LoadBehaviour { result: id, curves, percentiles }
+    let over_time = result
+        .over_time
+        .iter()
+        .filter_map(|s| {
+            let key = TestKey::of(family, result.metrics.get(s.metric)?);
+            let rates: Vec<f64> = s.points.iter().map(|p| p.mbps).collect();
+            Some(SampledTest {
+                test: key.short_name(),
+                key,
+                points: s.points.clone(),
+                steadiness: bench::steady::steady_state(&rates),
+            })
+        })
+        .collect();
+    LoadBehaviour { result: id, curves, percentiles, over_time }
 }

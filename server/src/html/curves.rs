@@ -2,7 +2,8 @@
 //! several loads as a table (outstanding I/Os, IOPS, MB/s, mean and tail latency) with
 //! its knee, and the latency percentiles the tool printed for each test.
 
-use api_types::{LoadBehaviour, LoadCurveView};
+use api_types::{LoadBehaviour, LoadCurveView, SampledTest};
+use bench::steady::{Steadiness, Window};
 use maud::{html, Markup};
 
 /// The percentiles shown in the tables: the median and the tail fio prints by default.
@@ -21,6 +22,7 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
         .collect();
     html! {
         @for curve in &load.curves { (curve_table(curve)) }
+        @for sampled in &load.over_time { (sampled_table(sampled)) }
         @if !shown.is_empty() {
             h3 { "Completion latency percentiles" }
             p.note { "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
@@ -79,6 +81,65 @@ fn curve_table(curve: &LoadCurveView) -> Markup {
                         td.num { (number(p.mbps, 1)) }
                         td.num { (us_text(p.latency_us)) }
                         @if p99 { td.num { (us_text(p.p99_us)) } }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// The most intervals a sampled test's table lists; longer runs are thinned evenly,
+/// keeping the first and the last (the API's JSON has every one).
+const MAX_ROWS: usize = 24;
+
+/// One test over its run: whether it settled, and its rate interval by interval.
+fn sampled_table(sampled: &SampledTest) -> Markup {
+    let points = &sampled.points;
+    let step = points.len().div_ceil(MAX_ROWS).max(1);
+    let shown: Vec<usize> = (0..points.len()).filter(|i| i % step == 0 || *i + 1 == points.len()).collect();
+    let secs = |i: usize| points.get(i).map_or(0.0, |p| p.secs);
+    let window_text = |w: &Window| {
+        format!(
+            "{:.0}–{:.0} s: {:.1} MB/s on average, spread {:.0} %, drift {:.0} %",
+            if w.from == 0 { 0.0 } else { secs(w.from - 1) },
+            secs(w.to),
+            w.average,
+            w.data_excursion * 100.0,
+            w.slope_excursion * 100.0
+        )
+    };
+    html! {
+        h3 { (sampled.test) " over " (format!("{:.0}", points.last().map_or(0.0, |p| p.secs))) " s" }
+        p.note {
+            @match &sampled.steadiness {
+                Steadiness::Reached { window } => {
+                    "Steady state reached (SNIA PTS: five intervals within 20 % of their average, \
+                     drifting less than 10 %): " (window_text(window)) "."
+                }
+                Steadiness::NotReached { last: Some(window) } => {
+                    "Steady state not reached; the last five intervals: " (window_text(window)) "."
+                }
+                Steadiness::NotReached { last: None } => {
+                    "Too few intervals to tell whether it reached steady state (five are needed)."
+                }
+            }
+            @if step > 1 { " Every " (step) "th interval is listed." }
+        }
+        div.table-wrap { table.over-time {
+            thead { tr {
+                th scope="col" { "Seconds" }
+                th scope="col" { "GiB moved" }
+                th scope="col" { "MB/s in the interval" }
+                th scope="col" { "IOPS in the interval" }
+            } }
+            tbody {
+                @for i in shown {
+                    @let p = &points[i];
+                    tr {
+                        th scope="row" { (format!("{:.1}", p.secs)) }
+                        td.num { (format!("{:.2}", p.bytes as f64 / (1u64 << 30) as f64)) }
+                        td.num { (format!("{:.1}", p.mbps)) }
+                        td.num { (number(p.iops, 0)) }
                     }
                 }
             }

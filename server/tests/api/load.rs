@@ -93,3 +93,44 @@ pub async fn a_sweep_is_shown_as_its_curve_with_the_knee_and_percentiles(app: &T
     app.get(&format!("/api/v1/results/{id}/load")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
     assert_eq!(app.get(&format!("/fragments/results/{id}/load")).await.status, StatusCode::NOT_FOUND);
 }
+
+/// fio's `--status-interval` output of one real run (five snapshots and the whole run):
+/// one result whose load answer has the run interval by interval with its steadiness;
+/// a public-format result whose series names a metric it lacks is refused, saying where.
+pub async fn a_run_sampled_over_time_is_one_result_with_its_intervals(app: &TestApp) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/fio-3.33_seqwrite_1m_qd8_status-interval-1.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.json()["results"].as_array().unwrap().len(), 1, "one run, one result: {}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    let sampled = load["over_time"].as_array().unwrap();
+    assert_eq!(sampled.len(), 1, "{load}");
+    assert_eq!(sampled[0]["test"], "SEQ 1MiB Q8T1 write");
+    let points = sampled[0]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 6);
+    let steadiness = &sampled[0]["steadiness"];
+    match steadiness["state"].as_str() {
+        Some("reached") => {
+            let w = &steadiness["window"];
+            assert!(w["to"].as_u64().unwrap() < 6 && w["data_excursion"].as_f64().unwrap() <= 0.2, "{w}");
+        }
+        Some("not-reached") => assert!(steadiness["last"].is_object(), "{steadiness}"),
+        other => panic!("{other:?}: {steadiness}"),
+    }
+    let html = app.get(&format!("/fragments/results/{id}/load")).await.text;
+    assert!(html.contains("SEQ 1MiB Q8T1 write over 5 s"), "{html}");
+    let table = html.split("Completion latency percentiles").next().unwrap();
+    assert_eq!(table.matches("<tr").count(), 1 + points.len(), "{html}");
+
+    // The stored result, sent back in the public format with a series of a metric it
+    // lacks: refused, pointing at the series.
+    let mut result = app.get(&format!("/api/v1/results/{id}")).await.json()["result"].clone();
+    result["over_time"][0]["metric"] = json!(1);
+    let r = app.post_json("/api/v1/results", &json!({"result": result})).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.over_time[0].metric"));
+}
