@@ -160,6 +160,16 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
                 pointer: Some(format!("result.metrics[{again}]")),
             });
         }
+        if let Some((i, s)) = r.over_time.iter().enumerate().find(|(_, s)| s.metric >= r.metrics.len()) {
+            return Err(ErrorItem {
+                detail: format!(
+                    "a series over time of metric {}, but the result has {} metric(s)",
+                    s.metric,
+                    r.metrics.len()
+                ),
+                pointer: Some(format!("result.over_time[{i}].metric")),
+            });
+        }
     }
     for r in results {
         let mut path = String::from("result");

@@ -33,6 +33,11 @@ use fields::*;
 mod identity;
 use identity::*;
 
+/// Behaviour under load: a sweep's curves and knee, latency percentiles (its own file).
+#[path = "api/load.rs"]
+mod load;
+use load::*;
+
 /// Catalogue contributions: proposals, decisions, history, merges (its own file).
 #[path = "api/catalogue.rs"]
 mod catalogue;
@@ -2345,6 +2350,8 @@ on_both_backends!(
     an_upload_without_tags_is_named_by_what_its_file_says,
     every_corpus_export_is_named_by_the_drive_it_names,
     a_result_with_a_test_twice_is_refused,
+    a_sweep_is_shown_as_its_curve_with_the_knee_and_percentiles,
+    a_run_sampled_over_time_is_one_result_with_its_intervals,
     model_strings_and_part_numbers_land_on_their_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,

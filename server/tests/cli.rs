@@ -85,3 +85,25 @@ fn format_flag_overrides_detection_and_rejects_unknown_names() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("expected one of cdm, kdiskmark, fio, orion, asssd, hdtune"));
 }
+
+/// `ssdbase parse` prints what a file says about its drive and platform, each fact with
+/// the line it was read from (the public format's `facts`).
+#[test]
+fn parse_prints_the_facts_a_file_states_with_their_lines() {
+    let asssd =
+        shared().join("corpus/real/asssd/01__unknown_id14171726121__2.0.7316_samsung970evoplus_mbps.txt");
+    let text = std::fs::read_to_string(&asssd).unwrap();
+    let out = ssdbase(&["parse", asssd.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let facts = json_lines(&out)[0]["facts"].as_array().unwrap().clone();
+    let model = facts.iter().find(|f| f["field"] == "model").expect("a model fact");
+    assert_eq!(model["value"], "Samsung SSD 970 EVO Plus 250GB");
+    // The line it names holds what it quotes.
+    let source = model["source"].as_str().unwrap();
+    let (line, quoted) = source.strip_prefix("line ").and_then(|s| s.split_once(": ")).unwrap();
+    let line: usize = line.parse().unwrap();
+    assert_eq!(text.lines().nth(line - 1).map(str::trim), Some(quoted), "{source}");
+    for field in ["firmware", "driver", "capacity_gb"] {
+        assert!(facts.iter().any(|f| f["field"] == field), "{field}: {facts:?}");
+    }
+}

@@ -139,6 +139,15 @@ fn show(r: ResultView) -> impl IntoView {
             <h2 id="runner">"Measured with ssdbase bench"</h2>
             <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
         })}
+        // A sweep's curves, the latency percentiles and the tests sampled over their run,
+        // as the server renders them.
+        {(res.metrics.iter().any(|m| !m.latency_percentiles.is_empty())
+            || !res.over_time.is_empty()
+            || !bench::curves::load_curves(res).is_empty())
+        .then(|| view! {
+            <h2 id="under-load">"Under load"</h2>
+            <super::rated::RatedHtml data=format!("/results/{}/load", r.id) />
+        })}
         // Where it stands in its drive's pool and what may explain a difference: the
         // server's table.
         <super::rated::RatedHtml data=format!("/results/{}/standing", r.id) />

@@ -24,8 +24,8 @@ pub use ocr::{
     CellReading, JobStatus, Layout, OcrJob, Recognition, RecognitionJson, Rect, RowReading, Settings,
 };
 pub use results::{
-    Correction, DeleteResponse, EditBody, ListResponse, Provenance, ResultView, SettingCorrection,
-    SubmitBody, SubmitResponse, SubmittedResult, UploadView,
+    Correction, DeleteResponse, EditBody, ListResponse, LoadBehaviour, LoadCurveView, Provenance, ResultView,
+    SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
 };
 pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
 pub use views::{DriveItemView, DriveListView, DrivePageView};

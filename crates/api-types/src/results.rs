@@ -209,3 +209,57 @@ mod tests {
         assert_eq!(back, body);
     }
 }
+
+/// `GET /results/{id}/load`: what a result says about behaviour under load. Each test it
+/// measured at three or more loads (a fio job file sweeping `iodepth`, ORION's columns)
+/// as a curve with its knee, and the completion-latency percentiles the tool printed for
+/// each test, and the tests sampled over their run. All empty for a result measured at
+/// one load per test, once, without percentiles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LoadBehaviour {
+    pub result: i64,
+    pub curves: Vec<LoadCurveView>,
+    pub percentiles: Vec<TestPercentiles>,
+    /// Tests sampled while they ran, with whether their rate reached steady state.
+    pub over_time: Vec<SampledTest>,
+}
+
+/// One test's rate over its run (`BenchResult::over_time`) and whether it settled: the
+/// SNIA PTS 2.0.2 steady-state check over its intervals' MB/s (`bench::steady`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SampledTest {
+    /// `SEQ 1MiB Q8T1 write`.
+    pub test: String,
+    pub key: bench::TestKey,
+    pub points: Vec<bench::TimePoint>,
+    pub steadiness: bench::steady::Steadiness,
+}
+
+/// One test at several loads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LoadCurveView {
+    /// `RND 4KiB read`: the test without its load.
+    pub test: String,
+    pub key: bench::curves::CurveKey,
+    /// Fewest outstanding I/Os first.
+    pub points: Vec<bench::curves::LoadPoint>,
+    /// The index in `points` from which every further step grew latency faster than
+    /// IOPS; absent when the curve scaled to its end or lacks latency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false, minimum = 0))]
+    pub knee: Option<usize>,
+}
+
+/// The completion-latency percentiles printed for one test of the result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TestPercentiles {
+    /// `RND 4KiB Q1T1 write`.
+    pub test: String,
+    pub key: bench::TestKey,
+    /// Lowest first.
+    pub percentiles: Vec<bench::LatencyPercentile>,
+}

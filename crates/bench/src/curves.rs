@@ -7,20 +7,27 @@
 //! as two numbers may be put side by side only when their test keys are.
 
 use crate::model::{Access, BenchResult, Metric, Op, Stat, ToolFamily};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What every point of a curve measures: a test key without its load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CurveKey {
     pub family: ToolFamily,
     pub access: Access,
     pub block_size: u64,
     pub op: Op,
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub mix_read_percent: Option<u8>,
     pub stat: Option<Stat>,
 }
 
 impl CurveKey {
+    /// `RND 4KiB read`: the test without its load.
+    pub fn name(&self) -> String {
+        crate::model::test_name(self.access, self.block_size, None, self.op, self.mix_read_percent, self.stat)
+    }
+
     pub fn of(family: ToolFamily, m: &Metric) -> CurveKey {
         CurveKey {
             family,
@@ -34,7 +41,8 @@ impl CurveKey {
 }
 
 /// One load of a curve and what the test did under it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LoadPoint {
     /// Queue depth × threads: the I/Os the test kept in flight.
     pub outstanding: u32,
@@ -52,15 +60,19 @@ pub struct LoadPoint {
 }
 
 /// One test at several loads.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LoadCurve {
     pub key: CurveKey,
     /// Fewest outstanding I/Os first; at equal outstanding I/Os, fewer threads first.
     pub points: Vec<LoadPoint>,
 }
 
-/// The curves of a result: every test it measured at two or more loads, in the order
-/// of their keys. A test measured at one load is no curve.
+/// The fewest loads that make a curve: a
+/// CrystalDiskMark result's Q1 and Q32 rows of one test are two figures, not a sweep.
+const MIN_LOADS: usize = 3;
+
+/// The curves of a result: every test it measured at three or more loads, in the order
+/// of their keys.
 pub fn load_curves(result: &BenchResult) -> Vec<LoadCurve> {
     let family = result.family();
     let mut curves: Vec<LoadCurve> = Vec::new();
@@ -83,7 +95,7 @@ pub fn load_curves(result: &BenchResult) -> Vec<LoadCurve> {
             None => curves.push(LoadCurve { key, points: vec![point] }),
         }
     }
-    curves.retain(|c| c.points.len() >= 2);
+    curves.retain(|c| c.points.len() >= MIN_LOADS);
     for curve in &mut curves {
         curve.points.sort_by_key(|p| (p.outstanding, p.threads));
     }

@@ -14,6 +14,7 @@ pub mod model;
 pub mod parse;
 pub mod seeds;
 pub mod standing;
+pub mod steady;
 pub mod text;
 
 /// The regex engine behind every pattern (see Cargo.toml): the full `regex` natively,

@@ -240,31 +240,47 @@ impl TestKey {
 
     /// A short human name such as `SEQ 1MiB Q8T1 read` or `RND 4KiB Q32T16 write`.
     pub fn short_name(&self) -> String {
-        let access = match self.access {
-            Access::Seq => "SEQ",
-            Access::Rnd => "RND",
-        };
-        let op = match (self.op, self.mix_read_percent) {
-            (Op::Read, _) => "read".to_string(),
-            (Op::Write, _) => "write".to_string(),
-            (Op::Mix, Some(p)) => format!("mix {p}/{}", 100 - u32::from(p)),
-            (Op::Mix, None) => "mix".to_string(),
-        };
-        let stat = match self.stat {
-            None => "",
-            Some(Stat::Min) => " min",
-            Some(Stat::Max) => " max",
-            Some(Stat::Avg) => " avg",
-            Some(Stat::Burst) => " burst",
-            Some(Stat::Access) => " access time",
-        };
-        format!(
-            "{access} {} Q{}T{} {op}{stat}",
-            format_block_size(self.block_size),
-            self.queue_depth,
-            self.threads
+        test_name(
+            self.access,
+            self.block_size,
+            Some((self.queue_depth, self.threads)),
+            self.op,
+            self.mix_read_percent,
+            self.stat,
         )
     }
+}
+
+/// `SEQ 1MiB Q8T1 read`, or without a load (`None`) `RND 4KiB read`: the one way tests are
+/// named, for a test and for a load curve of one.
+pub fn test_name(
+    access: Access,
+    block_size: u64,
+    load: Option<(u32, u32)>,
+    op: Op,
+    mix_read_percent: Option<u8>,
+    stat: Option<Stat>,
+) -> String {
+    let access = match access {
+        Access::Seq => "SEQ",
+        Access::Rnd => "RND",
+    };
+    let op = match (op, mix_read_percent) {
+        (Op::Read, _) => "read".to_string(),
+        (Op::Write, _) => "write".to_string(),
+        (Op::Mix, Some(p)) => format!("mix {p}/{}", 100 - u32::from(p)),
+        (Op::Mix, None) => "mix".to_string(),
+    };
+    let stat = match stat {
+        None => "",
+        Some(Stat::Min) => " min",
+        Some(Stat::Max) => " max",
+        Some(Stat::Avg) => " avg",
+        Some(Stat::Burst) => " burst",
+        Some(Stat::Access) => " access time",
+    };
+    let load = load.map(|(qd, t)| format!(" Q{qd}T{t}")).unwrap_or_default();
+    format!("{access} {}{load} {op}{stat}", format_block_size(block_size))
 }
 
 /// `4096` → `4KiB`, `1048576` → `1MiB`, `512` → `512B`.
@@ -316,6 +332,36 @@ pub struct BenchResult {
     /// fill tags the submitter left empty (`Tags::read_from_file`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<FileFact>,
+    /// Tests sampled while they ran (fio's `--status-interval` snapshots): how a figure
+    /// moved over the run, which its one number for the whole run hides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_time: Vec<TimeSeries>,
+}
+
+/// One test of a result sampled over its run. Each point is the rate over the interval
+/// that ended there, so a write cache filling up shows as a step down.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TimeSeries {
+    /// The test: the index of its metric in the result's `metrics`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub metric: usize,
+    /// In time order.
+    pub points: Vec<TimePoint>,
+}
+
+/// The figures of one interval of a sampled run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TimePoint {
+    /// Seconds since the test started, at the interval's end.
+    pub secs: f64,
+    /// Bytes the test had read or written by then.
+    pub bytes: u64,
+    /// Decimal MB/s over the interval.
+    pub mbps: f64,
+    /// Operations per second over the interval, where the tool counted them.
+    pub iops: Option<f64>,
 }
 
 /// One thing an uploaded file says about what it measured: `field` is a tag field's
@@ -359,6 +405,7 @@ impl BenchResult {
             not_run: Vec::new(),
             family: None,
             facts: Vec::new(),
+            over_time: Vec::new(),
         }
     }
 

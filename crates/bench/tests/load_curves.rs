@@ -1,4 +1,4 @@
-//! Latency percentiles and load curves from real fio output: the corpus's fio 3.42 run
+//! Latency percentiles, load curves and runs sampled over time from real fio output: the corpus's fio 3.42 run
 //! (its JSON checked against the text report fio printed beside it) and a real queue-depth
 //! sweep made for these tests (`tests/data/README.md`).
 
@@ -101,4 +101,113 @@ fn a_curve_holds_one_test() {
     assert_eq!(curves.len(), 1);
     assert_eq!(curves[0].points.len(), 4);
     assert!(curves[0].points.iter().all(|p| p.metric != 2));
+}
+
+/// A curve needs three loads of one test. In the corpus, CrystalDiskMark 6's three 4 KiB
+/// rows of an operation (Q1T1, Q32T1, Q8T8) make one; CrystalDiskMark 8's and KDiskMark's
+/// two rows of a test (Q1 and Q32) stay two figures.
+#[test]
+fn three_loads_of_a_test_make_a_curve_two_do_not() {
+    let (mut two_loads, mut curves_seen) = (0, 0);
+    for dir in std::fs::read_dir(common::corpus()).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            for result in
+                bench::parse_bytes(&bytes, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            {
+                let family = result.family();
+                let curves = load_curves(&result);
+                let mut loads: std::collections::BTreeMap<_, std::collections::BTreeSet<_>> =
+                    Default::default();
+                for m in &result.metrics {
+                    loads
+                        .entry(bench::curves::CurveKey::of(family, m))
+                        .or_default()
+                        .insert((m.queue_depth, m.threads));
+                }
+                for (key, at) in &loads {
+                    let curve = curves.iter().find(|c| c.key == *key);
+                    match at.len() {
+                        0 | 1 => assert!(curve.is_none()),
+                        2 => {
+                            assert!(curve.is_none(), "{}: {key:?}", path.display());
+                            two_loads += 1;
+                        }
+                        n => {
+                            assert_eq!(curve.map(|c| c.points.len()), Some(n), "{}: {key:?}", path.display());
+                            curves_seen += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(two_loads > 0 && curves_seen > 0, "{two_loads} tests at two loads, {curves_seen} curves");
+}
+
+fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The JSON objects of a paste, in order.
+fn objects(text: &str) -> Vec<Value> {
+    serde_json::Deserializer::from_str(text).into_iter::<Value>().map(Result::unwrap).collect()
+}
+
+/// fio with `--status-interval=1` printed the run so far five times, then the whole run:
+/// one result with the whole run's figures, sampled over time. Every byte fio reported
+/// is in exactly one interval.
+#[test]
+fn a_run_printed_at_intervals_is_one_result_sampled_over_time() {
+    let text = data("fio-3.33_seqwrite_1m_qd8_status-interval-1.json");
+    let snapshots = objects(&text);
+    assert_eq!(snapshots.len(), 6);
+    let results = bench::parse_str(&text, None).unwrap();
+    assert_eq!(results.len(), 1, "one run");
+    let result = &results[0];
+    let whole = &snapshots.last().unwrap()["jobs"][0]["write"];
+    assert_eq!(result.metrics.len(), 1);
+    assert_eq!(result.metrics[0].mbps, whole["bw_bytes"].as_f64().map(|b| b / 1e6));
+    assert_eq!(result.over_time.len(), 1);
+    let series = &result.over_time[0];
+    assert_eq!(series.metric, 0);
+    assert_eq!(series.points.len(), snapshots.len());
+    for (point, snapshot) in series.points.iter().zip(&snapshots) {
+        let write = &snapshot["jobs"][0]["write"];
+        assert_eq!(point.bytes, write["io_bytes"].as_u64().unwrap());
+        assert_eq!(point.secs, write["runtime"].as_f64().unwrap() / 1000.0);
+    }
+    // The intervals' bytes add up to the whole run's.
+    let mut t0 = 0.0;
+    let mut sum = 0.0;
+    for p in &series.points {
+        sum += p.mbps * 1e6 * (p.secs - t0);
+        t0 = p.secs;
+    }
+    let total = whole["io_bytes"].as_f64().unwrap();
+    assert!((sum - total).abs() / total < 1e-9, "{sum} vs {total}");
+    // And the whole run's rate lies among the intervals' rates.
+    let rates: Vec<f64> = series.points.iter().map(|p| p.mbps).collect();
+    let (low, high) = rates.iter().fold((f64::MAX, 0.0f64), |(l, h), r| (l.min(*r), h.max(*r)));
+    let whole_rate = result.metrics[0].mbps.unwrap();
+    assert!(low <= whole_rate && whole_rate <= high, "{rates:?} {whole_rate}");
+}
+
+/// The same job run twice, one run after the other: two results, neither sampled.
+#[test]
+fn two_runs_of_one_job_are_two_results() {
+    let text = data("fio-3.33_randread_4k_qd4_two_runs.json");
+    let runs = objects(&text);
+    let results = bench::parse_str(&text, None).unwrap();
+    assert_eq!(results.len(), 2);
+    for (result, run) in results.iter().zip(&runs) {
+        assert!(result.over_time.is_empty());
+        assert_eq!(result.metrics[0].iops, run["jobs"][0]["read"]["iops"].as_f64());
+    }
 }

@@ -11,8 +11,35 @@
 use crate::OcrError;
 use image::{GrayImage, RgbImage};
 use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, CStr};
 use std::time::{Duration, Instant};
 use tesseract_rs::{TessPageSegMode, TesseractAPI};
+
+// Leptonica, under Tesseract, prints its complaints ("Error in boxClipToRectangle: box
+// outside rectangle") straight to stderr: onto the terminal of whoever runs `ssdbase
+// ocr`, and unstructured into the server's output. They concern crops the reader tries
+// and drops anyway, so they go to the log at debug level instead (target `leptonica`).
+#[link(name = "lept")]
+extern "C" {
+    fn leptSetStderrHandler(handler: Option<unsafe extern "C" fn(*const c_char)>);
+}
+
+unsafe extern "C" fn leptonica_to_log(message: *const c_char) {
+    if message.is_null() {
+        return;
+    }
+    // SAFETY: Leptonica passes a NUL-terminated string that lives for the call.
+    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
+    tracing::debug!(target: "leptonica", "{}", text.trim_end());
+}
+
+/// Sends Leptonica's messages to the log instead of stderr, for the whole process. Done
+/// by the engine before its first use; idempotent.
+pub fn quiet_leptonica() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: the handler is a plain function, valid for the life of the process.
+    ONCE.call_once(|| unsafe { leptSetStderrHandler(Some(leptonica_to_log)) });
+}
 
 /// Where Debian's `tesseract-ocr-eng` puts its model; `TESSDATA_PREFIX` overrides it.
 const DEBIAN_TESSDATA: &str = "/usr/share/tesseract-ocr/5/tessdata";
@@ -81,6 +108,7 @@ fn with_engine<T>(f: impl FnOnce(&TesseractAPI) -> Result<T, OcrError>) -> Resul
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
+            quiet_leptonica();
             let api = TesseractAPI::new();
             let path = tessdata();
             api.init(&path, "eng").map_err(|e| OcrError::Engine {

@@ -7,7 +7,7 @@ use super::browse::TagFilters;
 use super::compare::CompareParams;
 use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
-use super::{drives, effects, leaderboard, observations, rated, results, standing};
+use super::{drives, effects, leaderboard, load, observations, rated, results, standing};
 use crate::error::ApiResult;
 use crate::html;
 use axum::extract::{RawQuery, State};
@@ -29,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
         .route("/fragments/results/{id}/runner", get(runner))
         .route("/fragments/results/{id}/standing", get(standing))
+        .route("/fragments/results/{id}/load", get(load_behaviour))
         .route("/fragments/effects", get(effects_table))
         .route("/fragments/effects/drives", get(effect_drives))
 }
@@ -115,6 +116,16 @@ async fn runner(
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
     Ok(html::response(html::notices::runner_record(&results::runner_record_of(&state, &headers, id).await?)))
+}
+
+/// A result's tests under several loads and its latency percentiles (empty without).
+async fn load_behaviour(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParam(id): PathParam<i64>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
+    Ok(html::response(html::curves::load_behaviour(&load::load_of(&state, &headers, id).await?)))
 }
 
 /// The factor effects, of one factor or all (`/effects`).

@@ -14,6 +14,7 @@ mod extract;
 mod fragments;
 mod health;
 mod leaderboard;
+mod load;
 mod observations;
 mod ocr;
 mod openapi;
@@ -109,6 +110,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(compare::router())
         .merge(effects::router())
         .merge(standing::router())
+        .merge(load::router())
         .merge(rated::router())
         .merge(ocr::router())
         .merge(share::router())

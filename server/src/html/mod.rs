@@ -13,6 +13,7 @@
 //! - [`share`]: the link-preview head tags, oEmbed's iframe and the chart embed pages.
 
 pub mod catalogue;
+pub mod curves;
 pub mod effects;
 pub mod notices;
 pub mod share;

@@ -438,6 +438,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/effects/chart.png", "/effects/chart.png?factor=data_pattern&width=400".into(), None, None),
         ("get", "/drives/{id}/firmware", format!("/drives/{C300_64}/firmware"), None, None),
         ("get", "/results/{id}/standing", format!("/results/{seed_id}/standing"), None, None),
+        ("get", "/results/{id}/load", format!("/results/{seed_id}/load"), None, None),
         (
             "get",
             "/effects/drives",

@@ -2,7 +2,9 @@
 //! report surrounds the JSON object).
 //!
 //! One JSON object is one fio run and becomes one [`BenchResult`]; a paste may hold
-//! several. Each job's `read` and `write` sections with I/O become one [`Metric`] each.
+//! several. With `--status-interval`, fio prints the run so far every interval and then
+//! the whole run: those snapshots are one result (the whole run's figures), with each
+//! test's rate over every interval in `over_time`. Each job's `read` and `write` sections with I/O become one [`Metric`] each.
 //!
 //! Decisions:
 //! * `trim` sections are skipped: SSDBase has no trim operation, and counting trims as
@@ -22,14 +24,15 @@
 //!   numbers differ wildly and nothing else in the result says which it was.
 
 use super::{truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, LatencyPercentile, Metric, Op, Tool};
+use crate::model::{Access, BenchResult, LatencyPercentile, Metric, Op, TimePoint, TimeSeries, Tool};
 use crate::text::Document;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// At most this many JSON objects are read from one input.
-const MAX_RUNS: usize = 64;
+/// At most this many JSON objects are read from one input: a run sampled every second
+/// (`--status-interval=1`) for a quarter of an hour, or that many separate runs.
+const MAX_RUNS: usize = 1024;
 /// At most this many `{` are tried when looking for the object around a marker.
 const MAX_BRACE_TRIES: usize = 256;
 
@@ -38,6 +41,8 @@ struct FioOutput {
     #[serde(rename = "fio version")]
     version: Option<String>,
     timestamp: Option<f64>,
+    /// fio 3.x: the same instant in milliseconds.
+    timestamp_ms: Option<f64>,
     time: Option<String>,
     #[serde(rename = "global options", default)]
     global: BTreeMap<String, Value>,
@@ -54,6 +59,17 @@ struct Job {
     options: BTreeMap<String, Value>,
     read: Option<Direction>,
     write: Option<Direction>,
+    /// Milliseconds the job has run (fio 3.x).
+    job_runtime: Option<f64>,
+}
+
+impl Job {
+    /// Milliseconds the job has run: `job_runtime`, else its longer direction's.
+    fn runtime_ms(&self) -> Option<f64> {
+        self.job_runtime.or_else(|| {
+            [&self.read, &self.write].into_iter().flatten().filter_map(|d| d.runtime).reduce(f64::max)
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -63,6 +79,10 @@ struct Direction {
     /// KiB/s (the only bandwidth before fio 3).
     bw: Option<f64>,
     iops: Option<f64>,
+    /// I/Os completed (fio 3.x).
+    total_ios: Option<f64>,
+    /// Milliseconds this direction has run.
+    runtime: Option<f64>,
     lat_ns: Option<Latency>,
     clat_ns: Option<Latency>,
     /// fio 2.x: microseconds.
@@ -124,14 +144,111 @@ fn parse_text(text: &str) -> Result<Vec<BenchResult>, ParseError> {
             "no such object",
         ));
     }
-    let mut results = Vec::new();
+    let mut runs: Vec<(FioOutput, usize)> = Vec::new();
     for (start, end) in objects {
         let slice = &text[start..end.unwrap_or(text.len())];
-        let first_line = line_at(text, start);
         let out: FioOutput = serde_json::from_str(slice).map_err(|e| json_error(text, start, slice, &e))?;
-        results.push(convert(out, first_line)?);
+        runs.push((out, line_at(text, start)));
     }
+    // `--status-interval` prints the run so far every interval, then the whole run:
+    // snapshots of one run are one result, sampled over time, not several results.
+    let mut results = Vec::new();
+    let mut chain: Vec<FioOutput> = Vec::new();
+    let mut chain_line = 0;
+    for (out, line) in runs {
+        if chain.last().is_some_and(|prev| continues(prev, &out)) {
+            chain.push(out);
+            continue;
+        }
+        if !chain.is_empty() {
+            results.push(convert_run(std::mem::take(&mut chain), chain_line)?);
+        }
+        chain_line = line;
+        chain.push(out);
+    }
+    results.push(convert_run(chain, chain_line)?);
     Ok(results)
+}
+
+/// Whether `next` is a later snapshot of the run `prev` is one of: the same jobs with the
+/// same options, no less run and done in each, and started before `prev` was printed (a
+/// separate later run starts after the earlier one ended).
+fn continues(prev: &FioOutput, next: &FioOutput) -> bool {
+    let (Some(printed), Some(next_printed)) = (prev.timestamp_ms, next.timestamp_ms) else {
+        return false;
+    };
+    let same_jobs = prev.version == next.version
+        && prev.global == next.global
+        && prev.jobs.len() == next.jobs.len()
+        && prev.jobs.iter().zip(&next.jobs).all(|(a, b)| a.jobname == b.jobname && a.options == b.options);
+    if !same_jobs || next.jobs.is_empty() {
+        return false;
+    }
+    let io = |d: &Option<Direction>| d.as_ref().and_then(|d| d.io_bytes).unwrap_or(0.0);
+    let no_less = prev.jobs.iter().zip(&next.jobs).all(|(a, b)| {
+        b.runtime_ms() >= a.runtime_ms() && io(&b.read) >= io(&a.read) && io(&b.write) >= io(&a.write)
+    });
+    let ran = next.jobs.iter().filter_map(Job::runtime_ms).reduce(f64::max).unwrap_or(0.0);
+    no_less && next_printed - ran < printed
+}
+
+/// One run: its last (whole-run) figures, and when it was printed at intervals, each
+/// test's rate over every interval.
+fn convert_run(chain: Vec<FioOutput>, line: usize) -> Result<BenchResult, ParseError> {
+    let over_time = if chain.len() > 1 { time_series(&chain) } else { Vec::new() };
+    let last = chain.into_iter().last().expect("a run has at least one object");
+    let mut result = convert(last, line)?;
+    // Only series of metrics the result has (a direction with I/O in the whole run).
+    result.over_time = over_time.into_iter().filter(|s| s.metric < result.metrics.len()).collect();
+    Ok(result)
+}
+
+/// Each test's rate over the intervals of a sampled run, indexed as [`convert`] orders
+/// the metrics of the last snapshot (each job's read, then its write, those with I/O).
+fn time_series(chain: &[FioOutput]) -> Vec<TimeSeries> {
+    let last = chain.last().expect("a run has at least one object");
+    let mut series = Vec::new();
+    let mut metric = 0;
+    for (j, job) in last.jobs.iter().enumerate() {
+        fn read(job: &Job) -> &Option<Direction> {
+            &job.read
+        }
+        fn write(job: &Job) -> &Option<Direction> {
+            &job.write
+        }
+        for pick in [read as fn(&Job) -> &Option<Direction>, write] {
+            if !pick(job).as_ref().is_some_and(did_io) {
+                continue;
+            }
+            let mut points = Vec::new();
+            let (mut t0, mut bytes0, mut ios0) = (0.0, 0.0, 0.0);
+            for snapshot in chain {
+                let Some(d) = pick(&snapshot.jobs[j]).as_ref() else { continue };
+                let (Some(t), Some(bytes)) = (d.runtime, d.io_bytes) else { continue };
+                if t <= t0 || bytes < bytes0 {
+                    continue;
+                }
+                let secs = (t - t0) / 1000.0;
+                let ios = d.total_ios;
+                points.push(TimePoint {
+                    secs: t / 1000.0,
+                    bytes: bytes as u64,
+                    mbps: (bytes - bytes0) / secs / 1e6,
+                    iops: ios.map(|n| (n - ios0) / secs),
+                });
+                (t0, bytes0, ios0) = (t, bytes, ios.unwrap_or(0.0));
+            }
+            if points.len() > 1 {
+                series.push(TimeSeries { metric, points });
+            }
+            metric += 1;
+        }
+    }
+    series
+}
+
+fn did_io(d: &Direction) -> bool {
+    d.io_bytes.is_some_and(|b| b > 0.0) || d.iops.is_some_and(|i| i > 0.0)
 }
 
 /// `(start, end)` byte ranges of the top-level fio objects; `end` is `None` when the
@@ -382,8 +499,7 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
         [(&job.read, Op::Read, "read", block_sizes[0]), (&job.write, Op::Write, "write", block_sizes[1])]
     {
         let Some(d) = dir else { continue };
-        let did_io = d.io_bytes.is_some_and(|b| b > 0.0) || d.iops.is_some_and(|i| i > 0.0);
-        if !did_io {
+        if !did_io(d) {
             continue;
         }
         let mbps = d.bw_bytes.map(|b| b / 1e6).or_else(|| d.bw.map(|kib| kib * 1024.0 / 1e6));

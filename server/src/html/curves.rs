@@ -1,0 +1,178 @@
+//! A result's behaviour under load as the result page shows it: each test it measured at
+//! several loads as a table (outstanding I/Os, IOPS, MB/s, mean and tail latency) with
+//! its knee, and the latency percentiles the tool printed for each test.
+
+use api_types::{LoadBehaviour, LoadCurveView, SampledTest};
+use bench::steady::{Steadiness, Window};
+use maud::{html, Markup};
+
+/// The percentiles shown in the tables: the median and the tail fio prints by default.
+const SHOWN_PERCENTILES: [f64; 5] = [50.0, 90.0, 99.0, 99.9, 99.99];
+
+/// The percentile `percent` of a list, when it was printed.
+fn at(percentiles: &[bench::LatencyPercentile], percent: f64) -> Option<f64> {
+    percentiles.iter().find(|p| (p.percent - percent).abs() < 1e-9).map(|p| p.us)
+}
+
+/// A result's curves and percentiles; empty when it has neither.
+pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
+    let shown: Vec<f64> = SHOWN_PERCENTILES
+        .into_iter()
+        .filter(|p| load.percentiles.iter().any(|t| at(&t.percentiles, *p).is_some()))
+        .collect();
+    html! {
+        @for curve in &load.curves { (curve_table(curve)) }
+        @for sampled in &load.over_time { (sampled_table(sampled)) }
+        @if !shown.is_empty() {
+            h3 { "Completion latency percentiles" }
+            p.note { "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
+                its p99 figure, which a mean hides." }
+            div.table-wrap { table #latency-percentiles {
+                thead { tr {
+                    th scope="col" { "Test" }
+                    @for p in &shown { th scope="col" { "p" (percent_text(*p)) " (µs)" } }
+                } }
+                tbody {
+                    @for t in &load.percentiles {
+                        tr {
+                            th scope="row" { (t.test) }
+                            @for p in &shown { td.num { (us_text(at(&t.percentiles, *p))) } }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}
+
+/// One test at its loads, the knee's row marked.
+fn curve_table(curve: &LoadCurveView) -> Markup {
+    let knee = curve.knee;
+    let p99 = curve.points.iter().any(|p| p.p99_us.is_some());
+    html! {
+        h3 { (curve.test) " at " (curve.points.len()) " loads" }
+        p.note {
+            @match knee {
+                Some(k) => {
+                    "The knee is at " (curve.points[k].outstanding) " outstanding I/Os: from there on, each \
+                     step added more latency than IOPS."
+                }
+                None if curve.points.iter().all(|p| p.latency_us.is_some()) => {
+                    "No knee within these loads: the last step still added more IOPS than latency."
+                }
+                None => "Without latency figures, the knee cannot be found."
+            }
+        }
+        div.table-wrap { table.load-curve {
+            thead { tr {
+                th scope="col" { "Outstanding I/Os" }
+                th scope="col" { "Queue depth × threads" }
+                th scope="col" { "IOPS" }
+                th scope="col" { "MB/s" }
+                th scope="col" { "Mean latency (µs)" }
+                @if p99 { th scope="col" { "p99 (µs)" } }
+            } }
+            tbody {
+                @for (i, p) in curve.points.iter().enumerate() {
+                    tr class=[(knee == Some(i)).then_some("knee")] {
+                        th scope="row" { (p.outstanding) @if knee == Some(i) { " (knee)" } }
+                        td { (p.queue_depth) " × " (p.threads) }
+                        td.num { (number(p.iops, 0)) }
+                        td.num { (number(p.mbps, 1)) }
+                        td.num { (us_text(p.latency_us)) }
+                        @if p99 { td.num { (us_text(p.p99_us)) } }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// The most intervals a sampled test's table lists; longer runs are thinned evenly,
+/// keeping the first and the last (the API's JSON has every one).
+const MAX_ROWS: usize = 24;
+
+/// One test over its run: whether it settled, and its rate interval by interval.
+fn sampled_table(sampled: &SampledTest) -> Markup {
+    let points = &sampled.points;
+    let step = points.len().div_ceil(MAX_ROWS).max(1);
+    let shown: Vec<usize> = (0..points.len()).filter(|i| i % step == 0 || *i + 1 == points.len()).collect();
+    let secs = |i: usize| points.get(i).map_or(0.0, |p| p.secs);
+    let window_text = |w: &Window| {
+        format!(
+            "{:.0}–{:.0} s: {:.1} MB/s on average, spread {:.0} %, drift {:.0} %",
+            if w.from == 0 { 0.0 } else { secs(w.from - 1) },
+            secs(w.to),
+            w.average,
+            w.data_excursion * 100.0,
+            w.slope_excursion * 100.0
+        )
+    };
+    html! {
+        h3 { (sampled.test) " over " (format!("{:.0}", points.last().map_or(0.0, |p| p.secs))) " s" }
+        p.note {
+            @match &sampled.steadiness {
+                Steadiness::Reached { window } => {
+                    "Steady state reached (SNIA PTS: five intervals within 20 % of their average, \
+                     drifting less than 10 %): " (window_text(window)) "."
+                }
+                Steadiness::NotReached { last: Some(window) } => {
+                    "Steady state not reached; the last five intervals: " (window_text(window)) "."
+                }
+                Steadiness::NotReached { last: None } => {
+                    "Too few intervals to tell whether it reached steady state (five are needed)."
+                }
+            }
+            @if step > 1 { " Every " (step) "th interval is listed." }
+        }
+        div.table-wrap { table.over-time {
+            thead { tr {
+                th scope="col" { "Seconds" }
+                th scope="col" { "GiB moved" }
+                th scope="col" { "MB/s in the interval" }
+                th scope="col" { "IOPS in the interval" }
+            } }
+            tbody {
+                @for i in shown {
+                    @let p = &points[i];
+                    tr {
+                        th scope="row" { (format!("{:.1}", p.secs)) }
+                        td.num { (format!("{:.2}", p.bytes as f64 / (1u64 << 30) as f64)) }
+                        td.num { (format!("{:.1}", p.mbps)) }
+                        td.num { (number(p.iops, 0)) }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// `99.9`, `50`.
+fn percent_text(p: f64) -> String {
+    let text = format!("{p:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn us_text(us: Option<f64>) -> String {
+    match us {
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+        None => "—".into(),
+    }
+}
+
+fn number(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "—".into(), |v| format!("{v:.decimals$}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_named_as_fio_names_them() {
+        assert_eq!(percent_text(99.9), "99.9");
+        assert_eq!(percent_text(50.0), "50");
+        assert_eq!(percent_text(99.99), "99.99");
+    }
+}

@@ -1,0 +1,136 @@
+//! Behaviour under load on both backends: a real fio queue-depth sweep uploaded as it
+//! was printed comes back as one curve with fio's own figures and its knee, with the
+//! latency percentiles fio printed; a result of one load per test has neither; a hidden
+//! result's load answer is as hidden as the result.
+
+use super::{common, TestApp, ADMIN};
+use axum::http::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// The real fio 3.33 sweep of `crates/bench/tests/data` (4 KiB random reads at queue
+/// depths 1 to 16, one job each).
+fn fio_sweep() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/fio-3.33_randread_4k_qd1-16_sweep.json"
+    );
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+pub async fn a_sweep_is_shown_as_its_curve_with_the_knee_and_percentiles(app: &TestApp) {
+    let text = fio_sweep();
+    let fio: Value = serde_json::from_str(&text).unwrap();
+    let jobs = fio["jobs"].as_array().unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await;
+    assert_eq!(load.status, StatusCode::OK, "{}", load.text);
+    let load = load.json();
+    let curves = load["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 1, "{load}");
+    let curve = &curves[0];
+    assert_eq!(curve["test"], "RND 4KiB read");
+    let points = curve["points"].as_array().unwrap();
+    assert_eq!(points.len(), jobs.len());
+    // Each point is its job's figures as fio printed them, by queue depth.
+    let mut by_depth: Vec<&Value> = jobs.iter().collect();
+    by_depth.sort_by_key(|j| j["job options"]["iodepth"].as_str().unwrap().parse::<u32>().unwrap());
+    for (point, job) in points.iter().zip(&by_depth) {
+        assert_eq!(point["queue_depth"].to_string(), job["job options"]["iodepth"].as_str().unwrap());
+        assert_eq!(point["iops"], job["read"]["iops"]);
+        let p99 = job["read"]["clat_ns"]["percentile"]["99.000000"].as_f64().unwrap() / 1000.0;
+        assert!((point["p99_us"].as_f64().unwrap() - p99).abs() < 1e-9, "{point}");
+    }
+    // The knee, by fio's figures: from it on, every step grew latency faster than IOPS,
+    // and the step into it did not.
+    let figures: Vec<(f64, f64)> = by_depth
+        .iter()
+        .map(|j| (j["read"]["iops"].as_f64().unwrap(), j["read"]["lat_ns"]["mean"].as_f64().unwrap()))
+        .collect();
+    let latency_led = |i: usize| figures[i + 1].1 / figures[i].1 > figures[i + 1].0 / figures[i].0;
+    let expected_knee = (0..figures.len() - 1).rev().take_while(|&i| latency_led(i)).last();
+    assert_eq!(curve["knee"].as_u64().map(|k| k as usize), expected_knee, "{curve}");
+    let percentiles = load["percentiles"].as_array().unwrap();
+    assert_eq!(percentiles.len(), jobs.len());
+    assert_eq!(percentiles[0]["test"], "RND 4KiB Q1T1 read");
+
+    // The result page's table, as the server renders it.
+    let html = app.get(&format!("/fragments/results/{id}/load")).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    assert!(html.text.contains("RND 4KiB read at 5 loads"), "{}", html.text);
+    assert_eq!(html.text.matches("<tr").count(), 1 + points.len() + 1 + percentiles.len(), "{}", html.text);
+    match expected_knee {
+        Some(k) => assert!(
+            html.text.contains(&format!("The knee is at {} outstanding I/Os", points[k]["outstanding"])),
+            "{}",
+            html.text
+        ),
+        None => assert!(html.text.contains("No knee within these loads"), "{}", html.text),
+    }
+
+    // One load per test and no percentiles: nothing to show.
+    let cdm = std::fs::read_to_string(
+        common::shared()
+            .join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt"),
+    )
+    .unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": cdm})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let plain = r.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{plain}/load")).await.json();
+    assert_eq!(
+        (load["curves"].as_array().unwrap().len(), load["percentiles"].as_array().unwrap().len()),
+        (0, 0)
+    );
+    assert_eq!(app.get(&format!("/fragments/results/{plain}/load")).await.text.trim(), "");
+
+    // Hidden by a moderator: its load is no more visible than the result.
+    let why = json!({"reason": "test of a hidden sweep"});
+    let r = app.authed(Method::POST, &format!("/api/v1/results/{id}/hide"), Some(ADMIN), Some(&why)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    app.get(&format!("/api/v1/results/{id}/load")).await.assert_error(StatusCode::NOT_FOUND, Some("id"));
+    assert_eq!(app.get(&format!("/fragments/results/{id}/load")).await.status, StatusCode::NOT_FOUND);
+}
+
+/// fio's `--status-interval` output of one real run (five snapshots and the whole run):
+/// one result whose load answer has the run interval by interval with its steadiness;
+/// a public-format result whose series names a metric it lacks is refused, saying where.
+pub async fn a_run_sampled_over_time_is_one_result_with_its_intervals(app: &TestApp) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/fio-3.33_seqwrite_1m_qd8_status-interval-1.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.json()["results"].as_array().unwrap().len(), 1, "one run, one result: {}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    let sampled = load["over_time"].as_array().unwrap();
+    assert_eq!(sampled.len(), 1, "{load}");
+    assert_eq!(sampled[0]["test"], "SEQ 1MiB Q8T1 write");
+    let points = sampled[0]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 6);
+    let steadiness = &sampled[0]["steadiness"];
+    match steadiness["state"].as_str() {
+        Some("reached") => {
+            let w = &steadiness["window"];
+            assert!(w["to"].as_u64().unwrap() < 6 && w["data_excursion"].as_f64().unwrap() <= 0.2, "{w}");
+        }
+        Some("not-reached") => assert!(steadiness["last"].is_object(), "{steadiness}"),
+        other => panic!("{other:?}: {steadiness}"),
+    }
+    let html = app.get(&format!("/fragments/results/{id}/load")).await.text;
+    assert!(html.contains("SEQ 1MiB Q8T1 write over 5 s"), "{html}");
+    let table = html.split("Completion latency percentiles").next().unwrap();
+    assert_eq!(table.matches("<tr").count(), 1 + points.len(), "{html}");
+
+    // The stored result, sent back in the public format with a series of a metric it
+    // lacks: refused, pointing at the series.
+    let mut result = app.get(&format!("/api/v1/results/{id}")).await.json()["result"].clone();
+    result["over_time"][0]["metric"] = json!(1);
+    let r = app.post_json("/api/v1/results", &json!({"result": result})).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.over_time[0].metric"));
+}
