@@ -43,7 +43,11 @@ pub async fn every_page_fits_a_phone(w: &World) -> Result<()> {
                 .as_i64()
                 .unwrap_or(1);
             if overflow > 0 {
-                problems.push(format!("{name} at {width} px scrolls sideways by {overflow} px"));
+                let culprits = w.client.execute(WIDER_THAN_THE_SCREEN, vec![]).await?;
+                problems.push(format!(
+                    "{name} at {width} px scrolls sideways by {overflow} px: {}",
+                    culprits.as_str().unwrap_or("?")
+                ));
             }
             if *name == "leaderboard" {
                 for column in ["Median MB/s", "n"] {
@@ -71,6 +75,22 @@ pub async fn every_page_fits_a_phone(w: &World) -> Result<()> {
     ensure!(problems.is_empty(), "on a phone:\n  {}", problems.join("\n  "));
     Ok(())
 }
+
+/// The outermost elements reaching past the screen's right edge (not those inside a box
+/// that scrolls by itself, as a table's wrapper does), with how far: what to fix.
+const WIDER_THAN_THE_SCREEN: &str = r#"
+    const vw = document.documentElement.clientWidth;
+    const past = e => e.getBoundingClientRect().right - vw > 0.5;
+    const scrolls = e => { for (let a = e.parentElement; a; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; };
+    const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+        (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\s+/).join('.') : '');
+    return [...document.querySelectorAll('body *')]
+        .filter(e => past(e) && !scrolls(e) && !(e.parentElement && past(e.parentElement)))
+        .slice(0, 6)
+        .map(e => name(e) + ' +' + Math.round(e.getBoundingClientRect().right - vw) + ' px')
+        .join(', ');
+"#;
 
 /// Waits (at most 10 s) until no loading placeholder is left on the page.
 async fn settle(w: &World) -> Result<()> {

@@ -275,9 +275,14 @@ pub const TRANSFER_SIZES: &str = r#"
 /// compare 356.0 -> 356.9. 366 since uploads say what they measured (issue 36): a
 /// result carries the file's facts and where each was read, the result page proposes the
 /// drive they name and the nav links the Measure page (a lazy route of its own), which
-/// took the browsing pages from 360.04 to 362.5 KB. Issue 35 replaces this per-page
-/// assertion with Lighthouse's metrics and a transfer budget, and merges the tiny chunks.
-pub const PAGE_BUDGET_KB: f64 = 366.0;
+/// took the browsing pages from 360.04 to 362.5 KB. 372 since a result carries what it
+/// says about load and time (issue 33): each metric's latency percentiles and the tests
+/// sampled over their run decode with every result, and the result page finds its load
+/// curves: the browsing pages 362.5 -> 368.9 KB with the percentiles, -> 369.6 KB with the
+/// rest (the main module 224,484 -> 226,067 bytes gzipped), the drive page 367.8 KB
+/// (BENCHMARKS.md, "Site size"). Issue 35 replaces this per-page assertion with
+/// Lighthouse's metrics and a transfer budget, and merges the tiny chunks.
+pub const PAGE_BUDGET_KB: f64 = 372.0;
 
 /// Prints the gzipped wasm and JS the current page loaded since it was opened (the
 /// heavier pages are lazily loaded pieces of the wasm, so each page's figure differs),
