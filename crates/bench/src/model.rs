@@ -194,11 +194,17 @@ pub struct LatencyPercentile {
     pub us: f64,
 }
 
+/// The latency within which `percent` % of the I/Os completed, when `percentiles` has
+/// that percentile.
+pub fn percentile_at(percentiles: &[LatencyPercentile], percent: f64) -> Option<f64> {
+    percentiles.iter().find(|p| (p.percent - percent).abs() < 1e-9).map(|p| p.us)
+}
+
 impl Metric {
     /// The latency within which `percent` % of the I/Os completed, when the tool printed
     /// that percentile.
     pub fn latency_percentile(&self, percent: f64) -> Option<f64> {
-        self.latency_percentiles.iter().find(|p| (p.percent - percent).abs() < 1e-9).map(|p| p.us)
+        percentile_at(&self.latency_percentiles, percent)
     }
 }
 

@@ -9,16 +9,11 @@ use maud::{html, Markup};
 /// The percentiles shown in the tables: the median and the tail fio prints by default.
 const SHOWN_PERCENTILES: [f64; 5] = [50.0, 90.0, 99.0, 99.9, 99.99];
 
-/// The percentile `percent` of a list, when it was printed.
-fn at(percentiles: &[bench::LatencyPercentile], percent: f64) -> Option<f64> {
-    percentiles.iter().find(|p| (p.percent - percent).abs() < 1e-9).map(|p| p.us)
-}
-
 /// A result's curves and percentiles; empty when it has neither.
 pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
     let shown: Vec<f64> = SHOWN_PERCENTILES
         .into_iter()
-        .filter(|p| load.percentiles.iter().any(|t| at(&t.percentiles, *p).is_some()))
+        .filter(|p| load.percentiles.iter().any(|t| bench::percentile_at(&t.percentiles, *p).is_some()))
         .collect();
     html! {
         @for curve in &load.curves { (curve_table(curve)) }
@@ -36,7 +31,7 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
                     @for t in &load.percentiles {
                         tr {
                             th scope="row" { (t.test) }
-                            @for p in &shown { td.num { (us_text(at(&t.percentiles, *p))) } }
+                            @for p in &shown { td.num { (figure(bench::percentile_at(&t.percentiles, *p))) } }
                         }
                     }
                 }
@@ -77,10 +72,10 @@ fn curve_table(curve: &LoadCurveView) -> Markup {
                     tr class=[(knee == Some(i)).then_some("knee")] {
                         th scope="row" { (p.outstanding) @if knee == Some(i) { " (knee)" } }
                         td { (p.queue_depth) " × " (p.threads) }
-                        td.num { (number(p.iops, 0)) }
-                        td.num { (number(p.mbps, 1)) }
-                        td.num { (us_text(p.latency_us)) }
-                        @if p99 { td.num { (us_text(p.p99_us)) } }
+                        td.num { (figure(p.iops)) }
+                        td.num { (figure(p.mbps)) }
+                        td.num { (figure(p.latency_us)) }
+                        @if p99 { td.num { (figure(p.p99_us)) } }
                     }
                 }
             }
@@ -123,7 +118,7 @@ fn sampled_table(sampled: &SampledTest) -> Markup {
                     "Too few intervals to tell whether it reached steady state (five are needed)."
                 }
             }
-            @if step > 1 { " Every " (step) "th interval is listed." }
+            @if step > 1 { " One interval in " (step) " is listed." }
         }
         div.table-wrap { table.over-time {
             thead { tr {
@@ -138,8 +133,8 @@ fn sampled_table(sampled: &SampledTest) -> Markup {
                     tr {
                         th scope="row" { (format!("{:.1}", p.secs)) }
                         td.num { (format!("{:.2}", p.bytes as f64 / (1u64 << 30) as f64)) }
-                        td.num { (format!("{:.1}", p.mbps)) }
-                        td.num { (number(p.iops, 0)) }
+                        td.num { (charts::format_value(p.mbps)) }
+                        td.num { (figure(p.iops)) }
                     }
                 }
             }
@@ -153,16 +148,9 @@ fn percent_text(p: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn us_text(us: Option<f64>) -> String {
-    match us {
-        Some(v) if v >= 100.0 => format!("{v:.0}"),
-        Some(v) => format!("{v:.1}"),
-        None => "—".into(),
-    }
-}
-
-fn number(v: Option<f64>, decimals: usize) -> String {
-    v.map_or_else(|| "—".into(), |v| format!("{v:.decimals$}"))
+/// A figure as every table of the site prints it (`charts::format_value`), or `—`.
+fn figure(v: Option<f64>) -> String {
+    v.map_or_else(|| "—".into(), charts::format_value)
 }
 
 #[cfg(test)]

@@ -64,6 +64,15 @@ struct Job {
 }
 
 impl Job {
+    /// The job's read or write section (fio reports a mixed job in both).
+    fn direction(&self, op: Op) -> Option<&Direction> {
+        match op {
+            Op::Read => self.read.as_ref(),
+            Op::Write => self.write.as_ref(),
+            Op::Mix => None,
+        }
+    }
+
     /// Milliseconds the job has run: `job_runtime`, else its longer direction's.
     fn runtime_ms(&self) -> Option<f64> {
         self.job_runtime.or_else(|| {
@@ -210,20 +219,14 @@ fn time_series(chain: &[FioOutput]) -> Vec<TimeSeries> {
     let mut series = Vec::new();
     let mut metric = 0;
     for (j, job) in last.jobs.iter().enumerate() {
-        fn read(job: &Job) -> &Option<Direction> {
-            &job.read
-        }
-        fn write(job: &Job) -> &Option<Direction> {
-            &job.write
-        }
-        for pick in [read as fn(&Job) -> &Option<Direction>, write] {
-            if !pick(job).as_ref().is_some_and(did_io) {
+        for op in [Op::Read, Op::Write] {
+            if !job.direction(op).is_some_and(did_io) {
                 continue;
             }
             let mut points = Vec::new();
             let (mut t0, mut bytes0, mut ios0) = (0.0, 0.0, 0.0);
             for snapshot in chain {
-                let Some(d) = pick(&snapshot.jobs[j]).as_ref() else { continue };
+                let Some(d) = snapshot.jobs[j].direction(op) else { continue };
                 let (Some(t), Some(bytes)) = (d.runtime, d.io_bytes) else { continue };
                 if t <= t0 || bytes < bytes0 {
                     continue;
