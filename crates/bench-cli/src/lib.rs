@@ -7,7 +7,7 @@
 use anyhow::{bail, Context, Result};
 use api_types::{ProbedFact, RunnerJob, RunnerRecord, SubmitBody, SubmitResponse};
 use bench::{DataPattern, Tags};
-use runner::{Phase, Plan, Profile, Progress, Target};
+use runner::{LoadPlan, LoadProfile, Phase, Plan, Profile, Progress, Target};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,19 +20,33 @@ pub struct BenchArgs {
     /// removed), or with --raw-device --destructive an unmounted block device.
     target: PathBuf,
     /// The test set: kdiskmark (KDiskMark's default), kdiskmark-peak, kdiskmark-real,
-    /// cdm8 (CrystalDiskMark 8's default), cdm8-nvme, cdm8-peak, cdm8-real, ...
-    /// (`--profile list` names them all).
+    /// cdm8 (CrystalDiskMark 8's default), cdm8-nvme, cdm8-peak, cdm8-real, ...; or
+    /// behaviour under load: sweep (IOPS and latency at queue depth 1 to --max-qd),
+    /// sustained (rounds until steady state), cache (the write cache's size and the
+    /// rate after it). `--profile list` names them all.
     #[arg(long, default_value = "kdiskmark")]
     profile: String,
-    /// Test size, as CrystalDiskMark's menu: 16MiB to 64GiB.
-    #[arg(long, default_value = "1GiB")]
-    size: String,
+    /// Test size, as CrystalDiskMark's menu: 16MiB to 64GiB (default 1GiB). For
+    /// --profile cache, how much to write: default 90 % of the free space.
+    #[arg(long)]
+    size: Option<String>,
     /// How many times each test runs (1-9); the best pass counts, as in KDiskMark.
     #[arg(long, default_value_t = 5)]
     passes: u32,
-    /// Seconds each pass measures (KDiskMark's "measuring time").
-    #[arg(long, default_value_t = 5)]
-    time: u32,
+    /// Seconds each pass measures (KDiskMark's "measuring time"; default 5), each point
+    /// of a sweep (default 5) or each round of the sustained test (default 60).
+    #[arg(long)]
+    time: Option<u32>,
+    /// The sweep's largest queue depth (4 to 256, a power of two).
+    #[arg(long, default_value_t = 64)]
+    max_qd: u32,
+    /// The sustained test's round limit.
+    #[arg(long, default_value_t = 25)]
+    rounds: u32,
+    /// Seconds the cache test leaves the drive idle before writing again, to see how
+    /// much of the cache came back (0: not at all).
+    #[arg(long, default_value_t = 30)]
+    idle: u32,
     /// Seconds of pause between tests (KDiskMark's "interval").
     #[arg(long, default_value_t = 5)]
     interval: u32,
@@ -81,22 +95,57 @@ fn bench(program: &str, args: &BenchArgs) -> Result<()> {
         for p in Profile::all() {
             println!("{:<24} {}", p.id(), p.name());
         }
+        for p in LoadProfile::ALL {
+            println!("{:<24} {}", p.id(), p.name());
+        }
         return Ok(());
     }
     // Without fio nothing can be measured: say so (and how to install it) before probing.
     runner::fio_version()?;
-    let profile: Profile =
-        args.profile.parse().map_err(|e: runner::UnknownProfile| anyhow::anyhow!("{e}"))?;
     let target =
         if args.raw_device { Target::Device(args.target.clone()) } else { Target::Dir(args.target.clone()) };
-    let mut plan = Plan::new(target, profile);
-    plan.size_bytes = runner::parse_size(&args.size)?;
-    plan.passes = args.passes;
-    plan.measure_secs = args.time;
-    plan.interval_secs = args.interval;
-    plan.pattern = if args.zero_fill { DataPattern::ZeroFill } else { DataPattern::Random };
-    plan.buffered = args.buffered;
-    plan.destructive = args.destructive;
+    let pattern = if args.zero_fill { DataPattern::ZeroFill } else { DataPattern::Random };
+    let planned = match args.profile.parse::<LoadProfile>() {
+        Ok(load) => {
+            if args.buffered {
+                bail!(
+                    "--profile {}: direct I/O only (through the page cache no curve is the drive's)",
+                    load.id()
+                );
+            }
+            let size = match (&args.size, load) {
+                (Some(size), LoadProfile::Cache) => runner::parse_span(size)?,
+                (Some(size), _) => runner::parse_size(size)?,
+                (None, LoadProfile::Cache) => default_cache_span(&target)?,
+                (None, _) => 1 << 30,
+            };
+            let mut plan = LoadPlan::new(target, load, size);
+            plan.pattern = pattern;
+            plan.destructive = args.destructive;
+            if let Some(time) = args.time {
+                plan.measure_secs = time;
+            }
+            plan.max_qd = args.max_qd;
+            plan.max_rounds = args.rounds;
+            plan.idle_secs = args.idle;
+            Planned::Load(plan)
+        }
+        Err(()) => {
+            let profile: Profile = args
+                .profile
+                .parse()
+                .map_err(|e: runner::UnknownProfile| anyhow::anyhow!("{e}, sweep, sustained, cache"))?;
+            let mut plan = Plan::new(target, profile);
+            plan.size_bytes = runner::parse_size(args.size.as_deref().unwrap_or("1GiB"))?;
+            plan.passes = args.passes;
+            plan.measure_secs = args.time.unwrap_or(5);
+            plan.interval_secs = args.interval;
+            plan.pattern = pattern;
+            plan.buffered = args.buffered;
+            plan.destructive = args.destructive;
+            Planned::Burst(plan)
+        }
+    };
 
     // Everything found is shown before anything runs or is sent.
     let found = probe::probe(&args.target);
@@ -109,31 +158,46 @@ fn bench(program: &str, args: &BenchArgs) -> Result<()> {
         }
         println!();
     }
-    runner::check(&plan)?;
+    match &planned {
+        Planned::Burst(plan) => runner::check(plan)?,
+        Planned::Load(plan) => runner::check_load(plan)?,
+    }
     watch_for_interrupts(program)?;
 
-    let mut progress = progress_printer(plan.passes);
-    let run = runner::run(&plan, &mut *progress, &CANCEL)?;
-    drop(progress);
+    let (run, buffered) = match &planned {
+        Planned::Burst(plan) => {
+            let mut progress = progress_printer("pass");
+            (runner::run(plan, &mut *progress, &CANCEL)?, plan.buffered)
+        }
+        Planned::Load(plan) => {
+            let unit = match plan.profile {
+                LoadProfile::Sweep => "point",
+                LoadProfile::Sustained => "round",
+                LoadProfile::Cache => "run",
+            };
+            let mut progress = progress_printer(unit);
+            (runner::run_load(plan, &mut *progress, &CANCEL)?, false)
+        }
+    };
 
     // The runner reads fio's output as fio's; what measured it is this command.
     let mut result = run.result;
     result.tool = bench::Tool::SsdbaseBench;
     result.tool_version = Some(env!("CARGO_PKG_VERSION").to_string());
     result.engine = Some(run.fio_version.clone());
+    let prepare =
+        run.prepare_job_file.map(|job| RunnerJob { test: "prepare (writes the test data)".into(), job });
     let record = RunnerRecord {
         runner_version: env!("CARGO_PKG_VERSION").to_string(),
         fio_version: run.fio_version.clone(),
-        buffered: plan.buffered,
-        jobs: std::iter::once(RunnerJob {
-            test: "prepare (writes the test data)".into(),
-            job: run.prepare_job_file,
-        })
-        .chain(run.jobs.iter().map(|j| RunnerJob {
-            test: format!("{} {}", j.test, bench::fields::unit_name(&j.op)),
-            job: j.job_file.clone(),
-        }))
-        .collect(),
+        buffered,
+        jobs: prepare
+            .into_iter()
+            .chain(run.jobs.iter().map(|j| RunnerJob {
+                test: format!("{} {}", j.test, bench::fields::unit_name(&j.op)),
+                job: j.job_file.clone(),
+            }))
+            .collect(),
         facts: found
             .facts()
             .into_iter()
@@ -149,15 +213,35 @@ fn bench(program: &str, args: &BenchArgs) -> Result<()> {
         typed,
     };
     let body = SubmitBody { result: Some(result), tags, runner: Some(record), ..SubmitBody::default() };
+    let result = body.result.as_ref().expect("set above");
     if args.json {
         println!("{}", serde_json::to_string_pretty(&body)?);
+    } else if matches!(planned, Planned::Load(_)) {
+        println!("{}", runner::load_report(result));
     } else {
-        println!("{}", runner::cdm_table(body.result.as_ref().expect("set above")));
+        println!("{}", runner::cdm_table(result));
     }
     if let Some(url) = &args.submit {
         submit(url, &body)?;
     }
     Ok(())
+}
+
+/// A burst test set or a test of behaviour under load.
+enum Planned {
+    Burst(Plan),
+    Load(LoadPlan),
+}
+
+/// 90 % of what the target has free, whole MiB: the cache test writes until the cache
+/// is full and well past it, without filling the drive.
+fn default_cache_span(target: &Target) -> Result<u64> {
+    const MIB: u64 = 1 << 20;
+    let free = match target {
+        Target::Dir(dir) => runner::available_bytes(dir)?,
+        Target::Device(_) => bail!("--profile cache on a device: give --size (how much of it to write)"),
+    };
+    Ok((free / 10 * 9 / MIB * MIB).max(16 * MIB))
 }
 
 /// Applies `--tag FIELD=VALUE` through the results fields' own parsing; the fields set.
@@ -200,12 +284,14 @@ fn watch_for_interrupts(program: &str) -> Result<()> {
 }
 
 /// Progress on stderr: a bar on a terminal, otherwise a line whenever a fio run starts.
-fn progress_printer(passes: u32) -> Box<dyn FnMut(&Progress)> {
+/// `unit` names what `Progress::pass` counts: `pass`, `point` (of a sweep), `round`.
+fn progress_printer(unit: &'static str) -> Box<dyn FnMut(&Progress)> {
     let describe = move |p: &Progress| {
         let what = match p.phase {
             Phase::Preparing => "writing the test data".to_string(),
             Phase::WarmUp => format!("{} {} warm-up", p.test, op_name(p)),
-            Phase::Measuring => format!("{} {} pass {} of {passes}", p.test, op_name(p), p.pass),
+            Phase::Measuring => format!("{} {} {unit} {} of {}", p.test, op_name(p), p.pass, p.passes),
+            Phase::Interval if unit == "run" => "idle, letting the drive empty its cache".to_string(),
             Phase::Interval => format!("pause before {} {}", p.test, op_name(p)),
         };
         format!("{what}, about {} left", minutes(p.remaining))

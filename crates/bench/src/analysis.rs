@@ -77,7 +77,7 @@ fn mad_of_sorted(v: &[f64], m: f64) -> f64 {
     }
 }
 
-fn median_of_sorted(v: &[f64]) -> f64 {
+pub(crate) fn median_of_sorted(v: &[f64]) -> f64 {
     let n = v.len();
     if n % 2 == 1 {
         v[n / 2]

@@ -4,6 +4,7 @@
 //! browser (wasm32). Inputs are bytes or text; outputs are plain data.
 
 pub mod analysis;
+pub mod cache;
 pub mod curves;
 pub mod difference;
 pub mod effects;

@@ -145,6 +145,15 @@ pub enum Stat {
     /// (reads across the whole drive, writes within a 1 GiB file), not the latency of
     /// the throughput test with the same block size.
     Access,
+    /// The average of the steady-state window (SNIA PTS 2.0.2: five rounds within 20 %
+    /// of their average, drifting less than 10 %) of a sustained run.
+    Steady,
+    /// The average of the last five rounds of a sustained run that never reached steady
+    /// state: what the drive did when the round limit stopped it, never called steady.
+    Unsettled,
+    /// The write rate after the drive's write cache filled (`bench::cache`).
+    #[serde(rename = "after-cache")]
+    AfterCache,
 }
 
 /// The content written during write tests. It matters: SandForce and Indilinx
@@ -272,8 +281,12 @@ pub fn test_name(
         Access::Rnd => "RND",
     };
     let op = match (op, mix_read_percent) {
-        (Op::Read, _) => "read".to_string(),
-        (Op::Write, _) => "write".to_string(),
+        // A mixed job's reads and writes, as fio reports them: apart, named by their mix
+        // (never the same name as a pure read or write test).
+        (Op::Read, Some(p)) => format!("read in mix {p}/{}", 100 - u32::from(p)),
+        (Op::Write, Some(p)) => format!("write in mix {p}/{}", 100 - u32::from(p)),
+        (Op::Read, None) => "read".to_string(),
+        (Op::Write, None) => "write".to_string(),
         (Op::Mix, Some(p)) => format!("mix {p}/{}", 100 - u32::from(p)),
         (Op::Mix, None) => "mix".to_string(),
     };
@@ -284,6 +297,9 @@ pub fn test_name(
         Some(Stat::Avg) => " avg",
         Some(Stat::Burst) => " burst",
         Some(Stat::Access) => " access time",
+        Some(Stat::Steady) => " steady state",
+        Some(Stat::Unsettled) => " unsettled",
+        Some(Stat::AfterCache) => " after cache",
     };
     let load = load.map(|(qd, t)| format!(" Q{qd}T{t}")).unwrap_or_default();
     format!("{access} {}{load} {op}{stat}", format_block_size(block_size))
@@ -354,6 +370,12 @@ pub struct TimeSeries {
     pub metric: usize,
     /// In time order.
     pub points: Vec<TimePoint>,
+    /// Seconds the drive was left idle before this run, when it repeats an earlier
+    /// series of the same test (`ssdbase bench --profile cache` writes again after a
+    /// pause, to see how much of the write cache came back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false, minimum = 0))]
+    pub after_idle_secs: Option<f64>,
 }
 
 /// The figures of one interval of a sampled run.

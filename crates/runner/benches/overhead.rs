@@ -47,7 +47,10 @@ fn main() {
                 let run = jobs.as_ref().unwrap();
                 let file = dir.join("direct.tmp");
                 let start = Instant::now();
-                common::fio_json(&common::with_filename(&run.prepare_job_file, &file));
+                common::fio_json(&common::with_filename(
+                    run.prepare_job_file.as_deref().expect("a burst run prepares"),
+                    &file,
+                ));
                 for job in &run.jobs {
                     common::fio_json(&common::with_filename(&job.job_file, &file));
                 }

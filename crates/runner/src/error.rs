@@ -58,6 +58,8 @@ pub enum RunError {
     Io { path: PathBuf, source: io::Error },
 
     // --- while running ---
+    #[error("{0}")]
+    Load(String),
     #[error("cancelled")]
     Cancelled,
     #[error("fio failed during {test}: {status}; its stderr ends: {stderr_tail}")]

@@ -64,12 +64,15 @@ pub(crate) struct Finished {
 pub(crate) fn run(
     fio: &Path,
     job: &str,
+    extra: &[&str],
     cancel: &AtomicBool,
     running: &mut dyn FnMut(u32),
     tick_every: Duration,
 ) -> Result<Finished, RunError> {
     let child = Command::new(fio)
-        .args(["--output-format=json", "-"])
+        .arg("--output-format=json")
+        .args(extra)
+        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

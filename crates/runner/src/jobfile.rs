@@ -32,7 +32,7 @@ pub struct JobParams<'a> {
 const NO_CREATE: &str = "allow_file_create=0";
 
 /// fio's `filename` treats `:` as a separator of several files; a literal one is `\:`.
-fn fio_filename(path: &Path) -> String {
+pub(crate) fn fio_filename(path: &Path) -> String {
     path.to_string_lossy().replace(':', "\\:")
 }
 

@@ -32,13 +32,15 @@ mod error;
 mod figures;
 mod fio;
 mod jobfile;
+mod load;
 mod profiles;
 mod target;
 
 pub use error::RunError;
 pub use figures::{cdm_table, Figures};
+pub use load::{check_load, load_report, run_load, LoadPlan, LoadProfile};
 pub use profiles::{Aggregation, Method, Preset, Profile, Set, TestSpec, UnknownProfile};
-pub use target::Target;
+pub use target::{available_bytes, Target};
 
 use bench::{BenchResult, DataPattern, Metric, Op, Tool};
 use std::fs;
@@ -107,6 +109,24 @@ impl Plan {
 /// `64MiB`, `1GiB`, `512M`, `4G` (binary units, as KDiskMark's and CrystalDiskMark's
 /// menus; a bare number is MiB). Refuses sizes outside 16 MiB – 64 GiB.
 pub fn parse_size(text: &str) -> Result<u64, RunError> {
+    let size = parse_binary_size(text)?;
+    check_size(size)?;
+    Ok(size)
+}
+
+/// How much the cache test writes: as [`parse_size`], `TiB` too, 16 MiB to 16 TiB.
+pub fn parse_span(text: &str) -> Result<u64, RunError> {
+    let size = parse_binary_size(text)?;
+    if !(MIN_SIZE..=16 << 40).contains(&size) {
+        return Err(RunError::Size {
+            size: text.to_string(),
+            reason: "the cache test writes 16 MiB to 16 TiB".into(),
+        });
+    }
+    Ok(size)
+}
+
+fn parse_binary_size(text: &str) -> Result<u64, RunError> {
     let bad = |reason: &str| RunError::Size { size: text.to_string(), reason: reason.to_string() };
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -116,11 +136,10 @@ pub fn parse_size(text: &str) -> Result<u64, RunError> {
     let unit = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "m" | "mib" => MIB,
         "g" | "gib" => GIB,
+        "t" | "tib" => 1024 * GIB,
         _ => return Err(bad("expected a number and MiB or GiB, e.g. 64MiB, 1GiB")),
     };
-    let size = number.checked_mul(unit).ok_or_else(|| bad("too large"))?;
-    check_size(size)?;
-    Ok(size)
+    number.checked_mul(unit).ok_or_else(|| bad("too large"))
 }
 
 fn check_size(size: u64) -> Result<(), RunError> {
@@ -221,8 +240,9 @@ pub struct Run {
     pub result: BenchResult,
     /// `fio --version`, e.g. `fio-3.33`.
     pub fio_version: String,
-    /// The job that wrote the test data.
-    pub prepare_job_file: String,
+    /// The job that wrote the test data (none for the cache test: its measured write is
+    /// the first).
+    pub prepare_job_file: Option<String>,
     pub jobs: Vec<JobRecord>,
 }
 
@@ -264,7 +284,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(&Progress), cancel: &AtomicBool
 
     let result = build_result(plan, &fio_version, &jobs, runner.first_date.clone());
     drop(test_file);
-    Ok(Run { result, fio_version, prepare_job_file, jobs })
+    Ok(Run { result, fio_version, prepare_job_file: Some(prepare_job_file), jobs })
 }
 
 const PREPARING: &str = "preparing the test data";
@@ -373,73 +393,19 @@ impl<'a> Runner<'a> {
         pass: u32,
         planned_secs: Option<f64>,
     ) -> Result<String, RunError> {
-        if self.cancel.load(Ordering::SeqCst) {
-            return Err(RunError::Cancelled);
-        }
-        // fio opens the target by name: if the name leads elsewhere now, fio would
-        // measure (or make) something else.
-        if !self.target_in_place() {
-            return Err(RunError::TargetVanished {
-                test: name.to_string(),
-                path: self.filename.to_path_buf(),
-            });
-        }
         let started_at = Instant::now();
         let at_start = self.progress_at(phase, test, pass);
         let progress = &mut *self.progress;
-        let result = fio::run(
-            self.fio,
-            job,
-            self.cancel,
-            &mut |pid| {
-                let remaining = at_start.remaining.saturating_sub(started_at.elapsed());
-                progress(&Progress { remaining, fio_pid: Some(pid), ..at_start.clone() });
-            },
-            Duration::from_secs(1),
-        );
-        let finished = result?;
+        let result = run_fio(self.fio, job, name, self.filename, self.identity, self.cancel, &mut |pid| {
+            let remaining = at_start.remaining.saturating_sub(started_at.elapsed());
+            progress(&Progress { remaining, fio_pid: Some(pid), ..at_start.clone() });
+        });
         self.runs_done += 1;
         if let Some(planned) = planned_secs {
             self.planned_done += planned;
             self.actual_done += started_at.elapsed().as_secs_f64();
         }
-        let errno = figures::job_error(&finished.stdout).unwrap_or(0);
-        if finished.status.success() && errno == 0 {
-            return Ok(finished.stdout);
-        }
-        let stderr_tail = fio::tail(&finished.stderr);
-        if !self.target_in_place() {
-            return Err(RunError::TargetVanished {
-                test: name.to_string(),
-                path: self.filename.to_path_buf(),
-            });
-        }
-        if errno == i64::from(rustix::io::Errno::NOSPC.raw_os_error())
-            || finished.stderr.contains("No space left on device")
-        {
-            return Err(RunError::DiskFull {
-                test: name.to_string(),
-                path: self.filename.to_path_buf(),
-                stderr_tail,
-            });
-        }
-        let mut status = fio::describe(finished.status);
-        if errno != 0 {
-            status.push_str(&format!(
-                ", job error {errno} ({})",
-                std::io::Error::from_raw_os_error(errno as i32)
-            ));
-        }
-        Err(RunError::FioFailed { test: name.to_string(), status, stderr_tail })
-    }
-
-    /// Whether the target's name still leads to the prepared file or device (before the
-    /// preparation: whether it exists).
-    fn target_in_place(&self) -> bool {
-        match self.identity {
-            Some(identity) => identity.still_at(self.filename),
-            None => self.filename.exists(),
-        }
+        result
     }
 
     /// The pause between tests, cancellable, with progress once a second.
@@ -486,6 +452,74 @@ impl<'a> Runner<'a> {
             fio_pid: None,
         }
     }
+}
+
+/// Whether `filename` still leads to the prepared file or device (before the
+/// preparation, `identity` is `None`: whether it exists).
+fn target_in_place(filename: &Path, identity: Option<target::Identity>) -> bool {
+    match identity {
+        Some(identity) => identity.still_at(filename),
+        None => filename.exists(),
+    }
+}
+
+/// One fio run of `job` (named `name` in errors) on `filename`: refused when cancelled
+/// or when the target is no longer where it was, its JSON when fio succeeded, otherwise
+/// why it failed (the disk full, the target gone, fio's status and stderr). `running`
+/// gets fio's pid about once a second.
+pub(crate) fn run_fio(
+    fio: &Path,
+    job: &str,
+    name: &str,
+    filename: &Path,
+    identity: Option<target::Identity>,
+    cancel: &AtomicBool,
+    running: &mut dyn FnMut(u32),
+) -> Result<String, RunError> {
+    run_fio_with(fio, job, name, filename, identity, cancel, &[], running)
+}
+
+/// [`run_fio`] with more of fio's command-line options (`--status-interval=1`).
+#[allow(clippy::too_many_arguments, reason = "one fio run's every input, each named")]
+pub(crate) fn run_fio_with(
+    fio: &Path,
+    job: &str,
+    name: &str,
+    filename: &Path,
+    identity: Option<target::Identity>,
+    cancel: &AtomicBool,
+    extra: &[&str],
+    running: &mut dyn FnMut(u32),
+) -> Result<String, RunError> {
+    if cancel.load(Ordering::SeqCst) {
+        return Err(RunError::Cancelled);
+    }
+    let vanished = || RunError::TargetVanished { test: name.to_string(), path: filename.to_path_buf() };
+    // fio opens the target by name: if the name leads elsewhere now, fio would
+    // measure (or make) something else.
+    if !target_in_place(filename, identity) {
+        return Err(vanished());
+    }
+    let finished = fio::run(fio, job, extra, cancel, running, Duration::from_secs(1))?;
+    let errno = figures::job_error(&finished.stdout).unwrap_or(0);
+    if finished.status.success() && errno == 0 {
+        return Ok(finished.stdout);
+    }
+    let stderr_tail = fio::tail(&finished.stderr);
+    if !target_in_place(filename, identity) {
+        return Err(vanished());
+    }
+    if errno == i64::from(rustix::io::Errno::NOSPC.raw_os_error())
+        || finished.stderr.contains("No space left on device")
+    {
+        return Err(RunError::DiskFull { test: name.to_string(), path: filename.to_path_buf(), stderr_tail });
+    }
+    let mut status = fio::describe(finished.status);
+    if errno != 0 {
+        status
+            .push_str(&format!(", job error {errno} ({})", std::io::Error::from_raw_os_error(errno as i32)));
+    }
+    Err(RunError::FioFailed { test: name.to_string(), status, stderr_tail })
 }
 
 /// The result of a run: metrics labelled and shaped as the program's export, figures
@@ -547,7 +581,7 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
 }
 
 /// KDiskMark's OS line (mainwindow.cpp:654-655): `debian 12 [linux 6.1.0-18-amd64]`.
-fn os_name() -> Option<String> {
+pub(crate) fn os_name() -> Option<String> {
     let release = fs::read_to_string("/etc/os-release").unwrap_or_default();
     let field = |key: &str| {
         release

@@ -47,6 +47,14 @@ fn refuse_unusable_path(path: &Path) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Bytes a test file in `dir` may take: what the filesystem has free for this user,
+/// less the headroom every test leaves.
+pub fn available_bytes(dir: &Path) -> Result<u64, RunError> {
+    let c = cstring(dir)?;
+    let vfs = rustix::fs::statvfs(c.as_c_str()).map_err(|e| RunError::io(dir, e.into()))?;
+    Ok(vfs.f_bavail.saturating_mul(vfs.f_frsize).saturating_sub(HEADROOM))
+}
+
 /// A directory target: exists, writable, room for the test, O_DIRECT possible (unless
 /// `buffered`), not in memory (unless `buffered`).
 pub(crate) fn check_dir(dir: &Path, size_bytes: u64, buffered: bool) -> Result<(), RunError> {

@@ -25,9 +25,10 @@ fn an_unmounted_device_is_measured_only_when_destructive() {
     let run = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     println!("{}", runner::cdm_table(&run.result));
     assert_eq!(run.result.target.as_deref(), Some(dev.device.to_str().unwrap()));
-    assert!(
-        run.prepare_job_file.contains("rw=write") && run.prepare_job_file.contains("allow_file_create=0")
-    );
+    assert!(run
+        .prepare_job_file
+        .as_deref()
+        .is_some_and(|j| j.contains("rw=write") && j.contains("allow_file_create=0")));
     assert_eq!(run.result.metrics.len(), 2);
     // The prepared region holds written data (random, so not all zeros).
     let head = std::fs::read(dev.image()).unwrap();

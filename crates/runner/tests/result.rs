@@ -68,7 +68,7 @@ fn a_kdiskmark_default_run_pools_with_kdiskmark_uploads() {
     // Job files kept, one per test and operation, each one the runner gave fio.
     assert_eq!(run.jobs.len(), 8);
     assert!(run.jobs.iter().all(|j| j.job_file.contains("ioengine=libaio") && j.passes.len() == 1));
-    assert!(run.prepare_job_file.contains("create_only=1"));
+    assert!(run.prepare_job_file.as_deref().unwrap().contains("create_only=1"));
 
     // Progress: every test, read and write, with a pid and a shrinking estimate.
     let measured: BTreeSet<(String, Option<Op>)> =

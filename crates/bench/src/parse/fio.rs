@@ -242,7 +242,7 @@ fn time_series(chain: &[FioOutput]) -> Vec<TimeSeries> {
                 (t0, bytes0, ios0) = (t, bytes, ios.unwrap_or(0.0));
             }
             if points.len() > 1 {
-                series.push(TimeSeries { metric, points });
+                series.push(TimeSeries { metric, points, after_idle_secs: None });
             }
             metric += 1;
         }

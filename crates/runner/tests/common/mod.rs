@@ -310,7 +310,10 @@ pub fn interleaved(plan: &Plan, dir: &Path, rounds: usize) -> Sides {
             } else {
                 let run = first.as_ref().expect("the runner goes first in round 0");
                 let file = dir.join("direct-fio.tmp");
-                fio_direct(&with_filename(&run.prepare_job_file, &file));
+                fio_direct(&with_filename(
+                    run.prepare_job_file.as_deref().expect("a burst run prepares"),
+                    &file,
+                ));
                 for job in &run.jobs {
                     if let Some(warm_up) = &job.warm_up_job_file {
                         fio_direct(&with_filename(warm_up, &file));
@@ -344,6 +347,10 @@ pub struct Limits {
 pub struct Throttle {
     group: PathBuf,
     back_to: PathBuf,
+    /// `major:minor` of each throttled device.
+    devices: Vec<String>,
+    /// cgroup v1's blkio controller (else v2's io controller).
+    v1: bool,
 }
 
 impl Throttle {
@@ -385,7 +392,96 @@ impl Throttle {
             );
         };
         write(group.join("cgroup.procs"), &std::process::id().to_string())?;
-        Ok(Throttle { group, back_to })
+        let v1 = group.starts_with(v1);
+        Ok(Throttle { group, back_to, devices, v1 })
+    }
+
+    /// Sets new write limits (reads keep theirs); they apply to I/O still queued too.
+    pub fn set_write(&self, limits: Limits) {
+        let (b, o) = (limits.bytes_per_sec, limits.ops_per_sec);
+        for device in &self.devices {
+            if self.v1 {
+                fs::write(self.group.join("blkio.throttle.write_bps_device"), format!("{device} {b}"))
+                    .unwrap();
+                fs::write(self.group.join("blkio.throttle.write_iops_device"), format!("{device} {o}"))
+                    .unwrap();
+            } else {
+                fs::write(self.group.join("io.max"), format!("{device} wbps={b} wiops={o}")).unwrap();
+            }
+        }
+    }
+
+    /// Bytes this group has written to the throttled devices, as the kernel counts them
+    /// (v1 `blkio.throttle.io_service_bytes`, v2 `io.stat`).
+    pub fn written_bytes(&self) -> u64 {
+        let file = if self.v1 { "blkio.throttle.io_service_bytes" } else { "io.stat" };
+        let text = fs::read_to_string(self.group.join(file)).unwrap_or_default();
+        text.lines()
+            .filter(|l| self.devices.iter().any(|d| l.starts_with(&format!("{d} "))))
+            .filter_map(|l| {
+                let mut words = l.split_whitespace().skip(1);
+                if self.v1 {
+                    (words.next() == Some("Write")).then(|| words.next()?.parse::<u64>().ok()).flatten()
+                } else {
+                    words.find_map(|w| w.strip_prefix("wbytes=")?.parse().ok())
+                }
+            })
+            .sum()
+    }
+}
+
+/// A throttled device that behaves like a drive with a write cache: writes run at
+/// `fast` until `cache_bytes` have been written, then at `slow`; after `refill` without
+/// writes the cache is empty again (the whole of it). A thread reads the group's own
+/// byte counter every 5 ms and lowers or restores the limit.
+pub struct CacheDevice {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CacheDevice {
+    pub fn new(
+        throttle: std::sync::Arc<Throttle>,
+        cache_bytes: u64,
+        fast: Limits,
+        slow: Limits,
+        refill: std::time::Duration,
+    ) -> CacheDevice {
+        use std::sync::atomic::Ordering;
+        use std::time::{Duration, Instant};
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
+        throttle.set_write(fast);
+        let thread = std::thread::spawn(move || {
+            let mut base = throttle.written_bytes();
+            let (mut last, mut last_change) = (base, Instant::now());
+            let mut full = false;
+            while !stopping.load(Ordering::SeqCst) {
+                let now = throttle.written_bytes();
+                if now != last {
+                    (last, last_change) = (now, Instant::now());
+                }
+                if !full && now - base >= cache_bytes {
+                    throttle.set_write(slow);
+                    full = true;
+                } else if full && last_change.elapsed() >= refill {
+                    throttle.set_write(fast);
+                    full = false;
+                    base = now;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        CacheDevice { stop, thread: Some(thread) }
+    }
+}
+
+impl Drop for CacheDevice {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
