@@ -235,6 +235,19 @@ pub struct SampledTest {
     pub key: bench::TestKey,
     pub points: Vec<bench::TimePoint>,
     pub steadiness: bench::steady::Steadiness,
+    /// A write's cache (`bench::cache`): where the rate fell and stayed down, or that it
+    /// never did. Absent for reads and for runs of fewer than three intervals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub write_cache: Option<bench::cache::WriteCache>,
+    /// Seconds the drive was idle before this run, when it repeats the test's first run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false, minimum = 0))]
+    pub after_idle_secs: Option<f64>,
+    /// For a repeat after idle: the share of the first run's cache found again (1: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false, minimum = 0, maximum = 1))]
+    pub cache_recovered: Option<f64>,
 }
 
 /// One test at several loads.

@@ -3,6 +3,7 @@
 //! its knee, and the latency percentiles the tool printed for each test.
 
 use api_types::{LoadBehaviour, LoadCurveView, SampledTest};
+use bench::cache::WriteCache;
 use bench::steady::{Steadiness, Window};
 use maud::{html, Markup};
 
@@ -103,8 +104,36 @@ fn sampled_table(sampled: &SampledTest) -> Markup {
             w.slope_excursion * 100.0
         )
     };
+    let gib = |bytes: u64| format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64);
     html! {
-        h3 { (sampled.test) " over " (format!("{:.0}", points.last().map_or(0.0, |p| p.secs))) " s" }
+        h3 {
+            (sampled.test) " over " (format!("{:.0}", points.last().map_or(0.0, |p| p.secs))) " s"
+            @if let Some(idle) = sampled.after_idle_secs { ", again after " (format!("{idle:.0}")) " s idle" }
+        }
+        @match &sampled.write_cache {
+            Some(WriteCache::Found { cache_bytes, fell_at_secs, in_cache_mbps, after_cache_mbps }) => {
+                p.write-cache {
+                    "Write cache: " strong { (gib(*cache_bytes)) } " written at "
+                    (charts::format_value(*in_cache_mbps)) " MB/s before the rate fell (at "
+                    (format!("{fell_at_secs:.1}")) " s) and stayed at "
+                    strong { (charts::format_value(*after_cache_mbps)) " MB/s" } "."
+                    @if let Some(back) = sampled.cache_recovered {
+                        " After the idle pause " (format!("{:.0}", back * 100.0)) " % of the first run's cache came back."
+                    }
+                }
+            }
+            Some(WriteCache::NotFound { written_bytes, mbps }) => {
+                p.write-cache {
+                    "No write cache found: the rate never fell below "
+                    (format!("{:.0}", bench::cache::FALL_FRACTION * 100.0)) " % of its start and stayed there over "
+                    (gib(*written_bytes)) " (" (charts::format_value(*mbps)) " MB/s on average): no cache, or one larger than what was written."
+                    @if let Some(back) = sampled.cache_recovered {
+                        " At least " (format!("{:.0}", back * 100.0)) " % of the first run's cache came back."
+                    }
+                }
+            }
+            None => {}
+        }
         p.note {
             @match &sampled.steadiness {
                 Steadiness::Reached { window } => {

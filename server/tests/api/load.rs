@@ -134,3 +134,63 @@ pub async fn a_run_sampled_over_time_is_one_result_with_its_intervals(app: &Test
     let r = app.post_json("/api/v1/results", &json!({"result": result})).await;
     r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("result.over_time[0].metric"));
 }
+
+/// A real `ssdbase-bench --profile cache` submission (a loop device throttled to act as
+/// a drive with a 256 MiB write cache that empties when idle, see the data's README):
+/// its load answer finds the cache in the first write, the rate after it, and in the
+/// write after the idle pause the cache again; the stored figures are the write's
+/// average and the after-cache rate, each a test of its own.
+pub async fn a_cache_run_shows_its_cache_the_rate_after_it_and_what_came_back(app: &TestApp) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json"
+    );
+    let body: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let r = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+
+    let stored = app.get(&format!("/api/v1/results/{id}")).await.json();
+    let tests: Vec<&str> = stored["result"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(tests, ["Write SEQ 1MiB Q8T1 average", "Write SEQ 1MiB Q8T1 after cache"]);
+    assert_eq!(stored["result"]["metrics"][1]["stat"], "after-cache");
+
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    let sampled = load["over_time"].as_array().unwrap();
+    assert_eq!(sampled.len(), 2, "{load}");
+    let (first, again) = (&sampled[0], &sampled[1]);
+    assert_eq!(first["test"], "SEQ 1MiB Q8T1 write avg");
+    let cache = &first["write_cache"];
+    assert_eq!(cache["state"], "found", "{first}");
+    let size = cache["cache_bytes"].as_f64().unwrap() / (256u64 << 20) as f64;
+    let after = cache["after_cache_mbps"].as_f64().unwrap() / 40.0;
+    assert!((size - 1.0).abs() <= 0.10, "cache {size} of 256 MiB");
+    assert!((after - 1.0).abs() <= 0.10, "after-cache rate {after} of 40 MB/s");
+    // The stored after-cache figure is the analysis's, not a second opinion.
+    assert_eq!(stored["result"]["metrics"][1]["mbps"], cache["after_cache_mbps"]);
+    assert_eq!(again["after_idle_secs"], 3.0);
+    assert!(again["cache_recovered"].as_f64().unwrap() >= 0.9, "{again}");
+    assert!(first.get("cache_recovered").is_none());
+
+    let html = app.get(&format!("/fragments/results/{id}/load")).await.text;
+    assert!(html.contains("again after 3 s idle"), "{html}");
+    assert_eq!(html.matches("Write cache: ").count(), 2, "{html}");
+    assert!(html.contains("of the first run's cache came back"), "{html}");
+
+    // A short write at the disk's own rate, uploaded as fio printed it.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/fio-3.33_seqwrite_1m_qd8_status-interval-1.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    let id = r.json()["id"].as_i64().unwrap();
+    let sampled = &app.get(&format!("/api/v1/results/{id}/load")).await.json()["over_time"][0];
+    // A 5-s write at the disk's own rate: the rate never fell and stayed down.
+    assert_eq!(sampled["write_cache"]["state"], "not-found", "{sampled}");
+}
