@@ -13,6 +13,7 @@ pub mod links;
 mod ocr;
 mod results;
 mod runner;
+mod sustained;
 mod views;
 
 pub use catalogue::{
@@ -28,6 +29,7 @@ pub use results::{
     SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
 };
 pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
+pub use sustained::{DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};
 pub use views::{DriveItemView, DriveListView, DrivePageView};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};

@@ -12,6 +12,7 @@
 
 pub mod compare;
 mod distribution;
+mod lines;
 mod panels;
 mod rated;
 #[cfg(not(target_arch = "wasm32"))]
@@ -23,6 +24,7 @@ pub use distribution::{
     distribution_height, draw_distribution, drive_distributions, DistGroup, Distribution,
 };
 pub use effects::{draw_forest, forest_height, forest_of, Forest, ForestRow};
+pub use lines::{draw_lines, line_chart_height, LineChart, LineSeries};
 pub use panels::{
     compare_panels_height, draw_compare_panels, BarDifference, ComparePanels, Panel, PanelBar, PanelRow,
 };

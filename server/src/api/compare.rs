@@ -93,6 +93,12 @@ pub(super) struct ChartParams {
 #[derive(Debug, Clone)]
 pub(super) struct DriveIds(Vec<String>);
 
+impl DriveIds {
+    pub(super) fn ids(&self) -> &[String] {
+        &self.0
+    }
+}
+
 impl<'de> Deserialize<'de> for DriveIds {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;

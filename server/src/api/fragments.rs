@@ -7,7 +7,7 @@ use super::browse::TagFilters;
 use super::compare::CompareParams;
 use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
-use super::{drives, effects, leaderboard, load, observations, rated, results, standing};
+use super::{drives, effects, leaderboard, load, observations, rated, results, standing, sustained};
 use crate::error::ApiResult;
 use crate::html;
 use axum::extract::{RawQuery, State};
@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/drives/{id}/firmware", get(firmware))
         .route("/fragments/leaderboard", get(leaderboard))
         .route("/fragments/compare/rated", get(compare_rated))
+        .route("/fragments/compare/sustained", get(compare_sustained))
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
         .route("/fragments/results/{id}/runner", get(runner))
         .route("/fragments/results/{id}/standing", get(standing))
@@ -88,6 +89,16 @@ async fn compare_rated(
     FilteredQuery(params, filters): FilteredQuery<CompareParams, TagFilters>,
 ) -> ApiResult<Response> {
     Ok(rated_table(rated::compare_rated(&state, &params, filters).await?))
+}
+
+async fn compare_sustained(
+    State(state): State<AppState>,
+    FilteredQuery(params, filters): FilteredQuery<sustained::SustainedParams, TagFilters>,
+) -> ApiResult<Response> {
+    let mut asked = vec![("drives".to_string(), params.drives.ids().join(","))];
+    asked.extend(filters.asked.iter().cloned());
+    let answer = sustained::sustained_of(&state, params.drives.ids(), filters).await?;
+    Ok(html::response(html::sustained::sustained(&answer, &asked)))
 }
 
 async fn controller_rated(

@@ -57,12 +57,14 @@ pub(crate) async fn load_of(state: &AppState, headers: &HeaderMap, id: i64) -> A
     Ok(load_behaviour(id, &stored.result))
 }
 
+/// A curve as the API shows it: named, with its knee.
+pub(crate) fn curve_view(c: bench::curves::LoadCurve) -> LoadCurveView {
+    LoadCurveView { test: c.key.name(), key: c.key, knee: knee(&c.points), points: c.points }
+}
+
 fn load_behaviour(id: i64, result: &BenchResult) -> LoadBehaviour {
     let family = result.family();
-    let curves = load_curves(result)
-        .into_iter()
-        .map(|c| LoadCurveView { test: c.key.name(), key: c.key, knee: knee(&c.points), points: c.points })
-        .collect();
+    let curves = load_curves(result).into_iter().map(curve_view).collect();
     let percentiles = result
         .metrics
         .iter()

@@ -26,6 +26,7 @@ pub mod share;
 mod standing;
 pub mod state;
 mod submit;
+mod sustained;
 
 pub use ratelimit::RateLimiter;
 use state::check;
@@ -111,6 +112,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(effects::router())
         .merge(standing::router())
         .merge(load::router())
+        .merge(sustained::router())
         .merge(rated::router())
         .merge(ocr::router())
         .merge(share::router())

@@ -17,6 +17,7 @@ pub mod curves;
 pub mod effects;
 pub mod notices;
 pub mod share;
+pub mod sustained;
 pub mod tables;
 
 use axum::http::{header, HeaderValue};

@@ -194,3 +194,122 @@ pub async fn a_cache_run_shows_its_cache_the_rate_after_it_and_what_came_back(ap
     // A 5-s write at the disk's own rate: the rate never fell and stayed down.
     assert_eq!(sampled["write_cache"]["state"], "not-found", "{sampled}");
 }
+
+/// Burst and sustained per drive: a KDiskMark export (burst) and the real cache run for
+/// one drive, the real fio sweep for another. The answer sets the burst median beside
+/// the after-cache rate and the cache's size with their n, lists the write-saturation
+/// run and the sweep, and draws both charts; the drive and compare pages' fragment shows
+/// the same table and the charts' embeds.
+pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_charts(app: &TestApp) {
+    let (c300, m2s) = (super::C300_64, super::M2S_64);
+    let kdm = std::fs::read_to_string(
+        common::shared().join("corpus/real/kdiskmark/02__JonMagon_KDiskMark__README_3.0.0_example.txt"),
+    )
+    .unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": kdm, "tags": {"drive": {"sku": c300}}})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let burst_id = r.json()["id"].as_i64().unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json"
+    );
+    let mut body: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    body["tags"]["drive"] = json!({"sku": c300});
+    let r = app.post_json("/api/v1/results", &body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let cache_id = r.json()["id"].as_i64().unwrap();
+    let r = app
+        .post_json("/api/v1/results", &json!({"text": fio_sweep(), "tags": {"drive": {"sku": m2s}}}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let sweep_id = r.json()["id"].as_i64().unwrap();
+
+    let drives = format!("{c300},{m2s}");
+    let answer = app.get(&format!("/api/v1/compare/sustained?drives={drives}")).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let answer = answer.json();
+    assert_eq!(answer["drives"], json!([c300, m2s]));
+    let rows = answer["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "only the cache run's test was measured over time: {answer}");
+    let row = &rows[0];
+    assert_eq!(
+        (row["drive"].as_str(), row["test"].as_str(), row["unit"].as_str()),
+        (Some(c300), Some("SEQ 1MiB Q8T1 write"), Some("MB/s"))
+    );
+    // The burst figure is KDiskMark's own SEQ 1 MiB Q8T1 write (the same tool family).
+    assert_eq!(row["burst"]["median"], 460.312);
+    assert_eq!((row["burst"]["n"].as_u64(), row["burst"]["results"].clone()), (Some(1), json!([burst_id])));
+    let stored = app.get(&format!("/api/v1/results/{cache_id}")).await.json();
+    assert_eq!(row["after_cache"]["median"], stored["result"]["metrics"][1]["mbps"]);
+    assert_eq!(row["after_cache"]["n"], 1);
+    let gib = row["cache_gib"]["median"].as_f64().unwrap();
+    assert!((gib / 0.25 - 1.0).abs() <= 0.10, "cache {gib} GiB against 0.25");
+    assert!(row["recovered"]["median"].as_f64().unwrap() >= 0.9, "{row}");
+    assert_eq!(row["steady"], Value::Null);
+    assert_eq!(row["unsettled"], 0);
+    let saturation = answer["saturation"].as_array().unwrap();
+    assert_eq!(saturation.len(), 1, "the first write; the repeat after idle is its recovery");
+    assert_eq!(
+        (saturation[0]["drive"].as_str(), saturation[0]["result"].as_i64()),
+        (Some(c300), Some(cache_id))
+    );
+    let curves = answer["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 1);
+    assert_eq!((curves[0]["drive"].as_str(), curves[0]["result"].as_i64()), (Some(m2s), Some(sweep_id)));
+    assert_eq!(curves[0]["curve"]["test"], "RND 4KiB read");
+
+    // CSV: a header and a line per row.
+    let csv = app.get(&format!("/api/v1/compare/sustained?drives={drives}&format=csv")).await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", csv.text);
+    assert!(
+        lines[0].starts_with("drive,test,test_id,unit,burst_median,burst_n,after_cache_median"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with(&format!("{c300},SEQ 1MiB Q8T1 write,fio SEQ 1MiB Q8T1 write,MB/s,460.312,1,")),
+        "{}",
+        lines[1]
+    );
+
+    // The charts, as SVG and PNG; a test nobody ran is a 404 naming the tests there are.
+    for (chart, test, words) in
+        [("saturation", "", "GiB written"), ("sweep", "&test=RND%204KiB%20read", "IOPS")]
+    {
+        let svg =
+            app.get(&format!("/api/v1/compare/sustained.svg?drives={drives}&chart={chart}{test}")).await;
+        assert_eq!(svg.status, StatusCode::OK, "{chart}: {}", svg.text);
+        assert_eq!(svg.content_type, "image/svg+xml");
+        assert!(
+            svg.text.contains(words)
+                && svg
+                    .text
+                    .contains(&format!("result {}", if chart == "sweep" { sweep_id } else { cache_id })),
+            "{chart}"
+        );
+        let png =
+            app.get(&format!("/api/v1/compare/sustained.png?drives={drives}&chart={chart}{test}")).await;
+        assert_eq!((png.status, png.content_type.as_str()), (StatusCode::OK, "image/png"));
+    }
+    let missing = app
+        .get(&format!("/api/v1/compare/sustained.svg?drives={drives}&chart=sweep&test=SEQ%201MiB%20read"))
+        .await;
+    missing.assert_error(StatusCode::NOT_FOUND, Some("test"));
+    assert!(missing.text.contains("RND 4KiB read"), "{}", missing.text);
+    app.get(&format!("/api/v1/compare/sustained?drives={c300},no-such-drive"))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, Some("drives[1]"));
+
+    // The fragment the drive page shows (one drive) and compare (both).
+    let html = app.get(&format!("/fragments/compare/sustained?drives={c300}")).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    assert!(html.text.contains("460.3 MB/s") && html.text.contains("(n=1)"), "{}", html.text);
+    assert!(html.text.contains("/api/v1/compare/sustained.svg?drives="), "{}", html.text);
+    assert!(!html.text.contains("<th scope=\"col\">Drive</th>"), "one drive: no drive column");
+    let both = app.get(&format!("/fragments/compare/sustained?drives={drives}")).await.text;
+    assert!(both.contains("<th scope=\"col\">Drive</th>") && both.contains("chart=sweep"), "{both}");
+    let empty = app.get("/fragments/compare/sustained?drives=plextor-px-m2s-128gb").await.text;
+    assert!(empty.contains("--profile cache"), "{empty}");
+}

@@ -1,0 +1,82 @@
+//! `GET /compare/sustained` (and the drive page's "Burst and sustained", the same answer
+//! for one drive): how drives behave over time beside their burst figures.
+
+use crate::results::LoadCurveView;
+use serde::{Deserialize, Serialize};
+
+/// Burst beside sustained for each drive asked, with the runs behind them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Sustained {
+    /// The drives asked, in order: the charts colour each by its place here.
+    pub drives: Vec<String>,
+    /// Per drive and test: the burst figure beside the figures measured over time.
+    pub rows: Vec<SustainedRow>,
+    /// Each write sampled over its run (its first run; a repeat after idle only gives
+    /// `recovered`): the write-saturation curves.
+    pub saturation: Vec<SaturationRun>,
+    /// Each test measured at three or more loads: the sweeps.
+    pub curves: Vec<DriveCurve>,
+}
+
+/// One drive's test (its key without a statistic: `SEQ 1MiB Q8T1 write` of one tool
+/// family), the burst median beside what the same test did over time. Every figure is a
+/// median over results, each with its n; a row exists where some result measured the
+/// test over time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SustainedRow {
+    pub drive: String,
+    /// `SEQ 1MiB Q8T1 write`.
+    pub test: String,
+    pub key: bench::TestKey,
+    /// The unit of `burst`, `after_cache` and `steady`: `MB/s` for blocks of 64 KiB and
+    /// more, `IOPS` for smaller ones.
+    pub unit: String,
+    /// The test's headline figure as burst tools and profiles measure it.
+    pub burst: Option<Pooled>,
+    /// The write rate after the cache filled (`bench::cache`).
+    pub after_cache: Option<Pooled>,
+    /// The write cache's size, GiB.
+    pub cache_gib: Option<Pooled>,
+    /// Of the cache, the share back after the idle pause (1: all of it).
+    pub recovered: Option<Pooled>,
+    /// The steady-state figure (SNIA PTS 2.0.2) of sustained runs that reached it.
+    pub steady: Option<Pooled>,
+    /// Sustained runs that did not reach steady state within their round limit: never
+    /// counted as steady.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub unsettled: usize,
+}
+
+/// A median over results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Pooled {
+    pub median: f64,
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub n: usize,
+    pub results: Vec<i64>,
+}
+
+/// One write sampled over its run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SaturationRun {
+    pub drive: String,
+    pub result: i64,
+    /// `SEQ 1MiB Q8T1 write avg`.
+    pub test: String,
+    pub key: bench::TestKey,
+    pub points: Vec<bench::TimePoint>,
+    pub cache: Option<bench::cache::WriteCache>,
+}
+
+/// One load curve of one result of a drive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DriveCurve {
+    pub drive: String,
+    pub result: i64,
+    pub curve: LoadCurveView,
+}

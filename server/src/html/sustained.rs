@@ -1,0 +1,105 @@
+//! "Burst and sustained" as the drive and compare pages show it: per drive and test the
+//! burst median beside the figures measured over time, each with n, then the
+//! write-saturation and sweep charts (server-drawn SVG, with their embed and data links).
+
+use api_types::links::{self, with_query};
+use api_types::{Pooled, Sustained};
+use maud::{html, Markup};
+
+/// The section for `answer`; `asked` are the query pairs that asked for it (drives and
+/// filters), repeated in the chart and data links.
+pub fn sustained(answer: &Sustained, asked: &[(String, String)]) -> Markup {
+    let link = |path: &str, extra: &[(&str, &str)]| {
+        with_query(
+            &format!("{}{path}", links::API),
+            asked.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra.iter().copied()),
+        )
+    };
+    let mut saturation_tests: Vec<&str> = answer.saturation.iter().map(|s| s.test.as_str()).collect();
+    saturation_tests.dedup();
+    let mut sweep_tests: Vec<&str> = answer.curves.iter().map(|c| c.curve.test.as_str()).collect();
+    sweep_tests.sort_unstable();
+    sweep_tests.dedup();
+    let many = answer.drives.len() > 1;
+    html! {
+        @if answer.rows.is_empty() && answer.saturation.is_empty() && answer.curves.is_empty() {
+            p.empty {
+                "Nothing measured over time or under load yet. "
+                code { "ssdbase bench DIR --profile cache" } " (the write cache's size and the rate after it), "
+                code { "--profile sustained" } " (steady state) and " code { "--profile sweep" }
+                " (IOPS and latency at each queue depth) measure it; see Measure your drive."
+            }
+        } @else {
+            @if !answer.rows.is_empty() {
+                p.note {
+                    "Each figure is a median over results, with n. Burst: the test as burst tools run it \
+                     (seconds). After cache: the write rate once the drive's write cache was full. \
+                     Steady state: SNIA PTS 2.0.2's five rounds within 20 % of their average; runs that \
+                     never got there are counted apart, never as steady."
+                }
+                div.table-wrap { table.sustained {
+                    thead { tr {
+                        @if many { th scope="col" { "Drive" } }
+                        th scope="col" { "Test" }
+                        th scope="col" { "Burst" }
+                        th scope="col" { "After cache" }
+                        th scope="col" { "Cache (GiB)" }
+                        th scope="col" { "Cache back after idle" }
+                        th scope="col" { "Steady state" }
+                        th scope="col" { "Runs not settled" }
+                    } }
+                    tbody {
+                        @for r in &answer.rows {
+                            tr {
+                                @if many { td { (r.drive) } }
+                                th scope="row" { (r.test) }
+                                td.num { (cell(&r.burst, &r.unit)) }
+                                td.num { (cell(&r.after_cache, &r.unit)) }
+                                td.num { (cell(&r.cache_gib, "")) }
+                                td.num { (percent_cell(&r.recovered)) }
+                                td.num { (cell(&r.steady, &r.unit)) }
+                                td.num { (r.unsettled) }
+                            }
+                        }
+                    }
+                } }
+            }
+            @for test in &saturation_tests {
+                @let chart = |ext: &str| link(&format!("/compare/sustained.{ext}"), &[("chart", "saturation"), ("test", test)]);
+                figure.sustained-chart {
+                    img src=(chart("svg")) alt=(format!("{test}: MB/s over the GiB written, one line per run")) loading="lazy" width="720";
+                    figcaption.muted { "Write saturation, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } }
+                }
+            }
+            @for test in &sweep_tests {
+                @let chart = |ext: &str| link(&format!("/compare/sustained.{ext}"), &[("chart", "sweep"), ("test", test)]);
+                figure.sustained-chart {
+                    img src=(chart("svg")) alt=(format!("{test}: mean latency against IOPS at each load, one line per run")) loading="lazy" width="720";
+                    figcaption.muted { "Load sweep, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } }
+                }
+            }
+            p.muted {
+                "As data: " a rel="external" href=(link("/compare/sustained", &[])) { "JSON" }
+                " · " a rel="external" href=(link("/compare/sustained", &[("format", "csv")])) { "CSV" }
+            }
+        }
+    }
+}
+
+/// `412.3 MB/s (n=3)`, or `—`.
+fn cell(p: &Option<Pooled>, unit: &str) -> Markup {
+    match p {
+        Some(p) => html! {
+            (charts::format_value(p.median)) @if !unit.is_empty() { " " (unit) } " "
+            span.n { "(n=" (p.n) ")" }
+        },
+        None => html! { "—" },
+    }
+}
+
+fn percent_cell(p: &Option<Pooled>) -> Markup {
+    match p {
+        Some(p) => html! { (format!("{:.0} %", p.median * 100.0)) " " span.n { "(n=" (p.n) ")" } },
+        None => html! { "—" },
+    }
+}
