@@ -27,4 +27,7 @@ use regex_lite as re;
 
 pub use fields::{Field, FieldValue, FIELDS};
 pub use model::*;
-pub use parse::{detect, parse_bytes, parse_document, parse_str, Format, ParseError, UnknownFormat};
+pub use parse::{
+    detect, parse_bytes, parse_bytes_named, parse_document, parse_document_named, parse_str, parse_str_named,
+    Format, ParseError, UnknownFormat,
+};

@@ -147,6 +147,7 @@ pub fn detect(doc: &Document) -> Option<Format> {
         || has("Maximum Large MBPS")
         || has("Maximum Small IOPS")
         || has("Minimum Small Latency")
+        || orion::has_matrix(doc)
     {
         return Some(Format::Orion);
     }
@@ -169,6 +170,34 @@ pub fn parse_str(text: &str, format: Option<Format>) -> Result<Vec<BenchResult>,
 }
 
 pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<BenchResult>, ParseError> {
+    parse_document_named(doc, None, format)
+}
+
+/// [`parse_bytes`] with the name the input was uploaded under (`mytest_iops.csv`) or a
+/// bare hint (`iops`, `mbps`, `lat`): ORION's matrix files say only in their name whether
+/// they hold IOPS, MB/s or latencies. Other formats ignore it.
+pub fn parse_bytes_named(
+    bytes: &[u8],
+    name: Option<&str>,
+    format: Option<Format>,
+) -> Result<Vec<BenchResult>, ParseError> {
+    parse_document_named(&Document::from_bytes(bytes), name, format)
+}
+
+/// [`parse_str`] with a name, as [`parse_bytes_named`].
+pub fn parse_str_named(
+    text: &str,
+    name: Option<&str>,
+    format: Option<Format>,
+) -> Result<Vec<BenchResult>, ParseError> {
+    parse_document_named(&Document::from_text(text.to_string()), name, format)
+}
+
+pub fn parse_document_named(
+    doc: &Document,
+    name: Option<&str>,
+    format: Option<Format>,
+) -> Result<Vec<BenchResult>, ParseError> {
     let format = match format.or_else(|| detect(doc)) {
         Some(f) => f,
         None => {
@@ -187,7 +216,7 @@ pub fn parse_document(doc: &Document, format: Option<Format>) -> Result<Vec<Benc
     let results = match format {
         Format::CrystalDiskMark | Format::KDiskMark => cdm::parse(doc, format),
         Format::FioJson => fio::parse(doc),
-        Format::Orion => orion::parse(doc),
+        Format::Orion => orion::parse(doc, name),
         Format::AsSsd => asssd::parse(doc),
         Format::HdTune => hdtune::parse(doc),
     }?;
