@@ -169,7 +169,8 @@ async fn import_file(
         let upload = ingest::upload_from_result(result, bytes)?;
         return store_upload(storage, path, upload, default_tags).await;
     }
-    let upload = ingest::upload_from_file(bytes, format).map_err(|e| e.to_string())?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let upload = ingest::upload_from_file(bytes, name.as_deref(), format).map_err(|e| e.to_string())?;
     store_upload(storage, path, upload, default_tags).await
 }
 

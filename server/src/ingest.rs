@@ -63,21 +63,27 @@ pub struct Upload {
     pub results: Vec<BenchResult>,
 }
 
-/// A result file in any format the bench crate reads (auto-detected unless `format`).
-pub fn upload_from_file(body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
-    upload_from_document(&Document::from_bytes(&body), body, format)
+/// A result file in any format the bench crate reads (auto-detected unless `format`);
+/// its `name`, when it came with one, tells what an ORION matrix holds (`x_iops.csv`).
+pub fn upload_from_file(body: Vec<u8>, name: Option<&str>, format: Option<Format>) -> Result<Upload, ParseError> {
+    upload_from_document(&Document::from_bytes(&body), body, name, format)
 }
 
 /// A result file pasted as text (`body` is its UTF-8 bytes).
 pub fn upload_from_text(text: String, format: Option<Format>) -> Result<Upload, ParseError> {
     let doc = Document::from_text(text);
     let body = doc.raw.clone().into_bytes();
-    upload_from_document(&doc, body, format)
+    upload_from_document(&doc, body, None, format)
 }
 
-fn upload_from_document(doc: &Document, body: Vec<u8>, format: Option<Format>) -> Result<Upload, ParseError> {
+fn upload_from_document(
+    doc: &Document,
+    body: Vec<u8>,
+    name: Option<&str>,
+    format: Option<Format>,
+) -> Result<Upload, ParseError> {
     let format = format.or_else(|| bench::detect(doc));
-    let results = bench::parse_document(doc, format)?;
+    let results = bench::parse::parse_document_named(doc, name, format)?;
     Ok(Upload { content_hash: sha256_hex(&body), body, format: format.map(|f| f.id().to_string()), results })
 }
 

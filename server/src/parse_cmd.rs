@@ -18,7 +18,11 @@ pub struct ParseArgs {
 /// Parses every input even when one fails, prints the results to stdout and one line
 /// per failure to stderr, and exits 1 if any input failed.
 pub fn run(args: &ParseArgs) -> ExitCode {
-    crate::json_lines::each_input(&args.files, read_input, |_, bytes| bench::parse_bytes(bytes, args.format))
+    crate::json_lines::each_input(&args.files, read_input, |name, bytes| {
+        // The file's name tells what an ORION matrix holds (`x_iops.csv`).
+        let name = Path::new(name).file_name().and_then(|n| n.to_str());
+        bench::parse_bytes_named(bytes, name, args.format)
+    })
 }
 
 fn read_input(path: &Path) -> io::Result<Vec<u8>> {

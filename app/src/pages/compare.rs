@@ -72,6 +72,8 @@ pub fn Compare() -> impl IntoView {
         Figure::from_id(&f).unwrap_or(Figure::Mbps)
     });
     let selection = Memo::new(move |_| query.with(|q| selection_of(q, figure.get())));
+    // Burst (the bar charts) or sustained (the server's table and line charts).
+    let sustained = Memo::new(move |_| query.with(|q| q.get("view")).as_deref() == Some("sustained"));
     // Tag filters narrow which results pool (the API takes every results filter).
     let filters = Memo::new(move |_| query.with(tag_filters));
     let href = move |ids: &[String], figure: Figure| {
@@ -89,7 +91,7 @@ pub fn Compare() -> impl IntoView {
         h
     };
     let comparison = LocalResource::new(move || {
-        let path = comparison_path(&ids.get(), &filters.get());
+        let path = comparison_path(&ids.get(), &filters.get()).filter(|_| !sustained.get());
         async move {
             match path {
                 Some(path) => api::get::<Comparison>(&path).await.map(Some),
@@ -252,7 +254,27 @@ pub fn Compare() -> impl IntoView {
                         .collect_view()}
                 </div>
             </div>
-            {move || match comparison.get() {
+            {move || {
+                comparison_path(&ids.get(), &filters.get()).map(|_| {
+                    let burst = href(&ids.get(), figure.get());
+                    let over_time = format!("{burst}&view=sustained");
+                    view! {
+                        <div class="seg" role="group" aria-label="Burst or sustained">
+                            <a href=burst aria-current=(!sustained.get()).then_some("page")>"Burst"</a>
+                            <a href=over_time aria-current=sustained.get().then_some("page")>"Sustained"</a>
+                        </div>
+                    }
+                })
+            }}
+            {move || {
+                sustained.get().then(|| comparison_path(&ids.get(), &filters.get())).flatten().map(|p| {
+                    view! {
+                        <h2>"Burst and sustained"</h2>
+                        <RatedHtml data=p.replacen("/compare?", "/compare/sustained?", 1) />
+                    }
+                })
+            }}
+            {move || (!sustained.get()).then(|| match comparison.get() {
                 None => view! { <Loading height=400 what="Loading the comparison…" /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
                 Some(Ok(None)) => {
@@ -271,7 +293,7 @@ pub fn Compare() -> impl IntoView {
                     let page = href(&ids.get(), figure.get());
                     view! { <Comparison c=c selection=selection.get() page=page selected=selected /> }.into_any()
                 }
-            }}
+            })}
             {move || {
                 comparison_path(&ids.get(), &filters.get()).map(|p| {
                     view! {

@@ -86,6 +86,8 @@ pub fn DrivePage() -> impl IntoView {
                 Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
                 Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
             }}
+            <h2 id="sustained">"Burst and sustained"</h2>
+            {move || view! { <RatedHtml data=format!("/compare/sustained?drives={}", api::encode(&id.get())) /> }}
             <h2>"Distributions"</h2>
             {move || match mine.get() {
                 None => view! { <Loading height=200 /> }.into_any(),

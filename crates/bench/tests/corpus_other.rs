@@ -550,8 +550,10 @@ fn orion_two_summaries_in_one_file() {
                 target: Some("/dev/vdb"),
                 metrics: vec![
                     m("Maximum Large MBPS", Rnd, MIB, 2, 1, Op::Read).mbps(1554.54),
-                    m("Maximum Small IOPS", Rnd, 8 * KIB, 5, 1, Op::Read).iops(19019.0),
-                    m("Minimum Small Latency", Rnd, 8 * KIB, 5, 1, Op::Read).lat(260.0),
+                    // At the same point: one test's IOPS and latency, one metric.
+                    m("Maximum Small IOPS / Minimum Small Latency", Rnd, 8 * KIB, 5, 1, Op::Read)
+                        .iops(19019.0)
+                        .lat(260.0),
                 ],
                 ..r(Tool::Orion)
             },

@@ -313,3 +313,37 @@ pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_
     let empty = app.get("/fragments/compare/sustained?drives=plextor-px-m2s-128gb").await.text;
     assert!(empty.contains("--profile cache"), "{empty}");
 }
+
+/// An ORION run's matrices uploaded as files: their names say what each holds, so the
+/// `_iops.csv` becomes the small-I/O curve with the file's numbers; the same bytes
+/// pasted as text, with no name, are refused with the reason.
+pub async fn orion_matrices_uploaded_by_name_become_curves(app: &TestApp) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/bench/tests/data/orion/");
+    let iops = std::fs::read(format!("{dir}mytest_20190329_1057_iops.csv")).unwrap();
+    let (ct, body) = super::multipart(&[("file", Some("mytest_20190329_1057_iops.csv"), &iops)]);
+    let extra = super::Extra { content_type: Some(&ct), ..super::Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, axum::body::Body::from(body)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let url = r.json()["files"][0]["url"].as_str().unwrap().to_string();
+    let id = app.get(&url).await.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    let curve = &load["curves"][0];
+    // The file's Large=0 row, read here on its own: `0, 2302, 4398, ...`.
+    let text = String::from_utf8(iops.clone()).unwrap();
+    let row: Vec<f64> = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("0,"))
+        .unwrap()
+        .split(',')
+        .skip(1)
+        .map(|v| v.trim().parse().unwrap())
+        .collect();
+    let points = curve["points"].as_array().unwrap();
+    assert_eq!(points.len(), row.len(), "{curve}");
+    for (i, (p, v)) in points.iter().zip(&row).enumerate() {
+        assert_eq!((p["outstanding"].as_u64(), p["iops"].as_f64()), (Some(i as u64 + 1), Some(*v)), "{p}");
+    }
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("text line 1"));
+    assert!(r.text.contains("give the file name"), "the error asks for the file's name: {}", r.text);
+}

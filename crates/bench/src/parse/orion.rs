@@ -841,7 +841,23 @@ fn into_result(s: Summary) -> BenchResult {
                 ..m(Access::Rnd, small, row.small)
             },
         };
-        r.metrics.push(m);
+        // The smallest latency and the most IOPS at the same point are one test's
+        // figures: one metric (two would be the same test twice, which a result cannot
+        // hold). The IOPS line's own latency, when 12c+ printed one, is kept.
+        let same_point = r.metrics.iter_mut().find(|o| {
+            o.access == m.access && o.block_size == m.block_size && o.queue_depth == m.queue_depth && o.op == m.op
+        });
+        match same_point {
+            Some(other) => {
+                other.iops = other.iops.or(m.iops);
+                other.latency_us = other.latency_us.or(m.latency_us);
+                if other.latency_percentiles.is_empty() {
+                    other.latency_percentiles = m.latency_percentiles;
+                }
+                other.label = format!("{} / {}", other.label, m.label);
+            }
+            None => r.metrics.push(m),
+        }
     }
     r
 }

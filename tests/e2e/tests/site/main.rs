@@ -97,6 +97,10 @@ async fn the_site_in_a_real_browser() -> Result<()> {
         measured::the_measure_page_command_measures_a_drive(&w).await
     })
     .await;
+    walk.page(&w, "burst and sustained: two drives measured for their write cache", |w| async move {
+        measured::drives_measured_for_their_cache_show_burst_and_sustained(&w).await
+    })
+    .await;
     walk.page(&w, "home, drive, controller, platform, propose and not-found pages", |w| async move {
         pages::the_other_pages(&w).await
     })

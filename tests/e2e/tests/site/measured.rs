@@ -125,6 +125,10 @@ struct LoopExt4 {
 
 impl LoopExt4 {
     fn make(base: &std::path::Path) -> Result<LoopExt4> {
+        Self::make_sized(base, 128)
+    }
+
+    fn make_sized(base: &std::path::Path, mib: u64) -> Result<LoopExt4> {
         let mount = base.join("mnt");
         std::fs::create_dir_all(&mount)?;
         let root = Command::new("id").arg("-u").output()?.stdout.starts_with(b"0\n");
@@ -133,7 +137,7 @@ impl LoopExt4 {
             return Ok(LoopExt4 { mount, device: None });
         }
         let image = base.join("disk.img");
-        std::fs::File::create(&image)?.set_len(128 << 20)?;
+        std::fs::File::create(&image)?.set_len(mib << 20)?;
         let sh = |cmd: &mut Command| -> Result<String> {
             let out = cmd.output()?;
             ensure!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -153,5 +157,207 @@ impl Drop for LoopExt4 {
             let _ = Command::new("umount").arg(&self.mount).status();
             let _ = Command::new("losetup").args(["-d", device]).status();
         }
+    }
+}
+
+/// The issue-33 path as a new user walks it: `ssdbase bench DIR --profile cache --submit
+/// URL` on ext4 on a loop device that behaves like a drive with a write cache (a
+/// block-I/O control group lets writes run at 150 MB/s for the first N MiB, then at 40,
+/// and empties the "cache" after a second without writes), for two drives with caches
+/// of different sizes, and a `--profile sweep` of the first. The first drive's page shows
+/// its cache size, the after-cache rate and both charts; compare's Sustained view sets
+/// the two drives side by side with a line each. Root only (loop devices, control
+/// groups), as `cargo xtask test` runs it.
+pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World) -> Result<()> {
+    let root = Command::new("id").arg("-u").output()?.stdout.starts_with(b"0\n");
+    ensure!(
+        root,
+        "this walk needs root (loop devices, block-I/O control groups): run it as `cargo xtask test` does"
+    );
+    let mut pages = Vec::new();
+    for (name, cache_mib) in [("E2E Cache Disk", 192u64), ("E2E Cache Disk B", 96)] {
+        let disk = LoopExt4::make_sized(&w.tmp.path().join(name.replace(' ', "-")), 640)?;
+        let cached = CachedDevice::new(&disk, cache_mib << 20)?;
+        let tags =
+            format!("--tag vendor=SSDBase --tag 'model={name}' --tag capacity_gb=1 --submit {}", w.base);
+        let bench = format!("{} bench {}", ssdbase_bin()?.display(), disk.mount.display());
+        let stdout = cached.run(&format!("{bench} --profile cache --size 512MiB --idle 2 {tags}"))?;
+        ensure!(stdout.contains("Write cache (first write): 0."), "the runner reports the cache: {stdout}");
+        if pages.is_empty() {
+            cached.run(&format!("{bench} --profile sweep --size 32MiB --max-qd 4 --time 1 {tags}"))?;
+        }
+        let page = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Its drive's page: ").map(str::to_string))
+            .with_context(|| format!("no drive page in: {stdout}"))?;
+        pages.push(page);
+    }
+
+    w.client.goto(&pages[0]).await?;
+    w.wait("table.sustained").await?;
+    w.wait("figure.sustained-chart img").await?;
+    let text = w.body_text().await?;
+    for expected in ["Burst and sustained", "SEQ 1MiB Q8T1 write", "After cache", "Cache (GiB)", "(n=1)"] {
+        ensure!(text.contains(expected), "the drive page lacks {expected:?}: {text}");
+    }
+    // The cache's size as measured (192 MiB is 0.1875 GiB), as the API and the page say it.
+    let id = |page: &str| page.rsplit('/').next().unwrap_or_default().to_string();
+    let (a, b) = (id(&pages[0]), id(&pages[1]));
+    let answer: serde_json::Value = serde_json::from_str(
+        &ureq::get(&format!("{}/api/v1/compare/sustained?drives={a}", w.base))
+            .call()?
+            .body_mut()
+            .read_to_string()?,
+    )?;
+    let row = &answer["rows"][0];
+    let gib = row["cache_gib"]["median"].as_f64().context("a cache size")?;
+    ensure!((gib / 0.1875 - 1.0).abs() <= 0.10, "cache {gib} GiB against 0.1875: {row}");
+    let after = row["after_cache"]["median"].as_f64().context("an after-cache rate")?;
+    ensure!((after / 40.0 - 1.0).abs() <= 0.10, "after-cache {after} MB/s against 40: {row}");
+    for shown in [
+        format!("{} (n=1)", charts::format_value(gib)),
+        format!("{} MB/s (n=1)", charts::format_value(after)),
+    ] {
+        ensure!(text.contains(&shown), "the drive page shows {shown:?}: {text}");
+    }
+    ensure!(
+        images_loaded(w, "figure.sustained-chart img").await? >= 2,
+        "the write-saturation and sweep charts drew"
+    );
+    w.shot("drive-burst-and-sustained").await?;
+
+    // Compare: the Sustained view of both drives, one line each.
+    w.client.goto(&format!("{}/compare?drives={a},{b}", w.base)).await?;
+    w.wait_xpath("//a[normalize-space()='Sustained']").await?.click().await?;
+    w.wait("table.sustained").await?;
+    ensure!(w.client.current_url().await?.as_str().contains("view=sustained"), "a permalink to the view");
+    let text = w.body_text().await?;
+    ensure!(text.contains(&a) && text.contains(&b), "both drives in the table: {text}");
+    ensure!(images_loaded(w, "figure.sustained-chart img").await? >= 2, "the charts drew");
+    let svg = ureq::get(&format!("{}/api/v1/compare/sustained.svg?drives={a},{b}&chart=saturation", w.base))
+        .call()?
+        .body_mut()
+        .read_to_string()?;
+    ensure!(
+        svg.contains(&format!("{a} · result")) && svg.contains(&format!("{b} · result")),
+        "a line per drive"
+    );
+    w.shot("compare-sustained").await?;
+    Ok(())
+}
+
+/// How many of the images `css` finds have loaded (a natural width), once all settled.
+/// Each is scrolled into view first, as a reader would: they load lazily.
+async fn images_loaded(w: &World, css: &str) -> Result<usize> {
+    w.client
+        .execute(
+            "document.querySelectorAll(arguments[0]).forEach(i => i.scrollIntoView());",
+            vec![serde_json::json!(css)],
+        )
+        .await?;
+    for _ in 0..100 {
+        let state = w
+            .client
+            .execute(
+                "const imgs = [...document.querySelectorAll(arguments[0])]; \
+                 return [imgs.filter(i => i.complete).length, imgs.filter(i => i.naturalWidth > 0).length, imgs.length];",
+                vec![serde_json::json!(css)],
+            )
+            .await?;
+        let n = |i: usize| state[i].as_u64().unwrap_or(0) as usize;
+        if n(0) == n(2) {
+            return Ok(n(1));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    anyhow::bail!("the images {css} did not finish loading")
+}
+
+/// A loop device whose writes behave like a drive's write cache, for the commands run
+/// through [`CachedDevice::run`]: they run in a block-I/O control group (cgroup v1)
+/// whose write limit a thread lowers from 150 to 40 MB/s once the group has written
+/// `cache_bytes` to the device (its own counter), and restores after a second without
+/// writes. Removed when dropped.
+struct CachedDevice {
+    group: std::path::PathBuf,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CachedDevice {
+    const FAST: u64 = 150_000_000;
+    const SLOW: u64 = 40_000_000;
+
+    fn new(disk: &LoopExt4, cache_bytes: u64) -> Result<CachedDevice> {
+        use std::sync::atomic::Ordering;
+        let device = disk.device.as_ref().context("a loop device")?;
+        let name =
+            std::path::Path::new(device).file_name().context("a device name")?.to_string_lossy().into_owned();
+        let dev = std::fs::read_to_string(format!("/sys/block/{name}/dev"))?.trim().to_string();
+        let v1 = std::path::Path::new("/sys/fs/cgroup/blkio");
+        ensure!(
+            v1.join("blkio.throttle.write_bps_device").exists(),
+            "this walk needs cgroup v1's blkio controller"
+        );
+        let group = v1.join(format!("ssdbase-e2e-cache-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&group)?;
+        let limit = group.join("blkio.throttle.write_bps_device");
+        std::fs::write(&limit, format!("{dev} {}", Self::FAST))?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
+        let counter = group.join("blkio.throttle.io_service_bytes");
+        let thread = std::thread::spawn(move || {
+            let written = || {
+                std::fs::read_to_string(&counter)
+                    .unwrap_or_default()
+                    .lines()
+                    .filter_map(|l| {
+                        let mut w = l.split_whitespace();
+                        (w.next() == Some(dev.as_str()) && w.next() == Some("Write"))
+                            .then(|| w.next()?.parse::<u64>().ok())
+                            .flatten()
+                    })
+                    .sum::<u64>()
+            };
+            let (mut base, mut full) = (written(), false);
+            let (mut last, mut since) = (base, std::time::Instant::now());
+            while !stopping.load(Ordering::SeqCst) {
+                let now = written();
+                if now != last {
+                    (last, since) = (now, std::time::Instant::now());
+                }
+                if !full && now - base >= cache_bytes {
+                    let _ = std::fs::write(&limit, format!("{dev} {}", Self::SLOW));
+                    full = true;
+                } else if full && since.elapsed() >= std::time::Duration::from_secs(1) {
+                    let _ = std::fs::write(&limit, format!("{dev} {}", Self::FAST));
+                    (full, base) = (false, now);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        Ok(CachedDevice { group, stop, thread: Some(thread) })
+    }
+
+    /// Runs `command` (sh) inside the group; its stdout, or why it failed.
+    fn run(&self, command: &str) -> Result<String> {
+        let procs = self.group.join("cgroup.procs");
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("echo $$ > '{}' && exec {command}", procs.display()))
+            .output()?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        ensure!(out.status.success(), "{command}\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        Ok(stdout)
+    }
+}
+
+impl Drop for CachedDevice {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        let _ = std::fs::remove_dir(&self.group);
     }
 }
