@@ -65,7 +65,11 @@ pub struct Upload {
 
 /// A result file in any format the bench crate reads (auto-detected unless `format`);
 /// its `name`, when it came with one, tells what an ORION matrix holds (`x_iops.csv`).
-pub fn upload_from_file(body: Vec<u8>, name: Option<&str>, format: Option<Format>) -> Result<Upload, ParseError> {
+pub fn upload_from_file(
+    body: Vec<u8>,
+    name: Option<&str>,
+    format: Option<Format>,
+) -> Result<Upload, ParseError> {
     upload_from_document(&Document::from_bytes(&body), body, name, format)
 }
 
@@ -143,12 +147,22 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
             pointer: Some(format!("{at}.{}", e.path())),
         })
     }
-    let mut path = String::from("tags");
-    let value = serde_json::to_value(tags).expect("tags serialise");
-    if find_nul(&value, &mut path) {
-        return Err(nul(path));
+    // Each check first on the serialised text, which is fast and exact (serde_json writes
+    // NUL as `\u0000`; text that reads back as the type reads back); the walk over a
+    // `Value` only finds where, when the text says there is something to find.
+    fn checked<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T, at: &str) -> Result<(), ErrorItem> {
+        let text = serde_json::to_string(v).expect("results and tags serialise");
+        if !text.contains("\\u0000") && serde_json::from_str::<T>(&text).is_ok() {
+            return Ok(());
+        }
+        let value = serde_json::to_value(v).expect("results and tags serialise");
+        let mut path = at.to_string();
+        if find_nul(&value, &mut path) {
+            return Err(nul_refused(path));
+        }
+        reads_back::<T>(value, at)
     }
-    reads_back::<Tags>(value, "tags")?;
+    checked(tags, "tags")?;
     for (n, r) in results.iter().enumerate() {
         if let Some((key, first, again)) = r.repeated_test() {
             let which = if results.len() > 1 {
@@ -178,12 +192,26 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
         }
     }
     for r in results {
-        let mut path = String::from("result");
-        let value = serde_json::to_value(r).expect("results serialise");
-        if find_nul(&value, &mut path) {
-            return Err(nul(path));
+        // A series over time is thousands of plain numbers: checked as numbers (the only
+        // way they can fail to read back is not being finite), the rest as text.
+        for (i, s) in r.over_time.iter().enumerate() {
+            let bad = s.after_idle_secs.is_some_and(|v| !v.is_finite())
+                || s.points.iter().any(|p| {
+                    !(p.secs.is_finite() && p.mbps.is_finite() && p.iops.is_none_or(f64::is_finite))
+                });
+            if bad {
+                return Err(ErrorItem {
+                    detail: "a value out of range: a series over time holds a number that is not finite"
+                        .into(),
+                    pointer: Some(format!("result.over_time[{i}]")),
+                });
+            }
         }
-        reads_back::<BenchResult>(value, "result")?;
+        if r.over_time.is_empty() {
+            checked(r, "result")?;
+        } else {
+            checked(&BenchResult { over_time: Vec::new(), ..r.clone() }, "result")?;
+        }
     }
     if source.is_some_and(|s| s.contains('\0')) {
         return Err(nul("source".into()));

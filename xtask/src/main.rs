@@ -5,6 +5,7 @@
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
+//!   cargo xtask bench-curves   what curves cost a submission and a drive page, both backends
 //!   cargo xtask api-contract   schemathesis over every API operation, SQLite and PostgreSQL
 //!   cargo xtask soak [--minutes N] [--kills K]  three servers under mixed load, one killed
 //!   cargo xtask runner-dist  build the downloadable runner (static, x86_64 and aarch64)
@@ -33,7 +34,7 @@ use runner_dist::build_runner_dist;
 use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|api-contract|runner-dist|\
+    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|bench-curves|api-contract|runner-dist|\
                      soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -60,6 +61,7 @@ fn dispatch() -> Result<()> {
         Some("soak") => soak(&args[1..]),
         Some("runner-dist") => build_runner_dist().map(|_| ()),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
+        Some("bench-curves") => cargo(&["bench", "-p", "ssdbase", "--bench", "curves"]),
         Some("api-contract") => {
             let env = setup_for_tests()?;
             cargo(&["build", "-p", "ssdbase"])?;

@@ -56,6 +56,12 @@ pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes,
 /// the path of the field, after `prefix` (`[2]` gives `[2].tags.drive.capacity_gb`).
 /// Read through a `Value` first: two passes over at most the body limit (4 MiB).
 pub fn parse_json<T: DeserializeOwned>(raw: &[u8], prefix: &str) -> Result<T, ApiError> {
+    // Most bodies read as they are: straight into the type, without building a
+    // `Value` (a 3,600-point curve costs tens of milliseconds that way). The reading
+    // below accepts more (integral floats for integers) and says where an error is.
+    if let Ok(typed) = serde_json::from_slice(raw) {
+        return Ok(typed);
+    }
     let mut value: serde_json::Value = serde_json::from_slice(raw).map_err(|inner| {
         let at = if prefix.is_empty() { String::new() } else { format!(" in {prefix}") };
         ApiError::bad_request(format!("invalid JSON{at}: {inner}"), None)

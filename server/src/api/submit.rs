@@ -339,13 +339,15 @@ async fn read_multipart(mut multipart: Multipart) -> ApiResult<(Vec<Item>, Vec<E
         let upload = match serde_json::from_slice::<BenchResult>(&data) {
             Ok(result) => ingest::upload_from_result(result, data.to_vec())
                 .map_err(|e| ErrorItem { detail: format!("{label}: {e}"), pointer: Some(pointer.clone()) }),
-            Err(_) => ingest::upload_from_file(data.to_vec(), name.as_deref(), format).map_err(|e| ErrorItem {
-                detail: format!("{label}: {e}"),
-                pointer: Some(match e.line {
-                    Some(line) => format!("{pointer} line {line}"),
-                    None => pointer.clone(),
-                }),
-            }),
+            Err(_) => {
+                ingest::upload_from_file(data.to_vec(), name.as_deref(), format).map_err(|e| ErrorItem {
+                    detail: format!("{label}: {e}"),
+                    pointer: Some(match e.line {
+                        Some(line) => format!("{pointer} line {line}"),
+                        None => pointer.clone(),
+                    }),
+                })
+            }
         };
         match upload {
             Ok(upload) => items.push(Item {

@@ -845,7 +845,10 @@ fn into_result(s: Summary) -> BenchResult {
         // figures: one metric (two would be the same test twice, which a result cannot
         // hold). The IOPS line's own latency, when 12c+ printed one, is kept.
         let same_point = r.metrics.iter_mut().find(|o| {
-            o.access == m.access && o.block_size == m.block_size && o.queue_depth == m.queue_depth && o.op == m.op
+            o.access == m.access
+                && o.block_size == m.block_size
+                && o.queue_depth == m.queue_depth
+                && o.op == m.op
         });
         match same_point {
             Some(other) => {
