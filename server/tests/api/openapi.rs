@@ -298,6 +298,14 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
     let measured =
         app.post_json("/api/v1/results", &json!({"result": a_result(437.25), "runner": runner})).await.json();
     let measured_id = measured["id"].as_i64().unwrap();
+    // A write sampled over time (a real ssdbase-bench cache run), for the sustained charts.
+    let cache_run = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json"
+    );
+    let mut cache_run: Value = serde_json::from_str(&std::fs::read_to_string(cache_run).unwrap()).unwrap();
+    cache_run["tags"]["drive"] = json!({"sku": M2S_64});
+    assert_eq!(app.post_json("/api/v1/results", &cache_run).await.status, StatusCode::CREATED);
     let community = json!({"result": a_result(433.5), "tags": {"drive": {"vendor": "Test", "model": "Merge Me", "capacity_gb": 64}}});
     assert_eq!(app.post_json("/api/v1/results", &community).await.status, StatusCode::CREATED);
 
@@ -439,6 +447,21 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/drives/{id}/firmware", format!("/drives/{C300_64}/firmware"), None, None),
         ("get", "/results/{id}/standing", format!("/results/{seed_id}/standing"), None, None),
         ("get", "/results/{id}/load", format!("/results/{seed_id}/load"), None, None),
+        ("get", "/compare/sustained", format!("/compare/sustained?drives={C300_64},{M2S_64}"), None, None),
+        (
+            "get",
+            "/compare/sustained.svg",
+            format!("/compare/sustained.svg?drives={C300_64},{M2S_64}&chart=saturation&theme=dark"),
+            None,
+            None,
+        ),
+        (
+            "get",
+            "/compare/sustained.png",
+            format!("/compare/sustained.png?drives={M2S_64}&chart=saturation&width=400"),
+            None,
+            None,
+        ),
         (
             "get",
             "/effects/drives",
@@ -655,6 +678,7 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
     let doc = Doc::fetch(app).await;
     let base = doc.server_url().to_string();
     let drive = format!("drives={C300_64}&");
+    let sustained_chart = format!("drives={C300_64}&chart=saturation&");
     let c300 = format!("/drives/{C300_64}");
     // (documented path, path asked, required parameters, try every documented value)
     let routes: Vec<(&str, String, &str, bool)> = vec![
@@ -663,6 +687,9 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         ("/compare/chart.svg", "/compare/chart.svg".into(), &drive, true),
         ("/compare/chart.png", "/compare/chart.png".into(), &drive, true),
         ("/compare/rated", "/compare/rated".into(), &drive, true),
+        ("/compare/sustained", "/compare/sustained".into(), &drive, true),
+        ("/compare/sustained.svg", "/compare/sustained.svg".into(), &sustained_chart, false),
+        ("/compare/sustained.png", "/compare/sustained.png".into(), &sustained_chart, false),
         ("/compare/preview.png", "/compare/preview.png".into(), &drive, false),
         ("/drives/index", "/drives/index".into(), "", true),
         ("/leaderboard", "/leaderboard".into(), "test=cdm-diskspd%20SEQ%201MiB%20Q8T1%20read&", true),
