@@ -37,7 +37,7 @@ pub(crate) fn fio_filename(path: &Path) -> String {
 }
 
 /// The `rw=` of a test (KDiskMark's `getRW*`, global.cpp:53-81).
-fn rw(access: Access, op: Op) -> &'static str {
+pub(crate) fn rw(access: Access, op: Op) -> &'static str {
     match (access, op) {
         (Access::Seq, Op::Read) => "read",
         (Access::Seq, Op::Write) => "write",

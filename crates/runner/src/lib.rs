@@ -396,10 +396,11 @@ impl<'a> Runner<'a> {
         let started_at = Instant::now();
         let at_start = self.progress_at(phase, test, pass);
         let progress = &mut *self.progress;
-        let result = run_fio(self.fio, job, name, self.filename, self.identity, self.cancel, &mut |pid| {
-            let remaining = at_start.remaining.saturating_sub(started_at.elapsed());
-            progress(&Progress { remaining, fio_pid: Some(pid), ..at_start.clone() });
-        });
+        let result =
+            run_fio(self.fio, job, name, self.filename, self.identity, self.cancel, &[], &mut |pid| {
+                let remaining = at_start.remaining.saturating_sub(started_at.elapsed());
+                progress(&Progress { remaining, fio_pid: Some(pid), ..at_start.clone() });
+            });
         self.runs_done += 1;
         if let Some(planned) = planned_secs {
             self.planned_done += planned;
@@ -463,25 +464,13 @@ fn target_in_place(filename: &Path, identity: Option<target::Identity>) -> bool 
     }
 }
 
-/// One fio run of `job` (named `name` in errors) on `filename`: refused when cancelled
-/// or when the target is no longer where it was, its JSON when fio succeeded, otherwise
-/// why it failed (the disk full, the target gone, fio's status and stderr). `running`
-/// gets fio's pid about once a second.
-pub(crate) fn run_fio(
-    fio: &Path,
-    job: &str,
-    name: &str,
-    filename: &Path,
-    identity: Option<target::Identity>,
-    cancel: &AtomicBool,
-    running: &mut dyn FnMut(u32),
-) -> Result<String, RunError> {
-    run_fio_with(fio, job, name, filename, identity, cancel, &[], running)
-}
-
-/// [`run_fio`] with more of fio's command-line options (`--status-interval=1`).
+/// One fio run of `job` (named `name` in errors) on `filename`, with `extra` of fio's
+/// command-line options (`--status-interval=1`): refused when cancelled or when the
+/// target is no longer where it was, its JSON when fio succeeded, otherwise why it
+/// failed (the disk full, the target gone, fio's status and stderr). `running` gets
+/// fio's pid about once a second.
 #[allow(clippy::too_many_arguments, reason = "one fio run's every input, each named")]
-pub(crate) fn run_fio_with(
+pub(crate) fn run_fio(
     fio: &Path,
     job: &str,
     name: &str,

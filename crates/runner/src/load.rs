@@ -253,7 +253,7 @@ impl Session<'_> {
             remaining: Duration::ZERO,
             fio_pid: None,
         };
-        let out = crate::run_fio_with(
+        let out = crate::run_fio(
             self.fio,
             job,
             name,
@@ -758,14 +758,7 @@ fn load_job(
     runtime_secs: Option<u32>,
     loops: Option<u32>,
 ) -> String {
-    let rw = match (test.access, op) {
-        (Access::Seq, Op::Read) => "read",
-        (Access::Seq, Op::Write) => "write",
-        (Access::Seq, Op::Mix) => "rw",
-        (Access::Rnd, Op::Read) => "randread",
-        (Access::Rnd, Op::Write) => "randwrite",
-        (Access::Rnd, Op::Mix) => "randrw",
-    };
+    let rw = jobfile::rw(test.access, op);
     let mut s = String::new();
     let _ = writeln!(s, "; ssdbase bench {}: {} {rw}", plan.profile.id(), test.short_name());
     let _ = writeln!(s, "[{rw}]");

@@ -12,7 +12,7 @@ use super::compare::{CompareParams, CompareQuery};
 use super::extract::{FilteredQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::{Filter, ResultQuery, StoredResult};
 use api_types::links;
 use api_types::{RatedTable, RatedTableRow};
@@ -248,20 +248,7 @@ pub(crate) async fn compare_rated(
 ) -> ApiResult<RatedOf> {
     let asked = filters.asked.clone();
     let q = CompareQuery::of(params, filters);
-    let mut drives = Vec::new();
-    let mut unknown = Vec::new();
-    for (i, id) in q.ids.iter().enumerate() {
-        match state.storage.get_drive(id).await? {
-            Some(d) => drives.push(d),
-            None => unknown.push(ErrorItem {
-                detail: format!("no drive {id:?} in the catalogue"),
-                pointer: Some(format!("drives[{i}]")),
-            }),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(ApiError::NotFound(unknown));
-    }
+    let drives = super::drives::catalogue_drives(state, &q.ids).await?;
     Ok(RatedOf {
         table: table_of(state, &drives, &q.filters, !q.merge).await?,
         data: q.link("/compare/rated", &asked),

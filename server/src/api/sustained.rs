@@ -12,7 +12,7 @@ use super::extract::FilteredQuery;
 use super::load::curve_view;
 use super::state::AppState;
 use crate::csv_table::{self, CsvTable};
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::storage::StoredResult;
 use api_types::{DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};
 use axum::extract::State;
@@ -83,21 +83,10 @@ pub(crate) async fn sustained_of(
     ids: &[String],
     filters: TagFilters,
 ) -> ApiResult<Sustained> {
-    let mut unknown = Vec::new();
     let mut drives = Vec::new();
-    for (i, id) in ids.iter().enumerate() {
-        match state.storage.get_drive(id).await? {
-            Some(_) => {
-                drives.push((id.clone(), super::rated::results_of(state, id, &filters.filters).await?))
-            }
-            None => unknown.push(ErrorItem {
-                detail: format!("no drive {id:?} in the catalogue"),
-                pointer: Some(format!("drives[{i}]")),
-            }),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(ApiError::NotFound(unknown));
+    for drive in super::drives::catalogue_drives(state, ids).await? {
+        let results = super::rated::results_of(state, &drive.id, &filters.filters).await?;
+        drives.push((drive.id, results));
     }
     Ok(sustained_answer(&drives))
 }
