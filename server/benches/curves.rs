@@ -120,8 +120,16 @@ fn sweep(seed: f64, test: u64) -> BenchResult {
 fn bench_backend(name: &str, postgres: Option<&str>, n: usize) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let tmp = tempfile::Builder::new().prefix("ssdbase_bench_curves_").tempdir()?;
+    // A fresh database each run: earlier runs' results would be on the pages compared.
+    let fresh = format!("ssdbase_bench_curves_{}", std::process::id());
     let url = match postgres {
-        Some(url) => url.to_string(),
+        Some(admin_url) => runtime.block_on(async {
+            let admin = sqlx::PgPool::connect(admin_url).await?;
+            sqlx::query(&format!("CREATE DATABASE \"{fresh}\"")).execute(&admin).await?;
+            admin.close().await;
+            let base = admin_url.rsplit_once('/').context("a PostgreSQL URL ending in a database name")?.0;
+            anyhow::Ok(format!("{base}/{fresh}"))
+        })?,
         None => format!("sqlite://{}", tmp.path().join("bench.db").display()),
     };
     let addr: SocketAddr = runtime.block_on(async {
@@ -208,6 +216,13 @@ fn bench_backend(name: &str, postgres: Option<&str>, n: usize) -> Result<()> {
          (median of {n}, 4 requests each): ratio {:.2}",
         c / p
     );
+    if let Some(admin_url) = postgres {
+        runtime.block_on(async {
+            let admin = sqlx::PgPool::connect(admin_url).await?;
+            sqlx::query(&format!("DROP DATABASE IF EXISTS \"{fresh}\" WITH (FORCE)")).execute(&admin).await?;
+            anyhow::Ok(())
+        })?;
+    }
     Ok(())
 }
 
