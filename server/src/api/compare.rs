@@ -708,6 +708,26 @@ fn union_of<'a>(lists: impl Iterator<Item = &'a [i64]>) -> Vec<i64> {
     union
 }
 
+/// Catalogue drives `ids` (a comparison's `drives`), or 404 naming each one missing as
+/// `drives[i]`.
+pub(super) async fn catalogue_drives(state: &AppState, ids: &[String]) -> ApiResult<Vec<bench::DriveSku>> {
+    let mut drives = Vec::new();
+    let mut unknown = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        match state.storage.get_drive(id).await? {
+            Some(d) => drives.push(d),
+            None => unknown.push(crate::error::ErrorItem {
+                detail: format!("no drive {id:?} in the catalogue"),
+                pointer: Some(format!("drives[{i}]")),
+            }),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(ApiError::NotFound(unknown));
+    }
+    Ok(drives)
+}
+
 #[cfg(test)]
 mod tests {
     use super::union_of;

@@ -674,26 +674,6 @@ async fn distribution(state: &AppState, id: &str, test: &str) -> ApiResult<chart
     }
 }
 
-/// Catalogue drives `ids` (a comparison's `drives`), or 404 naming each one missing as
-/// `drives[i]`.
-pub(super) async fn catalogue_drives(state: &AppState, ids: &[String]) -> ApiResult<Vec<bench::DriveSku>> {
-    let mut drives = Vec::new();
-    let mut unknown = Vec::new();
-    for (i, id) in ids.iter().enumerate() {
-        match state.storage.get_drive(id).await? {
-            Some(d) => drives.push(d),
-            None => unknown.push(crate::error::ErrorItem {
-                detail: format!("no drive {id:?} in the catalogue"),
-                pointer: Some(format!("drives[{i}]")),
-            }),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(ApiError::NotFound(unknown));
-    }
-    Ok(drives)
-}
-
 /// Catalogue drive `id`, or 404 pointing at the path's `id`.
 pub(super) async fn catalogue_drive(state: &AppState, id: &str) -> ApiResult<bench::DriveSku> {
     state

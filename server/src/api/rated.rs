@@ -248,7 +248,7 @@ pub(crate) async fn compare_rated(
 ) -> ApiResult<RatedOf> {
     let asked = filters.asked.clone();
     let q = CompareQuery::of(params, filters);
-    let drives = super::drives::catalogue_drives(state, &q.ids).await?;
+    let drives = super::compare::catalogue_drives(state, &q.ids).await?;
     Ok(RatedOf {
         table: table_of(state, &drives, &q.filters, !q.merge).await?,
         data: q.link("/compare/rated", &asked),

@@ -84,7 +84,7 @@ pub(crate) async fn sustained_of(
     filters: TagFilters,
 ) -> ApiResult<Sustained> {
     let mut drives = Vec::new();
-    for drive in super::drives::catalogue_drives(state, ids).await? {
+    for drive in super::compare::catalogue_drives(state, ids).await? {
         let results = super::rated::results_of(state, &drive.id, &filters.filters).await?;
         drives.push((drive.id, results));
     }
