@@ -18,7 +18,7 @@
 //! than what was written; the figure says which span was written.
 
 use crate::analysis::median_of_sorted;
-use crate::model::TimePoint;
+use crate::model::{TimePoint, TimeSeries};
 use serde::{Deserialize, Serialize};
 
 /// The rate has fallen once it is below this share of the in-cache rate.
@@ -127,6 +127,19 @@ pub fn recovered(first: &WriteCache, again: &WriteCache) -> Option<f64> {
         WriteCache::NotFound { written_bytes, .. } => *written_bytes as f64,
     };
     Some((back / full).min(1.0))
+}
+
+/// How much of test `metric`'s write cache came back after an idle pause, from a
+/// result's runs over time: its first run against its repeat after the pause
+/// (`TimeSeries::after_idle_secs`); `None` without both or without a cache in the first.
+pub fn recovered_after_idle(over_time: &[TimeSeries], metric: usize) -> Option<f64> {
+    let run = |after_idle: bool| {
+        over_time
+            .iter()
+            .find(|s| s.metric == metric && s.after_idle_secs.is_some() == after_idle)
+            .and_then(|s| write_cache(&s.points))
+    };
+    recovered(&run(false)?, &run(true)?)
 }
 
 #[cfg(test)]

@@ -31,15 +31,19 @@ pub struct LineChart {
     pub series: Vec<LineSeries>,
 }
 
+/// The plot with its value labels beneath (the last `BOTTOM` pixels).
 const PLOT_HEIGHT: u32 = 260;
 const LEGEND_ROW: u32 = 18;
+/// Between the legend and the plot: the row of the vertical axis's unit.
+const UNIT_ROW: u32 = 30;
 const LEFT: i32 = 64;
-const RIGHT: i32 = 16;
+/// Room for half of the last value label, centred on the plot's right edge.
+const RIGHT: i32 = 32;
 const BOTTOM: i32 = 40;
 
-/// The chart's height for a width: the plot and a legend row per series.
+/// The chart's height: a legend row per series, the unit's row and the plot.
 pub fn line_chart_height(chart: &LineChart) -> u32 {
-    PLOT_HEIGHT + LEGEND_ROW * chart.series.len().max(1) as u32 + 8
+    LEGEND_ROW * chart.series.len().max(1) as u32 + UNIT_ROW + PLOT_HEIGHT
 }
 
 /// Draws `chart` filling `area`; the hit boxes of its points (`group` = series,
@@ -52,7 +56,7 @@ pub fn draw_lines<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let (width, _) = area.dim_in_pixel();
     let legend = (LEGEND_ROW * chart.series.len() as u32) as i32;
-    let top = legend + 14;
+    let top = legend + UNIT_ROW as i32;
     let (x0, x1) = (LEFT, width as i32 - RIGHT);
     let (y0, y1) = (top, top + PLOT_HEIGHT as i32 - BOTTOM);
     for (i, s) in chart.series.iter().enumerate() {

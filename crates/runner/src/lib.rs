@@ -411,21 +411,12 @@ impl<'a> Runner<'a> {
 
     /// The pause between tests, cancellable, with progress once a second.
     fn interval(&mut self, next: TestSpec, op: Op) -> Result<(), RunError> {
-        let started = Instant::now();
-        let until = started + Duration::from_secs(u64::from(self.plan.interval_secs));
         let at_start = self.progress_at(Phase::Interval, Some((next, op)), 0);
-        let mut last: Option<Instant> = None;
-        while Instant::now() < until {
-            if self.cancel.load(Ordering::SeqCst) {
-                return Err(RunError::Cancelled);
-            }
-            if last.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
-                last = Some(Instant::now());
-                let remaining = at_start.remaining.saturating_sub(started.elapsed());
-                (self.progress)(&Progress { remaining, ..at_start.clone() });
-            }
-            thread::sleep(Duration::from_millis(20).min(until.saturating_duration_since(Instant::now())));
-        }
+        let progress = &mut *self.progress;
+        pause(self.plan.interval_secs, self.cancel, &mut |elapsed| {
+            let remaining = at_start.remaining.saturating_sub(elapsed);
+            progress(&Progress { remaining, ..at_start.clone() });
+        })?;
         self.intervals_done += 1;
         Ok(())
     }
@@ -509,6 +500,25 @@ pub(crate) fn run_fio(
             .push_str(&format!(", job error {errno} ({})", std::io::Error::from_raw_os_error(errno as i32)));
     }
     Err(RunError::FioFailed { test: name.to_string(), status, stderr_tail })
+}
+
+/// A pause of `secs` seconds that `cancel` ends within 20 ms ([`RunError::Cancelled`]);
+/// `tick` gets the time since it began about once a second, for progress.
+pub(crate) fn pause(secs: u32, cancel: &AtomicBool, tick: &mut dyn FnMut(Duration)) -> Result<(), RunError> {
+    let started = Instant::now();
+    let until = started + Duration::from_secs(u64::from(secs));
+    let mut last: Option<Instant> = None;
+    while Instant::now() < until {
+        if cancel.load(Ordering::SeqCst) {
+            return Err(RunError::Cancelled);
+        }
+        if last.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+            last = Some(Instant::now());
+            tick(started.elapsed());
+        }
+        thread::sleep(Duration::from_millis(20).min(until.saturating_duration_since(Instant::now())));
+    }
+    Ok(())
 }
 
 /// The result of a run: metrics labelled and shaped as the program's export, figures

@@ -26,8 +26,7 @@ use bench::{Access, BenchResult, DataPattern, Metric, Op, Stat, TimePoint, TimeS
 use std::fmt::Write as _;
 use std::path::Path;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const MIB: u64 = 1024 * 1024;
@@ -192,8 +191,8 @@ pub fn run_load(
     let device = matches!(plan.target, Target::Device(_));
     let (prepare_job_file, jobs, mut result) = match plan.profile {
         LoadProfile::Sweep => session.sweep(device)?,
-        LoadProfile::Sustained => session.sustained(device)?,
-        LoadProfile::Cache => session.cache(device)?,
+        LoadProfile::Sustained => session.sustained()?,
+        LoadProfile::Cache => session.cache()?,
     };
     result.tool_version = Some(fio_version.clone());
     result.engine = Some(fio_version.clone());
@@ -234,6 +233,23 @@ struct Step<'s> {
     secs: Option<f64>,
 }
 
+impl Step<'_> {
+    /// Progress at the start of this step, `runs_done` fio runs in.
+    fn progress(&self, runs_done: usize) -> Progress {
+        Progress {
+            phase: self.phase,
+            test: self.test.short_name(),
+            op: self.op,
+            pass: self.number,
+            passes: self.of,
+            runs_done,
+            runs_total: self.runs_total,
+            remaining: Duration::ZERO,
+            fio_pid: None,
+        }
+    }
+}
+
 type Outcome = (Option<String>, Vec<JobRecord>, BenchResult);
 
 impl Session<'_> {
@@ -241,18 +257,8 @@ impl Session<'_> {
     /// `--status-interval=1`): its stdout.
     fn fio(&mut self, job: &str, name: &str, step: &Step, extra: &[&str]) -> Result<String, RunError> {
         let started = Instant::now();
+        let base = step.progress(self.runs_done);
         let progress = &mut *self.progress;
-        let base = Progress {
-            phase: step.phase,
-            test: step.test.short_name(),
-            op: step.op,
-            pass: step.number,
-            passes: step.of,
-            runs_done: self.runs_done,
-            runs_total: step.runs_total,
-            remaining: Duration::ZERO,
-            fio_pid: None,
-        };
         let out = crate::run_fio(
             self.fio,
             job,
@@ -289,33 +295,14 @@ impl Session<'_> {
         Ok(out)
     }
 
-    /// A pause of `secs`, cancellable, with progress once a second.
+    /// The idle pause of `secs` before `step`, with progress.
     fn idle(&mut self, secs: u32, step: &Step) -> Result<(), RunError> {
-        let started = Instant::now();
-        let until = started + Duration::from_secs(u64::from(secs));
-        let mut last: Option<Instant> = None;
-        while Instant::now() < until {
-            if self.cancel.load(Ordering::SeqCst) {
-                return Err(RunError::Cancelled);
-            }
-            if last.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
-                last = Some(Instant::now());
-                let left = until.saturating_duration_since(Instant::now()).as_secs_f64() + step.after_secs;
-                (self.progress)(&Progress {
-                    phase: Phase::Interval,
-                    test: step.test.short_name(),
-                    op: step.op,
-                    pass: step.number,
-                    passes: step.of,
-                    runs_done: self.runs_done,
-                    runs_total: step.runs_total,
-                    remaining: Duration::from_secs_f64(left),
-                    fio_pid: None,
-                });
-            }
-            thread::sleep(Duration::from_millis(20).min(until.saturating_duration_since(Instant::now())));
-        }
-        Ok(())
+        let at_start = Progress { phase: Phase::Interval, ..step.progress(self.runs_done) };
+        let left = Duration::from_secs(u64::from(secs)) + Duration::from_secs_f64(step.after_secs);
+        let progress = &mut *self.progress;
+        crate::pause(secs, self.cancel, &mut |elapsed| {
+            progress(&Progress { remaining: left.saturating_sub(elapsed), ..at_start.clone() });
+        })
     }
 
     /// The test data for reads (as the burst profiles write it).
@@ -414,7 +401,7 @@ impl Session<'_> {
         Ok((Some(prepare), jobs, result))
     }
 
-    fn sustained(&mut self, device: bool) -> Result<Outcome, RunError> {
+    fn sustained(&mut self) -> Result<Outcome, RunError> {
         let plan = self.plan;
         let test = TestSpec { access: Access::Rnd, block_kib: 4, queue_depth: 32, threads: 1 };
         let rounds_most = plan.max_rounds as usize;
@@ -434,7 +421,6 @@ impl Session<'_> {
             after_secs: rounds_most as f64 * round_secs,
             secs: None,
         };
-        let _ = device;
         self.fio(&precondition, "preconditioning (the span written twice)", &step, &[])?;
 
         let job = load_job(self.filename, plan, &test, Op::Write, None, Some(plan.measure_secs), None);
@@ -459,11 +445,11 @@ impl Session<'_> {
             let json = self.fio(&job, &name, &step, &[])?;
             let bad = |detail: String| RunError::BadOutput { test: name.clone(), detail };
             let f = figures::read_pass(&json, &test, Op::Write).map_err(bad)?;
-            let parsed = parse_one(&json).map_err(bad)?;
-            date = date.or(parsed.date);
-            let moved = parsed.metrics.first().and_then(|m| m.mbps).unwrap_or(f.mbps) * 1e6 * round_secs;
+            if date.is_none() {
+                date = parse_one(&json).map_err(bad)?.date;
+            }
             secs += round_secs;
-            bytes += moved.round() as u64;
+            bytes += (f.mbps * 1e6 * round_secs).round() as u64;
             points.push(TimePoint { secs, bytes, mbps: f.mbps, iops: Some(f.iops) });
             rounds.push(f);
             let iops: Vec<f64> = rounds.iter().map(|r| r.iops).collect();
@@ -522,7 +508,7 @@ impl Session<'_> {
         Ok((Some(precondition), vec![record], result))
     }
 
-    fn cache(&mut self, _device: bool) -> Result<Outcome, RunError> {
+    fn cache(&mut self) -> Result<Outcome, RunError> {
         let plan = self.plan;
         let test = TestSpec { access: Access::Seq, block_kib: 1024, queue_depth: 8, threads: 1 };
         let runs_total = if plan.idle_secs > 0 { 2 } else { 1 };
@@ -683,10 +669,8 @@ pub fn load_report(result: &BenchResult) -> String {
             }
         }
     }
-    let caches: Vec<_> =
-        result.over_time.iter().filter_map(|t| bench::cache::write_cache(&t.points)).collect();
-    if let [first, again, ..] = caches.as_slice() {
-        if let Some(back) = bench::cache::recovered(first, again) {
+    for again in result.over_time.iter().filter(|t| t.after_idle_secs.is_some()) {
+        if let Some(back) = bench::cache::recovered_after_idle(&result.over_time, again.metric) {
             let _ = writeln!(s, "After the idle pause {:.0} % of the cache came back", back * 100.0);
         }
     }

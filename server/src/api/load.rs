@@ -82,14 +82,10 @@ fn load_behaviour(id: i64, result: &BenchResult) -> LoadBehaviour {
             let rates: Vec<f64> = s.points.iter().map(|p| p.mbps).collect();
             let write_cache =
                 (key.op == bench::Op::Write).then(|| bench::cache::write_cache(&s.points)).flatten();
-            // A repeat after idle is set against the test's first run.
-            let first = result.over_time.iter().find(|f| f.metric == s.metric && f.after_idle_secs.is_none());
-            let cache_recovered = s
-                .after_idle_secs
-                .and(first)
-                .and_then(|f| bench::cache::write_cache(&f.points))
-                .zip(write_cache)
-                .and_then(|(first, again)| bench::cache::recovered(&first, &again));
+            // A write repeated after idle is set against the test's first run.
+            let cache_recovered = (key.op == bench::Op::Write && s.after_idle_secs.is_some())
+                .then(|| bench::cache::recovered_after_idle(&result.over_time, s.metric))
+                .flatten();
             Some(SampledTest {
                 test: key.short_name(),
                 key,

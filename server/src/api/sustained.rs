@@ -18,7 +18,7 @@ use api_types::{DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bench::cache::{recovered, write_cache, WriteCache};
+use bench::cache::{recovered_after_idle, write_cache, WriteCache};
 use bench::{Op, Stat, TestKey};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -132,23 +132,29 @@ fn sustained_answer(drives: &[(String, Vec<StoredResult>)]) -> Sustained {
                 let g = tests.entry(base(key)).or_default();
                 let Some(v) = figure(&key, m) else { continue };
                 match m.stat {
-                    Some(Stat::AfterCache) => g.after_cache.push((stored.id, v)),
-                    Some(Stat::Steady) => g.steady.push((stored.id, v)),
-                    Some(Stat::Unsettled) => g.unsettled += 1,
                     None => g.burst.push((stored.id, v)),
-                    _ => {}
-                }
-                if matches!(m.stat, Some(Stat::AfterCache | Stat::Steady | Stat::Unsettled)) {
-                    g.over_time = true;
+                    Some(Stat::AfterCache) => {
+                        g.after_cache.push((stored.id, v));
+                        g.over_time = true;
+                    }
+                    Some(Stat::Steady) => {
+                        g.steady.push((stored.id, v));
+                        g.over_time = true;
+                    }
+                    Some(Stat::Unsettled) => {
+                        g.unsettled += 1;
+                        g.over_time = true;
+                    }
+                    Some(_) => {}
                 }
             }
             for series in &r.over_time {
                 let Some(m) = r.metrics.get(series.metric) else { continue };
                 let key = TestKey::of(family, m);
-                if key.op != Op::Write || series.after_idle_secs.is_some() || m.stat == Some(Stat::Steady) {
-                    continue;
-                }
-                if matches!(m.stat, Some(Stat::Unsettled)) {
+                // First writes only (a repeat after idle gives `recovered`), and not the
+                // rounds of a sustained run.
+                let sustained_rounds = matches!(m.stat, Some(Stat::Steady | Stat::Unsettled));
+                if key.op != Op::Write || series.after_idle_secs.is_some() || sustained_rounds {
                     continue;
                 }
                 let cache = write_cache(&series.points);
@@ -156,13 +162,7 @@ fn sustained_answer(drives: &[(String, Vec<StoredResult>)]) -> Sustained {
                 g.over_time = true;
                 if let Some(WriteCache::Found { cache_bytes, .. }) = cache {
                     g.cache_gib.push((stored.id, cache_bytes as f64 / (1u64 << 30) as f64));
-                    let again = r
-                        .over_time
-                        .iter()
-                        .find(|s| s.metric == series.metric && s.after_idle_secs.is_some())
-                        .and_then(|s| write_cache(&s.points));
-                    if let Some(back) = cache.zip(again).and_then(|(first, again)| recovered(&first, &again))
-                    {
+                    if let Some(back) = recovered_after_idle(&r.over_time, series.metric) {
                         g.recovered.push((stored.id, back));
                     }
                 }
