@@ -10,7 +10,8 @@
 //!   difference and the ratio;
 //! - a drive page (the requests the site makes for it: the drive, its results, its rated
 //!   table and its burst-and-sustained fragment) of a drive whose results carry 10 load
-//!   curves of 64 points each, against a drive with the same other results and no curves.
+//!   curves of 64 points each, against a drive with the same results, each of those ten
+//!   holding its curve's first point alone; per request, its time and the bytes sent.
 //!
 //! `SSDBASE_BENCH_QUERIES` (timed repetitions per figure, default 40).
 //! Run by `cargo test` (no `--bench` argument) it only says how to run it.
@@ -106,11 +107,12 @@ fn cache_run(seed: f64, curve: bool) -> BenchResult {
     r
 }
 
-/// A sweep: one test at queue depth 1 to 64, its figures varied by `seed` and `test`.
-fn sweep(seed: f64, test: u64) -> BenchResult {
+/// A sweep: one test at queue depth 1 to `loads` (64; 1 for the same result without its
+/// curve), its figures varied by `seed` and `test`.
+fn sweep(seed: f64, test: u64, loads: u32) -> BenchResult {
     let mut r = BenchResult::new(Tool::SsdbaseBench);
     let block = 4096 << test;
-    for qd in 1..=64u32 {
+    for qd in 1..=loads {
         let mbps = 50.0 * f64::from(qd).sqrt() * (1.0 + seed * 1e-6);
         r.metrics.push(metric(Access::Rnd, block, qd, Op::Read, mbps));
     }
@@ -181,25 +183,38 @@ fn bench_backend(name: &str, postgres: Option<&str>, n: usize) -> Result<()> {
         w / wo
     );
 
-    // Two drives with the same ten burst results; one also with ten 64-point curves.
+    // Two drives with the same twenty results: ten bursts, and ten results of the runner
+    // that are 64-point curves on one drive and their first point alone on the other.
     for i in 0..10 {
         let seed = run + 1000.0 + i as f64;
         post(&burst(seed), PLAIN)?;
+        post(&sweep(seed, i as u64 % 8, 1), PLAIN)?;
         post(&burst(seed + 0.5), CURVED)?;
-        post(&sweep(seed, i as u64 % 8), CURVED)?;
+        post(&sweep(seed, i as u64 % 8, 64), CURVED)?;
     }
-    let page = |drive: &str| -> Result<Duration> {
-        let start = Instant::now();
-        for path in [
+    let paths = |drive: &str| {
+        [
             format!("/api/v1/drives/{drive}"),
-            format!("/api/v1/results?drive={drive}&limit=500"),
+            format!("/api/v1/results?drive={drive}&limit=500&figures=burst"),
             format!("/api/v1/drives/{drive}/rated"),
             format!("/fragments/compare/sustained?drives={drive}"),
-        ] {
-            let mut r = agent.get(&format!("{base}{path}")).call().with_context(|| path.clone())?;
-            r.body_mut().read_to_vec()?;
-        }
-        Ok(start.elapsed())
+        ]
+    };
+    // Each request's time and bytes as sent, compressed as a browser asks.
+    let page = |drive: &str| -> Result<Vec<(Duration, usize)>> {
+        paths(drive)
+            .into_iter()
+            .map(|path| {
+                let start = Instant::now();
+                let mut r = agent
+                    .get(&format!("{base}{path}"))
+                    .header("accept-encoding", "gzip, deflate, br")
+                    .call()
+                    .with_context(|| path.clone())?;
+                let bytes = r.body_mut().read_to_vec()?.len();
+                Ok((start.elapsed(), bytes))
+            })
+            .collect()
     };
     let (mut curved, mut plain) = (Vec::new(), Vec::new());
     for _ in 0..3 {
@@ -210,12 +225,22 @@ fn bench_backend(name: &str, postgres: Option<&str>, n: usize) -> Result<()> {
         curved.push(page(CURVED)?);
         plain.push(page(PLAIN)?);
     }
-    let (c, p) = (median_ms(curved), median_ms(plain));
+    let total = |runs: &[Vec<(Duration, usize)>]| {
+        median_ms(runs.iter().map(|r| r.iter().map(|(d, _)| *d).sum()).collect())
+    };
+    let (c, p) = (total(&curved), total(&plain));
     println!(
         "FIGURE {name} drive page with 10 curves of 64 points: {c:.2} ms, the same page without curves: {p:.2} ms \
          (median of {n}, 4 requests each): ratio {:.2}",
         c / p
     );
+    for (i, path) in paths("DRIVE").iter().enumerate() {
+        let one = |runs: &[Vec<(Duration, usize)>]| {
+            (median_ms(runs.iter().map(|r| r[i].0).collect()), runs[0][i].1)
+        };
+        let ((cm, cb), (pm, pb)) = (one(&curved), one(&plain));
+        println!("  {path}: {cm:.2} ms, {cb} B with curves; {pm:.2} ms, {pb} B without");
+    }
     if let Some(admin_url) = postgres {
         runtime.block_on(async {
             let admin = sqlx::PgPool::connect(admin_url).await?;

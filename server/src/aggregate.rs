@@ -70,12 +70,12 @@ impl<P: Ord> Pools<P> {
         self.pools.entry(pool).or_default().entry(key).or_default().add(result_id, mbps, iops, latency_us);
     }
 
-    /// Every metric of a result, under its test key.
-    pub fn add_result(&mut self, pool: P, result_id: i64, result: &BenchResult)
+    /// A result's burst figures ([`bench::curves::burst_metrics`]), under their test keys.
+    pub fn add_burst(&mut self, pool: P, result_id: i64, result: &BenchResult)
     where
         P: Clone,
     {
-        for (key, m) in result.keyed_metrics() {
+        for (key, m) in bench::curves::burst_metrics(result) {
             self.add(pool.clone(), key, result_id, m.mbps, m.iops, m.latency_us);
         }
     }
@@ -115,13 +115,14 @@ impl<P: Ord> Pools<P> {
     }
 }
 
-/// The drive page's tests: per comparable test (in key order), per platform group and
-/// data pattern of `results` (in that order), the aggregates, and each group against the
+/// The drive page's tests: per comparable test of the results' burst figures (a load
+/// curve's points are drawn as the curve), in key order, per platform group and data
+/// pattern of `results` (in that order), the aggregates, and each group against the
 /// test's reference group (the one with the most results) when there are several.
 pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
     let mut pools: Pools<GroupKey> = Pools::default();
     for r in results {
-        pools.add_result((PlatformGroup::of(&r.tags), r.result.data_pattern), r.id, &r.result);
+        pools.add_burst((PlatformGroup::of(&r.tags), r.result.data_pattern), r.id, &r.result);
     }
     let mut by_key: BTreeMap<TestKey, Vec<(GroupCell, FigureValues)>> = BTreeMap::new();
     for ((platform, data_pattern), tests, mut values) in pools.aggregate_with_values() {

@@ -34,9 +34,10 @@ fn rated_path(id: &str) -> String {
     format!("/drives/{}/rated", api::encode(id))
 }
 
-/// The API path of the drive's results the page's distributions and platform tables read.
+/// The API path of the drive's results (their burst figures: the curves are drawn by the
+/// server under "Burst and sustained") that the distributions and platform tables read.
 fn results_path(id: &str) -> String {
-    format!("/results?drive={}&limit=500", api::encode(id))
+    format!("/results?drive={}&limit=500&figures=burst", api::encode(id))
 }
 
 /// Starts loading the drive the current URL names, its rated table and its results (the
@@ -268,6 +269,7 @@ fn Specs(page: Page) -> impl IntoView {
             <A href=format!("/drives/{}/propose", d.id) attr:id="propose-link">"Propose a correction or rated figures"</A>
         </p>
         <h2>"Every test, per platform and data pattern"</h2>
+        <p class="muted">"Tests a result measured at three or more loads are drawn as curves under Burst and sustained."</p>
         <div class="table-wrap" inner_html=tests_table(&tests)></div>
         // Each test per firmware version, changes beyond the noise marked: the server's table.
         {(versions >= 2).then(|| view! { <RatedHtml data=format!("/drives/{}/firmware", api::encode(&drive_id)) /> })}

@@ -103,6 +103,40 @@ pub fn load_curves(result: &BenchResult) -> Vec<LoadCurve> {
     curves
 }
 
+/// The fewest loads of one test that make a sweep rather than a burst tool's rows: the
+/// burst tools print at most three loads of a test (CrystalDiskMark 6's 4 KiB Q1T1,
+/// Q32T1 and Q8T8), each a figure people compare on its own.
+pub const SWEEP_LOADS: usize = 4;
+
+/// Per metric of `result`, whether it is a point of a sweep (a load curve of
+/// [`SWEEP_LOADS`] or more loads).
+fn on_sweep(result: &BenchResult) -> Vec<bool> {
+    let mut on = vec![false; result.metrics.len()];
+    for curve in load_curves(result).into_iter().filter(|c| c.points.len() >= SWEEP_LOADS) {
+        for p in curve.points {
+            on[p.metric] = true;
+        }
+    }
+    on
+}
+
+/// A result's burst figures: its metrics under their test keys, without the points of
+/// its sweeps. A drive's per-test table and distributions read these, so that a sweep of
+/// 64 loads is one curve (drawn under "Burst and sustained"), not 64 tests.
+pub fn burst_metrics(result: &BenchResult) -> impl Iterator<Item = (crate::model::TestKey, &Metric)> {
+    result.keyed_metrics().zip(on_sweep(result)).filter(|(_, on)| !on).map(|(km, _)| km)
+}
+
+/// Keeps only `result`'s burst figures ([`burst_metrics`]) and no series over time: what
+/// a list of a drive's results needs, without the sweeps and hour-long samplings that
+/// make a result hundreds of times its burst size.
+pub fn keep_burst_only(result: &mut BenchResult) {
+    let mut sweep = on_sweep(result).into_iter();
+    result.metrics.retain(|_| !sweep.next().unwrap_or(false));
+    // Each series names its metric by index, which the removal shifted: dropped with them.
+    result.over_time.clear();
+}
+
 /// The knee of a load curve: the index of the first point from which every further step
 /// grows latency faster than it grows IOPS — beyond it, more outstanding I/Os only wait
 /// longer. By Little's law (outstanding = IOPS × latency), a step that doubles the load

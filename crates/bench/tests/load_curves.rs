@@ -150,6 +150,55 @@ fn three_loads_of_a_test_make_a_curve_two_do_not() {
     assert!(two_loads > 0 && curves_seen > 0, "{two_loads} tests at two loads, {curves_seen} curves");
 }
 
+/// What a drive page lists as tests: every row of every burst tool's export in the
+/// corpus (CrystalDiskMark 6's three 4 KiB loads included), and of the real fio sweep
+/// only what is not on the sweep; a result kept to its burst figures has no series over
+/// time left (their metric indices would point elsewhere).
+#[test]
+fn a_sweep_folds_into_its_curve_and_burst_rows_stay_tests() {
+    use bench::curves::{burst_metrics, keep_burst_only};
+    let mut burst_files = 0;
+    for dir in std::fs::read_dir(common::corpus()).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() || dir.file_name().is_some_and(|n| n == "fio") {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            for result in bench::parse_bytes(&std::fs::read(&path).unwrap(), None).unwrap() {
+                let all: Vec<_> = result.keyed_metrics().map(|(k, _)| k).collect();
+                let burst: Vec<_> = burst_metrics(&result).map(|(k, _)| k).collect();
+                assert_eq!(burst, all, "{}", path.display());
+                burst_files += 1;
+            }
+        }
+    }
+    assert!(burst_files >= 20, "{burst_files} burst results in the corpus");
+
+    let mut sweep = bench::parse_str(&sweep_text(), None).unwrap().remove(0);
+    assert_eq!(sweep.metrics.len(), 5);
+    assert_eq!(burst_metrics(&sweep).count(), 0);
+    // Another test beside the sweep stays, and so does a three-load test.
+    let mut other = sweep.metrics[0].clone();
+    other.op = Op::Write;
+    sweep.metrics.push(other);
+    for qd in [1, 4, 32] {
+        let mut m = sweep.metrics[0].clone();
+        m.block_size = 1 << 20;
+        m.queue_depth = qd;
+        sweep.metrics.push(m);
+    }
+    sweep.over_time.push(bench::TimeSeries { metric: 5, points: Vec::new(), after_idle_secs: None });
+    let burst: Vec<usize> = burst_metrics(&sweep)
+        .map(|(_, m)| sweep.metrics.iter().position(|x| std::ptr::eq(x, m)).unwrap())
+        .collect();
+    assert_eq!(burst, vec![5, 6, 7, 8]);
+    let mut kept = sweep.clone();
+    keep_burst_only(&mut kept);
+    assert_eq!(kept.metrics, sweep.metrics[5..].to_vec());
+    assert!(kept.over_time.is_empty());
+}
+
 fn data(name: &str) -> String {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))

@@ -25,7 +25,8 @@ pub struct Distribution {
     pub groups: Vec<DistGroup>,
 }
 
-/// A drive's charts: per test its results measured (in key order), the samples of each
+/// A drive's charts: per test its results measured as a burst figure (a load curve's
+/// points are drawn as the curve; `bench::curves::burst_metrics`), in key order, the samples of each
 /// platform-and-pattern group (`ICH10R · random`, as the pools of the compare page),
 /// in MB/s where the test reports them, else IOPS.
 pub fn drive_distributions(results: &[(&BenchResult, &Tags)]) -> Vec<(TestKey, Distribution)> {
@@ -33,7 +34,7 @@ pub fn drive_distributions(results: &[(&BenchResult, &Tags)]) -> Vec<(TestKey, D
     let mut in_mbps: BTreeMap<TestKey, bool> = BTreeMap::new();
     for (result, tags) in results {
         let group = pool_label(&PlatformGroup::of(tags).label(), result.data_pattern);
-        for (k, m) in result.keyed_metrics() {
+        for (k, m) in bench::curves::burst_metrics(result) {
             *in_mbps.entry(k).or_default() |= m.mbps.is_some();
             if let Some(v) = m.mbps.or(m.iops) {
                 by.entry(k).or_default().entry(group.clone()).or_default().push(v);

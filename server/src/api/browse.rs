@@ -186,6 +186,22 @@ pub(super) struct ListParams {
     /// Results per page (default 50)
     #[param(inline)]
     limit: Option<PageSize>,
+    /// `all` (the default): each result as stored; `burst`: each result's burst figures
+    /// only, without the points of its load curves and its series over time (which its
+    /// own page, `GET /results/{id}`, has)
+    #[param(inline)]
+    pub(super) figures: Option<ListFigures>,
+}
+
+/// `figures` of `GET /results`: a result as stored, or only its burst figures (what a
+/// drive page lists; a sweep of 64 loads or an hour sampled every second is hundreds of
+/// times a burst result's size).
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ListFigures {
+    #[default]
+    All,
+    Burst,
 }
 
 /// `cursor`, as written: read by [`parse_cursor`] once the sort is known.

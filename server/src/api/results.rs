@@ -2,7 +2,7 @@
 //! (`GET /results/{id}`) here; submit in `submit.rs`; edit, delete, hide and restore in
 //! `edit.rs`.
 
-use super::browse::{format_cursor, list_request, ListParams, OutputFormat, ResultFilters};
+use super::browse::{format_cursor, list_request, ListFigures, ListParams, OutputFormat, ResultFilters};
 use super::extract::{FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::submit;
@@ -215,6 +215,7 @@ async fn list(
     headers: HeaderMap,
     FilteredQuery(params, filters): FilteredQuery<ListParams, ResultFilters>,
 ) -> ApiResult<Response> {
+    let figures = params.figures.unwrap_or_default();
     let (mut q, format, after_result) = list_request(params, filters)?;
     if q.include_hidden && !state.is_admin(&headers) {
         return Err(ApiError::Forbidden("include_hidden is for moderators (send the admin token)".into()));
@@ -237,6 +238,11 @@ async fn list(
     } else {
         None
     };
+    if figures == ListFigures::Burst {
+        for r in &mut rows {
+            bench::curves::keep_burst_only(&mut r.result);
+        }
+    }
     Ok(match format {
         OutputFormat::Json => {
             Json(ListResponse { results: rows.into_iter().map(result_view).collect(), next_cursor })

@@ -314,6 +314,70 @@ pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_
     assert!(empty.contains("--profile cache"), "{empty}");
 }
 
+/// A drive page folds a sweep into its curve: the drive's per-test table, its
+/// distributions and its burst-figures list of results keep the burst figures (the
+/// CrystalDiskMark result's tests, each one load), not the sweep's load points, which
+/// are one curve under "Burst and sustained"; the full list still has every metric.
+pub async fn a_drive_page_folds_a_sweep_into_its_curve(app: &TestApp) {
+    let drive = super::M2S_64;
+    let cdm = std::fs::read_to_string(
+        common::shared()
+            .join("corpus/real/cdm8/07__soerenmetje_CrystalDiskMark-Parser__8.0.1_x64_samsung_840evo.txt"),
+    )
+    .unwrap();
+    let tests_of = |page: &Value| -> Vec<String> {
+        page["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    };
+    let before = tests_of(&app.get(&format!("/api/v1/drives/{drive}")).await.json());
+    let r = app.post_json("/api/v1/results", &json!({"text": cdm, "tags": {"drive": {"sku": drive}}})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let cdm_id = r.json()["id"].as_i64().unwrap();
+    let with_cdm = tests_of(&app.get(&format!("/api/v1/drives/{drive}")).await.json());
+    assert!(with_cdm.len() > before.len(), "the CrystalDiskMark tests are the drive's: {with_cdm:?}");
+
+    let text = fio_sweep();
+    let jobs = serde_json::from_str::<Value>(&text).unwrap()["jobs"].as_array().unwrap().len();
+    let r = app.post_json("/api/v1/results", &json!({"text": text, "tags": {"drive": {"sku": drive}}})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let sweep_id = r.json()["id"].as_i64().unwrap();
+    let page = app.get(&format!("/api/v1/drives/{drive}")).await.json();
+    assert_eq!(tests_of(&page), with_cdm, "the sweep's {jobs} loads are a curve, not tests");
+    assert!(
+        page["results"].as_array().unwrap().iter().any(|r| r["id"] == sweep_id),
+        "still the drive's result"
+    );
+
+    // The list the drive page reads: the sweep without its load points; the CrystalDiskMark
+    // result whole. Without `figures`, each result as stored.
+    let list = |query: &str| {
+        let path = format!("/api/v1/results?drive={drive}&limit=500{query}");
+        async move {
+            let r = app.get(&path).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+            r.json()["results"].as_array().unwrap().clone()
+        }
+    };
+    let metrics = |results: &[Value], id: i64| -> usize {
+        let r = results.iter().find(|r| r["id"] == id).unwrap();
+        let n = r["result"]["metrics"].as_array().unwrap().len();
+        assert_eq!(r["test_names"].as_array().unwrap().len(), n);
+        n
+    };
+    let (burst, all) = (list("&figures=burst").await, list("").await);
+    assert_eq!((metrics(&burst, sweep_id), metrics(&all, sweep_id)), (0, jobs));
+    assert_eq!(metrics(&burst, cdm_id), metrics(&all, cdm_id));
+    assert!(metrics(&all, cdm_id) > 0);
+    app.get(&format!("/api/v1/results?drive={drive}&figures=some"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("figures"));
+
+    // The sweep's load points have no distribution of their own on the drive's page.
+    let svg = app
+        .get(&format!("/api/v1/drives/{drive}/distribution.svg?test=fio%20RND%204KiB%20Q1T1%20read"))
+        .await;
+    assert_eq!(svg.status, StatusCode::NOT_FOUND, "{}", svg.text);
+}
+
 /// An ORION run's matrices uploaded as files: their names say what each holds, so the
 /// `_iops.csv` becomes the small-I/O curve with the file's numbers; the same bytes
 /// pasted as text, with no name, are refused with the reason.
