@@ -283,9 +283,23 @@ pub fn check_well_formed(results: &[BenchResult]) -> Result<(), String> {
                 }
             }
         }
-        let json = serde_json::to_string(r).map_err(|e| e.to_string())?;
+        // A series over time is thousands of plain numbers, which serde_json (with
+        // `float_roundtrip`) writes and reads back exactly when they are finite: checked
+        // as numbers, the rest of the result by a round trip.
+        for (i, series) in r.over_time.iter().enumerate() {
+            let finite = series.after_idle_secs.is_none_or(f64::is_finite)
+                && series
+                    .points
+                    .iter()
+                    .all(|p| p.secs.is_finite() && p.mbps.is_finite() && p.iops.is_none_or(f64::is_finite));
+            if !finite {
+                return Err(format!("series over time {i}: a value that is not finite"));
+            }
+        }
+        let head = BenchResult { over_time: Vec::new(), ..r.clone() };
+        let json = serde_json::to_string(&head).map_err(|e| e.to_string())?;
         let back: BenchResult = serde_json::from_str(&json).map_err(|e| e.to_string())?;
-        if &back != r {
+        if back != head {
             return Err(format!("JSON round trip changed the result: {json}"));
         }
     }
@@ -331,6 +345,34 @@ pub fn number(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A series is checked as numbers: every finite value (awkward ones included) passes
+    /// and reads back equal; one value that is not finite, anywhere, is refused.
+    #[test]
+    fn a_series_is_well_formed_when_every_number_is_finite() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json"
+        ))
+        .unwrap();
+        let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut r: BenchResult = serde_json::from_value(body["result"].clone()).unwrap();
+        assert!(r.over_time[0].points.len() > 10);
+        r.over_time[0].points[3].mbps = 0.1 + 0.2;
+        r.over_time[0].points[4].secs = f64::MIN_POSITIVE;
+        r.over_time[0].points[5].iops = Some(1e300);
+        check_well_formed(std::slice::from_ref(&r)).unwrap();
+        let back: BenchResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut r = r.clone();
+            let last = r.over_time.len() - 1;
+            let p = r.over_time[last].points.len() - 1;
+            r.over_time[last].points[p].iops = Some(bad);
+            let e = check_well_formed(&[r]).unwrap_err();
+            assert!(e.contains(&format!("series over time {last}")), "{e}");
+        }
+    }
 
     #[test]
     fn numbers_in_every_printed_form() {
