@@ -2355,6 +2355,7 @@ on_both_backends!(
     a_cache_run_shows_its_cache_the_rate_after_it_and_what_came_back,
     burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_charts,
     a_drive_page_folds_a_sweep_into_its_curve,
+    the_m5pro_page_sets_the_articles_orion_statements_beside_measured_curves,
     orion_matrices_uploaded_by_name_become_curves,
     model_strings_and_part_numbers_land_on_their_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,

@@ -411,3 +411,69 @@ pub async fn orion_matrices_uploaded_by_name_become_curves(app: &TestApp) {
     r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("text line 1"));
     assert!(r.text.contains("give the file name"), "the error asks for the file's name: {}", r.text);
 }
+
+/// The Plextor M5Pro article (seed 004) sets CrystalDiskMark's burst against ORION's
+/// sustained load, and survives as statements (6,235 IOPS at one thread, 0.15 ms at
+/// least, a knee in threads). Once someone measures the drive under load, its page sets
+/// those statements beside the curves: a real fio queue-depth sweep (the I/O
+/// `ssdbase bench --profile sweep` runs) and a real ORION small-I/O matrix uploaded by
+/// its file name, each a curve of its own test family, with its result.
+pub async fn the_m5pro_page_sets_the_articles_orion_statements_beside_measured_curves(app: &TestApp) {
+    let m5pro = "plextor-m5pro-256gb";
+    let statements = app.get(&format!("/fragments/drives/{m5pro}/observations")).await;
+    assert_eq!(statements.status, StatusCode::OK, "{}", statements.text);
+    for words in
+        ["ORION IOPS (maximum at 1 thread)", "ORION latency (minimum)", "ORION IOPS/latency knee (threads)"]
+    {
+        assert!(statements.text.contains(words), "{words}: {}", statements.text);
+    }
+    let before = app.get(&format!("/fragments/compare/sustained?drives={m5pro}")).await.text;
+    assert!(before.contains("--profile sweep"), "nothing measured yet: {before}");
+
+    let r = app
+        .post_json("/api/v1/results", &json!({"text": fio_sweep(), "tags": {"drive": {"sku": m5pro}}}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let sweep_id = r.json()["id"].as_i64().unwrap();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/bench/tests/data/orion/");
+    let iops = std::fs::read(format!("{dir}mytest_20190329_1057_iops.csv")).unwrap();
+    let tags = json!({"drive": {"sku": m5pro}}).to_string();
+    let (ct, body) = super::multipart(&[
+        ("file", Some("mytest_20190329_1057_iops.csv"), &iops),
+        ("tags", None, tags.as_bytes()),
+    ]);
+    let extra = super::Extra { content_type: Some(&ct), ..super::Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, axum::body::Body::from(body)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let orion_id =
+        app.get(r.json()["files"][0]["url"].as_str().unwrap()).await.json()["id"].as_i64().unwrap();
+
+    let answer = app.get(&format!("/api/v1/compare/sustained?drives={m5pro}")).await.json();
+    let curves: Vec<(i64, String)> = answer["curves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["result"].as_i64().unwrap(), c["curve"]["key"]["family"].as_str().unwrap().to_string()))
+        .collect();
+    assert!(curves.contains(&(sweep_id, "fio".to_string())), "{curves:?}");
+    assert!(curves.iter().any(|(id, family)| *id == orion_id && family != "fio"), "{curves:?}");
+
+    // The page's section: each curve's chart (one per test family: they are not the same
+    // test), and the statements still beside them.
+    let after = app.get(&format!("/fragments/compare/sustained?drives={m5pro}")).await.text;
+    assert!(!after.contains("--profile sweep"), "{after}");
+    let charts: Vec<&str> = after.split("chart=sweep").skip(1).collect();
+    assert!(charts.len() >= 2, "a sweep chart per family: {after}");
+    for c in &answer["curves"].as_array().unwrap()[..] {
+        let test = c["curve"]["test"].as_str().unwrap();
+        let svg = app
+            .get(&format!(
+                "/api/v1/compare/sustained.svg?drives={m5pro}&chart=sweep&test={}",
+                test.replace(' ', "%20")
+            ))
+            .await;
+        assert_eq!(svg.status, StatusCode::OK, "{test}: {}", svg.text);
+        assert!(svg.text.contains(&format!("result {}", c["result"])), "{test}");
+    }
+    assert_eq!(app.get(&format!("/fragments/drives/{m5pro}/observations")).await.text, statements.text);
+}
