@@ -50,6 +50,7 @@ pub fn pages() -> Router<AppState> {
         .route("/embed/drives/{id}", get(drive_embed_page))
         .route("/embed/compare", get(compare_embed_page))
         .route("/embed/drives/{id}/rated", get(rated_embed_page))
+        .route("/embed/compare/sustained", get(sustained_embed_page))
 }
 
 pub use crate::html::share::{PageMeta, PREVIEW_H, PREVIEW_W};
@@ -713,6 +714,25 @@ async fn compare_embed_page(
     let query = query.unwrap_or_default();
     let image = same_query("/compare/chart.svg", &query);
     let meta = page_meta(&state, &Page::Compare(query)).await?;
+    Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
+}
+
+/// `/embed/compare/sustained?drives=...&chart=saturation|sweep[&test=...]`: a burst-and-
+/// sustained chart for an iframe (its parameters pass through, and are checked first:
+/// a chart that is not there is the chart's own error, not a page with a broken image),
+/// linking back to compare's Sustained view.
+async fn sustained_embed_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let query = query.unwrap_or_default();
+    let (params, filters) = super::extract::read_query::<super::sustained::SustainedChartParams, _>(&query)?;
+    super::sustained::line_chart(&state, &params, filters).await?;
+    let drives = params.drives.ids().join(",");
+    let mut meta = page_meta(&state, &Page::Compare(format!("drives={}", links::encode(&drives)))).await?;
+    meta.path = links::with_query("/compare", [("drives", drives.as_str()), ("view", "sustained")]);
+    let image = same_query("/compare/sustained.svg", &query);
     Ok(embed_page(&meta, &image, &base_url(&state, &headers)))
 }
 

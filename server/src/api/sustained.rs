@@ -268,7 +268,7 @@ pub(super) enum SustainedChart {
 pub(super) struct SustainedChartParams {
     /// 1 to 12 catalogue drive ids, comma-separated
     #[param(inline)]
-    drives: DriveIds,
+    pub(super) drives: DriveIds,
     /// Which chart
     #[param(inline)]
     chart: SustainedChart,
@@ -351,7 +351,7 @@ async fn chart_png(
 }
 
 /// The chart `params` ask for and its caption.
-async fn line_chart(
+pub(super) async fn line_chart(
     state: &AppState,
     params: &SustainedChartParams,
     filters: TagFilters,

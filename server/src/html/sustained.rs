@@ -9,12 +9,12 @@ use maud::{html, Markup};
 /// The section for `answer`; `asked` are the query pairs that asked for it (drives and
 /// filters), repeated in the chart and data links.
 pub fn sustained(answer: &Sustained, asked: &[(String, String)]) -> Markup {
-    let link = |path: &str, extra: &[(&str, &str)]| {
-        with_query(
-            &format!("{}{path}", links::API),
-            asked.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra.iter().copied()),
-        )
+    // The API's answers (charts, data) and the site's own pages (the iframe embeds), each
+    // with the parameters the fragment was asked with.
+    let page_link = |path: &str, extra: &[(&str, &str)]| {
+        with_query(path, asked.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra.iter().copied()))
     };
+    let link = |path: &str, extra: &[(&str, &str)]| page_link(&format!("{}{path}", links::API), extra);
     let mut saturation_tests: Vec<&str> = answer.saturation.iter().map(|s| s.test.as_str()).collect();
     saturation_tests.dedup();
     let mut sweep_tests: Vec<&str> = answer.curves.iter().map(|c| c.curve.test.as_str()).collect();
@@ -66,16 +66,18 @@ pub fn sustained(answer: &Sustained, asked: &[(String, String)]) -> Markup {
             }
             @for test in &saturation_tests {
                 @let chart = |ext: &str| link(&format!("/compare/sustained.{ext}"), &[("chart", "saturation"), ("test", test)]);
+                @let iframe = page_link("/embed/compare/sustained", &[("chart", "saturation"), ("test", test)]);
                 figure.sustained-chart {
                     img src=(chart("svg")) alt=(format!("{test}: MB/s over the GiB written, one line per run")) loading="lazy" width="720";
-                    figcaption.muted { "Write saturation, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } }
+                    figcaption.muted { "Write saturation, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } " · " a rel="external" href=(iframe) { "iframe" } }
                 }
             }
             @for test in &sweep_tests {
                 @let chart = |ext: &str| link(&format!("/compare/sustained.{ext}"), &[("chart", "sweep"), ("test", test)]);
+                @let iframe = page_link("/embed/compare/sustained", &[("chart", "sweep"), ("test", test)]);
                 figure.sustained-chart {
                     img src=(chart("svg")) alt=(format!("{test}: mean latency against IOPS at each load, one line per run")) loading="lazy" width="720";
-                    figcaption.muted { "Load sweep, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } }
+                    figcaption.muted { "Load sweep, " (test) ". Embed: " a rel="external" href=(chart("svg")) { "SVG" } " · " a rel="external" href=(chart("png")) { "PNG" } " · " a rel="external" href=(iframe) { "iframe" } }
                 }
             }
             p.muted {

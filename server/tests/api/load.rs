@@ -312,6 +312,20 @@ pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_
     assert!(both.contains("<th scope=\"col\">Drive</th>") && both.contains("chart=sweep"), "{both}");
     let empty = app.get("/fragments/compare/sustained?drives=plextor-px-m2s-128gb").await.text;
     assert!(empty.contains("--profile cache"), "{empty}");
+
+    // Each chart as an iframe page: the chart, and a link back to compare's Sustained
+    // view; a chart that is not there is its own 404, not a page with a broken image.
+    let iframe = format!("/embed/compare/sustained?drives={c300},{m2s}&chart=sweep&test=RND%204KiB%20read");
+    assert!(both.contains(&iframe.replace('&', "&amp;")), "{iframe} in {both}");
+    let page = app.get(&iframe).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.content_type.starts_with("text/html"), "{}", page.content_type);
+    assert!(page.text.contains("/api/v1/compare/sustained.svg?drives="), "{}", page.text);
+    assert!(page.text.contains("view=sustained"), "{}", page.text);
+    let saturation = app.get(&format!("/embed/compare/sustained?drives={c300}&chart=saturation")).await;
+    assert_eq!(saturation.status, StatusCode::OK, "{}", saturation.text);
+    let missing = app.get(&format!("/embed/compare/sustained?drives={c300}&chart=sweep")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text);
 }
 
 /// A drive page folds a sweep into its curve: the drive's per-test table, its
