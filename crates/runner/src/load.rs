@@ -13,8 +13,10 @@
 //! * [`LoadProfile::Cache`]: write saturation. One sequential 1 MiB QD8 write over the
 //!   span, fio sampling it every second (`--status-interval=1`); after an idle pause the
 //!   same write again over one and a half times the cache found, to see how much of the
-//!   cache came back. Stored as the whole write's average and the after-cache rate, with
-//!   both runs in `over_time` (`bench::cache` reads them).
+//!   cache came back; after another pause, 4 KiB random writes at QD32 over as much (the
+//!   span when no cache was found), since a drive may cache the two differently. Stored
+//!   per test as the whole write's average and the after-cache rate, with every run in
+//!   `over_time` (`bench::cache` reads them).
 //!
 //! Direct I/O only: under the page cache none of these shapes is the drive's.
 
@@ -510,96 +512,152 @@ impl Session<'_> {
 
     fn cache(&mut self) -> Result<Outcome, RunError> {
         let plan = self.plan;
-        let test = TestSpec { access: Access::Seq, block_kib: 1024, queue_depth: 8, threads: 1 };
-        let runs_total = if plan.idle_secs > 0 { 2 } else { 1 };
-        let job = load_job(self.filename, plan, &test, Op::Write, None, None, None);
+        let seq = TestSpec { access: Access::Seq, block_kib: 1024, queue_depth: 8, threads: 1 };
+        let rnd = TestSpec { access: Access::Rnd, block_kib: 4, queue_depth: 32, threads: 1 };
+        // The sequential write, again after the pause, and the random write.
+        let runs_total = if plan.idle_secs > 0 { 3 } else { 2 };
         let step = Step {
             phase: Phase::Measuring,
-            test: &test,
+            test: &seq,
             op: Some(Op::Write),
             number: 1,
-            of: runs_total as u32,
+            of: 1,
             runs_total,
             bytes: Some(plan.size_bytes),
             after_secs: f64::from(plan.idle_secs),
             secs: None,
         };
-        let name = format!("{} write over {} MiB", test.short_name(), plan.size_bytes / MIB);
-        let json = self.fio(&job, &name, &step, &["--status-interval=1"])?;
-        let bad = |name: &str, detail: String| RunError::BadOutput { test: name.to_string(), detail };
-        let fill = parse_one(&json).map_err(|d| bad(&name, d))?;
-        let (metric, series) = sampled(&fill).map_err(|d| bad(&name, d))?;
-        let found = bench::cache::write_cache(&series.points);
-        let mut jobs = vec![JobRecord {
-            test: test.short_name(),
-            op: Op::Write,
-            job_file: job,
-            warm_up_job_file: None,
-            passes: vec![Figures {
-                mbps: metric.mbps.unwrap_or(0.0),
-                iops: metric.iops.unwrap_or(0.0),
-                latency_us: metric.latency_us.unwrap_or(0.0),
-            }],
-        }];
+        let name = format!("{} write over {} MiB", seq.short_name(), plan.size_bytes / MIB);
+        let fill = self.sampled_write(&seq, plan.size_bytes, &step, &name)?;
+        let found = bench::cache::write_cache(&fill.series.points);
         let mut result = BenchResult::new(Tool::Fio);
         result.date = fill.date.clone();
-        let mut average = metric.clone();
-        average.label = format!("{} average", label(&test, Op::Write, None));
-        average.stat = Some(Stat::Avg);
-        result.metrics.push(average);
-        result.over_time.push(TimeSeries { metric: 0, points: series.points.clone(), after_idle_secs: None });
-        if let Some(bench::cache::WriteCache::Found { after_cache_mbps, cache_bytes, .. }) = found {
-            result.metrics.push(Metric {
-                label: format!("{} after cache", label(&test, Op::Write, None)),
-                mbps: Some(after_cache_mbps),
-                iops: Some(after_cache_mbps * 1e6 / test.block_bytes() as f64),
-                latency_us: None,
-                stat: Some(Stat::AfterCache),
-                latency_percentiles: Vec::new(),
-                ..metric.clone()
-            });
-            if plan.idle_secs > 0 {
-                // Again over one and a half caches (whole MiB, within the span): enough
-                // to see the whole cache come back and fall again.
+        let mut jobs = vec![fill.record(&seq)];
+        push_saturation(&mut result, &seq, fill, found);
+        let cache_bytes = match found {
+            Some(bench::cache::WriteCache::Found { cache_bytes, after_cache_mbps, .. }) => {
+                // Again over one and a half caches (whole MiB, within the span): enough to
+                // see the whole cache come back and fall again.
                 let again_bytes = (cache_bytes.saturating_mul(3) / 2).div_ceil(MIB).max(16) * MIB;
                 let again_bytes = again_bytes.min(plan.size_bytes);
-                let idle_step =
-                    Step { number: 1, after_secs: again_bytes as f64 / (after_cache_mbps * 1e6), ..step };
-                self.idle(plan.idle_secs, &idle_step)?;
-                let again_plan = LoadPlan { size_bytes: again_bytes, ..plan.clone() };
-                let again_job = load_job(self.filename, &again_plan, &test, Op::Write, None, None, None);
-                let again_step = Step { number: 2, bytes: Some(again_bytes), after_secs: 0.0, ..idle_step };
-                let again_name = format!("{} write again after {} s idle", test.short_name(), plan.idle_secs);
-                let json = self.fio(&again_job, &again_name, &again_step, &["--status-interval=1"])?;
-                let again = parse_one(&json).map_err(|d| bad(&again_name, d))?;
-                let (again_metric, again_series) = sampled(&again).map_err(|d| bad(&again_name, d))?;
-                result.over_time.push(TimeSeries {
-                    metric: 0,
-                    points: again_series.points.clone(),
-                    after_idle_secs: Some(f64::from(plan.idle_secs)),
-                });
-                jobs.push(JobRecord {
-                    test: test.short_name(),
-                    op: Op::Write,
-                    job_file: again_job,
-                    warm_up_job_file: None,
-                    passes: vec![Figures {
-                        mbps: again_metric.mbps.unwrap_or(0.0),
-                        iops: again_metric.iops.unwrap_or(0.0),
-                        latency_us: again_metric.latency_us.unwrap_or(0.0),
-                    }],
-                });
+                if plan.idle_secs > 0 {
+                    let idle_step =
+                        Step { after_secs: again_bytes as f64 / (after_cache_mbps * 1e6), ..step };
+                    self.idle(plan.idle_secs, &idle_step)?;
+                    let again_step = Step { bytes: Some(again_bytes), after_secs: 0.0, ..idle_step };
+                    let again_name =
+                        format!("{} write again after {} s idle", seq.short_name(), plan.idle_secs);
+                    let again = self.sampled_write(&seq, again_bytes, &again_step, &again_name)?;
+                    jobs.push(again.record(&seq));
+                    result.over_time.push(TimeSeries {
+                        metric: 0,
+                        points: again.series.points,
+                        after_idle_secs: Some(f64::from(plan.idle_secs)),
+                    });
+                }
+                Some(again_bytes)
             }
+            _ => None,
+        };
+        // 4 KiB random writes, separately, after the pause (the cache empties): over one
+        // and a half of the cache the sequential write found, or the span without one.
+        let rnd_bytes = cache_bytes.unwrap_or(plan.size_bytes);
+        let rnd_step = Step { test: &rnd, bytes: Some(rnd_bytes), after_secs: 0.0, ..step };
+        if plan.idle_secs > 0 {
+            self.idle(plan.idle_secs, &rnd_step)?;
         }
+        let rnd_name = format!("{} write over {} MiB", rnd.short_name(), rnd_bytes / MIB);
+        let random = self.sampled_write(&rnd, rnd_bytes, &rnd_step, &rnd_name)?;
+        let rnd_found = bench::cache::write_cache(&random.series.points);
+        jobs.push(random.record(&rnd));
+        push_saturation(&mut result, &rnd, random, rnd_found);
+
         let mut comment = format!(
             "ioengine=libaio, direct=1; ssdbase bench cache: {} MiB written sequentially, sampled every second",
             plan.size_bytes / MIB
         );
-        if result.over_time.len() > 1 {
+        if result.over_time.iter().any(|s| s.after_idle_secs.is_some()) {
             let _ = write!(comment, ", written again after {} s idle", plan.idle_secs);
+        }
+        let _ = write!(comment, "; {} MiB of 4 KiB random writes at QD32", rnd_bytes / MIB);
+        if plan.idle_secs > 0 {
+            let _ = write!(comment, " after {} s idle", plan.idle_secs);
         }
         result.comment = Some(comment);
         Ok((None, jobs, result))
+    }
+
+    /// One write of `bytes` of `test`, fio sampling it every second.
+    fn sampled_write(
+        &mut self,
+        test: &TestSpec,
+        bytes: u64,
+        step: &Step,
+        name: &str,
+    ) -> Result<SampledWrite, RunError> {
+        let plan = LoadPlan { size_bytes: bytes, ..self.plan.clone() };
+        let job = load_job(self.filename, &plan, test, Op::Write, None, None, None);
+        let json = self.fio(&job, name, step, &["--status-interval=1"])?;
+        let bad = |detail: String| RunError::BadOutput { test: name.to_string(), detail };
+        let run = parse_one(&json).map_err(bad)?;
+        let (metric, series) = sampled(&run).map_err(bad)?;
+        Ok(SampledWrite { job, metric, series, date: run.date })
+    }
+}
+
+/// A write fio sampled every second: its job file, the whole run's figures, its
+/// intervals and the date fio printed.
+struct SampledWrite {
+    job: String,
+    metric: Metric,
+    series: TimeSeries,
+    date: Option<String>,
+}
+
+impl SampledWrite {
+    /// What the result records of the run: its job file and figures.
+    fn record(&self, test: &TestSpec) -> JobRecord {
+        JobRecord {
+            test: test.short_name(),
+            op: Op::Write,
+            job_file: self.job.clone(),
+            warm_up_job_file: None,
+            passes: vec![Figures {
+                mbps: self.metric.mbps.unwrap_or(0.0),
+                iops: self.metric.iops.unwrap_or(0.0),
+                latency_us: self.metric.latency_us.unwrap_or(0.0),
+            }],
+        }
+    }
+}
+
+/// A write sampled over time into `result`: the whole write's average with its series,
+/// and, when a cache was found, the rate after it.
+fn push_saturation(
+    result: &mut BenchResult,
+    test: &TestSpec,
+    run: SampledWrite,
+    found: Option<bench::cache::WriteCache>,
+) {
+    let SampledWrite { metric, series, .. } = run;
+    let at = result.metrics.len();
+    let label = label(test, Op::Write, None);
+    result.metrics.push(Metric {
+        label: format!("{label} average"),
+        stat: Some(Stat::Avg),
+        ..metric.clone()
+    });
+    result.over_time.push(TimeSeries { metric: at, points: series.points, after_idle_secs: None });
+    if let Some(bench::cache::WriteCache::Found { after_cache_mbps, .. }) = found {
+        result.metrics.push(Metric {
+            label: format!("{label} after cache"),
+            mbps: Some(after_cache_mbps),
+            iops: Some(after_cache_mbps * 1e6 / test.block_bytes() as f64),
+            latency_us: None,
+            stat: Some(Stat::AfterCache),
+            latency_percentiles: Vec::new(),
+            ..metric
+        });
     }
 }
 
@@ -650,9 +708,17 @@ pub fn load_report(result: &BenchResult) -> String {
             }
             _ => {
                 let Some(cache) = bench::cache::write_cache(&series.points) else { continue };
+                let test = bench::test_name(
+                    metric.access,
+                    metric.block_size,
+                    Some((metric.queue_depth, metric.threads)),
+                    metric.op,
+                    metric.mix_read_percent,
+                    None,
+                );
                 let when = match series.after_idle_secs {
-                    Some(idle) => format!("after {idle:.0} s idle"),
-                    None => "first write".to_string(),
+                    Some(idle) => format!("{test}, after {idle:.0} s idle"),
+                    None => format!("{test}, first write"),
                 };
                 let _ = match cache {
                     bench::cache::WriteCache::Found { cache_bytes, in_cache_mbps, after_cache_mbps, .. } => writeln!(

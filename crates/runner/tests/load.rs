@@ -55,7 +55,7 @@ fn the_cache_test_finds_a_throttled_cache_its_size_and_the_rate_after_it() {
     assert!(common::leftovers(&fs.mount_point).is_empty());
 
     let result = &run.result;
-    assert_eq!(result.over_time.len(), 2, "the write and the write after the pause");
+    assert_eq!(result.over_time.len(), 3, "the write, the write after the pause, the random write");
     let first = write_cache(&result.over_time[0].points).unwrap();
     let WriteCache::Found { cache_bytes, after_cache_mbps, .. } = first else {
         panic!("no cache found: {first:?}")
@@ -83,6 +83,37 @@ fn the_cache_test_finds_a_throttled_cache_its_size_and_the_rate_after_it() {
     let back = bench::cache::recovered(&first, &again).unwrap();
     println!("after 3 s idle: {:.0} % of the cache came back ({again:?})", back * 100.0);
     assert!(back >= 0.9, "{back}");
+
+    // 4 KiB random writes, after another pause: the same cache and the same rate after it
+    // (the throttle counts bytes, whatever their order).
+    let random = &result.over_time[2];
+    let metric = &result.metrics[random.metric];
+    assert_eq!(
+        (metric.access, metric.block_size, metric.queue_depth, metric.stat),
+        (bench::Access::Rnd, 4096, 32, Some(Stat::Avg))
+    );
+    let WriteCache::Found { cache_bytes, after_cache_mbps, in_cache_mbps, .. } =
+        write_cache(&random.points).unwrap()
+    else {
+        panic!("no cache found in the random writes: {:?}", random.points)
+    };
+    let size_error = cache_bytes as f64 / CACHE as f64 - 1.0;
+    let rate_error = after_cache_mbps * 1e6 / SLOW as f64 - 1.0;
+    println!(
+        "random 4 KiB: cache {:.1} MiB ({:+.1} %) at {in_cache_mbps:.1} MB/s, after it {after_cache_mbps:.1} MB/s ({:+.1} %)",
+        cache_bytes as f64 / MIB as f64,
+        size_error * 100.0,
+        rate_error * 100.0
+    );
+    assert!(size_error.abs() <= 0.10, "random-write cache size off by {:.1} %", size_error * 100.0);
+    assert!(rate_error.abs() <= 0.10, "random after-cache rate off by {:.1} %", rate_error * 100.0);
+    let after = result
+        .metrics
+        .iter()
+        .find(|m| m.stat == Some(Stat::AfterCache) && m.access == bench::Access::Rnd)
+        .expect("the random write's after-cache figure");
+    assert_eq!((after.block_size, after.queue_depth), (4096, 32));
+    assert!((after.iops.unwrap() - after_cache_mbps * 1e6 / 4096.0).abs() < 1e-6);
 }
 
 #[test]
