@@ -29,7 +29,7 @@ pub use results::{
     SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
 };
 pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
-pub use sustained::{DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};
+pub use sustained::{CacheLeaderboard, CacheRow, DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};
 pub use views::{DriveItemView, DriveListView, DrivePageView};
 
 use bench::analysis::{Flag, RatedFigure, RatedVsMeasured, Summary};

@@ -80,3 +80,36 @@ pub struct DriveCurve {
     pub result: i64,
     pub curve: LoadCurveView,
 }
+
+/// Drives ranked by the write cache their runs found in one write test (`GET
+/// /leaderboard/cache`): what `ssdbase bench --profile cache` measures, a line per drive,
+/// each figure with its n.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CacheLeaderboard {
+    /// The write test, `fio SEQ 1MiB Q8T1 write` (its after-cache figure is `... after cache`).
+    pub test: String,
+    /// Largest cache first.
+    pub rows: Vec<CacheRow>,
+}
+
+/// One drive of a [`CacheLeaderboard`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CacheRow {
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub rank: usize,
+    pub drive_id: String,
+    /// `Vendor Model 256 GB`.
+    pub name: String,
+    /// The drive's page in the API.
+    pub url: String,
+    /// GiB written before the rate fell for good: median over the drive's runs, with n.
+    pub cache_gib: Pooled,
+    /// The rate once the cache was full, in `unit`.
+    pub after_cache: Option<Pooled>,
+    /// `MB/s` (large blocks) or `IOPS` (small ones).
+    pub unit: String,
+    /// The share of the cache back after the idle pause (0 to 1).
+    pub recovered: Option<Pooled>,
+}

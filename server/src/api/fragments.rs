@@ -59,9 +59,18 @@ async fn leaderboard(
     FilteredQuery(params, filter): FilteredQuery<leaderboard::LeaderboardParams, leaderboard::DriveFilter>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
+    let cache_of = filter.clone();
     let (board, limit) = leaderboard::leaderboard_of(&state, params, filter).await?;
     let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);
-    Ok(html::response(html::catalogue::leaderboard(&board, limits, &asked(&query.unwrap_or_default()))))
+    let table = html::catalogue::leaderboard(&board, limits, &asked(&query.unwrap_or_default()));
+    // An after-cache rate's leaderboard: the same runs ranked by the cache they found, below.
+    let caches = match board.test.strip_suffix(" after cache") {
+        Some(test) => Some(leaderboard::cache_leaderboard_of(&state, test, &cache_of).await?),
+        None => None,
+    };
+    Ok(html::response(
+        maud::html! { (table) @if let Some(c) = &caches { (html::sustained::cache_ranking(c)) } },
+    ))
 }
 
 /// The submit page's proposal of the drive an upload names (empty when none).

@@ -15,8 +15,8 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::storage::PoolSummary;
 use api_types::links::api_drive as drive_url;
 use api_types::{
-    Aggregates, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard, LeaderboardRow,
-    LeaderboardTest, LeaderboardTests, PoolFigure,
+    Aggregates, CacheLeaderboard, CacheRow, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard,
+    LeaderboardRow, LeaderboardTest, LeaderboardTests, PoolFigure,
 };
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -34,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(index))
         .routes(routes!(suggestions))
         .routes(routes!(leaderboard))
+        .routes(routes!(cache))
         .routes(routes!(tests))
 }
 
@@ -92,7 +93,7 @@ impl IndexSort {
 
 /// Which drives the index, the leaderboards and their tests list: filters they share.
 /// Text compares without case.
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct DriveFilter {
     /// Only this vendor (any case)
@@ -412,6 +413,93 @@ fn rank(
         arrays: ranked(arrays),
         left_out,
     }
+}
+
+/// Write caches, ranked
+///
+/// The drives whose runs found a write cache in one write test (`ssdbase bench --profile
+/// cache`: `fio SEQ 1MiB Q8T1 write`, `fio RND 4KiB Q32T1 write`), largest cache first:
+/// per drive the cache's size in GiB, the rate after it and the share back after the
+/// idle pause, each a median over its runs with n. Only runs of the same test and tool
+/// family are ranked together; the index's filters apply to the drives.
+#[utoipa::path(
+    get,
+    path = "/leaderboard/cache",
+    operation_id = "leaderboard_cache",
+    tag = "drives",
+    params(CacheParams, DriveFilter),
+    responses(
+        (status = 200, description = "The ranking (no line: nobody measured the test's cache yet)", body = CacheLeaderboard),
+        (status = 400, description = "No test, an unknown parameter or a value out of range", body = ErrorBody),
+    )
+)]
+async fn cache(
+    State(state): State<AppState>,
+    FilteredQuery(params, filter): FilteredQuery<CacheParams, DriveFilter>,
+) -> ApiResult<Json<CacheLeaderboard>> {
+    Ok(Json(cache_leaderboard_of(&state, &params.test, &filter).await?))
+}
+
+/// `GET /leaderboard/cache`'s own parameters (its filters are [`DriveFilter`]).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct CacheParams {
+    /// The write test, without a statistic, e.g. `fio SEQ 1MiB Q8T1 write`
+    #[param(example = "fio SEQ 1MiB Q8T1 write")]
+    test: String,
+}
+
+/// The write caches found in `test` (a test id without statistic) on the drives
+/// `filter` keeps. The drives are those whose pools hold the test's after-cache figure
+/// (the summary says which, without reading a result); only theirs are read.
+pub(crate) async fn cache_leaderboard_of(
+    state: &AppState,
+    test: &str,
+    filter: &DriveFilter,
+) -> ApiResult<CacheLeaderboard> {
+    let after_cache = format!("{test} after cache");
+    let drives: BTreeMap<String, DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
+        .map(|d| (d.drive.id.clone(), d.drive))
+        .collect();
+    let ids: Vec<String> = drives.keys().cloned().collect();
+    let measured: BTreeSet<String> = state
+        .storage
+        .pools_for_drives(&ids)
+        .await?
+        .into_iter()
+        .filter(|p| p.tests.iter().any(|(k, _)| k.id() == after_cache))
+        .map(|p| p.drive_sku)
+        .collect();
+    let mut rows = Vec::new();
+    for id in measured {
+        let answer =
+            super::sustained::sustained_of(state, std::slice::from_ref(&id), Default::default()).await?;
+        let Some(row) = answer.rows.into_iter().find(|r| r.key.id() == test) else { continue };
+        let Some(cache_gib) = row.cache_gib else { continue };
+        let d = &drives[&id];
+        rows.push(CacheRow {
+            rank: 0,
+            name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
+            url: drive_url(&id),
+            drive_id: id,
+            cache_gib,
+            after_cache: row.after_cache,
+            unit: row.unit,
+            recovered: row.recovered,
+        });
+    }
+    rows.sort_by(|a, b| {
+        b.cache_gib.median.total_cmp(&a.cache_gib.median).then_with(|| a.drive_id.cmp(&b.drive_id))
+    });
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    Ok(CacheLeaderboard { test: test.to_string(), rows })
 }
 
 /// The tests with a leaderboard

@@ -3,7 +3,7 @@
 //! write-saturation and sweep charts (server-drawn SVG, with their embed and data links).
 
 use api_types::links::{self, with_query};
-use api_types::{Pooled, Sustained};
+use api_types::{CacheLeaderboard, Pooled, Sustained};
 use maud::{html, Markup};
 
 /// The section for `answer`; `asked` are the query pairs that asked for it (drives and
@@ -84,6 +84,43 @@ pub fn sustained(answer: &Sustained, asked: &[(String, String)]) -> Markup {
                 "As data: " a rel="external" href=(link("/compare/sustained", &[])) { "JSON" }
                 " · " a rel="external" href=(link("/compare/sustained", &[("format", "csv")])) { "CSV" }
             }
+        }
+    }
+}
+
+/// The write caches of one test, ranked (under the test's after-cache leaderboard).
+pub fn cache_ranking(c: &CacheLeaderboard) -> Markup {
+    html! {
+        h2 { "Write cache, " (c.test) }
+        @if c.rows.is_empty() {
+            p.empty { "No run of this test found a write cache on the drives these filters keep." }
+        } @else {
+            p.muted {
+                "The same runs ranked by the cache they found (" code { "ssdbase bench --profile cache" } "): \
+                 the GiB written before the rate fell for good, the rate after it and the share back after \
+                 the idle pause, each a median over the drive's runs with n. Every line is shown."
+            }
+            div.table-wrap { table.leaderboard.cache {
+                thead { tr {
+                    th scope="col" class="num" { "#" } th scope="col" { "Drive" }
+                    th scope="col" class="num" { "Cache (GiB)" } th scope="col" class="num" { "After cache" }
+                    th scope="col" class="num" { "Back after idle" }
+                } }
+                tbody {
+                    @for r in &c.rows {
+                        tr {
+                            td.num { (r.rank) }
+                            th scope="row" { a href=(links::drive(&r.drive_id)) { (r.name) } }
+                            td.num { (cell(&Some(r.cache_gib.clone()), "")) }
+                            td.num { (cell(&r.after_cache, &r.unit)) }
+                            td.num { (percent_cell(&r.recovered)) }
+                        }
+                    }
+                }
+            } }
+        }
+        p.muted {
+            "As data: " a rel="external" href=(with_query(&format!("{}/leaderboard/cache", links::API), [("test", c.test.as_str())])) { "JSON" }
         }
     }
 }

@@ -326,6 +326,37 @@ pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_
     assert_eq!(saturation.status, StatusCode::OK, "{}", saturation.text);
     let missing = app.get(&format!("/embed/compare/sustained?drives={c300}&chart=sweep")).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text);
+
+    // The write caches ranked: the cache run's drive, its cache as the answer above says
+    // it, with n and its result; below the after-cache rate's leaderboard on the site.
+    let ranked = app.get("/api/v1/leaderboard/cache?test=fio%20SEQ%201MiB%20Q8T1%20write").await;
+    assert_eq!(ranked.status, StatusCode::OK, "{}", ranked.text);
+    let ranked = ranked.json();
+    let lines = ranked["rows"].as_array().unwrap();
+    assert_eq!(lines.len(), 1, "{ranked}");
+    assert_eq!((lines[0]["rank"].as_u64(), lines[0]["drive_id"].as_str()), (Some(1), Some(c300)));
+    assert_eq!(lines[0]["cache_gib"], row["cache_gib"]);
+    assert_eq!(lines[0]["cache_gib"]["results"], json!([cache_id]));
+    assert_eq!(lines[0]["after_cache"], row["after_cache"]);
+    let none = app.get("/api/v1/leaderboard/cache?test=fio%20RND%204KiB%20Q32T1%20write").await.json();
+    assert_eq!(none["rows"], json!([]));
+    app.get("/api/v1/leaderboard/cache").await.assert_error(StatusCode::BAD_REQUEST, Some("test"));
+    let tests = app.get("/api/v1/leaderboard/tests").await.json();
+    assert!(tests["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["test"] == "fio SEQ 1MiB Q8T1 write after cache"));
+    let board = app.get("/fragments/leaderboard?test=fio%20SEQ%201MiB%20Q8T1%20write%20after%20cache").await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text);
+    assert!(board.text.contains("Write cache, fio SEQ 1MiB Q8T1 write"), "{}", board.text);
+    assert!(
+        board.text.contains(&format!("/drives/{c300}")) && board.text.contains("(n=1)"),
+        "{}",
+        board.text
+    );
+    let plain = app.get("/fragments/leaderboard?test=fio%20SEQ%201MiB%20Q8T1%20write%20avg").await.text;
+    assert!(!plain.contains("Write cache,"), "only under an after-cache leaderboard: {plain}");
 }
 
 /// A drive page folds a sweep into its curve: the drive's per-test table, its

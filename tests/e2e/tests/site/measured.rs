@@ -265,6 +265,23 @@ pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World)
     );
     w.shot("compare-sustained").await?;
 
+    // The leaderboard of the after-cache rate, and below it the caches ranked: the
+    // 192 MiB drive above the 96 MiB one.
+    let test = "fio SEQ 1MiB Q8T1 write after cache";
+    w.client.goto(&format!("{}/leaderboard?test={}&min_results=1", w.base, test.replace(' ', "%20"))).await?;
+    w.wait("table.cache").await?;
+    let ranked: Vec<String> = w
+        .client
+        .execute("return [...document.querySelectorAll('table.cache tbody th a')].map(a => a.getAttribute('href'));", vec![])
+        .await?
+        .as_array()
+        .context("the cache table's drive links")?
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    ensure!(ranked == [format!("/drives/{a}"), format!("/drives/{b}")], "the larger cache first: {ranked:?}");
+    w.shot("leaderboard-write-cache").await?;
+
     // When the first curve chart is there after navigating to the view: the chart's
     // image received (its resource timing's responseEnd, ms from navigation start) and
     // decoded. Five navigations; the first with this browser's cache cold for the chart.
