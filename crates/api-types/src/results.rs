@@ -223,6 +223,9 @@ pub struct LoadBehaviour {
     pub percentiles: Vec<TestPercentiles>,
     /// Tests sampled while they ran, with whether their rate reached steady state.
     pub over_time: Vec<SampledTest>,
+    /// Points of two kinds of I/O at once (ORION's mixed-load matrices), as printed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixed_loads: Vec<bench::MixedLoad>,
 }
 
 /// One test's rate over its run (`BenchResult::over_time`) and whether it settled: the

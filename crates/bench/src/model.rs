@@ -358,6 +358,28 @@ pub struct BenchResult {
     /// moved over the run, which its one number for the whole run hides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub over_time: Vec<TimeSeries>,
+    /// Loads of two kinds at once (ORION's mixed-load matrices: small random I/Os under a
+    /// background of large ones), kept as printed. A point is no one test at one load, so
+    /// it is shown with its result and never compared or ranked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixed_loads: Vec<MixedLoad>,
+}
+
+/// One point of a mixed load: `small` small random I/Os and `large` large I/Os in
+/// flight together, and what each kind did (each matrix file gives one figure).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MixedLoad {
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub small: u32,
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub large: u32,
+    /// The small I/Os' operations per second.
+    pub small_iops: Option<f64>,
+    /// The small I/Os' mean latency, µs.
+    pub small_latency_us: Option<f64>,
+    /// The large I/Os' decimal MB/s.
+    pub large_mbps: Option<f64>,
 }
 
 /// One test of a result sampled over its run. Each point is the rate over the interval
@@ -434,6 +456,7 @@ impl BenchResult {
             family: None,
             facts: Vec::new(),
             over_time: Vec::new(),
+            mixed_loads: Vec::new(),
         }
     }
 

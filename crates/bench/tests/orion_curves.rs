@@ -231,3 +231,27 @@ fn every_prefix_of_the_real_files_is_read_or_refused() {
         }
     }
 }
+
+/// A `-run normal` matrix also holds mixed loads (both counts above 0): in ORION's own
+/// layout (the real files' header and padding, with interior rows as a normal run fills
+/// them), the pure row and column stay metrics and every interior cell is a mixed-load
+/// point with the file's figure, read here independently of the parser.
+#[test]
+fn interior_cells_are_mixed_loads_with_the_files_numbers() {
+    let iops = "Large/Small,      1,      2,      3\n          0,   2302,   4398,   5450\n          1,   1810,   3502,   4391\n          2,   1533,   2987,   3904\n";
+    let mbps = "Large/Small,      0,      1,      2\n          1, 271.58, 250.14, 230.52\n          2, 374.26, 351.20, 320.93\n";
+    for (name, text) in [(IOPS, iops), (MBPS, mbps)] {
+        let result = only_result(parse_str_named(text, Some(name), None).unwrap());
+        bench::parse::check_well_formed(std::slice::from_ref(&result)).unwrap();
+        let cells = matrix_cells(text);
+        let interior: Vec<(u32, u32, f64)> = cells.iter().copied().filter(|c| c.0 > 0 && c.1 > 0).collect();
+        let got: Vec<(u32, u32, f64)> = result
+            .mixed_loads
+            .iter()
+            .map(|p| (p.large, p.small, if name == IOPS { p.small_iops } else { p.large_mbps }.unwrap()))
+            .collect();
+        assert_eq!(got, interior, "{name}");
+        assert_eq!(result.metrics.len(), cells.len() - interior.len(), "{name}: the pure points are metrics");
+        assert!(result.metrics.iter().all(|m| m.label.contains("Small=0") || m.label.contains("Large=0")));
+    }
+}

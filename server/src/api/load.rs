@@ -97,5 +97,5 @@ fn load_behaviour(id: i64, result: &BenchResult) -> LoadBehaviour {
             })
         })
         .collect();
-    LoadBehaviour { result: id, curves, percentiles, over_time }
+    LoadBehaviour { result: id, curves, percentiles, over_time, mixed_loads: result.mixed_loads.clone() }
 }

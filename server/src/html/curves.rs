@@ -19,6 +19,7 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
     html! {
         @for curve in &load.curves { (curve_table(curve)) }
         @for sampled in &load.over_time { (sampled_table(sampled)) }
+        @if !load.mixed_loads.is_empty() { (mixed_table(&load.mixed_loads)) }
         @if !shown.is_empty() {
             h3 { "Completion latency percentiles" }
             p.note { "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
@@ -38,6 +39,50 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
                 }
             } }
         }
+    }
+}
+
+/// ORION's mixed loads as its matrix: a row per count of large I/Os, a column per count
+/// of small ones, each cell what was measured there (one figure per matrix file).
+fn mixed_table(points: &[bench::MixedLoad]) -> Markup {
+    let mut smalls: Vec<u32> = points.iter().map(|p| p.small).collect();
+    let mut larges: Vec<u32> = points.iter().map(|p| p.large).collect();
+    smalls.sort_unstable();
+    smalls.dedup();
+    larges.sort_unstable();
+    larges.dedup();
+    let cell = |p: &bench::MixedLoad| {
+        let parts: Vec<String> = [
+            p.small_iops.map(|v| format!("{} IOPS", charts::format_value(v))),
+            p.small_latency_us.map(|v| format!("{} µs", charts::format_value(v))),
+            p.large_mbps.map(|v| format!("{} MB/s", charts::format_value(v))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        parts.join(" · ")
+    };
+    html! {
+        h3 { "Mixed loads: small and large I/Os at once" }
+        p.note { "Each cell is one load of both kinds together: the small random I/Os' IOPS and latency, \
+            the large I/Os' MB/s, as the run's matrix files give them. A mixed load is no single test, \
+            so it is shown here and never compared." }
+        div.table-wrap { table #mixed-loads {
+            thead { tr {
+                th scope="col" { "Large ↓ · small →" }
+                @for s in &smalls { th scope="col" class="num" { (s) } }
+            } }
+            tbody {
+                @for l in &larges {
+                    tr {
+                        th scope="row" { (l) }
+                        @for s in &smalls {
+                            td.num { @if let Some(p) = points.iter().find(|p| p.large == *l && p.small == *s) { (cell(p)) } }
+                        }
+                    }
+                }
+            }
+        } }
     }
 }
 

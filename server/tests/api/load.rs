@@ -455,6 +455,26 @@ pub async fn orion_matrices_uploaded_by_name_become_curves(app: &TestApp) {
     let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
     r.assert_error(StatusCode::UNPROCESSABLE_ENTITY, Some("text line 1"));
     assert!(r.text.contains("give the file name"), "the error asks for the file's name: {}", r.text);
+
+    // A normal run's matrix has mixed loads inside: kept with the result, in its load
+    // answer and as the matrix on its page, not as tests.
+    let normal = "Large/Small,      1,      2\n          0,   2302,   4398\n          1,   1810,   3502\n";
+    let (ct, body) = super::multipart(&[("file", Some("normal_iops.csv"), normal.as_bytes())]);
+    let extra = super::Extra { content_type: Some(&ct), ..super::Extra::default() };
+    let r = app.send(&app.router, Method::POST, "/api/v1/results", extra, axum::body::Body::from(body)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = app.get(r.json()["files"][0]["url"].as_str().unwrap()).await.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    assert_eq!(
+        load["mixed_loads"],
+        json!([
+            {"small": 1, "large": 1, "small_iops": 1810.0, "small_latency_us": null, "large_mbps": null},
+            {"small": 2, "large": 1, "small_iops": 3502.0, "small_latency_us": null, "large_mbps": null}
+        ]),
+        "{load}"
+    );
+    let page = app.get(&format!("/fragments/results/{id}/load")).await.text;
+    assert!(page.contains("id=\"mixed-loads\"") && page.contains("3502 IOPS"), "{page}");
 }
 
 /// The Plextor M5Pro article (seed 004) sets CrystalDiskMark's burst against ORION's

@@ -42,8 +42,8 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
 #[derive(Clone)]
 enum Shot {
     Uploading,
-    /// The job, and once it is done, what was read.
-    Job(Box<OcrJob>, Option<Read>),
+    /// The job, and once it is done, what was read (both boxed: a result is large).
+    Job(Box<OcrJob>, Option<Box<Read>>),
     Refused(ApiError),
 }
 
@@ -151,7 +151,7 @@ async fn upload_and_poll(reading: Reading, bytes: Vec<u8>, gen: u32) {
                         .collect(),
                 );
             }
-            shot.set(Some(Shot::Job(Box::new(job), read)));
+            shot.set(Some(Shot::Job(Box::new(job), read.map(Box::new))));
             return;
         }
         shot.set(Some(Shot::Job(Box::new(job.clone()), None)));

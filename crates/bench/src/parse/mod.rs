@@ -266,7 +266,8 @@ fn add_printed_facts(doc: &Document, format: Format, r: &mut BenchResult) {
 }
 
 /// The promises every parser keeps about what it returns: at least one result, every
-/// result with at least one metric, every number finite and non-negative, and a
+/// result with at least one metric, every number finite and non-negative (a mixed load
+/// with both kinds of I/O), and a
 /// lossless trip through the public JSON format. Used by the fuzz targets and tests.
 pub fn check_well_formed(results: &[BenchResult]) -> Result<(), String> {
     if results.is_empty() {
@@ -281,6 +282,15 @@ pub fn check_well_formed(results: &[BenchResult]) -> Result<(), String> {
                 if !(v.is_finite() && v >= 0.0) {
                     return Err(format!("value {v} in {m:?}"));
                 }
+            }
+        }
+        for p in &r.mixed_loads {
+            let figures = [p.small_iops, p.small_latency_us, p.large_mbps];
+            if p.small == 0
+                || p.large == 0
+                || figures.into_iter().flatten().any(|v| !(v.is_finite() && v >= 0.0))
+            {
+                return Err(format!("a mixed load needs both kinds of I/O and finite figures: {p:?}"));
             }
         }
         // A series over time is thousands of plain numbers, which serde_json (with

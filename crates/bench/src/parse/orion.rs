@@ -66,8 +66,10 @@
 //!   the `Small = 0` column are large I/Os (1 MiB random unless stated), queue depth = the
 //!   `Large` count, as for the summary's result lines. Threads are 1.
 //! * Interior points (both counts > 0) are a mixed load: small I/Os under a background of
-//!   large ones. A metric has no field for the background, so such a point would share
-//!   its test key with the pure point of the same count; they are left out.
+//!   large ones. A metric has no field for the background (such a point would share its
+//!   test key with the pure point of the same count), so they are the result's
+//!   `mixed_loads`, each with the figure of each matrix file: kept and shown, never
+//!   compared.
 //! * The files of one run, pasted or uploaded together, become one result: each point
 //!   one metric, with the IOPS, latency and MB/s that the files give for it. A second
 //!   file of a measure already read starts the next result.
@@ -82,7 +84,7 @@
 //!   naming the line.
 
 use super::{number, rescale, truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, LatencyPercentile, Metric, Op, Tool};
+use crate::model::{Access, BenchResult, LatencyPercentile, Metric, MixedLoad, Op, Tool};
 use crate::re::Regex;
 use crate::text::Document;
 use std::sync::OnceLock;
@@ -648,10 +650,6 @@ fn finish_matrix(
     let Some(run) = runs.last_mut() else { return Ok(()) };
     run.measures.push(measure);
     for (large, small, value, line) in m.cells {
-        // A mixed point has no key of its own (see the module doc).
-        if large > 0 && small > 0 {
-            continue;
-        }
         let value = match measure {
             Measure::Latency if !m.micro => rescale(value, 1000.0),
             _ => value,
@@ -870,7 +868,20 @@ fn into_result(s: Summary) -> BenchResult {
 fn run_result(mut run: MatrixRun) -> BenchResult {
     let (mut r, op, mix_read_percent, small, large) = base_result(&run.settings);
     run.points.sort_by_key(|p| (p.small == 0, p.large, p.small));
-    for p in run.points {
+    // Mixed points (both counts > 0; see the module doc), by large then small count.
+    let (mixed, pure): (Vec<Point>, Vec<Point>) =
+        run.points.into_iter().partition(|p| p.large > 0 && p.small > 0);
+    r.mixed_loads = mixed
+        .into_iter()
+        .map(|p| MixedLoad {
+            small: p.small,
+            large: p.large,
+            small_iops: p.iops,
+            small_latency_us: p.latency_us,
+            large_mbps: p.mbps,
+        })
+        .collect();
+    for p in pure {
         let label = format!("Small={} and Large={}", p.small, p.large);
         let m = if p.large == 0 {
             metric(label, Access::Rnd, small, p.small, op, mix_read_percent)
