@@ -28,6 +28,12 @@ impl CurveKey {
         crate::model::test_name(self.access, self.block_size, None, self.op, self.mix_read_percent, self.stat)
     }
 
+    /// `fio RND 4KiB read`: the name with its tool family, which tells apart two curves
+    /// of the same name that may not be drawn together.
+    pub fn id(&self) -> String {
+        format!("{} {}", self.family.id(), self.name())
+    }
+
     pub fn of(family: ToolFamily, m: &Metric) -> CurveKey {
         CurveKey {
             family,

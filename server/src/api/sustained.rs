@@ -272,11 +272,11 @@ pub(super) struct SustainedChartParams {
     /// Which chart
     #[param(inline)]
     chart: SustainedChart,
-    /// The test: for `saturation` a write as its runs name it (`SEQ 1MiB Q8T1 write avg`,
-    /// default the first), for `sweep` the curve's test without its load (`RND 4KiB
-    /// read`, default the first); only runs of the same test and tool family are drawn
-    /// together
-    #[param(example = "RND 4KiB read")]
+    /// The test, with its tool family: for `saturation` a write as its runs name it (`fio
+    /// SEQ 1MiB Q8T1 write avg`, default the first), for `sweep` the curve's test without
+    /// its load (`fio RND 4KiB read`, default the first); without the family, the first
+    /// family's. Only runs of the same test and tool family are drawn together
+    #[param(example = "fio RND 4KiB read")]
     test: Option<String>,
     /// Colours (default `light`)
     #[param(inline)]
@@ -381,11 +381,15 @@ pub(crate) fn chart_of(
     };
     match chart {
         SustainedChart::Saturation => {
-            let mut known: Vec<String> = answer.saturation.iter().map(|s| s.test.clone()).collect();
+            let mut known: Vec<String> = answer.saturation.iter().map(|s| s.key.id()).collect();
             known.dedup();
             let wanted = test.map(str::to_string).or_else(|| known.first().cloned());
-            let runs: Vec<&SaturationRun> =
-                answer.saturation.iter().filter(|s| Some(&s.test) == wanted.as_ref()).collect();
+            // By id (with the tool family), or by the name alone (the first family's runs).
+            let runs: Vec<&SaturationRun> = answer
+                .saturation
+                .iter()
+                .filter(|s| wanted.as_ref().is_some_and(|w| *w == s.key.id() || *w == s.test))
+                .collect();
             // Of one test and tool family: the first run's key decides.
             let Some(first) = runs.first() else {
                 return Err(none(
@@ -414,17 +418,20 @@ pub(crate) fn chart_of(
                     }
                 })
                 .collect();
-            let caption = format!("SSDBase · {} over the GiB it wrote, one line per run", first.test);
+            let caption = format!("SSDBase · {} over the GiB it wrote, one line per run", first.key.id());
             Ok((charts::LineChart { x_unit: "GiB written".into(), y_unit: "MB/s".into(), series }, caption))
         }
         SustainedChart::Sweep => {
-            let mut known: Vec<String> = answer.curves.iter().map(|c| c.curve.test.clone()).collect();
+            let mut known: Vec<String> = answer.curves.iter().map(|c| c.curve.key.id()).collect();
             known.sort();
             known.dedup();
-            let wanted =
-                test.map(str::to_string).or_else(|| answer.curves.first().map(|c| c.curve.test.clone()));
-            let runs: Vec<&DriveCurve> =
-                answer.curves.iter().filter(|c| Some(&c.curve.test) == wanted.as_ref()).collect();
+            let wanted = test.map(str::to_string).or_else(|| answer.curves.first().map(|c| c.curve.key.id()));
+            // By id (with the tool family), or by the name alone (the first family's curves).
+            let runs: Vec<&DriveCurve> = answer
+                .curves
+                .iter()
+                .filter(|c| wanted.as_ref().is_some_and(|w| *w == c.curve.key.id() || *w == c.curve.test))
+                .collect();
             let Some(first) = runs.first() else {
                 return Err(none(&format!("a load curve of {:?}", wanted.unwrap_or_default()), known));
             };
@@ -450,7 +457,7 @@ pub(crate) fn chart_of(
                 .collect();
             let caption = format!(
                 "SSDBase · {}: mean latency against IOPS at each load, the knee ringed",
-                first.curve.test
+                first.curve.key.id()
             );
             Ok((
                 charts::LineChart { x_unit: "IOPS".into(), y_unit: "mean latency (µs)".into(), series },

@@ -315,7 +315,23 @@ pub async fn burst_and_sustained_sit_side_by_side_per_drive_with_their_runs_and_
 
     // Each chart as an iframe page: the chart, and a link back to compare's Sustained
     // view; a chart that is not there is its own 404, not a page with a broken image.
-    let iframe = format!("/embed/compare/sustained?drives={c300},{m2s}&chart=sweep&test=RND%204KiB%20read");
+    // Each chart is named by its test and tool family (two families' curves of one name
+    // are never drawn together); the name alone still finds the first family's.
+    let iframe =
+        format!("/embed/compare/sustained?drives={c300},{m2s}&chart=sweep&test=fio%20RND%204KiB%20read");
+    let by_id = app
+        .get(&format!(
+            "/api/v1/compare/sustained.svg?drives={drives}&chart=sweep&test=fio%20RND%204KiB%20read"
+        ))
+        .await;
+    assert_eq!(by_id.status, StatusCode::OK, "{}", by_id.text);
+    assert!(by_id.text.contains("fio RND 4KiB read") && by_id.text.contains(&format!("result {sweep_id}")));
+    let other_family = app
+        .get(&format!(
+            "/api/v1/compare/sustained.svg?drives={drives}&chart=sweep&test=orion%20RND%204KiB%20read"
+        ))
+        .await;
+    other_family.assert_error(StatusCode::NOT_FOUND, Some("test"));
     assert!(both.contains(&iframe.replace('&', "&amp;")), "{iframe} in {both}");
     let page = app.get(&iframe).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
