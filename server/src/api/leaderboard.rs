@@ -345,22 +345,31 @@ pub(crate) async fn leaderboard_of(
     let LeaderboardParams { test, min_results, limit } = params;
     let min_results = min_results.map_or(DEFAULT_MIN_RESULTS, Bounded::get);
     let limit = limit.map_or(50, Bounded::get);
-    let drives: BTreeMap<String, DriveSku> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        // A drive without results has no line: its pools are not read.
-        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), d.drive))
-        .collect();
-    let ids: Vec<String> = drives.keys().cloned().collect();
-    let pools = state.storage.pools_for_drives(&ids).await?;
+    let (drives, pools) = measured_pools(state, &filter).await?;
     // Ranking a catalogue's pools takes milliseconds of CPU: off the async workers.
     let board = tokio::task::spawn_blocking(move || rank(&test, &drives, pools, min_results, limit))
         .await
         .map_err(anyhow::Error::from)?;
     Ok((board, limit))
+}
+
+/// The drives `filter` keeps that have results, by id, and their pools from the summary
+/// (a drive without results has no line: its pools are not read).
+async fn measured_pools(
+    state: &AppState,
+    filter: &DriveFilter,
+) -> ApiResult<(BTreeMap<String, DriveSku>, Vec<PoolSummary>)> {
+    let drives: BTreeMap<String, DriveSku> = state
+        .storage
+        .list_drives()
+        .await?
+        .into_iter()
+        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
+        .map(|d| (d.drive.id.clone(), d.drive))
+        .collect();
+    let ids: Vec<String> = drives.keys().cloned().collect();
+    let pools = state.storage.pools_for_drives(&ids).await?;
+    Ok((drives, pools))
 }
 
 /// The leaderboard of `test` over `drives`' `pools`: lines with fewer than `min_results`
@@ -458,19 +467,8 @@ pub(crate) async fn cache_leaderboard_of(
     filter: &DriveFilter,
 ) -> ApiResult<CacheLeaderboard> {
     let after_cache = format!("{test} after cache");
-    let drives: BTreeMap<String, DriveSku> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), d.drive))
-        .collect();
-    let ids: Vec<String> = drives.keys().cloned().collect();
-    let measured: BTreeSet<String> = state
-        .storage
-        .pools_for_drives(&ids)
-        .await?
+    let (drives, pools) = measured_pools(state, filter).await?;
+    let measured: BTreeSet<String> = pools
         .into_iter()
         .filter(|p| p.tests.iter().any(|(k, _)| k.id() == after_cache))
         .map(|p| p.drive_sku)
