@@ -269,7 +269,7 @@ fn Specs(page: Page) -> impl IntoView {
             <A href=format!("/drives/{}/propose", d.id) attr:id="propose-link">"Propose a correction or rated figures"</A>
         </p>
         <h2>"Every test, per platform and data pattern"</h2>
-        <p class="muted">"Tests a result measured at three or more loads are drawn as curves under Burst and sustained."</p>
+        <p class="muted">"Tests a result measured at four or more loads are drawn as curves under Burst and sustained."</p>
         <div class="table-wrap" inner_html=tests_table(&tests)></div>
         // Each test per firmware version, changes beyond the noise marked: the server's table.
         {(versions >= 2).then(|| view! { <RatedHtml data=format!("/drives/{}/firmware", api::encode(&drive_id)) /> })}

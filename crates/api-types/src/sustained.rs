@@ -19,6 +19,29 @@ pub struct Sustained {
     pub curves: Vec<DriveCurve>,
 }
 
+impl Sustained {
+    /// The write-saturation charts there are, one per test and tool family (`fio SEQ
+    /// 1MiB Q8T1 write avg`), in the order their first runs come.
+    pub fn saturation_tests(&self) -> Vec<String> {
+        let mut tests: Vec<String> = Vec::new();
+        for id in self.saturation.iter().map(|s| s.key.id()) {
+            if !tests.contains(&id) {
+                tests.push(id);
+            }
+        }
+        tests
+    }
+
+    /// The load-sweep charts there are, one per curve test and tool family (`fio RND 4KiB
+    /// read`), in name order.
+    pub fn sweep_tests(&self) -> Vec<String> {
+        let mut tests: Vec<String> = self.curves.iter().map(|c| c.curve.key.id()).collect();
+        tests.sort_unstable();
+        tests.dedup();
+        tests
+    }
+}
+
 /// One drive's test (its key without a statistic: `SEQ 1MiB Q8T1 write` of one tool
 /// family), the burst median beside what the same test did over time. Every figure is a
 /// median over results, each with its n; a row exists where some result measured the
@@ -112,4 +135,48 @@ pub struct CacheRow {
     pub unit: String,
     /// The share of the cache back after the idle pause (0 to 1).
     pub recovered: Option<Pooled>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench::{Access, Op, Stat, TestKey, ToolFamily};
+
+    /// Two drives each measured with a sequential and a random write: a chart per test,
+    /// however their runs interleave.
+    #[test]
+    fn a_saturation_chart_per_test_however_the_runs_interleave() {
+        let run = |drive: &str, access: Access, block_size: u64, queue_depth: u32| SaturationRun {
+            drive: drive.into(),
+            result: 1,
+            test: String::new(),
+            key: TestKey {
+                family: ToolFamily::Fio,
+                access,
+                block_size,
+                queue_depth,
+                threads: 1,
+                op: Op::Write,
+                mix_read_percent: None,
+                stat: Some(Stat::Avg),
+            },
+            points: Vec::new(),
+            cache: None,
+        };
+        let answer = Sustained {
+            drives: vec!["a".into(), "b".into()],
+            rows: Vec::new(),
+            saturation: vec![
+                run("a", Access::Seq, 1 << 20, 8),
+                run("a", Access::Rnd, 4096, 32),
+                run("b", Access::Seq, 1 << 20, 8),
+                run("b", Access::Rnd, 4096, 32),
+            ],
+            curves: Vec::new(),
+        };
+        assert_eq!(
+            answer.saturation_tests(),
+            ["fio SEQ 1MiB Q8T1 write avg", "fio RND 4KiB Q32T1 write avg"]
+        );
+    }
 }

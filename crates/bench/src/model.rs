@@ -156,6 +156,23 @@ pub enum Stat {
     AfterCache,
 }
 
+impl Stat {
+    /// How a test's name ends for this statistic: `after cache` in `SEQ 1MiB Q8T1 write
+    /// after cache`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Min => "min",
+            Stat::Max => "max",
+            Stat::Avg => "avg",
+            Stat::Burst => "burst",
+            Stat::Access => "access time",
+            Stat::Steady => "steady state",
+            Stat::Unsettled => "unsettled",
+            Stat::AfterCache => "after cache",
+        }
+    }
+}
+
 /// The content written during write tests. It matters: SandForce and Indilinx
 /// controllers compress, so 0-fill writes can be several times faster than random ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -290,17 +307,7 @@ pub fn test_name(
         (Op::Mix, Some(p)) => format!("mix {p}/{}", 100 - u32::from(p)),
         (Op::Mix, None) => "mix".to_string(),
     };
-    let stat = match stat {
-        None => "",
-        Some(Stat::Min) => " min",
-        Some(Stat::Max) => " max",
-        Some(Stat::Avg) => " avg",
-        Some(Stat::Burst) => " burst",
-        Some(Stat::Access) => " access time",
-        Some(Stat::Steady) => " steady state",
-        Some(Stat::Unsettled) => " unsettled",
-        Some(Stat::AfterCache) => " after cache",
-    };
+    let stat = stat.map(|s| format!(" {}", s.name())).unwrap_or_default();
     let load = load.map(|(qd, t)| format!(" Q{qd}T{t}")).unwrap_or_default();
     format!("{access} {}{load} {op}{stat}", format_block_size(block_size))
 }

@@ -515,13 +515,14 @@ impl Session<'_> {
         let seq = TestSpec { access: Access::Seq, block_kib: 1024, queue_depth: 8, threads: 1 };
         let rnd = TestSpec { access: Access::Rnd, block_kib: 4, queue_depth: 32, threads: 1 };
         // The sequential write, again after the pause, and the random write.
-        let runs_total = if plan.idle_secs > 0 { 3 } else { 2 };
+        let seq_runs = if plan.idle_secs > 0 { 2 } else { 1 };
+        let runs_total = seq_runs as usize + 1;
         let step = Step {
             phase: Phase::Measuring,
             test: &seq,
             op: Some(Op::Write),
             number: 1,
-            of: 1,
+            of: seq_runs,
             runs_total,
             bytes: Some(plan.size_bytes),
             after_secs: f64::from(plan.idle_secs),
@@ -544,7 +545,8 @@ impl Session<'_> {
                     let idle_step =
                         Step { after_secs: again_bytes as f64 / (after_cache_mbps * 1e6), ..step };
                     self.idle(plan.idle_secs, &idle_step)?;
-                    let again_step = Step { bytes: Some(again_bytes), after_secs: 0.0, ..idle_step };
+                    let again_step =
+                        Step { number: 2, bytes: Some(again_bytes), after_secs: 0.0, ..idle_step };
                     let again_name =
                         format!("{} write again after {} s idle", seq.short_name(), plan.idle_secs);
                     let again = self.sampled_write(&seq, again_bytes, &again_step, &again_name)?;
@@ -562,7 +564,7 @@ impl Session<'_> {
         // 4 KiB random writes, separately, after the pause (the cache empties): over one
         // and a half of the cache the sequential write found, or the span without one.
         let rnd_bytes = cache_bytes.unwrap_or(plan.size_bytes);
-        let rnd_step = Step { test: &rnd, bytes: Some(rnd_bytes), after_secs: 0.0, ..step };
+        let rnd_step = Step { test: &rnd, number: 1, of: 1, bytes: Some(rnd_bytes), after_secs: 0.0, ..step };
         if plan.idle_secs > 0 {
             self.idle(plan.idle_secs, &rnd_step)?;
         }

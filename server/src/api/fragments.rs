@@ -64,7 +64,7 @@ async fn leaderboard(
     let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);
     let table = html::catalogue::leaderboard(&board, limits, &asked(&query.unwrap_or_default()));
     // An after-cache rate's leaderboard: the same runs ranked by the cache they found, below.
-    let caches = match board.test.strip_suffix(" after cache") {
+    let caches = match leaderboard::after_cache_of(&board.test) {
         Some(test) => Some(leaderboard::cache_leaderboard_of(&state, test, &cache_of).await?),
         None => None,
     };

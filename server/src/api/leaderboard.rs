@@ -23,7 +23,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bench::analysis::Summary;
-use bench::{Access, DriveSku, Op, TestKey};
+use bench::{Access, DriveSku, Op, Stat, TestKey};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use utoipa_axum::router::OpenApiRouter;
@@ -458,6 +458,12 @@ pub(crate) struct CacheParams {
     test: String,
 }
 
+/// The write test whose after-cache rate leaderboard `test` (a test id) is, if it is one:
+/// `fio SEQ 1MiB Q8T1 write` for `fio SEQ 1MiB Q8T1 write after cache`.
+pub(crate) fn after_cache_of(test: &str) -> Option<&str> {
+    test.strip_suffix(Stat::AfterCache.name())?.strip_suffix(' ')
+}
+
 /// The write caches found in `test` (a test id without statistic) on the drives
 /// `filter` keeps. The drives are those whose pools hold the test's after-cache figure
 /// (the summary says which, without reading a result); only theirs are read.
@@ -466,11 +472,12 @@ pub(crate) async fn cache_leaderboard_of(
     test: &str,
     filter: &DriveFilter,
 ) -> ApiResult<CacheLeaderboard> {
-    let after_cache = format!("{test} after cache");
+    let after_cache_of_test =
+        |k: &TestKey| k.stat == Some(Stat::AfterCache) && TestKey { stat: None, ..*k }.id() == test;
     let (drives, pools) = measured_pools(state, filter).await?;
     let measured: BTreeSet<String> = pools
         .into_iter()
-        .filter(|p| p.tests.iter().any(|(k, _)| k.id() == after_cache))
+        .filter(|p| p.tests.iter().any(|(k, _)| after_cache_of_test(k)))
         .map(|p| p.drive_sku)
         .collect();
     let mut rows = Vec::new();

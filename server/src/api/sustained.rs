@@ -381,8 +381,7 @@ pub(crate) fn chart_of(
     };
     match chart {
         SustainedChart::Saturation => {
-            let mut known: Vec<String> = answer.saturation.iter().map(|s| s.key.id()).collect();
-            known.dedup();
+            let known = answer.saturation_tests();
             let wanted = test.map(str::to_string).or_else(|| known.first().cloned());
             // By id (with the tool family), or by the name alone (the first family's runs).
             let runs: Vec<&SaturationRun> = answer
@@ -422,9 +421,7 @@ pub(crate) fn chart_of(
             Ok((charts::LineChart { x_unit: "GiB written".into(), y_unit: "MB/s".into(), series }, caption))
         }
         SustainedChart::Sweep => {
-            let mut known: Vec<String> = answer.curves.iter().map(|c| c.curve.key.id()).collect();
-            known.sort();
-            known.dedup();
+            let known = answer.sweep_tests();
             let wanted = test.map(str::to_string).or_else(|| answer.curves.first().map(|c| c.curve.key.id()));
             // By id (with the tool family), or by the name alone (the first family's curves).
             let runs: Vec<&DriveCurve> = answer

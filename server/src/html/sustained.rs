@@ -15,12 +15,7 @@ pub fn sustained(answer: &Sustained, asked: &[(String, String)]) -> Markup {
         with_query(path, asked.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(extra.iter().copied()))
     };
     let link = |path: &str, extra: &[(&str, &str)]| page_link(&format!("{}{path}", links::API), extra);
-    // A chart per test and tool family (the id says both).
-    let mut saturation_tests: Vec<String> = answer.saturation.iter().map(|s| s.key.id()).collect();
-    saturation_tests.dedup();
-    let mut sweep_tests: Vec<String> = answer.curves.iter().map(|c| c.curve.key.id()).collect();
-    sweep_tests.sort_unstable();
-    sweep_tests.dedup();
+    let (saturation_tests, sweep_tests) = (answer.saturation_tests(), answer.sweep_tests());
     let many = answer.drives.len() > 1;
     html! {
         @if answer.rows.is_empty() && answer.saturation.is_empty() && answer.curves.is_empty() {
