@@ -83,6 +83,7 @@ fn metric(access: Access, block_size: u64, queue_depth: u32, op: Op, mbps: f64) 
         mix_read_percent: None,
         stat: None,
         latency_percentiles: Vec::new(),
+        latency_spread: None,
     }
 }
 

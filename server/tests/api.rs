@@ -2357,6 +2357,7 @@ on_both_backends!(
     a_drive_page_folds_a_sweep_into_its_curve,
     the_m5pro_page_sets_the_articles_orion_statements_beside_measured_curves,
     orion_matrices_uploaded_by_name_become_curves,
+    an_orion_latency_spread_and_histogram_are_kept_and_shown,
     model_strings_and_part_numbers_land_on_their_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,

@@ -139,9 +139,9 @@ fn show(r: ResultView) -> impl IntoView {
             <h2 id="runner">"Measured with ssdbase bench"</h2>
             <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
         })}
-        // A sweep's curves, the latency percentiles and the tests sampled over their run,
-        // as the server renders them.
-        {(res.metrics.iter().any(|m| !m.latency_percentiles.is_empty())
+        // A sweep's curves, the latency percentiles and spread, and the tests sampled over
+        // their run, as the server renders them.
+        {(res.metrics.iter().any(|m| !m.latency_percentiles.is_empty() || m.latency_spread.is_some())
             || !res.over_time.is_empty()
             || !bench::curves::load_curves(res).is_empty())
         .then(|| view! {

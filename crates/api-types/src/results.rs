@@ -269,7 +269,7 @@ pub struct LoadCurveView {
     pub knee: Option<usize>,
 }
 
-/// The completion-latency percentiles printed for one test of the result.
+/// The completion-latency percentiles and spread printed for one test of the result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TestPercentiles {
@@ -278,4 +278,8 @@ pub struct TestPercentiles {
     pub key: bench::TestKey,
     /// Lowest first.
     pub percentiles: Vec<bench::LatencyPercentile>,
+    /// The fastest and slowest I/O, the standard deviation and the histogram, as far as
+    /// the tool printed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<bench::LatencySpread>,
 }

@@ -412,6 +412,7 @@ mod tests {
             mix_read_percent: None,
             stat: None,
             latency_percentiles: Vec::new(),
+            latency_spread: None,
         }
     }
 

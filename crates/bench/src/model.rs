@@ -210,6 +210,51 @@ pub struct Metric {
     /// lowest first: how long the slowest I/Os waited, which a mean hides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub latency_percentiles: Vec<LatencyPercentile>,
+    /// The spread of the latencies the tool printed beside their mean: the fastest and
+    /// slowest I/O, the standard deviation and a histogram, as far as it printed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_spread: Option<LatencySpread>,
+}
+
+/// How a test's latencies spread, as its tool printed them (ORION 12c+'s `min=`, `max=`,
+/// `std dev=` and latency histogram; fio's completion-latency `min`, `max`, `stddev`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LatencySpread {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stddev_us: Option<f64>,
+    /// The buckets the tool counted the I/Os in, lowest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub histogram: Vec<LatencyBucket>,
+}
+
+/// `count` I/Os completed in `from_us` to `to_us` microseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LatencyBucket {
+    pub from_us: f64,
+    pub to_us: f64,
+    pub count: u64,
+}
+
+impl LatencySpread {
+    /// The bucket in which `percent` % of the counted I/Os had completed: a histogram
+    /// says only that the percentile lies within it, not where.
+    pub fn bucket_of_percentile(&self, percent: f64) -> Option<LatencyBucket> {
+        let total: u64 = self.histogram.iter().map(|b| b.count).sum();
+        if total == 0 || !(0.0..=100.0).contains(&percent) {
+            return None;
+        }
+        let mut within = 0u64;
+        self.histogram.iter().copied().find(|b| {
+            within += b.count;
+            b.count > 0 && within as f64 * 100.0 >= percent * total as f64
+        })
+    }
 }
 
 /// `percent` % of a test's I/Os completed within `us` microseconds.

@@ -46,6 +46,18 @@ fn fio_percentiles_are_the_ones_fio_printed() {
         assert_eq!(us.ceil(), *rus, "{p}th: parsed {us} µs, fio printed {rus}");
     }
     assert_eq!(write.latency_percentile(99.0), Some(parsed[12].1));
+    // `    clat (usec): min=488, max=9052, avg=794.09, stdev=229.51`: the spread of the same
+    // completion latency, which the report rounds (min and max down, stdev to 0.01).
+    let line = text.lines().find(|l| l.trim_start().starts_with("clat (usec):")).unwrap();
+    let field = |name: &str| -> f64 {
+        line.split(&format!("{name}=")).nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap()
+    };
+    let spread = write.latency_spread.as_ref().expect("fio's clat min, max, stddev");
+    assert_eq!(spread.min_us.unwrap().floor(), field("min"));
+    assert_eq!(spread.max_us.unwrap().floor(), field("max"));
+    assert!((spread.stddev_us.unwrap() - field("stdev")).abs() < 0.005, "{spread:?}");
+    // The read direction did no I/O: no metric, so no spread of zeros either.
+    assert!(results[0].metrics.iter().all(|m| m.op == Op::Write));
     // One load, one point: no curve.
     assert!(load_curves(&results[0]).is_empty());
 }

@@ -214,6 +214,70 @@ fn the_histogram_and_maxima_are_percentiles() {
     bench::parse::check_well_formed(&[result]).unwrap();
 }
 
+/// ORION 19.3's console: each detail line's minimum, maximum and standard deviation, and
+/// the histogram's buckets with their counts, are the spread of the metric at that point;
+/// a percentile found from the counts lies in the bucket whose printed share first
+/// reaches it.
+#[test]
+fn the_detail_lines_and_histogram_are_the_latency_spread() {
+    let text = data("orion-19.3_console_simple_histogram.txt");
+    let result = only_result(parse_str(&text, None).unwrap());
+    // `Small Read Latency: avg=97.677 us, min=63.652 us, max=2133.198 us, std dev=47.348 us @ ...`
+    let field = |line: &str, name: &str| -> f64 {
+        let after = line.split(&format!("{name}=")).nth(1).unwrap();
+        after.split(" us").next().unwrap().trim().parse().unwrap()
+    };
+    let details: Vec<(u32, f64, f64, f64)> = text
+        .lines()
+        .filter(|l| l.starts_with("Small Read Latency:"))
+        .map(|l| {
+            let small: u32 =
+                l.split("Small=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+            (small, field(l, "min"), field(l, "max"), field(l, "std dev"))
+        })
+        .collect();
+    assert_eq!(details.len(), 2);
+    for (small, min, max, stddev) in details {
+        let m = result.metrics.iter().find(|m| m.queue_depth == small).unwrap();
+        let spread = m.latency_spread.as_ref().unwrap();
+        assert_eq!(
+            (spread.min_us, spread.max_us, spread.stddev_us),
+            (Some(min), Some(max), Some(stddev)),
+            "Small={small}"
+        );
+    }
+
+    // `       64 - 128        us:         1112243 ( 91.12%)              0 (  0.00%)`
+    let buckets: Vec<(f64, f64, u64, f64)> = text
+        .lines()
+        .filter(|l| l.trim_end().ends_with("%)") && l.contains(" us:"))
+        .map(|l| {
+            let (edges, counts) = l.split_once(" us:").unwrap();
+            let (from, to) = edges.split_once('-').unwrap();
+            let (count, share) = counts.split_once('(').unwrap();
+            let share: f64 = share.split('%').next().unwrap().trim().parse().unwrap();
+            (from.trim().parse().unwrap(), to.trim().parse().unwrap(), count.trim().parse().unwrap(), share)
+        })
+        .collect();
+    assert_eq!(buckets.len(), 9);
+    let latency = result.metrics.iter().find(|m| m.label == "Minimum Small Latency").unwrap();
+    let spread = latency.latency_spread.as_ref().unwrap();
+    let got: Vec<(f64, f64, u64)> = spread.histogram.iter().map(|b| (b.from_us, b.to_us, b.count)).collect();
+    let want: Vec<(f64, f64, u64)> = buckets.iter().map(|&(f, t, c, _)| (f, t, c)).collect();
+    assert_eq!(got, want);
+    for percent in [50.0, 90.0, 99.0, 99.9, 99.99] {
+        let bucket = spread.bucket_of_percentile(percent).unwrap();
+        // ORION's shares are rounded to 0.01 %: the first bucket printed at or above the
+        // percentile, give or take that rounding.
+        let printed = buckets.iter().find(|b| b.3 >= percent - 0.005).unwrap();
+        assert_eq!((bucket.from_us, bucket.to_us), (printed.0, printed.1), "p{percent}");
+    }
+    // The IOPS point printed its detail line but no histogram.
+    let iops = result.metrics.iter().find(|m| m.label == "Maximum Small IOPS").unwrap();
+    assert!(iops.latency_spread.as_ref().unwrap().histogram.is_empty());
+    bench::parse::check_well_formed(&[result]).unwrap();
+}
+
 /// Every cut of the real files (an upload or paste that stopped early) is read or refused,
 /// never a panic, and what is read keeps the parsers' promises.
 #[test]

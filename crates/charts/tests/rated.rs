@@ -216,6 +216,7 @@ fn a_flag_of_the_read_does_not_mark_the_write_of_the_same_label() {
         mix_read_percent: None,
         stat: None,
         latency_percentiles: Vec::new(),
+        latency_spread: None,
     };
     let mut result = bench::BenchResult::new(Tool::CrystalDiskMark);
     result.tool_version = Some("8.0.4 x64".into());

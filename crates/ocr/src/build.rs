@@ -492,6 +492,7 @@ fn read_window(
                         mix_read_percent: if op == Op::Mix { mix_share } else { None },
                         stat: None,
                         latency_percentiles: Vec::new(),
+                        latency_spread: None,
                     };
                     match row.unit.as_str() {
                         "GB/s" => m.mbps = Some(rescale(v, 1000.0)),

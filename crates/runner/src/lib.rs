@@ -574,6 +574,7 @@ fn build_result(plan: &Plan, fio_version: &str, jobs: &[JobRecord], date: Option
             mix_read_percent: None,
             stat: None,
             latency_percentiles: Vec::new(),
+            latency_spread: None,
         });
     }
     result

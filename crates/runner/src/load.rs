@@ -489,6 +489,7 @@ impl Session<'_> {
             mix_read_percent: None,
             stat: Some(stat),
             latency_percentiles: Vec::new(),
+            latency_spread: None,
         });
         result.over_time.push(TimeSeries { metric: 0, points, after_idle_secs: None });
         let outcome = match steadiness {
@@ -658,6 +659,7 @@ fn push_saturation(
             latency_us: None,
             stat: Some(Stat::AfterCache),
             latency_percentiles: Vec::new(),
+            latency_spread: None,
             ..metric
         });
     }

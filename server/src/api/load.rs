@@ -68,10 +68,15 @@ fn load_behaviour(id: i64, result: &BenchResult) -> LoadBehaviour {
     let percentiles = result
         .metrics
         .iter()
-        .filter(|m| !m.latency_percentiles.is_empty())
+        .filter(|m| !m.latency_percentiles.is_empty() || m.latency_spread.is_some())
         .map(|m| {
             let key = TestKey::of(family, m);
-            TestPercentiles { test: key.short_name(), key, percentiles: m.latency_percentiles.clone() }
+            TestPercentiles {
+                test: key.short_name(),
+                key,
+                percentiles: m.latency_percentiles.clone(),
+                spread: m.latency_spread.clone(),
+            }
         })
         .collect();
     let over_time = result

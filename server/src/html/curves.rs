@@ -1,10 +1,12 @@
 //! A result's behaviour under load as the result page shows it: each test it measured at
 //! several loads as a table (outstanding I/Os, IOPS, MB/s, mean and tail latency) with
-//! its knee, and the latency percentiles the tool printed for each test.
+//! its knee, and the latency percentiles, spread and histogram the tool printed for each
+//! test.
 
-use api_types::{LoadBehaviour, LoadCurveView, SampledTest};
+use api_types::{LoadBehaviour, LoadCurveView, SampledTest, TestPercentiles};
 use bench::cache::WriteCache;
 use bench::steady::{Steadiness, Window};
+use bench::LatencySpread;
 use maud::{html, Markup};
 
 /// The percentiles shown in the tables: the median and the tail fio prints by default.
@@ -16,29 +18,76 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
         .into_iter()
         .filter(|p| load.percentiles.iter().any(|t| bench::percentile_at(&t.percentiles, *p).is_some()))
         .collect();
+    let spread = |t: &TestPercentiles, f: fn(&LatencySpread) -> Option<f64>| t.spread.as_ref().and_then(f);
+    let spreads: [(&str, fn(&LatencySpread) -> Option<f64>); 3] =
+        [("Min", |s| s.min_us), ("Max", |s| s.max_us), ("Std dev", |s| s.stddev_us)];
+    let spreads: Vec<_> = spreads
+        .into_iter()
+        .filter(|(_, f)| load.percentiles.iter().any(|t| spread(t, *f).is_some()))
+        .collect();
     html! {
         @for curve in &load.curves { (curve_table(curve)) }
         @for sampled in &load.over_time { (sampled_table(sampled)) }
         @if !load.mixed_loads.is_empty() { (mixed_table(&load.mixed_loads)) }
-        @if !shown.is_empty() {
-            h3 { "Completion latency percentiles" }
+        @if !shown.is_empty() || !spreads.is_empty() {
+            h3 { "Completion latency: percentiles and spread" }
             p.note { "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
-                its p99 figure, which a mean hides." }
+                its p99 figure, which a mean hides. Min and max are the fastest and the slowest I/O." }
             div.table-wrap { table #latency-percentiles {
                 thead { tr {
                     th scope="col" { "Test" }
                     @for p in &shown { th scope="col" { "p" (percent_text(*p)) " (µs)" } }
+                    @for (name, _) in &spreads { th scope="col" { (name) " (µs)" } }
                 } }
                 tbody {
                     @for t in &load.percentiles {
                         tr {
                             th scope="row" { (t.test) }
                             @for p in &shown { td.num { (figure(bench::percentile_at(&t.percentiles, *p))) } }
+                            @for (_, f) in &spreads { td.num { (figure(spread(t, *f))) } }
                         }
                     }
                 }
             } }
         }
+        @for t in &load.percentiles {
+            @if let Some(s) = t.spread.as_ref().filter(|s| !s.histogram.is_empty()) { (histogram_table(&t.test, s)) }
+        }
+    }
+}
+
+/// A test's latency histogram as its tool counted it: each bucket's I/Os and the share of
+/// all of them that had completed by its upper edge.
+fn histogram_table(test: &str, spread: &LatencySpread) -> Markup {
+    let total: u64 = spread.histogram.iter().map(|b| b.count).sum();
+    let mut within = 0u64;
+    let rows: Vec<(&bench::LatencyBucket, f64)> = spread
+        .histogram
+        .iter()
+        .map(|b| {
+            within += b.count;
+            (b, if total == 0 { 0.0 } else { within as f64 * 100.0 / total as f64 })
+        })
+        .collect();
+    html! {
+        h3 { "Latency histogram: " (test) }
+        p.note { (total) " I/Os counted. A percentile lies in the first bucket whose running share reaches it." }
+        div.table-wrap { table.latency-histogram {
+            thead { tr {
+                th scope="col" { "Latency (µs)" }
+                th scope="col" { "I/Os" }
+                th scope="col" { "Completed by its end" }
+            } }
+            tbody {
+                @for (b, share) in &rows {
+                    tr {
+                        th scope="row" { (charts::format_value(b.from_us)) " – " (charts::format_value(b.to_us)) }
+                        td.num { (b.count) }
+                        td.num { (format!("{share:.2} %")) }
+                    }
+                }
+            }
+        } }
     }
 }
 

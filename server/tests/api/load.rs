@@ -124,7 +124,7 @@ pub async fn a_run_sampled_over_time_is_one_result_with_its_intervals(app: &Test
     }
     let html = app.get(&format!("/fragments/results/{id}/load")).await.text;
     assert!(html.contains("SEQ 1MiB Q8T1 write over 5 s"), "{html}");
-    let table = html.split("Completion latency percentiles").next().unwrap();
+    let table = html.split("Completion latency: percentiles and spread").next().unwrap();
     assert_eq!(table.matches("<tr").count(), 1 + points.len(), "{html}");
 
     // The stored result, sent back in the public format with a series of a metric it
@@ -491,6 +491,44 @@ pub async fn orion_matrices_uploaded_by_name_become_curves(app: &TestApp) {
     );
     let page = app.get(&format!("/fragments/results/{id}/load")).await.text;
     assert!(page.contains("id=\"mixed-loads\"") && page.contains("3502 IOPS"), "{page}");
+}
+
+/// ORION 19.3's console with its detail lines and latency histogram: the load answer
+/// gives each test's fastest and slowest I/O, standard deviation and the histogram's
+/// counts as the console printed them, and the result's page shows the histogram.
+pub async fn an_orion_latency_spread_and_histogram_are_kept_and_shown(app: &TestApp) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/bench/tests/data/orion/orion-19.3_console_simple_histogram.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = app.post_json("/api/v1/results", &json!({"text": text})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json()["id"].as_i64().unwrap();
+    let load = app.get(&format!("/api/v1/results/{id}/load")).await.json();
+    let tests = load["percentiles"].as_array().unwrap();
+    let at_2 = tests.iter().find(|t| t["key"]["queue_depth"] == 2).unwrap_or_else(|| panic!("{load}"));
+    // `Small Read Latency: avg=97.677 us, min=63.652 us, max=2133.198 us, std dev=47.348 us @ Small=2 ...`
+    let detail =
+        text.lines().find(|l| l.starts_with("Small Read Latency") && l.contains("Small=2 ")).unwrap();
+    for (field, printed) in [("min_us", "min="), ("max_us", "max="), ("stddev_us", "std dev=")] {
+        let v: f64 = detail.split(printed).nth(1).unwrap().split(" us").next().unwrap().parse().unwrap();
+        assert_eq!(at_2["spread"][field].as_f64(), Some(v), "{field}: {at_2}");
+    }
+    // `      128 - 256        us:          102320 ( 99.50%)              0 (  0.00%)`
+    let counts: Vec<u64> = text
+        .lines()
+        .filter(|l| l.contains(" us:") && l.trim_end().ends_with("%)"))
+        .map(|l| l.split(" us:").nth(1).unwrap().split('(').next().unwrap().trim().parse().unwrap())
+        .collect();
+    let histogram = at_2["spread"]["histogram"].as_array().unwrap();
+    let got: Vec<u64> = histogram.iter().map(|b| b["count"].as_u64().unwrap()).collect();
+    assert_eq!(got, counts);
+    let page = app.get(&format!("/fragments/results/{id}/load")).await.text;
+    let total: u64 = counts.iter().sum();
+    assert!(page.contains("Latency histogram: RND 8KiB Q2T1 read"), "{page}");
+    assert!(page.contains(&format!("{total} I/Os counted")), "{page}");
+    assert!(page.contains("<td class=\"num\">102320</td>"), "{page}");
 }
 
 /// The Plextor M5Pro article (seed 004) sets CrystalDiskMark's burst against ORION's

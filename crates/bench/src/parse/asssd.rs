@@ -249,6 +249,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             mix_read_percent: None,
             stat,
             latency_percentiles: Vec::new(),
+            latency_spread: None,
         };
         match unit.as_str() {
             "mb/s" | "mbps" | "mb/sec" => metric.mbps = Some(v),

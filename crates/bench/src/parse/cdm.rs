@@ -724,6 +724,7 @@ impl Parser<'_> {
                 mix_read_percent: if op == Op::Mix { share } else { None },
                 stat: None,
                 latency_percentiles: Vec::new(),
+                latency_spread: None,
             });
         }
         Ok(())

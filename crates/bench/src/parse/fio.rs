@@ -23,8 +23,10 @@
 //! * `comment` records `ioengine` and `direct` when set: buffered and direct I/O
 //!   numbers differ wildly and nothing else in the result says which it was.
 
-use super::{truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, LatencyPercentile, Metric, Op, TimePoint, TimeSeries, Tool};
+use super::{rescale, truncate, Format, ParseError};
+use crate::model::{
+    Access, BenchResult, LatencyPercentile, LatencySpread, Metric, Op, TimePoint, TimeSeries, Tool,
+};
 use crate::text::Document;
 use serde::Deserialize;
 use serde_json::Value;
@@ -102,6 +104,9 @@ struct Direction {
 #[derive(Deserialize)]
 struct Latency {
     mean: Option<f64>,
+    min: Option<f64>,
+    max: Option<f64>,
+    stddev: Option<f64>,
     /// `"99.900000": 1234` (nanoseconds; microseconds in fio 2.x), present when fio
     /// printed the percentiles (its default for completion latency).
     percentile: Option<BTreeMap<String, f64>>,
@@ -123,6 +128,19 @@ impl Latency {
             .collect();
         found.sort_by(|a, b| a.percent.total_cmp(&b.percent));
         found
+    }
+
+    /// The fastest and slowest I/O and the standard deviation, in microseconds; absent
+    /// when fio printed none of them (or zeros: a direction without completions).
+    fn spread(&self, to_us: f64) -> Option<LatencySpread> {
+        let us = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0).map(|v| rescale(v, to_us));
+        let spread = LatencySpread {
+            min_us: us(self.min),
+            max_us: us(self.max).filter(|v| *v > 0.0),
+            stddev_us: us(self.stddev),
+            histogram: Vec::new(),
+        };
+        spread.max_us.is_some().then_some(spread)
     }
 }
 
@@ -510,12 +528,18 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
             .into_iter()
             .find_map(|(l, scale)| l.as_ref().and_then(|l| l.mean).filter(|m| *m > 0.0).map(|m| m * scale));
         // Completion latency, as fio prints it by default; total latency when the job
-        // asked for `lat_percentiles` instead.
-        let latency_percentiles = [(&d.clat_ns, 1e-3), (&d.lat_ns, 1e-3), (&d.clat, 1.0), (&d.lat, 1.0)]
-            .into_iter()
-            .map(|(l, scale)| l.as_ref().map(|l| l.percentiles(scale)).unwrap_or_default())
-            .find(|p| !p.is_empty())
-            .unwrap_or_default();
+        // asked for `lat_percentiles` instead. Its spread is of the same latency.
+        let sources = [(&d.clat_ns, 1e-3), (&d.lat_ns, 1e-3), (&d.clat, 1.0), (&d.lat, 1.0)];
+        let described = sources
+            .iter()
+            .filter_map(|(l, scale)| l.as_ref().map(|l| (l, l.percentiles(*scale), *scale)))
+            .find(|(_, p, _)| !p.is_empty());
+        let (latency_percentiles, latency_spread) = match described {
+            Some((l, percentiles, scale)) => (percentiles, l.spread(scale)),
+            None => {
+                (Vec::new(), sources.iter().find_map(|(l, scale)| l.as_ref().and_then(|l| l.spread(*scale))))
+            }
+        };
         metrics.push(Metric {
             label: format!("{name} {word}"),
             access,
@@ -529,6 +553,7 @@ fn job_metrics(job: &Job, opts: &Options, kb_base: u64) -> Vec<Metric> {
             mix_read_percent,
             stat: None,
             latency_percentiles,
+            latency_spread,
         });
     }
     metrics

@@ -250,6 +250,7 @@ pub(super) fn parse(doc: &Document) -> Result<Vec<BenchResult>, ParseError> {
             mix_read_percent: None,
             stat: None,
             latency_percentiles: Vec::new(),
+            latency_spread: None,
         };
         if lower_label == "access time" {
             let us = match unit.as_str() {

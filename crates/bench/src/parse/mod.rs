@@ -283,6 +283,14 @@ pub fn check_well_formed(results: &[BenchResult]) -> Result<(), String> {
                     return Err(format!("value {v} in {m:?}"));
                 }
             }
+            if let Some(s) = &m.latency_spread {
+                let ordered = s.min_us.zip(s.max_us).is_none_or(|(min, max)| min <= max)
+                    && s.histogram.iter().all(|b| b.from_us <= b.to_us)
+                    && s.histogram.windows(2).all(|w| w[0].to_us <= w[1].from_us);
+                if !ordered {
+                    return Err(format!("a latency spread out of order in {m:?}"));
+                }
+            }
         }
         for p in &r.mixed_loads {
             let figures = [p.small_iops, p.small_latency_us, p.large_mbps];

@@ -27,10 +27,9 @@
 //!   latency.
 //! * Summaries without any result line (a failed start, a cut-off last summary) are
 //!   dropped when other summaries have results; alone they are an error.
-//! * 12c+ prints `max=` in those detail lines: 100 % → the maximum joins the metric's
-//!   latency percentiles (every I/O completed within the maximum). The minimum and the
-//!   standard deviation are printed too; the model has no field for them, so they are
-//!   not kept.
+//! * 12c+ prints `min=`, `max=` and `std dev=` in those detail lines: they are the
+//!   metric's latency spread, and the maximum joins its latency percentiles as the 100th
+//!   (every I/O completed within it).
 //! * 12c+ prints a `Small Read / Write Latency Histogram @ Small=N and Large=M`: buckets
 //!   (`64 - 128 us: 1112243 ( 91.12%)`) with their counts and the running share of I/Os.
 //!   Each bucket's upper edge with the share ORION printed for it becomes a percentile
@@ -39,7 +38,10 @@
 //!   printed as 0.00 % or 100.00 % are rounding, not statements, and are left out; the
 //!   100th percentile is the detail line's maximum. The shares are not the round ones
 //!   (99, 99.9) fio prints, so `percentile_at(.., 99.0)` finds them only by chance: a
-//!   bucket says only that the 99th percentile lies within it.
+//!   bucket says only that the 99th percentile lies within it. The buckets themselves,
+//!   with their counts, are the spread's histogram (a mix counts both columns: every I/O
+//!   of its test), from which [`crate::LatencySpread::bucket_of_percentile`] finds any
+//!   percentile's bucket.
 //!
 //! ## The matrix files: `<test>_iops.csv`, `<test>_mbps.csv`, `<test>_lat.csv`
 //!
@@ -84,7 +86,9 @@
 //!   naming the line.
 
 use super::{number, rescale, truncate, Format, ParseError};
-use crate::model::{Access, BenchResult, LatencyPercentile, Metric, MixedLoad, Op, Tool};
+use crate::model::{
+    Access, BenchResult, LatencyBucket, LatencyPercentile, LatencySpread, Metric, MixedLoad, Op, Tool,
+};
 use crate::re::Regex;
 use crate::text::Document;
 use std::sync::OnceLock;
@@ -117,8 +121,10 @@ struct Row {
     small: u32,
     large: u32,
     latency_us: Option<f64>,
-    /// The detail line's `max=`, µs.
+    /// The detail line's `min=`, `max=` and `std dev=`, µs.
+    min_us: Option<f64>,
     max_us: Option<f64>,
+    stddev_us: Option<f64>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -138,8 +144,12 @@ struct Histogram {
 
 #[derive(Clone)]
 struct Bucket {
-    /// Upper edge, µs.
+    /// Edges, µs.
+    lower_us: f64,
     upper_us: f64,
+    /// The I/Os counted in it, reads and writes.
+    reads: u64,
+    writes: u64,
     /// The running share of I/Os ORION printed, reads and writes.
     read_percent: f64,
     write_percent: f64,
@@ -229,12 +239,12 @@ fn detail_latency() -> &'static Regex {
     })
 }
 
-/// `max=1924.721 us` within a detail line.
-fn detail_max() -> &'static Regex {
+/// `min=128.415 us`, `max=1924.721 us`, `std dev=13.566 us` within a detail line.
+fn detail_spread() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)(?-u:\b)max[[:space:]]*=[[:space:]]*([0-9][0-9.,]*)[[:space:]]*(us|usecs|ms|msecs)(?-u:\b)",
+            r"(?i)(?-u:\b)(min|max|std[[:space:]]*dev)[[:space:]]*=[[:space:]]*([0-9][0-9.,]*)[[:space:]]*(us|usecs|ms|msecs)(?-u:\b)",
         )
         .unwrap()
     })
@@ -250,13 +260,13 @@ fn histogram_header() -> &'static Regex {
     })
 }
 
-/// `64 - 128 us: 1112243 ( 91.12%) 0 ( 0.00%)`: edges, then reads and writes with their
-/// running shares.
+/// `64 - 128 us: 1112243 ( 91.12%) 0 ( 0.00%)`: edges, then reads and writes, each a
+/// count with the running share.
 fn histogram_bucket() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^[0-9]+[[:space:]]*-[[:space:]]*([0-9]+)[[:space:]]*(us|ms)[[:space:]]*:[[:space:]]*[0-9]+[[:space:]]*\([[:space:]]*([0-9][0-9.]*)[[:space:]]*%[[:space:]]*\)[[:space:]]*[0-9]+[[:space:]]*\([[:space:]]*([0-9][0-9.]*)[[:space:]]*%[[:space:]]*\)",
+            r"(?i)^([0-9]+)[[:space:]]*-[[:space:]]*([0-9]+)[[:space:]]*(us|ms)[[:space:]]*:[[:space:]]*([0-9]+)[[:space:]]*\([[:space:]]*([0-9][0-9.]*)[[:space:]]*%[[:space:]]*\)[[:space:]]*([0-9]+)[[:space:]]*\([[:space:]]*([0-9][0-9.]*)[[:space:]]*%[[:space:]]*\)",
         )
         .unwrap()
     })
@@ -401,7 +411,9 @@ pub(super) fn parse(doc: &Document, name: Option<&str>) -> Result<Vec<BenchResul
                 small,
                 large,
                 latency_us: None,
+                min_us: None,
                 max_us: None,
+                stddev_us: None,
             });
             continue;
         }
@@ -420,10 +432,16 @@ pub(super) fn parse(doc: &Document, name: Option<&str>) -> Result<Vec<BenchResul
         if let Some(c) = detail_latency().captures(text) {
             let scale = if c[3].to_ascii_lowercase().starts_with('m') { 1000.0 } else { 1.0 };
             let avg = number(&c[2]).map(|v| rescale(v, scale));
-            let max = detail_max().captures(text).and_then(|m| {
-                let scale = if m[2].to_ascii_lowercase().starts_with('m') { 1000.0 } else { 1.0 };
-                number(&m[1]).map(|v| rescale(v, scale))
-            });
+            let (mut min, mut max, mut stddev) = (None, None, None);
+            for m in detail_spread().captures_iter(text) {
+                let scale = if m[3].to_ascii_lowercase().starts_with('m') { 1000.0 } else { 1.0 };
+                let value = number(&m[2]).map(|v| rescale(v, scale));
+                match m[1].to_ascii_lowercase().as_str() {
+                    "min" => min = min.or(value),
+                    "max" => max = max.or(value),
+                    _ => stddev = stddev.or(value),
+                }
+            }
             let point = (c[4].parse::<u32>().ok(), c[5].parse::<u32>().ok());
             let read = c[1].eq_ignore_ascii_case("read");
             let write_percent = cur.write_percent.unwrap_or(0);
@@ -435,7 +453,7 @@ pub(super) fn parse(doc: &Document, name: Option<&str>) -> Result<Vec<BenchResul
                         row.latency_us = avg;
                     }
                     if row.max_us.is_none() {
-                        row.max_us = max;
+                        (row.min_us, row.max_us, row.stddev_us) = (min, max, stddev);
                     }
                 }
             }
@@ -449,9 +467,17 @@ pub(super) fn parse(doc: &Document, name: Option<&str>) -> Result<Vec<BenchResul
             continue;
         }
         if let Some(c) = histogram_bucket().captures(text) {
-            let upper = number(&c[1]);
-            let (read_percent, write_percent) = (number(&c[3]), number(&c[4]));
-            let (Some(upper), Some(read_percent), Some(write_percent)) = (upper, read_percent, write_percent)
+            let (lower, upper) = (number(&c[1]), number(&c[2]));
+            let (reads, writes) = (c[4].parse::<u64>().ok(), c[6].parse::<u64>().ok());
+            let (read_percent, write_percent) = (number(&c[5]), number(&c[7]));
+            let (
+                Some(lower),
+                Some(upper),
+                Some(reads),
+                Some(writes),
+                Some(read_percent),
+                Some(write_percent),
+            ) = (lower, upper, reads, writes, read_percent, write_percent)
             else {
                 return Err(ParseError::at(
                     Format::Orion,
@@ -460,9 +486,16 @@ pub(super) fn parse(doc: &Document, name: Option<&str>) -> Result<Vec<BenchResul
                     format!("{:?}", truncate(text, 80)),
                 ));
             };
-            let scale = if c[2].eq_ignore_ascii_case("ms") { 1000.0 } else { 1.0 };
+            let scale = if c[3].eq_ignore_ascii_case("ms") { 1000.0 } else { 1.0 };
             if let Some(h) = cur.histogram.as_mut() {
-                h.buckets.push(Bucket { upper_us: rescale(upper, scale), read_percent, write_percent });
+                h.buckets.push(Bucket {
+                    lower_us: rescale(lower, scale),
+                    upper_us: rescale(upper, scale),
+                    reads,
+                    writes,
+                    read_percent,
+                    write_percent,
+                });
             }
             continue;
         }
@@ -785,6 +818,7 @@ fn metric(
         mix_read_percent: mix,
         stat: None,
         latency_percentiles: Vec::new(),
+        latency_spread: None,
     }
 }
 
@@ -810,6 +844,28 @@ fn percentiles(histogram: Option<&Histogram>, op: Op, max_us: Option<f64>) -> Ve
     out
 }
 
+/// The detail line's spread with the histogram's counts: a read run's reads, a write
+/// run's writes, a mix's both (every I/O of its test).
+fn spread(histogram: Option<&Histogram>, op: Op, row: &Row) -> Option<LatencySpread> {
+    let histogram: Vec<LatencyBucket> = histogram
+        .map(|h| h.buckets.as_slice())
+        .unwrap_or(&[])
+        .iter()
+        .map(|b| LatencyBucket {
+            from_us: b.lower_us,
+            to_us: b.upper_us,
+            count: match op {
+                Op::Read => b.reads,
+                Op::Write => b.writes,
+                _ => b.reads + b.writes,
+            },
+        })
+        .collect();
+    let spread =
+        LatencySpread { min_us: row.min_us, max_us: row.max_us, stddev_us: row.stddev_us, histogram };
+    (spread != LatencySpread::default()).then_some(spread)
+}
+
 fn into_result(s: Summary) -> BenchResult {
     let (mut r, op, mix_read_percent, small, large) = base_result(&s);
     // The histogram belongs to the last small-I/O line printed for its point.
@@ -831,11 +887,13 @@ fn into_result(s: Summary) -> BenchResult {
                 iops: Some(row.value),
                 latency_us: row.latency_us,
                 latency_percentiles: percentiles(histogram, op, row.max_us),
+                latency_spread: spread(histogram, op, row),
                 ..m(Access::Rnd, small, row.small)
             },
             Kind::SmallLatency => Metric {
                 latency_us: Some(row.value),
                 latency_percentiles: percentiles(histogram, op, row.max_us),
+                latency_spread: spread(histogram, op, row),
                 ..m(Access::Rnd, small, row.small)
             },
         };
@@ -854,6 +912,9 @@ fn into_result(s: Summary) -> BenchResult {
                 other.latency_us = other.latency_us.or(m.latency_us);
                 if other.latency_percentiles.is_empty() {
                     other.latency_percentiles = m.latency_percentiles;
+                }
+                if other.latency_spread.is_none() {
+                    other.latency_spread = m.latency_spread;
                 }
                 other.label = format!("{} / {}", other.label, m.label);
             }
