@@ -12,14 +12,17 @@ use maud::{html, Markup};
 /// The percentiles shown in the tables: the median and the tail fio prints by default.
 const SHOWN_PERCENTILES: [f64; 5] = [50.0, 90.0, 99.0, 99.9, 99.99];
 
+/// One figure of a test's latency spread (its minimum, maximum or standard deviation).
+type SpreadFigure = fn(&LatencySpread) -> Option<f64>;
+
 /// A result's curves and percentiles; empty when it has neither.
 pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
     let shown: Vec<f64> = SHOWN_PERCENTILES
         .into_iter()
         .filter(|p| load.percentiles.iter().any(|t| bench::percentile_at(&t.percentiles, *p).is_some()))
         .collect();
-    let spread = |t: &TestPercentiles, f: fn(&LatencySpread) -> Option<f64>| t.spread.as_ref().and_then(f);
-    let spreads: [(&str, fn(&LatencySpread) -> Option<f64>); 3] =
+    let spread = |t: &TestPercentiles, f: SpreadFigure| t.spread.as_ref().and_then(f);
+    let spreads: [(&str, SpreadFigure); 3] =
         [("Min", |s| s.min_us), ("Max", |s| s.max_us), ("Std dev", |s| s.stddev_us)];
     let spreads: Vec<_> = spreads
         .into_iter()
