@@ -478,6 +478,7 @@ fn uploads(
                     tags: tags.clone(),
                     source: None,
                     new_drive: None,
+                    result_json: None,
                 })
                 .collect(),
         };
@@ -1052,6 +1053,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
                 tags,
                 source: None,
                 new_drive: None,
+                result_json: None,
             }],
         };
         batch.submissions.push(Param::Int(Some(next_submission)));

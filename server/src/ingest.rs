@@ -61,6 +61,9 @@ pub struct Upload {
     /// `cdm`, `fio`, ... for result files, `json` for the public result format.
     pub format: Option<String>,
     pub results: Vec<BenchResult>,
+    /// The first result as JSON, when it was serialised already (a public-format upload
+    /// is hashed by it): its row stores this text. Set to `None` if `results` change.
+    pub first_json: Option<String>,
 }
 
 /// A result file in any format the bench crate reads (auto-detected unless `format`);
@@ -88,7 +91,13 @@ fn upload_from_document(
 ) -> Result<Upload, ParseError> {
     let format = format.or_else(|| bench::detect(doc));
     let results = bench::parse::parse_document_named(doc, name, format)?;
-    Ok(Upload { content_hash: sha256_hex(&body), body, format: format.map(|f| f.id().to_string()), results })
+    Ok(Upload {
+        content_hash: sha256_hex(&body),
+        body,
+        format: format.map(|f| f.id().to_string()),
+        results,
+        first_json: None,
+    })
 }
 
 /// One result in the public result format; `raw` is the JSON as it arrived and is what
@@ -97,8 +106,14 @@ fn upload_from_document(
 pub fn upload_from_result(result: BenchResult, raw: Vec<u8>) -> Result<Upload, String> {
     let results = vec![result];
     bench::parse::check_well_formed(&results)?;
-    let canonical = serde_json::to_vec(&results[0]).expect("results serialise");
-    Ok(Upload { body: raw, content_hash: sha256_hex(&canonical), format: Some("json".into()), results })
+    let canonical = serde_json::to_string(&results[0]).expect("results serialise");
+    Ok(Upload {
+        body: raw,
+        content_hash: sha256_hex(canonical.as_bytes()),
+        format: Some("json".into()),
+        results,
+        first_json: Some(canonical),
+    })
 }
 
 /// Whether some text in `v` (a value or a key) holds NUL (U+0000), which PostgreSQL
@@ -635,7 +650,15 @@ fn name_drive(tags: &mut Tags, d: &DriveSku, how: DriveMatch) {
 impl Tagged {
     /// Result `i` of those given to [`tag`] with its tags and the flags they give it: a
     /// new result, or a stored one re-tagged.
-    pub fn result(&self, i: usize, result: BenchResult, source: Option<String>) -> NewResult {
+    /// The `i`th result with its tags; `json` is the result serialised, when the caller
+    /// has that text already ([`Upload::first_json`]).
+    pub fn result(
+        &self,
+        i: usize,
+        result: BenchResult,
+        json: Option<String>,
+        source: Option<String>,
+    ) -> NewResult {
         let (tags, sku) = match self.from_file.get(i) {
             Some(Some((tags, sku))) => (tags, sku.as_ref().or(self.sku.as_ref())),
             _ => (&self.tags, self.sku.as_ref()),
@@ -643,6 +666,7 @@ impl Tagged {
         NewResult {
             flags: flags_for(&result, tags, sku),
             result,
+            result_json: json,
             tags: tags.clone(),
             source,
             new_drive: self.new_drive.clone(),
@@ -658,6 +682,7 @@ impl Tagged {
         client: Option<String>,
     ) -> (NewSubmission, String) {
         let (edit_token, edit_token_hash) = new_edit_token();
+        let mut first_json = upload.first_json;
         let submission = NewSubmission {
             body: upload.body,
             content_hash: upload.content_hash,
@@ -669,7 +694,7 @@ impl Tagged {
                 .results
                 .into_iter()
                 .enumerate()
-                .map(|(i, result)| self.result(i, result, source.clone()))
+                .map(|(i, result)| self.result(i, result, first_json.take(), source.clone()))
                 .collect(),
             provenance: None,
             runner: None,
@@ -688,6 +713,7 @@ pub fn upload_from_tagged(tr: &TaggedResult, origin: &str) -> Result<Upload, Str
         body,
         format: Some(origin.into()),
         results: vec![tr.result.clone()],
+        first_json: None,
     })
 }
 

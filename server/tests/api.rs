@@ -1364,8 +1364,16 @@ async fn a_failed_submission_stores_nothing(app: &TestApp) {
                 source: None,
                 flags: vec![],
                 new_drive: None,
+                result_json: None,
             },
-            NewResult { result, tags: bad_tags, source: None, flags: vec![], new_drive: None },
+            NewResult {
+                result,
+                result_json: None,
+                tags: bad_tags,
+                source: None,
+                flags: vec![],
+                new_drive: None,
+            },
         ],
         provenance: None,
         runner: None,
@@ -1402,6 +1410,7 @@ async fn concurrent_submissions_each_get_their_own_outcome(app: &TestApp) {
                 source: None,
                 flags: vec![],
                 new_drive: None,
+                result_json: None,
             }],
             provenance: None,
             runner: None,
@@ -1777,7 +1786,14 @@ async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
 
     // A submission with two results keeps its upload until its last result goes.
     let result: bench::BenchResult = serde_json::from_value(a_result(77.0)).unwrap();
-    let nr = NewResult { result, tags: Default::default(), source: None, flags: vec![], new_drive: None };
+    let nr = NewResult {
+        result,
+        result_json: None,
+        tags: Default::default(),
+        source: None,
+        flags: vec![],
+        new_drive: None,
+    };
     let two = NewSubmission {
         body: b"two runs".to_vec(),
         content_hash: "e".repeat(64),

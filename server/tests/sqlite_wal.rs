@@ -24,6 +24,7 @@ fn submission(n: usize, result: &bench::BenchResult) -> NewSubmission {
             source: None,
             flags: vec![],
             new_drive: None,
+            result_json: None,
         }],
         provenance: None,
         runner: None,

@@ -452,9 +452,12 @@ pub struct TimeSeries {
     pub after_idle_secs: Option<f64>,
 }
 
-/// The figures of one interval of a sampled run.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+/// The figures of one interval of a sampled run. Written as a row, `[secs, bytes, mbps]`
+/// or `[secs, bytes, mbps, iops]`: a run sampled every second for an hour is 3,600 of
+/// them, and the row is about half the bytes of the object (`{"secs": .., "bytes": ..}`),
+/// which is read too. Every stage of a submission (reading, hashing, storing) and of a
+/// reader's answer works on those bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub struct TimePoint {
     /// Seconds since the test started, at the interval's end.
     pub secs: f64,
@@ -463,8 +466,73 @@ pub struct TimePoint {
     /// Decimal MB/s over the interval.
     pub mbps: f64,
     /// Operations per second over the interval, where the tool counted them.
+    #[serde(default)]
     pub iops: Option<f64>,
 }
+
+impl Serialize for TimePoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut row = serializer.serialize_tuple(if self.iops.is_some() { 4 } else { 3 })?;
+        row.serialize_element(&self.secs)?;
+        row.serialize_element(&self.bytes)?;
+        row.serialize_element(&self.mbps)?;
+        if let Some(iops) = &self.iops {
+            row.serialize_element(iops)?;
+        }
+        row.end()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for TimePoint {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaType, Type};
+        let number =
+            |description: &str| ObjectBuilder::new().schema_type(Type::Number).description(Some(description));
+        let bytes = || {
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .description(Some("Bytes the test had read or written by then"))
+        };
+        let iops = || {
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
+                .description(Some("Operations per second over the interval, where the tool counted them"))
+        };
+        let secs = "Seconds since the test started, at the interval's end";
+        let mbps = "Decimal MB/s over the interval";
+        let row = ArrayBuilder::new()
+            .prefix_items([
+                utoipa::openapi::schema::Schema::from(number(secs)),
+                bytes().into(),
+                number(mbps).into(),
+                iops().into(),
+            ])
+            .items(utoipa::openapi::schema::ArrayItems::False)
+            .min_items(Some(3))
+            .max_items(Some(4))
+            .description(Some("`[secs, bytes, mbps]` or `[secs, bytes, mbps, iops]`, as written"));
+        let object = ObjectBuilder::new()
+            .property("secs", number(secs))
+            .required("secs")
+            .property("bytes", bytes())
+            .required("bytes")
+            .property("mbps", number(mbps))
+            .required("mbps")
+            .property("iops", iops())
+            .description(Some("The same figures by name, as read"));
+        OneOfBuilder::new()
+            .item(row)
+            .item(object)
+            .description(Some("The figures of one interval of a sampled run"))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for TimePoint {}
 
 /// One thing an uploaded file says about what it measured: `field` is a tag field's
 /// public name (`model`, `capacity_gb`, `firmware`, `driver`, `os`) or `comment` and
@@ -1259,6 +1327,36 @@ pub struct Observation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sampled interval is written as a row and read back equal, with or without its
+    /// IOPS; the object form that runner 0.1.0 and earlier results wrote reads the same.
+    #[test]
+    fn a_time_point_is_a_row_and_the_object_form_still_reads() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json"
+        ))
+        .unwrap();
+        let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let written = &body["result"]["over_time"][0]["points"];
+        assert!(written[0].is_object(), "the file has the object form: {}", written[0]);
+        let points: Vec<TimePoint> = serde_json::from_value(written.clone()).unwrap();
+        for (p, o) in points.iter().zip(written.as_array().unwrap()) {
+            assert_eq!(
+                (Some(p.secs), Some(p.bytes), Some(p.mbps), p.iops),
+                (o["secs"].as_f64(), o["bytes"].as_u64(), o["mbps"].as_f64(), o["iops"].as_f64())
+            );
+            let row = serde_json::to_value(p).unwrap();
+            assert_eq!(row, serde_json::json!([o["secs"], o["bytes"], o["mbps"], o["iops"]]));
+            assert_eq!(serde_json::from_value::<TimePoint>(row).unwrap(), *p);
+        }
+        let without = TimePoint { iops: None, ..points[1] };
+        let row = serde_json::to_string(&without).unwrap();
+        assert_eq!(row.matches(',').count(), 2, "{row}");
+        assert_eq!(serde_json::from_str::<TimePoint>(&row).unwrap(), without);
+        assert!(serde_json::from_str::<TimePoint>("[1.0, 2]").is_err());
+        assert!(serde_json::from_str::<TimePoint>("[1.0, 2, 3.0, 4.0, 5.0]").is_err());
+    }
 
     #[test]
     fn links_have_short_ids() {

@@ -160,6 +160,7 @@ fn retagged(r: StoredResult, drive: &DriveSku, before: &DriveSku) -> NewResult {
         tags,
         source: r.source,
         new_drive: None,
+        result_json: None,
     }
 }
 

@@ -73,6 +73,11 @@ pub type StorageResult<T> = Result<T, StorageError>;
 #[derive(Debug, Clone)]
 pub struct NewResult {
     pub result: BenchResult,
+    /// `result` serialised, when the caller has that text already (the canonical text a
+    /// public-format upload is hashed by): stored as is rather than serialised again, which
+    /// for a result with a long series over time is a good part of its submission. Must be
+    /// exactly `serde_json::to_string(&result)`; debug builds check it on every insert.
+    pub result_json: Option<String>,
     pub tags: Tags,
     pub source: Option<String>,
     pub flags: Vec<Flag>,

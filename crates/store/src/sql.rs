@@ -250,13 +250,24 @@ pub fn insert_result_sql() -> String {
     )
 }
 
+/// The result as its column stores it: the text the caller serialised, or serialised now.
+fn result_json(r: &NewResult) -> String {
+    match &r.result_json {
+        Some(json) => {
+            debug_assert_eq!(*json, to_json(&r.result), "result_json is not the result's JSON");
+            json.clone()
+        }
+        None => to_json(&r.result),
+    }
+}
+
 pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_at: i64) -> Vec<Param> {
     let mut params = vec![Param::Int(Some(submission_id)), int(Some(ordinal)), Param::Int(Some(created_at))];
     params.extend(FIELDS.iter().map(|f| field_param(f.kind, f.value(&r.tags, &r.result))));
     params.extend([
         Param::Text(r.source.clone()),
         Param::Text(Some(to_json(&r.tags))),
-        Param::Text(Some(to_json(&r.result))),
+        Param::Text(Some(result_json(r))),
         Param::Text(Some(to_json(&r.flags))),
     ]);
     debug_assert_eq!(params.len(), RESULT_COLUMNS.len());
@@ -682,7 +693,14 @@ mod tests {
     /// A seed result with metrics, as stored.
     fn new_result() -> NewResult {
         let r = seeds().results.into_iter().find(|r| r.result.metrics.len() > 2).unwrap();
-        NewResult { result: r.result, tags: r.tags, source: r.source, flags: vec![], new_drive: None }
+        NewResult {
+            result: r.result,
+            result_json: None,
+            tags: r.tags,
+            source: r.source,
+            flags: vec![],
+            new_drive: None,
+        }
     }
 
     #[test]

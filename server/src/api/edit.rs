@@ -116,7 +116,7 @@ pub async fn edit(
         Ok(e) => ApiError::Unprocessable(vec![e]),
         Err(e) => ApiError::from(e),
     })?
-    .result(0, stored.result, stored.source);
+    .result(0, stored.result, None, stored.source);
     let updated =
         match state.storage.update_result(id, &update, actor, ingest::now_unix()).await {
             // The drive it names was merged into another between the lookup and the write:
