@@ -536,18 +536,29 @@ impl Session<'_> {
         result.date = fill.date.clone();
         let mut jobs = vec![fill.record(&seq)];
         push_saturation(&mut result, &seq, fill, found);
+        // The time left counts what follows at the rate the drive settled to: after its
+        // cache, or the first write's average when it showed none. 4 KiB random writes are
+        // rarely faster than that, so for them it is the least they take.
+        let settled_mbps = match found {
+            Some(bench::cache::WriteCache::Found { after_cache_mbps, .. }) => after_cache_mbps,
+            // The whole write's average, just pushed as the result's first metric.
+            _ => result.metrics.first().and_then(|m| m.mbps).unwrap_or(0.0),
+        };
+        let secs_at_settled =
+            |bytes: u64| if settled_mbps > 0.0 { bytes as f64 / (settled_mbps * 1e6) } else { 0.0 };
         let cache_bytes = match found {
-            Some(bench::cache::WriteCache::Found { cache_bytes, after_cache_mbps, .. }) => {
+            Some(bench::cache::WriteCache::Found { cache_bytes, .. }) => {
                 // Again over one and a half caches (whole MiB, within the span): enough to
                 // see the whole cache come back and fall again.
                 let again_bytes = (cache_bytes.saturating_mul(3) / 2).div_ceil(MIB).max(16) * MIB;
                 let again_bytes = again_bytes.min(plan.size_bytes);
                 if plan.idle_secs > 0 {
-                    let idle_step =
-                        Step { after_secs: again_bytes as f64 / (after_cache_mbps * 1e6), ..step };
+                    // After this write: the second pause and the random write over as much.
+                    let then = f64::from(plan.idle_secs) + secs_at_settled(again_bytes);
+                    let idle_step = Step { after_secs: secs_at_settled(again_bytes) + then, ..step };
                     self.idle(plan.idle_secs, &idle_step)?;
                     let again_step =
-                        Step { number: 2, bytes: Some(again_bytes), after_secs: 0.0, ..idle_step };
+                        Step { number: 2, bytes: Some(again_bytes), after_secs: then, ..idle_step };
                     let again_name =
                         format!("{} write again after {} s idle", seq.short_name(), plan.idle_secs);
                     let again = self.sampled_write(&seq, again_bytes, &again_step, &again_name)?;
@@ -567,7 +578,7 @@ impl Session<'_> {
         let rnd_bytes = cache_bytes.unwrap_or(plan.size_bytes);
         let rnd_step = Step { test: &rnd, number: 1, of: 1, bytes: Some(rnd_bytes), after_secs: 0.0, ..step };
         if plan.idle_secs > 0 {
-            self.idle(plan.idle_secs, &rnd_step)?;
+            self.idle(plan.idle_secs, &Step { after_secs: secs_at_settled(rnd_bytes), ..rnd_step })?;
         }
         let rnd_name = format!("{} write over {} MiB", rnd.short_name(), rnd_bytes / MIB);
         let random = self.sampled_write(&rnd, rnd_bytes, &rnd_step, &rnd_name)?;
