@@ -2,10 +2,11 @@
 //!
 //! Every path that is not a file gets `index.html`, so that deep links such as
 //! `/drives/crucial-realssd-c300-64gb` load the app, which then routes in the browser.
-//! Answers are gzipped when the client accepts it (the wasm shrinks to about a third):
-//! from the `.gz` file beside the asset when the build wrote one (`cargo xtask`'s Trunk
-//! hook writes them with zopfli, 6 % smaller than gzip -6 and no compression work per
-//! request: gzipping the 1.2 MB wasm took ~0.65 s per request in a debug build), and on
+//! Answers are compressed when the client accepts it (the wasm shrinks to about a third):
+//! from the `.br` or `.gz` file beside the asset when the build wrote them (`cargo
+//! xtask`'s Trunk hook writes Brotli at quality 11, and gzip with zopfli, 6 % smaller than
+//! gzip -6; no compression work per request: gzipping the 1.2 MB wasm took ~0.65 s per
+//! request in a debug build), Brotli first when the client takes both, and gzipped on
 //! the fly otherwise.
 //! The drive, compare and result pages get the same `index.html` with the page's title,
 //! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
@@ -26,7 +27,10 @@ use tower_http::services::{ServeDir, ServeFile};
 
 /// The site in `dir`, for `Router::fallback_service`.
 pub fn router(dir: &Path) -> Router {
-    let files = ServeDir::new(dir).precompressed_gzip().fallback(ServeFile::new(dir.join("index.html")));
+    let files = ServeDir::new(dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(ServeFile::new(dir.join("index.html")));
     Router::new()
         .fallback_service(files)
         .layer(axum::middleware::map_response(cache_control))

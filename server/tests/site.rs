@@ -1,5 +1,5 @@
 //! `ssdbase serve --site DIR`: the built website next to the API. Deep links load the
-//! app, assets come gzipped, and unknown `/api` paths keep their JSON 404.
+//! app, assets come compressed (Brotli or gzip), and unknown `/api` paths keep their JSON 404.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
@@ -28,9 +28,18 @@ async fn site() -> Site {
 }
 
 async fn get(router: &Router, path: &str, gzip: bool) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    get_accepting(router, path, if gzip { "gzip" } else { "" }).await
+}
+
+/// `path` asked for with `Accept-Encoding: accept` (none when empty).
+async fn get_accepting(
+    router: &Router,
+    path: &str,
+    accept: &str,
+) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
     let mut req = Request::get(path);
-    if gzip {
-        req = req.header(header::ACCEPT_ENCODING, "gzip");
+    if !accept.is_empty() {
+        req = req.header(header::ACCEPT_ENCODING, accept);
     }
     let res = router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
     let (parts, body) = res.into_parts();
@@ -90,6 +99,18 @@ async fn assets_are_gzipped_and_cached_for_good() {
     let (_, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", false).await;
     assert!(headers.get(header::CONTENT_ENCODING).is_none());
     assert_eq!(body, b"\0asm plain", "a client without gzip gets the plain file");
+    // With a Brotli file beside it too: a browser taking both gets Brotli, one taking
+    // gzip alone the gzip file.
+    let brotli = b"precompressed by the build with Brotli".to_vec();
+    std::fs::write(s.dir.path().join("dist/app-0123456789abcdef_bg.wasm.br"), &brotli).unwrap();
+    let (_, headers, body) =
+        get_accepting(&s.router, "/app-0123456789abcdef_bg.wasm", "gzip, deflate, br, zstd").await;
+    assert_eq!(headers[header::CONTENT_ENCODING], "br");
+    assert_eq!(headers[header::CONTENT_TYPE], "application/wasm");
+    assert_eq!(body, brotli);
+    let (_, headers, body) = get(&s.router, "/app-0123456789abcdef_bg.wasm", true).await;
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+    assert_eq!(body, precompressed);
     // API answers are compressed by the API's own layer, once, and never cached as
     // immutable assets.
     let (_, headers, body) = get(&s.router, "/api/v1/health", true).await;

@@ -33,7 +33,8 @@ pub fn build_site() -> Result<PathBuf> {
 ///   pieces; `strip = true` would also drop the `target_features` section wasm-bindgen
 ///   reads);
 /// - writes `FILE.gz` beside every wasm, JS and CSS file, compressed with zopfli (about
-///   6 % smaller than gzip -6), which `ssdbase serve` sends as it is.
+///   6 % smaller than gzip -6), and `FILE.br` (Brotli at its best quality), which
+///   `ssdbase serve` sends as they are to a browser that asks for either.
 pub fn site_post_build() -> Result<()> {
     let dir =
         env::var_os("TRUNK_STAGING_DIR").context("run by Trunk's post_build hook (TRUNK_STAGING_DIR)")?;
@@ -54,7 +55,7 @@ pub fn site_post_build() -> Result<()> {
     // zopfli takes seconds per file: largest first, dealt out to one thread per core.
     files.sort_by_key(|f| std::cmp::Reverse(f.0));
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let done: Vec<Result<(PathBuf, usize, usize)>> = std::thread::scope(|scope| {
+    let done: Vec<Result<Compressed>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let mine: Vec<&PathBuf> = files.iter().skip(t).step_by(threads).map(|(_, p)| p).collect();
@@ -66,23 +67,31 @@ pub fn site_post_build() -> Result<()> {
             .flat_map(|w| w.join().unwrap_or_else(|_| vec![Err(anyhow::anyhow!("a thread panicked"))]))
             .collect()
     });
-    let (mut raw, mut gzipped) = (0, 0);
+    let (mut raw, mut gzipped, mut brotli) = (0, 0, 0);
     for file in done {
-        let (path, size, gz) = file?;
+        let Compressed { path, size, gz, br } = file?;
         raw += size;
         gzipped += gz;
+        brotli += br;
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if name.starts_with("app-") || name.starts_with("style-") {
-            println!("xtask: {name}: {size} bytes, {gz} gzipped (zopfli)");
+            println!("xtask: {name}: {size} bytes, {gz} gzipped (zopfli), {br} with Brotli");
         }
     }
-    println!("xtask: {} assets: {raw} bytes, {gzipped} gzipped (zopfli)", files.len());
+    println!("xtask: {} assets: {raw} bytes, {gzipped} gzipped (zopfli), {brotli} with Brotli", files.len());
     Ok(())
 }
 
-/// Drops a wasm file's name section, then writes `FILE.gz` beside it; its size before and
-/// after gzip.
-fn compress_asset(path: &Path) -> Result<(PathBuf, usize, usize)> {
+/// An asset and its sizes: as it is, gzipped and with Brotli.
+struct Compressed {
+    path: PathBuf,
+    size: usize,
+    gz: usize,
+    br: usize,
+}
+
+/// Drops a wasm file's name section, then writes `FILE.gz` and `FILE.br` beside it.
+fn compress_asset(path: &Path) -> Result<Compressed> {
     let mut bytes = std::fs::read(path)?;
     if path.extension().is_some_and(|e| e == "wasm") {
         bytes = without_custom_section(&bytes, "name")
@@ -91,10 +100,17 @@ fn compress_asset(path: &Path) -> Result<(PathBuf, usize, usize)> {
     }
     let mut gz = Vec::new();
     zopfli::compress(zopfli::Options::default(), zopfli::Format::Gzip, &bytes[..], &mut gz)?;
-    let mut name = path.to_path_buf().into_os_string();
-    name.push(".gz");
-    std::fs::write(name, &gz)?;
-    Ok((path.to_path_buf(), bytes.len(), gz.len()))
+    let mut br = Vec::new();
+    // Quality 11 with a 16 MiB window: the smallest Brotli makes, once per build.
+    let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 24, ..Default::default() };
+    brotli::BrotliCompress(&mut &bytes[..], &mut br, &params)?;
+    for (ext, data) in [("gz", &gz), ("br", &br)] {
+        let mut name = path.to_path_buf().into_os_string();
+        name.push(".");
+        name.push(ext);
+        std::fs::write(name, data)?;
+    }
+    Ok(Compressed { path: path.to_path_buf(), size: bytes.len(), gz: gz.len(), br: br.len() })
 }
 
 /// `wasm` without its custom sections called `name`, every other section copied as it is
