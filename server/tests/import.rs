@@ -179,7 +179,10 @@ async fn an_imported_file_of_a_new_drive_creates_it_once() {
     let storage = ssdbase::open(&db).await.unwrap();
     let drive = storage.get_drive("crucial-p2-2000gb").await.unwrap().expect("the community drive");
     assert!(!drive.reviewed);
-    let results = storage.results_for_drives(std::slice::from_ref(&drive.id)).await.unwrap();
+    let results = storage
+        .results_for_drives(std::slice::from_ref(&drive.id), ssdbase::storage::ResultFigures::All)
+        .await
+        .unwrap();
     assert_eq!(results.len(), 2, "both files on the drive");
     let how: Vec<_> = results.iter().map(|r| r.tags.drive.identified_by).collect();
     assert_eq!(how, [Some(bench::DriveMatch::Created), Some(bench::DriveMatch::Name)]);

@@ -326,6 +326,20 @@ pub struct ResultQuery {
     pub after: Option<Cursor>,
     pub limit: i64,
     pub include_hidden: bool,
+    pub figures: ResultFigures,
+}
+
+/// How much of each result a read returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ResultFigures {
+    /// Each result as stored.
+    #[default]
+    All,
+    /// Each result's burst figures: without the points of its load sweeps and its series
+    /// over time (`bench::curves::keep_burst_only`), read from the column that keeps them
+    /// for the results that have either. A row stored before that column comes whole:
+    /// callers still fold it (`keep_burst_only` leaves burst figures as they are).
+    Burst,
 }
 
 impl ResultQuery {
@@ -492,8 +506,13 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// The catalogue's changes (of one drive and the merges into it, or all), oldest first.
     async fn catalogue_history(&self, drive_id: Option<&str>) -> StorageResult<Vec<CatalogueChange>>;
 
-    /// Visible results that name one of these catalogue drives, oldest first.
-    async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>>;
+    /// Visible results that name one of these catalogue drives, oldest first, with
+    /// `figures` of each.
+    async fn results_for_drives(
+        &self,
+        ids: &[String],
+        figures: ResultFigures,
+    ) -> StorageResult<Vec<StoredResult>>;
 
     /// Every metric of the visible results of these catalogue drives whose results match
     /// every (column, value) filter on `results` (columns from [`result_filter`]).

@@ -7,7 +7,7 @@ use super::{
     Actor, Deleted, DriveRow, Filter, MetricRow, NewResult, NewSubmission, ResultOwner, ResultQuery, Storage,
     StorageResult, StoredResult, Submitted, UploadInfo,
 };
-use super::{Decided, Merged, ProposalRow};
+use super::{Decided, Merged, ProposalRow, ResultFigures};
 use api_types::{CatalogueChange, DriveProposal, ProposalStatus};
 use async_trait::async_trait;
 use bench::{DriveSku, Observation};
@@ -413,11 +413,15 @@ impl Storage for PgStorage {
         catalogue::postgres::history(&mut *self.pool.acquire().await?, drive_id).await
     }
 
-    async fn results_for_drives(&self, ids: &[String]) -> StorageResult<Vec<StoredResult>> {
+    async fn results_for_drives(
+        &self,
+        ids: &[String],
+        figures: ResultFigures,
+    ) -> StorageResult<Vec<StoredResult>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let sql = sql::results_for_drives_sql(ids.len());
+        let sql = sql::results_for_drives_sql(ids.len(), figures);
         let params = ids.iter().map(|i| Param::Text(Some(i.clone()))).collect();
         let rows = bind(sqlx::query(&sql), params).fetch_all(&self.pool).await?;
         rows.iter().map(|r| RawResult::from_row(r)?.decode()).collect()

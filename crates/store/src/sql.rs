@@ -8,7 +8,10 @@
 //! Public so that bulk loaders (the server benchmark's 1,000,000-result fixture) write
 //! exactly the rows and values that [`super::Storage::submit`] writes.
 
-use super::{Cursor, FilterKind, NewResult, NewSubmission, ResultQuery, Sort, StorageError, StoredResult};
+use super::{
+    Cursor, FilterKind, NewResult, NewSubmission, ResultFigures, ResultQuery, Sort, StorageError,
+    StoredResult,
+};
 use bench::fields::Kind;
 use bench::{BenchResult, DriveSku, FieldValue, Metric, Observation, PlatformGroup, TestKey, FIELDS};
 use serde::de::DeserializeOwned;
@@ -224,11 +227,12 @@ pub const SUBMISSION_BY_HASH: &str = "SELECT id FROM submissions WHERE content_h
 pub const RESULT_IDS_OF_SUBMISSION: &str = "SELECT id FROM results WHERE submission_id = $1 ORDER BY ordinal";
 
 /// The columns of `results` an insert fills, in the order of [`result_params`]: where the
-/// result belongs, a column per field of [`bench::FIELDS`], then the result as JSON.
+/// result belongs, a column per field of [`bench::FIELDS`], then the result and its burst
+/// figures as JSON.
 pub static RESULT_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     let mut columns = vec!["submission_id", "ordinal", "created_at"];
     columns.extend(FIELDS.iter().map(|f| f.column));
-    columns.extend(["source", "tags", "result", "flags"]);
+    columns.extend(["source", "tags", "result", "burst", "flags"]);
     columns
 });
 
@@ -261,6 +265,17 @@ fn result_json(r: &NewResult) -> String {
     }
 }
 
+/// The result's burst figures as their column stores them ([`ResultFigures::Burst`]):
+/// `None` when they are the whole result (no sweep, no series over time).
+pub fn burst_json(result: &BenchResult) -> Option<String> {
+    if result.over_time.is_empty() && bench::curves::burst_metrics(result).count() == result.metrics.len() {
+        return None;
+    }
+    let mut burst = BenchResult { over_time: Vec::new(), ..result.clone() };
+    bench::curves::keep_burst_only(&mut burst);
+    Some(to_json(&burst))
+}
+
 pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_at: i64) -> Vec<Param> {
     let mut params = vec![Param::Int(Some(submission_id)), int(Some(ordinal)), Param::Int(Some(created_at))];
     params.extend(FIELDS.iter().map(|f| field_param(f.kind, f.value(&r.tags, &r.result))));
@@ -268,6 +283,7 @@ pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_
         Param::Text(r.source.clone()),
         Param::Text(Some(to_json(&r.tags))),
         Param::Text(Some(result_json(r))),
+        Param::Text(burst_json(&r.result)),
         Param::Text(Some(to_json(&r.flags))),
     ]);
     debug_assert_eq!(params.len(), RESULT_COLUMNS.len());
@@ -428,6 +444,19 @@ pub const RESULT_SELECT: &str =
     "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
      r.result, r.flags FROM results r";
 
+/// [`RESULT_SELECT`] with each result's burst figures where its row has them.
+pub const BURST_RESULT_SELECT: &str =
+    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
+     COALESCE(r.burst, r.result) AS result, r.flags FROM results r";
+
+/// The select of `figures`.
+fn result_select(figures: ResultFigures) -> &'static str {
+    match figures {
+        ResultFigures::All => RESULT_SELECT,
+        ResultFigures::Burst => BURST_RESULT_SELECT,
+    }
+}
+
 /// A result row before its JSON is read. `FromRow` decodes it from either backend.
 #[derive(sqlx::FromRow)]
 pub struct RawResult {
@@ -465,7 +494,7 @@ pub fn get_result_sql() -> String {
 }
 
 pub fn list_results_sql(q: &ResultQuery) -> (String, Vec<Param>) {
-    let mut sql = String::from(RESULT_SELECT);
+    let mut sql = String::from(result_select(q.figures));
     let mut params = Params::default();
     let mut conds: Vec<String> = Vec::new();
     if !q.include_hidden {
@@ -542,9 +571,10 @@ pub const CATALOGUE_FINGERPRINT: &str =
 pub const RESULT_COUNTS: &str =
     "SELECT drive_sku, COUNT(*) FROM results WHERE hidden = FALSE AND drive_sku IS NOT NULL GROUP BY drive_sku";
 
-pub fn results_for_drives_sql(n: usize) -> String {
+pub fn results_for_drives_sql(n: usize, figures: ResultFigures) -> String {
     format!(
-        "{RESULT_SELECT} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id",
+        "{} WHERE r.drive_sku IN ({}) AND r.hidden = FALSE ORDER BY r.id",
+        result_select(figures),
         placeholders(0, n)
     )
 }
@@ -684,6 +714,31 @@ pub(crate) fn assert_numbered(sql: &str, params: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A result with a sweep or a series keeps its burst figures beside it, as
+    /// `keep_burst_only` makes them; a result that is all burst figures has none.
+    #[test]
+    fn burst_figures_are_stored_for_sweeps_and_series_only() {
+        let data = |name: &str| {
+            std::fs::read_to_string(format!("{}/../bench/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+        };
+        let sweep =
+            bench::parse_str(&data("fio-3.33_randread_4k_qd1-16_sweep.json"), None).unwrap().remove(0);
+        let mut folded = sweep.clone();
+        bench::curves::keep_burst_only(&mut folded);
+        assert!(folded.metrics.len() < sweep.metrics.len());
+        assert_eq!(burst_json(&sweep), Some(to_json(&folded)));
+
+        let body: serde_json::Value =
+            serde_json::from_str(&data("ssdbase-bench-0.1.0_cache_throttled-loop-256MiB.json")).unwrap();
+        let cache: BenchResult = serde_json::from_value(body["result"].clone()).unwrap();
+        let burst: BenchResult = serde_json::from_str(&burst_json(&cache).unwrap()).unwrap();
+        assert_eq!((burst.metrics, burst.over_time.len()), (cache.metrics.clone(), 0));
+
+        let plain = BenchResult { over_time: Vec::new(), ..cache };
+        assert_eq!(burst_json(&plain), None);
+    }
     use crate::Actor;
 
     fn seeds() -> bench::seeds::Dataset {
@@ -842,6 +897,6 @@ mod tests {
             assert_numbered(&sql, params.len());
             assert_eq!(params.len(), ids.len() + filters.len());
         }
-        assert_numbered(&results_for_drives_sql(3), 3);
+        assert_numbered(&results_for_drives_sql(3, ResultFigures::All), 3);
     }
 }

@@ -9,7 +9,7 @@ use super::extract::{Bounded, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use crate::aggregate;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::storage::StoredResult;
+use crate::storage::{ResultFigures, StoredResult};
 use api_types::links::api_drive as drive_url;
 use api_types::links::api_result as result_url;
 use api_types::{
@@ -273,7 +273,9 @@ async fn get_one(
     PathParam(id): PathParam<String>,
 ) -> ApiResult<Json<DrivePage>> {
     let drive = catalogue_drive(&state, &id).await?;
-    let results = state.storage.results_for_drives(std::slice::from_ref(&id)).await?;
+    // Burst figures: a sweep is one curve (under "Burst and sustained"), not a test per
+    // load, here as in the per-test table; and its points are not decoded per request.
+    let results = state.storage.results_for_drives(std::slice::from_ref(&id), ResultFigures::Burst).await?;
     let tests = aggregate::by_test(&results);
     let mut platforms: BTreeMap<PlatformGroup, Vec<i64>> = BTreeMap::new();
     for r in &results {
@@ -345,7 +347,8 @@ const FIRMWARE_METHOD: &str = "Each version's results are set against the previo
 /// Drive `id`'s firmware history.
 pub(crate) async fn firmware_of(state: &AppState, id: &str) -> ApiResult<FirmwareHistory> {
     catalogue_drive(state, id).await?;
-    let results = state.storage.results_for_drives(&[id.to_string()]).await?;
+    // As the drive answer: burst figures, a sweep's points are no firmware samples.
+    let results = state.storage.results_for_drives(&[id.to_string()], ResultFigures::Burst).await?;
     type Series = BTreeMap<String, FigureValues>;
     let mut by: BTreeMap<(PlatformGroup, Option<DataPattern>, TestKey), Series> = BTreeMap::new();
     let mut versions: Vec<String> = Vec::new();

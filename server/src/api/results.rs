@@ -8,7 +8,7 @@ use super::state::AppState;
 use super::submit;
 use crate::csv_table;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::storage::{cursor_after, StoredResult};
+use crate::storage::{cursor_after, ResultFigures, StoredResult};
 use api_types::links::api_result as result_url;
 use api_types::{ListResponse, ResultView, RunnerRecord, UploadView};
 use axum::extract::State;
@@ -217,6 +217,9 @@ async fn list(
 ) -> ApiResult<Response> {
     let figures = params.figures.unwrap_or_default();
     let (mut q, format, after_result) = list_request(params, filters)?;
+    if figures == ListFigures::Burst {
+        q.figures = ResultFigures::Burst;
+    }
     if q.include_hidden && !state.is_admin(&headers) {
         return Err(ApiError::Forbidden("include_hidden is for moderators (send the admin token)".into()));
     }
@@ -239,6 +242,7 @@ async fn list(
         None
     };
     if figures == ListFigures::Burst {
+        // Rows stored before the burst column come whole.
         for r in &mut rows {
             bench::curves::keep_burst_only(&mut r.result);
         }

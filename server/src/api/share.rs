@@ -167,7 +167,10 @@ fn same_query(path: &str, query: &str) -> String {
 
 async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
     let drive = drives::catalogue_drive(state, id).await?;
-    let results = state.storage.results_for_drives(std::slice::from_ref(&drive.id)).await?;
+    let results = state
+        .storage
+        .results_for_drives(std::slice::from_ref(&drive.id), crate::storage::ResultFigures::All)
+        .await?;
     let platforms: BTreeSet<PlatformGroup> = results.iter().map(|r| PlatformGroup::of(&r.tags)).collect();
     let mut tests = crate::aggregate::by_test(&results);
     let samples = |t: &api_types::TestSummary| -> usize {

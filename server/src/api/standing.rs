@@ -64,7 +64,10 @@ pub(crate) async fn standing_of(state: &AppState, headers: &HeaderMap, id: i64) 
             explained: false,
         });
     };
-    let results = state.storage.results_for_drives(std::slice::from_ref(&drive)).await?;
+    let results = state
+        .storage
+        .results_for_drives(std::slice::from_ref(&drive), crate::storage::ResultFigures::All)
+        .await?;
     let pool: Vec<&BenchResult> = results
         .iter()
         .filter(|o| PlatformGroup::of(&o.tags) == group && o.result.data_pattern == r.result.data_pattern)

@@ -428,6 +428,16 @@ pub async fn a_drive_page_folds_a_sweep_into_its_curve(app: &TestApp) {
     assert_eq!((metrics(&burst, sweep_id), metrics(&all, sweep_id)), (0, jobs));
     assert_eq!(metrics(&burst, cdm_id), metrics(&all, cdm_id));
     assert!(metrics(&all, cdm_id) > 0);
+    // Those burst figures are stored beside the sweep, so that these lists do not decode
+    // its points; a result that is all burst has none. A row stored before that column
+    // (here: emptied) reads the same.
+    let has_burst = |id: i64| format!("SELECT COUNT(*) FROM results WHERE id = {id} AND burst IS NOT NULL");
+    assert_eq!((app.scalar(&has_burst(sweep_id)).await, app.scalar(&has_burst(cdm_id)).await), (1, 0));
+    let emptied =
+        app.scalar(&format!("UPDATE results SET burst = NULL WHERE id = {sweep_id} RETURNING id")).await;
+    assert_eq!(emptied, sweep_id);
+    assert_eq!(metrics(&list("&figures=burst").await, sweep_id), 0);
+    assert_eq!(tests_of(&app.get(&format!("/api/v1/drives/{drive}")).await.json()), with_cdm);
     app.get(&format!("/api/v1/results?drive={drive}&figures=some"))
         .await
         .assert_error(StatusCode::BAD_REQUEST, Some("figures"));
