@@ -23,11 +23,11 @@ pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<(
         wall.as_millis()
     );
     let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
-    println!("site download (as served by ssdbase, gzip): {sizes}");
+    println!("site download (as served by ssdbase, Brotli or gzip as the browser asks): {sizes}");
     let wasm_js = sizes["wasm_js_encoded"].as_u64().unwrap_or(0);
     ensure!(wasm_js > 0, "the wasm and JS were loaded: {sizes}");
     println!(
-        "FIGURE site wasm+js transferred: {:.1} KB gzipped ({:.1} KB uncompressed)",
+        "FIGURE site wasm+js transferred: {:.1} KB as sent ({:.1} KB uncompressed)",
         wasm_js as f64 / 1024.0,
         sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
     );
