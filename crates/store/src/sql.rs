@@ -268,12 +268,9 @@ fn result_json(r: &NewResult) -> String {
 /// The result's burst figures as their column stores them ([`ResultFigures::Burst`]):
 /// `None` when they are the whole result (no sweep, no series over time).
 pub fn burst_json(result: &BenchResult) -> Option<String> {
-    if result.over_time.is_empty() && bench::curves::burst_metrics(result).count() == result.metrics.len() {
-        return None;
-    }
-    let mut burst = BenchResult { over_time: Vec::new(), ..result.clone() };
+    let mut burst = result.clone();
     bench::curves::keep_burst_only(&mut burst);
-    Some(to_json(&burst))
+    (burst.metrics.len() < result.metrics.len() || !result.over_time.is_empty()).then(|| to_json(&burst))
 }
 
 pub fn result_params(r: &NewResult, submission_id: i64, ordinal: usize, created_at: i64) -> Vec<Param> {
@@ -440,14 +437,22 @@ pub fn metric_params(result_id: i64, result: &BenchResult, params: &mut Vec<Para
 // ---------------------------------------------------------------------------------------
 
 /// The columns every result read selects, decoded by [`RawResult::decode`].
-pub const RESULT_SELECT: &str =
-    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
-     r.result, r.flags FROM results r";
+/// The columns of a [`RawResult`], its JSON read from `$result`.
+macro_rules! result_select {
+    ($result:literal) => {
+        concat!(
+            "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, ",
+            "r.tags, ",
+            $result,
+            ", r.flags FROM results r"
+        )
+    };
+}
+
+pub const RESULT_SELECT: &str = result_select!("r.result");
 
 /// [`RESULT_SELECT`] with each result's burst figures where its row has them.
-pub const BURST_RESULT_SELECT: &str =
-    "SELECT r.id, r.submission_id, r.created_at, r.hidden, r.hidden_reason, r.hidden_at, r.source, r.tags, \
-     COALESCE(r.burst, r.result) AS result, r.flags FROM results r";
+pub const BURST_RESULT_SELECT: &str = result_select!("COALESCE(r.burst, r.result) AS result");
 
 /// The select of `figures`.
 fn result_select(figures: ResultFigures) -> &'static str {
@@ -714,6 +719,7 @@ pub(crate) fn assert_numbered(sql: &str, params: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Actor;
 
     /// A result with a sweep or a series keeps its burst figures beside it, as
     /// `keep_burst_only` makes them; a result that is all burst figures has none.
@@ -739,7 +745,6 @@ mod tests {
         let plain = BenchResult { over_time: Vec::new(), ..cache };
         assert_eq!(burst_json(&plain), None);
     }
-    use crate::Actor;
 
     fn seeds() -> bench::seeds::Dataset {
         bench::seeds::seed_dataset().unwrap()
