@@ -34,8 +34,13 @@ pub fn load_behaviour(load: &LoadBehaviour) -> Markup {
         @if !load.mixed_loads.is_empty() { (mixed_table(&load.mixed_loads)) }
         @if !shown.is_empty() || !spreads.is_empty() {
             h3 { "Completion latency: percentiles and spread" }
-            p.note { "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
-                its p99 figure, which a mean hides. Min and max are the fastest and the slowest I/O." }
+            p.note {
+                @if !shown.is_empty() {
+                    "How long the slowest I/Os waited: 99 % of a test's I/Os completed within \
+                     its p99 figure, which a mean hides. "
+                }
+                @if !spreads.is_empty() { "Min and max are the fastest and the slowest I/O." }
+            }
             div.table-wrap { table #latency-percentiles {
                 thead { tr {
                     th scope="col" { "Test" }
