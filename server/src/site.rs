@@ -11,6 +11,9 @@
 //! The drive, compare and result pages get the same `index.html` with the page's title,
 //! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
 //! link-preview crawlers run no wasm; a page the API does not know gets it unchanged.
+//! Those three pages also name, in their head, the files their page's code arrives in
+//! (`preload.json`, written by the site build: the wasm-split loader and the route's
+//! chunks), so that the browser fetches them beside the main module, not after it ran.
 //! Trunk puts a content hash in the names of the wasm, JS and CSS it emits, so those may
 //! be cached for good; the pages are never stored, everything else is revalidated, or a
 //! new release would load stale assets.
@@ -75,7 +78,7 @@ pub async fn drive_page(
     headers: HeaderMap,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
-    page(&state, &headers, Some(Page::Drive(id))).await
+    page(&state, &headers, "drive", Some(Page::Drive(id))).await
 }
 
 /// `/compare?drives=...` with its link preview.
@@ -84,7 +87,7 @@ pub async fn compare_page(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    page(&state, &headers, Some(Page::Compare(q.unwrap_or_default()))).await
+    page(&state, &headers, "compare", Some(Page::Compare(q.unwrap_or_default()))).await
 }
 
 /// `/results/{id}` with its link preview.
@@ -93,12 +96,13 @@ pub async fn result_page(
     headers: HeaderMap,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
-    page(&state, &headers, id.parse().ok().map(Page::Result)).await
+    page(&state, &headers, "result", id.parse().ok().map(Page::Result)).await
 }
 
 /// The app's `index.html`, with `page`'s link preview in its head when the API knows
-/// the page (never cached: new results change the figures).
-async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Response {
+/// the page (never cached: new results change the figures), and the preloads of the
+/// lazy route `route`'s code.
+async fn page(state: &AppState, headers: &HeaderMap, route: &str, page: Option<Page>) -> Response {
     let Some(dir) = state.site.as_deref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
@@ -118,6 +122,11 @@ async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Resp
         Some(meta) => crate::html::share::with_head(&index, &meta, &share::base_url(state, headers)),
         None => index,
     };
+    let html = match tokio::fs::read(dir.join(PRELOADS)).await {
+        Ok(json) => with_preloads(html, &json, route),
+        // A site built without lazy routes has none: the page loads as before.
+        Err(_) => html,
+    };
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
@@ -127,4 +136,37 @@ async fn page(state: &AppState, headers: &HeaderMap, page: Option<Page>) -> Resp
         html,
     )
         .into_response()
+}
+
+/// The site build's list of the files each lazy route's code arrives in.
+const PRELOADS: &str = "preload.json";
+
+#[derive(serde::Deserialize)]
+struct Preloads {
+    /// The wasm-split loader (a JS module), which fetches the chunks.
+    loader: String,
+    /// Route name (`drive` for the app's `DriveRoute`) -> its chunk files.
+    routes: std::collections::HashMap<String, Vec<String>>,
+}
+
+/// `index` with `<link rel=preload>` for `route`'s loader and chunks before `</head>`.
+/// The chunks are preloaded `as=fetch` with `crossorigin`, which is how the loader's
+/// `fetch()` asks for them (same origin, CORS mode), so the browser uses the preloaded
+/// answer instead of fetching twice. An unreadable manifest or unknown route adds none.
+fn with_preloads(mut index: String, manifest: &[u8], route: &str) -> String {
+    let Ok(preloads) = serde_json::from_slice::<Preloads>(manifest) else {
+        tracing::warn!("the site's preload.json is not what the build writes; pages load without preloads");
+        return index;
+    };
+    let Some(files) = preloads.routes.get(route) else { return index };
+    let links = maud::html! {
+        link rel="modulepreload" href={ "/" (preloads.loader) };
+        @for file in files {
+            link rel="preload" href={ "/" (file) } as="fetch" type="application/wasm" crossorigin;
+        }
+    };
+    if let Some(at) = index.find("</head>") {
+        index.insert_str(at, &links.into_string());
+    }
+    index
 }

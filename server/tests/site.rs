@@ -120,3 +120,54 @@ async fn assets_are_gzipped_and_cached_for_good() {
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut json).unwrap();
     assert!(json.contains("\"status\""), "one gzip layer, not two: {json}");
 }
+
+#[tokio::test]
+async fn the_drive_compare_and_result_pages_preload_their_routes_code() {
+    let s = site().await;
+    let dist = s.dir.path().join("dist");
+    std::fs::write(
+        dist.join("index.html"),
+        "<!DOCTYPE html><html><head><title>SSDBase</title></head><body></body></html>",
+    )
+    .unwrap();
+    let manifest = serde_json::json!({
+        "loader": "__wasm_split-00aa.js",
+        "routes": {
+            "compare": ["chunk_1-11.wasm", "split___compare_route_view_1-22.wasm"],
+            "drive": ["chunk_1-11.wasm", "chunk_2-33.wasm", "split___drive_route_view_1-44.wasm"],
+        }
+    });
+    std::fs::write(dist.join("preload.json"), manifest.to_string()).unwrap();
+    let page = |path: &'static str| {
+        let router = s.router.clone();
+        async move { String::from_utf8(get(&router, path, false).await.2).unwrap() }
+    };
+    let preloads = |html: &str| -> Vec<String> {
+        let links = html.split("<link ").skip(1).map(|l| l.split('>').next().unwrap().to_string());
+        links.filter(|l| l.contains("preload")).collect()
+    };
+
+    let compare = page("/compare?drives=a,b").await;
+    assert_eq!(
+        preloads(&compare),
+        [
+            r#"rel="modulepreload" href="/__wasm_split-00aa.js""#,
+            r#"rel="preload" href="/chunk_1-11.wasm" as="fetch" type="application/wasm" crossorigin"#,
+            r#"rel="preload" href="/split___compare_route_view_1-22.wasm" as="fetch" type="application/wasm" crossorigin"#,
+        ],
+        "{compare}"
+    );
+    assert!(compare.find("<link ").unwrap() < compare.find("</head>").unwrap(), "in the head: {compare}");
+    let drive = page("/drives/crucial-realssd-c300-64gb").await;
+    assert_eq!(preloads(&drive).len(), 4, "the loader and the drive route's three files: {drive}");
+    assert!(drive.contains("/chunk_2-33.wasm") && !drive.contains("compare_route"), "{drive}");
+    // A route the manifest does not list, and the pages without a route of their own.
+    for path in ["/results/17", "/", "/leaderboard"] {
+        assert!(preloads(&page(path).await).is_empty(), "{path}");
+    }
+    // A manifest the server cannot read: the page as it is, not an error.
+    std::fs::write(dist.join("preload.json"), "{\"loader\": 1}").unwrap();
+    let (status, _, body) = get(&s.router, "/compare?drives=a,b", false).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(preloads(&String::from_utf8(body).unwrap()).is_empty());
+}

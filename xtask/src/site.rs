@@ -93,7 +93,8 @@ struct Compressed {
 /// Drops a wasm file's name section, then writes `FILE.gz` and `FILE.br` beside it.
 fn compress_asset(path: &Path) -> Result<Compressed> {
     let mut bytes = std::fs::read(path)?;
-    if path.extension().is_some_and(|e| e == "wasm") {
+    // SSDBASE_SITE_NAMES=1 keeps the names, for a browser profile that names functions.
+    if path.extension().is_some_and(|e| e == "wasm") && env::var_os("SSDBASE_SITE_NAMES").is_none() {
         bytes = without_custom_section(&bytes, "name")
             .with_context(|| format!("{} is not a WebAssembly module", path.display()))?;
         std::fs::write(path, &bytes)?;

@@ -78,25 +78,30 @@ pub fn DrivePage() -> impl IntoView {
                 let results = mine.with(|m| m.as_ref().and_then(|m| m.as_ref().ok()).cloned())?;
                 Some(view! { <AsSubmitted results=results /> })
             }}
-            <h2>"Rated vs measured, per capacity"</h2>
-            <p class="muted">
-                "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
-            </p>
-            {move || match rated.get() {
-                None => view! { <Loading height=360 /> }.into_any(),
-                Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
-            }}
-            <h2 id="sustained">"Burst and sustained"</h2>
-            {move || view! { <RatedHtml data=format!("/compare/sustained?drives={}", api::encode(&id.get())) /> }}
-            <h2>"Distributions"</h2>
-            {move || match mine.get() {
-                None => view! { <Loading height=200 /> }.into_any(),
-                Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                Some(Ok(mine)) => {
-                    view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
-                }
-            }}
+            // The sections below the drive's facts appear once those are drawn: drawn
+            // before, each would be pushed down the page as the facts arrive (a layout
+            // shift of most of a phone's screen). Their data loads from the start.
+            {move || page.with(|p| p.is_some()).then(|| view! {
+                <h2>"Rated vs measured, per capacity"</h2>
+                <p class="muted">
+                    "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
+                </p>
+                {move || match rated.get() {
+                    None => view! { <Loading height=360 /> }.into_any(),
+                    Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                    Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
+                }}
+                <h2 id="sustained">"Burst and sustained"</h2>
+                {move || view! { <RatedHtml data=format!("/compare/sustained?drives={}", api::encode(&id.get())) /> }}
+                <h2>"Distributions"</h2>
+                {move || match mine.get() {
+                    None => view! { <Loading height=200 /> }.into_any(),
+                    Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                    Some(Ok(mine)) => {
+                        view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
+                    }
+                }}
+            })}
         </section>
     }
 }
