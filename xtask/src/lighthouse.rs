@@ -138,6 +138,23 @@ fn lighthouse_once(bin: &Path, url: &str, out: &Path) -> Result<Run> {
     Run::from_report(&report).with_context(|| format!("lighthouse's report of {url}"))
 }
 
+/// A run of Lighthouse, tried again up to twice when Lighthouse itself fails: on this
+/// shared machine it now and then loses its own trace ("NO_NAVSTART"), which says
+/// nothing about the page.
+fn lighthouse_retrying(bin: &Path, url: &str, out: &Path) -> Result<Run> {
+    let mut last = None;
+    for _ in 0..3 {
+        match lighthouse_once(bin, url, out) {
+            Ok(run) => return Ok(run),
+            Err(e) => {
+                println!("xtask: {e:#}; running it again");
+                last = Some(e);
+            }
+        }
+    }
+    Err(last.expect("three attempts"))
+}
+
 /// The median (the middle of the sorted values; RUNS is odd) and the range.
 fn median_range(values: impl Iterator<Item = f64>) -> (f64, f64, f64) {
     let mut v: Vec<f64> = values.collect();
@@ -176,7 +193,7 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path) -> Result<()> {
     for (label, path) in pages() {
         let url = format!("{base}{path}");
         let runs = (0..RUNS)
-            .map(|i| lighthouse_once(bin, &url, &dir.join(format!("report-{i}.json"))))
+            .map(|i| lighthouse_retrying(bin, &url, &dir.join(format!("report-{i}.json"))))
             .collect::<Result<Vec<Run>>>()?;
         let fig = |f: fn(&Run) -> f64| median_range(runs.iter().map(f));
         let (perf, perf_lo, perf_hi) = fig(|r| r.performance);

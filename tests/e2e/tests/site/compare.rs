@@ -6,6 +6,7 @@ use crate::world::{rated_table, report_download, seed_cells, World, CANVAS_INK, 
 use anyhow::{ensure, Context, Result};
 use fantoccini::key::Key;
 use fantoccini::Locator;
+use serde_json::json;
 use std::time::Instant;
 
 pub const C300: &str = "crucial-realssd-c300-128gb";
@@ -13,14 +14,27 @@ pub const C300: &str = "crucial-realssd-c300-128gb";
 pub const M2S: &str = "plextor-px-m2s-128gb";
 
 pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
-    let started = Instant::now();
-    w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
-    let canvas = w.wait("canvas[data-drawn-ms]").await?;
-    let wall = started.elapsed();
-    let drawn_ms: f64 = canvas.attr("data-drawn-ms").await?.unwrap_or_default().parse()?;
+    // The time to the first chart, with the browser's cache emptied before each of five
+    // navigations (as a first visit: every file and answer fetched from the server).
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        w.cdp("Network.clearBrowserCache", json!({})).await?;
+        let started = Instant::now();
+        w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
+        let canvas = w.wait("canvas[data-drawn-ms]").await?;
+        let wall = started.elapsed();
+        let drawn_ms: f64 = canvas.attr("data-drawn-ms").await?.unwrap_or_default().parse()?;
+        println!(
+            "time to first compare chart: {drawn_ms:.0} ms from navigation start (performance.now), {} ms wall clock including WebDriver",
+            wall.as_millis()
+        );
+        times.push(drawn_ms);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[2];
     println!(
-        "time to first compare chart: {drawn_ms:.0} ms from navigation start (performance.now), {} ms wall clock including WebDriver",
-        wall.as_millis()
+        "FIGURE time to first compare chart (cold cache, loopback): median of 5 {median:.0} ms, range {:.0}-{:.0} ms",
+        times[0], times[4]
     );
     let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
     println!("site download (as served by ssdbase, Brotli or gzip as the browser asks): {sizes}");
@@ -31,7 +45,6 @@ pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<(
         wasm_js as f64 / 1024.0,
         sizes["wasm_js_decoded"].as_f64().unwrap_or(0.0) / 1024.0
     );
-    println!("FIGURE time to first compare chart: {drawn_ms:.0} ms");
     // The comparison is requested by the route while the page's code loads, and the page
     // then reads that answer instead of asking again.
     let requests = w

@@ -164,6 +164,12 @@ impl World {
         })
     }
 
+    /// A Chrome DevTools Protocol command (`Network.clearBrowserCache`, ...), through
+    /// chromedriver's `goog/cdp/execute` endpoint.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
+        Ok(self.client.issue_cmd(Cdp { cmd: cmd.to_string(), params }).await?)
+    }
+
     pub async fn goto(&self, path: &str) -> Result<()> {
         self.client.goto(&format!("{}{path}", self.base)).await?;
         Ok(())
@@ -389,4 +395,21 @@ pub async fn post_result(w: &World, text: &str, tags: Value) -> Result<i64> {
         )
         .await?;
     answer["id"].as_i64().with_context(|| format!("a stored result: {answer}"))
+}
+
+/// chromedriver's vendor command that runs a DevTools Protocol method in the session.
+#[derive(Debug)]
+struct Cdp {
+    cmd: String,
+    params: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(json!({ "cmd": self.cmd, "params": self.params }).to_string()))
+    }
 }
