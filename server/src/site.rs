@@ -11,9 +11,9 @@
 //! The drive, compare and result pages get the same `index.html` with the page's title,
 //! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
 //! link-preview crawlers run no wasm; a page the API does not know gets it unchanged.
-//! Those three pages also name, in their head, the files their page's code arrives in
-//! (`preload.json`, written by the site build: the wasm-split loader and the route's
-//! chunks), so that the browser fetches them beside the main module, not after it ran.
+//! Every page also names, in its head, the files its code arrives in (`preload.json`,
+//! written by the site build: the wasm-split loader and the page's route's chunks), so
+//! that the browser fetches them beside the main module, not after it ran.
 //! Trunk puts a content hash in the names of the wasm, JS and CSS it emits, so those may
 //! be cached for good; the pages are never stored, everything else is revalidated, or a
 //! new release would load stale assets.
@@ -21,19 +21,18 @@
 use crate::api::share::{self, Page};
 use crate::api::state::AppState;
 use axum::extract::{Path as UrlPath, RawQuery, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::path::Path;
 use tower_http::compression::CompressionLayer;
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeDir;
 
 /// The site in `dir`, for `Router::fallback_service`.
 pub fn router(dir: &Path) -> Router {
-    let files = ServeDir::new(dir)
-        .precompressed_br()
-        .precompressed_gzip()
-        .fallback(ServeFile::new(dir.join("index.html")));
+    let site = dir.to_path_buf();
+    let index = axum::routing::get(move |uri: Uri| async move { page_html(&site, uri.path(), None).await });
+    let files = ServeDir::new(dir).precompressed_br().precompressed_gzip().fallback(index);
     Router::new()
         .fallback_service(files)
         .layer(axum::middleware::map_response(cache_control))
@@ -76,36 +75,49 @@ pub fn is_built(dir: &Path) -> bool {
 pub async fn drive_page(
     State(state): State<AppState>,
     headers: HeaderMap,
+    uri: Uri,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
-    page(&state, &headers, "drive", Some(Page::Drive(id))).await
+    page(&state, &headers, uri.path(), Some(Page::Drive(id))).await
 }
 
 /// `/compare?drives=...` with its link preview.
 pub async fn compare_page(
     State(state): State<AppState>,
     headers: HeaderMap,
+    uri: Uri,
     RawQuery(q): RawQuery,
 ) -> Response {
-    page(&state, &headers, "compare", Some(Page::Compare(q.unwrap_or_default()))).await
+    page(&state, &headers, uri.path(), Some(Page::Compare(q.unwrap_or_default()))).await
 }
 
 /// `/results/{id}` with its link preview.
 pub async fn result_page(
     State(state): State<AppState>,
     headers: HeaderMap,
+    uri: Uri,
     UrlPath(id): UrlPath<String>,
 ) -> Response {
-    page(&state, &headers, "result", id.parse().ok().map(Page::Result)).await
+    page(&state, &headers, uri.path(), id.parse().ok().map(Page::Result)).await
 }
 
-/// The app's `index.html`, with `page`'s link preview in its head when the API knows
-/// the page (never cached: new results change the figures), and the preloads of the
-/// lazy route `route`'s code.
-async fn page(state: &AppState, headers: &HeaderMap, route: &str, page: Option<Page>) -> Response {
+/// The app's `index.html` for `path`, with `page`'s link preview in its head when the
+/// API knows the page (never cached: new results change the figures).
+async fn page(state: &AppState, headers: &HeaderMap, path: &str, page: Option<Page>) -> Response {
     let Some(dir) = state.site.as_deref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    let meta = match page {
+        Some(p) => share::page_meta(state, &p).await.ok(),
+        None => None,
+    };
+    let preview = meta.map(|meta| (meta, share::base_url(state, headers)));
+    page_html(dir, path, preview).await
+}
+
+/// `index.html` of the site in `dir` for the page at `path`: with the preloads of its
+/// route's code, and a link preview (its meta tags and the site's base URL) when given.
+async fn page_html(dir: &Path, path: &str, preview: Option<(share::PageMeta, String)>) -> Response {
     let file = dir.join("index.html");
     let index = match tokio::fs::read_to_string(&file).await {
         Ok(index) => index,
@@ -114,16 +126,12 @@ async fn page(state: &AppState, headers: &HeaderMap, route: &str, page: Option<P
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
     };
-    let meta = match page {
-        Some(p) => share::page_meta(state, &p).await.ok(),
-        None => None,
-    };
-    let html = match meta {
-        Some(meta) => crate::html::share::with_head(&index, &meta, &share::base_url(state, headers)),
+    let html = match preview {
+        Some((meta, base)) => crate::html::share::with_head(&index, &meta, &base),
         None => index,
     };
     let html = match tokio::fs::read(dir.join(PRELOADS)).await {
-        Ok(json) => with_preloads(html, &json, route),
+        Ok(json) => with_preloads(html, &json, path),
         // A site built without lazy routes has none: the page loads as before.
         Err(_) => html,
     };
@@ -147,18 +155,44 @@ struct Preloads {
     loader: String,
     /// Route name (`drive` for the app's `DriveRoute`) -> its chunk files.
     routes: std::collections::HashMap<String, Vec<String>>,
+    /// The app's paths and the route each shows, as its router declares them.
+    paths: Vec<RoutePath>,
 }
 
-/// `index` with `<link rel=preload>` for `route`'s loader and chunks before `</head>`.
+#[derive(serde::Deserialize)]
+struct RoutePath {
+    /// `/drives/:id`: a `:name` segment stands for any one segment.
+    path: String,
+    route: String,
+}
+
+impl RoutePath {
+    fn matches(&self, path: &str) -> bool {
+        let mut want = self.path.split('/');
+        let mut got = path.split('/');
+        loop {
+            match (want.next(), got.next()) {
+                (None, None) => return true,
+                (Some(w), Some(g)) if w.starts_with(':') && !g.is_empty() => {}
+                (Some(w), Some(g)) if w == g => {}
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// `index` with `<link rel=preload>` for the loader and chunks of the route that shows
+/// `path` before `</head>`.
 /// The chunks are preloaded `as=fetch` with `crossorigin`, which is how the loader's
 /// `fetch()` asks for them (same origin, CORS mode), so the browser uses the preloaded
 /// answer instead of fetching twice. An unreadable manifest or unknown route adds none.
-fn with_preloads(mut index: String, manifest: &[u8], route: &str) -> String {
+fn with_preloads(mut index: String, manifest: &[u8], path: &str) -> String {
     let Ok(preloads) = serde_json::from_slice::<Preloads>(manifest) else {
         tracing::warn!("the site's preload.json is not what the build writes; pages load without preloads");
         return index;
     };
-    let Some(files) = preloads.routes.get(route) else { return index };
+    let route = preloads.paths.iter().find(|p| p.matches(path)).map(|p| p.route.as_str());
+    let Some(files) = route.and_then(|r| preloads.routes.get(r)) else { return index };
     let links = maud::html! {
         link rel="modulepreload" href={ "/" (preloads.loader) };
         @for file in files {

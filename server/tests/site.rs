@@ -122,7 +122,7 @@ async fn assets_are_gzipped_and_cached_for_good() {
 }
 
 #[tokio::test]
-async fn the_drive_compare_and_result_pages_preload_their_routes_code() {
+async fn every_page_preloads_its_routes_code() {
     let s = site().await;
     let dist = s.dir.path().join("dist");
     std::fs::write(
@@ -135,7 +135,15 @@ async fn the_drive_compare_and_result_pages_preload_their_routes_code() {
         "routes": {
             "compare": ["chunk_1-11.wasm", "split___compare_route_view_1-22.wasm"],
             "drive": ["chunk_1-11.wasm", "chunk_2-33.wasm", "split___drive_route_view_1-44.wasm"],
-        }
+            "browse": ["chunk_3-55.wasm", "split___browse_route_view_1-66.wasm"],
+        },
+        "paths": [
+            { "path": "/compare", "route": "compare" },
+            { "path": "/drives/:id", "route": "drive" },
+            { "path": "/drives", "route": "browse" },
+            { "path": "/drives/:id/propose", "route": "browse" },
+            { "path": "/leaderboard", "route": "browse" },
+        ]
     });
     std::fs::write(dist.join("preload.json"), manifest.to_string()).unwrap();
     let page = |path: &'static str| {
@@ -161,8 +169,15 @@ async fn the_drive_compare_and_result_pages_preload_their_routes_code() {
     let drive = page("/drives/crucial-realssd-c300-64gb").await;
     assert_eq!(preloads(&drive).len(), 4, "the loader and the drive route's three files: {drive}");
     assert!(drive.contains("/chunk_2-33.wasm") && !drive.contains("compare_route"), "{drive}");
-    // A route the manifest does not list, and the pages without a route of their own.
-    for path in ["/results/17", "/", "/leaderboard"] {
+    // The pages without a link preview get theirs too, by the router's paths.
+    for path in ["/leaderboard", "/drives", "/drives/crucial-realssd-c300-64gb/propose"] {
+        let html = page(path).await;
+        assert_eq!(preloads(&html).len(), 3, "{path}: {html}");
+        assert!(html.contains("/split___browse_route_view_1-66.wasm"), "{path}: {html}");
+    }
+    // A path no lazy route shows (the home page's code is the main module's), one segment
+    // too many or too few, and an empty segment for a `:name`.
+    for path in ["/", "/results/17", "/drives/a/b", "/compare/x", "/drives//propose"] {
         assert!(preloads(&page(path).await).is_empty(), "{path}");
     }
     // A manifest the server cannot read: the page as it is, not an error.

@@ -118,8 +118,9 @@ pub fn split_site_wasm(staging: &Path, linked: &Path) -> Result<()> {
 
 /// Writes [`PRELOADS`]: for each lazy route (a `#[lazy_route]` type `DriveRoute` is
 /// `drive`), the loader and the chunk files its code arrives in, in the order the loader
-/// fetches them. The server names them in the page's head (`<link rel=preload>`), so that
-/// the browser fetches them beside the main module instead of after it has run.
+/// fetches them, and which of the app's paths show which route ([`lazy_route_paths`]). The
+/// server names a page's files in its head (`<link rel=preload>`), so that the browser
+/// fetches them beside the main module instead of after it has run.
 fn write_preloads(
     staging: &Path,
     loader: &str,
@@ -141,9 +142,48 @@ fn write_preloads(
             .collect::<Result<Vec<String>>>()?;
         routes.insert(route.to_string(), files);
     }
-    let manifest = serde_json::json!({ "loader": loader, "routes": routes });
+    let router = crate::project_root().join(ROUTER);
+    let paths = lazy_route_paths(&std::fs::read_to_string(&router)?);
+    if paths.is_empty() {
+        bail!("no lazy route found in {}", router.display());
+    }
+    for (path, route) in &paths {
+        if !routes.contains_key(route) {
+            bail!(
+                "{}: {path} shows the lazy route {route:?}, which the split wasm does not have",
+                router.display()
+            );
+        }
+    }
+    let paths: Vec<_> =
+        paths.into_iter().map(|(path, route)| serde_json::json!({ "path": path, "route": route })).collect();
+    let manifest = serde_json::json!({ "loader": loader, "routes": routes, "paths": paths });
     std::fs::write(staging.join(PRELOADS), serde_json::to_string_pretty(&manifest)?)?;
     Ok(())
+}
+
+/// Where the app declares its routes.
+const ROUTER: &str = "app/src/pages/mod.rs";
+
+/// The lazy routes of the app's router source: `(path, route)` for every
+/// `<Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />`, the route named
+/// as the split wasm names it (`DriveRoute` -> `drive`, `RatedTableRoute` -> `rated_table`).
+fn lazy_route_paths(router: &str) -> Vec<(String, String)> {
+    router
+        .lines()
+        .filter_map(|line| {
+            let path = line.split_once("path!(\"")?.1.split_once('"')?.0;
+            let ty = line.split_once("Lazy::<")?.1.split_once("Route>")?.0;
+            let mut route = String::new();
+            for (i, c) in ty.chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    route.push('_');
+                }
+                route.push(c.to_ascii_lowercase());
+            }
+            Some((path.to_string(), route))
+        })
+        .collect()
 }
 
 /// The preload manifest's name in the site's directory (read by server/src/site.rs).
@@ -169,4 +209,28 @@ fn content_hash(bytes: &[u8]) -> String {
     let mut h = DefaultHasher::new();
     h.write(bytes);
     format!("{:016x}", h.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_apps_lazy_routes_are_read_from_its_router() {
+        let router = std::fs::read_to_string(crate::project_root().join(ROUTER)).unwrap();
+        let paths = lazy_route_paths(&router);
+        let route = |p: &str| paths.iter().find(|(path, _)| path == p).map(|(_, r)| r.as_str());
+        assert_eq!(route("/drives/:id"), Some("drive"));
+        assert_eq!(route("/compare"), Some("compare"));
+        assert_eq!(route("/results/:id"), Some("result"));
+        assert_eq!(route("/results"), Some("browse"));
+        assert_eq!(route("/drives/:id/propose"), Some("browse"));
+        // Eager routes (home, platforms) have no code of their own to preload.
+        assert_eq!(route("/"), None);
+        assert_eq!(route("/platforms/:chipset"), None);
+        // Every lazy route of the router is found: as many as `Lazy::<` appears.
+        assert_eq!(paths.len(), router.matches("Lazy::<").count());
+        let camel = lazy_route_paths(r#"<Route path=path!("/x") view={Lazy::<RatedTableRoute>::new()} />"#);
+        assert_eq!(camel, [("/x".to_string(), "rated_table".to_string())]);
+    }
 }

@@ -6,36 +6,48 @@ use crate::world::{rated_table, report_download, seed_cells, World, CANVAS_INK, 
 use anyhow::{ensure, Context, Result};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use serde_json::json;
-use std::time::Instant;
 
 pub const C300: &str = "crucial-realssd-c300-128gb";
 
 pub const M2S: &str = "plextor-px-m2s-128gb";
 
 pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
-    // The time to the first chart, with the browser's cache emptied before each of five
-    // navigations (as a first visit: every file and answer fetched from the server).
+    // The time to the first chart on a first visit, five times: each in a Chromium
+    // started for it (after a blank page, so that the browser's own start is not
+    // counted), with nothing of the site in its caches or processes. (Emptying one
+    // browser's cache is not enough: the compiled wasm stays in its renderer, and the
+    // chart then came in ~130 ms instead of ~400.)
+    let url = format!("{}/compare?drives={C300},{M2S}", w.base);
     let mut times = Vec::new();
-    for _ in 0..5 {
-        w.cdp("Network.clearBrowserCache", json!({})).await?;
-        let started = Instant::now();
-        w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
-        let canvas = w.wait("canvas[data-drawn-ms]").await?;
-        let wall = started.elapsed();
-        let drawn_ms: f64 = canvas.attr("data-drawn-ms").await?.unwrap_or_default().parse()?;
+    for i in 0..5 {
+        let browser = w.fresh_browser(&format!("first-visit-{i}")).await?;
+        browser.goto("about:blank").await?;
+        browser.goto(&url).await?;
+        let canvas = browser
+            .wait()
+            .at_most(crate::world::WAIT)
+            .for_element(Locator::Css("canvas[data-drawn-ms]"))
+            .await;
+        let drawn = match canvas {
+            Ok(c) => c.attr("data-drawn-ms").await?.unwrap_or_default(),
+            Err(e) => format!("none: {e}"),
+        };
+        browser.close().await?;
+        let drawn_ms: f64 = drawn.parse().with_context(|| format!("the chart's drawing time ({drawn})"))?;
         println!(
-            "time to first compare chart: {drawn_ms:.0} ms from navigation start (performance.now), {} ms wall clock including WebDriver",
-            wall.as_millis()
+            "time to first compare chart, first visit {}: {drawn_ms:.0} ms from navigation start",
+            i + 1
         );
         times.push(drawn_ms);
     }
     times.sort_by(f64::total_cmp);
-    let median = times[2];
     println!(
-        "FIGURE time to first compare chart (cold cache, loopback): median of 5 {median:.0} ms, range {:.0}-{:.0} ms",
-        times[0], times[4]
+        "FIGURE time to first compare chart (first visit, loopback): median of 5 {:.0} ms, range {:.0}-{:.0} ms (target 250)",
+        times[2], times[0], times[4]
     );
+    // The walk's own browser: the same page, which the checks below read.
+    w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
+    w.wait("canvas[data-drawn-ms]").await?;
     let sizes = w.client.execute(TRANSFER_SIZES, vec![]).await?;
     println!("site download (as served by ssdbase, Brotli or gzip as the browser asks): {sizes}");
     let wasm_js = sizes["wasm_js_encoded"].as_u64().unwrap_or(0);

@@ -85,6 +85,8 @@ pub struct World {
     /// Chromium reported are counted.
     pub metrics: SocketAddr,
     pub client: Client,
+    /// chromedriver, for more browser sessions ([`World::fresh_browser`]).
+    driver_url: String,
     pub shots: PathBuf,
     _server: Process,
     _driver: Process,
@@ -132,25 +134,8 @@ impl World {
         wait_for_port(driver_port, &mut driver, "chromedriver")?;
         let driver = Process(driver);
 
-        let profile = tmp.path().join("chromium-profile");
-        let caps = json!({
-            "goog:chromeOptions": {
-                "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
-                // Headless, as root, and quiet on a closed network (see shared/GUIDE.md).
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1200,1600",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }
-        });
-        let Value::Object(caps) = caps else { unreachable!() };
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{driver_port}"))
-            .await
-            .context("opening a Chromium session")?;
+        let driver_url = format!("http://127.0.0.1:{driver_port}");
+        let client = chromium_session(&driver_url, &tmp.path().join("chromium-profile")).await?;
         let shots = target_dir().join("e2e-screenshots");
         std::fs::create_dir_all(&shots)?;
         Ok(World {
@@ -159,15 +144,16 @@ impl World {
             client,
             shots,
             _server: server,
+            driver_url,
             _driver: driver,
             tmp,
         })
     }
 
-    /// A Chrome DevTools Protocol command (`Network.clearBrowserCache`, ...), through
-    /// chromedriver's `goog/cdp/execute` endpoint.
-    pub async fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
-        Ok(self.client.issue_cmd(Cdp { cmd: cmd.to_string(), params }).await?)
+    /// Another Chromium, started now with an empty profile (close it when done): nothing
+    /// of the site in its caches or its processes, as on a reader's first visit.
+    pub async fn fresh_browser(&self, name: &str) -> Result<Client> {
+        chromium_session(&self.driver_url, &self.tmp.path().join(format!("chromium-profile-{name}"))).await
     }
 
     pub async fn goto(&self, path: &str) -> Result<()> {
@@ -397,19 +383,24 @@ pub async fn post_result(w: &World, text: &str, tags: Value) -> Result<i64> {
     answer["id"].as_i64().with_context(|| format!("a stored result: {answer}"))
 }
 
-/// chromedriver's vendor command that runs a DevTools Protocol method in the session.
-#[derive(Debug)]
-struct Cdp {
-    cmd: String,
-    params: Value,
-}
-
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
-        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(json!({ "cmd": self.cmd, "params": self.params }).to_string()))
-    }
+/// A headless Chromium session of chromedriver at `driver_url`, its profile in `profile`.
+async fn chromium_session(driver_url: &str, profile: &Path) -> Result<Client> {
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            // Headless, as root, and quiet on a closed network (see shared/GUIDE.md).
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1200,1600",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let Value::Object(caps) = caps else { unreachable!() };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver_url)
+        .await
+        .context("opening a Chromium session")
 }
