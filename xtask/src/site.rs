@@ -44,6 +44,7 @@ pub fn site_post_build() -> Result<()> {
     let target_dir = target_dir();
     let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
     split::split_site_wasm(Path::new(&dir), &linked)?;
+    print_code_by_crate(Path::new(&dir))?;
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&dir)? {
         let path = entry?.path();
@@ -132,6 +133,113 @@ fn without_custom_section(wasm: &[u8], name: &str) -> Option<Vec<u8>> {
     Some(module.finish())
 }
 
+/// Prints, for the main module and each lazy route's own module, its function bodies'
+/// bytes by the crate they come from (from the name section, before it is dropped), so
+/// that a module that grew names the code that made it grow.
+fn print_code_by_crate(dir: &Path) -> Result<()> {
+    let mut modules = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.ends_with(".wasm") && (name.starts_with("app-") || name.starts_with("split_")) {
+            modules.push((name, path));
+        }
+    }
+    modules.sort();
+    for (name, path) in modules {
+        let wasm = std::fs::read(&path)?;
+        let by_crate = code_by_crate(&wasm).with_context(|| format!("{name} is not a WebAssembly module"))?;
+        let total: usize = by_crate.iter().map(|(_, n)| n).sum();
+        let top: Vec<String> =
+            by_crate.iter().take(8).map(|(c, n)| format!("{c} {:.1}", *n as f64 / 1024.0)).collect();
+        println!("xtask: {name}: {:.1} KB of code: {} KB", total as f64 / 1024.0, top.join(", "));
+    }
+    Ok(())
+}
+
+/// The bytes of `wasm`'s function bodies by crate, largest first: a function's crate is
+/// the first path segment of its name (`tachys` for `<tachys::view::...>::build`),
+/// `wasm-bindgen glue` for its generated imports' shims, `?` without a name.
+fn code_by_crate(wasm: &[u8]) -> Option<Vec<(String, usize)>> {
+    let mut imported = 0;
+    let mut sizes = Vec::new();
+    let mut names = std::collections::HashMap::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        match payload.ok()? {
+            wasmparser::Payload::ImportSection(reader) => {
+                for import in reader.into_imports() {
+                    imported += usize::from(matches!(import.ok()?.ty, wasmparser::TypeRef::Func(_)));
+                }
+            }
+            wasmparser::Payload::CodeSectionEntry(body) => {
+                let range = body.range();
+                sizes.push(usize::try_from(range.end - range.start).ok()?);
+            }
+            wasmparser::Payload::CustomSection(c) => {
+                if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
+                    for name in reader {
+                        if let wasmparser::Name::Function(map) = name.ok()? {
+                            for naming in map {
+                                let naming = naming.ok()?;
+                                names.insert(naming.index as usize, naming.name);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut by_crate = std::collections::HashMap::<String, usize>::new();
+    for (i, size) in sizes.into_iter().enumerate() {
+        *by_crate.entry(crate_of(names.get(&(imported + i)).copied().unwrap_or_default())).or_default() +=
+            size;
+    }
+    let mut by_crate: Vec<(String, usize)> = by_crate.into_iter().collect();
+    by_crate.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Some(by_crate)
+}
+
+/// The crate a function name (demangled, as rustc writes the name section) comes from.
+fn crate_of(name: &str) -> String {
+    if name.is_empty() {
+        return "?".into();
+    }
+    if name.starts_with("__wbg_") || name.starts_with("__wbindgen") || name.contains("externref shim") {
+        return "wasm-bindgen glue".into();
+    }
+    if name.starts_with("__wasm_split") {
+        return "wasm-split glue".into();
+    }
+    // `<T as tachys::...>`, `<&mut serde_json::...>`, `_ZN7tachys4view...` (not demangled).
+    let name =
+        name.trim_start_matches(['<', '&', '*', '(']).trim_start_matches("mut ").trim_start_matches("dyn ");
+    if let Some(mangled) = name.strip_prefix("_ZN") {
+        let digits: String = mangled.chars().take_while(char::is_ascii_digit).collect();
+        let len: usize = digits.parse().unwrap_or(0);
+        let first = mangled.get(digits.len()..digits.len() + len).unwrap_or("?");
+        // An impl block's segment, `_$LT$T$u20$as$u20$tachys..view..IntoAny$GT$`.
+        if first.starts_with("_$LT$") {
+            let unescaped = first[1..]
+                .replace("$LT$", "<")
+                .replace("$GT$", ">")
+                .replace("$u20$", " ")
+                .replace("$RF$", "&")
+                .replace("..", "::");
+            return crate_of(&unescaped);
+        }
+        return first.to_string();
+    }
+    // A generic's `T as ...`: the trait's crate says more than `T`.
+    let name = name.split_once(" as ").map_or(name, |(_, trait_path)| trait_path);
+    let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+    if end == 0 {
+        "?".into()
+    } else {
+        name[..end].to_string()
+    }
+}
+
 /// The site's browser-only code compiles for wasm32 alone, so the workspace clippy run
 /// does not see it: lint it for its real target.
 pub fn lint_site() -> Result<()> {
@@ -155,6 +263,22 @@ pub fn site_end_to_end(site: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::without_custom_section;
+
+    #[test]
+    fn a_functions_crate_is_the_first_segment_of_its_name() {
+        use super::crate_of;
+        assert_eq!(crate_of("tachys::view::any_view::AnyView::build::h1"), "tachys");
+        assert_eq!(crate_of("<T as tachys::view::any_view::IntoAny>::into_any::build::h8"), "tachys");
+        assert_eq!(crate_of("<&mut serde_json::de::Deserializer<R>>::parse::h2"), "serde_json");
+        assert_eq!(crate_of("_ZN14reactive_graph8computed13async_derived3new17h0E"), "reactive_graph");
+        assert_eq!(crate_of("__wbg_clientWidth_269ea87f17b863bf"), "wasm-bindgen glue");
+        let impl_block = "_ZN53_$LT$T$u20$as$u20$tachys..view..any_view..IntoAny$GT$8into_any17h1E";
+        assert_eq!(crate_of(impl_block), "tachys");
+        let seed = "_ZN86_$LT$core..marker..PhantomData$LT$T$GT$$u20$as$u20$serde_core..de..DeserializeSeed$GT$4seed";
+        assert_eq!(crate_of(seed), "serde_core");
+        assert_eq!(crate_of("app::pages::compare::Compare::h3"), "app");
+        assert_eq!(crate_of(""), "?");
+    }
 
     #[test]
     fn only_the_name_section_is_dropped() {
