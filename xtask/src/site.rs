@@ -208,8 +208,9 @@ fn crate_of(name: &str) -> String {
     if name.starts_with("__wbg_") || name.starts_with("__wbindgen") || name.contains("externref shim") {
         return "wasm-bindgen glue".into();
     }
+    // A split point's entry: the app's lazy view, with what the optimiser inlined.
     if name.starts_with("__wasm_split") {
-        return "wasm-split glue".into();
+        return "app".into();
     }
     // `<T as tachys::...>`, `<&mut serde_json::...>`, `_ZN7tachys4view...` (not demangled).
     let name =
@@ -277,6 +278,7 @@ mod tests {
         let seed = "_ZN86_$LT$core..marker..PhantomData$LT$T$GT$$u20$as$u20$serde_core..de..DeserializeSeed$GT$4seed";
         assert_eq!(crate_of(seed), "serde_core");
         assert_eq!(crate_of("app::pages::compare::Compare::h3"), "app");
+        assert_eq!(crate_of("__wasm_split_00__compare_route_view_1_export_2___CompareRoute_View"), "app");
         assert_eq!(crate_of(""), "?");
     }
 

@@ -4,7 +4,7 @@
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::rated::RatedHtml;
-use super::{drive_list, Embed, ErrorBox, Loading};
+use super::{DriveSearch, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use api_types::ComparedTest;
@@ -118,11 +118,10 @@ pub fn Compare() -> impl IntoView {
     let current = move |key: &str| {
         filters.with(|f| f.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_default())
     };
-    let drives = drive_list();
     let navigate = use_navigate();
     let nav = navigate.clone();
-    let add = move |ev: leptos::ev::Event| {
-        let id = event_target_value(&ev);
+    // A drive picked in the search (the page never downloads the whole catalogue).
+    let add = move |id: String| {
         let mut now = ids.get_untracked();
         if !id.is_empty() && !now.contains(&id) {
             now.push(id);
@@ -132,22 +131,14 @@ pub fn Compare() -> impl IntoView {
     let nav = navigate.clone();
     let set_figure = move |f: Figure| nav(&href(&ids.get_untracked(), f), Default::default());
     let selected = RwSignal::new(None::<(usize, usize)>);
-    // A compared drive by its name (vendor, model, capacity), not its id: from the
-    // comparison once it has loaded, from the drive list before, the id only as a last
-    // resort (a drive neither knows).
+    // A compared drive by its name (vendor, model, capacity) once the comparison has
+    // loaded; its id until then, and for a drive the comparison does not know.
     let name_of = move |id: &str| -> String {
         let compared = comparison.with(|c| {
             let c = c.as_ref()?.as_ref().ok()?.as_ref()?;
             c.drives.iter().find(|d| d.id == id).map(|d| d.label())
         });
-        compared
-            .or_else(|| {
-                drives.with(|l| {
-                    let d = l.as_ref()?.as_ref().ok()?.drives.iter().find(|d| d.id == id)?;
-                    Some(format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb))
-                })
-            })
-            .unwrap_or_else(|| id.to_string())
+        compared.unwrap_or_else(|| id.to_string())
     };
 
     view! {
@@ -177,36 +168,7 @@ pub fn Compare() -> impl IntoView {
                             .collect_view()
                     }}
                 </ul>
-                <label>
-                    <span class="sr-only">"Add a drive"</span>
-                    <select on:change=add prop:value="">
-                        <option value="">"Add a drive…"</option>
-                        {move || {
-                            drives
-                                .get()
-                                .and_then(|r| r.ok())
-                                .map(|l| {
-                                    l.drives
-                                        .into_iter()
-                                        .filter(|d| d.result_count > 0)
-                                        .map(|d| {
-                                            view! {
-                                                <option value=d.id.clone()>
-                                                    {format!(
-                                                        "{} {} {} GB ({} results)",
-                                                        d.vendor,
-                                                        d.model,
-                                                        d.capacity_gb,
-                                                        d.result_count,
-                                                    )}
-                                                </option>
-                                            }
-                                        })
-                                        .collect_view()
-                                })
-                        }}
-                    </select>
-                </label>
+                <DriveSearch placeholder="Add a drive: vendor, model or part number" pick=Callback::new(add) />
                 <label>
                     "Data "
                     <select on:change=move |ev| set_filter("data_pattern", event_target_value(&ev))>
