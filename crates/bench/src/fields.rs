@@ -102,14 +102,7 @@ impl Field {
 
     /// Reads a value as typed in a form or a query: text as is, numbers as whole numbers.
     pub fn parse(&self, s: &str) -> Result<FieldValue, String> {
-        match self.kind {
-            Kind::Text => Ok(FieldValue::Text(s.to_string())),
-            Kind::Int => s
-                .trim()
-                .parse()
-                .map(FieldValue::Int)
-                .map_err(|_| format!("{} must be a whole number, not {s:?}", self.name)),
-        }
+        parse_value(self.kind, self.name, s)
     }
 
     /// Writes a tag from a form's text (empty clears it). Fields read from the result
@@ -131,6 +124,17 @@ impl Field {
     /// On the site's tag forms.
     pub fn is_editable(&self) -> bool {
         self.is_tag() && self.input != Input::None
+    }
+}
+
+/// Reads a value of a column of this kind, exactly as given: text as is, a whole number
+/// or an error that names `name`. The forms and the browse query read values this way.
+pub fn parse_value(kind: Kind, name: &str, s: &str) -> Result<FieldValue, String> {
+    match kind {
+        Kind::Text => Ok(FieldValue::Text(s.to_string())),
+        Kind::Int => {
+            s.parse().map(FieldValue::Int).map_err(|_| format!("{name} must be a whole number, not {s:?}"))
+        }
     }
 }
 
