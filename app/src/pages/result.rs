@@ -365,25 +365,16 @@ fn Tags(tags: Tags) -> impl IntoView {
         let from_file = tags.read_from_file.iter().any(|f| f == field);
         value.map(|v| if from_file { format!("{v} (read from the file)") } else { v })
     };
-    let rows: Vec<(&str, Option<String>, Option<String>)> = vec![
+    // The drive and the platform in a line each, linked to their pages; then what the
+    // tags say beyond `bench::FIELDS` (CPU, motherboard); then every tag field of
+    // `bench::FIELDS` that is set, as stored (links in words), so a new field shows here
+    // without a change.
+    let mut rows: Vec<(&str, Option<String>, Option<String>)> = vec![
         (
             "Drive",
             read("drive", Some(drive_label(&tags))),
             tags.drive.sku.clone().map(|s| format!("/drives/{s}")),
         ),
-        ("Part number", tags.drive.part_number.clone(), None),
-        (
-            "Controller",
-            tags.controller.as_ref().map(|c| {
-                [c.vendor.clone(), c.model.clone(), c.stepping.clone().map(|s| format!("stepping {s}"))]
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
-            None,
-        ),
-        ("Firmware", read("firmware", tags.firmware.clone()), None),
         (
             "Platform",
             Some(platform_label(&tags)),
@@ -391,35 +382,16 @@ fn Tags(tags: Tags) -> impl IntoView {
         ),
         ("CPU", p.cpu.clone(), None),
         ("Motherboard", p.motherboard.clone(), None),
-        ("Driver", read("driver", p.driver.clone()), None),
-        ("Mode", p.mode.map(|m| format!("{m:?}").to_ascii_uppercase()), None),
-        ("Link", p.link.map(link_label), None),
-        ("Host link", p.host_link.map(link_label), None),
-        ("OS", read("os", p.os.clone()), None),
+        ("Controller vendor", tags.controller.as_ref().and_then(|c| c.vendor.clone()), None),
     ];
-    // Every other tag field, as stored: a new field shows here without a change.
-    const SHOWN: &[&str] = &[
-        "drive",
-        "vendor",
-        "model",
-        "capacity_gb",
-        "part_number",
-        "controller",
-        "stepping",
-        "firmware",
-        "chipset",
-        "storage_controller",
-        "driver",
-        "mode",
-        "link",
-        "host_link",
-        "os",
-        "raid_level",
-        "raid_members",
-    ];
-    let others = bench::FIELDS.iter().filter(|f| f.is_tag() && !SHOWN.contains(&f.name));
-    let mut rows = rows;
-    rows.extend(others.map(|f| (f.label, f.tag_value(&tags).map(|v| v.to_string()), None)));
+    rows.extend(bench::FIELDS.iter().filter(|f| f.is_tag()).map(|f| {
+        let value = f.tag_value(&tags).map(|v| v.to_string());
+        let shown = match f.name {
+            "link" | "host_link" => value.map(|id| bench::Link::from_id(&id).map_or(id, link_label)),
+            _ => value,
+        };
+        (f.label, read(f.name, shown), None)
+    }));
     view! {
         <dl class="facts">
             {rows

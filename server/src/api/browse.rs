@@ -10,6 +10,7 @@ use crate::storage::{
     column_of, result_filter, result_sort, result_sorts, Cursor, Filter, FilterKind, ResultQuery, Sort,
     METRIC_FILTERS,
 };
+use bench::fields::{parse_value, Kind};
 use bench::FieldValue;
 use serde_json::json;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
@@ -241,15 +242,14 @@ impl utoipa::PartialSchema for SortName {
 
 impl utoipa::ToSchema for SortName {}
 
-/// One filter of `kind` on value `v`: the column and the typed value it compares.
+/// One filter of `kind` on value `v`: the column and the typed value it compares, read
+/// as the tag forms read a field's value (`bench::fields::parse_value`).
 fn filter_value(kind: FilterKind, v: &str) -> Result<Filter, String> {
-    match kind {
-        FilterKind::Text(col) => Ok((col, FieldValue::Text(v.to_string()))),
-        FilterKind::Int(col) => v
-            .parse::<i64>()
-            .map(|i| (col, FieldValue::Int(i)))
-            .map_err(|_| format!("{v:?} is not a whole number")),
-    }
+    let (col, kind) = match kind {
+        FilterKind::Text(col) => (col, Kind::Text),
+        FilterKind::Int(col) => (col, Kind::Int),
+    };
+    parse_value(kind, col, v).map(|value| (col, value))
 }
 
 /// `newest` (the default), `oldest`, or a name of [`result_sorts`], `-` first for
