@@ -86,6 +86,35 @@ fn start_server(binary: &Path, url: &str, dumps: &Path) -> Result<(Child, Socket
     serve(binary, &args)
 }
 
+/// Runs `with` against `binary` serving the built `site` on a new SQLite file (the demo
+/// data a first start loads) in a temporary directory named after `name`, with `extra`
+/// arguments; `with` gets the base URL and that directory. The server is stopped and
+/// the directory removed afterwards, after an error too.
+pub fn with_site_server<T>(
+    binary: &Path,
+    site: &Path,
+    name: &str,
+    extra: &[&str],
+    with: impl FnOnce(&str, &Path) -> Result<T>,
+) -> Result<T> {
+    let tmp = tempfile::Builder::new().prefix(&format!("ssdbase_{name}_")).tempdir()?;
+    let dir = tmp.path();
+    let mut args = vec![
+        "--database-url".to_string(),
+        format!("sqlite://{}", dir.join(format!("{name}.db")).display()),
+        "--site".into(),
+        site.display().to_string(),
+        "--dump-dir".into(),
+        dir.join("dumps").display().to_string(),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let (mut server, addr) = serve(binary, &args)?;
+    let outcome = with(&format!("http://{addr}"), dir);
+    let _ = server.kill();
+    let _ = server.wait();
+    outcome
+}
+
 /// `ssdbase serve ARGS` on a free port of the loopback; the address it logs it serves on.
 /// Its log goes on being read (errors shown), so that it never blocks on a full pipe.
 pub fn serve(binary: &Path, args: &[String]) -> Result<(Child, SocketAddr)> {

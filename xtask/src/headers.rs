@@ -47,24 +47,8 @@ fn pages() -> Vec<(String, bool)> {
 /// Runs drHEADer on every page kind of `binary` serving `site` on a new SQLite file.
 pub fn run(binary: &Path, site: &Path) -> Result<()> {
     ensure_drheader()?;
-    // Removed when dropped, on an error too.
-    let tmp = tempfile::Builder::new().prefix("ssdbase_headers_").tempdir()?;
-    let dir = tmp.path();
-    let args = [
-        "--database-url".to_string(),
-        format!("sqlite://{}", dir.join("headers.db").display()),
-        "--site".into(),
-        site.display().to_string(),
-        "--public-url".into(),
-        "https://ssdbase.example".into(),
-        "--dump-dir".into(),
-        dir.join("dumps").display().to_string(),
-    ];
-    let (mut server, addr) = crate::contract::serve(binary, &args)?;
-    let outcome = check_pages(&format!("http://{addr}"));
-    let _ = server.kill();
-    let _ = server.wait();
-    outcome
+    let public = ["--public-url", "https://ssdbase.example"];
+    crate::contract::with_site_server(binary, site, "headers", &public, |base, _| check_pages(base))
 }
 
 fn check_pages(base: &str) -> Result<()> {

@@ -166,21 +166,9 @@ fn median_range(values: impl Iterator<Item = f64>) -> (f64, f64, f64) {
 /// on a median accessibility, best-practices or SEO score below 100.
 pub fn run(binary: &Path, site: &Path) -> Result<()> {
     let bin = ensure_lighthouse()?;
-    let tmp = tempfile::Builder::new().prefix("ssdbase_lighthouse_").tempdir()?;
-    let dir = tmp.path();
-    let args = [
-        "--database-url".to_string(),
-        format!("sqlite://{}", dir.join("lighthouse.db").display()),
-        "--site".into(),
-        site.display().to_string(),
-        "--dump-dir".into(),
-        dir.join("dumps").display().to_string(),
-    ];
-    let (mut server, addr) = crate::contract::serve(binary, &args)?;
-    let outcome = measure_pages(&bin, &format!("http://{addr}"), dir);
-    let _ = server.kill();
-    let _ = server.wait();
-    outcome
+    crate::contract::with_site_server(binary, site, "lighthouse", &[], |base, dir| {
+        measure_pages(&bin, base, dir)
+    })
 }
 
 fn measure_pages(bin: &Path, base: &str, dir: &Path) -> Result<()> {

@@ -22,10 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Shared code below this many bytes of function bodies is merged into a larger shared chunk
-/// (our patch of the splitter): a page then loads 1 to 5 chunk files instead of 14 to 51
-/// of 0.5-5 KB each, and in fewer, larger files Brotli packs it tighter (the drive page's
-/// code 318.4 -> 303.2 KB as sent; measured with 8, 16 and 32 KiB in BENCHMARKS.md).
-const MIN_CHUNK_SIZE: usize = 16 * 1024;
+/// (our patch of the splitter): a page then loads 2 to 8 chunk files instead of 14 to 51
+/// of 0.5-5 KB each, and in fewer, larger files Brotli packs it tighter. A higher floor
+/// means fewer files but more code a page does not use (at 16 KiB the drive page loaded
+/// 21.6 KB more; measured with 8, 16 and 32 KiB in BENCHMARKS.md).
+const MIN_CHUNK_SIZE: usize = 8 * 1024;
 
 /// The loader's name while it is written; replaced by its hashed name afterwards.
 const LINK_PLACEHOLDER: &str = "./__wasm_split.js";
