@@ -23,16 +23,18 @@ pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<(
         let browser = w.fresh_browser(&format!("first-visit-{i}")).await?;
         browser.goto("about:blank").await?;
         browser.goto(&url).await?;
-        let canvas = browser
-            .wait()
-            .at_most(crate::world::WAIT)
-            .for_element(Locator::Css("canvas[data-drawn-ms]"))
-            .await;
-        let drawn = match canvas {
-            Ok(c) => c.attr("data-drawn-ms").await?.unwrap_or_default(),
-            Err(e) => format!("none: {e}"),
-        };
+        let drawn = async {
+            let canvas = browser
+                .wait()
+                .at_most(crate::world::WAIT)
+                .for_element(Locator::Css("canvas[data-drawn-ms]"))
+                .await?;
+            anyhow::Ok(canvas.attr("data-drawn-ms").await?.unwrap_or_default())
+        }
+        .await;
+        // Closed whether or not the chart came, then its outcome.
         browser.close().await?;
+        let drawn = drawn.context("the chart on a first visit")?;
         let drawn_ms: f64 = drawn.parse().with_context(|| format!("the chart's drawing time ({drawn})"))?;
         println!(
             "time to first compare chart, first visit {}: {drawn_ms:.0} ms from navigation start",
