@@ -168,7 +168,7 @@ pub fn Compare() -> impl IntoView {
                             .collect_view()
                     }}
                 </ul>
-                <DriveSearch placeholder="Add a drive: vendor, model or part number" pick=Callback::new(add) />
+                <DriveSearch placeholder="Add a drive by model…" pick=Callback::new(add) />
                 <label>
                     "Data "
                     <select on:change=move |ev| set_filter("data_pattern", event_target_value(&ev))>
