@@ -4,10 +4,11 @@ use crate::engine::{self, Threshold, Word};
 use crate::grid::{self, Grid, Rect};
 use crate::labels::{self, RowKind};
 use crate::locate;
-use crate::read::{self, decimals, valid_number};
+use crate::numbers;
+use crate::read;
 use crate::settings;
 use crate::{CellReading, Job, Layout, OcrError, Readings, Recognition, RowReading, Settings};
-use bench::parse::{number, rescale};
+use bench::parse::rescale;
 use bench::{Access, BenchResult, Metric, Op, Tool, ToolFamily};
 use image::imageops::{self, FilterType};
 use image::RgbImage;
@@ -33,7 +34,8 @@ const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
 const GUESSED_LABEL_CONFIDENCE: f32 = 0.5;
 /// The page pass's confidence (0–100) above which a word of letters is taken as text.
 const TEXT_CONFIDENCE: f32 = 80.0;
-const NUMBER_CHARS: &str = "0123456789.,";
+/// Digits and every mark a locale puts in a value (`1'816.90`); spaces come between words.
+const NUMBER_CHARS: &str = "0123456789.,'";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
 
 /// Up to this size (a window at 100 % is about 0.25–0.7 MP) a page pass that found no
@@ -293,12 +295,12 @@ fn read_window(
             let rect = grid.cell_rect(ri, ci);
             let mut cands: Vec<Candidate> = Vec::new();
             if let Some(scaled) = read::crop_scaled(gray, rect, grid.digit_height) {
-                for r in read::read(&scaled, false, NUMBER_CHARS, valid_number)? {
+                for r in read::read(&scaled, false, NUMBER_CHARS, numbers::plausible)? {
                     cands.push(Candidate { text: r.text, conf: r.conf, page: false });
                 }
             }
             if let Some(t) = &row.page_text[ci] {
-                let t = t.trim_matches(|c: char| !c.is_ascii_digit()).to_string();
+                let t = grid::trim_number(t).to_string();
                 let conf = page_conf(words, row, &grid, ci);
                 cands.push(Candidate { text: t, conf, page: true });
             }
@@ -306,25 +308,23 @@ fn read_window(
         }
         candidates.push(row_cands);
     }
+    // The window's locale: whether `,` or `.` is its decimal mark, from the readings that
+    // can be read only one way.
+    let mark = numbers::window_mark(candidates.iter().flatten().flatten().map(|c| c.text.as_str()));
     // The window prints every value with the same number of decimals (bar IOPS of a
     // million or more, which CrystalDiskMark prints without): prefer readings that do.
     let first_picks: Vec<usize> = candidates
         .iter()
         .flatten()
-        .filter_map(|c| choose(c, None).and_then(|(i, _)| decimals(&c[i].text)))
+        .filter_map(|c| choose(c, mark, None).and_then(|p| p.read.interpretation.decimals()))
         .collect();
     let usual_decimals = mode(&first_picks);
     for (ri, row_cands) in candidates.iter().enumerate() {
         let mut row_cells = Vec::new();
         for (ci, cands) in row_cands.iter().enumerate() {
             let rect = grid.cell_rect(ri, ci);
-            let picked = choose(cands, usual_decimals);
-            let (text, value, mut confidence) = match picked {
-                Some((i, conf)) => {
-                    let t = cands[i].text.clone();
-                    let v = number(&t);
-                    (Some(t), v, conf)
-                }
+            let (text, value, mut confidence) = match choose(cands, mark, usual_decimals) {
+                Some(p) => (Some(cands[p.index].text.clone()), p.read.interpretation.value(), p.confidence),
                 None => (None, None, 0.0),
             };
             // Two readings of the same pixels at the same scale can agree on the same
@@ -333,10 +333,11 @@ fn read_window(
             // scale says the same.
             if confidence >= CERTAIN {
                 let again = read::crop_scaled(gray, rect, grid.digit_height / CHECK_SCALE)
-                    .map(|scaled| read::read(&scaled, false, NUMBER_CHARS, valid_number))
+                    .map(|scaled| read::read(&scaled, false, NUMBER_CHARS, numbers::plausible))
                     .transpose()?
                     .unwrap_or_default();
-                if !again.iter().any(|r| Some(&r.text) == text.as_ref()) {
+                if !again.iter().any(|r| text.as_deref().is_some_and(|t| numbers::same_as_drawn(&r.text, t)))
+                {
                     confidence = confidence.min(UNCONFIRMED_CONFIDENCE);
                 }
             }
@@ -410,7 +411,12 @@ fn read_window(
     read_settings(gray, words, &grid, &label_rects, &mut settings)?;
     let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
 
-    let thousands = cells.iter().flatten().any(|c| c.text.as_deref().is_some_and(|t| t.contains(',')));
+    // Grouped thousands point to KDiskMark (no CrystalDiskMark window in the corpus groups).
+    let thousands = cells
+        .iter()
+        .flatten()
+        .filter_map(|c| c.text.as_deref().and_then(|t| numbers::read_as(t, mark)))
+        .any(|r| r.interpretation.group.is_some());
     let tool = tool_from_title.unwrap_or(
         if settings.unit.as_deref().is_some_and(|u| u.contains("iB"))
             || thousands
@@ -542,19 +548,20 @@ fn read_window(
 /// read beside a grid that has every row a window shows, or where the page pass read
 /// text.
 fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), OcrError> {
-    let seen: Vec<usize> = grid
-        .rows
+    let seen: Vec<&str> =
+        grid.rows.iter().flat_map(|r| r.page_text.iter().flatten()).map(|t| grid::trim_number(t)).collect();
+    let mark = numbers::window_mark(seen.iter().copied());
+    let decimals: Vec<usize> = seen
         .iter()
-        .flat_map(|r| r.page_text.iter().flatten())
-        .filter_map(|t| decimals(grid::trim_number(t)))
+        .filter_map(|t| numbers::read_as(t, mark).and_then(|r| r.interpretation.decimals()))
         .collect();
-    let usual = mode(&seen);
+    let format = NumberFormat { mark, decimals: mode(&decimals) };
     if grid.rows.len() <= 3 && grid.pitch > DOUBLED_PITCH * grid.digit_height {
         let between: Vec<grid::GridRow> =
             grid.rows.windows(2).map(|p| grid::GridRow::between(&p[0], &p[1])).collect();
         let mut all = true;
         for row in &between {
-            all &= row_reads(img, grid, row, usual)?;
+            all &= row_reads(img, grid, row, format)?;
             if !all {
                 break;
             }
@@ -573,7 +580,7 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
             if row.top < 0
                 || row.bottom >= img.height() as i32
                 || holds_text(words, grid, &row)
-                || !row_reads(img, grid, &row, usual)?
+                || !row_reads(img, grid, &row, format)?
             {
                 break;
             }
@@ -603,13 +610,21 @@ fn holds_text(words: &[Word], grid: &Grid, row: &grid::GridRow) -> bool {
     })
 }
 
-/// Whether at least half the cells of `row` read as numbers with `usual` decimals;
-/// stops reading once too few cells are left to make half.
+/// How the rows the page pass read print their values: the decimal mark and the usual
+/// number of decimals, each `None` where they do not tell.
+#[derive(Clone, Copy)]
+struct NumberFormat {
+    mark: Option<char>,
+    decimals: Option<usize>,
+}
+
+/// Whether at least half the cells of `row` read as numbers in `format`; stops reading
+/// once too few cells are left to make half.
 fn row_reads(
     img: &RgbImage,
     grid: &Grid,
     row: &grid::GridRow,
-    usual: Option<usize>,
+    format: NumberFormat,
 ) -> Result<bool, OcrError> {
     let n = grid.columns.len();
     let needed = n.div_ceil(2).max(1);
@@ -621,7 +636,10 @@ fn row_reads(
         let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(row, ci), grid.digit_height) else {
             continue;
         };
-        let fits = |t: &str| valid_number(t) && (usual.is_none() || decimals(t) == usual);
+        let fits = |t: &str| {
+            numbers::read_as(t, format.mark)
+                .is_some_and(|r| format.decimals.is_none() || r.interpretation.decimals() == format.decimals)
+        };
         if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
             good += 1;
         }
@@ -673,18 +691,25 @@ struct Candidate {
     page: bool,
 }
 
-/// Index and confidence (0–1) of the best valid reading.
-fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, f32)> {
-    let mut best: Option<(usize, f32, f32)> = None;
+/// The reading a cell's value is taken from.
+struct Pick {
+    index: usize,
+    read: numbers::Read,
+    /// 0–1.
+    confidence: f32,
+}
+
+/// The best reading that is a number in the window's locale (`mark`), and its confidence.
+fn choose(cands: &[Candidate], mark: Option<char>, usual_decimals: Option<usize>) -> Option<Pick> {
+    let mut best: Option<(Pick, f32)> = None;
     for (i, c) in cands.iter().enumerate() {
-        if !valid_number(&c.text) {
-            continue;
-        }
-        let agree = cands.iter().enumerate().any(|(j, o)| j != i && o.text == c.text);
+        let Some(read) = numbers::read_as(&c.text, mark) else { continue };
+        let same = |o: &Candidate| numbers::same_as_drawn(&o.text, &c.text);
+        let agree = cands.iter().enumerate().any(|(j, o)| j != i && same(o));
         // Only the other source confirms: the crop's readings with and without the
         // whitelist read the same binarized pixels, and can agree on a misreading (a `2`
         // beside a bar's edge read as `7` by both, seen after two JPEG encodings).
-        let confirmed = cands.iter().any(|o| o.page != c.page && o.text == c.text);
+        let confirmed = cands.iter().any(|o| o.page != c.page && same(o));
         let mut conf = (c.conf / 100.0).clamp(0.0, 1.0);
         if c.page {
             // The page pass reads small glyphs without a whitelist: trust it less alone.
@@ -695,28 +720,29 @@ fn choose(cands: &[Candidate], usual_decimals: Option<usize>) -> Option<(usize, 
         } else {
             conf = conf.min(UNCONFIRMED_CONFIDENCE);
         }
-        if let (Some(d), Some(u)) = (decimals(&c.text), usual_decimals) {
+        let decimals = read.interpretation.decimals();
+        if let (Some(d), Some(u)) = (decimals, usual_decimals) {
             if d != u {
                 conf *= 0.5;
             }
-        } else if usual_decimals.is_some() && decimals(&c.text).is_none() && c.text.replace(',', "").len() < 7
-        {
+        } else if usual_decimals.is_some() && decimals.is_none() && read.interpretation.whole_digits() < 7 {
             // Only values of a million or more are printed without decimals.
             conf *= 0.5;
         }
         // Any two readings that agree rank a value first; only a confirmed one can be
         // certain. One reading or one source alone is never certain: Tesseract is sure of
         // a `7` read as `1` on a recompressed or rescaled image. Unconfirmed values are
-        // for a person to check (the review table flags everything under 0.9).
+        // for a person to check (the review table flags everything under 0.9), and so
+        // is a value the window's locale lets read two ways.
         let rank = conf;
-        if !confirmed {
+        if !confirmed || read.ambiguous {
             conf = conf.min(UNCONFIRMED_CONFIDENCE);
         }
-        if best.is_none_or(|(_, r, _)| rank > r) {
-            best = Some((i, rank, conf));
+        if best.as_ref().is_none_or(|(_, r)| rank > *r) {
+            best = Some((Pick { index: i, read, confidence: conf }, rank));
         }
     }
-    best.map(|(i, _, conf)| (i, conf))
+    best.map(|(p, _)| p)
 }
 
 fn mode(v: &[usize]) -> Option<usize> {
@@ -1209,17 +1235,35 @@ mod tests {
         // The crop read twice (with and without the whitelist) as the same misreading,
         // the page pass as something else: ranked first, but not certain.
         let misread = [cand("456.76", 69.0, false), cand("456.76", 69.0, false), cand("456.26", 60.0, true)];
-        let (i, conf) = choose(&misread, Some(2)).unwrap();
-        assert_eq!(misread[i].text, "456.76");
-        assert!(conf < CERTAIN, "{conf}");
+        let p = choose(&misread, Some('.'), Some(2)).unwrap();
+        assert_eq!(misread[p.index].text, "456.76");
+        assert!(p.confidence < CERTAIN, "{}", p.confidence);
         // The same two readings with the page pass agreeing: certain.
         let confirmed =
             [cand("456.26", 69.0, false), cand("456.26", 69.0, false), cand("456.26", 80.0, true)];
-        let (i, conf) = choose(&confirmed, Some(2)).unwrap();
-        assert_eq!(confirmed[i].text, "456.26");
-        assert!(conf >= CERTAIN, "{conf}");
+        let p = choose(&confirmed, Some('.'), Some(2)).unwrap();
+        assert_eq!(confirmed[p.index].text, "456.26");
+        assert!(p.confidence >= CERTAIN, "{}", p.confidence);
         // One reading alone never is, however sure Tesseract is.
-        let (_, conf) = choose(&[cand("456.26", 99.0, false)], Some(2)).unwrap();
-        assert!(conf < CERTAIN, "{conf}");
+        let p = choose(&[cand("456.26", 99.0, false)], Some('.'), Some(2)).unwrap();
+        assert!(p.confidence < CERTAIN, "{}", p.confidence);
+    }
+
+    #[test]
+    fn a_value_in_the_windows_locale_is_read_in_it() {
+        // A crop that saw the narrow space and a page pass that did not agree on
+        // `1 816,90` in a decimal-comma window.
+        let both = [cand("1 816,90", 90.0, false), cand("1816,90", 90.0, true)];
+        let p = choose(&both, Some(','), Some(2)).unwrap();
+        assert_eq!(p.read.interpretation.value(), Some(1816.9));
+        assert!(p.confidence >= CERTAIN, "{}", p.confidence);
+        // The same digits with a point are a misreading there.
+        assert!(choose(&[cand("1816.90", 99.0, false)], Some(','), Some(2)).is_none());
+        // `1,816` where the window does not tell which mark is decimal: confirmed by both
+        // readings, and still not certain.
+        let two_ways = [cand("1,816", 95.0, false), cand("1,816", 95.0, true)];
+        let p = choose(&two_ways, None, None).unwrap();
+        assert!(p.read.ambiguous);
+        assert!(p.confidence < CERTAIN, "{}", p.confidence);
     }
 }

@@ -1,7 +1,7 @@
 //! Scoring against a labelled screenshot corpus (`LABELS.json` in the shared corpus):
 //! used by the corpus test and the benchmark, so both count the same way.
 
-use crate::{OcrError, Recognition};
+use crate::{numbers, OcrError, Recognition};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -200,7 +200,7 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
             let read = cell.and_then(|c| c.text.as_deref());
             if cell.is_some_and(|c| c.text.is_some() && c.confidence >= CONFIDENT) {
                 s.confident += 1;
-                if read != Some(want) {
+                if !read.is_some_and(|r| numbers::same_as_drawn(r, want)) {
                     s.confident_wrong += 1;
                     s.notes.push(format!(
                         "CONFIDENTLY WRONG row {} col {}: want {want}, read {read:?}",
@@ -209,7 +209,7 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
                     ));
                 }
             }
-            if read == Some(want) {
+            if read.is_some_and(|r| numbers::same_as_drawn(r, want)) {
                 s.exact += 1;
             } else {
                 s.notes.push(format!("row {} col {}: want {want}, read {read:?}", ri + 1, ci + 1));
@@ -224,7 +224,7 @@ pub fn score(img: &LabelledImage, outcome: &Result<Recognition, OcrError>) -> Sc
 pub fn numbers_in_text(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || c == '|')
         .map(|t| t.trim_matches(|c: char| !c.is_ascii_digit()))
-        .filter(|t| crate::read::valid_number(t) && (t.contains('.') || t.contains(',') || t.len() >= 6))
+        .filter(|t| crate::numbers::plausible(t) && (t.contains('.') || t.contains(',') || t.len() >= 6))
         .filter(|t| t.matches('.').count() <= 1)
         .map(str::to_string)
         .collect()

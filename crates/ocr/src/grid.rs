@@ -66,7 +66,7 @@ pub fn trim_number(text: &str) -> &str {
 fn is_numeric(text: &str) -> bool {
     let t = trim_number(text);
     t.len() >= 3
-        && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && t.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ' ' | '\''))
         && t.starts_with(|c: char| c.is_ascii_digit())
         && t.ends_with(|c: char| c.is_ascii_digit())
         && t.chars().filter(|c| c.is_ascii_digit()).count() >= 2
@@ -86,8 +86,46 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
+/// The page pass's words with a value that a thousands space split into words
+/// (`1 816,90` read as `1` and `816,90`) joined again: a word of one to three digits
+/// followed on its line, within half a digit's height, by one that starts with a group
+/// of three.
+fn join_digit_groups(words: &[Word]) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::with_capacity(words.len());
+    for w in words {
+        if let Some(prev) = out.last_mut() {
+            let lead = prev.text.len() <= 3
+                && !prev.text.starts_with('0')
+                && prev.text.chars().all(|c| c.is_ascii_digit());
+            let group = w.text.len() >= 3
+                && w.text.as_bytes()[..3].iter().all(u8::is_ascii_digit)
+                && !w.text.as_bytes().get(3).is_some_and(u8::is_ascii_digit);
+            let h = prev.height.max(w.height) as f32;
+            let gap = (w.left - prev.right()) as f32;
+            if lead
+                && group
+                && prev.line == w.line
+                && gap >= 0.0
+                && gap <= 0.5 * h
+                && (w.cy() - prev.cy()).abs() < 0.3 * h
+            {
+                prev.text = format!("{} {}", prev.text, w.text);
+                let (top, bottom) = (prev.top.min(w.top), prev.bottom().max(w.bottom()));
+                prev.width = w.right() - prev.left;
+                prev.top = top;
+                prev.height = bottom - top;
+                prev.conf = prev.conf.min(w.conf);
+                continue;
+            }
+        }
+        out.push(w.clone());
+    }
+    out
+}
+
 pub fn find(words: &[Word]) -> Option<Grid> {
-    let mut nums: Vec<&Word> = words.iter().filter(|w| w.height >= 6 && is_numeric(&w.text)).collect();
+    let joined = join_digit_groups(words);
+    let mut nums: Vec<&Word> = joined.iter().filter(|w| w.height >= 6 && is_numeric(&w.text)).collect();
     nums.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
 
     // 1. Numbers into rows by vertical centre.

@@ -27,6 +27,7 @@ pub mod engine;
 mod grid;
 pub mod labels;
 mod locate;
+pub mod numbers;
 mod read;
 mod settings;
 

@@ -201,32 +201,6 @@ pub fn read_with(
     Ok(out)
 }
 
-/// A value as drawn: digits, optional thousands separators, optional decimals.
-pub fn valid_number(text: &str) -> bool {
-    let t = text.trim();
-    let (int, frac) = match t.rsplit_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (t, None),
-    };
-    if let Some(f) = frac {
-        if f.is_empty() || f.len() > 3 || !f.chars().all(|c| c.is_ascii_digit()) {
-            return false;
-        }
-    }
-    if int.is_empty() || int.starts_with(',') || int.ends_with(',') {
-        return false;
-    }
-    let groups: Vec<&str> = int.split(',').collect();
-    let plain = groups.iter().all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()));
-    let grouped = groups.len() == 1 || (groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
-    // A leading zero only in `0.xx`.
-    plain && grouped && !(int.len() > 1 && int.starts_with('0'))
-}
-
-pub fn decimals(text: &str) -> Option<usize> {
-    text.rsplit_once('.').map(|(_, f)| f.len())
-}
-
 /// The vertical extent of the glyphs inside `rect` (unscaled): the longest run of pixel
 /// rows holding ink, allowing one-pixel gaps.
 pub fn ink_extent(img: &RgbImage, rect: Rect) -> Option<(i32, i32)> {
