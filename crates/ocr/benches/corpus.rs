@@ -54,14 +54,17 @@ fn main() {
         println!("corpus benchmark: run it with `cargo xtask bench-ocr`");
         return;
     }
+    // `real` names the real-screenshot set; without any kind named, every kind runs.
+    let real = args.iter().any(|a| a == "real");
     let kinds: Vec<Kind> = {
         let named: Vec<Kind> = args.iter().filter_map(|a| Kind::from_name(a)).collect();
-        if named.is_empty() {
+        if named.is_empty() && !real {
             ALL_KINDS.to_vec()
         } else {
             named
         }
     };
+    let real = real || kinds.len() == ALL_KINDS.len();
     let verbose = std::env::var_os("SSDBASE_OCR_BENCH_VERBOSE").is_some();
     let shared = corpus::shared_dir().expect("shared corpus not found: set SSDBASE_SHARED");
     let dir = shared.join("corpus/screenshots");
@@ -132,11 +135,12 @@ fn main() {
         t.ref_secs = (refs[n - 2] + refs[n - 1]) / 2.0;
         table.push((kind, t));
     }
+    let real_table = if real { real_screenshots(&reference, &mut refs, verbose) } else { Vec::new() };
     let fastest = refs.iter().copied().fold(f64::INFINITY, f64::min);
 
     println!();
     println!(
-        "{:<16} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9}",
+        "{:<24} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9}",
         "kind",
         "images",
         "values exact",
@@ -166,7 +170,12 @@ fn main() {
         all.ref_secs += t.ref_secs * t.images as f64;
     }
     all.ref_secs /= all.images.max(1) as f64;
-    print_line("all", &all, fastest);
+    if !table.is_empty() {
+        print_line("all degraded", &all, fastest);
+    }
+    for (name, t) in &real_table {
+        print_line(name, t, fastest);
+    }
     println!(
         "× ref: s/image over one reference page pass ({} × {} px, {:.0}–{:.0} ms in this run, timed \
          before and after each kind); s fastest: s/image at the run's fastest reference speed",
@@ -181,11 +190,144 @@ fn main() {
     }
 }
 
+/// The real-screenshot set (`ocr::corpus::real_set`): every image read once, each
+/// labelled window scored against the reading that matches it best (each reading used
+/// once). Returns rows for the whole set, for images of one window and of several (the
+/// issue's time figures differ for them), and for each class of screenshot.
+fn real_screenshots(
+    reference: &image::RgbImage,
+    refs: &mut Vec<f64>,
+    verbose: bool,
+) -> Vec<(String, Totals)> {
+    println!("== real");
+    let Some((labels, dir)) = corpus::real_set().expect("crates/ocr/real/LABELS.json") else {
+        println!(
+            "real screenshots: not on this machine (fetch the images listed in crates/ocr/real/LABELS.json \
+             from their sources into a folder and set SSDBASE_OCR_REAL_DIR)"
+        );
+        return Vec::new();
+    };
+    let mut files: Vec<&str> = labels.images.iter().map(|i| i.file.as_str()).collect();
+    files.dedup();
+    let mut rows: std::collections::BTreeMap<String, Totals> = std::collections::BTreeMap::new();
+    for file in files {
+        let windows: Vec<&LabelledImage> = labels.images.iter().filter(|i| i.file == file).collect();
+        let bytes = std::fs::read(dir.join(file)).expect("real screenshot");
+        let start = Instant::now();
+        let cpu_start = thread_cpu_secs();
+        let outcome = ocr::recognize_all(&bytes);
+        let (secs, cpu) = (start.elapsed().as_secs_f64(), thread_cpu_secs() - cpu_start);
+        let scores = best_matches(&windows, outcome);
+        let many = if windows.len() > 1 { "real, 2+ windows" } else { "real, 1 window" };
+        let mut classes: Vec<String> = vec!["real".into(), many.into()];
+        for w in &windows {
+            classes.extend(w.kinds.iter().map(|k| format!("real: {k}")));
+        }
+        classes.sort();
+        classes.dedup();
+        for class in classes {
+            let t = rows.entry(class.clone()).or_default();
+            t.images += 1;
+            t.secs += secs;
+            t.cpu_secs += cpu;
+            for (w, s) in windows.iter().zip(&scores) {
+                if class == "real" || class == many || w.kinds.iter().any(|k| class == format!("real: {k}")) {
+                    t.add(s);
+                }
+            }
+        }
+        for (w, s) in windows.iter().zip(&scores) {
+            if verbose || s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0 {
+                let short: String = file.chars().take(44).collect();
+                println!(
+                    "{short:<44} w{} {:>3}/{:<3} confident-wrong {} {:.2}s  [{}]",
+                    w.window,
+                    s.exact,
+                    s.fields,
+                    s.confident_wrong,
+                    secs,
+                    w.kinds.join(" ")
+                );
+                for n in &s.notes {
+                    println!("    {n}");
+                }
+            }
+        }
+    }
+    refs.push(reference_secs(reference));
+    let n = refs.len();
+    let ref_secs = (refs[n - 2] + refs[n - 1]) / 2.0;
+    // The whole set first, then one window against several, then the classes.
+    let mut out: Vec<(String, Totals)> = rows.into_iter().collect();
+    out.sort_by_key(|(name, _)| (!name.starts_with("real,") && name != "real", name != "real", name.clone()));
+    for (_, t) in &mut out {
+        t.ref_secs = ref_secs;
+    }
+    out
+}
+
+/// Each labelled window scored against a reading of its own: the assignment of readings
+/// to windows that reads the most values exactly (then the most labels), every one tried
+/// (an image shows at most a few windows). A window left without a reading scores as
+/// refused.
+fn best_matches(
+    windows: &[&LabelledImage],
+    outcome: Result<Vec<Result<ocr::Recognition, ocr::OcrError>>, ocr::OcrError>,
+) -> Vec<Score> {
+    let refused = |detail: String| Err(ocr::OcrError::NoBenchmarkWindow { detail });
+    let readings = match outcome {
+        Ok(r) => r,
+        Err(e) => return windows.iter().map(|w| corpus::score(w, &refused(e.to_string()))).collect(),
+    };
+    let none =
+        |w: &LabelledImage| corpus::score(w, &refused(format!("no reading left ({} read)", readings.len())));
+    // scores[w][k]: window w read by reading k; the last column is no reading.
+    let scores: Vec<Vec<Score>> = windows
+        .iter()
+        .map(|w| readings.iter().map(|r| corpus::score(w, r)).chain([none(w)]).collect())
+        .collect();
+    fn search(
+        scores: &[Vec<Score>],
+        w: usize,
+        used: &mut Vec<bool>,
+        pick: &mut Vec<usize>,
+        best: &mut (usize, usize, Vec<usize>),
+    ) {
+        if w == scores.len() {
+            let exact = pick.iter().enumerate().map(|(i, &k)| scores[i][k].exact).sum();
+            let labels = pick.iter().enumerate().map(|(i, &k)| scores[i][k].labels_ok).sum();
+            if (exact, labels) > (best.0, best.1) || best.2.is_empty() {
+                *best = (exact, labels, pick.clone());
+            }
+            return;
+        }
+        let none = scores[w].len() - 1;
+        for k in 0..=none {
+            if k < none && used[k] {
+                continue;
+            }
+            if k < none {
+                used[k] = true;
+            }
+            pick.push(k);
+            search(scores, w + 1, used, pick, best);
+            pick.pop();
+            if k < none {
+                used[k] = false;
+            }
+        }
+    }
+    let mut best = (0, 0, Vec::new());
+    search(&scores, 0, &mut vec![false; readings.len()], &mut Vec::new(), &mut best);
+    let mut scores = scores;
+    best.2.iter().enumerate().map(|(w, &k)| std::mem::take(&mut scores[w][k])).collect()
+}
+
 fn print_line(name: &str, t: &Totals, fastest: f64) {
     let per_image = t.secs / t.images.max(1) as f64;
     let ratio = per_image / t.ref_secs.max(1e-9);
     println!(
-        "{name:<16} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2}",
+        "{name:<24} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2}",
         t.images,
         t.exact,
         t.fields,

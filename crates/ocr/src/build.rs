@@ -18,6 +18,9 @@ use image::RgbImage;
 const PAGE_PIXELS: f32 = 2_400_000.0;
 /// Value digit height of a CrystalDiskMark 8 window at 100 % scaling.
 const CDM8_DIGIT_HEIGHT: f32 = 22.0;
+/// A grid whose digits are this many times CrystalDiskMark 8's height, or more, is read
+/// again scaled down (`windows_in`).
+const LARGE_DIGITS: f32 = 1.5;
 /// Rows of every supported window are 2.1–2.7 digit heights apart; a grid whose rows are
 /// further apart than this is every other row of one.
 const DOUBLED_PITCH: f32 = 3.4;
@@ -32,8 +35,6 @@ const CHECK_SCALE: f32 = 0.7;
 const UNCONFIRMED_CONFIDENCE: f32 = 0.85;
 /// A row label guessed from the window's preset rather than read (`labels::guess_from_presets`).
 const GUESSED_LABEL_CONFIDENCE: f32 = 0.5;
-/// The page pass's confidence (0–100) above which a word of letters is taken as text.
-const TEXT_CONFIDENCE: f32 = 80.0;
 /// Digits and every mark a locale puts in a value (`1'816.90`); spaces come between words.
 const NUMBER_CHARS: &str = "0123456789.,'";
 const LABEL_CHARS: &str = "SEQRNDKMQTIOPeqsuμµ()0123456789";
@@ -145,6 +146,7 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
             (words, grids) = (local, local_grids);
         }
     }
+    (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
     if grids.is_empty() && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
         // A window shown at half size or less: its digits are too small for the page
         // pass to find, read twice as large (cells are re-read at their own scale).
@@ -169,6 +171,12 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
                 break;
             }
         }
+    }
+    if grids.is_empty() {
+        // Digits so tall that the page pass glues them to their row buttons
+        // (CrystalDiskMark 3-6, `with_large_digits_scaled`): read at two thirds.
+        words = page_words_at(rgb, Threshold::Global, 1.0 / LARGE_DIGITS)?;
+        grids = grid::find_all(&words, MAX_WINDOWS);
     }
     if grids.is_empty() {
         return Err(no_grid());
@@ -207,6 +215,30 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         push_unless_read(&mut out, reading);
     }
     Ok(out)
+}
+
+/// CrystalDiskMark 3-6 draw values about twice as tall as 7-9 (40 px at 100 %):
+/// Tesseract's page pass then glues a value to its row button and loses rows, or finds
+/// no grid at all (`windows_in` tries a smaller page last). A page whose tall grid was
+/// not seen whole is read again with its digits at 7-9's height, and the pass that sees
+/// more cells is kept.
+fn with_large_digits_scaled(
+    rgb: &RgbImage,
+    words: Vec<Word>,
+    grids: Vec<Grid>,
+) -> Result<(Vec<Word>, Vec<Grid>), OcrError> {
+    let tall = grids.iter().map(|g| g.digit_height).fold(0.0, f32::max);
+    // Every window has four rows or more: a grid with fewer, or with cells unseen, was
+    // not seen whole. One seen whole (a KDiskMark window at 150 %) keeps its pass,
+    // whose words of text (the comment) read better at their size.
+    let whole = |g: &Grid| g.rows.len() >= 4 && g.seen_cells() == g.cells();
+    if grids.is_empty() || tall <= LARGE_DIGITS * CDM8_DIGIT_HEIGHT || grids.iter().all(whole) {
+        return Ok((words, grids));
+    }
+    let scaled = page_words_at(rgb, Threshold::Global, CDM8_DIGIT_HEIGHT / tall)?;
+    let scaled_grids = grid::find_all(&scaled, MAX_WINDOWS);
+    let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
+    Ok(if seen(&scaled_grids) > seen(&grids) { (scaled, scaled_grids) } else { (words, grids) })
 }
 
 /// Adds a reading unless its grid was read already: a grid the page pass saw as two
@@ -270,7 +302,9 @@ fn shift(mut r: Recognition, dx: i32, dy: i32) -> Recognition {
 pub fn recognize_rgb(rgb: &RgbImage, job: &mut Job) -> Result<Recognition, OcrError> {
     job.stage(0.15, "finding the result grid");
     let words = page_words(rgb, Threshold::Global)?;
-    let grid = grid::find(&words).ok_or_else(no_grid)?;
+    let grids = grid::find(&words).into_iter().collect();
+    let (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
+    let grid = grids.into_iter().next().ok_or_else(no_grid)?;
     read_window(rgb, &words, grid, job)
 }
 
@@ -579,10 +613,18 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
             let row = grid.neighbour(up);
             if row.top < 0
                 || row.bottom >= img.height() as i32
-                || holds_text(words, grid, &row)
+                || grid.holds_text(words, &row)
                 || !row_reads(img, grid, &row, format)?
             {
                 break;
+            }
+            if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+                eprintln!(
+                    "probed row {}..{} added ({})",
+                    row.top,
+                    row.bottom,
+                    if up { "above" } else { "below" }
+                );
             }
             if up {
                 grid.rows.insert(0, row);
@@ -592,22 +634,6 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
         }
     }
     Ok(())
-}
-
-/// Whether the page pass read a word of text over the cells of `row` (a column header,
-/// the comment box), which a row of values never holds: three letters in a run, read
-/// with confidence (a row of digits the page pass garbled reads as `BBs` at 26).
-fn holds_text(words: &[Word], grid: &Grid, row: &grid::GridRow) -> bool {
-    let band = grid.cell_rect_of(row, 0);
-    let g = grid.bounds();
-    words.iter().any(|w| {
-        w.cy() > band.y0 as f32
-            && w.cy() < band.y1 as f32
-            && w.right() > g.x0
-            && w.left < g.x1
-            && w.conf >= TEXT_CONFIDENCE
-            && w.text.as_bytes().windows(3).any(|run| run.iter().all(u8::is_ascii_alphabetic))
-    })
 }
 
 /// How the rows the page pass read print their values: the decimal mark and the usual
@@ -636,9 +662,13 @@ fn row_reads(
         let Some(scaled) = read::crop_scaled(img, grid.cell_rect_of(row, ci), grid.digit_height) else {
             continue;
         };
+        // Every tool prints at least three digits (`0.00`; CrystalDiskMark 3-6 four
+        // significant ones, `17.28`): a lone digit is a combo box or a header's glyph.
         let fits = |t: &str| {
-            numbers::read_as(t, format.mark)
-                .is_some_and(|r| format.decimals.is_none() || r.interpretation.decimals() == format.decimals)
+            numbers::read_as(t, format.mark).is_some_and(|r| {
+                r.interpretation.plain.chars().filter(char::is_ascii_digit).count() >= 3
+                    && (format.decimals.is_none() || r.interpretation.decimals() == format.decimals)
+            })
         };
         if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
             good += 1;
@@ -1203,6 +1233,10 @@ fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)],
             "4K Q8T8",
             "Seq",
             "4K",
+            "4KiB Q8T8",
+            "4KiB Q32T1",
+            "4KiB Q1T1",
+            "4KiB",
         ]
         .contains(n)
     }) {

@@ -10,6 +10,9 @@
 
 use crate::engine::Word;
 
+/// The page pass's confidence (0–100) above which a word of letters is taken as text.
+const TEXT_CONFIDENCE: f32 = 80.0;
+
 /// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
 pub const MAX_ROWS: usize = 8;
 
@@ -162,7 +165,7 @@ pub fn find(words: &[Word]) -> Option<Grid> {
                 g.is_some()
             );
         }
-        if let Some(g) = g {
+        if let Some(g) = g.and_then(|g| g.cut_at_text(words)) {
             let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
             let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
             if best.as_ref().is_none_or(|(b, _)| score > *b) {
@@ -390,6 +393,58 @@ impl Grid {
             y0: first.top,
             y1: last.bottom,
         }
+    }
+
+    /// Whether the page pass read a word of text over the cells of `row` (a column
+    /// header, the comment box), which a row of values never holds: three letters in a
+    /// run, read with confidence (a row of digits the page pass garbled reads as `BBs`
+    /// at 26).
+    pub fn holds_text(&self, words: &[Word], row: &GridRow) -> bool {
+        let band = self.cell_rect_of(row, 0);
+        self.text_between(words, band.y0 as f32, band.y1 as f32)
+    }
+
+    /// Whether a confident word of letters lies over the grid's columns between `y0` and `y1`.
+    fn text_between(&self, words: &[Word], y0: f32, y1: f32) -> bool {
+        let g = self.bounds();
+        words.iter().any(|w| {
+            w.cy() > y0
+                && w.cy() < y1
+                && w.right() > g.x0
+                && w.left < g.x1
+                && w.conf >= TEXT_CONFIDENCE
+                && w.text.as_bytes().windows(3).any(|run| run.iter().all(u8::is_ascii_alphabetic))
+        })
+    }
+
+    /// The grid cut at a row it filled in where the page pass read text: a column header
+    /// between the values and a number above them that is no value (a title bar's
+    /// version, `6.0.2` read as `10.2`). The part with the most rows the page pass saw
+    /// stays; `None` when no part keeps two rows.
+    fn cut_at_text(mut self, words: &[Word]) -> Option<Grid> {
+        // A filled-in row owns the pitch around its centre.
+        let filled_with_text = |g: &Grid, r: &GridRow| {
+            let half = g.pitch / 2.0;
+            r.page_text.iter().all(Option::is_none) && g.text_between(words, r.cy() - half, r.cy() + half)
+        };
+        let cuts: Vec<usize> =
+            (0..self.rows.len()).filter(|&i| filled_with_text(&self, &self.rows[i])).collect();
+        if cuts.is_empty() {
+            return Some(self);
+        }
+        let seen = |rows: &[GridRow]| rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
+        let mut parts: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut start = 0;
+        for &c in cuts.iter().chain([self.rows.len()].iter()) {
+            parts.push(start..c);
+            start = c + 1;
+        }
+        let best = parts.into_iter().max_by_key(|p| seen(&self.rows[p.clone()]))?;
+        if best.len() < 2 {
+            return None;
+        }
+        self.rows = self.rows.drain(best).collect();
+        Some(self)
     }
 
     /// Cells the page pass read a number in (the others were interpolated or probed).

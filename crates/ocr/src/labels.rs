@@ -37,7 +37,7 @@ fn re() -> &'static Regex {
     RE.get_or_init(|| {
         let d = "[0-9OILSBZ|]";
         Regex::new(&format!(
-            r"^(SEQ|RND)({d}{{1,4}})(K|M)(?:Q({d}{{1,3}})T({d}{{1,3}})|\((IOPS|[0-9A-Z]{{0,2}}S)\))?$|^(SEQ|{d}{{1,3}}K)(?:QD({d}{{1,3}})|Q({d}{{1,3}})T({d}{{1,3}}))?$"
+            r"^(SEQ|RND)({d}{{1,4}})(K|M)(?:Q({d}{{1,3}})T({d}{{1,3}})|\((IOPS|[0-9A-Z]{{0,2}}S)\))?$|^(SEQ|{d}{{1,3}}K(?:IB)?)(?:QD({d}{{1,3}})|Q({d}{{1,3}})T({d}{{1,3}}))?$"
         ))
         .expect("label grammar compiles")
     })
@@ -138,8 +138,13 @@ pub fn parse(text: &str) -> Option<Label> {
     let (name, access, block_size) = if head == "SEQ" {
         ("Seq".to_string(), Access::Seq, None)
     } else {
-        let n = digits(head.trim_end_matches('K'))?;
-        (format!("{n}K"), Access::Rnd, Some(u64::from(n) * KIB))
+        // 6.x writes the unit out: `4KiB`.
+        let (n, unit) = match head.strip_suffix("KIB") {
+            Some(n) => (n, "KiB"),
+            None => (head.trim_end_matches('K'), "K"),
+        };
+        let n = digits(n)?;
+        (format!("{n}{unit}"), Access::Rnd, Some(u64::from(n) * KIB))
     };
     let (text, block_size, queue_depth, threads) = match (get(8), get(9), get(10)) {
         (Some(qd), ..) => {
@@ -159,7 +164,7 @@ pub fn parse(text: &str) -> Option<Label> {
 /// The row labels of the tools' presets, top to bottom: CrystalDiskMark 8–9 Default
 /// (with the 8.0.0–8.0.4 `RND4K Q32T1` and the later `Q32T16`), NVMe SSD, Peak and Real
 /// (KDiskMark draws the same labels for its Default, NVMe, Peak and Real sets),
-/// CrystalDiskMark 7, 6, 5 and 3/4.
+/// CrystalDiskMark 7, 6 (`4KiB`), 5 and 3/4.
 const PRESETS: &[&[&str]] = &[
     &["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T16", "RND4K Q1T1"],
     &["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"],
@@ -167,7 +172,9 @@ const PRESETS: &[&[&str]] = &[
     &["SEQ1M Q8T1", "RND4K Q32T16", "RND4K (IOPS)", "RND4K (μs)"],
     &["SEQ1M Q8T1", "RND4K Q32T1", "RND4K (IOPS)", "RND4K (μs)"],
     &["SEQ1M Q1T1", "RND4K Q1T1", "RND4K (IOPS)", "RND4K (μs)"],
+    &["Seq Q32T1", "4KiB Q8T8", "4KiB Q32T1", "4KiB Q1T1"],
     &["Seq Q32T1", "4K Q8T8", "4K Q32T1", "4K"],
+    &["Seq Q32T1", "4KiB Q32T1", "Seq", "4KiB"],
     &["Seq Q32T1", "4K Q32T1", "Seq", "4K"],
     &["Seq", "512K", "4K", "4K QD32"],
 ];
@@ -290,11 +297,18 @@ mod tests {
         assert_eq!(text("512K"), Some("512K".into()));
         assert_eq!(text("4K\nQD32"), Some("4K QD32".into()));
         assert_eq!(text("Seq\nQ32T1"), Some("Seq Q32T1".into()));
+        assert_eq!(text("4KiB\nQ8T8"), Some("4KiB Q8T8".into()));
+        assert_eq!(text("4KIB Q1T1"), Some("4KiB Q1T1".into()));
         assert_eq!(text("SEQ1M"), None);
         assert_eq!(text("SEQIM QsT1"), Some("SEQ1M Q8T1".into()));
         assert_eq!(text("RND4K QI1T1"), Some("RND4K Q1T1".into()));
         assert_eq!(text("Read"), None);
         let l = parse("4K QD32").unwrap();
+        assert_eq!(
+            l.kind,
+            RowKind::Test { access: Access::Rnd, block_size: 4096, queue_depth: 32, threads: 1 }
+        );
+        let l = parse("4KiB Q32T1").unwrap();
         assert_eq!(
             l.kind,
             RowKind::Test { access: Access::Rnd, block_size: 4096, queue_depth: 32, threads: 1 }
