@@ -219,20 +219,20 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
 
 /// CrystalDiskMark 3-6 draw values about twice as tall as 7-9 (40 px at 100 %):
 /// Tesseract's page pass then glues a value to its row button and loses rows, or finds
-/// no grid at all (`windows_in` tries a smaller page last). A page whose tall grid was
-/// not seen whole is read again with its digits at 7-9's height, and the pass that sees
-/// more cells is kept.
+/// no grid at all. A page with a tall grid, or tall numbers and no grid, is read again with its digits at 7-9's height, and that pass is kept only if it sees
+/// more cells (a KDiskMark window at 150 % seen whole keeps its own, whose words of
+/// text read better at their size).
 fn with_large_digits_scaled(
     rgb: &RgbImage,
     words: Vec<Word>,
     grids: Vec<Grid>,
 ) -> Result<(Vec<Word>, Vec<Grid>), OcrError> {
-    let tall = grids.iter().map(|g| g.digit_height).fold(0.0, f32::max);
-    // Every window has four rows or more: a grid with fewer, or with cells unseen, was
-    // not seen whole. One seen whole (a KDiskMark window at 150 %) keeps its pass,
-    // whose words of text (the comment) read better at their size.
-    let whole = |g: &Grid| g.rows.len() >= 4 && g.seen_cells() == g.cells();
-    if grids.is_empty() || tall <= LARGE_DIGITS * CDM8_DIGIT_HEIGHT || grids.iter().all(whole) {
+    let tall = if grids.is_empty() {
+        grid::number_height(&words).unwrap_or(0.0)
+    } else {
+        grids.iter().map(|g| g.digit_height).fold(0.0, f32::max)
+    };
+    if tall <= LARGE_DIGITS * CDM8_DIGIT_HEIGHT {
         return Ok((words, grids));
     }
     let scaled = page_words_at(rgb, Threshold::Global, CDM8_DIGIT_HEIGHT / tall)?;
@@ -346,18 +346,27 @@ fn read_window(
     // can be read only one way.
     let mark = numbers::window_mark(candidates.iter().flatten().flatten().map(|c| c.text.as_str()));
     // The window prints every value with the same number of decimals (bar IOPS of a
-    // million or more, which CrystalDiskMark prints without): prefer readings that do.
-    let first_picks: Vec<usize> = candidates
+    // million or more, which CrystalDiskMark prints without), or, in CrystalDiskMark 3-6,
+    // with four figures: prefer readings that do.
+    let loose = NumberFormat { mark, decimals: None, four_figures: false };
+    let first_picks: Vec<numbers::Interpretation> = candidates
         .iter()
         .flatten()
-        .filter_map(|c| choose(c, mark, None).and_then(|p| p.read.interpretation.decimals()))
+        .filter_map(|c| choose(c, &loose))
+        .map(|p| p.read.interpretation)
         .collect();
-    let usual_decimals = mode(&first_picks);
+    let decimals: Vec<usize> = first_picks.iter().filter_map(numbers::Interpretation::decimals).collect();
+    let format = NumberFormat {
+        mark,
+        decimals: mode(&decimals),
+        four_figures: !first_picks.is_empty()
+            && first_picks.iter().all(numbers::Interpretation::four_figures),
+    };
     for (ri, row_cands) in candidates.iter().enumerate() {
         let mut row_cells = Vec::new();
         for (ci, cands) in row_cands.iter().enumerate() {
             let rect = grid.cell_rect(ri, ci);
-            let (text, value, mut confidence) = match choose(cands, mark, usual_decimals) {
+            let (text, value, mut confidence) = match choose(cands, &format) {
                 Some(p) => (Some(cands[p.index].text.clone()), p.read.interpretation.value(), p.confidence),
                 None => (None, None, 0.0),
             };
@@ -432,6 +441,16 @@ fn read_window(
         if let Some(label) = guess {
             row_labels[ri].0 = Some(label);
             row_labels[ri].1 = GUESSED_LABEL_CONFIDENCE;
+            for c in &mut cells[ri] {
+                c.confidence = c.confidence.min(UNCONFIRMED_CONFIDENCE);
+            }
+        }
+    }
+    // A row whose label was neither read nor guessed names no test: its values, however
+    // clearly read, may belong to another row (a grid that took in part of a second
+    // window), so none is certain.
+    for (ri, (label, ..)) in row_labels.iter().enumerate() {
+        if label.is_none() {
             for c in &mut cells[ri] {
                 c.confidence = c.confidence.min(UNCONFIRMED_CONFIDENCE);
             }
@@ -585,11 +604,14 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
     let seen: Vec<&str> =
         grid.rows.iter().flat_map(|r| r.page_text.iter().flatten()).map(|t| grid::trim_number(t)).collect();
     let mark = numbers::window_mark(seen.iter().copied());
-    let decimals: Vec<usize> = seen
-        .iter()
-        .filter_map(|t| numbers::read_as(t, mark).and_then(|r| r.interpretation.decimals()))
-        .collect();
-    let format = NumberFormat { mark, decimals: mode(&decimals) };
+    let read: Vec<numbers::Interpretation> =
+        seen.iter().filter_map(|t| numbers::read_as(t, mark)).map(|r| r.interpretation).collect();
+    let decimals: Vec<usize> = read.iter().filter_map(numbers::Interpretation::decimals).collect();
+    let format = NumberFormat {
+        mark,
+        decimals: mode(&decimals),
+        four_figures: !read.is_empty() && read.iter().all(numbers::Interpretation::four_figures),
+    };
     if grid.rows.len() <= 3 && grid.pitch > DOUBLED_PITCH * grid.digit_height {
         let between: Vec<grid::GridRow> =
             grid.rows.windows(2).map(|p| grid::GridRow::between(&p[0], &p[1])).collect();
@@ -637,11 +659,13 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
 }
 
 /// How the rows the page pass read print their values: the decimal mark and the usual
-/// number of decimals, each `None` where they do not tell.
+/// number of decimals (each `None` where they do not tell), and whether every value
+/// has four figures, as CrystalDiskMark 3-6 print them (`4164.1`, `17.28`).
 #[derive(Clone, Copy)]
 struct NumberFormat {
     mark: Option<char>,
     decimals: Option<usize>,
+    four_figures: bool,
 }
 
 /// Whether at least half the cells of `row` read as numbers in `format`; stops reading
@@ -666,8 +690,11 @@ fn row_reads(
         // significant ones, `17.28`): a lone digit is a combo box or a header's glyph.
         let fits = |t: &str| {
             numbers::read_as(t, format.mark).is_some_and(|r| {
-                r.interpretation.plain.chars().filter(char::is_ascii_digit).count() >= 3
-                    && (format.decimals.is_none() || r.interpretation.decimals() == format.decimals)
+                let i = &r.interpretation;
+                i.plain.chars().filter(char::is_ascii_digit).count() >= 3
+                    && (format.decimals.is_none()
+                        || i.decimals() == format.decimals
+                        || format.four_figures && i.four_figures())
             })
         };
         if read::read(&scaled, false, NUMBER_CHARS, fits)?.iter().any(|r| fits(&r.text) && r.conf >= 80.0) {
@@ -729,11 +756,11 @@ struct Pick {
     confidence: f32,
 }
 
-/// The best reading that is a number in the window's locale (`mark`), and its confidence.
-fn choose(cands: &[Candidate], mark: Option<char>, usual_decimals: Option<usize>) -> Option<Pick> {
+/// The best reading that is a number in the window's `format`, and its confidence.
+fn choose(cands: &[Candidate], format: &NumberFormat) -> Option<Pick> {
     let mut best: Option<(Pick, f32)> = None;
     for (i, c) in cands.iter().enumerate() {
-        let Some(read) = numbers::read_as(&c.text, mark) else { continue };
+        let Some(read) = numbers::read_as(&c.text, format.mark) else { continue };
         let same = |o: &Candidate| numbers::same_as_drawn(&o.text, &c.text);
         let agree = cands.iter().enumerate().any(|(j, o)| j != i && same(o));
         // Only the other source confirms: the crop's readings with and without the
@@ -750,12 +777,14 @@ fn choose(cands: &[Candidate], mark: Option<char>, usual_decimals: Option<usize>
         } else {
             conf = conf.min(UNCONFIRMED_CONFIDENCE);
         }
-        let decimals = read.interpretation.decimals();
-        if let (Some(d), Some(u)) = (decimals, usual_decimals) {
+        let (value, usual) = (&read.interpretation, format.decimals);
+        if format.four_figures && value.four_figures() {
+            // CrystalDiskMark 3-6: the decimals follow the value's size.
+        } else if let (Some(d), Some(u)) = (value.decimals(), usual) {
             if d != u {
                 conf *= 0.5;
             }
-        } else if usual_decimals.is_some() && decimals.is_none() && read.interpretation.whole_digits() < 7 {
+        } else if usual.is_some() && value.decimals().is_none() && value.whole_digits() < 7 {
             // Only values of a million or more are printed without decimals.
             conf *= 0.5;
         }
@@ -1266,37 +1295,39 @@ mod tests {
 
     #[test]
     fn a_value_is_certain_only_when_the_page_pass_confirms_the_crop() {
+        let point = NumberFormat { mark: Some('.'), decimals: Some(2), four_figures: false };
         // The crop read twice (with and without the whitelist) as the same misreading,
         // the page pass as something else: ranked first, but not certain.
         let misread = [cand("456.76", 69.0, false), cand("456.76", 69.0, false), cand("456.26", 60.0, true)];
-        let p = choose(&misread, Some('.'), Some(2)).unwrap();
+        let p = choose(&misread, &point).unwrap();
         assert_eq!(misread[p.index].text, "456.76");
         assert!(p.confidence < CERTAIN, "{}", p.confidence);
         // The same two readings with the page pass agreeing: certain.
         let confirmed =
             [cand("456.26", 69.0, false), cand("456.26", 69.0, false), cand("456.26", 80.0, true)];
-        let p = choose(&confirmed, Some('.'), Some(2)).unwrap();
+        let p = choose(&confirmed, &point).unwrap();
         assert_eq!(confirmed[p.index].text, "456.26");
         assert!(p.confidence >= CERTAIN, "{}", p.confidence);
         // One reading alone never is, however sure Tesseract is.
-        let p = choose(&[cand("456.26", 99.0, false)], Some('.'), Some(2)).unwrap();
+        let p = choose(&[cand("456.26", 99.0, false)], &point).unwrap();
         assert!(p.confidence < CERTAIN, "{}", p.confidence);
     }
 
     #[test]
     fn a_value_in_the_windows_locale_is_read_in_it() {
+        let comma = NumberFormat { mark: Some(','), decimals: Some(2), four_figures: false };
         // A crop that saw the narrow space and a page pass that did not agree on
         // `1 816,90` in a decimal-comma window.
         let both = [cand("1 816,90", 90.0, false), cand("1816,90", 90.0, true)];
-        let p = choose(&both, Some(','), Some(2)).unwrap();
+        let p = choose(&both, &comma).unwrap();
         assert_eq!(p.read.interpretation.value(), Some(1816.9));
         assert!(p.confidence >= CERTAIN, "{}", p.confidence);
         // The same digits with a point are a misreading there.
-        assert!(choose(&[cand("1816.90", 99.0, false)], Some(','), Some(2)).is_none());
+        assert!(choose(&[cand("1816.90", 99.0, false)], &comma).is_none());
         // `1,816` where the window does not tell which mark is decimal: confirmed by both
         // readings, and still not certain.
         let two_ways = [cand("1,816", 95.0, false), cand("1,816", 95.0, true)];
-        let p = choose(&two_ways, None, None).unwrap();
+        let p = choose(&two_ways, &NumberFormat { mark: None, decimals: None, four_figures: false }).unwrap();
         assert!(p.read.ambiguous);
         assert!(p.confidence < CERTAIN, "{}", p.confidence);
     }

@@ -126,8 +126,40 @@ fn join_digit_groups(words: &[Word]) -> Vec<Word> {
     out
 }
 
+/// The median height of the page pass's numbers (joined as `find` joins them), for a
+/// page where no grid was found.
+pub fn number_height(words: &[Word]) -> Option<f32> {
+    let hs: Vec<f32> = unglue_buttons(join_digit_groups(words))
+        .iter()
+        .filter(|w| w.height >= 6 && is_numeric(&w.text))
+        .map(|w| w.height as f32)
+        .collect();
+    (!hs.is_empty()).then(|| median(hs))
+}
+
+/// A value's word that the page pass glued to the row button left of it (`enla49.8`:
+/// CrystalDiskMark 3-6, whose cells touch their buttons) cut to the number, its box
+/// narrowed in proportion to the characters cut off.
+fn unglue_buttons(words: Vec<Word>) -> Vec<Word> {
+    words
+        .into_iter()
+        .map(|mut w| {
+            let chars = w.text.chars().count();
+            let number = w.text.trim_start_matches(|c: char| !c.is_ascii_digit());
+            let kept = number.chars().count();
+            if chars - kept >= 2 && kept >= 3 {
+                let cut = (w.width as f32 * (chars - kept) as f32 / chars as f32) as i32;
+                w.text = number.to_string();
+                w.left += cut;
+                w.width -= cut;
+            }
+            w
+        })
+        .collect()
+}
+
 pub fn find(words: &[Word]) -> Option<Grid> {
-    let joined = join_digit_groups(words);
+    let joined = unglue_buttons(join_digit_groups(words));
     let mut nums: Vec<&Word> = joined.iter().filter(|w| w.height >= 6 && is_numeric(&w.text)).collect();
     nums.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
 

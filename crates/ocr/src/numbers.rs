@@ -32,6 +32,12 @@ impl Interpretation {
         self.plain.split_once('.').map(|(_, f)| f.len())
     }
 
+    /// Whether the value is printed as CrystalDiskMark 3-6 print theirs: four figures
+    /// and at least one decimal, at most three (`4164.1`, `256.7`, `17.28`, `0.683`).
+    pub fn four_figures(&self) -> bool {
+        self.decimals() == Some(4usize.saturating_sub(self.whole_digits()).clamp(1, 3))
+    }
+
     /// Digits before the decimal mark.
     pub fn whole_digits(&self) -> usize {
         self.plain.split_once('.').map_or(self.plain.len(), |(i, _)| i.len())
@@ -249,6 +255,17 @@ mod tests {
         // `1,816` and `1.816` each read two ways: they do not vote.
         assert_eq!(window_mark(["1,816", "1.816", "12"]), None);
         assert_eq!(window_mark(["12.50", "12,50"]), None);
+    }
+
+    #[test]
+    fn crystaldiskmark_3_to_6_print_four_figures() {
+        let four = |t: &str| interpretations(t)[0].four_figures();
+        for t in ["4164.1", "256.7", "17.28", "0.683", "7.892", "12345.6"] {
+            assert!(four(t), "{t}");
+        }
+        for t in ["453.75", "1234.56", "0.00", "1234", "7.89"] {
+            assert!(!four(t), "{t}");
+        }
     }
 
     #[test]
