@@ -88,7 +88,7 @@ fn main() {
         let mut t = Totals::default();
         for (i, img) in labels.images.iter().enumerate() {
             // Two windows: this one and the next window that shows results, side by side.
-            let partner = (kind == Kind::TwoWindows).then(|| {
+            let partner = matches!(kind, Kind::TwoWindows | Kind::Touching).then(|| {
                 let j = (1..labels.images.len())
                     .map(|d| (i + d) % labels.images.len())
                     .find(|&j| !labels.images[j].all_zero())

@@ -22,7 +22,7 @@ fn main() {
         let sub = out.join(kind.name());
         std::fs::create_dir_all(&sub).expect("create output folder");
         for (i, img) in labels.images.iter().enumerate() {
-            let partner = (kind == Kind::TwoWindows).then(|| {
+            let partner = matches!(kind, Kind::TwoWindows | Kind::Touching).then(|| {
                 (1..labels.images.len())
                     .map(|d| (i + d) % labels.images.len())
                     .find(|&j| !labels.images[j].all_zero())

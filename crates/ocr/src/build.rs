@@ -91,13 +91,22 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
             Err(_) => {}
         }
     }
-    // Every reading comes from a grid found there, even one that says no test ran.
-    if !found.is_empty() {
+    // Every reading comes from a grid found there, even one that says no test ran. When
+    // no patch held a window that reads (a cut through another program's window beside
+    // it), the whole image is read as well and the better answer kept.
+    if found.iter().any(|r| crate::window_read(r).is_some()) {
         return Ok(without_stray_grids(found));
     }
     let from = if patches.is_empty() { 0.1 } else { 0.6 };
     job.stage(from, "reading the whole image");
-    job.part(from, 0.95, "", |job| windows_in(rgb, job)).map(without_stray_grids)
+    match job.part(from, 0.95, "", |job| windows_in(rgb, job)) {
+        Ok(whole) if whole.iter().any(|r| crate::window_read(r).is_some()) || found.is_empty() => {
+            Ok(without_stray_grids(whole))
+        }
+        Err(e @ OcrError::DeadlineExceeded { .. }) => Err(e),
+        Err(e) if found.is_empty() => Err(e),
+        _ => Ok(without_stray_grids(found)),
+    }
 }
 
 /// Drops the grids that were no benchmark window (no row label on any row: a table of
@@ -219,9 +228,9 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
 
 /// CrystalDiskMark 3-6 draw values about twice as tall as 7-9 (40 px at 100 %):
 /// Tesseract's page pass then glues a value to its row button and loses rows, or finds
-/// no grid at all. A page with a tall grid, or tall numbers and no grid, is read again with its digits at 7-9's height, and that pass is kept only if it sees
-/// more cells (a KDiskMark window at 150 % seen whole keeps its own, whose words of
-/// text read better at their size).
+/// no grid at all. A page with a tall grid not seen whole, or tall numbers and no grid,
+/// is read again with its digits at 7-9's height, and that pass is kept only if it sees
+/// more cells.
 fn with_large_digits_scaled(
     rgb: &RgbImage,
     words: Vec<Word>,
@@ -232,7 +241,10 @@ fn with_large_digits_scaled(
     } else {
         grids.iter().map(|g| g.digit_height).fold(0.0, f32::max)
     };
-    if tall <= LARGE_DIGITS * CDM8_DIGIT_HEIGHT {
+    // Every window has four rows or more: a grid with fewer, or with cells unseen, was
+    // not seen whole. One seen whole (a CrystalDiskMark 8 window at 200 %) keeps its pass.
+    let whole = |g: &Grid| g.rows.len() >= 4 && g.seen_cells() == g.cells();
+    if tall <= LARGE_DIGITS * CDM8_DIGIT_HEIGHT || !grids.is_empty() && grids.iter().all(whole) {
         return Ok((words, grids));
     }
     let scaled = page_words_at(rgb, Threshold::Global, CDM8_DIGIT_HEIGHT / tall)?;

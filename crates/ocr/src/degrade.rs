@@ -24,6 +24,10 @@ pub enum Kind {
     /// Two different benchmark windows side by side on one desktop (before/after posts):
     /// each must become its own reading.
     TwoWindows,
+    /// Two different benchmark windows edge to edge with no desktop between them, side
+    /// by side (tops up to 20 px apart) or one under the other, on a white page: how
+    /// "drive A vs drive B" is posted. Each must become its own reading.
+    Touching,
     /// Recompressed once as JPEG, quality 30–95.
     Jpeg,
     /// Chroma subsampled (4:2:0) and JPEG-encoded twice at different qualities, as a
@@ -44,10 +48,11 @@ pub enum Kind {
     CropEdges,
 }
 
-pub const ALL_KINDS: [Kind; 11] = [
+pub const ALL_KINDS: [Kind; 12] = [
     Kind::Original,
     Kind::Desktop,
     Kind::TwoWindows,
+    Kind::Touching,
     Kind::Jpeg,
     Kind::JpegTwice,
     Kind::ScaleDown,
@@ -64,6 +69,7 @@ impl Kind {
             Kind::Original => "original",
             Kind::Desktop => "desktop",
             Kind::TwoWindows => "two-windows",
+            Kind::Touching => "touching-windows",
             Kind::Jpeg => "jpeg",
             Kind::JpegTwice => "jpeg-twice-420",
             Kind::ScaleDown => "scale-down",
@@ -133,7 +139,7 @@ const FILTERS: [(FilterType, &str); 4] = [
     (FilterType::Lanczos3, "lanczos3"),
 ];
 
-/// Degrades one original (`second` is the other window for `TwoWindows`).
+/// Degrades one original (`second` is the other window for `TwoWindows` and `Touching`).
 pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: &mut Rng) -> Degraded {
     let png = |img: &RgbImage, recipe: String| Degraded {
         bytes: encode_png(img),
@@ -149,6 +155,11 @@ pub fn degrade(original: &RgbImage, second: Option<&RgbImage>, kind: Kind, rng: 
                 std::iter::once(original).chain(second.filter(|_| kind == Kind::TwoWindows)).collect();
             let (desk, recipe, windows) = desktop(&shown, rng);
             Degraded { windows, ..png(&desk, recipe) }
+        }
+        Kind::Touching => {
+            let second = second.expect("touching windows are two");
+            let (page, recipe, windows) = touching(original, second, rng);
+            Degraded { windows, ..png(&page, recipe) }
         }
         Kind::Jpeg => {
             let q = rng.pick(&[30u8, 40, 50, 60, 75, 85, 95]);
@@ -250,6 +261,29 @@ fn desktop(windows: &[&RgbImage], rng: &mut Rng) -> (RgbImage, String, Vec<crate
         x += win.width() + 40;
     }
     (desk, format!("desktop {w}x{h} {background}, window at {}", placed.join(" and ")), rects)
+}
+
+/// Two windows edge to edge on a white page (see `Kind::Touching`), and where each is.
+fn touching(a: &RgbImage, b: &RgbImage, rng: &mut Rng) -> (RgbImage, String, Vec<crate::Rect>) {
+    let stacked = rng.pick(&[false, true]);
+    let offset = rng.range(0.0, 20.0) as u32;
+    let (bx, by) = if stacked { (0, a.height()) } else { (a.width(), offset) };
+    let (w, h) = ((bx + b.width()).max(a.width()), (by + b.height()).max(a.height()));
+    let mut page = RgbImage::from_pixel(w, h, Rgb([255, 255, 255]));
+    imageops::replace(&mut page, a, 0, 0);
+    imageops::replace(&mut page, b, i64::from(bx), i64::from(by));
+    let rect = |x: u32, y: u32, img: &RgbImage| crate::Rect {
+        x0: x as i32,
+        y0: y as i32,
+        x1: (x + img.width()) as i32,
+        y1: (y + img.height()) as i32,
+    };
+    let how = if stacked {
+        "one under the other".to_string()
+    } else {
+        format!("side by side, {offset} px apart in height")
+    };
+    (page, format!("two windows touching, {how}"), vec![rect(0, 0, a), rect(bx, by, b)])
 }
 
 fn wallpaper(w: u32, h: u32, rng: &mut Rng) -> RgbImage {

@@ -65,14 +65,11 @@ pub fn trim_number(text: &str) -> &str {
     text.trim_matches(|c: char| !c.is_ascii_digit())
 }
 
-/// Characters a value may be made of on screen.
+/// A value as the page pass may read it: a number in some locale once the marks stuck
+/// to it are trimmed (a title bar's `6.0.2` or `9.0.1` is none).
 fn is_numeric(text: &str) -> bool {
     let t = trim_number(text);
-    t.len() >= 3
-        && t.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ' ' | '\''))
-        && t.starts_with(|c: char| c.is_ascii_digit())
-        && t.ends_with(|c: char| c.is_ascii_digit())
-        && t.chars().filter(|c| c.is_ascii_digit()).count() >= 2
+    t.len() >= 3 && t.chars().filter(|c| c.is_ascii_digit()).count() >= 2 && crate::numbers::plausible(t)
 }
 
 struct Row<'a> {
@@ -147,7 +144,8 @@ fn unglue_buttons(words: Vec<Word>) -> Vec<Word> {
             let chars = w.text.chars().count();
             let number = w.text.trim_start_matches(|c: char| !c.is_ascii_digit());
             let kept = number.chars().count();
-            if chars - kept >= 2 && kept >= 3 {
+            // A button's own text with digits (`SEQ128K`) is no value.
+            if chars - kept >= 2 && kept >= 3 && crate::numbers::plausible(trim_number(number)) {
                 let cut = (w.width as f32 * (chars - kept) as f32 / chars as f32) as i32;
                 w.text = number.to_string();
                 w.left += cut;

@@ -195,7 +195,77 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
         }
         return parts.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
     }
+    // Windows stacked one under the other (a column of results posted as one image):
+    // cut at their frames, straight edges across the whole patch.
+    let stacked = stacked_windows(rgb, b);
+    if stacked.len() >= 2 {
+        return stacked.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
+    }
     vec![b]
+}
+
+/// Share of a patch's width that one unbroken horizontal edge must cross to be the top of
+/// a window's frame. A title bar's top runs the window's whole width without a break;
+/// inside a window, the edges of cells break at the gaps between the row button and the
+/// cells, none longer than half the window.
+const FRAME_SPAN: f32 = 0.75;
+
+/// A patch cut where windows are stacked: at pixel rows where the luminance steps along
+/// one unbroken run of `FRAME_SPAN` of its width, each part at least a window's height
+/// (a window's title bar goes with the window below its top edge; the edges of its menu
+/// and its comment box, within a window's height of that, cut nothing). Empty unless two
+/// or more parts are shaped like windows.
+fn stacked_windows(rgb: &RgbImage, b: Blocks) -> Vec<Blocks> {
+    let (w, h) = rgb.dimensions();
+    let block = BLOCK as usize;
+    let (x0, x1) = ((b.x0 * block) as u32, (((b.x1 + 1) * block) as u32).min(w));
+    let (y0, y1) = ((b.y0 * block) as u32, (((b.y1 + 1) * block) as u32).min(h));
+    // Only a patch too tall for one window: every window is landscape.
+    if x1 <= x0 + MIN_WIDTH as u32 || (x1 - x0) as f32 >= MIN_ASPECT * (y1 - y0) as f32 {
+        return Vec::new();
+    }
+    let span = (FRAME_SPAN * (x1 - x0) as f32).max(MIN_WIDTH as f32) as usize;
+    // The longest run of steps along row `y`, bridging one-pixel breaks (antialiasing).
+    let frame = |y: u32| {
+        let (mut run, mut best, mut miss) = (0usize, 0usize, 0u32);
+        for x in x0..x1 {
+            if luma(rgb, x, y).abs_diff(luma(rgb, x, y + 1)) > BUSY_SPAN / 2 {
+                run += 1 + miss as usize;
+                miss = 0;
+                best = best.max(run);
+            } else if miss == 0 && run > 0 {
+                miss = 1;
+            } else {
+                (run, miss) = (0, 0);
+            }
+        }
+        best >= span
+    };
+    let min_rows = (MIN_HEIGHT as usize).div_ceil(block);
+    let mut cuts: Vec<usize> = Vec::new();
+    let mut from = b.y0;
+    for y in y0..y1.saturating_sub(1) {
+        let row = (y + 1) as usize / block;
+        if row >= from + min_rows && row + min_rows <= b.y1 + 1 && frame(y) {
+            cuts.push(row);
+            from = row;
+        }
+    }
+    let mut parts: Vec<Blocks> = Vec::new();
+    let mut top = b.y0;
+    for &c in &cuts {
+        parts.push(Blocks { y0: top, y1: c - 1, ..b });
+        top = c;
+    }
+    parts.push(Blocks { y0: top, y1: b.y1, ..b });
+    if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
+        eprintln!("stacked {b:?}: cut at block rows {cuts:?}");
+    }
+    if parts.iter().filter(|p| p.window_like()).count() >= 2 {
+        parts
+    } else {
+        Vec::new()
+    }
 }
 
 /// A side cut at a window's border found in pixels is exact: of the margin every cut side

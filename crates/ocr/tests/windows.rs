@@ -55,6 +55,39 @@ fn a_window_on_a_desktop_reads_as_the_window_alone() {
 }
 
 #[test]
+fn windows_stacked_edge_to_edge_read_as_one_result_each() {
+    // A column of results posted as one image, no desktop between the windows: every
+    // corpus pair that `Kind::Touching` stacks and that is at most 0.75 as wide as tall
+    // (windows of one width), the first four of them.
+    let (dir, labels) = corpus();
+    let mut tried = 0;
+    for (i, first) in labels.images.iter().enumerate().filter(|(_, img)| !img.all_zero()) {
+        let Some(second) = labels.images[i + 1..].iter().find(|img| !img.all_zero()) else { break };
+        let (a, b) = (window(&dir, first), window(&dir, second));
+        if a.width() != b.width() {
+            continue;
+        }
+        let made =
+            degrade::degrade(&a, Some(&b), Kind::Touching, &mut Rng::for_image(&first.file, Kind::Touching));
+        if !made.recipe.contains("one under the other") {
+            continue;
+        }
+        let readings = ocr::recognize_all(&made.bytes).unwrap_or_else(|e| panic!("[{}]: {e}", made.recipe));
+        assert_eq!(readings.len(), 2, "{} over {} [{}]", first.file, second.file, made.recipe);
+        for ((img, reading), placed) in [first, second].into_iter().zip(&readings).zip(&made.windows) {
+            let g = reading.as_ref().unwrap_or_else(|e| panic!("{}: {e}", img.file)).layout.grid;
+            assert!(g.y0 >= placed.y0 && g.y1 <= placed.y1, "{}: {g:?} outside {placed:?}", img.file);
+            assert_reads(img, reading);
+        }
+        tried += 1;
+        if tried == 4 {
+            break;
+        }
+    }
+    assert_eq!(tried, 4, "the corpus gives four stacked pairs");
+}
+
+#[test]
 fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     let (dir, labels) = corpus();
     // Pairs of corpus images (0-based) and what their generated desktop shows:
