@@ -337,6 +337,12 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
     if columns.len() < 2 || columns.len() > 4 {
         return None;
     }
+    // No window has four columns (Read, Write and Mix at most): four are two windows of
+    // two side by side whose rows the page pass saw as one (touching, at heights a few
+    // pixels apart). The grid is the left one; `find_all` finds the right one next.
+    if columns.len() == 4 {
+        columns.truncate(2);
+    }
 
     // Alignment: spread of right edges vs spread of centres within columns.
     let mut right_spread = 0.0;

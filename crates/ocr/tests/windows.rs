@@ -1,6 +1,7 @@
 //! Screenshots as people post them: a real corpus window put on a generated desktop
 //! (`ocr::degrade`), two windows on one with a document window touching one of them; the
-//! job deadline and its stages. How often each kind reads is measured by `cargo xtask
+//! job deadline and its stages; windows touching edge to edge, side by side and stacked.
+//! How often each kind reads is measured by `cargo xtask
 //! bench-ocr` (two windows: not yet reliable enough to assert for every pair).
 
 use ocr::corpus::{self, LabelledImage};
@@ -85,6 +86,28 @@ fn windows_stacked_edge_to_edge_read_as_one_result_each() {
         }
     }
     assert_eq!(tried, 4, "the corpus gives four stacked pairs");
+}
+
+#[test]
+fn windows_side_by_side_edge_to_edge_read_as_one_result_each() {
+    // Corpus images 36 and 37 (0-based 35, 36), the same window twice, touching with their
+    // tops 8 px apart: the page pass sees each row of both as one row of four numbers.
+    let (dir, labels) = corpus();
+    let (first, second) = (&labels.images[35], &labels.images[36]);
+    let made = degrade::degrade(
+        &window(&dir, first),
+        Some(&window(&dir, second)),
+        Kind::Touching,
+        &mut Rng::for_image(&first.file, Kind::Touching),
+    );
+    assert!(made.recipe.contains("side by side"), "{}", made.recipe);
+    let readings = ocr::recognize_all(&made.bytes).unwrap_or_else(|e| panic!("[{}]: {e}", made.recipe));
+    assert_eq!(readings.len(), 2, "[{}]", made.recipe);
+    for ((img, reading), placed) in [first, second].into_iter().zip(&readings).zip(&made.windows) {
+        let g = reading.as_ref().unwrap_or_else(|e| panic!("{}: {e}", img.file)).layout.grid;
+        assert!(g.x0 >= placed.x0 && g.x1 <= placed.x1, "{}: {g:?} outside {placed:?}", img.file);
+        assert_reads(img, reading);
+    }
 }
 
 #[test]
