@@ -21,6 +21,21 @@ fn window(dir: &std::path::Path, img: &LabelledImage) -> image::RgbImage {
     degrade::decode_screenshot(&std::fs::read(dir.join(&img.file)).unwrap()).unwrap()
 }
 
+/// Two corpus windows in one image, as `kind` (two windows on a desktop, or touching) puts them.
+fn pair(
+    dir: &std::path::Path,
+    first: &LabelledImage,
+    second: &LabelledImage,
+    kind: Kind,
+) -> degrade::Degraded {
+    degrade::degrade(
+        &window(dir, first),
+        Some(&window(dir, second)),
+        kind,
+        &mut Rng::for_image(&first.file, kind),
+    )
+}
+
 fn assert_reads(img: &LabelledImage, reading: &Result<Recognition, OcrError>) {
     let s = corpus::score(img, reading);
     assert_eq!(s.exact, s.fields, "{}: {:?}", img.file, s.notes);
@@ -94,12 +109,7 @@ fn windows_side_by_side_edge_to_edge_read_as_one_result_each() {
     // tops 8 px apart: the page pass sees each row of both as one row of four numbers.
     let (dir, labels) = corpus();
     let (first, second) = (&labels.images[35], &labels.images[36]);
-    let made = degrade::degrade(
-        &window(&dir, first),
-        Some(&window(&dir, second)),
-        Kind::Touching,
-        &mut Rng::for_image(&first.file, Kind::Touching),
-    );
+    let made = pair(&dir, first, second, Kind::Touching);
     assert!(made.recipe.contains("side by side"), "{}", made.recipe);
     let readings = ocr::recognize_all(&made.bytes).unwrap_or_else(|e| panic!("[{}]: {e}", made.recipe));
     assert_eq!(readings.len(), 2, "[{}]", made.recipe);
@@ -134,12 +144,7 @@ fn two_windows_on_a_desktop_read_as_two_results_even_touching_another_window() {
     //       only above it (by more than half the window's height: no title bar of its own).
     for (a, b) in [(0, 1), (1, 2), (17, 18), (2, 3), (24, 25), (18, 19), (36, 37), (37, 38)] {
         let (first, second) = (&labels.images[a], &labels.images[b]);
-        let made = degrade::degrade(
-            &window(&dir, first),
-            Some(&window(&dir, second)),
-            Kind::TwoWindows,
-            &mut Rng::for_image(&first.file, Kind::TwoWindows),
-        );
+        let made = pair(&dir, first, second, Kind::TwoWindows);
         let readings = ocr::recognize_all(&made.bytes).unwrap_or_else(|e| panic!("[{}]: {e}", made.recipe));
         assert_eq!(readings.len(), 2, "{} [{}]", first.file, made.recipe);
         for ((img, reading), placed) in [first, second].into_iter().zip(&readings).zip(&made.windows) {
@@ -181,12 +186,7 @@ fn a_job_stops_at_its_deadline_and_reports_its_stages() {
     // Two windows on a desktop: each window's stages are reported within its own part of
     // the work, so the share done never goes back.
     let (first, second) = (&labels.images[0], &labels.images[1]);
-    let made = degrade::degrade(
-        &window(&dir, first),
-        Some(&window(&dir, second)),
-        Kind::TwoWindows,
-        &mut Rng::for_image(&first.file, Kind::TwoWindows),
-    );
+    let made = pair(&dir, first, second, Kind::TwoWindows);
     let mut stages = Vec::new();
     let mut report = |done: f64, what: &str| stages.push((done, what.to_string()));
     let mut job = Job { deadline: Some(Duration::from_secs(60)), progress: Some(&mut report) };
