@@ -18,8 +18,8 @@ use image::RgbImage;
 const PAGE_PIXELS: f32 = 2_400_000.0;
 /// Value digit height of a CrystalDiskMark 8 window at 100 % scaling.
 const CDM8_DIGIT_HEIGHT: f32 = 22.0;
-/// A grid whose digits are this many times CrystalDiskMark 8's height, or more, is read
-/// again scaled down (`windows_in`).
+/// A grid whose digits are more than this many times CrystalDiskMark 8's height is read
+/// again scaled down (`with_large_digits_scaled`).
 const LARGE_DIGITS: f32 = 1.5;
 /// Rows of every supported window are 2.1–2.7 digit heights apart; a grid whose rows are
 /// further apart than this is every other row of one.
@@ -144,14 +144,13 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         // or merges its bars and digits into blobs that leave half the grid unseen.
         let local = page_words(rgb, Threshold::Local)?;
         let local_grids = grid::find_all(&local, MAX_WINDOWS);
-        let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
         if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
             let shape = |gs: &[Grid]| {
                 gs.iter().map(|g| (g.rows.len(), g.columns.len(), g.seen_cells())).collect::<Vec<_>>()
             };
             eprintln!("global grids {:?}, local grids {:?}", shape(&grids), shape(&local_grids));
         }
-        if seen(&local_grids) > seen(&grids) {
+        if seen_cells(&local_grids) > seen_cells(&grids) {
             (words, grids) = (local, local_grids);
         }
     }
@@ -167,11 +166,10 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         // blur): a threshold on brightness joins white digits with a light blue bar. The
         // digits are achromatic and the bars coloured, so the page is read again on the
         // channel that separates them, as the cells are (`read::binarize`).
-        let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
         for polarity in [read::Polarity::LightText, read::Polarity::DarkText] {
             let channel = page_words(&read::glyph_channel(rgb, polarity), Threshold::Global)?;
             let channel_grids = grid::find_all(&channel, MAX_WINDOWS);
-            if seen(&channel_grids) > seen(&grids) {
+            if seen_cells(&channel_grids) > seen_cells(&grids) {
                 (words, grids) = (channel, channel_grids);
             }
             // A grid seen whole on one channel (white digits: a dark theme's) leaves the
@@ -226,6 +224,12 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     Ok(out)
 }
 
+/// Cells the page pass read a number in, over all `grids`: the measure by which one
+/// page pass is preferred to another.
+fn seen_cells(grids: &[Grid]) -> usize {
+    grids.iter().map(Grid::seen_cells).sum()
+}
+
 /// CrystalDiskMark 3-6 draw values about twice as tall as 7-9 (40 px at 100 %):
 /// Tesseract's page pass then glues a value to its row button and loses rows, or finds
 /// no grid at all. A page with a tall grid not seen whole, or tall numbers and no grid,
@@ -249,8 +253,7 @@ fn with_large_digits_scaled(
     }
     let scaled = page_words_at(rgb, Threshold::Global, CDM8_DIGIT_HEIGHT / tall)?;
     let scaled_grids = grid::find_all(&scaled, MAX_WINDOWS);
-    let seen = |gs: &[Grid]| gs.iter().map(Grid::seen_cells).sum::<usize>();
-    Ok(if seen(&scaled_grids) > seen(&grids) { (scaled, scaled_grids) } else { (words, grids) })
+    Ok(if seen_cells(&scaled_grids) > seen_cells(&grids) { (scaled, scaled_grids) } else { (words, grids) })
 }
 
 /// Adds a reading unless its grid was read already: a grid the page pass saw as two
@@ -367,13 +370,7 @@ fn read_window(
         .filter_map(|c| choose(c, &loose))
         .map(|p| p.read.interpretation)
         .collect();
-    let decimals: Vec<usize> = first_picks.iter().filter_map(numbers::Interpretation::decimals).collect();
-    let format = NumberFormat {
-        mark,
-        decimals: mode(&decimals),
-        four_figures: !first_picks.is_empty()
-            && first_picks.iter().all(numbers::Interpretation::four_figures),
-    };
+    let format = NumberFormat::of(mark, &first_picks);
     for (ri, row_cands) in candidates.iter().enumerate() {
         let mut row_cells = Vec::new();
         for (ci, cands) in row_cands.iter().enumerate() {
@@ -618,12 +615,7 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
     let mark = numbers::window_mark(seen.iter().copied());
     let read: Vec<numbers::Interpretation> =
         seen.iter().filter_map(|t| numbers::read_as(t, mark)).map(|r| r.interpretation).collect();
-    let decimals: Vec<usize> = read.iter().filter_map(numbers::Interpretation::decimals).collect();
-    let format = NumberFormat {
-        mark,
-        decimals: mode(&decimals),
-        four_figures: !read.is_empty() && read.iter().all(numbers::Interpretation::four_figures),
-    };
+    let format = NumberFormat::of(mark, &read);
     if grid.rows.len() <= 3 && grid.pitch > DOUBLED_PITCH * grid.digit_height {
         let between: Vec<grid::GridRow> =
             grid.rows.windows(2).map(|p| grid::GridRow::between(&p[0], &p[1])).collect();
@@ -678,6 +670,18 @@ struct NumberFormat {
     mark: Option<char>,
     decimals: Option<usize>,
     four_figures: bool,
+}
+
+impl NumberFormat {
+    /// The format of a window whose decimal mark is `mark` and whose values read as `values`.
+    fn of(mark: Option<char>, values: &[numbers::Interpretation]) -> NumberFormat {
+        let decimals: Vec<usize> = values.iter().filter_map(numbers::Interpretation::decimals).collect();
+        NumberFormat {
+            mark,
+            decimals: mode(&decimals),
+            four_figures: !values.is_empty() && values.iter().all(numbers::Interpretation::four_figures),
+        }
+    }
 }
 
 /// Whether at least half the cells of `row` read as numbers in `format`; stops reading

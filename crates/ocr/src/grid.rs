@@ -34,6 +34,11 @@ impl GridRow {
         (self.top + self.bottom) as f32 / 2.0
     }
 
+    /// Whether the page pass read a number in this row (it was not filled in or probed).
+    pub fn seen(&self) -> bool {
+        self.page_text.iter().any(Option::is_some)
+    }
+
     /// A row the page pass did not see, halfway between two it saw.
     pub fn between(a: &GridRow, b: &GridRow) -> GridRow {
         GridRow {
@@ -123,10 +128,9 @@ fn join_digit_groups(words: &[Word]) -> Vec<Word> {
     out
 }
 
-/// The median height of the page pass's numbers (joined as `find` joins them), for a
-/// page where no grid was found.
+/// The median height of the page pass's numbers, for a page where no grid was found.
 pub fn number_height(words: &[Word]) -> Option<f32> {
-    let hs: Vec<f32> = unglue_buttons(join_digit_groups(words))
+    let hs: Vec<f32> = value_words(words)
         .iter()
         .filter(|w| w.height >= 6 && is_numeric(&w.text))
         .map(|w| w.height as f32)
@@ -156,8 +160,14 @@ fn unglue_buttons(words: Vec<Word>) -> Vec<Word> {
         .collect()
 }
 
+/// The page pass's words as values are looked for in them: split groups joined, values
+/// cut from the buttons they were glued to.
+fn value_words(words: &[Word]) -> Vec<Word> {
+    unglue_buttons(join_digit_groups(words))
+}
+
 pub fn find(words: &[Word]) -> Option<Grid> {
-    let joined = unglue_buttons(join_digit_groups(words));
+    let joined = value_words(words);
     let mut nums: Vec<&Word> = joined.iter().filter(|w| w.height >= 6 && is_numeric(&w.text)).collect();
     nums.sort_by(|a, b| a.cy().total_cmp(&b.cy()));
 
@@ -196,7 +206,7 @@ pub fn find(words: &[Word]) -> Option<Grid> {
             );
         }
         if let Some(g) = g.and_then(|g| g.cut_at_text(words)) {
-            let real_rows = g.rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
+            let real_rows = g.rows.iter().filter(|r| r.seen()).count();
             let score = (real_rows * g.columns.len()) as f32 * g.digit_height;
             if best.as_ref().is_none_or(|(b, _)| score > *b) {
                 best = Some((score, g));
@@ -468,7 +478,7 @@ impl Grid {
         if cuts.is_empty() {
             return Some(self);
         }
-        let seen = |rows: &[GridRow]| rows.iter().filter(|r| r.page_text.iter().any(Option::is_some)).count();
+        let seen = |rows: &[GridRow]| rows.iter().filter(|r| r.seen()).count();
         let mut parts: Vec<std::ops::Range<usize>> = Vec::new();
         let mut start = 0;
         for &c in cuts.iter().chain([self.rows.len()].iter()) {

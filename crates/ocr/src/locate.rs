@@ -196,7 +196,7 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
         return parts.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
     }
     // Windows stacked one under the other (a column of results posted as one image):
-    // cut at their frames, straight edges across the whole patch.
+    // cut at their frames, unbroken edges across most of the patch.
     let stacked = stacked_windows(rgb, b);
     if stacked.len() >= 2 {
         return stacked.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
