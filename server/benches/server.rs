@@ -1847,6 +1847,11 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
             ("drives index, page at offset 50,000", "/api/v1/drives/index?offset=50000".to_string()),
             ("drives index, SATA drives", "/api/v1/drives/index?interface=sata".to_string()),
             ("leaderboard, one test", format!("/api/v1/leaderboard?test={}&min_results=1", urlencode(test))),
+            ("leaderboard, one test, lines of 3 results or more", format!("/api/v1/leaderboard?test={}", urlencode(test))),
+            (
+                "leaderboard, one test, SATA drives",
+                format!("/api/v1/leaderboard?test={}&min_results=1&interface=sata", urlencode(test)),
+            ),
         ] {
             let (p50, p99, bytes) = get_latency(&mut client, &path, 50).await?;
             println!(

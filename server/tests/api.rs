@@ -1637,6 +1637,69 @@ async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<S
     (from_metrics, from_summary)
 }
 
+/// What the drives index and the leaderboards read beside the summary must agree with
+/// it: per test, the ranked lines (`pool_figures`) are exactly the pools' lines with
+/// their medians, fastest first, the thin lines are counted, and each drive's result count
+/// (`drives.result_count`) is its visible results.
+async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
+    let keep: std::collections::HashSet<String> = ids.iter().cloned().collect();
+    let mut expected: std::collections::BTreeMap<String, Vec<(bool, String)>> = Default::default();
+    for p in app.storage.pools_for_drives(ids).await.unwrap() {
+        for (key, a) in &p.tests {
+            let Some(s) = a.mbps else { continue };
+            let line =
+                format!("{} {:?} {:?} {} n={}", p.drive_sku, p.platform, p.data_pattern, s.median, s.count);
+            expected.entry(key.id()).or_default().push((p.platform.array().is_some(), line));
+        }
+    }
+    assert!(!expected.is_empty(), "the drives have lines");
+    for (test, lines) in &expected {
+        for min_results in [1, 2, 3] {
+            for arrays in [false, true] {
+                let ranked =
+                    app.storage.ranked_pools(test, arrays, min_results, Some(&keep), 10_000).await.unwrap();
+                let figure = |p: &storage::PoolSummary| {
+                    p.tests.iter().find(|(k, _)| k.id() == *test).unwrap().1.mbps.unwrap()
+                };
+                let medians: Vec<f64> = ranked.iter().map(|p| figure(p).median).collect();
+                assert!(medians.windows(2).all(|w| w[0] >= w[1]), "{test}: fastest first: {medians:?}");
+                let mut got: Vec<String> = ranked
+                    .iter()
+                    .map(|p| {
+                        let s = figure(p);
+                        format!(
+                            "{} {:?} {:?} {} n={}",
+                            p.drive_sku, p.platform, p.data_pattern, s.median, s.count
+                        )
+                    })
+                    .collect();
+                got.sort();
+                let mut want: Vec<String> = lines
+                    .iter()
+                    .filter(|(a, l)| *a == arrays && n_of_line(l) >= min_results)
+                    .map(|(_, l)| l.clone())
+                    .collect();
+                want.sort();
+                assert_eq!(got, want, "{test}, arrays {arrays}, at least {min_results}");
+            }
+            let thin = lines.iter().filter(|(_, l)| n_of_line(l) < min_results).count();
+            assert_eq!(app.storage.thin_lines(test, min_results, Some(&keep)).await.unwrap(), thin, "{test}");
+        }
+    }
+    let mut visible: std::collections::BTreeMap<String, i64> = Default::default();
+    for r in app.storage.results_for_drives(ids, storage::ResultFigures::Burst).await.unwrap() {
+        *visible.entry(r.tags.drive.sku.clone().unwrap()).or_default() += 1;
+    }
+    let counts: std::collections::BTreeMap<String, i64> =
+        app.storage.result_counts(ids).await.unwrap().into_iter().filter(|(_, n)| *n > 0).collect();
+    assert_eq!(counts, visible, "drives.result_count");
+}
+
+/// The n of a line `derived_figures_agree` wrote.
+fn n_of_line(line: &str) -> usize {
+    line.rsplit("n=").next().unwrap().parse().unwrap()
+}
+
 /// Compare reads the per-drive summary (`test_samples`) instead of every metric row: it
 /// must hold exactly the visible metrics after stores, and after a result is hidden and
 /// its drive refreshed (what moderation does in its transaction).
@@ -1645,6 +1708,7 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     let (metrics, summary) = samples_both_ways(app, &ids).await;
     assert!(metrics.len() > 10, "the seeds give both drives samples: {metrics:?}");
     assert_eq!(summary, metrics, "after seeding");
+    derived_figures_agree(app, &ids).await;
 
     let mut stored = Vec::new();
     for (i, chipset) in ["Z68", "Z68", "X570"].iter().enumerate() {
@@ -1655,6 +1719,7 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     }
     let (metrics, summary) = samples_both_ways(app, &ids).await;
     assert_eq!(summary, metrics, "after three submissions");
+    derived_figures_agree(app, &ids).await;
     assert!(summary.iter().any(|c| c.contains(&format!(": [{}, {}] ", stored[0], stored[1]))), "{summary:?}");
 
     // Hide one result the way moderation does: flag and refresh in one transaction.
@@ -1676,6 +1741,7 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     }
     let (metrics, summary) = samples_both_ways(app, &ids).await;
     assert_eq!(summary, metrics, "after hiding a result");
+    derived_figures_agree(app, &ids).await;
     let hidden_pair = format!(": [{}, {}] ", stored[0], stored[1]);
     assert!(!summary.iter().any(|c| c.contains(&hidden_pair)), "the hidden result left: {summary:?}");
     assert!(summary.iter().any(|c| c.contains(&format!(": [{}] ", stored[0]))), "{summary:?}");

@@ -205,27 +205,95 @@ macro_rules! backend {
                 conn: &mut $conn,
                 cache: &crate::CatalogueCache,
             ) -> StorageResult<Vec<DriveRow>> {
-                let (count, change): (i64, i64) =
-                    sqlx::query_as(sql::CATALOGUE_FINGERPRINT).fetch_one(&mut *conn).await?;
-                let drives = match cache.get((count, change)) {
-                    Some(drives) => drives,
-                    None => {
-                        let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&mut *conn).await?;
-                        let drives = rows
-                            .iter()
-                            .map(|r| from_json::<DriveSku>(r.try_get(0)?))
-                            .collect::<StorageResult<Vec<_>>>()?;
-                        let drives = std::sync::Arc::new(drives);
-                        cache.set((count, change), drives.clone());
-                        drives
-                    }
-                };
+                let drives = catalogue(conn, cache).await?;
                 let counts: std::collections::HashMap<String, i64> =
                     sqlx::query_as(sql::RESULT_COUNTS).fetch_all(&mut *conn).await?.into_iter().collect();
                 Ok(drives
                     .iter()
                     .map(|d| DriveRow { drive: d.clone(), result_count: counts.get(&d.id).copied().unwrap_or(0) })
                     .collect())
+            }
+
+            /// The catalogue in name order, decoded once per change of it and shared.
+            pub(crate) async fn catalogue(
+                conn: &mut $conn,
+                cache: &crate::CatalogueCache,
+            ) -> StorageResult<std::sync::Arc<Vec<DriveSku>>> {
+                let (count, change): (i64, i64) =
+                    sqlx::query_as(sql::CATALOGUE_FINGERPRINT).fetch_one(&mut *conn).await?;
+                if let Some(drives) = cache.get((count, change)) {
+                    return Ok(drives);
+                }
+                let rows = sqlx::query(sql::LIST_DRIVES).fetch_all(&mut *conn).await?;
+                let drives =
+                    rows.iter().map(|r| from_json::<DriveSku>(r.try_get(0)?)).collect::<StorageResult<Vec<_>>>()?;
+                let drives = std::sync::Arc::new(drives);
+                cache.set((count, change), drives.clone());
+                Ok(drives)
+            }
+
+            /// A page of the catalogue in `order`, each drive with its visible results.
+            pub async fn drives_page(
+                conn: &mut $conn,
+                order: crate::DriveOrder,
+                offset: usize,
+                limit: usize,
+            ) -> StorageResult<Vec<DriveRow>> {
+                let sql = sql::drives_page_sql(order);
+                let rows = sqlx::query(&sql).bind(limit as i64).bind(offset as i64).fetch_all(&mut *conn).await?;
+                rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
+            }
+
+            /// The visible result counts of these drives (a drive that is not in the
+            /// catalogue is left out).
+            pub async fn result_counts(
+                conn: &mut $conn,
+                ids: &[String],
+            ) -> StorageResult<std::collections::HashMap<String, i64>> {
+                let mut counts = std::collections::HashMap::new();
+                for chunk in ids.chunks(sql::SQLITE_INSERT_PARAMS) {
+                    let params = chunk.iter().map(|i| Param::Text(Some(i.clone()))).collect();
+                    let sql = sql::result_counts_sql(chunk.len());
+                    for r in bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await? {
+                        counts.insert(r.try_get(0)?, r.try_get(1)?);
+                    }
+                }
+                Ok(counts)
+            }
+
+            /// Drive ids with their visible result counts, most (`most_first`) or fewest
+            /// results first, ties in name order: `limit` of them after skipping `offset`,
+            /// counting only the drives in `keep` (every drive when `None`).
+            pub async fn drives_by_results(
+                conn: &mut $conn,
+                most_first: bool,
+                keep: Option<&std::collections::HashSet<String>>,
+                offset: usize,
+                limit: usize,
+            ) -> StorageResult<Vec<(String, i64)>> {
+                use futures_util::TryStreamExt;
+                let sql = if most_first { sql::DRIVES_BY_MOST_RESULTS } else { sql::DRIVES_BY_FEWEST_RESULTS };
+                let Some(keep) = keep else {
+                    let sql = format!("{sql} LIMIT $1 OFFSET $2");
+                    let rows = sqlx::query_as(&sql).bind(limit as i64).bind(offset as i64);
+                    return Ok(rows.fetch_all(&mut *conn).await?);
+                };
+                // A filter the table does not hold: read down the order until the page
+                // is full.
+                let mut rows = sqlx::query_as::<_, (String, i64)>(sql).fetch(&mut *conn);
+                let (mut skipped, mut page) = (0, Vec::new());
+                while page.len() < limit {
+                    let Some(row) = rows.try_next().await? else { break };
+                    if !keep.contains(&row.0) {
+                        continue;
+                    }
+                    if skipped < offset {
+                        skipped += 1;
+                    } else {
+                        page.push(row);
+                    }
+                }
+                Ok(page)
             }
 
             /// The drives known under any of `keys`, as (key, drive id).

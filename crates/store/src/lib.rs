@@ -367,6 +367,18 @@ pub struct MetricRow {
     pub latency_us: Option<f64>,
 }
 
+/// The orders the catalogue can be read in a page at a time ([`Storage::drives_page`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DriveOrder {
+    /// By vendor, model, capacity and id.
+    Name,
+    NameDescending,
+    /// Most visible results first, ties in name order.
+    MostResults,
+    /// Fewest visible results first, ties in name order.
+    FewestResults,
+}
+
 /// A catalogue entry with how many visible results it has.
 #[derive(Debug, Clone)]
 pub struct DriveRow {
@@ -456,6 +468,59 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn get_drive(&self, id: &str) -> StorageResult<Option<DriveSku>>;
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>>;
+
+    /// A page of the catalogue in `order`: `limit` drives after `offset`, each with its
+    /// visible result count. Only the page is read and decoded.
+    async fn drives_page(
+        &self,
+        order: DriveOrder,
+        offset: usize,
+        limit: usize,
+    ) -> StorageResult<Vec<DriveRow>>;
+
+    /// How many drives the catalogue holds.
+    async fn drive_count(&self) -> StorageResult<usize>;
+
+    /// The catalogue in name order, decoded once per change of it and shared, without
+    /// result counts: what a filter over every drive reads.
+    async fn catalogue(&self) -> StorageResult<std::sync::Arc<Vec<DriveSku>>>;
+
+    /// The visible result counts of these drives (one that is not in the catalogue is
+    /// left out).
+    async fn result_counts(&self, ids: &[String]) -> StorageResult<std::collections::HashMap<String, i64>>;
+
+    /// Drive ids with their visible result counts, most (`most_first`) or fewest results
+    /// first, ties in name order: `limit` of them after `offset`, of the drives in `keep`
+    /// (every drive when `None`).
+    async fn drives_by_results(
+        &self,
+        most_first: bool,
+        keep: Option<&std::collections::HashSet<String>>,
+        offset: usize,
+        limit: usize,
+    ) -> StorageResult<Vec<(String, i64)>>;
+
+    /// A leaderboard's lines: the pools measured in `test` (`TestKey::id`; drives alone,
+    /// or RAID sets of them when `arrays`) with at least `min_results` results, fastest
+    /// median MB/s first (ties by drive id, then pool), the first `limit` of those of the
+    /// drives in `keep` (every drive when `None`).
+    async fn ranked_pools(
+        &self,
+        test: &str,
+        arrays: bool,
+        min_results: usize,
+        keep: Option<&std::collections::HashSet<String>>,
+        limit: usize,
+    ) -> StorageResult<Vec<PoolSummary>>;
+
+    /// How many lines of `test` (drives alone and RAID sets) have fewer than
+    /// `min_results` results, of the drives in `keep` (every drive when `None`).
+    async fn thin_lines(
+        &self,
+        test: &str,
+        min_results: usize,
+        keep: Option<&std::collections::HashSet<String>>,
+    ) -> StorageResult<usize>;
 
     /// The drives known under any of `keys` (`bench::identity`'s `n:`/`p:` keys), as
     /// (key, drive) rows, a drive once per key it is known under.

@@ -9,7 +9,7 @@
 //! exactly the rows and values that [`super::Storage::submit`] writes.
 
 use super::{
-    Cursor, FilterKind, NewResult, NewSubmission, ResultFigures, ResultQuery, Sort, StorageError,
+    Cursor, DriveOrder, FilterKind, NewResult, NewSubmission, ResultFigures, ResultQuery, Sort, StorageError,
     StoredResult,
 };
 use bench::fields::Kind;
@@ -572,9 +572,35 @@ pub const LIST_DRIVES: &str = "SELECT spec FROM drives ORDER BY vendor, model, c
 pub const CATALOGUE_FINGERPRINT: &str =
     "SELECT (SELECT COUNT(*) FROM drives), (SELECT COALESCE(MAX(id), 0) FROM catalogue_changes)";
 
-/// Visible results per drive.
-pub const RESULT_COUNTS: &str =
-    "SELECT drive_sku, COUNT(*) FROM results WHERE hidden = FALSE AND drive_sku IS NOT NULL GROUP BY drive_sku";
+/// Visible results per drive that has any (`drives.result_count`, kept with the summary).
+pub const RESULT_COUNTS: &str = "SELECT id, result_count FROM drives WHERE result_count > 0";
+
+/// A page of the catalogue (spec and visible result count) in each [`DriveOrder`],
+/// `LIMIT $1 OFFSET $2`; each order is an index of `drives`.
+pub fn drives_page_sql(order: DriveOrder) -> String {
+    let by = match order {
+        DriveOrder::Name => "vendor, model, capacity_gb, id",
+        DriveOrder::NameDescending => "vendor DESC, model DESC, capacity_gb DESC, id DESC",
+        DriveOrder::MostResults => "result_count DESC, vendor, model, capacity_gb, id",
+        DriveOrder::FewestResults => "result_count, vendor, model, capacity_gb, id",
+    };
+    format!("SELECT spec, result_count FROM drives ORDER BY {by} LIMIT $1 OFFSET $2")
+}
+
+pub const COUNT_DRIVES: &str = "SELECT COUNT(*) FROM drives";
+
+/// Every drive's id and visible result count, most results first, ties in name order
+/// (`drives_by_most_results`).
+pub const DRIVES_BY_MOST_RESULTS: &str =
+    "SELECT id, result_count FROM drives ORDER BY result_count DESC, vendor, model, capacity_gb, id";
+/// The same, fewest results first (`drives_by_fewest_results`).
+pub const DRIVES_BY_FEWEST_RESULTS: &str =
+    "SELECT id, result_count FROM drives ORDER BY result_count, vendor, model, capacity_gb, id";
+
+/// The visible result counts of `n` drives.
+pub fn result_counts_sql(n: usize) -> String {
+    format!("SELECT id, result_count FROM drives WHERE id IN ({})", placeholders(0, n))
+}
 
 pub fn results_for_drives_sql(n: usize, figures: ResultFigures) -> String {
     format!(
@@ -819,6 +845,12 @@ mod tests {
             (LIST_DRIVES, 0),
             (CATALOGUE_FINGERPRINT, 0),
             (RESULT_COUNTS, 0),
+            (DRIVES_BY_MOST_RESULTS, 0),
+            (DRIVES_BY_FEWEST_RESULTS, 0),
+            (&result_counts_sql(3), 3),
+            (&drives_page_sql(DriveOrder::Name), 2),
+            (&drives_page_sql(DriveOrder::FewestResults), 2),
+            (COUNT_DRIVES, 0),
             (DRIVE_KEYS_LAYOUT, 0),
             (SET_DRIVE_KEYS_LAYOUT, 1),
             (DELETE_DRIVE_KEYS, 0),

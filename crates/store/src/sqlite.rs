@@ -561,6 +561,65 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::list_drives(&mut *self.pool.acquire().await?, &self.catalogue).await
     }
 
+    async fn drives_page(
+        &self,
+        order: crate::DriveOrder,
+        offset: usize,
+        limit: usize,
+    ) -> StorageResult<Vec<DriveRow>> {
+        catalogue::sqlite::drives_page(&mut *self.pool.acquire().await?, order, offset, limit).await
+    }
+
+    async fn drive_count(&self) -> StorageResult<usize> {
+        let n: i64 = sqlx::query_scalar(sql::COUNT_DRIVES).fetch_one(&self.pool).await?;
+        Ok(n as usize)
+    }
+
+    async fn catalogue(&self) -> StorageResult<std::sync::Arc<Vec<DriveSku>>> {
+        catalogue::sqlite::catalogue(&mut *self.pool.acquire().await?, &self.catalogue).await
+    }
+
+    async fn result_counts(&self, ids: &[String]) -> StorageResult<std::collections::HashMap<String, i64>> {
+        catalogue::sqlite::result_counts(&mut *self.pool.acquire().await?, ids).await
+    }
+
+    async fn drives_by_results(
+        &self,
+        most_first: bool,
+        keep: Option<&std::collections::HashSet<String>>,
+        offset: usize,
+        limit: usize,
+    ) -> StorageResult<Vec<(String, i64)>> {
+        catalogue::sqlite::drives_by_results(
+            &mut *self.pool.acquire().await?,
+            most_first,
+            keep,
+            offset,
+            limit,
+        )
+        .await
+    }
+
+    async fn ranked_pools(
+        &self,
+        test: &str,
+        arrays: bool,
+        min_results: usize,
+        keep: Option<&std::collections::HashSet<String>>,
+        limit: usize,
+    ) -> StorageResult<Vec<super::PoolSummary>> {
+        summary::sqlite::ranked_pools(&self.pool, test, arrays, min_results, keep, limit).await
+    }
+
+    async fn thin_lines(
+        &self,
+        test: &str,
+        min_results: usize,
+        keep: Option<&std::collections::HashSet<String>>,
+    ) -> StorageResult<usize> {
+        summary::sqlite::thin_lines(&self.pool, test, min_results, keep).await
+    }
+
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>> {
         catalogue::sqlite::drives_by_keys(&mut *self.pool.acquire().await?, keys).await
     }

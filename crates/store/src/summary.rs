@@ -55,8 +55,10 @@ struct PoolSamples {
     tests: BTreeMap<TestKey, TestSamples>,
 }
 
-/// Version of the `summaries`/`samples` binary layout (`codec`).
-const FORMAT: &str = "v4";
+/// Version of the `summaries`/`samples` binary layout (`codec`) and of what is built
+/// with them (v5: each pool's leaderboard lines in `pool_figures`, each drive's
+/// `result_count`).
+const FORMAT: &str = "v5";
 
 /// What the stored summary's mark says: the binary layout and the platform group's fields
 /// (a pool is keyed by its group). A database marked otherwise is rebuilt on start-up, so
@@ -83,11 +85,42 @@ fn result_count(tests: &BTreeMap<TestKey, TestSamples>) -> i64 {
     ids.len() as i64
 }
 
+/// A pool's leaderboard lines (`pool_figures` rows): per test with MB/s, its median and
+/// count, as [`super::PoolSummary`]'s aggregates give them.
+fn figure_rows(
+    sku: &str,
+    pool: &str,
+    tests: &BTreeMap<TestKey, TestSamples>,
+) -> StorageResult<Vec<Vec<Param>>> {
+    let is_array = codec::pool_is_array(pool)?;
+    Ok(tests
+        .iter()
+        .filter_map(|(key, t)| {
+            let mbps = t.summary()[0]?;
+            Some(vec![
+                Param::Text(Some(sku.to_string())),
+                Param::Text(Some(pool.to_string())),
+                Param::Text(Some(key.id())),
+                Param::Int(Some(i64::from(is_array))),
+                Param::Float(Some(mbps.median)),
+                Param::Int(Some(mbps.count as i64)),
+            ])
+        })
+        .collect())
+}
+
 const MARKED: &str = "SELECT value FROM app_meta WHERE key = 'test_samples'";
 const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples', $1) \
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = $1";
+const DELETE_DRIVE_FIGURES: &str = "DELETE FROM pool_figures WHERE drive_sku = $1";
+/// A drive's visible results: the sum of its pools' (a result is in one pool).
+const UPDATE_RESULT_COUNT: &str = "UPDATE drives SET result_count = \
+     (SELECT COALESCE(SUM(result_count), 0) FROM test_samples WHERE drive_sku = $1) WHERE id = $1";
+const FIGURE_COLUMNS: &[&str] = &["drive_sku", "pool", "test", "is_array", "median_mbps", "n"];
+const UPSERT_FIGURES: &str =
+    " ON CONFLICT (drive_sku, pool, test) DO UPDATE SET median_mbps = excluded.median_mbps, n = excluded.n";
 /// The columns of a pool's row, in the order [`upsert_pools_sql`] binds them.
 const POOL_COLUMNS: usize = 5;
 
@@ -129,6 +162,23 @@ fn pools_for_drives_sql(n: usize) -> String {
         placeholders(0, n)
     )
 }
+
+/// The pools named by `n` (drive, pool) pairs, with the summaries compare reads.
+fn select_pool_summaries_sql(n: usize) -> String {
+    format!(
+        "SELECT t.drive_sku, t.pool, t.summaries FROM (VALUES {}) AS v \
+         JOIN test_samples t ON t.drive_sku = v.column1 AND t.pool = v.column2",
+        value_rows(0, 2, n)
+    )
+}
+
+/// One test's leaderboard lines with enough results, fastest first (`pool_figures_ranked`).
+const RANKED: &str =
+    "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2 AND n >= $3 \
+     ORDER BY median_mbps DESC, drive_sku, pool";
+/// One test's lines with fewer results than asked (`pool_figures_by_count`).
+const THIN_LINES: &str = "SELECT drive_sku FROM pool_figures WHERE test = $1 AND n < $2";
+const COUNT_THIN_LINES: &str = "SELECT COUNT(*) FROM pool_figures WHERE test = $1 AND n < $2";
 
 /// A new result's drive, pool and samples per test.
 type NewPool = (String, String, Vec<(TestKey, TestSamples)>);
@@ -226,12 +276,15 @@ macro_rules! backend {
                         stored.insert((row.try_get(0)?, row.try_get(1)?), tests);
                     }
                 }
+                let touched: Vec<String> = skus.iter().map(|s| s.to_string()).collect();
                 let mut rows = Vec::with_capacity(by_pool.len());
+                let mut figures = Vec::new();
                 for (key, new) in by_pool {
                     let mut tests = stored.remove(&key).unwrap_or_default();
                     merge(&mut tests, new);
                     let (summaries, samples) = encode(&tests);
                     let (sku, pool) = key;
+                    figures.extend(figure_rows(&sku, &pool, &tests)?);
                     rows.push([
                         Param::Text(Some(sku)),
                         Param::Text(Some(pool)),
@@ -247,6 +300,29 @@ macro_rules! backend {
                     bind(sqlx::query(&sql), chunk.into_iter().flatten().collect())
                         .execute(&mut *conn)
                         .await?;
+                }
+                write_figures(conn, figures, &touched).await
+            }
+
+            /// Writes pools' leaderboard lines (`figure_rows`) and the result counts of
+            /// their drives, after their `test_samples` rows.
+            async fn write_figures(
+                conn: &mut $conn,
+                figures: Vec<Vec<Param>>,
+                drive_skus: &[String],
+            ) -> StorageResult<()> {
+                let statements = crate::sql::insert_rows(
+                    "pool_figures",
+                    FIGURE_COLUMNS,
+                    figures,
+                    crate::sql::SQLITE_INSERT_PARAMS,
+                    UPSERT_FIGURES,
+                );
+                for (text, params) in statements {
+                    bind(sqlx::query(&text), params).execute(&mut *conn).await?;
+                }
+                for sku in drive_skus {
+                    sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
                 }
                 Ok(())
             }
@@ -271,6 +347,8 @@ macro_rules! backend {
                 let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {
                     sqlx::query(DELETE_DRIVE).bind(sku).execute(&mut *conn).await?;
+                    sqlx::query(DELETE_DRIVE_FIGURES).bind(sku).execute(&mut *conn).await?;
+                    let mut figures = Vec::new();
                     let (sql, params) =
                         super::super::sql::metrics_for_drives_sql(std::slice::from_ref(sku), &[]);
                     let rows = bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await?;
@@ -279,6 +357,7 @@ macro_rules! backend {
                         .map(|r| <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode())
                         .collect::<StorageResult<Vec<_>>>()?;
                     for (pool, p) in pools_of(metrics) {
+                        figures.extend(figure_rows(sku, &pool, &p.tests)?);
                         let (summaries, samples) = encode(&p.tests);
                         sqlx::query(&upsert)
                             .bind(sku)
@@ -289,6 +368,7 @@ macro_rules! backend {
                             .execute(&mut *conn)
                             .await?;
                     }
+                    write_figures(conn, figures, std::slice::from_ref(sku)).await?;
                 }
                 Ok(())
             }
@@ -302,6 +382,7 @@ macro_rules! backend {
                     return Ok(0);
                 }
                 sqlx::query("DELETE FROM test_samples").execute(pool).await?;
+                sqlx::query("DELETE FROM pool_figures").execute(pool).await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
                 for chunk in drives.chunks(64) {
                     let mut tx = pool.begin().await?;
@@ -331,6 +412,82 @@ macro_rules! backend {
                     }
                 }
                 Ok(out)
+            }
+
+            /// A leaderboard's lines: the pools measured in `test` (the drives alone, or
+            /// RAID sets of them when `arrays`) with at least `min_results` results,
+            /// fastest first (ties by drive, then pool), the first `limit` of the drives
+            /// in `keep` (of every drive when `None`). Read from `pool_figures`, so only
+            /// those lines' pools are decoded.
+            pub async fn ranked_pools(
+                pool: &$pool,
+                test: &str,
+                arrays: bool,
+                min_results: usize,
+                keep: Option<&std::collections::HashSet<String>>,
+                limit: usize,
+            ) -> StorageResult<Vec<PoolSummary>> {
+                use futures_util::TryStreamExt;
+                let ranked =
+                    |sql| sqlx::query(sql).bind(test).bind(i64::from(arrays)).bind(min_results as i64);
+                let mut lines: Vec<(String, String)> = Vec::new();
+                match keep {
+                    None => {
+                        let sql = format!("{RANKED} LIMIT $4");
+                        for r in ranked(&sql).bind(limit as i64).fetch_all(pool).await? {
+                            lines.push((r.try_get(0)?, r.try_get(1)?));
+                        }
+                    }
+                    // A filter the table does not hold: read down the ranking until the
+                    // page is full (a filter matching few drives reads more of it).
+                    Some(keep) => {
+                        let mut rows = ranked(RANKED).fetch(pool);
+                        while lines.len() < limit {
+                            let Some(r) = rows.try_next().await? else { break };
+                            let sku: String = r.try_get(0)?;
+                            if keep.contains(&sku) {
+                                lines.push((sku, r.try_get(1)?));
+                            }
+                        }
+                    }
+                }
+                let mut read = HashMap::new();
+                let mut keys = HashMap::new();
+                for chunk in lines.chunks(POOLS_PER_STATEMENT) {
+                    let params = chunk
+                        .iter()
+                        .flat_map(|(sku, p)| [Param::Text(Some(sku.clone())), Param::Text(Some(p.clone()))])
+                        .collect();
+                    let sql = select_pool_summaries_sql(chunk.len());
+                    for r in bind(sqlx::query(&sql), params).fetch_all(pool).await? {
+                        let (sku, p): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+                        let summary = decode_pool(sku.clone(), &p, r.try_get(2)?, &mut keys)?;
+                        read.insert((sku, p), summary);
+                    }
+                }
+                Ok(lines.into_iter().filter_map(|line| read.remove(&line)).collect())
+            }
+
+            /// How many lines of `test` (drives alone and RAID sets) have fewer than
+            /// `min_results` results, of the drives in `keep` (of every drive when `None`).
+            pub async fn thin_lines(
+                pool: &$pool,
+                test: &str,
+                min_results: usize,
+                keep: Option<&std::collections::HashSet<String>>,
+            ) -> StorageResult<usize> {
+                use futures_util::TryStreamExt;
+                let thin = |sql| sqlx::query(sql).bind(test).bind(min_results as i64);
+                let Some(keep) = keep else {
+                    let n: i64 = thin(COUNT_THIN_LINES).fetch_one(pool).await?.try_get(0)?;
+                    return Ok(n as usize);
+                };
+                let mut rows = thin(THIN_LINES).fetch(pool);
+                let mut n = 0;
+                while let Some(r) = rows.try_next().await? {
+                    n += usize::from(keep.contains(r.try_get::<&str, _>(0)?));
+                }
+                Ok(n)
             }
 
             /// Every pool of these drives with its values: both columns of each row.

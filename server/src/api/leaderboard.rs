@@ -12,7 +12,7 @@
 use super::extract::{Bounded, FilteredQuery, NoQuery, TypedQuery};
 use super::state::AppState;
 use crate::error::{ApiResult, ErrorBody};
-use crate::storage::PoolSummary;
+use crate::storage::{DriveOrder, DriveRow, PoolSummary};
 use api_types::links::api_drive as drive_url;
 use api_types::{
     Aggregates, CacheLeaderboard, CacheRow, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard,
@@ -25,7 +25,7 @@ use axum::Json;
 use bench::analysis::Summary;
 use bench::{Access, DriveSku, Op, Stat, TestKey};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -109,24 +109,37 @@ pub(crate) struct DriveFilter {
 }
 
 impl DriveFilter {
+    /// Whether it keeps every drive.
+    fn is_empty(&self) -> bool {
+        let DriveFilter { vendor, interface, controller, nand, reviewed } = self;
+        vendor.is_none()
+            && interface.is_none()
+            && controller.is_none()
+            && nand.is_none()
+            && reviewed.is_none()
+    }
+
     /// Whether drive `d` passes. Text compares without case; `interface` is a link id
     /// (`pcie-3-x4`) or its kind alone (`sata`, `pcie`, `usb`).
     fn keeps(&self, d: &DriveSku) -> bool {
+        // Called for every drive of the catalogue per request: a filter that is not set
+        // costs nothing (no link id is written out for it).
         let is = |want: &Option<String>, have: Option<&str>| {
             want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == w.to_lowercase()))
         };
-        let link = d.interface.map(|l| l.id());
-        let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l).to_string());
-        let interface_ok = self
-            .interface
-            .as_ref()
-            .map(|w| w.to_lowercase())
-            .is_none_or(|w| link.as_deref() == Some(w.as_str()) || kind.as_deref() == Some(w.as_str()));
-        is(&self.vendor, Some(&d.vendor))
-            && interface_ok
+        let interface_ok = || {
+            self.interface.as_ref().is_none_or(|w| {
+                let w = w.to_lowercase();
+                let link = d.interface.map(|l| l.id());
+                let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l));
+                link.as_deref() == Some(w.as_str()) || kind == Some(w.as_str())
+            })
+        };
+        self.reviewed.is_none_or(|r| r == d.reviewed)
+            && is(&self.vendor, Some(&d.vendor))
             && is(&self.controller, d.controller.model.as_deref())
             && is(&self.nand, d.nand.vendor.as_deref())
-            && self.reviewed.is_none_or(|r| r == d.reviewed)
+            && interface_ok()
     }
 }
 
@@ -197,7 +210,10 @@ async fn index(
     Ok(Json(drive_index(&state, params, filter).await?.0))
 }
 
-/// The drives index page that `params` and `filter` ask for, and its order.
+/// The drives index page that `params` and `filter` ask for, and its order. Only the
+/// page's drives have their counts and figures read. Without a filter the page is read
+/// by an index of the drives table (`drives.result_count` is kept with the summary);
+/// a filter runs over the shared decoded catalogue.
 pub(crate) async fn drive_index(
     state: &AppState,
     params: IndexParams,
@@ -206,47 +222,77 @@ pub(crate) async fn drive_index(
     let sort = params.sort.unwrap_or_default();
     let limit = params.limit.map_or(INDEX_PAGE, Bounded::get);
     let offset = params.offset.map_or(0, Bounded::get);
-    let all = state.storage.list_drives().await?;
-    let mut drives: Vec<_> = all.iter().filter(|d| filter.keeps(&d.drive)).collect();
-    // `list_drives` is in name order already; the sort is stable, so equal counts stay
-    // in name order.
-    match sort {
-        IndexSort::NameDescending => drives.reverse(),
-        IndexSort::Results => drives.sort_by_key(|d| std::cmp::Reverse(d.result_count)),
-        IndexSort::ResultsAscending => drives.sort_by_key(|d| d.result_count),
-        IndexSort::Name => {}
-    }
-    let total = drives.len();
-    // Only the page's drives have their figures read: the compare summary of a whole
-    // catalogue (100,000 drives) is not read for 100 lines.
-    let drives: Vec<_> = drives.into_iter().skip(offset).take(limit).collect();
-    let ids: Vec<String> = drives.iter().map(|d| d.drive.id.clone()).collect();
-    let pools = state.storage.pools_for_drives(&ids).await?;
+    let storage = &state.storage;
+    let (page, total): (Vec<DriveRow>, usize) = if filter.is_empty() {
+        let order = match sort {
+            IndexSort::Name => DriveOrder::Name,
+            IndexSort::NameDescending => DriveOrder::NameDescending,
+            IndexSort::Results => DriveOrder::MostResults,
+            IndexSort::ResultsAscending => DriveOrder::FewestResults,
+        };
+        (storage.drives_page(order, offset, limit).await?, storage.drive_count().await?)
+    } else {
+        let catalogue = storage.catalogue().await?;
+        let kept: Vec<&DriveSku> = catalogue.iter().filter(|d| filter.keeps(d)).collect();
+        let total = kept.len();
+        let counted: Vec<(&DriveSku, i64)> = match sort {
+            IndexSort::Name | IndexSort::NameDescending => {
+                // The catalogue is in name order already.
+                let page: Vec<&DriveSku> = if sort == IndexSort::Name {
+                    kept.into_iter().skip(offset).take(limit).collect()
+                } else {
+                    kept.into_iter().rev().skip(offset).take(limit).collect()
+                };
+                let ids: Vec<String> = page.iter().map(|d| d.id.clone()).collect();
+                let counts = storage.result_counts(&ids).await?;
+                page.into_iter().map(|d| (d, counts.get(&d.id).copied().unwrap_or(0))).collect()
+            }
+            IndexSort::Results | IndexSort::ResultsAscending => {
+                let keep: HashSet<String> = kept.iter().map(|d| d.id.clone()).collect();
+                let most_first = sort == IndexSort::Results;
+                let ranked = storage.drives_by_results(most_first, Some(&keep), offset, limit).await?;
+                let by_id = drives_named(&catalogue, ranked.iter().map(|(id, _)| id.as_str()));
+                ranked.iter().filter_map(|(id, n)| Some((*by_id.get(id.as_str())?, *n))).collect()
+            }
+        };
+        let page = counted.into_iter().map(|(d, n)| DriveRow { drive: d.clone(), result_count: n }).collect();
+        (page, total)
+    };
+    let ids: Vec<String> = page.iter().map(|d| d.drive.id.clone()).collect();
+    let pools = storage.pools_for_drives(&ids).await?;
     let mut by_drive: BTreeMap<&str, Vec<&PoolSummary>> = BTreeMap::new();
     for p in &pools {
         by_drive.entry(p.drive_sku.as_str()).or_default().push(p);
     }
-    let rows: Vec<IndexRow> = drives
+    let rows: Vec<IndexRow> = page
         .into_iter()
-        .map(|row| {
-            let d = &row.drive;
+        .map(|DriveRow { drive: d, result_count }| {
             let key = key_figures(by_drive.get(d.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
             IndexRow {
                 url: drive_url(&d.id),
                 interface: d.interface.map(|l| l.id()),
-                controller: d.controller.model.clone(),
-                nand_vendor: d.nand.vendor.clone(),
-                result_count: row.result_count,
+                controller: d.controller.model,
+                nand_vendor: d.nand.vendor,
+                result_count,
                 key,
-                id: d.id.clone(),
-                vendor: d.vendor.clone(),
-                model: d.model.clone(),
+                id: d.id,
+                vendor: d.vendor,
+                model: d.model,
                 capacity_gb: d.capacity_gb,
                 reviewed: d.reviewed,
             }
         })
         .collect();
     Ok((DriveIndex { drives: rows, total, offset, limit }, sort))
+}
+
+/// The catalogue's drives of these ids, by id: one pass over the catalogue for a page.
+fn drives_named<'a, 'b>(
+    catalogue: &'a [DriveSku],
+    ids: impl Iterator<Item = &'b str>,
+) -> HashMap<&'a str, &'a DriveSku> {
+    let wanted: HashSet<&str> = ids.collect();
+    catalogue.iter().filter(|d| wanted.contains(d.id.as_str())).map(|d| (d.id.as_str(), d)).collect()
 }
 
 /// What the filter fields suggest
@@ -275,16 +321,15 @@ async fn suggestions(
 /// Every catalogue drive's values for the filter fields.
 pub(crate) async fn filter_suggestions(state: &AppState) -> ApiResult<FilterSuggestions> {
     let mut lists: [BTreeSet<String>; 4] = Default::default();
-    for d in state.storage.list_drives().await? {
-        let d = d.drive;
+    for d in state.storage.catalogue().await?.iter() {
         if let Some(link) = d.interface {
             let id = link.id();
             lists[1].insert(id.split('-').next().unwrap_or_default().to_string());
             lists[1].insert(id);
         }
-        lists[2].extend(d.controller.model);
-        lists[3].extend(d.nand.vendor);
-        lists[0].insert(d.vendor);
+        lists[2].extend(d.controller.model.clone());
+        lists[3].extend(d.nand.vendor.clone());
+        lists[0].insert(d.vendor.clone());
     }
     let [vendor, interface, controller, nand] = lists.map(|l| l.into_iter().collect());
     Ok(FilterSuggestions { vendor, interface, controller, nand })
@@ -337,6 +382,7 @@ pub(crate) struct LeaderboardParams {
 }
 
 /// The leaderboard that `params` and `filter` ask for, and the most lines they asked.
+/// Its lines come ranked from the summary's `pool_figures`; only theirs are decoded.
 pub(crate) async fn leaderboard_of(
     state: &AppState,
     params: LeaderboardParams,
@@ -345,11 +391,45 @@ pub(crate) async fn leaderboard_of(
     let LeaderboardParams { test, min_results, limit } = params;
     let min_results = min_results.map_or(DEFAULT_MIN_RESULTS, Bounded::get);
     let limit = limit.map_or(50, Bounded::get);
-    let (drives, pools) = measured_pools(state, &filter).await?;
-    // Ranking a catalogue's pools takes milliseconds of CPU: off the async workers.
-    let board = tokio::task::spawn_blocking(move || rank(&test, &drives, pools, min_results, limit))
-        .await
-        .map_err(anyhow::Error::from)?;
+    let storage = &state.storage;
+    // A filter runs over the decoded catalogue; without one it is not read at all.
+    let keep: Option<HashSet<String>> = if filter.is_empty() {
+        None
+    } else {
+        Some(storage.catalogue().await?.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect())
+    };
+    let singles = storage.ranked_pools(&test, false, min_results, keep.as_ref(), limit).await?;
+    let arrays = storage.ranked_pools(&test, true, min_results, keep.as_ref(), limit).await?;
+    let left_out = storage.thin_lines(&test, min_results, keep.as_ref()).await?;
+    let mut drives: HashMap<String, DriveSku> = HashMap::new();
+    for pool in singles.iter().chain(&arrays) {
+        if !drives.contains_key(&pool.drive_sku) {
+            if let Some(d) = storage.get_drive(&pool.drive_sku).await? {
+                drives.insert(d.id.clone(), d);
+            }
+        }
+    }
+    // An array of drives is not one drive: ranked apart, each list from 1.
+    let ranked = |pools: &[PoolSummary]| -> Vec<LeaderboardRow> {
+        pools
+            .iter()
+            .filter_map(|pool| {
+                let (key, a) = pool.tests.iter().find(|(k, _)| k.id() == test)?;
+                Some((drives.get(pool.drive_sku.as_str())?, figure(pool, key, a)?))
+            })
+            .enumerate()
+            .map(|(i, (d, figure))| LeaderboardRow {
+                rank: i + 1,
+                url: drive_url(&d.id),
+                name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
+                reviewed: d.reviewed,
+                array: figure.platform.array(),
+                drive_id: d.id.clone(),
+                figure,
+            })
+            .collect()
+    };
+    let board = Leaderboard { rows: ranked(&singles), arrays: ranked(&arrays), test, min_results, left_out };
     Ok((board, limit))
 }
 
@@ -370,58 +450,6 @@ async fn measured_pools(
     let ids: Vec<String> = drives.keys().cloned().collect();
     let pools = state.storage.pools_for_drives(&ids).await?;
     Ok((drives, pools))
-}
-
-/// The leaderboard of `test` over `drives`' `pools`: lines with fewer than `min_results`
-/// left out and counted, the first `limit` by median MB/s.
-fn rank(
-    test: &str,
-    drives: &BTreeMap<String, DriveSku>,
-    pools: Vec<PoolSummary>,
-    min_results: usize,
-    limit: usize,
-) -> Leaderboard {
-    let mut lines = Vec::new();
-    let mut left_out = 0;
-    for pool in pools {
-        let Some((key, a)) = pool.tests.iter().find(|(k, _)| k.id() == test) else { continue };
-        let Some(f) = figure(&pool, key, a) else { continue };
-        if f.n < min_results {
-            left_out += 1;
-            continue;
-        }
-        lines.push((pool.drive_sku.clone(), f));
-    }
-    lines.sort_by(|a, b| b.1.median_mbps.total_cmp(&a.1.median_mbps).then_with(|| a.0.cmp(&b.0)));
-    // An array of drives is not one drive: ranked apart, each list from 1.
-    let (arrays, singles): (Vec<_>, Vec<_>) =
-        lines.into_iter().partition(|(_, f)| f.platform.array().is_some());
-    let ranked = |lines: Vec<(String, PoolFigure)>| -> Vec<LeaderboardRow> {
-        lines
-            .into_iter()
-            .take(limit)
-            .enumerate()
-            .map(|(i, (id, figure))| {
-                let d = &drives[&id];
-                LeaderboardRow {
-                    rank: i + 1,
-                    url: drive_url(&id),
-                    name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
-                    reviewed: d.reviewed,
-                    array: figure.platform.array(),
-                    drive_id: id,
-                    figure,
-                }
-            })
-            .collect()
-    };
-    Leaderboard {
-        test: test.to_string(),
-        min_results,
-        rows: ranked(singles),
-        arrays: ranked(arrays),
-        left_out,
-    }
 }
 
 /// Write caches, ranked
@@ -528,14 +556,8 @@ async fn tests(
     State(state): State<AppState>,
     TypedQuery(filter): TypedQuery<DriveFilter>,
 ) -> ApiResult<Json<LeaderboardTests>> {
-    let ids: Vec<String> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .filter(|d| filter.keeps(&d.drive))
-        .map(|d| d.drive.id)
-        .collect();
+    let ids: Vec<String> =
+        state.storage.catalogue().await?.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect();
     #[derive(Default)]
     struct Count {
         drives: BTreeSet<String>,

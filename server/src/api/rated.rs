@@ -79,11 +79,11 @@ async fn model_line(state: &AppState, id: &str) -> ApiResult<Vec<DriveSku>> {
         })?;
     let mut line: Vec<DriveSku> = state
         .storage
-        .list_drives()
+        .catalogue()
         .await?
-        .into_iter()
-        .map(|d| d.drive)
+        .iter()
         .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
+        .cloned()
         .collect();
     line.sort_by_key(|d| d.capacity_gb);
     Ok(line)
@@ -292,11 +292,11 @@ async fn controller_table(
 pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult<RatedOf> {
     let mut drives: Vec<DriveSku> = state
         .storage
-        .list_drives()
+        .catalogue()
         .await?
-        .into_iter()
-        .map(|d| d.drive)
+        .iter()
         .filter(|d| d.controller.model.as_deref() == Some(model))
+        .cloned()
         .collect();
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
     Ok(RatedOf {

@@ -266,6 +266,7 @@ pub async fn merging_moves_every_result_and_keeps_aggregates_equal_to_a_recount(
     }
     let (metrics, summary) = samples_both_ways(app, &[into.to_string(), from.to_string()]).await;
     assert_eq!(summary, metrics, "the compare summary equals a recount after the merge");
+    super::derived_figures_agree(app, &[into.to_string(), from.to_string()]).await;
     // The merged drive's name now lands on the drive that took over.
     let r = app
         .post_json(

@@ -61,6 +61,13 @@ pub(super) fn pool_text(platform: &PlatformGroup, data_pattern: Option<DataPatte
     serde_json::to_string(&(platform, data_pattern)).expect("pools serialise")
 }
 
+/// Whether a `pool` column names a RAID set of the drive rather than the drive alone.
+pub(super) fn pool_is_array(pool: &str) -> StorageResult<bool> {
+    let (platform, _): (PlatformGroup, Option<DataPattern>) =
+        serde_json::from_str(pool).map_err(|e| StorageError::Corrupt(format!("pool {pool:?}: {e}")))?;
+    Ok(platform.array().is_some())
+}
+
 fn key_text(k: &TestKey) -> String {
     format!(
         "{}/{}/{}/{}/{}/{}/{}/{}",
