@@ -172,9 +172,12 @@ fn select_pool_summaries_sql(n: usize) -> String {
     )
 }
 
-/// One test's leaderboard lines with enough results, fastest first (`pool_figures_ranked`).
+/// One test's leaderboard lines with enough results, fastest first, read down the
+/// `pool_figures_ranked` index. `+n` keeps SQLite off the count index: with a low
+/// `min_results` nearly every line matches, and it sorted them all (34 ms against 3.5 at
+/// 100,000 drives).
 const RANKED: &str =
-    "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2 AND n >= $3 \
+    "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2 AND +n >= $3 \
      ORDER BY median_mbps DESC, drive_sku, pool";
 /// One test's lines with fewer results than asked (`pool_figures_by_count`).
 const THIN_LINES: &str = "SELECT drive_sku FROM pool_figures WHERE test = $1 AND n < $2";

@@ -230,7 +230,8 @@ pub(crate) async fn drive_index(
             IndexSort::Results => DriveOrder::MostResults,
             IndexSort::ResultsAscending => DriveOrder::FewestResults,
         };
-        (storage.drives_page(order, offset, limit).await?, storage.drive_count().await?)
+        // Two statements at once: counting a catalogue is a scan on PostgreSQL.
+        tokio::try_join!(storage.drives_page(order, offset, limit), storage.drive_count())?
     } else {
         let catalogue = storage.catalogue().await?;
         let kept: Vec<&DriveSku> = catalogue.iter().filter(|d| filter.keeps(d)).collect();
