@@ -172,16 +172,27 @@ fn select_pool_summaries_sql(n: usize) -> String {
     )
 }
 
-/// One test's leaderboard lines with enough results, fastest first, read down the
-/// `pool_figures_ranked` index. `+n` keeps SQLite off the count index: with a low
-/// `min_results` nearly every line matches, and it sorted them all (34 ms against 3.5 at
-/// 100,000 drives).
-const RANKED: &str =
-    "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2 AND +n >= $3 \
-     ORDER BY median_mbps DESC, drive_sku, pool";
-/// One test's lines with fewer results than asked (`pool_figures_by_count`).
-const THIN_LINES: &str = "SELECT drive_sku FROM pool_figures WHERE test = $1 AND n < $2";
-const COUNT_THIN_LINES: &str = "SELECT COUNT(*) FROM pool_figures WHERE test = $1 AND n < $2";
+/// The leaderboards' default floor of results per line, and the bound of the partial
+/// indexes of migration 0017 (`pool_figures_ranked_3`, `pool_figures_thin`).
+pub const RANKED_FLOOR: usize = 3;
+
+/// One test's leaderboard lines with at least `$3` results, fastest first (ties by drive
+/// and pool). At or above the floor the literal `n >= 3` lets both databases read the
+/// partial index of those lines; below it, the index of every line.
+fn ranked_sql(min_results: usize) -> String {
+    let floor = if min_results >= RANKED_FLOOR { format!(" AND n >= {RANKED_FLOOR}") } else { String::new() };
+    format!(
+        "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2{floor} AND n >= $3 \
+         ORDER BY median_mbps DESC, drive_sku, pool"
+    )
+}
+
+/// Counts or lists (`what`) one test's lines with fewer than `$2` results; up to the floor
+/// from the partial index of thin lines.
+fn thin_sql(what: &str, min_results: usize) -> String {
+    let floor = if min_results <= RANKED_FLOOR { format!(" AND n < {RANKED_FLOOR}") } else { String::new() };
+    format!("SELECT {what} FROM pool_figures WHERE test = $1{floor} AND n < $2")
+}
 
 /// A new result's drive, pool and samples per test.
 type NewPool = (String, String, Vec<(TestKey, TestSamples)>);
@@ -436,7 +447,7 @@ macro_rules! backend {
                 let mut lines: Vec<(String, String)> = Vec::new();
                 match keep {
                     None => {
-                        let sql = format!("{RANKED} LIMIT $4");
+                        let sql = format!("{} LIMIT $4", ranked_sql(min_results));
                         for r in ranked(&sql).bind(limit as i64).fetch_all(pool).await? {
                             lines.push((r.try_get(0)?, r.try_get(1)?));
                         }
@@ -444,7 +455,8 @@ macro_rules! backend {
                     // A filter the table does not hold: read down the ranking until the
                     // page is full (a filter matching few drives reads more of it).
                     Some(keep) => {
-                        let mut rows = ranked(RANKED).fetch(pool);
+                        let sql = ranked_sql(min_results);
+                        let mut rows = ranked(&sql).fetch(pool);
                         while lines.len() < limit {
                             let Some(r) = rows.try_next().await? else { break };
                             let sku: String = r.try_get(0)?;
@@ -482,10 +494,12 @@ macro_rules! backend {
                 use futures_util::TryStreamExt;
                 let thin = |sql| sqlx::query(sql).bind(test).bind(min_results as i64);
                 let Some(keep) = keep else {
-                    let n: i64 = thin(COUNT_THIN_LINES).fetch_one(pool).await?.try_get(0)?;
+                    let n: i64 =
+                        thin(&thin_sql("COUNT(*)", min_results)).fetch_one(pool).await?.try_get(0)?;
                     return Ok(n as usize);
                 };
-                let mut rows = thin(THIN_LINES).fetch(pool);
+                let sql = thin_sql("drive_sku", min_results);
+                let mut rows = thin(&sql).fetch(pool);
                 let mut n = 0;
                 while let Some(r) = rows.try_next().await? {
                     n += usize::from(keep.contains(r.try_get::<&str, _>(0)?));
@@ -539,11 +553,29 @@ mod tests {
             assert_numbered(&select_pools_sql(n), 2 * n);
             assert_numbered(&upsert_pools_sql(n), POOL_COLUMNS * n);
             assert_numbered(&pools_for_drives_sql(n), n);
+            assert_numbered(&select_pool_summaries_sql(n), 2 * n);
         }
+        for min_results in [1, RANKED_FLOOR, 10] {
+            assert_numbered(&ranked_sql(min_results), 3);
+            assert_numbered(&thin_sql("COUNT(*)", min_results), 2);
+        }
+        // The partial indexes are read only when the statement names their bound.
+        assert!(ranked_sql(RANKED_FLOOR).contains("AND n >= 3 AND") && !ranked_sql(2).contains("n >= 3"));
+        assert!(
+            thin_sql("drive_sku", RANKED_FLOOR).contains("AND n < 3 AND")
+                && !thin_sql("n", 4).contains("n < 3")
+        );
         assert!(
             upsert_pools_sql(2).contains("VALUES ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT")
         );
-        for (sql, params) in [(MARKED, 0), (SET_MARK, 1), (DRIVES_WITH_RESULTS, 0), (DELETE_DRIVE, 1)] {
+        for (sql, params) in [
+            (MARKED, 0),
+            (SET_MARK, 1),
+            (DRIVES_WITH_RESULTS, 0),
+            (DELETE_DRIVE, 1),
+            (DELETE_DRIVE_FIGURES, 1),
+            (UPDATE_RESULT_COUNT, 1),
+        ] {
             assert_numbered(sql, params);
         }
     }

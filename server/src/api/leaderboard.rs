@@ -39,7 +39,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The fewest results a leaderboard line needs unless `min_results` says otherwise.
-pub const DEFAULT_MIN_RESULTS: usize = 3;
+/// (The floor the summary's partial indexes are built for.)
+pub const DEFAULT_MIN_RESULTS: usize = crate::storage::summary::RANKED_FLOOR;
 
 /// The drives index's own parameters (its filters are [`DriveFilter`]).
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
