@@ -352,6 +352,26 @@ async fn a_new_database_holds_the_seeds(app: &TestApp) {
     let listed: usize =
         page["platforms"].as_array().unwrap().iter().map(|p| p["result_ids"].as_array().unwrap().len()).sum();
     assert_eq!(listed, page["results"].as_array().unwrap().len());
+    assert_eq!(page["result_count"].as_u64(), Some(listed as u64));
+    // Asked without its results (what the site's drive page asks): the same count,
+    // tests and firmware, in a fraction of the bytes.
+    let short = app.get(&format!("/api/v1/drives/{C300_64}?results=false")).await;
+    assert_eq!(short.status, StatusCode::OK, "{}", short.text);
+    let short_json = short.json();
+    assert_eq!(short_json["result_count"], page["result_count"]);
+    assert_eq!(
+        (short_json["results"].as_array().map(Vec::len), short_json["platforms"].as_array().map(Vec::len)),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (&short_json["tests"], &short_json["firmware"], &short_json["drive"]),
+        (&page["tests"], &page["firmware"], &page["drive"])
+    );
+    let full_len = page.to_string().len();
+    assert!(short.text.len() < full_len, "{} of {full_len} bytes", short.text.len());
+    app.get(&format!("/api/v1/drives/{C300_64}?results=some"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("results"));
     // The seeds' C300 64 GB writes 78.93 MB/s against a rated 70.
     let rated: Vec<&Value> = page["results"]
         .as_array()

@@ -23,9 +23,11 @@ use leptos_router::hooks::use_params_map;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The API path of a drive's page data.
+/// The API path of a drive's page data: its count without its results, which the page
+/// reads from `results_path` (a popular drive's every result, sent twice, was most of
+/// the page's data).
 fn page_path(id: &str) -> String {
-    format!("/drives/{}", api::encode(id))
+    format!("/drives/{}?results=false", api::encode(id))
 }
 
 /// The API path of the rated vs measured table of a drive's model line (the server builds
@@ -230,7 +232,7 @@ fn Specs(page: Page) -> impl IntoView {
         ("Form factor", d.form_factor.map(|f| f.label().to_string())),
         ("Firmware versions", (!d.firmware.is_empty()).then(|| d.firmware.join(", "))),
         ("Rated", (!rated.is_empty()).then_some(rated)),
-        ("Results", Some(page.results.len().to_string())),
+        ("Results", Some(page.result_count.to_string())),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k, v?)))
@@ -241,7 +243,7 @@ fn Specs(page: Page) -> impl IntoView {
     let drive_id = d.id.clone();
     let tests = page.tests;
     let compare = format!("/compare?drives={}", d.id);
-    let n = page.results.len();
+    let n = page.result_count;
     view! {
         <h1>{title}</h1>
         {(!d.reviewed).then(|| view! {

@@ -290,9 +290,12 @@ pub struct FirmwareSeen {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DrivePage {
     pub drive: DriveSku,
-    /// Every visible result, oldest first.
+    /// How many visible results the drive has.
+    pub result_count: usize,
+    /// Every visible result, oldest first (none when asked with `results=false`).
     pub results: Vec<DriveResult>,
-    /// The same results grouped by platform group, in group order.
+    /// The same results grouped by platform group, in group order (none when asked with
+    /// `results=false`).
     pub platforms: Vec<PlatformResults>,
     /// Firmware history: every firmware the results were measured with, in order of
     /// first submission.

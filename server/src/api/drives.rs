@@ -253,16 +253,17 @@ fn identification_of(text: String, found: crate::ingest::Found) -> api_types::Dr
 
 /// A drive's page
 ///
-/// Its specs, its visible results with platform, flags and rated-vs-measured, the
-/// results grouped by platform, and per comparable test the median, MAD and count per
-/// platform group and data pattern (the sources' observations are at
-/// `/drives/{id}/observations`).
+/// Its specs, its result count, its visible results with platform, flags and
+/// rated-vs-measured, the results grouped by platform, and per comparable test the
+/// median, MAD and count per platform group and data pattern (the sources' observations
+/// are at `/drives/{id}/observations`). With `results=false` the results and their
+/// grouping are left out (the count stays): what a page that lists them elsewhere asks.
 #[utoipa::path(
     get,
     path = "/drives/{id}",
     operation_id = "get_drive",
     tag = "drives",
-    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`")),
+    params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DriveQuery),
     responses(
         (status = 200, description = "The drive's page", body = DrivePage),
         (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
@@ -271,6 +272,7 @@ fn identification_of(text: String, found: crate::ingest::Found) -> api_types::Dr
 async fn get_one(
     State(state): State<AppState>,
     PathParam(id): PathParam<String>,
+    TypedQuery(DriveQuery { results: with_results }): TypedQuery<DriveQuery>,
 ) -> ApiResult<Json<DrivePage>> {
     let drive = catalogue_drive(&state, &id).await?;
     // Burst figures: a sweep is one curve (under "Burst and sustained"), not a test per
@@ -290,6 +292,17 @@ async fn get_one(
         })
         .collect();
     let firmware = firmware_history(&results);
+    let result_count = results.len();
+    if with_results == Some(false) {
+        return Ok(Json(DrivePage {
+            drive,
+            result_count,
+            results: Vec::new(),
+            platforms: Vec::new(),
+            firmware,
+            tests,
+        }));
+    }
     let results = results
         .into_iter()
         .map(|r| DriveResult {
@@ -308,7 +321,15 @@ async fn get_one(
             flags: r.flags,
         })
         .collect();
-    Ok(Json(DrivePage { drive, results, platforms, firmware, tests }))
+    Ok(Json(DrivePage { drive, result_count, results, platforms, firmware, tests }))
+}
+
+/// `GET /drives/{id}`'s query.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct DriveQuery {
+    /// `false`: leave the results and their grouping out (default `true`)
+    results: Option<bool>,
 }
 
 /// A drive's firmware over time

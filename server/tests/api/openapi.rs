@@ -698,6 +698,7 @@ pub async fn query_parameters_are_exactly_the_accepted_ones(app: &TestApp) {
         ("/leaderboard/cache", "/leaderboard/cache".into(), "test=fio%20SEQ%201MiB%20Q8T1%20write&", true),
         ("/drives/search", "/drives/search".into(), "q=c300&", true),
         ("/drives/identify", "/drives/identify".into(), "", false),
+        ("/drives/{id}", c300.clone(), "", true),
         ("/drives/{id}/rated", format!("{c300}/rated"), "", true),
         ("/drives/{id}/rated.svg", format!("{c300}/rated.svg"), "", false),
         ("/drives/{id}/rated.png", format!("{c300}/rated.png"), "", false),
