@@ -1852,6 +1852,7 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
                 "leaderboard, one test, SATA drives",
                 format!("/api/v1/leaderboard?test={}&min_results=1&interface=sata", urlencode(test)),
             ),
+            ("leaderboard tests (the leaderboard page's picker)", "/api/v1/leaderboard/tests".to_string()),
         ] {
             let (p50, p99, bytes) = get_latency(&mut client, &path, 50).await?;
             println!(

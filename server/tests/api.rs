@@ -1706,6 +1706,20 @@ async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
             assert_eq!(app.storage.thin_lines(test, min_results, Some(&keep)).await.unwrap(), thin, "{test}");
         }
     }
+    // The tests a leaderboard can rank, counted from the same lines.
+    let listed = app.storage.leaderboard_tests(Some(&keep)).await.unwrap();
+    let counted: Vec<(String, usize, usize, usize)> = expected
+        .iter()
+        .map(|(test, lines)| {
+            let drives: std::collections::BTreeSet<&str> =
+                lines.iter().map(|(_, l)| l.split(' ').next().unwrap()).collect();
+            let ranked = lines.iter().filter(|(_, l)| n_of_line(l) >= 3).count();
+            (test.clone(), drives.len(), ranked, lines.iter().map(|(_, l)| n_of_line(l)).sum())
+        })
+        .collect();
+    let listed: Vec<(String, usize, usize, usize)> =
+        listed.into_iter().map(|t| (t.test, t.drives, t.ranked, t.results)).collect();
+    assert_eq!(listed, counted, "leaderboard tests");
     let mut visible: std::collections::BTreeMap<String, i64> = Default::default();
     for r in app.storage.results_for_drives(ids, storage::ResultFigures::Burst).await.unwrap() {
         *visible.entry(r.tags.drive.sku.clone().unwrap()).or_default() += 1;

@@ -513,6 +513,14 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
         limit: usize,
     ) -> StorageResult<Vec<PoolSummary>>;
 
+    /// Every test measured on the drives in `keep` (every drive when `None`), in test
+    /// order, with how many drives have it, how many lines have at least
+    /// [`summary::RANKED_FLOOR`] results and how many results it has.
+    async fn leaderboard_tests(
+        &self,
+        keep: Option<&std::collections::HashSet<String>>,
+    ) -> StorageResult<Vec<api_types::LeaderboardTest>>;
+
     /// How many lines of `test` (drives alone and RAID sets) have fewer than
     /// `min_results` results, of the drives in `keep` (every drive when `None`).
     async fn thin_lines(

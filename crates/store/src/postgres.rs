@@ -388,6 +388,13 @@ impl Storage for PgStorage {
         summary::postgres::ranked_pools(&self.pool, test, arrays, min_results, keep, limit).await
     }
 
+    async fn leaderboard_tests(
+        &self,
+        keep: Option<&std::collections::HashSet<String>>,
+    ) -> StorageResult<Vec<api_types::LeaderboardTest>> {
+        summary::postgres::leaderboard_tests(&self.pool, keep).await
+    }
+
     async fn thin_lines(
         &self,
         test: &str,

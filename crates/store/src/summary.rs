@@ -194,6 +194,13 @@ fn thin_sql(what: &str, min_results: usize) -> String {
     format!("SELECT {what} FROM pool_figures WHERE test = $1{floor} AND n < $2")
 }
 
+/// Per test: its drives, its lines of at least [`RANKED_FLOOR`] results and its results
+/// (`n` counts a line's results with MB/s, as the leaderboards do).
+const LEADERBOARD_TESTS: &str = "SELECT test, COUNT(DISTINCT drive_sku), \
+     CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(n) AS BIGINT) \
+     FROM pool_figures GROUP BY test ORDER BY test";
+const ALL_LINES: &str = "SELECT test, drive_sku, n FROM pool_figures";
+
 /// A new result's drive, pool and samples per test.
 type NewPool = (String, String, Vec<(TestKey, TestSamples)>);
 
@@ -507,6 +514,49 @@ macro_rules! backend {
                 Ok(n)
             }
 
+            /// Every test measured on the drives in `keep` (every drive when `None`), in
+            /// test order, with its drives, ranked lines and results, from `pool_figures`.
+            pub async fn leaderboard_tests(
+                pool: &$pool,
+                keep: Option<&std::collections::HashSet<String>>,
+            ) -> StorageResult<Vec<api_types::LeaderboardTest>> {
+                use futures_util::TryStreamExt;
+                let as_usize = |n: i64| usize::try_from(n).unwrap_or(0);
+                let Some(keep) = keep else {
+                    let rows: Vec<(String, i64, i64, i64)> =
+                        sqlx::query_as(LEADERBOARD_TESTS).fetch_all(pool).await?;
+                    return Ok(rows
+                        .into_iter()
+                        .map(|(test, drives, ranked, results)| api_types::LeaderboardTest {
+                            test,
+                            drives: as_usize(drives),
+                            ranked: as_usize(ranked),
+                            results: as_usize(results),
+                        })
+                        .collect());
+                };
+                let mut per_test: BTreeMap<String, (std::collections::HashSet<String>, usize, usize)> =
+                    BTreeMap::new();
+                let mut rows = sqlx::query_as::<_, (String, String, i64)>(ALL_LINES).fetch(pool);
+                while let Some((test, sku, n)) = rows.try_next().await? {
+                    if keep.contains(&sku) {
+                        let t = per_test.entry(test).or_default();
+                        t.0.insert(sku);
+                        t.1 += usize::from(as_usize(n) >= RANKED_FLOOR);
+                        t.2 += as_usize(n);
+                    }
+                }
+                Ok(per_test
+                    .into_iter()
+                    .map(|(test, (drives, ranked, results))| api_types::LeaderboardTest {
+                        test,
+                        drives: drives.len(),
+                        ranked,
+                        results,
+                    })
+                    .collect())
+            }
+
             /// Every pool of these drives with its values: both columns of each row.
             pub async fn pools_with_values(
                 pool: &$pool,
@@ -559,6 +609,7 @@ mod tests {
             assert_numbered(&ranked_sql(min_results), 3);
             assert_numbered(&thin_sql("COUNT(*)", min_results), 2);
         }
+        assert!(LEADERBOARD_TESTS.contains(&format!("n >= {RANKED_FLOOR}")));
         // The partial indexes are read only when the statement names their bound.
         assert!(ranked_sql(RANKED_FLOOR).contains("AND n >= 3 AND") && !ranked_sql(2).contains("n >= 3"));
         assert!(
@@ -575,6 +626,8 @@ mod tests {
             (DELETE_DRIVE, 1),
             (DELETE_DRIVE_FIGURES, 1),
             (UPDATE_RESULT_COUNT, 1),
+            (LEADERBOARD_TESTS, 0),
+            (ALL_LINES, 0),
         ] {
             assert_numbered(sql, params);
         }

@@ -16,7 +16,7 @@ use crate::storage::{DriveOrder, DriveRow, PoolSummary};
 use api_types::links::api_drive as drive_url;
 use api_types::{
     Aggregates, CacheLeaderboard, CacheRow, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard,
-    LeaderboardRow, LeaderboardTest, LeaderboardTests, PoolFigure,
+    LeaderboardRow, LeaderboardTests, PoolFigure,
 };
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -394,12 +394,7 @@ pub(crate) async fn leaderboard_of(
     let min_results = min_results.map_or(DEFAULT_MIN_RESULTS, Bounded::get);
     let limit = limit.map_or(50, Bounded::get);
     let storage = &state.storage;
-    // A filter runs over the decoded catalogue; without one it is not read at all.
-    let keep: Option<HashSet<String>> = if filter.is_empty() {
-        None
-    } else {
-        Some(storage.catalogue().await?.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect())
-    };
+    let keep = kept_ids(state, &filter).await?;
     let singles = storage.ranked_pools(&test, false, min_results, keep.as_ref(), limit).await?;
     let arrays = storage.ranked_pools(&test, true, min_results, keep.as_ref(), limit).await?;
     let left_out = storage.thin_lines(&test, min_results, keep.as_ref()).await?;
@@ -433,6 +428,16 @@ pub(crate) async fn leaderboard_of(
     };
     let board = Leaderboard { rows: ranked(&singles), arrays: ranked(&arrays), test, min_results, left_out };
     Ok((board, limit))
+}
+
+/// The ids of the drives `filter` keeps, read from the decoded catalogue; `None` (every
+/// drive) without a filter, when the catalogue is not read at all.
+async fn kept_ids(state: &AppState, filter: &DriveFilter) -> ApiResult<Option<HashSet<String>>> {
+    if filter.is_empty() {
+        return Ok(None);
+    }
+    let catalogue = state.storage.catalogue().await?;
+    Ok(Some(catalogue.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect()))
 }
 
 /// The drives `filter` keeps that have results, by id, and their pools from the summary
@@ -558,33 +563,9 @@ async fn tests(
     State(state): State<AppState>,
     TypedQuery(filter): TypedQuery<DriveFilter>,
 ) -> ApiResult<Json<LeaderboardTests>> {
-    let ids: Vec<String> =
-        state.storage.catalogue().await?.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect();
-    #[derive(Default)]
-    struct Count {
-        drives: BTreeSet<String>,
-        ranked: usize,
-        results: usize,
-    }
-    let mut per_test: BTreeMap<String, Count> = BTreeMap::new();
-    for pool in state.storage.pools_for_drives(&ids).await? {
-        for (key, a) in &pool.tests {
-            let Some(s) = a.mbps else { continue };
-            let c = per_test.entry(key.id()).or_default();
-            c.drives.insert(pool.drive_sku.clone());
-            c.ranked += usize::from(s.count >= DEFAULT_MIN_RESULTS);
-            c.results += s.count;
-        }
-    }
-    let mut tests: Vec<LeaderboardTest> = per_test
-        .into_iter()
-        .map(|(test, c)| LeaderboardTest {
-            test,
-            drives: c.drives.len(),
-            ranked: c.ranked,
-            results: c.results,
-        })
-        .collect();
+    let keep = kept_ids(&state, &filter).await?;
+    // Read from the summary's leaderboard lines, not from every drive's pools.
+    let mut tests = state.storage.leaderboard_tests(keep.as_ref()).await?;
     tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
     Ok(Json(LeaderboardTests { tests }))
 }
