@@ -21,8 +21,11 @@
 //!    that name their drive by vendor, model and capacity, a model string or a part
 //!    number (so `ingest::Catalogue::identify` looks the drive up), each beside the same
 //!    measurement on a database of the seed catalogue in the same run, rounds of the two
-//!    interleaved; and `Catalogue::identify` alone on both. Both databases are made for
-//!    the run and dropped after it.
+//!    interleaved; and `Catalogue::identify` alone on both. Then, on the 100,000 drives:
+//!    p50/p99 of drives index pages, leaderboards and their tests list, and a mixed load
+//!    (16 clients: browse, compare, drive pages, index, leaderboards, embeds, 5 %
+//!    submissions) with p50/p99 per route. Both databases are made for the run and
+//!    dropped after it.
 //!
 //! Environment: `SSDBASE_BENCH_POSTGRES_URL` (a role that may create databases; set by
 //! xtask), `SSDBASE_BENCH_RESULTS` (fixture size, default 1000000),
@@ -32,7 +35,8 @@
 //! `SSDBASE_BENCH_ROUNDS` (interleaved rounds of its throughput measurement, default 30),
 //! `SSDBASE_BENCH_SEARCHES` (timed drive searches, default 2000),
 //! `SSDBASE_BENCH_NEW_DRIVES` (percentage of the drive part's submissions that name a new
-//! drive, default 15), `SSDBASE_BENCH_KEEP` (set: keep the drive part's databases and
+//! drive, default 15), `SSDBASE_BENCH_MIXED` (requests of the drive part's mixed load, 16
+//! clients with 5 % submissions, default 4000), `SSDBASE_BENCH_KEEP` (set: keep the drive part's databases and
 //! say where they are),
 //! `SSDBASE_BENCH_ONLY` (`sqlite` or `postgres`; or `drives`, the same as
 //! `SSDBASE_BENCH_PARTS=drives`), `SSDBASE_BENCH_PARTS` (any of `ingest`, `queries`,
@@ -52,7 +56,7 @@ use ssdbase::api::{app, Limits};
 use ssdbase::ingest;
 use ssdbase::storage::sql::{self, Param};
 use ssdbase::storage::{DynStorage, NewResult, NewSubmission};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -83,6 +87,8 @@ struct Config {
     /// Interleaved rounds of each drive-part throughput measurement.
     rounds: usize,
     searches: usize,
+    /// Requests of the drive part's mixed load.
+    mixed: usize,
 }
 
 fn env_usize(name: &str, default: usize) -> Result<usize> {
@@ -111,6 +117,7 @@ async fn run() -> Result<()> {
         drives: env_usize("SSDBASE_BENCH_DRIVES", 100_000)?,
         rounds: env_usize("SSDBASE_BENCH_ROUNDS", ROUNDS_DEFAULT)?.max(1),
         searches: env_usize("SSDBASE_BENCH_SEARCHES", 2000)?,
+        mixed: env_usize("SSDBASE_BENCH_MIXED", 4000)?,
     };
     let corpus = Corpus::load(&shared_dir()?)?;
     println!(
@@ -1861,6 +1868,32 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
                 bytes as f64 / 1024.0
             );
         }
+        // A mixed load on the big catalogue: 16 clients at once, each request drawn from
+        // what readers ask, 5 % submissions (some naming a drive nobody has named, so the
+        // catalogue changes under the readers), timed per route.
+        let (status, body) = client.request(Method::GET, "/api/v1/drives/index?sort=results&limit=30", None).await?;
+        ensure!(status == StatusCode::OK, "the index answered {status}");
+        let index: serde_json::Value = serde_json::from_slice(&body)?;
+        let measured: Vec<String> = index["drives"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["id"].as_str().map(String::from))
+            .collect();
+        ensure!(measured.len() >= 3, "the submissions gave drives results");
+        let submissions = config.mixed * MIXED_SUBMISSION_PERCENT / 100;
+        let uploads =
+            named_uploads(corpus, &fixture, Naming::Identity, submissions, &mut rng, &mut seen, &mut novel);
+        let timed = mixed_load(big_server.addr, &measured, test, uploads, config.mixed).await?;
+        for (route, times) in timed {
+            let n = times.len();
+            let (p50, p99) = percentiles(times);
+            println!(
+                "FIGURE {b} mixed load, 16 clients, {} drives: {route}: p50 {p50:.1} ms, p99 {p99:.1} ms ({n} requests)",
+                fixture.len()
+            );
+        }
+
         seed_server.stop();
         big_server.stop();
         drop((seed, big));
@@ -1890,6 +1923,118 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
         }
     }
     report
+}
+
+/// A mixed-load route's path for a drive, two others and a number.
+type MixedPath = Box<dyn Fn(&str, &str, &str, usize) -> String + Send + Sync>;
+
+/// The share of a mixed load's requests that are submissions.
+const MIXED_SUBMISSION_PERCENT: usize = 5;
+
+/// `total` requests from 16 clients at once on the server at `addr`, drawn from the
+/// routes readers use (browse, compare, a drive's page and its rated table, the drives
+/// index, leaderboards with and without a filter, a drive's embed) over the drives in
+/// `measured`, with the `uploads` POSTed among them; each request's time by route.
+async fn mixed_load(
+    addr: SocketAddr,
+    measured: &[String],
+    test: &str,
+    uploads: Vec<Bytes>,
+    total: usize,
+) -> Result<BTreeMap<&'static str, Vec<Duration>>> {
+    const CLIENTS: usize = 16;
+    let test = urlencode(test);
+    // (route, weight, path for a drive and two others)
+    let routes: Vec<(&'static str, usize, MixedPath)> = vec![
+        (
+            "browse a drive's results",
+            15,
+            Box::new(|a, _, _, _| format!("/api/v1/results?drive={a}&limit=50")),
+        ),
+        ("browse the newest results", 5, Box::new(|_, _, _, _| "/api/v1/results?limit=50".to_string())),
+        ("compare three drives", 15, Box::new(|a, b, c, _| format!("/api/v1/compare?drives={a},{b},{c}"))),
+        ("a drive's page", 15, Box::new(|a, _, _, _| format!("/api/v1/drives/{a}?results=false"))),
+        ("a drive's rated table", 5, Box::new(|a, _, _, _| format!("/api/v1/drives/{a}/rated"))),
+        (
+            "drives index page",
+            10,
+            Box::new(|_, _, _, k| format!("/api/v1/drives/index?offset={}", k % 1000 * 100)),
+        ),
+        ("leaderboard", 10, Box::new(move |_, _, _, _| format!("/api/v1/leaderboard?test={test}"))),
+        ("leaderboard tests", 5, Box::new(|_, _, _, _| "/api/v1/leaderboard/tests".to_string())),
+        ("drive embed", 10, Box::new(|a, _, _, _| format!("/embed/drives/{a}"))),
+    ];
+    let test_filtered =
+        format!("/api/v1/leaderboard?test={}&interface=sata", urlencode("cdm-diskspd SEQ 1MiB Q8T1 read"));
+    let weights: usize = routes.iter().map(|r| r.1).sum::<usize>() + 5;
+    let routes = Arc::new(routes);
+    let uploads = Arc::new(std::sync::Mutex::new(uploads));
+    let times: Arc<std::sync::Mutex<BTreeMap<&'static str, Vec<Duration>>>> = Arc::default();
+    let measured = Arc::new(measured.to_vec());
+    let per_client = total / CLIENTS;
+    let mut tasks = Vec::new();
+    for c in 0..CLIENTS {
+        let mut client = Client::connect(addr).await?;
+        let (routes, uploads, times, measured) =
+            (routes.clone(), uploads.clone(), times.clone(), measured.clone());
+        let filtered = test_filtered.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut rng = Rng(0x313ed ^ c as u64);
+            for _ in 0..per_client {
+                // 5 % submissions, the rest by weight.
+                let upload = if rng.below(100) < MIXED_SUBMISSION_PERCENT {
+                    uploads.lock().unwrap().pop()
+                } else {
+                    None
+                };
+                let (route, method, path, body, want) = match upload {
+                    Some(body) => (
+                        "submission",
+                        Method::POST,
+                        "/api/v1/results".to_string(),
+                        Some(body),
+                        StatusCode::CREATED,
+                    ),
+                    None => {
+                        let pick = |rng: &mut Rng| measured[rng.below(measured.len())].clone();
+                        let (a, b, d) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
+                        let mut w = rng.below(weights);
+                        let chosen = routes.iter().find(|r| {
+                            if w < r.1 {
+                                true
+                            } else {
+                                w -= r.1;
+                                false
+                            }
+                        });
+                        match chosen {
+                            Some((name, _, path)) => {
+                                (*name, Method::GET, path(&a, &b, &d, rng.below(1000)), None, StatusCode::OK)
+                            }
+                            None => (
+                                "leaderboard, SATA drives",
+                                Method::GET,
+                                filtered.clone(),
+                                None,
+                                StatusCode::OK,
+                            ),
+                        }
+                    }
+                };
+                let start = Instant::now();
+                let (status, reply) = client.request(method, &path, body).await?;
+                let took = start.elapsed();
+                ensure!(status == want, "{path} answered {status}: {}", String::from_utf8_lossy(&reply));
+                times.lock().unwrap().entry(route).or_default().push(took);
+            }
+            Ok::<_, anyhow::Error>(())
+        }));
+    }
+    for t in tasks {
+        t.await??;
+    }
+    let times = std::mem::take(&mut *times.lock().unwrap());
+    Ok(times)
 }
 
 /// `$SSDBASE_SHARED`, or the nearest ancestor's `shared/` folder.
