@@ -465,6 +465,11 @@ impl Storage for PgStorage {
         // the drive gone (`StorageError::is_drive_gone`, identified again by the server);
         // without the lock the merge's own delete failed on a result stored meanwhile.
         sqlx::query("SELECT id FROM drives WHERE id = $1 FOR UPDATE").bind(from).execute(&mut *tx).await?;
+        // The summary's locks of both drives before `into`'s row is written: a submission
+        // to `into` holds its lock and then writes that row's result count, so taking
+        // them the other way round would wait on each other.
+        let (from_id, into_id) = (from.to_string(), into.to_string());
+        summary::postgres::lock_drives(&mut tx, &[&from_id, &into_id]).await?;
         let merged = catalogue::postgres::merge(&mut tx, from, into, reason, at).await?;
         if let Merged::Moved(_) = merged {
             summary::postgres::refresh_summaries_for(&mut tx, &[from.to_string(), into.to_string()]).await?;

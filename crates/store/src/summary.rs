@@ -252,6 +252,25 @@ macro_rules! backend {
             // The backend's own parameter binding.
             use crate::$name::bind;
 
+            /// Takes the summary's lock of each of these drives (sorted, once each) for
+            /// the rest of the transaction: PostgreSQL's advisory lock, nothing on SQLite
+            /// (one writer at a time). Every lock first, in key order: a re-tag from
+            /// drive A to B and another from B to A, locking as they went, each held the
+            /// lock the other waited for (PostgreSQL aborted one, a 500, found by the soak
+            /// test). The lock comes before the drive's row is written (its
+            /// `result_count`), so a transaction that writes a drive's row and then its
+            /// summary (a merge) must take this lock before the row's.
+            pub async fn lock_drives(conn: &mut $conn, drive_skus: &[&String]) -> StorageResult<()> {
+                let Some(lock) = $lock else { return Ok(()) };
+                let mut sorted = drive_skus.to_vec();
+                sorted.sort();
+                sorted.dedup();
+                for sku in sorted {
+                    sqlx::query(lock).bind(sku).execute(&mut *conn).await?;
+                }
+                Ok(())
+            }
+
             /// Adds a just-stored result to its drive's pool (nothing when it names no
             /// catalogue drive). Call inside the transaction that stored it.
             pub async fn add_result(conn: &mut $conn, result_id: i64, r: &NewResult) -> StorageResult<()> {
@@ -271,14 +290,9 @@ macro_rules! backend {
                 if by_pool.is_empty() {
                     return Ok(());
                 }
-                // In key order, so that two writers never wait for each other in a cycle.
                 let mut skus: Vec<&String> = by_pool.keys().map(|(sku, _)| sku).collect();
                 skus.dedup();
-                if let Some(lock) = $lock {
-                    for sku in &skus {
-                        sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
-                    }
-                }
+                lock_drives(conn, &skus).await?;
                 crate::effects::$name::mark_stale(&mut *conn, &skus).await?;
                 // Every touched pool read in one statement and written in one (per chunk):
                 // a statement is a round trip, and a group commit touches many pools.
@@ -355,15 +369,7 @@ macro_rules! backend {
                 let mut drive_skus: Vec<&String> = drive_skus.iter().collect();
                 drive_skus.sort();
                 drive_skus.dedup();
-                if let Some(lock) = $lock {
-                    // Every lock first, in key order (as `add_results`): a re-tag from
-                    // drive A to B and another from B to A, locking as they went, each
-                    // held the lock the other waited for (PostgreSQL aborted one, a 500,
-                    // found by the soak test).
-                    for sku in &drive_skus {
-                        sqlx::query(lock).bind(*sku).execute(&mut *conn).await?;
-                    }
-                }
+                lock_drives(conn, &drive_skus).await?;
                 crate::effects::$name::mark_stale(&mut *conn, &drive_skus).await?;
                 let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {

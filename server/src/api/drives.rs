@@ -735,11 +735,12 @@ impl HeadlineChart {
 /// Drive `id`'s headline chart: the first rated figure some result of its model line
 /// measured, else its most measured test's distribution; `None` without results.
 pub(super) async fn headline_chart(state: &AppState, id: &str) -> ApiResult<Option<HeadlineChart>> {
-    for (_, figure, _, _) in charts::RATED_FIGURES {
-        if let Ok(chart) = rated_bars(state, id, figure).await {
-            if chart.rows.iter().any(|r| r.measured.is_some()) {
-                return Ok(Some(HeadlineChart::Rated(figure)));
-            }
+    // One rated table for every figure (it was built once per figure: four times per
+    // embed, the slowest route of the mixed load).
+    let rows = super::rated::model_line_rows(state, id).await?;
+    for (figure, chart) in charts::rated_charts(&rows) {
+        if chart.rows.iter().any(|r| r.measured.is_some()) {
+            return Ok(Some(HeadlineChart::Rated(figure)));
         }
     }
     let results = latest_results(state, id).await?;
