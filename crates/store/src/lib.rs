@@ -478,6 +478,12 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
         limit: usize,
     ) -> StorageResult<Vec<DriveRow>>;
 
+    /// The drives of one model line (same vendor and model, as written), smallest first.
+    async fn model_line(&self, vendor: &str, model: &str) -> StorageResult<Vec<DriveSku>>;
+
+    /// The drives on one controller model (as written), in name order.
+    async fn drives_on_controller(&self, model: &str) -> StorageResult<Vec<DriveSku>>;
+
     /// How many drives the catalogue holds.
     async fn drive_count(&self) -> StorageResult<usize>;
 

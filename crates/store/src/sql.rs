@@ -589,6 +589,13 @@ pub fn drives_page_sql(order: DriveOrder) -> String {
 
 pub const COUNT_DRIVES: &str = "SELECT COUNT(*) FROM drives";
 
+/// The drives of one model line (vendor and model), smallest first (`drives_by_name`).
+pub const MODEL_LINE: &str =
+    "SELECT spec FROM drives WHERE vendor = $1 AND model = $2 ORDER BY capacity_gb, id";
+/// The drives on one controller model, in name order.
+pub const ON_CONTROLLER: &str =
+    "SELECT spec FROM drives WHERE controller = $1 ORDER BY vendor, model, capacity_gb, id";
+
 /// Every drive's id and visible result count, most results first, ties in name order
 /// (`drives_by_most_results`).
 pub const DRIVES_BY_MOST_RESULTS: &str =
@@ -851,6 +858,8 @@ mod tests {
             (&drives_page_sql(DriveOrder::Name), 2),
             (&drives_page_sql(DriveOrder::FewestResults), 2),
             (COUNT_DRIVES, 0),
+            (MODEL_LINE, 2),
+            (ON_CONTROLLER, 1),
             (DRIVE_KEYS_LAYOUT, 0),
             (SET_DRIVE_KEYS_LAYOUT, 1),
             (DELETE_DRIVE_KEYS, 0),

@@ -570,6 +570,18 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::drives_page(&mut *self.pool.acquire().await?, order, offset, limit).await
     }
 
+    async fn model_line(&self, vendor: &str, model: &str) -> StorageResult<Vec<DriveSku>> {
+        let specs: Vec<String> =
+            sqlx::query_scalar(sql::MODEL_LINE).bind(vendor).bind(model).fetch_all(&self.pool).await?;
+        specs.iter().map(|s| sql::from_json(s)).collect()
+    }
+
+    async fn drives_on_controller(&self, model: &str) -> StorageResult<Vec<DriveSku>> {
+        let specs: Vec<String> =
+            sqlx::query_scalar(sql::ON_CONTROLLER).bind(model).fetch_all(&self.pool).await?;
+        specs.iter().map(|s| sql::from_json(s)).collect()
+    }
+
     async fn drive_count(&self) -> StorageResult<usize> {
         let n: i64 = sqlx::query_scalar(sql::COUNT_DRIVES).fetch_one(&self.pool).await?;
         Ok(n as usize)

@@ -77,16 +77,9 @@ async fn model_line(state: &AppState, id: &str) -> ApiResult<Vec<DriveSku>> {
         state.storage.get_drive(id).await?.ok_or_else(|| {
             ApiError::not_found(format!("no drive {id:?} in the catalogue"), Some("id".into()))
         })?;
-    let mut line: Vec<DriveSku> = state
-        .storage
-        .catalogue()
-        .await?
-        .iter()
-        .filter(|d| d.vendor == drive.vendor && d.model == drive.model)
-        .cloned()
-        .collect();
-    line.sort_by_key(|d| d.capacity_gb);
-    Ok(line)
+    // By an index of the drives table: decoding the whole catalogue for a few drives
+    // cost the drive page and its embeds 0.5 s at 100,000 drives after every change.
+    Ok(state.storage.model_line(&drive.vendor, &drive.model).await?)
 }
 
 /// The rows of the rated table of drive `id`'s model line: what the drive page's rated
@@ -290,14 +283,7 @@ async fn controller_table(
 
 /// The rated table of every catalogue drive on controller `model`.
 pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult<RatedOf> {
-    let mut drives: Vec<DriveSku> = state
-        .storage
-        .catalogue()
-        .await?
-        .iter()
-        .filter(|d| d.controller.model.as_deref() == Some(model))
-        .cloned()
-        .collect();
+    let mut drives: Vec<DriveSku> = state.storage.drives_on_controller(model).await?;
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
     Ok(RatedOf {
         table: table_of(state, &drives, &[], false).await?,
