@@ -244,6 +244,18 @@ macro_rules! backend {
                 rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
             }
 
+            /// The drives a `SELECT spec` statement with these text parameters reads.
+            pub async fn drives_where(conn: &mut $conn, sql: &str, params: &[&str]) -> StorageResult<Vec<DriveSku>> {
+                let params = params.iter().map(|p| Param::Text(Some(p.to_string()))).collect();
+                let rows = bind(sqlx::query(sql), params).fetch_all(&mut *conn).await?;
+                rows.iter().map(|r| from_json(&r.try_get::<String, _>(0)?)).collect()
+            }
+
+            pub async fn drive_count(conn: &mut $conn) -> StorageResult<usize> {
+                let n: i64 = sqlx::query_scalar(sql::COUNT_DRIVES).fetch_one(&mut *conn).await?;
+                Ok(n as usize)
+            }
+
             /// The visible result counts of these drives (a drive that is not in the
             /// catalogue is left out).
             pub async fn result_counts(

@@ -348,20 +348,17 @@ impl Storage for PgStorage {
     }
 
     async fn model_line(&self, vendor: &str, model: &str) -> StorageResult<Vec<DriveSku>> {
-        let specs: Vec<String> =
-            sqlx::query_scalar(sql::MODEL_LINE).bind(vendor).bind(model).fetch_all(&self.pool).await?;
-        specs.iter().map(|s| sql::from_json(s)).collect()
+        catalogue::postgres::drives_where(&mut *self.pool.acquire().await?, sql::MODEL_LINE, &[vendor, model])
+            .await
     }
 
     async fn drives_on_controller(&self, model: &str) -> StorageResult<Vec<DriveSku>> {
-        let specs: Vec<String> =
-            sqlx::query_scalar(sql::ON_CONTROLLER).bind(model).fetch_all(&self.pool).await?;
-        specs.iter().map(|s| sql::from_json(s)).collect()
+        catalogue::postgres::drives_where(&mut *self.pool.acquire().await?, sql::ON_CONTROLLER, &[model])
+            .await
     }
 
     async fn drive_count(&self) -> StorageResult<usize> {
-        let n: i64 = sqlx::query_scalar(sql::COUNT_DRIVES).fetch_one(&self.pool).await?;
-        Ok(n as usize)
+        catalogue::postgres::drive_count(&mut *self.pool.acquire().await?).await
     }
 
     async fn catalogue(&self) -> StorageResult<std::sync::Arc<Vec<DriveSku>>> {
