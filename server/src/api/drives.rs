@@ -266,6 +266,7 @@ fn identification_of(text: String, found: crate::ingest::Found) -> api_types::Dr
     params(("id" = String, Path, description = "Catalogue id, e.g. `crucial-realssd-c300-64gb`"), DriveQuery),
     responses(
         (status = 200, description = "The drive's page", body = DrivePage),
+        (status = 400, description = "An unknown parameter or a bad value", body = ErrorBody),
         (status = 404, description = "No such drive in the catalogue", body = ErrorBody),
     )
 )]
