@@ -455,13 +455,22 @@ macro_rules! backend {
                 limit: usize,
             ) -> StorageResult<Vec<PoolSummary>> {
                 use futures_util::TryStreamExt;
-                let ranked =
-                    |sql| sqlx::query(sql).bind(test).bind(i64::from(arrays)).bind(min_results as i64);
+                // Through `bind`: a test holding NUL matches nothing instead of failing.
+                let params = || {
+                    vec![
+                        Param::Text(Some(test.to_string())),
+                        Param::Int(Some(i64::from(arrays))),
+                        Param::Int(Some(min_results as i64)),
+                    ]
+                };
+                let ranked = |sql| bind(sqlx::query(sql), params());
                 let mut lines: Vec<(String, String)> = Vec::new();
                 match keep {
                     None => {
                         let sql = format!("{} LIMIT $4", ranked_sql(min_results));
-                        for r in ranked(&sql).bind(limit as i64).fetch_all(pool).await? {
+                        let mut with_limit = params();
+                        with_limit.push(Param::Int(Some(limit as i64)));
+                        for r in bind(sqlx::query(&sql), with_limit).fetch_all(pool).await? {
                             lines.push((r.try_get(0)?, r.try_get(1)?));
                         }
                     }
@@ -505,7 +514,11 @@ macro_rules! backend {
                 keep: Option<&std::collections::HashSet<String>>,
             ) -> StorageResult<usize> {
                 use futures_util::TryStreamExt;
-                let thin = |sql| sqlx::query(sql).bind(test).bind(min_results as i64);
+                let thin = |sql| {
+                    let params =
+                        vec![Param::Text(Some(test.to_string())), Param::Int(Some(min_results as i64))];
+                    bind(sqlx::query(sql), params)
+                };
                 let Some(keep) = keep else {
                     let n: i64 =
                         thin(&thin_sql("COUNT(*)", min_results)).fetch_one(pool).await?.try_get(0)?;
