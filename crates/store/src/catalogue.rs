@@ -274,22 +274,17 @@ macro_rules! backend {
             }
 
             /// Drive ids with their visible result counts, most (`most_first`) or fewest
-            /// results first, ties in name order: `limit` of them after skipping `offset`,
-            /// counting only the drives in `keep` (every drive when `None`).
+            /// results first, ties in name order: `limit` of the drives in `keep` after
+            /// skipping `offset` of them. Without a filter the index reads `drives_page`.
             pub async fn drives_by_results(
                 conn: &mut $conn,
                 most_first: bool,
-                keep: Option<&std::collections::HashSet<String>>,
+                keep: &std::collections::HashSet<String>,
                 offset: usize,
                 limit: usize,
             ) -> StorageResult<Vec<(String, i64)>> {
                 use futures_util::TryStreamExt;
                 let sql = if most_first { sql::DRIVES_BY_MOST_RESULTS } else { sql::DRIVES_BY_FEWEST_RESULTS };
-                let Some(keep) = keep else {
-                    let sql = format!("{sql} LIMIT $1 OFFSET $2");
-                    let rows = sqlx::query_as(&sql).bind(limit as i64).bind(offset as i64);
-                    return Ok(rows.fetch_all(&mut *conn).await?);
-                };
                 // A filter the table does not hold: read down the order until the page
                 // is full.
                 let mut rows = sqlx::query_as::<_, (String, i64)>(sql).fetch(&mut *conn);

@@ -496,12 +496,12 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     async fn result_counts(&self, ids: &[String]) -> StorageResult<std::collections::HashMap<String, i64>>;
 
     /// Drive ids with their visible result counts, most (`most_first`) or fewest results
-    /// first, ties in name order: `limit` of them after `offset`, of the drives in `keep`
-    /// (every drive when `None`).
+    /// first, ties in name order: `limit` of the drives in `keep` after `offset` of them
+    /// (an unfiltered page is [`Storage::drives_page`]).
     async fn drives_by_results(
         &self,
         most_first: bool,
-        keep: Option<&std::collections::HashSet<String>>,
+        keep: &std::collections::HashSet<String>,
         offset: usize,
         limit: usize,
     ) -> StorageResult<Vec<(String, i64)>>;

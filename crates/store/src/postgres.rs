@@ -372,7 +372,7 @@ impl Storage for PgStorage {
     async fn drives_by_results(
         &self,
         most_first: bool,
-        keep: Option<&std::collections::HashSet<String>>,
+        keep: &std::collections::HashSet<String>,
         offset: usize,
         limit: usize,
     ) -> StorageResult<Vec<(String, i64)>> {

@@ -594,7 +594,7 @@ impl Storage for SqliteStorage {
     async fn drives_by_results(
         &self,
         most_first: bool,
-        keep: Option<&std::collections::HashSet<String>>,
+        keep: &std::collections::HashSet<String>,
         offset: usize,
         limit: usize,
     ) -> StorageResult<Vec<(String, i64)>> {

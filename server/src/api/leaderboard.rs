@@ -252,7 +252,7 @@ pub(crate) async fn drive_index(
             IndexSort::Results | IndexSort::ResultsAscending => {
                 let keep: HashSet<String> = kept.iter().map(|d| d.id.clone()).collect();
                 let most_first = sort == IndexSort::Results;
-                let ranked = storage.drives_by_results(most_first, Some(&keep), offset, limit).await?;
+                let ranked = storage.drives_by_results(most_first, &keep, offset, limit).await?;
                 let by_id = drives_named(&catalogue, ranked.iter().map(|(id, _)| id.as_str()));
                 ranked.iter().filter_map(|(id, n)| Some((*by_id.get(id.as_str())?, *n))).collect()
             }
