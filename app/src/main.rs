@@ -18,12 +18,14 @@ mod canvas;
 #[cfg(target_arch = "wasm32")]
 mod chart;
 #[cfg(target_arch = "wasm32")]
+mod first_paint;
+#[cfg(target_arch = "wasm32")]
 mod pages;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     std::panic::set_hook(Box::new(show_crash));
-    leptos::mount::mount_to_body(pages::App);
+    first_paint::mount(pages::App);
 }
 
 /// A panic stops the whole app (`panic = "abort"`), for instance when a lazily loaded

@@ -11,6 +11,9 @@
 //! The drive, compare and result pages get the same `index.html` with the page's title,
 //! Open Graph and Twitter card tags and oEmbed link in its head (`api::share`), since
 //! link-preview crawlers run no wasm; a page the API does not know gets it unchanged.
+//! Every page whose heading is known without the app (`api_types::pages`, or the API's
+//! for a drive, comparison or result) shows it, with the site's menu, in its body from
+//! the start (`html::first_paint`): a reader sees it as soon as the HTML and CSS are in.
 //! Every page also names, in its head, the files its code arrives in (`preload.json`,
 //! written by the site build: the wasm-split loader and the page's route's chunks), so
 //! that the browser fetches them beside the main module, not after it ran.
@@ -20,6 +23,7 @@
 
 use crate::api::share::{self, Page};
 use crate::api::state::AppState;
+use crate::html::first_paint;
 use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -125,6 +129,14 @@ async fn page_html(dir: &Path, path: &str, preview: Option<(share::PageMeta, Str
             tracing::error!(error = %e, file = %file.display(), "cannot read the site's index.html");
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
+    };
+    // What the page shows before its code arrives: its opening, when the page has one
+    // for everyone (`api_types::pages`) or the API knows its heading.
+    let opening = api_types::pages::opening(path);
+    let heading = preview.as_ref().map(|(meta, _)| meta.heading.as_str()).or(opening.map(|o| o.heading));
+    let index = match heading {
+        Some(heading) => first_paint::into_body(index, &first_paint::markup(path, heading, opening)),
+        None => index,
     };
     let html = match preview {
         Some((meta, base)) => crate::html::share::with_head(&index, &meta, &base),

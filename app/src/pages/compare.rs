@@ -4,9 +4,11 @@
 //! is shown as missing. Pointing at (or tapping) a bar shows what it summarises.
 
 use super::rated::RatedHtml;
+use super::Opening;
 use super::{DriveSearch, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
+use api_types::pages;
 use api_types::ComparedTest;
 /// What the compare page passes to the API: tag filters (a subset of the API's) and
 /// `merge`.
@@ -143,10 +145,7 @@ pub fn Compare() -> impl IntoView {
 
     view! {
         <section>
-            <h1>"Compare drives"</h1>
-            <p class="muted">
-                "Only equal tests are set side by side (tool family, access, block size, queue depth, threads, operation), and results pool only within one platform and data pattern. Bars are medians with their MAD; n is the number of results."
-            </p>
+            <Opening opening=&pages::COMPARE />
             <div class="picker">
                 <ul class="chips" aria-label="Compared drives">
                     {move || {

@@ -209,7 +209,7 @@ fn AsSubmitted(results: Vec<ResultView>) -> impl IntoView {
 #[component]
 fn Specs(page: Page) -> impl IntoView {
     let d = page.drive;
-    let title = format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb);
+    let title = api_types::pages::drive_heading(&d.vendor, &d.model, d.capacity_gb);
     let controller = controller_text(&d.controller);
     let nand = nand_text(&d.nand);
     let r = &d.rated;

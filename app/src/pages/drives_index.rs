@@ -5,8 +5,10 @@
 //! renders it (`/fragments/...`: no table code or JSON decoding in the wasm; its links to
 //! other views are plain links the router follows).
 
+use super::Opening;
 use super::{ErrorBox, Loading};
 use crate::api;
+use api_types::pages;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -192,12 +194,7 @@ pub fn DrivesIndex() -> impl IntoView {
     };
     view! {
         <section>
-            <h1>"Drives"</h1>
-            <p class="muted">
-                "Every drive SSDBase has results or a catalogue entry for: reviewed drives, and community drives that submitters named (not reviewed yet). To rank drives, open a test's "
-                <A href="/leaderboard">"leaderboard"</A>
-                ": key figures here may come from different tests."
-            </p>
+            <Opening opening=&pages::DRIVES />
             <DriveFilters params=params path="/drives" keep=&["sort"] drop=&[] />
             <div class="toolbar">
                 <label>

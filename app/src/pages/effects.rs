@@ -5,6 +5,8 @@
 //! drives behind one effect. The URL is the state; the tables are the server's HTML.
 
 use super::drives_index::{href_with, param, query_string, server_html, use_page_params};
+use super::Opening;
+use api_types::pages;
 use bench::effects::FACTORS;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
@@ -28,10 +30,7 @@ pub fn EffectsPage() -> impl IntoView {
     let label = |f: &'static str| bench::fields::field(f).map_or(f, |x| x.label);
     view! {
         <section>
-            <h1>"Effects"</h1>
-            <p class="muted">
-                "What changes a drive's results: the same drive measured with two values of one field (chipset, driver, firmware, data pattern…) and everything else the same, test by test, combined over every drive measured both ways. Each effect has its 95 % interval and a verdict; with too few results nothing is claimed."
-            </p>
+            <Opening opening=&pages::EFFECTS />
             <div class="toolbar">
                 <label>
                     "Field "

@@ -2,8 +2,10 @@
 //! drives), the classic comparisons from the
 //! source articles, the latest results.
 
+use super::Opening;
 use super::{loaded, DriveSearch};
 use crate::api::{self, platform_label, ListResponse};
+use api_types::pages;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -37,10 +39,7 @@ pub fn Home() -> impl IntoView {
 
     view! {
         <section class="hero">
-            <h1>"SSDBase"</h1>
-            <p class="lead">
-                "One place to publish, compare and chart SSD benchmark results — only like with like, always with sample counts."
-            </p>
+            <Opening opening=&pages::HOME />
             <DriveSearch placeholder="Search a drive by vendor, model or part number (e.g. C300, PX-128M2S, CT500P2SSD8)" />
             <p>
                 <A href="/drives">"Every drive"</A>
@@ -91,7 +90,7 @@ pub fn Home() -> impl IntoView {
                                                 <td>
                                                     <A href=format!("/results/{}", r.id)>{format!("#{}", r.id)}</A>
                                                 </td>
-                                                <td>{super::results::drive_label(&r.tags)}</td>
+                                                <td>{pages::drive_label(&r.tags)}</td>
                                                 <td>{platform_label(&r.tags)}</td>
                                                 <td>
                                                     {format!(

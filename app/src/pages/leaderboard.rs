@@ -4,10 +4,11 @@
 //! the server's HTML, as on the drives index.
 
 use super::drives_index::{href_with, param, query_string, server_html, use_page_params, DriveFilters};
+use super::Opening;
 use crate::api;
+use api_types::pages;
 use api_types::LeaderboardTests;
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
@@ -71,12 +72,7 @@ pub fn LeaderboardPage() -> impl IntoView {
     };
     view! {
         <section>
-            <h1>"Leaderboards"</h1>
-            <p class="muted">
-                "Drives ranked in one test at a time: the same tool family, access, block size, queue depth, threads and operation. Numbers from different tests are never ranked together. Every drive's key figures: "
-                <A href="/drives">"Drives"</A>
-                "."
-            </p>
+            <Opening opening=&pages::LEADERBOARD />
             <div class="toolbar">{picker}</div>
             <DriveFilters params=params path="/leaderboard" keep=&["test"] drop=&["limit"] />
             <div style:min-height="320px">

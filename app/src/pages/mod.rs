@@ -34,13 +34,7 @@ pub fn App() -> impl IntoView {
                 <a class="skip" href="#main">"Skip to content"</a>
                 <A href="/" attr:class="brand">"SSDBase"</A>
                 <nav aria-label="Main">
-                    <A href="/drives">"Drives"</A>
-                    <A href="/leaderboard">"Leaderboards"</A>
-                    <A href="/results">"Results"</A>
-                    <A href="/compare">"Compare"</A>
-                    <A href="/effects">"Effects"</A>
-                    <A href="/submit">"Submit"</A>
-                    <A href="/measure">"Measure"</A>
+                    {api_types::pages::NAV.iter().map(|(href, label)| view! { <A href=*href>{*label}</A> }).collect_view()}
                 </nav>
             </header>
             <main id="main" aria-busy=move || if routing.get() { "true" } else { "false" }>
@@ -158,6 +152,26 @@ pub fn Loading(
         <div class="loading" style:min-height=format!("{height}px") role="status" aria-live="polite">
             {what}
         </div>
+    }
+}
+
+/// A page's heading and first paragraph, as `api_types::pages` writes them (the server
+/// shows the same before this code has arrived: `first_paint`).
+#[component]
+pub fn Opening(opening: &'static api_types::pages::Opening) -> impl IntoView {
+    use api_types::pages::Run;
+    view! {
+        <h1>{opening.heading}</h1>
+        <p class=opening.class>
+            {opening
+                .paragraph
+                .iter()
+                .map(|run| match *run {
+                    Run::Text(text) => text.into_any(),
+                    Run::Link(href, text) => view! { <A href=href>{text}</A> }.into_any(),
+                })
+                .collect_view()}
+        </p>
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::loaded;
 use crate::api::{self, encode, ListResponse};
-use crate::pages::results::drive_label;
+use api_types::pages::drive_label;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;

@@ -3,8 +3,8 @@
 use super::tag_form::{TagDraft, TagInputs};
 use super::{loaded, Flags};
 use crate::api::{self, format_date, pattern_label, platform_label, ResultView};
-use crate::pages::results::drive_label;
 use crate::screenshot::size_text;
+use api_types::pages::drive_label;
 use bench::Tags;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -68,7 +68,7 @@ fn show(r: ResultView) -> impl IntoView {
     // The editor's fields, shared with the drive notice's "Use this drive".
     let draft = RwSignal::new(TagDraft::of(&r.tags));
     view! {
-        <h1>{format!("Result #{} · {}", r.id, drive_label(&r.tags))}</h1>
+        <h1>{api_types::pages::result_heading(r.id, &r.tags)}</h1>
         <p class="permalink">
             "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
             <a rel="external" href=json_href>"JSON"</a>

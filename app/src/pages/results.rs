@@ -2,26 +2,14 @@
 //! (filters, sort, page, order), so any view is a permalink.
 
 use super::loaded;
+use super::Opening;
 use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::query::{api_query, filters, sorts, toggle_sort, with_param};
-use bench::{format_block_size, Access, Metric, Op, Stat, Tags};
+use api_types::pages;
+use bench::{format_block_size, Access, Metric, Op, Stat};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-
-/// `Crucial RealSSD C300 64 GB`, from whatever the tags say.
-pub fn drive_label(t: &Tags) -> String {
-    let d = &t.drive;
-    let mut parts: Vec<String> = [d.vendor.clone(), d.model.clone()].into_iter().flatten().collect();
-    if let Some(c) = d.capacity_gb {
-        parts.push(format!("{c} GB"));
-    }
-    if parts.is_empty() {
-        d.sku.clone().unwrap_or_else(|| "unknown drive".into())
-    } else {
-        parts.join(" ")
-    }
-}
 
 #[component]
 pub fn Results() -> impl IntoView {
@@ -64,7 +52,7 @@ pub fn Results() -> impl IntoView {
     let csv_href = move || format!("/api/v1/results?{}&format=csv", api_query(&params.get()));
     view! {
         <section>
-            <h1>"Results"</h1>
+            <Opening opening=&pages::RESULTS />
             <details class="filters" open=move || params.with(|p| p.iter().any(|(k, _)| filters().any(|f| f.name == k)))>
                 <summary>"Filters"</summary>
                 <form on:submit=on_filter class="filter-grid">
@@ -164,7 +152,7 @@ pub fn Results() -> impl IntoView {
 }
 
 fn row(r: ResultView) -> impl IntoView {
-    let label = drive_label(&r.tags);
+    let label = pages::drive_label(&r.tags);
     let drive = match r.tags.drive.sku.clone() {
         Some(sku) => view! { <A href=format!("/drives/{sku}")>{label}</A> }.into_any(),
         None => label.into_any(),

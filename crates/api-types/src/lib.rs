@@ -11,6 +11,7 @@ mod catalogue;
 mod error;
 pub mod links;
 mod ocr;
+pub mod pages;
 mod results;
 mod runner;
 mod sustained;

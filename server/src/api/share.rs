@@ -125,7 +125,7 @@ pub enum Page {
 }
 
 fn drive_name(vendor: &str, model: &str, capacity_gb: u32) -> String {
-    format!("{vendor} {model} {capacity_gb} GB")
+    api_types::pages::drive_heading(vendor, model, capacity_gb)
 }
 
 /// `x` with a sensible number of digits.
@@ -198,6 +198,7 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
     description.push_str(". Only equal tests are compared; n = results.");
     Ok(PageMeta {
         title: format!("{name} — SSDBase"),
+        heading: name,
         description,
         path: format!("/drives/{}", drive.id),
         image: format!("/drives/{}/preview.png", drive.id),
@@ -274,6 +275,7 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
     ));
     PageMeta {
         title: format!("{} — SSDBase comparison", names.join(" vs ")),
+        heading: api_types::pages::COMPARE.heading.to_string(),
         description,
         path,
         image,
@@ -290,6 +292,7 @@ async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
     }
     Ok(PageMeta {
         title: format!("{title} — SSDBase"),
+        heading: api_types::pages::result_heading(id, &r.tags),
         description,
         path: format!("/results/{id}"),
         image: format!("/results/{id}/preview.png"),

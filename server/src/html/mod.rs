@@ -10,11 +10,14 @@
 //! - [`effects`]: the factor effects and the drives behind one;
 //! - [`notices`]: the drive an upload names (submit page) and the runner's account of a
 //!   result (result page);
+//! - [`first_paint`]: a page's menu and opening in the body of the HTML the site is
+//!   served as, shown until the app has drawn the page;
 //! - [`share`]: the link-preview head tags, oEmbed's iframe and the chart embed pages.
 
 pub mod catalogue;
 pub mod curves;
 pub mod effects;
+pub mod first_paint;
 pub mod notices;
 pub mod share;
 pub mod sustained;

@@ -14,6 +14,8 @@ pub const PREVIEW_H: u32 = 630;
 #[derive(Debug, Clone)]
 pub struct PageMeta {
     pub title: String,
+    /// The page's heading, as the app draws it (`api_types::pages`).
+    pub heading: String,
     /// Key figures with their sample counts.
     pub description: String,
     /// The page on the site: path and query (encoded by `api_types::links`).
@@ -114,6 +116,7 @@ mod tests {
     fn the_head_gets_the_title_and_tags() {
         let meta = PageMeta {
             title: r#"<b>"'&"#.into(),
+            heading: String::new(),
             description: "d".into(),
             path: "/drives/x".into(),
             image: "/drives/x/preview.png".into(),

@@ -8,9 +8,11 @@
 mod reading;
 
 use super::tag_form::{recent_suggestions, TagDraft, TagInputs};
+use super::Opening;
 use super::{DriveSearch, Flags};
 use crate::api::{self, ApiError, SubmitBody, SubmitResponse};
 use crate::screenshot;
+use api_types::pages;
 use bench::{BenchResult, Format, ParseError};
 use leptos::lazy;
 use leptos::prelude::*;
@@ -197,10 +199,7 @@ pub fn Submit() -> impl IntoView {
 
     view! {
         <section>
-            <h1>"Submit a result"</h1>
-            <p class="muted">
-                "Paste a CrystalDiskMark, KDiskMark, fio, ORION, AS SSD or HD Tune export, or drop the file. It is read here first; nothing is sent until you press Submit. A screenshot of CrystalDiskMark or KDiskMark (PNG, JPEG, GIF, BMP, WebP) is read on the server; you check the values before publishing."
-            </p>
+            <Opening opening=&pages::SUBMIT />
             <form on:submit=send class="submit">
                 <div
                     class="drop"

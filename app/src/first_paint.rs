@@ -1,0 +1,85 @@
+//! Taking over from the page the server sent. The server puts the site's menu and the
+//! page's opening in the body (`server::html::first_paint`, an element `#first-paint`)
+//! so that a reader sees them before this code arrives. The app mounts beside it, hidden
+//! but laid out (so charts measure their real width), and swaps itself in once the page
+//! it routed to has drawn its heading or an error: in that same frame, so the opening a
+//! reader sees never blinks or moves. A page that draws neither is shown after
+//! [`LONGEST_MS`] anyway.
+
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// The server's element (`server::html::first_paint::ID`).
+const ID: &str = "first-paint";
+/// The app's page is drawn once one of these is in it.
+const DRAWN: &str = "main h1, main [role=alert]";
+/// The class that keeps the app hidden but laid out (style.css).
+const HIDDEN: &str = "taking-over";
+/// The longest the server's opening stays in place of a page that draws no heading.
+const LONGEST_MS: i32 = 4000;
+
+/// Mounts `app`: beside the server's first paint, taking over from it, when there is one.
+pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
+    let document = document();
+    let (Some(first), Some(body)) = (document.get_element_by_id(ID), document.body()) else {
+        leptos::mount::mount_to_body(app);
+        return;
+    };
+    let Ok(root) = document.create_element("div") else { return };
+    root.set_class_name(HIDDEN);
+    let _ = body.append_child(&root);
+    let root: web_sys::HtmlElement = root.unchecked_into();
+    leptos::mount::mount_to(root.clone(), app).forget();
+
+    let done = Rc::new(Cell::new(false));
+    let take_over = {
+        let (done, root) = (done.clone(), root.clone());
+        move || {
+            if !done.replace(true) {
+                first.remove();
+                root.remove_attribute("class").ok();
+            }
+        }
+    };
+    let drawn = {
+        let root = root.clone();
+        move || root.query_selector(DRAWN).ok().flatten().is_some()
+    };
+    if drawn() {
+        take_over();
+        return;
+    }
+    // Called after the DOM changed and before the browser paints it.
+    let on_change = {
+        let take_over = take_over.clone();
+        Closure::<dyn FnMut(js_sys::Array, web_sys::MutationObserver)>::new(
+            move |_: js_sys::Array, observer: web_sys::MutationObserver| {
+                if drawn() {
+                    take_over();
+                    observer.disconnect();
+                }
+            },
+        )
+    };
+    let Ok(observer) = web_sys::MutationObserver::new(on_change.as_ref().unchecked_ref()) else {
+        take_over();
+        return;
+    };
+    on_change.forget();
+    let options = web_sys::MutationObserverInit::new();
+    options.set_child_list(true);
+    options.set_subtree(true);
+    if observer.observe_with_options(&root, &options).is_err() {
+        take_over();
+        return;
+    }
+    let give_up = Closure::once_into_js(move || {
+        observer.disconnect();
+        take_over();
+    });
+    let _ =
+        window().set_timeout_with_callback_and_timeout_and_arguments_0(give_up.unchecked_ref(), LONGEST_MS);
+}

@@ -1,0 +1,154 @@
+//! How the site's pages open, written once: the main menu, and each page's heading and
+//! the paragraph under it where they do not depend on data. The app draws them; the
+//! server puts them in the HTML it sends for the page (`server::html::first_paint`), so a
+//! reader sees the page's opening as soon as the HTML and CSS arrive instead of after the
+//! app's code (about 300 KB, 1.5 s on a slow phone network), and the app then takes over
+//! the same text in the same place.
+
+/// The main menu: (path, label), in order.
+pub const NAV: &[(&str, &str)] = &[
+    ("/drives", "Drives"),
+    ("/leaderboard", "Leaderboards"),
+    ("/results", "Results"),
+    ("/compare", "Compare"),
+    ("/effects", "Effects"),
+    ("/submit", "Submit"),
+    ("/measure", "Measure"),
+];
+
+/// A run of an opening paragraph: plain text, or a link within the site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    Text(&'static str),
+    /// (path, text)
+    Link(&'static str, &'static str),
+}
+
+/// A page's heading and the paragraph under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    pub heading: &'static str,
+    /// The paragraph's class: `lead` (larger) or `muted`.
+    pub class: &'static str,
+    pub paragraph: &'static [Run],
+}
+
+pub const HOME: Opening = Opening {
+    heading: "SSDBase",
+    class: "lead",
+    paragraph: &[Run::Text(
+        "One place to publish, compare and chart SSD benchmark results — only like with like, always with sample counts.",
+    )],
+};
+
+pub const RESULTS: Opening = Opening {
+    heading: "Results",
+    class: "muted",
+    paragraph: &[Run::Text(
+        "Every published result, newest first unless sorted otherwise. Filters and sort stay in the address, so any view is a permalink; the table downloads as CSV.",
+    )],
+};
+
+pub const DRIVES: Opening = Opening {
+    heading: "Drives",
+    class: "muted",
+    paragraph: &[
+        Run::Text(
+            "Every drive SSDBase has results or a catalogue entry for: reviewed drives, and community drives that submitters named (not reviewed yet). To rank drives, open a test's ",
+        ),
+        Run::Link("/leaderboard", "leaderboard"),
+        Run::Text(": key figures here may come from different tests."),
+    ],
+};
+
+pub const LEADERBOARD: Opening = Opening {
+    heading: "Leaderboards",
+    class: "muted",
+    paragraph: &[
+        Run::Text(
+            "Drives ranked in one test at a time: the same tool family, access, block size, queue depth, threads and operation. Numbers from different tests are never ranked together. Every drive's key figures: ",
+        ),
+        Run::Link("/drives", "Drives"),
+        Run::Text("."),
+    ],
+};
+
+pub const COMPARE: Opening = Opening {
+    heading: "Compare drives",
+    class: "muted",
+    paragraph: &[Run::Text(
+        "Only equal tests are set side by side (tool family, access, block size, queue depth, threads, operation), and results pool only within one platform and data pattern. Bars are medians with their MAD; n is the number of results.",
+    )],
+};
+
+pub const EFFECTS: Opening = Opening {
+    heading: "Effects",
+    class: "muted",
+    paragraph: &[Run::Text(
+        "What changes a drive's results: the same drive measured with two values of one field (chipset, driver, firmware, data pattern…) and everything else the same, test by test, combined over every drive measured both ways. Each effect has its 95 % interval and a verdict; with too few results nothing is claimed.",
+    )],
+};
+
+pub const SUBMIT: Opening = Opening {
+    heading: "Submit a result",
+    class: "muted",
+    paragraph: &[Run::Text(
+        "Paste a CrystalDiskMark, KDiskMark, fio, ORION, AS SSD or HD Tune export, or drop the file. It is read here first; nothing is sent until you press Submit. A screenshot of CrystalDiskMark or KDiskMark (PNG, JPEG, GIF, BMP, WebP) is read on the server; you check the values before publishing.",
+    )],
+};
+
+/// The opening of the page at `path` (no query), when it does not depend on data.
+pub fn opening(path: &str) -> Option<&'static Opening> {
+    Some(match path.trim_end_matches('/') {
+        "" => &HOME,
+        "/results" => &RESULTS,
+        "/drives" => &DRIVES,
+        "/leaderboard" => &LEADERBOARD,
+        "/compare" => &COMPARE,
+        "/effects" => &EFFECTS,
+        "/submit" => &SUBMIT,
+        _ => return None,
+    })
+}
+
+/// The heading of a drive's page.
+pub fn drive_heading(vendor: &str, model: &str, capacity_gb: u32) -> String {
+    format!("{vendor} {model} {capacity_gb} GB")
+}
+
+/// `Crucial RealSSD C300 64 GB`, from whatever a result's tags say of its drive.
+pub fn drive_label(t: &bench::Tags) -> String {
+    let d = &t.drive;
+    let mut parts: Vec<String> = [d.vendor.clone(), d.model.clone()].into_iter().flatten().collect();
+    if let Some(c) = d.capacity_gb {
+        parts.push(format!("{c} GB"));
+    }
+    if parts.is_empty() {
+        d.sku.clone().unwrap_or_else(|| "unknown drive".into())
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The heading of result `id`'s page.
+pub fn result_heading(id: i64, tags: &bench::Tags) -> String {
+    format!("Result #{id} · {}", drive_label(tags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_static_page_has_its_opening_and_no_other_does() {
+        assert_eq!(opening("/"), Some(&HOME));
+        assert_eq!(opening("/compare"), Some(&COMPARE));
+        assert_eq!(opening("/leaderboard/"), Some(&LEADERBOARD));
+        assert_eq!(opening("/drives/crucial-realssd-c300-64gb"), None);
+        assert_eq!(opening("/results/1"), None);
+        // Every menu entry's page that opens the same way for everyone is listed.
+        for (path, _) in NAV {
+            assert!(opening(path).is_some() || *path == "/measure", "{path}");
+        }
+    }
+}
