@@ -16,7 +16,8 @@
 //! the start (`html::first_paint`): a reader sees it as soon as the HTML and CSS are in.
 //! Every page also names, in its head, the files its code arrives in (`preload.json`,
 //! written by the site build: the wasm-split loader and the page's route's chunks), so
-//! that the browser fetches them beside the main module, not after it ran.
+//! that the browser fetches them beside the main module, not after it ran; the site's
+//! start script fetches them after the first paint (`with_preloads`).
 //! Trunk puts a content hash in the names of the wasm, JS and CSS it emits, so those may
 //! be cached for good; the pages are never stored, everything else is revalidated, or a
 //! new release would load stale assets.
@@ -36,7 +37,12 @@ use tower_http::services::ServeDir;
 pub fn router(dir: &Path) -> Router {
     let site = dir.to_path_buf();
     let index = axum::routing::get(move |uri: Uri| async move { page_html(&site, uri.path(), None).await });
-    let files = ServeDir::new(dir).precompressed_br().precompressed_gzip().fallback(index);
+    // `/` too is a page (with its first paint), not the directory's `index.html` as it is.
+    let files = ServeDir::new(dir)
+        .append_index_html_on_directories(false)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(index);
     Router::new()
         .fallback_service(files)
         .layer(axum::middleware::map_response(cache_control))
@@ -193,11 +199,12 @@ impl RoutePath {
     }
 }
 
-/// `index` with `<link rel=preload>` for the loader and chunks of the route that shows
-/// `path` before `</head>`.
-/// The chunks are preloaded `as=fetch` with `crossorigin`, which is how the loader's
-/// `fetch()` asks for them (same origin, CORS mode), so the browser uses the preloaded
-/// answer instead of fetching twice. An unreadable manifest or unknown route adds none.
+/// `index` naming, before `</head>`, the loader and chunks of the route that shows `path`
+/// (`<meta name="ssdbase-code" content="/FILE /FILE...">`). The site's start script
+/// preloads them with the main module once the page's first paint is on screen (`cargo
+/// xtask site-post-build`), so that they load beside it instead of after it has run, yet
+/// leave the network to the style sheet until then. An unreadable manifest or unknown
+/// route names none.
 fn with_preloads(mut index: String, manifest: &[u8], path: &str) -> String {
     let Ok(preloads) = serde_json::from_slice::<Preloads>(manifest) else {
         tracing::warn!("the site's preload.json is not what the build writes; pages load without preloads");
@@ -205,12 +212,9 @@ fn with_preloads(mut index: String, manifest: &[u8], path: &str) -> String {
     };
     let route = preloads.paths.iter().find(|p| p.matches(path)).map(|p| p.route.as_str());
     let Some(files) = route.and_then(|r| preloads.routes.get(r)) else { return index };
-    let links = maud::html! {
-        link rel="modulepreload" href={ "/" (preloads.loader) };
-        @for file in files {
-            link rel="preload" href={ "/" (file) } as="fetch" type="application/wasm" crossorigin;
-        }
-    };
+    let names: Vec<String> =
+        std::iter::once(&preloads.loader).chain(files).map(|f| format!("/{f}")).collect();
+    let links = maud::html! { meta name="ssdbase-code" content=(names.join(" ")); };
     if let Some(at) = index.find("</head>") {
         index.insert_str(at, &links.into_string());
     }

@@ -3,7 +3,8 @@
 //! against a real `ssdbase serve` of the built site on a new SQLite file with the demo data.
 //! Each page is run [`RUNS`] times; the median of each figure is printed with its range.
 //!
-//!   `cargo xtask lighthouse` (release server) and a step of `cargo xtask test`
+//!   `cargo xtask lighthouse [PAGE...]` (release server; pages by label, `drive` or
+//!   `drives index`, all when none is named) and a step of `cargo xtask test`
 //!
 //! The test fails when a page's median accessibility, best-practices or SEO score is
 //! below 100, naming the failed audits. Performance, LCP, TBT and CLS are printed against
@@ -162,23 +163,33 @@ fn median_range(values: impl Iterator<Item = f64>) -> (f64, f64, f64) {
     (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
-/// Runs Lighthouse on every page of `binary` serving `site`, prints the figures and fails
-/// on a median accessibility, best-practices or SEO score below 100.
-pub fn run(binary: &Path, site: &Path) -> Result<()> {
+/// Runs Lighthouse on the pages labelled `only` (every page when empty) of `binary`
+/// serving `site`, prints the figures and fails on a median accessibility,
+/// best-practices or SEO score below 100.
+pub fn run(binary: &Path, site: &Path, only: &[String]) -> Result<()> {
     let bin = ensure_lighthouse()?;
+    let pages: Vec<_> =
+        pages().into_iter().filter(|(label, _)| only.is_empty() || only.iter().any(|o| o == label)).collect();
+    if pages.is_empty() {
+        bail!("no page is labelled {}: the pages are {:?}", only.join(", "), pages_labels());
+    }
     crate::contract::with_site_server(binary, site, "lighthouse", &[], |base, dir| {
-        measure_pages(&bin, base, dir)
+        measure_pages(&bin, base, dir, &pages)
     })
 }
 
-fn measure_pages(bin: &Path, base: &str, dir: &Path) -> Result<()> {
+fn pages_labels() -> Vec<&'static str> {
+    pages().into_iter().map(|(label, _)| label).collect()
+}
+
+fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, String)]) -> Result<()> {
     println!(
         "xtask: Lighthouse (mobile: simulated slow 4G, 4x CPU), {RUNS} runs of each of {} pages (about 5 minutes); \
          median [range]",
-        pages().len()
+        pages.len()
     );
     let mut failures = Vec::new();
-    for (label, path) in pages() {
+    for (label, path) in pages {
         let url = format!("{base}{path}");
         let runs = (0..RUNS)
             .map(|i| lighthouse_retrying(bin, &url, &dir.join(format!("report-{i}.json"))))

@@ -35,7 +35,7 @@ use runner_dist::build_runner_dist;
 use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|bench-curves|api-contract|lighthouse|runner-dist|\
+    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|bench-curves|api-contract|lighthouse [PAGE...]|runner-dist|\
                      soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -66,7 +66,7 @@ fn dispatch() -> Result<()> {
         Some("lighthouse") => {
             cargo(&["build", "--release", "-p", "ssdbase"])?;
             let site = build_site()?;
-            lighthouse::run(&target_dir().join("release").join("ssdbase"), &site)
+            lighthouse::run(&target_dir().join("release").join("ssdbase"), &site, &args[1..])
         }
         Some("api-contract") => {
             let env = setup_for_tests()?;
@@ -162,7 +162,7 @@ fn test(args: &[String]) -> Result<()> {
     // What a reader on a phone waits for, by Lighthouse (on the debug server: its figures
     // are the release server's, BENCHMARKS.md "Lighthouse", and a release build would add
     // a quarter of an hour to a fresh machine's run).
-    lighthouse::run(&target_dir().join("debug").join("ssdbase"), &site)?;
+    lighthouse::run(&target_dir().join("debug").join("ssdbase"), &site, &[])?;
     site_end_to_end(&site)?;
     // The bench crate runs in the browser: prove it builds and passes its tests there.
     cargo(&["build", "-p", "bench", "--target", "wasm32-unknown-unknown", "--release"])?;

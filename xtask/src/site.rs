@@ -45,6 +45,9 @@ pub fn site_post_build() -> Result<()> {
     let linked = target_dir.join("wasm32-unknown-unknown").join(profile).join("app.wasm");
     split::split_site_wasm(Path::new(&dir), &linked)?;
     print_code_by_crate(Path::new(&dir))?;
+    let index = Path::new(&dir).join("index.html");
+    let html = std::fs::read_to_string(&index).context("Trunk's index.html in its staging directory")?;
+    std::fs::write(&index, code_after_first_paint(&html)?)?;
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&dir)? {
         let path = entry?.path();
@@ -81,6 +84,58 @@ pub fn site_post_build() -> Result<()> {
     }
     println!("xtask: {} assets: {raw} bytes, {gzipped} gzipped (zopfli), {brotli} with Brotli", files.len());
     Ok(())
+}
+
+/// Trunk's `index.html` with the app's code loaded once the page's first paint is on
+/// screen. The server sends every page with its opening in the body (the menu, heading
+/// and first paragraph: `server::html::first_paint`), which needs only the HTML and the
+/// style sheet; Trunk's start script would import the main module at once and its
+/// head preload the main wasm, taking the network from the style sheet (and on
+/// Lighthouse's slow 4G, 300 KB of code took the opening from 1 s to 3 s). Here the
+/// script waits for the first frame (or 100 ms, for a tab in the background, which
+/// draws none), then preloads the main wasm and the files the server named for the
+/// page's route (`<meta name="ssdbase-code">`), and imports the main module.
+/// Fails when Trunk writes its start script differently, rather than shipping a site
+/// that loads its code before the first paint unnoticed.
+pub fn code_after_first_paint(html: &str) -> Result<String> {
+    let (import, js, wasm) = trunk_start(html).context(
+        "index.html: Trunk's start script (import init, * as bindings from '/app-HASH.js'; \
+         init({ module_or_path: '/app-HASH_bg.wasm' })) was not found",
+    )?;
+    let start = format!(
+        "// The app's code loads once the page's first paint is on screen (xtask site.rs).\n\
+         await new Promise((painted) => {{ requestAnimationFrame(() => setTimeout(painted)); setTimeout(painted, 100); }});\n\
+         const named = document.querySelector('meta[name=\"ssdbase-code\"]');\n\
+         for (const href of ['{wasm}', ...(named ? named.content.split(' ') : [])]) {{\n\
+         \x20 const link = document.createElement('link');\n\
+         \x20 if (href.endsWith('.js')) {{ link.rel = 'modulepreload'; }}\n\
+         \x20 else {{ link.rel = 'preload'; link.as = 'fetch'; link.type = 'application/wasm'; link.crossOrigin = 'anonymous'; }}\n\
+         \x20 link.href = href;\n\
+         \x20 document.head.append(link);\n\
+         }}\n\
+         const bindings = await import('{js}');\n\
+         const init = bindings.default;"
+    );
+    let mut out = html.replacen(&import, &start, 1);
+    // Trunk's head preloads of the same two files.
+    for file in [&js, &wasm] {
+        let Some(at) = out.find(&format!("href=\"{file}\"")) else {
+            anyhow::bail!("index.html: Trunk's preload of {file} was not found");
+        };
+        let open = out[..at].rfind("<link").context("index.html: a preload outside a <link>")?;
+        let close = at + out[at..].find('>').context("index.html: an unclosed <link>")? + 1;
+        out.replace_range(open..close, "");
+    }
+    Ok(out)
+}
+
+/// Trunk's start script's import line, and the main module's JS and wasm paths.
+fn trunk_start(html: &str) -> Option<(String, String, String)> {
+    let line = html.lines().find(|l| l.starts_with("import init, * as bindings from '"))?;
+    let js = line.strip_prefix("import init, * as bindings from '")?.strip_suffix("';")?;
+    let wasm_at = html.find("init({ module_or_path: '")? + "init({ module_or_path: '".len();
+    let wasm = &html[wasm_at..wasm_at + html[wasm_at..].find('\'')?];
+    Some((line.to_string(), js.to_string(), wasm.to_string()))
 }
 
 /// An asset and its sizes: as it is, gzipped and with Brotli.
@@ -263,7 +318,7 @@ pub fn site_end_to_end(site: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::without_custom_section;
+    use super::{code_after_first_paint, without_custom_section};
 
     #[test]
     fn a_functions_crate_is_the_first_segment_of_its_name() {
@@ -280,6 +335,34 @@ mod tests {
         assert_eq!(crate_of("app::pages::compare::Compare::h3"), "app");
         assert_eq!(crate_of("__wasm_split_00__compare_route_view_1_export_2___CompareRoute_View"), "app");
         assert_eq!(crate_of(""), "?");
+    }
+
+    #[test]
+    fn the_app_code_loads_after_the_first_paint() {
+        // Trunk 0.21's index.html, as it writes it.
+        let trunk = "<!DOCTYPE html>\n<html lang=\"en\">\n  <head>\n    <title>SSDBase</title>\n    \n\
+            <script type=\"module\">\nimport init, * as bindings from '/app-9e5f.js';\n\
+            const wasm = await init({ module_or_path: '/app-9e5f_bg.wasm' });\n\n\nwindow.wasmBindings = bindings;\n\n\n\
+            dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\", {detail: {wasm}}));\n\n</script>\n\
+            \x20   <link rel=\"stylesheet\" href=\"/style-b491.css\"/>\n\
+            \x20 <link rel=\"modulepreload\" href=\"/app-9e5f.js\" crossorigin=\"anonymous\">\
+            <link rel=\"preload\" href=\"/app-9e5f_bg.wasm\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\"></head>\n\
+            \x20 <body>\n  </body>\n</html>\n";
+        let html = code_after_first_paint(trunk).unwrap();
+        // Nothing of the code is fetched from the head: no static import, no preload.
+        assert!(!html.contains("import init") && !html.contains("<link rel=\"modulepreload\""), "{html}");
+        assert!(!html.contains("<link rel=\"preload\""), "{html}");
+        assert!(html.contains("<link rel=\"stylesheet\" href=\"/style-b491.css\"/>"), "{html}");
+        // After the first frame: the wasm and the named files preloaded, the JS imported,
+        // and Trunk's start as it was.
+        let wait = html.find("requestAnimationFrame").unwrap();
+        let preload = html.find("for (const href of ['/app-9e5f_bg.wasm', ...(named").unwrap();
+        let import = html.find("await import('/app-9e5f.js');").unwrap();
+        let init = html.find("const wasm = await init({ module_or_path: '/app-9e5f_bg.wasm' });").unwrap();
+        assert!(wait < preload && preload < import && import < init, "{html}");
+        assert!(html.contains("window.wasmBindings = bindings;"), "{html}");
+        // A start script written differently is an error, not a site loaded as before.
+        assert!(code_after_first_paint(&trunk.replace("import init,", "import start,")).is_err());
     }
 
     #[test]

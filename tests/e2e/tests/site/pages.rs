@@ -202,5 +202,26 @@ pub async fn the_other_pages(w: &World) -> Result<()> {
     // An unknown page is the app's own not-found page; an unknown API path stays JSON.
     w.goto("/no/such/page").await?;
     ensure!(w.wait("main h1").await?.text().await? == "Page not found");
+
+    // A page sent with its opening (the server's first paint): once the app has taken
+    // over, one header, one main and one heading, the app's, shown.
+    for path in
+        ["/leaderboard", "/compare?drives=crucial-realssd-c300-128gb,plextor-px-m2s-128gb", "/results/1"]
+    {
+        let html = ureq::get(&format!("{}{path}", w.base)).call()?.body_mut().read_to_string()?;
+        ensure!(html.contains("<div id=\"first-paint\">"), "{path} is sent with its opening: {html}");
+        w.goto(path).await?;
+        let counts = w
+            .client
+            .execute(
+                "return ['header.top', 'main', 'main h1', '.taking-over'].map(s => document.querySelectorAll(s).length)",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            counts == serde_json::json!([1, 1, 1, 0]),
+            "{path}: header, main, heading, hidden app: {counts}"
+        );
+    }
     Ok(())
 }

@@ -156,8 +156,20 @@ impl World {
         chromium_session(&self.driver_url, &self.tmp.path().join(format!("chromium-profile-{name}"))).await
     }
 
+    /// Opens `path` and waits until the app has taken over from the page's first paint
+    /// (the server's opening, `#first-paint`, which the app removes once it has drawn the
+    /// page's heading), so that what the test finds is the app's.
     pub async fn goto(&self, path: &str) -> Result<()> {
         self.client.goto(&format!("{}{path}", self.base)).await?;
+        let started = std::time::Instant::now();
+        while self.client.execute("return document.getElementById('first-paint') !== null", vec![]).await?
+            == serde_json::Value::Bool(true)
+        {
+            if started.elapsed() > WAIT {
+                bail!("the app did not take over from the first paint of {path} within {WAIT:?}");
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
         Ok(())
     }
 
