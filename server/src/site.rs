@@ -141,7 +141,10 @@ async fn page_html(dir: &Path, path: &str, preview: Option<(share::PageMeta, Str
     let opening = api_types::pages::opening(path);
     let heading = preview.as_ref().map(|(meta, _)| meta.heading.as_str()).or(opening.map(|o| o.heading));
     let index = match heading {
-        Some(heading) => first_paint::into_body(index, &first_paint::markup(path, heading, opening)),
+        Some(heading) => {
+            let lead = preview.as_ref().and_then(|(meta, _)| meta.lead.as_ref());
+            first_paint::into_body(index, &first_paint::markup(path, heading, opening, lead))
+        }
         None => index,
     };
     let html = match preview {

@@ -7,9 +7,10 @@
 //!   `drives index`, all when none is named) and a step of `cargo xtask test`
 //!
 //! The test fails when a page's median accessibility, best-practices or SEO score is
-//! below 100, naming the failed audits. Performance, LCP, TBT and CLS are printed against
-//! their targets (performance 95, LCP 2.5 s, TBT 200 ms, CLS 0.1) and not yet enforced:
-//! the pages do not reach them (issue 35, BENCHMARKS.md "Lighthouse").
+//! below 100, naming the failed audits, and when a page's median performance, LCP, TBT
+//! or CLS misses its target (performance 95, LCP 2.5 s, TBT 200 ms, CLS 0.1), but for
+//! the pages in [`NOT_YET_FAST`], whose figures are printed against the targets (issue
+//! 35, BENCHMARKS.md "Lighthouse"). Each page's LCP element is printed with its figures.
 
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
@@ -18,6 +19,11 @@ use std::process::Command;
 
 const LIGHTHOUSE: &str = "lighthouse@12.8.2";
 const RUNS: usize = 3;
+
+/// Pages whose performance targets are printed, not enforced: their largest paint is
+/// content the app draws from data (the drive page's figures, the leaderboard's test
+/// description, the result's standing), after its code has arrived.
+const NOT_YET_FAST: &[&str] = &["leaderboard", "result"];
 
 const C300: &str = "crucial-realssd-c300-256gb";
 const M2S: &str = "plextor-px-m2s-256gb";
@@ -64,6 +70,15 @@ fn ensure_lighthouse() -> Result<PathBuf> {
     Ok(bin)
 }
 
+/// The start of the LCP element's HTML, as the report's `largest-contentful-paint-element`
+/// audit names it ("" when it does not).
+fn lcp_element(report: &Value) -> String {
+    let items = report["audits"]["largest-contentful-paint-element"]["details"]["items"].as_array();
+    let nodes = items.into_iter().flatten().flat_map(|i| i["items"].as_array().into_iter().flatten());
+    let snippet = nodes.filter_map(|n| n["node"]["snippet"].as_str()).next().unwrap_or_default();
+    snippet.chars().take(100).collect()
+}
+
 /// One Lighthouse run's figures.
 #[derive(Clone, Debug)]
 struct Run {
@@ -76,6 +91,8 @@ struct Run {
     tbt_ms: f64,
     cls: f64,
     speed_index_ms: f64,
+    /// The element Lighthouse took for the largest contentful paint (its HTML's start).
+    lcp_element: String,
     /// Audits below a full score in accessibility, best practices and SEO: "category: id (title)".
     failed: Vec<String>,
 }
@@ -111,6 +128,7 @@ impl Run {
             tbt_ms: audit("total-blocking-time")?,
             cls: audit("cumulative-layout-shift")?,
             speed_index_ms: audit("speed-index")?,
+            lcp_element: lcp_element(report),
             failed,
         })
     }
@@ -215,6 +233,14 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
             mark(tbt < 200.0),
             mark(cls < 0.1),
         );
+        let fast = perf >= 95.0 && lcp < 2500.0 && tbt < 200.0 && cls < 0.1;
+        let median_run = runs.iter().min_by(|a, b| (a.lcp_ms - lcp).abs().total_cmp(&(b.lcp_ms - lcp).abs()));
+        println!("  {label}: LCP element {}", median_run.map_or("", |r| r.lcp_element.as_str()));
+        if !fast && !NOT_YET_FAST.contains(&label) {
+            failures.push(format!(
+                "{label} ({path}): performance {perf:.0} (95), LCP {lcp:.0} ms (2500), TBT {tbt:.0} ms (200), CLS {cls:.3} (0.1)"
+            ));
+        }
         if a11y < 100.0 || bp < 100.0 || seo < 100.0 {
             let mut failed: Vec<String> = runs.iter().flat_map(|r| r.failed.clone()).collect();
             failed.sort();
@@ -224,7 +250,8 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
     }
     if !failures.is_empty() {
         bail!(
-            "Lighthouse: accessibility, best practices and SEO must score 100 on every page:\n  {}",
+            "Lighthouse: accessibility, best practices and SEO must score 100 on every page, and the \
+             performance targets be met on every page but {NOT_YET_FAST:?}:\n  {}",
             failures.join("\n  ")
         );
     }

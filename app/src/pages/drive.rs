@@ -242,10 +242,10 @@ fn Specs(page: Page) -> impl IntoView {
     let versions = firmware.iter().filter(|f| f.firmware.is_some()).count();
     let drive_id = d.id.clone();
     let tests = page.tests;
-    let compare = format!("/compare?drives={}", d.id);
     let n = page.result_count;
     view! {
         <h1>{title}</h1>
+        <super::PageLinks links=api_types::pages::drive_links(&d.id, d.controller.model.as_deref()) />
         {(!d.reviewed).then(|| view! {
             <p class="notice" id="not-reviewed">
                 <strong>"Not reviewed yet"</strong>
@@ -264,17 +264,6 @@ fn Specs(page: Page) -> impl IntoView {
                 </dd>
             })}
         </dl>
-        <p>
-            {d.controller.model.clone().map(|m| view! {
-                <A href=format!("/controllers/{}", crate::api::encode(&m))>{format!("Every drive on the {m}")}</A>
-                " · "
-            })}
-            <A href=compare>"Compare with other drives"</A>
-            " · "
-            <A href=format!("/results?drive={}", d.id)>"All its results"</A>
-            " · "
-            <A href=format!("/drives/{}/propose", d.id) attr:id="propose-link">"Propose a correction or rated figures"</A>
-        </p>
         <h2>"Every test, per platform and data pattern"</h2>
         <p class="muted">"Tests a result measured at four or more loads are drawn as curves under Burst and sustained."</p>
         <div class="table-wrap" inner_html=tests_table(&tests)></div>

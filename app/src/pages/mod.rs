@@ -175,6 +175,22 @@ pub fn Opening(opening: &'static api_types::pages::Opening) -> impl IntoView {
     }
 }
 
+/// The links under a page's heading (`api_types::pages`), as the server's first paint
+/// draws them too.
+#[component]
+pub fn PageLinks(links: Vec<api_types::pages::PageLink>) -> impl IntoView {
+    let last = links.len().saturating_sub(1);
+    view! {
+        <p class="page-links">
+            {links
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| view! { <A href=l.href attr:id=l.id>{l.text}</A> {(i < last).then_some(" · ")} })
+                .collect_view()}
+        </p>
+    }
+}
+
 #[component]
 pub fn ErrorBox(error: ApiError) -> impl IntoView {
     view! {

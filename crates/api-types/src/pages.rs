@@ -5,6 +5,8 @@
 //! app's code (about 300 KB, 1.5 s on a slow phone network), and the app then takes over
 //! the same text in the same place.
 
+use crate::links;
+
 /// The main menu: (path, label), in order.
 pub const NAV: &[(&str, &str)] = &[
     ("/drives", "Drives"),
@@ -116,6 +118,32 @@ pub fn drive_heading(vendor: &str, model: &str, capacity_gb: u32) -> String {
     format!("{vendor} {model} {capacity_gb} GB")
 }
 
+/// A link of a page's opening: where, its text, and its element id if it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageLink {
+    pub href: String,
+    pub text: String,
+    pub id: Option<&'static str>,
+}
+
+/// The links under a drive page's heading, in order: its controller's drives (when the
+/// controller is known), compare, its results, propose a correction.
+pub fn drive_links(id: &str, controller_model: Option<&str>) -> Vec<PageLink> {
+    let link = |href: String, text: String, id| PageLink { href, text, id };
+    let mut out = Vec::new();
+    if let Some(m) = controller_model {
+        out.push(link(format!("/controllers/{}", links::encode(m)), format!("Every drive on the {m}"), None));
+    }
+    out.push(link(links::with_query("/compare", [("drives", id)]), "Compare with other drives".into(), None));
+    out.push(link(links::results_of_drive(id), "All its results".into(), None));
+    out.push(link(
+        format!("{}/propose", links::drive(id)),
+        "Propose a correction or rated figures".into(),
+        Some("propose-link"),
+    ));
+    out
+}
+
 /// `Crucial RealSSD C300 64 GB`, from whatever a result's tags say of its drive.
 pub fn drive_label(t: &bench::Tags) -> String {
     let d = &t.drive;
@@ -146,6 +174,18 @@ mod tests {
         assert_eq!(opening("/leaderboard/"), Some(&LEADERBOARD));
         assert_eq!(opening("/drives/crucial-realssd-c300-64gb"), None);
         assert_eq!(opening("/results/1"), None);
+        let c300 = drive_links("crucial-realssd-c300-64gb", Some("88SS9174 BKK2"));
+        let hrefs: Vec<&str> = c300.iter().map(|l| l.href.as_str()).collect();
+        assert_eq!(
+            hrefs,
+            [
+                "/controllers/88SS9174%20BKK2",
+                "/compare?drives=crucial-realssd-c300-64gb",
+                "/results?drive=crucial-realssd-c300-64gb",
+                "/drives/crucial-realssd-c300-64gb/propose"
+            ]
+        );
+        assert_eq!(drive_links("x", None).len(), 3, "no controller, no controller link");
         // Every menu entry's page that opens the same way for everyone is listed.
         for (path, _) in NAV {
             assert!(opening(path).is_some() || *path == "/measure", "{path}");

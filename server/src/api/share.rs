@@ -198,6 +198,10 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
     description.push_str(". Only equal tests are compared; n = results.");
     Ok(PageMeta {
         title: format!("{name} — SSDBase"),
+        lead: Some(crate::html::first_paint::page_links(&api_types::pages::drive_links(
+            &drive.id,
+            drive.controller.model.as_deref(),
+        ))),
         heading: name,
         description,
         path: format!("/drives/{}", drive.id),
@@ -276,6 +280,7 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
     PageMeta {
         title: format!("{} — SSDBase comparison", names.join(" vs ")),
         heading: api_types::pages::COMPARE.heading.to_string(),
+        lead: None,
         description,
         path,
         image,
@@ -293,6 +298,7 @@ async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
     Ok(PageMeta {
         title: format!("{title} — SSDBase"),
         heading: api_types::pages::result_heading(id, &r.tags),
+        lead: None,
         description,
         path: format!("/results/{id}"),
         image: format!("/results/{id}/preview.png"),

@@ -5,14 +5,15 @@
 //! text a reader already sees stays where it is (no layout shift) and is never drawn
 //! twice. A browser without scripts keeps it, with working links.
 
-use api_types::pages::{Opening, Run, NAV};
+use api_types::pages::{Opening, PageLink, Run, NAV};
 use maud::{html, Markup};
 
 /// The element the app looks for (`app::main`) and removes when it takes over.
 pub const ID: &str = "first-paint";
 
-/// The header and `heading` with `opening`'s paragraph, if any, for the page at `path`.
-pub fn markup(path: &str, heading: &str, opening: Option<&Opening>) -> Markup {
+/// The header and `heading` with `opening`'s paragraph, if any, then `lead` (what else
+/// the page shows under its heading), for the page at `path`.
+pub fn markup(path: &str, heading: &str, opening: Option<&Opening>, lead: Option<&Markup>) -> Markup {
     html! {
         div id=(ID) {
             header class="top" {
@@ -38,7 +39,22 @@ pub fn markup(path: &str, heading: &str, opening: Option<&Opening>) -> Markup {
                             }
                         }
                     }
+                    @if let Some(lead) = lead {
+                        (lead)
+                    }
                 }
+            }
+        }
+    }
+}
+
+/// The links under a page's heading, as the app's `PageLinks` draws them.
+pub fn page_links(links: &[PageLink]) -> Markup {
+    html! {
+        p class="page-links" {
+            @for (i, l) in links.iter().enumerate() {
+                a href=(l.href) id=[l.id] { (l.text) }
+                @if i + 1 < links.len() { " · " }
             }
         }
     }
@@ -65,7 +81,7 @@ mod tests {
     #[test]
     fn the_opening_comes_first_in_the_body_with_every_text_escaped() {
         let index = "<html><head></head><body class=\"x\"><noscript>n</noscript></body></html>";
-        let page = into_body(index.to_string(), &markup("/drives/x", "<A & B> 64 GB", None));
+        let page = into_body(index.to_string(), &markup("/drives/x", "<A & B> 64 GB", None, None));
         let body = &page[page.find("<body class=\"x\">").unwrap()..];
         assert!(
             body.starts_with("<body class=\"x\"><div id=\"first-paint\"><header class=\"top\">"),
@@ -79,12 +95,15 @@ mod tests {
     #[test]
     fn a_static_page_gets_its_paragraph_and_its_menu_entry_marked() {
         let html =
-            markup("/leaderboard", pages::LEADERBOARD.heading, Some(&pages::LEADERBOARD)).into_string();
+            markup("/leaderboard", pages::LEADERBOARD.heading, Some(&pages::LEADERBOARD), None).into_string();
         assert!(html.contains("<a href=\"/leaderboard\" aria-current=\"page\">Leaderboards</a>"), "{html}");
         assert!(html.contains("<a href=\"/drives\">Drives</a>"), "{html}");
-        let drive = markup("/drives/x", "X", None).into_string();
+        let drive = markup("/drives/x", "X", None, None).into_string();
         assert!(drive.contains("<a href=\"/drives\" aria-current=\"page\">Drives</a>"), "{drive}");
         assert!(!under("/drivesx", "/drives") && under("/drives", "/drives"));
+        let links = page_links(&pages::drive_links("a&b", Some("<m>"))).into_string();
+        assert!(links.starts_with("<p class=\"page-links\"><a href=\"/controllers/%3Cm%3E\">Every drive on the &lt;m&gt;</a> · "), "{links}");
+        assert!(links.ends_with("<a href=\"/drives/a%26b/propose\" id=\"propose-link\">Propose a correction or rated figures</a></p>"), "{links}");
         assert!(html.contains("<p class=\"muted\">Drives ranked in one test at a time"), "{html}");
         // The paragraph's link, inside the paragraph.
         assert!(html.contains("key figures: <a href=\"/drives\">Drives</a>.</p>"), "{html}");

@@ -16,6 +16,9 @@ pub struct PageMeta {
     pub title: String,
     /// The page's heading, as the app draws it (`api_types::pages`).
     pub heading: String,
+    /// What the page shows under its heading, as the app draws it, in its first paint
+    /// (`first_paint`), when the server knows it.
+    pub lead: Option<Markup>,
     /// Key figures with their sample counts.
     pub description: String,
     /// The page on the site: path and query (encoded by `api_types::links`).
@@ -117,6 +120,7 @@ mod tests {
         let meta = PageMeta {
             title: r#"<b>"'&"#.into(),
             heading: String::new(),
+            lead: None,
             description: "d".into(),
             path: "/drives/x".into(),
             image: "/drives/x/preview.png".into(),
