@@ -36,7 +36,8 @@ use tower_http::services::ServeDir;
 /// The site in `dir`, for `Router::fallback_service`.
 pub fn router(dir: &Path) -> Router {
     let site = dir.to_path_buf();
-    let index = axum::routing::get(move |uri: Uri| async move { page_html(&site, uri.path(), None).await });
+    let index =
+        axum::routing::get(move |uri: Uri| async move { page_html(&site, uri.path(), None, None).await });
     // `/` too is a page (with its first paint), not the directory's `index.html` as it is.
     let files = ServeDir::new(dir)
         .append_index_html_on_directories(false)
@@ -117,17 +118,26 @@ async fn page(state: &AppState, headers: &HeaderMap, path: &str, page: Option<Pa
     let Some(dir) = state.site.as_deref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    let data = page.as_ref().and_then(share::page_data);
     let meta = match page {
         Some(p) => share::page_meta(state, &p).await.ok(),
         None => None,
     };
     let preview = meta.map(|meta| (meta, share::base_url(state, headers)));
-    page_html(dir, path, preview).await
+    page_html(dir, path, preview, data.as_deref()).await
 }
 
-/// `index.html` of the site in `dir` for the page at `path`: with the preloads of its
-/// route's code, and a link preview (its meta tags and the site's base URL) when given.
-async fn page_html(dir: &Path, path: &str, preview: Option<(share::PageMeta, String)>) -> Response {
+/// `index.html` of the site in `dir` for the page at `path`: with its first paint, the
+/// preloads of its route's code, a link preview (its meta tags and the site's base URL)
+/// when given, and the API answer its app asks for first (`data`, a URL's path and
+/// query), which the start script fetches with the page's code rather than after it
+/// has run (`<meta name="ssdbase-data">`, read by `cargo xtask site-post-build`'s script).
+async fn page_html(
+    dir: &Path,
+    path: &str,
+    preview: Option<(share::PageMeta, String)>,
+    data: Option<&str>,
+) -> Response {
     let file = dir.join("index.html");
     let index = match tokio::fs::read_to_string(&file).await {
         Ok(index) => index,
@@ -151,6 +161,10 @@ async fn page_html(dir: &Path, path: &str, preview: Option<(share::PageMeta, Str
         Some((meta, base)) => crate::html::share::with_head(&index, &meta, &base),
         None => index,
     };
+    let mut html = html;
+    if let (Some(url), Some(at)) = (data, html.find("</head>")) {
+        html.insert_str(at, &maud::html! { meta name="ssdbase-data" content=(url); }.into_string());
+    }
     let html = match tokio::fs::read(dir.join(PRELOADS)).await {
         Ok(json) => with_preloads(html, &json, path),
         // A site built without lazy routes has none: the page loads as before.

@@ -212,7 +212,17 @@ async fn every_page_preloads_its_routes_code() {
         compare.find("ssdbase-code").unwrap() < compare.find("</head>").unwrap(),
         "in the head: {compare}"
     );
+    // The comparison the page asks for first, as the page writes it (api_types::links),
+    // for the start script to fetch with the code; no other page names one.
+    let filtered = page("/compare?drives=a,%20b&figure=iops&chipset=ICH10R%20R").await;
+    assert!(
+        filtered.contains(
+            "<meta name=\"ssdbase-data\" content=\"/api/v1/compare?drives=a,b&amp;chipset=ICH10R%20R\">"
+        ),
+        "{filtered}"
+    );
     let drive = page("/drives/crucial-realssd-c300-64gb").await;
+    assert!(!drive.contains("ssdbase-data") && !page("/compare").await.contains("ssdbase-data"), "{drive}");
     assert_eq!(preloads(&drive).len(), 4, "the loader and the drive route's three files: {drive}");
     assert!(drive.contains("/chunk_2-33.wasm") && !drive.contains("compare_route"), "{drive}");
     // The pages without a link preview get theirs too, by the router's paths.

@@ -93,8 +93,10 @@ pub fn site_post_build() -> Result<()> {
 /// head preload the main wasm, taking the network from the style sheet (and on
 /// Lighthouse's slow 4G, 300 KB of code took the opening from 1 s to 3 s). Here the
 /// script waits for the first frame (or 100 ms, for a tab in the background, which
-/// draws none), then preloads the main wasm and the files the server named for the
-/// page's route (`<meta name="ssdbase-code">`), and imports the main module.
+/// draws none), then fetches the API answer the server named as the page's first
+/// request (`<meta name="ssdbase-data">`, kept in `window.ssdbaseData` for the app's
+/// `api::get`), preloads the main wasm and the files the server named for the page's
+/// route (`<meta name="ssdbase-code">`), and imports the main module.
 /// Fails when Trunk writes its start script differently, rather than shipping a site
 /// that loads its code before the first paint unnoticed.
 pub fn code_after_first_paint(html: &str) -> Result<String> {
@@ -105,6 +107,8 @@ pub fn code_after_first_paint(html: &str) -> Result<String> {
     let start = format!(
         "// The app's code loads once the page's first paint is on screen (xtask site.rs).\n\
          await new Promise((painted) => {{ requestAnimationFrame(() => setTimeout(painted)); setTimeout(painted, 100); }});\n\
+         const data = document.querySelector('meta[name=\"ssdbase-data\"]');\n\
+         window.ssdbaseData = new Map((data ? data.content.split(' ') : []).map((url) => [url, fetch(url, {{ cache: 'no-cache' }})]));\n\
          const named = document.querySelector('meta[name=\"ssdbase-code\"]');\n\
          for (const href of ['{wasm}', ...(named ? named.content.split(' ') : [])]) {{\n\
          \x20 const link = document.createElement('link');\n\
@@ -356,6 +360,8 @@ mod tests {
         // After the first frame: the wasm and the named files preloaded, the JS imported,
         // and Trunk's start as it was.
         let wait = html.find("requestAnimationFrame").unwrap();
+        let data = html.find("window.ssdbaseData = new Map(").unwrap();
+        assert!(wait < data, "{html}");
         let preload = html.find("for (const href of ['/app-9e5f_bg.wasm', ...(named").unwrap();
         let import = html.find("await import('/app-9e5f.js');").unwrap();
         let init = html.find("const wasm = await init({ module_or_path: '/app-9e5f_bg.wasm' });").unwrap();

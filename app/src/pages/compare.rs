@@ -8,16 +8,8 @@ use super::Opening;
 use super::{DriveSearch, Embed, ErrorBox, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
-use api_types::pages;
 use api_types::ComparedTest;
-/// What the compare page passes to the API: tag filters (a subset of the API's) and
-/// `merge`.
-const FILTERS: &[(&str, &str)] = &[
-    ("data_pattern", "Data"),
-    ("chipset", "Chipset"),
-    ("storage_controller", "Storage controller"),
-    ("merge", "Pools"),
-];
+use api_types::{links, pages};
 
 use charts::compare::{bar_at, cell_of, cell_of_bar, compare_panels, series_of, Selection, Series};
 use charts::{compare_panels_height, draw_compare_panels, format_value, HitBox};
@@ -29,32 +21,16 @@ use std::sync::Arc;
 
 /// The drive ids a compare URL's query names.
 fn drive_ids(q: &ParamsMap) -> Vec<String> {
-    q.get("drives")
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
+    links::compared_drives(&q.get("drives").unwrap_or_default())
 }
 
-/// The tag filters a compare URL's query sets.
+/// The tag filters (a subset of the API's) and `merge` a compare URL's query sets, which
+/// the page passes to the API.
 fn tag_filters(q: &ParamsMap) -> Vec<(String, String)> {
-    FILTERS.iter().filter_map(|(k, _)| Some((k.to_string(), q.get(k).filter(|v| !v.is_empty())?))).collect()
+    links::compare_filters(|k| q.get(k))
 }
 
-fn filter_query(f: &[(String, String)]) -> String {
-    f.iter().map(|(k, v)| format!("&{k}={}", api::encode(v))).collect()
-}
-
-/// The API path of the comparison a compare URL shows; `None` before drives are picked.
-fn comparison_path(ids: &[String], filters: &[(String, String)]) -> Option<String> {
-    if ids.is_empty() {
-        return None;
-    }
-    let list: Vec<String> = ids.iter().map(|i| api::encode(i)).collect();
-    Some(format!("/compare?drives={}{}", list.join(","), filter_query(filters)))
-}
+use links::{comparison as comparison_path, filters_query as filter_query};
 
 /// Starts loading the comparison the current URL asks for (the route's `data()`, while
 /// the page's code is still being fetched).

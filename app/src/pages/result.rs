@@ -69,6 +69,8 @@ fn show(r: ResultView) -> impl IntoView {
     let draft = RwSignal::new(TagDraft::of(&r.tags));
     view! {
         <h1>{api_types::pages::result_heading(r.id, &r.tags)}</h1>
+        // Also the server's first paint of this page (html::first_paint::result_lead).
+        <p class="lead">{api_types::pages::result_lead(res, &r.tags)}</p>
         <p class="permalink">
             "Permalink: " <a href=permalink.clone()>{permalink.clone()}</a> " · "
             <a rel="external" href=json_href>"JSON"</a>

@@ -48,6 +48,35 @@ pub fn leaderboard_of(test: &str) -> String {
     with_query("/leaderboard", [("test", test)])
 }
 
+/// The compare page's parameters that narrow its comparison, besides `drives`.
+pub const COMPARE_FILTERS: &[&str] = &["data_pattern", "chipset", "storage_controller", "merge"];
+
+/// The drive ids of a compare page's `drives` parameter (`a,b`), in order.
+pub fn compared_drives(drives: &str) -> Vec<String> {
+    drives.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+/// The [`COMPARE_FILTERS`] a compare page's query sets, `get` reading one of them.
+pub fn compare_filters(get: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    COMPARE_FILTERS.iter().filter_map(|k| Some((k.to_string(), get(k).filter(|v| !v.is_empty())?))).collect()
+}
+
+/// `&name=value` for each filter.
+pub fn filters_query(filters: &[(String, String)]) -> String {
+    filters.iter().map(|(k, v)| format!("&{k}={}", encode(v))).collect()
+}
+
+/// The API path (under [`API`]) of the comparison of `ids` narrowed by `filters`: the
+/// compare page's request, which the server also starts with the page (`site.rs`), so
+/// both must write it alike. `None` before drives are picked.
+pub fn comparison(ids: &[String], filters: &[(String, String)]) -> Option<String> {
+    if ids.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = ids.iter().map(|i| encode(i)).collect();
+    Some(format!("/compare?drives={}{}", list.join(","), filters_query(filters)))
+}
+
 /// The API's answer of drive `id` (`/api/v1/drives/{id}`).
 pub fn api_drive(id: &str) -> String {
     format!("{API}/drives/{}", encode(id))
@@ -60,6 +89,17 @@ pub fn api_result(id: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_compare_query_gives_the_comparison_it_shows() {
+        let q = [("drives", " a b, ,c "), ("chipset", "ICH10R"), ("merge", ""), ("figure", "iops")];
+        let get = |k: &str| q.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
+        let ids = super::compared_drives(&get("drives").unwrap());
+        assert_eq!(ids, ["a b", "c"]);
+        let filters = super::compare_filters(get);
+        assert_eq!(super::comparison(&ids, &filters).unwrap(), "/compare?drives=a%20b,c&chipset=ICH10R");
+        assert_eq!(super::comparison(&[], &filters), None);
+    }
+
     use super::*;
 
     #[test]

@@ -158,6 +158,41 @@ pub fn drive_label(t: &bench::Tags) -> String {
     }
 }
 
+/// `x` with a sensible number of digits for a headline: `512`, `37.4`.
+pub fn figure(x: f64) -> String {
+    if x.abs() >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// A result's first figures (up to four tests, MB/s or else IOPS) and then its platform
+/// group: under the heading of its page, and in its link preview.
+pub fn result_figures(result: &bench::BenchResult, tags: &bench::Tags) -> Vec<String> {
+    let mut lines: Vec<String> = result
+        .keyed_metrics()
+        .filter_map(|(key, m)| {
+            let (x, unit) = m.mbps.map(|x| (x, "MB/s")).or(m.iops.map(|x| (x, "IOPS")))?;
+            Some(format!("{} {} {unit}", key.short_name(), figure(x)))
+        })
+        .take(4)
+        .collect();
+    lines.push(bench::PlatformGroup::of(tags).label());
+    lines
+}
+
+/// The line under a result page's heading: its first figures, then its platform group.
+pub fn result_lead(result: &bench::BenchResult, tags: &bench::Tags) -> String {
+    let mut figures = result_figures(result, tags);
+    let platform = figures.pop().unwrap_or_default();
+    if figures.is_empty() {
+        platform
+    } else {
+        format!("{} — {platform}", figures.join(" · "))
+    }
+}
+
 /// The heading of result `id`'s page.
 pub fn result_heading(id: i64, tags: &bench::Tags) -> String {
     format!("Result #{id} · {}", drive_label(tags))

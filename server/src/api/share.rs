@@ -130,11 +130,7 @@ fn drive_name(vendor: &str, model: &str, capacity_gb: u32) -> String {
 
 /// `x` with a sensible number of digits.
 fn figure(x: f64) -> String {
-    if x.abs() >= 100.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.1}")
-    }
+    api_types::pages::figure(x)
 }
 
 /// An aggregate's headline number: the MB/s median, else the IOPS median, with its unit
@@ -156,6 +152,21 @@ pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
             Ok(compare_meta(&c, page, image))
         }
         Page::Result(id) => result_meta(state, *id).await,
+    }
+}
+
+/// The API answer (its URL's path and query) that the site's page asks for first, when
+/// the server can tell it from the page's address, written as the page writes it: the
+/// site's start script fetches it beside the page's code (`site.rs`).
+pub fn page_data(page: &Page) -> Option<String> {
+    match page {
+        Page::Compare(query) => {
+            let pairs = super::extract::asked(query);
+            let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+            let ids = links::compared_drives(&get("drives").unwrap_or_default());
+            links::comparison(&ids, &links::compare_filters(get)).map(|path| format!("{API_PREFIX}{path}"))
+        }
+        Page::Drive(_) | Page::Result(_) => None,
     }
 }
 
@@ -298,7 +309,7 @@ async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
     Ok(PageMeta {
         title: format!("{title} — SSDBase"),
         heading: api_types::pages::result_heading(id, &r.tags),
-        lead: None,
+        lead: Some(crate::html::first_paint::result_lead(&r.result, &r.tags)),
         description,
         path: format!("/results/{id}"),
         image: format!("/results/{id}/preview.png"),
@@ -320,16 +331,10 @@ fn result_text(r: &crate::storage::StoredResult) -> (String, Vec<String>) {
         Some(v) => format!("{} {v}", r.result.tool.name()),
         None => r.result.tool.name().to_string(),
     };
-    let mut lines: Vec<String> = r
-        .result
-        .keyed_metrics()
-        .filter_map(|(key, m)| {
-            let (x, unit) = m.mbps.map(|x| (x, "MB/s")).or(m.iops.map(|x| (x, "IOPS")))?;
-            Some(format!("{} {} {unit}", key.short_name(), figure(x)))
-        })
-        .take(4)
-        .collect();
-    lines.push(format!("{} · one result (n=1)", PlatformGroup::of(&r.tags).label()));
+    let mut lines = api_types::pages::result_figures(&r.result, &r.tags);
+    if let Some(platform) = lines.last_mut() {
+        platform.push_str(" · one result (n=1)");
+    }
     (clip(&format!("{tool}: {drive}"), 120), lines)
 }
 

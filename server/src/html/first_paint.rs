@@ -60,6 +60,11 @@ pub fn page_links(links: &[PageLink]) -> Markup {
     }
 }
 
+/// A result's figures under its heading, as the app's result page draws them.
+pub fn result_lead(result: &bench::BenchResult, tags: &bench::Tags) -> Markup {
+    html! { p class="lead" { (api_types::pages::result_lead(result, tags)) } }
+}
+
 /// Whether `path` is `section` or a page under it.
 fn under(path: &str, section: &str) -> bool {
     path.strip_prefix(section).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))

@@ -35,7 +35,7 @@ pub async fn a_drive_measured_with_ssdbase_bench(w: &World) -> Result<()> {
         .lines()
         .find_map(|l| l.strip_prefix("Its drive's page: ").map(str::to_string))
         .with_context(|| format!("no drive page in: {stdout}"))?;
-    w.client.goto(&result_page).await?;
+    w.open(&result_page).await?;
     w.wait("#runner-facts").await?;
     let text = w.body_text().await?;
     for expected in
@@ -48,7 +48,7 @@ pub async fn a_drive_measured_with_ssdbase_bench(w: &World) -> Result<()> {
         "a fio job per test, and the preparation"
     );
     w.shot("result-measured-with-ssdbase-bench").await?;
-    w.client.goto(&drive_page).await?;
+    w.open(&drive_page).await?;
     w.wait_xpath("//*[contains(., 'ssdbase bench 0.1.0')]").await?;
     let text = w.body_text().await?;
     ensure!(text.contains("SSDBase E2E Bench"), "the drive page: {text}");
@@ -65,7 +65,7 @@ pub async fn a_drive_measured_with_ssdbase_bench(w: &World) -> Result<()> {
 pub async fn the_measure_page_command_measures_a_drive(w: &World) -> Result<()> {
     let disk = LoopExt4::make(&w.tmp.path().join("measure"))?;
     let dir = disk.mount.to_string_lossy().into_owned();
-    w.client.goto(&format!("{}/measure", w.base)).await?;
+    w.open(&format!("{}/measure", w.base)).await?;
     w.wait("#runner-downloads").await.context(
         "no runner downloads on the Measure page: the server offers them from SSDBASE_RUNNER_DIR \
          (cargo xtask runner-dist builds them)",
@@ -105,7 +105,7 @@ pub async fn the_measure_page_command_measures_a_drive(w: &World) -> Result<()> 
         .lines()
         .find_map(|l| l.strip_prefix("Its drive's page: ").map(str::to_string))
         .with_context(|| format!("no drive page in: {stdout}"))?;
-    w.client.goto(&drive_page).await?;
+    w.open(&drive_page).await?;
     w.wait_xpath("//*[contains(., 'ssdbase bench 0.1.0')]").await?;
     let text = w.body_text().await?;
     ensure!(text.contains("SSDBase E2E Measure"), "the drive page: {text}");
@@ -203,7 +203,7 @@ pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World)
         pages.push(page);
     }
 
-    w.client.goto(&pages[0]).await?;
+    w.open(&pages[0]).await?;
     w.wait("table.sustained").await?;
     w.wait("figure.sustained-chart img").await?;
     let text = w.body_text().await?;
@@ -259,7 +259,7 @@ pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World)
     w.shot("drive-burst-and-sustained").await?;
 
     // Compare: the Sustained view of both drives, one line each.
-    w.client.goto(&format!("{}/compare?drives={a},{b}", w.base)).await?;
+    w.open(&format!("{}/compare?drives={a},{b}", w.base)).await?;
     w.wait_xpath("//a[normalize-space()='Sustained']").await?.click().await?;
     w.wait("table.sustained").await?;
     ensure!(w.client.current_url().await?.as_str().contains("view=sustained"), "a permalink to the view");
@@ -279,7 +279,7 @@ pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World)
     // The leaderboard of the after-cache rate, and below it the caches ranked: the
     // larger cache above the other.
     let test = "fio SEQ 1MiB Q8T1 write after cache";
-    w.client.goto(&format!("{}/leaderboard?test={}&min_results=1", w.base, test.replace(' ', "%20"))).await?;
+    w.open(&format!("{}/leaderboard?test={}&min_results=1", w.base, test.replace(' ', "%20"))).await?;
     w.wait("table.cache").await?;
     let ranked: Vec<String> = w
         .client
@@ -298,7 +298,7 @@ pub async fn drives_measured_for_their_cache_show_burst_and_sustained(w: &World)
     // decoded. Five navigations; the first with this browser's cache cold for the chart.
     let mut times = Vec::new();
     for _ in 0..5 {
-        w.client.goto(&format!("{}/compare?drives={a},{b}&view=sustained", w.base)).await?;
+        w.open(&format!("{}/compare?drives={a},{b}&view=sustained", w.base)).await?;
         w.wait("figure.sustained-chart img").await?;
         ensure!(images_loaded(w, "figure.sustained-chart img").await? >= 1, "the chart drew");
         let ms = w

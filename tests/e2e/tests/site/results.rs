@@ -48,7 +48,7 @@ pub async fn find_it_in_the_results(w: &World, id: i64, token: &str) -> Result<(
     w.client.find(Locator::XPath("//details[@class='edit']//button[@type='submit']")).await?.click().await?;
     let saved = w.wait("details.edit .ok").await?.text().await?;
     ensure!(saved.contains("Saved"), "{saved}");
-    w.client.refresh().await?;
+    w.reload().await?;
     w.wait("main h1").await?;
     ensure!(w.body_text().await?.contains("EXT0BB6Q"), "the corrected firmware is stored");
 

@@ -160,13 +160,31 @@ impl World {
     /// (the server's opening, `#first-paint`, which the app removes once it has drawn the
     /// page's heading), so that what the test finds is the app's.
     pub async fn goto(&self, path: &str) -> Result<()> {
-        self.client.goto(&format!("{}{path}", self.base)).await?;
+        self.open(&format!("{}{path}", self.base)).await
+    }
+
+    /// [`World::goto`] with a whole URL.
+    pub async fn open(&self, url: &str) -> Result<()> {
+        self.client.goto(url).await?;
+        self.taken_over().await
+    }
+
+    /// Reloads the page, then waits as [`World::goto`] does.
+    pub async fn reload(&self) -> Result<()> {
+        self.client.refresh().await?;
+        self.taken_over().await
+    }
+
+    async fn taken_over(&self) -> Result<()> {
         let started = std::time::Instant::now();
         while self.client.execute("return document.getElementById('first-paint') !== null", vec![]).await?
             == serde_json::Value::Bool(true)
         {
             if started.elapsed() > WAIT {
-                bail!("the app did not take over from the first paint of {path} within {WAIT:?}");
+                bail!(
+                    "the app did not take over from the first paint of {} within {WAIT:?}",
+                    self.url().await
+                );
             }
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
