@@ -112,12 +112,21 @@ async fn every_page_opens_before_its_code_arrives() {
             "{path}"
         );
     }
-    // A drive's heading is its name from the catalogue; no paragraph.
+    // A drive's heading is its name from the catalogue, with its links beneath.
     let drive = page("/drives/crucial-realssd-c300-64gb").await;
-    assert!(drive.contains("<section><h1>Crucial RealSSD C300 64 GB</h1></section>"), "{drive}");
+    assert!(
+        drive.contains("<section><h1>Crucial RealSSD C300 64 GB</h1><p class=\"page-links\"><a href=\"/controllers/88SS9174\">"),
+        "{drive}"
+    );
+    assert!(
+        drive.contains("id=\"propose-link\">Propose a correction or rated figures</a></p></section>"),
+        "{drive}"
+    );
     assert!(drive.contains("<a href=\"/drives\" aria-current=\"page\">Drives</a>"), "{drive}");
+    // A result's heading and its figures with its platform.
     let result = page("/results/17").await;
     assert!(result.contains("<h1>Result #17 · "), "{result}");
+    assert!(result.contains("</h1><p class=\"lead\">") && result.contains(" MB/s"), "{result}");
 }
 
 #[tokio::test]
