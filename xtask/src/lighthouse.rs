@@ -18,7 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const LIGHTHOUSE: &str = "lighthouse@12.8.2";
-const RUNS: usize = 3;
+/// Five, not three: a page's TBT runs from 60 to 270 ms between single runs on this
+/// 2-core machine (BENCHMARKS.md "Lighthouse"), and with the targets enforced the median
+/// of three failed by chance too often.
+const RUNS: usize = 5;
 
 /// Pages whose performance targets are printed, not enforced: the leaderboard's largest
 /// paint is its test's description, which comes with the table the app asks for once
@@ -206,7 +209,7 @@ fn pages_labels() -> Vec<&'static str> {
 
 fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, String)]) -> Result<()> {
     println!(
-        "xtask: Lighthouse (mobile: simulated slow 4G, 4x CPU), {RUNS} runs of each of {} pages (about 5 minutes); \
+        "xtask: Lighthouse (mobile: simulated slow 4G, 4x CPU), {RUNS} runs of each of {} pages (about 8 minutes); \
          median [range]",
         pages.len()
     );
