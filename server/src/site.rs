@@ -157,11 +157,10 @@ async fn page_html(
         }
         None => index,
     };
-    let html = match preview {
+    let mut html = match preview {
         Some((meta, base)) => crate::html::share::with_head(&index, &meta, &base),
         None => index,
     };
-    let mut html = html;
     if let (Some(url), Some(at)) = (data, html.find("</head>")) {
         html.insert_str(at, &maud::html! { meta name="ssdbase-data" content=(url); }.into_string());
     }
@@ -231,9 +230,9 @@ fn with_preloads(mut index: String, manifest: &[u8], path: &str) -> String {
     let Some(files) = route.and_then(|r| preloads.routes.get(r)) else { return index };
     let names: Vec<String> =
         std::iter::once(&preloads.loader).chain(files).map(|f| format!("/{f}")).collect();
-    let links = maud::html! { meta name="ssdbase-code" content=(names.join(" ")); };
+    let meta = maud::html! { meta name="ssdbase-code" content=(names.join(" ")); };
     if let Some(at) = index.find("</head>") {
-        index.insert_str(at, &links.into_string());
+        index.insert_str(at, &meta.into_string());
     }
     index
 }

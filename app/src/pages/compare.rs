@@ -30,13 +30,11 @@ fn tag_filters(q: &ParamsMap) -> Vec<(String, String)> {
     links::compare_filters(|k| q.get(k))
 }
 
-use links::{comparison as comparison_path, filters_query as filter_query};
-
 /// Starts loading the comparison the current URL asks for (the route's `data()`, while
 /// the page's code is still being fetched).
 pub fn prefetch() {
     let q = use_query_map().get_untracked();
-    if let Some(path) = comparison_path(&drive_ids(&q), &tag_filters(&q)) {
+    if let Some(path) = links::comparison(&drive_ids(&q), &tag_filters(&q)) {
         api::prefetch(&path);
     }
 }
@@ -59,7 +57,7 @@ pub fn Compare() -> impl IntoView {
         if figure != Figure::Mbps {
             h.push_str(&format!("&figure={}", figure.id()));
         }
-        h.push_str(&filter_query(&filters.get_untracked()));
+        h.push_str(&links::filters_query(&filters.get_untracked()));
         // The chart's own choices stay with the view (and its embed).
         for k in Selection::PARAMS {
             if let Some(v) = query.with_untracked(|q| q.get(k)).filter(|v| !v.is_empty()) {
@@ -69,7 +67,7 @@ pub fn Compare() -> impl IntoView {
         h
     };
     let comparison = LocalResource::new(move || {
-        let path = comparison_path(&ids.get(), &filters.get()).filter(|_| !sustained.get());
+        let path = links::comparison(&ids.get(), &filters.get()).filter(|_| !sustained.get());
         async move {
             match path {
                 Some(path) => api::get::<Comparison>(&path).await.map(Some),
@@ -88,7 +86,7 @@ pub fn Compare() -> impl IntoView {
         if !value.is_empty() {
             f.push((key.to_string(), value));
         }
-        h.push_str(&filter_query(&f));
+        h.push_str(&links::filters_query(&f));
         nav_filter(&h, Default::default());
     };
     let set_chipset = set_filter.clone();
@@ -192,7 +190,7 @@ pub fn Compare() -> impl IntoView {
                 </div>
             </div>
             {move || {
-                comparison_path(&ids.get(), &filters.get()).map(|_| {
+                links::comparison(&ids.get(), &filters.get()).map(|_| {
                     let burst = href(&ids.get(), figure.get());
                     let over_time = format!("{burst}&view=sustained");
                     view! {
@@ -204,7 +202,7 @@ pub fn Compare() -> impl IntoView {
                 })
             }}
             {move || {
-                sustained.get().then(|| comparison_path(&ids.get(), &filters.get())).flatten().map(|p| {
+                sustained.get().then(|| links::comparison(&ids.get(), &filters.get())).flatten().map(|p| {
                     view! {
                         <h2>"Burst and sustained"</h2>
                         <RatedHtml data=p.replacen("/compare?", "/compare/sustained?", 1) />
@@ -232,7 +230,7 @@ pub fn Compare() -> impl IntoView {
                 }
             })}
             {move || {
-                comparison_path(&ids.get(), &filters.get()).map(|p| {
+                links::comparison(&ids.get(), &filters.get()).map(|p| {
                     view! {
                         <h2>"Rated vs measured"</h2>
                         <p class="muted">"How far each drive falls from its own rating, per platform group and data pattern."</p>

@@ -23,6 +23,7 @@ use super::{compare, results};
 use crate::error::{error_response, ApiError, ApiResult, ErrorBody};
 use crate::html;
 use api_types::links::{self, API as API_PREFIX};
+use api_types::pages::{self, drive_heading};
 use api_types::{Aggregates, Comparison};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -124,15 +125,6 @@ pub enum Page {
     Result(i64),
 }
 
-fn drive_name(vendor: &str, model: &str, capacity_gb: u32) -> String {
-    api_types::pages::drive_heading(vendor, model, capacity_gb)
-}
-
-/// `x` with a sensible number of digits.
-fn figure(x: f64) -> String {
-    api_types::pages::figure(x)
-}
-
 /// An aggregate's headline number: the MB/s median, else the IOPS median, with its unit
 /// and count.
 fn headline(a: &Aggregates) -> Option<(f64, &'static str, usize)> {
@@ -198,10 +190,10 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
                 .filter_map(|g| Some((headline(&g.aggregates)?, g)))
                 .max_by_key(|(h, _)| h.2)?;
             let ((median, unit, n), g) = best;
-            Some(format!("{} {} {unit} (median, n={n}, {})", t.name, figure(median), g.platform_label))
+            Some(format!("{} {} {unit} (median, n={n}, {})", t.name, pages::figure(median), g.platform_label))
         })
         .collect();
-    let name = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
+    let name = drive_heading(&drive.vendor, &drive.model, drive.capacity_gb);
     let mut description = format!("{} results on {} platform groups", results.len(), platforms.len());
     if !figures.is_empty() {
         description.push_str(&format!(": {}", figures.join("; ")));
@@ -209,7 +201,7 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
     description.push_str(". Only equal tests are compared; n = results.");
     Ok(PageMeta {
         title: format!("{name} — SSDBase"),
-        lead: Some(crate::html::first_paint::page_links(&api_types::pages::drive_links(
+        lead: Some(crate::html::first_paint::page_links(&pages::drive_links(
             &drive.id,
             drive.controller.model.as_deref(),
         ))),
@@ -224,7 +216,7 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
 fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
     let short: Vec<String> = c.drives.iter().map(|d| format!("{} {} GB", d.model, d.capacity_gb)).collect();
     let names: Vec<String> =
-        c.drives.iter().map(|d| drive_name(&d.vendor, &d.model, d.capacity_gb)).collect();
+        c.drives.iter().map(|d| drive_heading(&d.vendor, &d.model, d.capacity_gb)).collect();
     // The tests every drive has, the most measured first.
     let mut common: Vec<(usize, String)> = c
         .tests
@@ -254,7 +246,7 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
                 .iter()
                 .zip(&cells)
                 .map(|(name, h)| match h {
-                    Some((m, unit, n)) => format!("{name} {} {unit} (n={n})", figure(*m)),
+                    Some((m, unit, n)) => format!("{name} {} {unit} (n={n})", pages::figure(*m)),
                     None => format!("{name} —"),
                 })
                 .collect();
@@ -290,7 +282,7 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
     ));
     PageMeta {
         title: format!("{} — SSDBase comparison", names.join(" vs ")),
-        heading: api_types::pages::COMPARE.heading.to_string(),
+        heading: pages::COMPARE.heading.to_string(),
         lead: None,
         description,
         path,
@@ -308,7 +300,7 @@ async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
     }
     Ok(PageMeta {
         title: format!("{title} — SSDBase"),
-        heading: api_types::pages::result_heading(id, &r.tags),
+        heading: pages::result_heading(id, &r.tags),
         lead: Some(crate::html::first_paint::result_lead(&r.result, &r.tags)),
         description,
         path: format!("/results/{id}"),
@@ -331,7 +323,7 @@ fn result_text(r: &crate::storage::StoredResult) -> (String, Vec<String>) {
         Some(v) => format!("{} {v}", r.result.tool.name()),
         None => r.result.tool.name().to_string(),
     };
-    let mut lines = api_types::pages::result_figures(&r.result, &r.tags);
+    let mut lines = pages::result_figures(&r.result, &r.tags);
     if let Some(platform) = lines.last_mut() {
         platform.push_str(" · one result (n=1)");
     }
@@ -430,7 +422,7 @@ async fn drive_preview(
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
     let drive = drives::catalogue_drive(&state, &id).await?;
-    let title = drive_name(&drive.vendor, &drive.model, drive.capacity_gb);
+    let title = drive_heading(&drive.vendor, &drive.model, drive.capacity_gb);
     let png = match drives::headline_chart(&state, &id).await? {
         Some(chart) => {
             let (rgb, h) = drives::headline_rgb(&state, &id, &chart, PREVIEW_W).await?;
