@@ -3,8 +3,9 @@
 //! so that a reader sees them before this code arrives. The app mounts beside it, hidden
 //! but laid out (so charts measure their real width), and swaps itself in once the page
 //! it routed to has drawn its heading or an error: in that same frame, so the opening a
-//! reader sees never blinks or moves. A page that draws neither is shown after
-//! [`LONGEST_MS`] anyway.
+//! reader sees never blinks or moves. When the server's first paint shows more than the
+//! opening (a leaderboard's table), it names what the app must have drawn too
+//! (`data-drawn`). A page that draws neither is shown after [`LONGEST_MS`] anyway.
 
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -14,8 +15,11 @@ use wasm_bindgen::JsCast;
 
 /// The server's element (`server::html::first_paint::ID`).
 const ID: &str = "first-paint";
-/// The app's page is drawn once one of these is in it.
-const DRAWN: &str = "main h1, main [role=alert]";
+/// The app's page is drawn once it shows its heading, or what the first paint's
+/// `data-drawn` names (selectors separated by `;`, each of which must be there).
+const DRAWN: &str = "main h1";
+/// What the app shows when it cannot draw the page: it takes over at once.
+const FAILED: &str = "main [role=alert]";
 /// The class that keeps the app hidden but laid out (style.css).
 const HIDDEN: &str = "taking-over";
 /// The longest the server's opening stays in place of a page that draws no heading.
@@ -28,6 +32,12 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
         leptos::mount::mount_to_body(app);
         return;
     };
+    let wanted: Vec<String> = first
+        .get_attribute("data-drawn")
+        .unwrap_or_else(|| DRAWN.to_string())
+        .split(';')
+        .map(str::to_string)
+        .collect();
     let Ok(root) = document.create_element("div") else { return };
     root.set_class_name(HIDDEN);
     let _ = body.append_child(&root);
@@ -46,7 +56,8 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     };
     let drawn = {
         let root = root.clone();
-        move || root.query_selector(DRAWN).ok().flatten().is_some()
+        let shows = move |selector: &str| root.query_selector(selector).ok().flatten().is_some();
+        move || shows(FAILED) || wanted.iter().all(|s| shows(s))
     };
     if drawn() {
         take_over();

@@ -14,6 +14,7 @@
 //! Every page whose heading is known without the app (`api_types::pages`, or the API's
 //! for a drive, comparison or result) shows it, with the site's menu, in its body from
 //! the start (`html::first_paint`): a reader sees it as soon as the HTML and CSS are in.
+//! A leaderboard shows its test's table there too.
 //! Every page also names, in its head, the files its code arrives in (`preload.json`,
 //! written by the site build: the wasm-split loader and the page's route's chunks), so
 //! that the browser fetches them beside the main module, not after it ran; the site's
@@ -36,8 +37,9 @@ use tower_http::services::ServeDir;
 /// The site in `dir`, for `Router::fallback_service`.
 pub fn router(dir: &Path) -> Router {
     let site = dir.to_path_buf();
-    let index =
-        axum::routing::get(move |uri: Uri| async move { page_html(&site, uri.path(), None, None).await });
+    let index = axum::routing::get(move |uri: Uri| async move {
+        page_html(&site, uri.path(), PageParts::default()).await
+    });
     // `/` too is a page (with its first paint), not the directory's `index.html` as it is.
     let files = ServeDir::new(dir)
         .append_index_html_on_directories(false)
@@ -112,6 +114,20 @@ pub async fn result_page(
     page(&state, &headers, uri.path(), id.parse().ok().map(Page::Result)).await
 }
 
+/// `/leaderboard?...` with its test's table in its first paint.
+pub async fn leaderboard_page(State(state): State<AppState>, uri: Uri, RawQuery(q): RawQuery) -> Response {
+    let Some(dir) = state.site.as_deref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let lead = share::leaderboard_lead(&state, &q.unwrap_or_default()).await;
+    let parts = PageParts {
+        data: Some(share::leaderboard_data()),
+        lead: lead.map(|l| (l, first_paint::LEADERBOARD_DRAWN)),
+        ..Default::default()
+    };
+    page_html(dir, uri.path(), parts).await
+}
+
 /// The app's `index.html` for `path`, with `page`'s link preview in its head when the
 /// API knows the page (never cached: new results change the figures).
 async fn page(state: &AppState, headers: &HeaderMap, path: &str, page: Option<Page>) -> Response {
@@ -124,20 +140,28 @@ async fn page(state: &AppState, headers: &HeaderMap, path: &str, page: Option<Pa
         None => None,
     };
     let preview = meta.map(|meta| (meta, share::base_url(state, headers)));
-    page_html(dir, path, preview, data.as_deref()).await
+    page_html(dir, path, PageParts { preview, data, lead: None }).await
 }
 
-/// `index.html` of the site in `dir` for the page at `path`: with its first paint, the
-/// preloads of its route's code, a link preview (its meta tags and the site's base URL)
-/// when given, and the API answer its app asks for first (`data`, a URL's path and
-/// query), which the start script fetches with the page's code rather than after it
-/// has run (`<meta name="ssdbase-data">`, read by `cargo xtask site-post-build`'s script).
-async fn page_html(
-    dir: &Path,
-    path: &str,
+/// What the server adds to the site's `index.html` for one page, beyond what every page
+/// at its path gets (its static opening, its code's files).
+#[derive(Default)]
+struct PageParts {
+    /// The link preview (its meta tags, the page's heading and lead) and the site's base URL.
     preview: Option<(share::PageMeta, String)>,
-    data: Option<&str>,
-) -> Response {
+    /// The API answer its app asks for first (a URL's path and query), which the start
+    /// script fetches with the page's code rather than after it has run (`<meta
+    /// name="ssdbase-data">`, read by `cargo xtask site-post-build`'s script).
+    data: Option<String>,
+    /// What a page without a preview shows under its opening, and what the app must have
+    /// drawn before it takes over (`first_paint::markup`'s `drawn`).
+    lead: Option<(maud::Markup, &'static str)>,
+}
+
+/// `index.html` of the site in `dir` for the page at `path`, with its first paint, the
+/// preloads of its route's code, and `parts`.
+async fn page_html(dir: &Path, path: &str, parts: PageParts) -> Response {
+    let PageParts { preview, data, lead } = parts;
     let file = dir.join("index.html");
     let index = match tokio::fs::read_to_string(&file).await {
         Ok(index) => index,
@@ -152,8 +176,12 @@ async fn page_html(
     let heading = preview.as_ref().map(|(meta, _)| meta.heading.as_str()).or(opening.map(|o| o.heading));
     let index = match heading {
         Some(heading) => {
-            let lead = preview.as_ref().and_then(|(meta, _)| meta.lead.as_ref());
-            first_paint::into_body(index, &first_paint::markup(path, heading, opening, lead))
+            let (lead, drawn) = match (&preview, &lead) {
+                (Some((meta, _)), _) => (meta.lead.as_ref(), None),
+                (None, Some((lead, drawn))) => (Some(lead), Some(*drawn)),
+                (None, None) => (None, None),
+            };
+            first_paint::into_body(index, &first_paint::markup(path, heading, opening, lead, drawn))
         }
         None => index,
     };

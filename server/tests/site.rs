@@ -7,7 +7,7 @@ use axum::Router;
 use ssdbase::api::{app_with, ApiConfig};
 use tower::ServiceExt;
 
-const INDEX: &str = "<!DOCTYPE html><html><body>SSDBase site index</body></html>";
+const INDEX: &str = "<!DOCTYPE html><html><head></head><body>SSDBase site index</body></html>";
 
 struct Site {
     /// Removed when dropped, on a panic too.
@@ -95,7 +95,8 @@ async fn every_page_opens_before_its_code_arrives() {
         }
     };
     let leaderboard = page("/leaderboard").await;
-    assert!(leaderboard.starts_with("<div id=\"first-paint\"><header class=\"top\">"), "{leaderboard}");
+    assert!(leaderboard.starts_with("<div id=\"first-paint\" data-drawn="), "{leaderboard}");
+    assert!(page("/").await.starts_with("<div id=\"first-paint\"><header class=\"top\">"));
     assert!(
         leaderboard.contains("<a href=\"/leaderboard\" aria-current=\"page\">Leaderboards</a>"),
         "{leaderboard}"
@@ -127,6 +128,81 @@ async fn every_page_opens_before_its_code_arrives() {
     let result = page("/results/17").await;
     assert!(result.contains("<h1>Result #17 · "), "{result}");
     assert!(result.contains("</h1><p class=\"lead\">") && result.contains(" MB/s"), "{result}");
+}
+
+/// The body of `path`'s answer, as text.
+async fn text(router: &Router, path: &str) -> String {
+    let (status, _, body) = get(router, path, false).await;
+    assert_eq!(status, StatusCode::OK, "{path}");
+    String::from_utf8(body).unwrap()
+}
+
+/// A leaderboard's first paint is its test's table as the app shows it (the same
+/// fragment), with a picker and filters that work without the app, and the app is told
+/// to take over only once it has drawn them.
+#[tokio::test]
+async fn a_leaderboard_comes_with_its_table() {
+    let s = site().await;
+    let tests: serde_json::Value =
+        serde_json::from_str(&text(&s.router, "/api/v1/leaderboard/tests").await).unwrap();
+    let tests: Vec<&str> =
+        tests["tests"].as_array().unwrap().iter().map(|t| t["test"].as_str().unwrap()).collect();
+    assert!(tests.len() > 3, "{tests:?}");
+    let enc = |t: &str| api_types::links::encode(t);
+
+    // No test asked: the one the app picks (the first), selected, with its table.
+    let page = text(&s.router, "/leaderboard").await;
+    let table = text(&s.router, &format!("/fragments/leaderboard?test={}", enc(tests[0]))).await;
+    assert!(table.contains("<table"), "{table}");
+    assert!(
+        page.contains(&format!("<div class=\"table-slot\"><div class=\"server-table\">{table}</div></div>")),
+        "{page}"
+    );
+    assert!(page.contains("data-drawn=\"main select[name=test];main .server-table\""), "{page}");
+    assert!(page.contains("<meta name=\"ssdbase-data\" content=\"/api/v1/leaderboard/tests\">"), "{page}");
+    assert_eq!(
+        page.matches("<option value=\"").count() - 3,
+        tests.len(),
+        "every test and the 3 reviewed choices"
+    );
+    let selected = format!("<option value=\"{}\" selected>", tests[0]);
+    assert!(page.contains(&selected), "{page}");
+    assert!(page.contains("<details class=\"filters\"><summary>"), "folded without a filter: {page}");
+
+    // A test and filters asked: that table, the filters unfolded and filled, and both
+    // forms asking for the page with what the app's links keep (never the line count).
+    let query = format!("test={}&vendor=Crucial&limit=5", enc(tests[1]));
+    let page = text(&s.router, &format!("/leaderboard?{query}")).await;
+    let table = text(&s.router, &format!("/fragments/leaderboard?{query}")).await;
+    assert!(page.contains(&format!("<div class=\"server-table\">{table}</div>")), "{page}");
+    assert!(page.contains(&format!("<option value=\"{}\" selected>", tests[1])), "{page}");
+    assert!(page.contains("<details class=\"filters\" open><summary>"), "{page}");
+    assert!(
+        page.contains(
+            "<input name=\"vendor\" list=\"index-vendor\" placeholder=\"Crucial\" value=\"Crucial\">"
+        ),
+        "{page}"
+    );
+    let picker = &page[page.find("<form class=\"toolbar\"").unwrap()..];
+    let picker = &picker[..picker.find("</form>").unwrap()];
+    assert!(picker.contains("<input type=\"hidden\" name=\"vendor\" value=\"Crucial\">"), "{picker}");
+    assert!(!picker.contains("limit") && picker.contains("<noscript><button type=\"submit\">"), "{picker}");
+    let filters = &page[page.find("<form class=\"filter-grid drive-filters\"").unwrap()..];
+    let filters = &filters[..filters.find("</form>").unwrap()];
+    assert!(
+        filters.contains(&format!("<input type=\"hidden\" name=\"test\" value=\"{}\">", tests[1])),
+        "{filters}"
+    );
+    assert!(
+        !filters.contains("name=\"limit\"")
+            && filters.contains(&format!("<a href=\"/leaderboard?test={}\">Clear</a>", enc(tests[1]))),
+        "{filters}"
+    );
+
+    // A query the API refuses: the opening alone, and the app takes over at its heading.
+    let page = text(&s.router, "/leaderboard?test=x&bogus=1").await;
+    assert!(page.contains("<h1>Leaderboards</h1>") && !page.contains("server-table"), "{page}");
+    assert!(!page.contains("data-drawn"), "{page}");
 }
 
 #[tokio::test]

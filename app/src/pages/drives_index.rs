@@ -18,14 +18,6 @@ use wasm_bindgen::JsCast;
 /// The page URL's query as (name, value) pairs.
 pub type Params = Memo<Vec<(String, String)>>;
 
-/// The filters both pages offer (the API's names), with their label and an example.
-const FILTERS: &[(&str, &str, &str)] = &[
-    ("vendor", "Vendor", "Crucial"),
-    ("interface", "Interface", "sata, pcie, pcie-3-x4"),
-    ("controller", "Controller", "88SS9174"),
-    ("nand", "NAND vendor", "Micron"),
-];
-
 pub fn use_page_params() -> Params {
     let query = use_query_map();
     Memo::new(move |_| {
@@ -110,10 +102,12 @@ pub fn DriveFilters(
             .get_untracked()
             .into_iter()
             .filter(|(k, _)| {
-                !drop.contains(&k.as_str()) && k != "reviewed" && !FILTERS.iter().any(|f| f.0 == k)
+                !drop.contains(&k.as_str())
+                    && k != "reviewed"
+                    && !pages::DRIVE_FILTERS.iter().any(|f| f.0 == k)
             })
             .collect();
-        for name in FILTERS.iter().map(|f| f.0).chain(["reviewed"]) {
+        for name in pages::DRIVE_FILTERS.iter().map(|f| f.0).chain(["reviewed"]) {
             if let Some(v) = value(name).filter(|v| !v.is_empty()) {
                 p.push((name.to_string(), v));
             }
@@ -127,13 +121,12 @@ pub fn DriveFilters(
     };
     let reviewed = move || param(params, "reviewed").unwrap_or_default();
     // Folded away unless a filter is set: on a phone the form would fill the screen.
-    let filtered =
-        move || params.with(|p| p.iter().any(|(k, _)| k == "reviewed" || FILTERS.iter().any(|f| f.0 == k)));
+    let filtered = move || params.with(|p| pages::filters_set(p));
     view! {
         <details class="filters" open=filtered>
             <summary>"Filters"</summary>
             <form class="filter-grid drive-filters" on:submit=on_submit>
-                {FILTERS
+                {pages::DRIVE_FILTERS
                     .iter()
                     .map(|&(name, label, example)| {
                         view! {
@@ -152,9 +145,10 @@ pub fn DriveFilters(
                 <label>
                     <span>"Reviewed"</span>
                     <select name="reviewed">
-                        <option value="" selected=move || reviewed().is_empty()>"all drives"</option>
-                        <option value="true" selected=move || reviewed() == "true">"reviewed"</option>
-                        <option value="false" selected=move || reviewed() == "false">"not reviewed yet (community)"</option>
+                        {pages::REVIEWED
+                            .iter()
+                            .map(|&(v, label)| view! { <option value=v selected=move || reviewed() == v>{label}</option> })
+                            .collect_view()}
                     </select>
                 </label>
                 <div class="actions">

@@ -52,14 +52,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                         {t.tests
                             .into_iter()
                             .map(|t| {
-                                let label = format!(
-                                    "{} — {} drive{}, {} ranked line{}",
-                                    t.test,
-                                    t.drives,
-                                    if t.drives == 1 { "" } else { "s" },
-                                    t.ranked,
-                                    if t.ranked == 1 { "" } else { "s" }
-                                );
+                                let label = pages::leaderboard_test_label(&t);
                                 let id = t.test.clone();
                                 view! { <option value=t.test selected=move || test() == id>{label}</option> }
                             })
@@ -75,7 +68,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             <Opening opening=&pages::LEADERBOARD />
             <div class="toolbar">{picker}</div>
             <DriveFilters params=params path="/leaderboard" keep=&["test"] drop=&["limit"] />
-            <div style:min-height="320px">
+            <div class="table-slot">
                 {server_html(320, move || {
                     let p = params.get();
                     p.iter()

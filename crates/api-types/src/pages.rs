@@ -113,6 +113,32 @@ pub fn opening(path: &str) -> Option<&'static Opening> {
     })
 }
 
+/// The drive filters the drives index and the leaderboards offer: (the API's parameter,
+/// label, example), then `reviewed` with its [`REVIEWED`] choices.
+pub const DRIVE_FILTERS: &[(&str, &str, &str)] = &[
+    ("vendor", "Vendor", "Crucial"),
+    ("interface", "Interface", "sata, pcie, pcie-3-x4"),
+    ("controller", "Controller", "88SS9174"),
+    ("nand", "NAND vendor", "Micron"),
+];
+
+/// The `reviewed` filter's choices: (value, label).
+pub const REVIEWED: &[(&str, &str)] =
+    &[("", "all drives"), ("true", "reviewed"), ("false", "not reviewed yet (community)")];
+
+/// Whether a page's query (name, value pairs) sets a drive filter (its form is then shown
+/// unfolded).
+pub fn filters_set(params: &[(String, String)]) -> bool {
+    params.iter().any(|(k, v)| !v.is_empty() && (k == "reviewed" || DRIVE_FILTERS.iter().any(|f| f.0 == k)))
+}
+
+/// A leaderboard test as its picker offers it: `cdm-diskspd SEQ 1MiB Q8T1 read — 12
+/// drives, 9 ranked lines`.
+pub fn leaderboard_test_label(t: &crate::LeaderboardTest) -> String {
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    format!("{} — {} drive{}, {} ranked line{}", t.test, t.drives, s(t.drives), t.ranked, s(t.ranked))
+}
+
 /// The heading of a drive's page.
 pub fn drive_heading(vendor: &str, model: &str, capacity_gb: u32) -> String {
     format!("{vendor} {model} {capacity_gb} GB")

@@ -5,7 +5,7 @@
 
 use super::browse::TagFilters;
 use super::compare::CompareParams;
-use super::extract::{asked, FilteredQuery, NoQuery, PathParam, TypedQuery};
+use super::extract::{asked, read_query, FilteredQuery, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
 use super::{drives, effects, leaderboard, load, observations, rated, results, standing, sustained};
 use crate::error::ApiResult;
@@ -54,23 +54,24 @@ async fn suggestions(
 }
 
 /// A leaderboard of one test (`/leaderboard`).
-async fn leaderboard(
-    State(state): State<AppState>,
-    FilteredQuery(params, filter): FilteredQuery<leaderboard::LeaderboardParams, leaderboard::DriveFilter>,
-    RawQuery(query): RawQuery,
-) -> ApiResult<Response> {
+async fn leaderboard(State(state): State<AppState>, RawQuery(query): RawQuery) -> ApiResult<Response> {
+    Ok(html::response(leaderboard_table(&state, &query.unwrap_or_default()).await?))
+}
+
+/// The leaderboard that `query` (the page's, with its `test`) asks for, as the site shows
+/// it: the fragment, and the first paint of the leaderboard page (`crate::site`).
+pub(crate) async fn leaderboard_table(state: &AppState, query: &str) -> ApiResult<maud::Markup> {
+    let (params, filter) = read_query::<leaderboard::LeaderboardParams, leaderboard::DriveFilter>(query)?;
     let cache_of = filter.clone();
-    let (board, limit) = leaderboard::leaderboard_of(&state, params, filter).await?;
+    let (board, limit) = leaderboard::leaderboard_of(state, params, filter).await?;
     let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);
-    let table = html::catalogue::leaderboard(&board, limits, &asked(&query.unwrap_or_default()));
+    let table = html::catalogue::leaderboard(&board, limits, &asked(query));
     // An after-cache rate's leaderboard: the same runs ranked by the cache they found, below.
     let caches = match leaderboard::after_cache_of(&board.test) {
-        Some(test) => Some(leaderboard::cache_leaderboard_of(&state, test, &cache_of).await?),
+        Some(test) => Some(leaderboard::cache_leaderboard_of(state, test, &cache_of).await?),
         None => None,
     };
-    Ok(html::response(
-        maud::html! { (table) @if let Some(c) = &caches { (html::sustained::cache_ranking(c)) } },
-    ))
+    Ok(maud::html! { (table) @if let Some(c) = &caches { (html::sustained::cache_ranking(c)) } })
 }
 
 /// The submit page's proposal of the drive an upload names (empty when none).

@@ -563,9 +563,14 @@ async fn tests(
     State(state): State<AppState>,
     TypedQuery(filter): TypedQuery<DriveFilter>,
 ) -> ApiResult<Json<LeaderboardTests>> {
-    let keep = kept_ids(&state, &filter).await?;
+    Ok(Json(tests_of(&state, &filter).await?))
+}
+
+/// The tests with a leaderboard among the drives `filter` keeps, most ranked lines first.
+pub(crate) async fn tests_of(state: &AppState, filter: &DriveFilter) -> ApiResult<LeaderboardTests> {
+    let keep = kept_ids(state, filter).await?;
     // Read from the summary's leaderboard lines, not from every drive's pools.
     let mut tests = state.storage.leaderboard_tests(keep.as_ref()).await?;
     tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
-    Ok(Json(LeaderboardTests { tests }))
+    Ok(LeaderboardTests { tests })
 }

@@ -148,6 +148,7 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
             .route("/drives/{id}", get(crate::site::drive_page))
             .route("/compare", get(crate::site::compare_page))
             .route("/results/{id}", get(crate::site::result_page))
+            .route("/leaderboard", get(crate::site::leaderboard_page))
             .fallback_service(crate::site::router(dir)),
         None => router.fallback(not_found),
     };

@@ -11,6 +11,10 @@
 //! - the embed pages `/embed/drives/{id}` and `/embed/compare?drives=...`: the chart's
 //!   SVG at 100 % width with a link back, no script, no wasm, framable from anywhere.
 //!
+//! - What a page's HTML shows before its code has arrived, where that needs data: a
+//!   drive's links, a result's figures ([`page_meta`]), a leaderboard's table
+//!   ([`leaderboard_lead`]), and the API answer the start script fetches ([`page_data`]).
+//!
 //! The markup (head tags, oEmbed's iframe, the embed pages) is `crate::html::share`'s;
 //! here are the routes and the data each needs.
 
@@ -32,6 +36,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use bench::PlatformGroup;
 use charts::Theme;
+use maud::Markup;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use utoipa_axum::router::OpenApiRouter;
@@ -160,6 +165,34 @@ pub fn page_data(page: &Page) -> Option<String> {
         }
         Page::Drive(_) | Page::Result(_) => None,
     }
+}
+
+/// What the leaderboard page at `query` shows under its opening before the app's code
+/// arrives (`html::first_paint::leaderboard_lead`): the test asked, or the one the app
+/// picks when none is (the first of the unfiltered `/leaderboard/tests`, as the app asks
+/// for it), with its table. `None` when there is no test yet or the query is not one
+/// the API answers (the app says why).
+pub async fn leaderboard_lead(state: &AppState, query: &str) -> Option<Markup> {
+    // As the app reads its URL: empty parameters are not there.
+    let mut asked: Vec<(String, String)> =
+        super::extract::asked(query).into_iter().filter(|(_, v)| !v.is_empty()).collect();
+    let tests = super::leaderboard::tests_of(state, &Default::default()).await.ok()?.tests;
+    let chosen = match asked.iter().find(|(k, _)| k == "test") {
+        Some((_, t)) => t.clone(),
+        None => {
+            let first = tests.first()?.test.clone();
+            asked.push(("test".into(), first.clone()));
+            first
+        }
+    };
+    let query = links::with_query("", asked.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let table = super::fragments::leaderboard_table(state, query.trim_start_matches('?')).await.ok()?;
+    Some(html::first_paint::leaderboard_lead(&tests, &chosen, &asked, table))
+}
+
+/// The API answer the leaderboard page's app asks for first.
+pub fn leaderboard_data() -> String {
+    format!("{API_PREFIX}/leaderboard/tests")
 }
 
 /// `path` with `query`'s parameters, each written as the site's links write them.

@@ -5,17 +5,26 @@
 //! text a reader already sees stays where it is (no layout shift) and is never drawn
 //! twice. A browser without scripts keeps it, with working links.
 
-use api_types::pages::{Opening, PageLink, Run, NAV};
+use api_types::pages::{self, Opening, PageLink, Run, NAV};
 use maud::{html, Markup};
 
 /// The element the app looks for (`app::main`) and removes when it takes over.
 pub const ID: &str = "first-paint";
 
 /// The header and `heading` with `opening`'s paragraph, if any, then `lead` (what else
-/// the page shows under its heading), for the page at `path`.
-pub fn markup(path: &str, heading: &str, opening: Option<&Opening>, lead: Option<&Markup>) -> Markup {
+/// the page shows under its heading), for the page at `path`. `drawn` names what the app
+/// must have drawn before it takes over (selectors separated by `;`, `app::first_paint`)
+/// when that is more than its heading: when the lead shows data the app fetches, the
+/// server's copy stays until the app's is there.
+pub fn markup(
+    path: &str,
+    heading: &str,
+    opening: Option<&Opening>,
+    lead: Option<&Markup>,
+    drawn: Option<&str>,
+) -> Markup {
     html! {
-        div id=(ID) {
+        div id=(ID) data-drawn=[drawn] {
             header class="top" {
                 a class="skip" href="#main" { "Skip to content" }
                 a href="/" class="brand" aria-current=[(path == "/").then_some("page")] { "SSDBase" }
@@ -65,6 +74,86 @@ pub fn result_lead(result: &bench::BenchResult, tags: &bench::Tags) -> Markup {
     html! { p class="lead" { (api_types::pages::result_lead(result, tags)) } }
 }
 
+/// What the app must have drawn before it takes over from [`leaderboard_lead`]: the test
+/// picker and the table.
+pub const LEADERBOARD_DRAWN: &str = "main select[name=test];main .server-table";
+
+/// A leaderboard's toolbar (the picker of `tests`, `chosen` selected), drive filters and
+/// `table` (the fragment the app shows) for the page's query `asked` (with its test), as the app draws
+/// them. Its forms work without the app: they ask for the page itself (the picker's
+/// button is shown only to a browser without scripts; with them the app takes over
+/// before the reader has chosen).
+pub fn leaderboard_lead(
+    tests: &[api_types::LeaderboardTest],
+    chosen: &str,
+    asked: &[(String, String)],
+    table: Markup,
+) -> Markup {
+    // As the app's links: another test keeps the other parameters but the number of
+    // lines; the filters keep the test (and the others), not the number of lines.
+    let pairs = |keep: &dyn Fn(&str) -> bool| -> Vec<(&str, &str)> {
+        asked.iter().filter(|(k, _)| k != "limit" && keep(k)).map(|(k, v)| (k.as_str(), v.as_str())).collect()
+    };
+    let is_filter = |k: &str| k == "reviewed" || pages::DRIVE_FILTERS.iter().any(|f| f.0 == k);
+    let others = pairs(&|k| k != "test");
+    let kept = pairs(&|k| !is_filter(k));
+    html! {
+        form class="toolbar" method="get" action="/leaderboard" {
+            label {
+                "Test "
+                select name="test" {
+                    @for t in tests {
+                        option value=(t.test) selected[t.test == chosen] { (pages::leaderboard_test_label(t)) }
+                    }
+                }
+            }
+            @for (k, v) in others {
+                input type="hidden" name=(k) value=(v);
+            }
+            noscript { button type="submit" { "Show" } }
+        }
+        (drive_filters("/leaderboard", asked, &kept))
+        div class="table-slot" {
+            div class="server-table" { (table) }
+        }
+    }
+}
+
+/// The drive filters as the app's `DriveFilters` draws them (folded unless one is set),
+/// a form asking for `path` with them and the `kept` parameters.
+fn drive_filters(path: &str, asked: &[(String, String)], kept: &[(&str, &str)]) -> Markup {
+    let value = |name: &str| asked.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str());
+    let clear = api_types::links::with_query(path, kept.iter().copied());
+    html! {
+        details class="filters" open[pages::filters_set(asked)] {
+            summary { "Filters" }
+            form class="filter-grid drive-filters" method="get" action=(path) {
+                @for (k, v) in kept {
+                    input type="hidden" name=(k) value=(v);
+                }
+                @for &(name, label, example) in pages::DRIVE_FILTERS {
+                    label {
+                        span { (label) }
+                        input name=(name) list=(format!("index-{name}")) placeholder=(example) value=(value(name));
+                    }
+                }
+                label {
+                    span { "Reviewed" }
+                    select name="reviewed" {
+                        @for &(v, label) in pages::REVIEWED {
+                            option value=(v) selected[value("reviewed") == v] { (label) }
+                        }
+                    }
+                }
+                div class="actions" {
+                    button type="submit" { "Apply filters" }
+                    a href=(clear) { "Clear" }
+                }
+            }
+        }
+    }
+}
+
 /// Whether `path` is `section` or a page under it.
 fn under(path: &str, section: &str) -> bool {
     path.strip_prefix(section).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -81,12 +170,11 @@ pub fn into_body(mut index: String, first_paint: &Markup) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use api_types::pages;
 
     #[test]
     fn the_opening_comes_first_in_the_body_with_every_text_escaped() {
         let index = "<html><head></head><body class=\"x\"><noscript>n</noscript></body></html>";
-        let page = into_body(index.to_string(), &markup("/drives/x", "<A & B> 64 GB", None, None));
+        let page = into_body(index.to_string(), &markup("/drives/x", "<A & B> 64 GB", None, None, None));
         let body = &page[page.find("<body class=\"x\">").unwrap()..];
         assert!(
             body.starts_with("<body class=\"x\"><div id=\"first-paint\"><header class=\"top\">"),
@@ -99,11 +187,11 @@ mod tests {
 
     #[test]
     fn a_static_page_gets_its_paragraph_and_its_menu_entry_marked() {
-        let html =
-            markup("/leaderboard", pages::LEADERBOARD.heading, Some(&pages::LEADERBOARD), None).into_string();
+        let html = markup("/leaderboard", pages::LEADERBOARD.heading, Some(&pages::LEADERBOARD), None, None)
+            .into_string();
         assert!(html.contains("<a href=\"/leaderboard\" aria-current=\"page\">Leaderboards</a>"), "{html}");
         assert!(html.contains("<a href=\"/drives\">Drives</a>"), "{html}");
-        let drive = markup("/drives/x", "X", None, None).into_string();
+        let drive = markup("/drives/x", "X", None, None, None).into_string();
         assert!(drive.contains("<a href=\"/drives\" aria-current=\"page\">Drives</a>"), "{drive}");
         assert!(!under("/drivesx", "/drives") && under("/drives", "/drives"));
         let links = page_links(&pages::drive_links("a&b", Some("<m>"))).into_string();
