@@ -8,9 +8,7 @@
 //!
 //! The test fails when a page's median accessibility, best-practices or SEO score is
 //! below 100, naming the failed audits, and when a page's median performance, LCP or CLS
-//! misses its target (performance 95, LCP 2.5 s, CLS 0.1), but for the pages in
-//! [`NOT_YET_FAST`], whose figures are printed against the targets (issue 35,
-//! BENCHMARKS.md "Lighthouse"). TBT is printed against its 200 ms and not enforced: it is
+//! misses its target (performance 95, LCP 2.5 s, CLS 0.1). TBT is printed against its 200 ms and not enforced: it is
 //! this machine's CPU speed times four, and its medians moved from 64-133 ms to 129-206
 //! ms between two runs of the same code an hour apart. Each page's LCP element is
 //! printed with its figures.
@@ -24,11 +22,6 @@ const LIGHTHOUSE: &str = "lighthouse@12.8.2";
 /// Five, not three: single runs of one page differ by up to 6 performance points and 2 s
 /// of LCP on this 2-core machine (BENCHMARKS.md "Lighthouse").
 const RUNS: usize = 5;
-
-/// Pages whose performance targets are printed, not enforced: the leaderboard's largest
-/// paint is its test's description, which comes with the table the app asks for once
-/// its code has arrived and has picked the test (not in the server's first paint).
-const NOT_YET_FAST: &[&str] = &["leaderboard"];
 
 const C300: &str = "crucial-realssd-c300-256gb";
 const M2S: &str = "plextor-px-m2s-256gb";
@@ -245,7 +238,7 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
         let fast = perf >= 95.0 && lcp < 2500.0 && cls < 0.1;
         let median_run = runs.iter().min_by(|a, b| (a.lcp_ms - lcp).abs().total_cmp(&(b.lcp_ms - lcp).abs()));
         println!("  {label}: LCP element {}", median_run.map_or("", |r| r.lcp_element.as_str()));
-        if !fast && !NOT_YET_FAST.contains(label) {
+        if !fast {
             failures.push(format!(
                 "{label} ({path}): performance {perf:.0} (95), LCP {lcp:.0} ms (2500), CLS {cls:.3} (0.1)"
             ));
@@ -260,7 +253,7 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
     if !failures.is_empty() {
         bail!(
             "Lighthouse: accessibility, best practices and SEO must score 100 on every page, and the \
-             performance targets be met on every page but {NOT_YET_FAST:?}:\n  {}",
+             performance targets be met on every page:\n  {}",
             failures.join("\n  ")
         );
     }
