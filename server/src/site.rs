@@ -177,7 +177,7 @@ async fn page_html(dir: &Path, path: &str, parts: PageParts) -> Response {
     let index = match heading {
         Some(heading) => {
             let (lead, drawn) = match (&preview, &lead) {
-                (Some((meta, _)), _) => (meta.lead.as_ref(), None),
+                (Some((meta, _)), _) => (meta.lead.as_ref(), meta.drawn),
                 (None, Some((lead, drawn))) => (Some(lead), Some(*drawn)),
                 (None, None) => (None, None),
             };

@@ -205,6 +205,60 @@ async fn a_leaderboard_comes_with_its_table() {
     assert!(!page.contains("data-drawn"), "{page}");
 }
 
+/// A comparison's first paint has its picker and its chart: the server's drawing at each
+/// width and theme the page may need, each answered as an SVG of the size the page
+/// reserves for it; the app takes over once its own chart is drawn.
+#[tokio::test]
+async fn a_comparison_comes_with_its_chart() {
+    let s = site().await;
+    let (c300, m2s) = ("crucial-realssd-c300-256gb", "plextor-px-m2s-256gb");
+    let page = text(&s.router, &format!("/compare?drives={c300},{m2s}&merge=drive")).await;
+    assert!(page.contains("data-drawn=\"main canvas[data-drawn-ms]\""), "{page}");
+    assert!(
+        page.contains(&format!("<li><a href=\"/drives/{c300}\">Crucial RealSSD C300 256 GB</a><a href=\"/compare?drives={m2s}&amp;merge=drive\" aria-label=\"Remove Crucial RealSSD C300 256 GB\" class=\"x\">×</a></li>")),
+        "{page}"
+    );
+    assert!(page.contains("<option value=\"\" selected>any pattern</option>"), "{page}");
+    assert!(page.contains("<input type=\"checkbox\" checked> One pool per drive"), "{page}");
+    assert!(page.contains("<button type=\"button\" aria-pressed=\"true\">MB/s</button>"), "{page}");
+    // Each image named: (URL, width, height) as the page declares it.
+    let mut images = Vec::new();
+    for tag in page.split('<').filter(|t| t.starts_with("source ") || t.starts_with("img ")) {
+        let attr = |name: &str| {
+            let at = tag.find(&format!(" {name}=\"")).unwrap_or_else(|| panic!("{name} in {tag}"))
+                + name.len()
+                + 3;
+            tag[at..at + tag[at..].find('"').unwrap()].replace("&amp;", "&")
+        };
+        let url = if tag.starts_with("img ") { attr("src") } else { attr("srcset") };
+        images.push((url, attr("width"), attr("height")));
+    }
+    assert_eq!(images.len(), 6, "3 widths in 2 themes: {images:?}");
+    assert!(page.contains("elementtiming=\"compare-chart\""), "{page}");
+    for (url, width, height) in &images {
+        assert!(
+            url.starts_with(&format!("/api/v1/compare/chart.svg?drives={c300},{m2s}&merge=drive&width=")),
+            "{url}"
+        );
+        let (status, headers, body) = get(&s.router, url, false).await;
+        assert_eq!(status, StatusCode::OK, "{url}");
+        assert_eq!(headers[header::CONTENT_TYPE], "image/svg+xml", "{url}");
+        let svg = String::from_utf8(body).unwrap();
+        let head = &svg[..svg.find('>').unwrap()];
+        assert!(
+            head.contains(&format!("width=\"{width}\"")) && head.contains(&format!("height=\"{height}\"")),
+            "{url}: {head}"
+        );
+    }
+    let widths: std::collections::BTreeSet<&str> = images.iter().map(|i| i.1.as_str()).collect();
+    assert_eq!(widths.len(), 3, "{images:?}");
+    assert_eq!(images.iter().filter(|i| i.0.ends_with("&theme=dark")).count(), 3, "{images:?}");
+
+    // Drives that compare nothing: the picker, no chart, and the app takes over at its heading.
+    let page = text(&s.router, "/compare?drives=nope").await;
+    assert!(!page.contains("<picture") && !page.contains("data-drawn"), "{page}");
+}
+
 #[tokio::test]
 async fn assets_are_gzipped_and_cached_for_good() {
     let s = site().await;

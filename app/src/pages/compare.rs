@@ -53,18 +53,12 @@ pub fn Compare() -> impl IntoView {
     // Tag filters narrow which results pool (the API takes every results filter).
     let filters = Memo::new(move |_| query.with(tag_filters));
     let href = move |ids: &[String], figure: Figure| {
-        let mut h = format!("/compare?drives={}", ids.join(","));
-        if figure != Figure::Mbps {
-            h.push_str(&format!("&figure={}", figure.id()));
-        }
-        h.push_str(&links::filters_query(&filters.get_untracked()));
         // The chart's own choices stay with the view (and its embed).
-        for k in Selection::PARAMS {
-            if let Some(v) = query.with_untracked(|q| q.get(k)).filter(|v| !v.is_empty()) {
-                h.push_str(&format!("&{k}={}", api::encode(&v)));
-            }
-        }
-        h
+        let choices: Vec<(&str, String)> = Selection::PARAMS
+            .iter()
+            .map(|&k| (k, query.with_untracked(|q| q.get(k)).unwrap_or_default()))
+            .collect();
+        links::compare_page(ids, figure, &filters.get_untracked(), &choices)
     };
     let comparison = LocalResource::new(move || {
         let path = links::comparison(&ids.get(), &filters.get()).filter(|_| !sustained.get());
@@ -145,9 +139,9 @@ pub fn Compare() -> impl IntoView {
                 <label>
                     "Data "
                     <select on:change=move |ev| set_filter("data_pattern", event_target_value(&ev))>
-                        {[("", "any pattern"), ("random", "random"), ("zero-fill", "0-fill")]
-                            .into_iter()
-                            .map(|(v, l)| view! { <option value=v selected=move || current("data_pattern") == v>{l}</option> })
+                        {pages::COMPARE_PATTERNS
+                            .iter()
+                            .map(|&(v, l)| view! { <option value=v selected=move || current("data_pattern") == v>{l}</option> })
                             .collect_view()}
                     </select>
                 </label>
@@ -169,7 +163,7 @@ pub fn Compare() -> impl IntoView {
                             set_merge("merge", if on { "drive".into() } else { String::new() })
                         }
                     />
-                    " One pool per drive (platforms merged)"
+                    {pages::MERGE_LABEL}
                 </label>
                 <div class="seg" role="group" aria-label="Figure">
                     {Figure::ALL
@@ -265,11 +259,7 @@ fn Comparison(
     let chart = compare_panels(&c, &selection);
     let sized = chart.clone();
     let height: HeightFn = Arc::new(move |w| compare_panels_height(&sized, w));
-    let label = format!(
-        "Bar charts of {} per test, one row per platform and data pattern, for {}",
-        figure.unit(),
-        chart.drives.join(", ")
-    );
+    let label = chart.label();
     let drawn = chart.clone();
     let draw: DrawFn =
         Arc::new(move |area, theme| draw_compare_panels(area, &drawn, theme).unwrap_or_default());

@@ -66,6 +66,26 @@ pub fn filters_query(filters: &[(String, String)]) -> String {
     filters.iter().map(|(k, v)| format!("&{k}={}", encode(v))).collect()
 }
 
+/// The compare page of drives `ids` showing `figure` (MB/s, the default, is not written),
+/// narrowed by `filters`, with the chart's own `choices` (its selection's parameters), as
+/// the page's links write it (the app's and the server's first paint's alike).
+pub fn compare_page(
+    ids: &[String],
+    figure: bench::difference::Figure,
+    filters: &[(String, String)],
+    choices: &[(&str, String)],
+) -> String {
+    let mut href = format!("/compare?drives={}", ids.join(","));
+    if figure != bench::difference::Figure::Mbps {
+        href.push_str(&format!("&figure={}", figure.id()));
+    }
+    href.push_str(&filters_query(filters));
+    for (k, v) in choices.iter().filter(|(_, v)| !v.is_empty()) {
+        href.push_str(&format!("&{k}={}", encode(v)));
+    }
+    href
+}
+
 /// The API path (under [`API`]) of the comparison of `ids` narrowed by `filters`: the
 /// compare page's request, which the server also starts with the page (`site.rs`), so
 /// both must write it alike. `None` before drives are picked.

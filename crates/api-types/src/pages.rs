@@ -139,6 +139,13 @@ pub fn leaderboard_test_label(t: &crate::LeaderboardTest) -> String {
     format!("{} — {} drive{}, {} ranked line{}", t.test, t.drives, s(t.drives), t.ranked, s(t.ranked))
 }
 
+/// The compare page's data pattern choices: (the `data_pattern` filter's value, label).
+pub const COMPARE_PATTERNS: &[(&str, &str)] =
+    &[("", "any pattern"), ("random", "random"), ("zero-fill", "0-fill")];
+
+/// The compare page's choice of one pool per drive (`merge=drive`).
+pub const MERGE_LABEL: &str = " One pool per drive (platforms merged)";
+
 /// The heading of a drive's page.
 pub fn drive_heading(vendor: &str, model: &str, capacity_gb: u32) -> String {
     format!("{vendor} {model} {capacity_gb} GB")

@@ -68,6 +68,18 @@ pub struct ComparePanels {
     pub also_measured: Vec<String>,
 }
 
+impl ComparePanels {
+    /// What the chart shows, in words (for screen readers: the canvas' label, the
+    /// image's alt text).
+    pub fn label(&self) -> String {
+        format!(
+            "Bar charts of {} per test, one row per platform and data pattern, for {}",
+            self.unit,
+            self.drives.join(", ")
+        )
+    }
+}
+
 const PAD: i32 = 8;
 const LINE: i32 = 16;
 const SWATCH: i32 = 11;

@@ -506,10 +506,14 @@ pub(super) async fn chart_rgb(
 }
 
 /// The comparison that a compare page's query asks for (the chart's parameters and tag
-/// filters), for the link preview's text.
-pub(super) async fn comparison_of(state: &AppState, query: &str) -> ApiResult<Comparison> {
+/// filters) and the chart's selection, for the link preview's text and the first paint.
+pub(super) async fn comparison_of(
+    state: &AppState,
+    query: &str,
+) -> ApiResult<(Comparison, charts::compare::Selection)> {
     let (params, filters) = read_query::<ChartParams, TagFilters>(query)?;
-    Ok(chart_input(state, params, filters).await?.1)
+    let (options, c) = chart_input(state, params, filters).await?;
+    Ok((c, options.selection))
 }
 
 /// The comparison of drives `ids` under `filters`, pooled per platform group and data

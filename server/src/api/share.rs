@@ -144,9 +144,15 @@ pub async fn page_meta(state: &AppState, page: &Page) -> ApiResult<PageMeta> {
     match page {
         Page::Drive(id) => drive_meta(state, id).await,
         Page::Compare(query) => {
-            let c = compare::comparison_of(state, query).await?;
+            let (c, selection) = compare::comparison_of(state, query).await?;
             let (page, image) = (same_query("/compare", query), same_query("/compare/preview.png", query));
-            Ok(compare_meta(&c, page, image))
+            let mut meta = compare_meta(&c, page, image);
+            let chart = charts::compare::compare_panels(&c, &selection);
+            let pairs = super::extract::asked(query);
+            meta.lead = Some(html::first_paint::compare_lead(&c, &chart, selection.figure, &pairs, query));
+            // With the chart in the first paint, the app takes over once it has drawn its own.
+            meta.drawn = (!chart.panels.is_empty()).then_some(html::first_paint::COMPARE_DRAWN);
+            Ok(meta)
         }
         Page::Result(id) => result_meta(state, *id).await,
     }
@@ -238,6 +244,7 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
             &drive.id,
             drive.controller.model.as_deref(),
         ))),
+        drawn: None,
         heading: name,
         description,
         path: format!("/drives/{}", drive.id),
@@ -317,6 +324,7 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
         title: format!("{} — SSDBase comparison", names.join(" vs ")),
         heading: pages::COMPARE.heading.to_string(),
         lead: None,
+        drawn: None,
         description,
         path,
         image,
@@ -335,6 +343,7 @@ async fn result_meta(state: &AppState, id: i64) -> ApiResult<PageMeta> {
         title: format!("{title} — SSDBase"),
         heading: pages::result_heading(id, &r.tags),
         lead: Some(crate::html::first_paint::result_lead(&r.result, &r.tags)),
+        drawn: None,
         description,
         path: format!("/results/{id}"),
         image: format!("/results/{id}/preview.png"),

@@ -154,6 +154,126 @@ fn drive_filters(path: &str, asked: &[(String, String)], kept: &[(&str, &str)]) 
     }
 }
 
+/// What the app must have drawn before it takes over from [`compare_lead`]'s chart: its
+/// own (the canvas, which a reader can point at).
+pub const COMPARE_DRAWN: &str = "main canvas[data-drawn-ms]";
+
+/// The widths the first paint's compare chart is drawn at, each with the narrowest
+/// window it serves. The page's content is the window less 32 pixels, at most 1048
+/// (style.css, `main`), and the chart takes two columns from 720 (`charts`' panels):
+/// two columns at 1048, one at 640 for a tablet, and one at 380 for a phone; the browser
+/// scales the one it picks to the width it has.
+const CHART_WIDTHS: [(u32, u32); 3] = [(752, 1048), (500, 640), (0, 380)];
+
+/// A compare page's picker and, when `chart` has panels, the chart, as the app draws
+/// them, for the page's query `asked` (`query` as written). (Only the bar chart's view
+/// gets here: the sustained view's `view=sustained` is not a chart's parameter, so the
+/// server has no link preview or first paint beyond the opening for it.)
+/// The chart is the server's drawing of it (`/api/v1/compare/chart.svg`: the same
+/// function the app runs on its canvas) in a `<picture>` that lets the browser take the
+/// width and theme it needs. The picker's controls are inert until the app has arrived
+/// (nothing typed or picked is lost); its links work.
+pub fn compare_lead(
+    c: &api_types::Comparison,
+    chart: &charts::ComparePanels,
+    figure: bench::difference::Figure,
+    asked: &[(String, String)],
+    query: &str,
+) -> Markup {
+    use api_types::links;
+    let get = |k: &str| asked.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let ids = links::compared_drives(&get("drives").unwrap_or_default());
+    let filters = links::compare_filters(get);
+    let choices: Vec<(&str, String)> =
+        charts::compare::Selection::PARAMS.iter().map(|&k| (k, get(k).unwrap_or_default())).collect();
+    let href = |ids: &[String], f| links::compare_page(ids, f, &filters, &choices);
+    let current = |k: &str| filters.iter().find(|(n, _)| n == k).map_or("", |(_, v)| v.as_str());
+    let name_of =
+        |id: &str| c.drives.iter().find(|d| d.id == id).map_or_else(|| id.to_string(), |d| d.label());
+    html! {
+        div class="picker" {
+            ul class="chips" aria-label="Compared drives" {
+                @for id in &ids {
+                    @let rest: Vec<String> = ids.iter().filter(|x| *x != id).cloned().collect();
+                    @let name = name_of(id);
+                    li {
+                        a href=(format!("/drives/{id}")) { (name) }
+                        a href=(href(&rest, figure)) aria-label=(format!("Remove {name}")) class="x" { "×" }
+                    }
+                }
+            }
+            label class="search" inert {
+                span class="sr-only" { "Search drives" }
+                input type="search" placeholder="Add a drive by model…";
+            }
+            ul class="matches" aria-live="polite" {}
+            label inert {
+                "Data "
+                select {
+                    @for &(v, l) in pages::COMPARE_PATTERNS {
+                        option value=(v) selected[current("data_pattern") == v] { (l) }
+                    }
+                }
+            }
+            label inert {
+                "Chipset "
+                input size="10" placeholder="any" value=(current("chipset"));
+            }
+            label inert {
+                input type="checkbox" checked[current("merge") == "drive"];
+                (pages::MERGE_LABEL)
+            }
+            div class="seg" role="group" aria-label="Figure" inert {
+                @for f in bench::difference::Figure::ALL {
+                    button type="button" aria-pressed=((f == figure).to_string()) { (f.unit()) }
+                }
+            }
+        }
+        @if links::comparison(&ids, &filters).is_some() {
+            @let burst = href(&ids, figure);
+            div class="seg" role="group" aria-label="Burst or sustained" {
+                a href=(burst) aria-current="page" { "Burst" }
+                a href=(format!("{burst}&view=sustained")) { "Sustained" }
+            }
+        }
+        @if !chart.panels.is_empty() {
+            (chart_picture(chart, query))
+        }
+    }
+}
+
+/// The compare chart of the page's `query` as the server draws it, at [`CHART_WIDTHS`]
+/// in both themes, the space for each reserved by its size.
+fn chart_picture(chart: &charts::ComparePanels, query: &str) -> Markup {
+    let src = |width: u32, dark: bool| {
+        format!(
+            "{}/compare/chart.svg?{query}&width={width}{}",
+            api_types::links::API,
+            if dark { "&theme=dark" } else { "" }
+        )
+    };
+    let height = |width: u32| charts::compare_panels_height(chart, width) + charts::render::CAPTION_H;
+    let (phone, phone_height) = (CHART_WIDTHS[2].1, height(CHART_WIDTHS[2].1));
+    html! {
+        div class="chart" {
+            picture {
+                @for (narrowest, width) in CHART_WIDTHS {
+                    @let wide = (narrowest > 0).then(|| format!(" and (min-width: {narrowest}px)"));
+                    source
+                        media=(format!("(prefers-color-scheme: dark){}", wide.as_deref().unwrap_or("")))
+                        srcset=(src(width, true)) width=(width) height=(height(width));
+                    @if let Some(wide) = &wide {
+                        source media=(wide.trim_start_matches(" and ")) srcset=(src(width, false))
+                            width=(width) height=(height(width));
+                    }
+                }
+                img src=(src(phone, false)) width=(phone) height=(phone_height) alt=(chart.label())
+                    elementtiming="compare-chart";
+            }
+        }
+    }
+}
+
 /// Whether `path` is `section` or a page under it.
 fn under(path: &str, section: &str) -> bool {
     path.strip_prefix(section).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))

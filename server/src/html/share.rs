@@ -19,6 +19,9 @@ pub struct PageMeta {
     /// What the page shows under its heading, as the app draws it, in its first paint
     /// (`first_paint`), when the server knows it.
     pub lead: Option<Markup>,
+    /// What the app must have drawn before it takes over from the first paint, when more
+    /// than its heading (`first_paint::markup`'s `drawn`).
+    pub drawn: Option<&'static str>,
     /// Key figures with their sample counts.
     pub description: String,
     /// The page on the site: path and query (encoded by `api_types::links`).
@@ -121,6 +124,7 @@ mod tests {
             title: r#"<b>"'&"#.into(),
             heading: String::new(),
             lead: None,
+            drawn: None,
             description: "d".into(),
             path: "/drives/x".into(),
             image: "/drives/x/preview.png".into(),

@@ -11,14 +11,26 @@ pub const C300: &str = "crucial-realssd-c300-128gb";
 
 pub const M2S: &str = "plextor-px-m2s-128gb";
 
+/// When the first paint's compare chart (`elementtiming="compare-chart"`) was painted, in
+/// milliseconds from navigation start, or null when it was not (read after the app has
+/// taken over: the browser keeps the entry).
+const FIRST_PAINT_CHART: &str = "const done = arguments[arguments.length - 1];
+    new PerformanceObserver((list, observer) => {
+        const e = list.getEntries().find(e => e.identifier === 'compare-chart');
+        if (e) { observer.disconnect(); done(e.renderTime || e.loadTime); }
+    }).observe({ type: 'element', buffered: true });
+    setTimeout(() => done(null), 1000);";
+
 pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<()> {
     // The time to the first chart on a first visit, five times: each in a Chromium
     // started for it (after a blank page, so that the browser's own start is not
     // counted), with nothing of the site in its caches or processes. (Emptying one
     // browser's cache is not enough: the compiled wasm stays in its renderer, and the
-    // chart then came in ~130 ms instead of ~400.)
+    // chart then came in ~130 ms instead of ~400.) The first chart on screen is the
+    // server's drawing in the page's first paint (its image's paint, by the browser's
+    // Element Timing), then the app's on its canvas, which a reader can point at.
     let url = format!("{}/compare?drives={C300},{M2S}", w.base);
-    let mut times = Vec::new();
+    let (mut first, mut canvas) = (Vec::new(), Vec::new());
     for i in 0..5 {
         let browser = w.fresh_browser(&format!("first-visit-{i}")).await?;
         browser.goto("about:blank").await?;
@@ -29,23 +41,31 @@ pub async fn compare_draws_the_chart_and_the_seed_figures(w: &World) -> Result<(
                 .at_most(crate::world::WAIT)
                 .for_element(Locator::Css("canvas[data-drawn-ms]"))
                 .await?;
-            anyhow::Ok(canvas.attr("data-drawn-ms").await?.unwrap_or_default())
+            let drawn = canvas.attr("data-drawn-ms").await?.unwrap_or_default();
+            let image = browser.execute_async(FIRST_PAINT_CHART, vec![]).await?;
+            anyhow::Ok((drawn, image))
         }
         .await;
         // Closed whether or not the chart came, then its outcome.
         browser.close().await?;
-        let drawn = drawn.context("the chart on a first visit")?;
+        let (drawn, image) = drawn.context("the chart on a first visit")?;
         let drawn_ms: f64 = drawn.parse().with_context(|| format!("the chart's drawing time ({drawn})"))?;
+        let image_ms = image.as_f64().context("the first paint's chart was never painted")?;
         println!(
-            "time to first compare chart, first visit {}: {drawn_ms:.0} ms from navigation start",
+            "time to first compare chart, first visit {}: the server's drawing on screen at {image_ms:.0} ms, \
+             the app's canvas at {drawn_ms:.0} ms from navigation start",
             i + 1
         );
-        times.push(drawn_ms);
+        first.push(image_ms.min(drawn_ms));
+        canvas.push(drawn_ms);
     }
-    times.sort_by(f64::total_cmp);
+    for times in [&mut first, &mut canvas] {
+        times.sort_by(f64::total_cmp);
+    }
     println!(
-        "FIGURE time to first compare chart (first visit, loopback): median of 5 {:.0} ms, range {:.0}-{:.0} ms (target 250)",
-        times[2], times[0], times[4]
+        "FIGURE time to first compare chart (first visit, loopback): median of 5 {:.0} ms, range {:.0}-{:.0} ms \
+         (target 250); the app's interactive chart: median {:.0} ms, range {:.0}-{:.0} ms",
+        first[2], first[0], first[4], canvas[2], canvas[0], canvas[4]
     );
     // The walk's own browser: the same page, which the checks below read.
     w.goto(&format!("/compare?drives={C300},{M2S}")).await?;
