@@ -1096,6 +1096,34 @@ async fn rated_vs_measured_tables_come_as_json_csv_and_html(app: &TestApp) {
     assert!(krows.iter().all(|r| r["rated"] != 0.0 && r["measured"]["median"] != 0.0));
     let none = app.get("/api/v1/controllers/NO-SUCH/rated").await.json();
     assert_eq!(none["rows"], json!([]));
+    // The controller page's table of its drives: each drive on it once, with the
+    // result count the drives index gives it, and a comparison of the measured ones.
+    let table = app.get("/fragments/controllers/88SS9174/drives").await;
+    assert_eq!(table.status, StatusCode::OK, "{}", table.text);
+    let index = app.get("/api/v1/drives/index?controller=88SS9174&limit=500").await.json();
+    let on: Vec<(String, i64)> = index["drives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["controller"] == "88SS9174")
+        .map(|d| (d["id"].as_str().unwrap().to_string(), d["result_count"].as_i64().unwrap()))
+        .collect();
+    assert!(on.len() >= 4, "{index}");
+    for (id, n) in &on {
+        let row = format!("<a href=\"/drives/{id}\">");
+        assert_eq!(table.text.matches(&row).count(), 1, "{id} once: {}", table.text);
+        let after = &table.text[table.text.find(&row).unwrap()..];
+        let cell = &after[..after.find("</tr>").unwrap()];
+        assert!(cell.ends_with(&format!("<td class=\"num\">{n}</td>")), "{id} has {n} results: {cell}");
+    }
+    let measured: Vec<&str> = on.iter().filter(|(_, n)| *n > 0).map(|(id, _)| id.as_str()).collect();
+    assert!(
+        table.text.contains(&format!("Compare the {} measured drives side by side", measured.len())),
+        "{}",
+        table.text
+    );
+    let none = app.get("/fragments/controllers/NO-SUCH/drives").await.text;
+    assert!(none.contains("No catalogue drive has this controller."), "{none}");
 
     for (path, status, pointer) in [
         (format!("/drives/{C300_64}/rated?format=xml"), StatusCode::BAD_REQUEST, "format"),

@@ -323,11 +323,6 @@ pub fn DriveSearch(
     }
 }
 
-/// The catalogue, loaded once per page that needs it.
-pub fn drive_list() -> LocalResource<Result<DriveListView, ApiError>> {
-    LocalResource::new(|| api::get::<DriveListView>("/drives"))
-}
-
 /// `Ok` value of a resource as a view, with loading and error states.
 pub fn loaded<T, V>(
     res: LocalResource<Result<T, ApiError>>,

@@ -28,6 +28,7 @@ pub fn router() -> Router<AppState> {
         .route("/fragments/compare/rated", get(compare_rated))
         .route("/fragments/compare/sustained", get(compare_sustained))
         .route("/fragments/controllers/{model}/rated", get(controller_rated))
+        .route("/fragments/controllers/{model}/drives", get(controller_drives))
         .route("/fragments/results/{id}/runner", get(runner))
         .route("/fragments/results/{id}/standing", get(standing))
         .route("/fragments/results/{id}/load", get(load_behaviour))
@@ -117,6 +118,27 @@ async fn controller_rated(
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
     Ok(rated_table(rated::controller_rated(&state, &model).await?))
+}
+
+/// The catalogue drives on controller `model` with their result counts (the controller
+/// page's table: its drives, not the whole catalogue).
+async fn controller_drives(
+    State(state): State<AppState>,
+    PathParam(model): PathParam<String>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Response> {
+    let mut drives = state.storage.drives_on_controller(&model).await?;
+    drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
+    let ids: Vec<String> = drives.iter().map(|d| d.id.clone()).collect();
+    let counts = state.storage.result_counts(&ids).await?;
+    let rows: Vec<(bench::DriveSku, i64)> = drives
+        .into_iter()
+        .map(|d| {
+            let n = counts.get(&d.id).copied().unwrap_or(0);
+            (d, n)
+        })
+        .collect();
+    Ok(html::response(html::catalogue::controller_drives(&rows)))
 }
 
 /// What the sources say about a drive besides tool results (empty when nothing).

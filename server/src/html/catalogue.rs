@@ -272,3 +272,45 @@ pub fn leaderboard(
         }
     }
 }
+
+/// The drives built on one controller (`drives`, each with its visible results), in name
+/// order, as the controller page shows them: a link to compare the measured ones, then
+/// one row per drive with its controller stepping and NAND.
+pub fn controller_drives(drives: &[(bench::DriveSku, i64)]) -> Markup {
+    let measured: Vec<String> = drives.iter().filter(|(_, n)| *n > 0).map(|(d, _)| d.id.clone()).collect();
+    html! {
+        @if drives.is_empty() {
+            p class="empty" { "No catalogue drive has this controller." }
+        }
+        @if !measured.is_empty() {
+            p {
+                a href=(format!("/compare?drives={}", measured.join(","))) {
+                    "Compare the " (measured.len()) " measured drives side by side"
+                }
+            }
+        }
+        div class="table-wrap" {
+            table {
+                thead {
+                    tr {
+                        th scope="col" { "Drive" }
+                        th scope="col" { "Stepping" }
+                        th scope="col" { "NAND" }
+                        th scope="col" class="num" { "Results" }
+                    }
+                }
+                tbody {
+                    @for (d, n) in drives {
+                        @let nand = [d.nand.vendor.clone(), d.nand.process_nm.map(|n| format!("{n} nm"))];
+                        tr {
+                            td { a href=(links::drive(&d.id)) { (d.vendor) " " (d.model) " " (d.capacity_gb) " GB" } }
+                            td { (d.controller.stepping.as_deref().unwrap_or_default()) }
+                            td { (nand.into_iter().flatten().collect::<Vec<_>>().join(" ")) }
+                            td class="num" { (n) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -320,6 +320,7 @@ pub async fn every_html_surface_escapes_stored_and_asked_text(app: &TestApp) {
         format!("/fragments/compare/rated?drives={d},{C300_64}&chipset={hostile}"),
         format!("/fragments/compare/rated?drives={d},{C300_64}&merge=drive"),
         format!("/fragments/controllers/{hostile}/rated"),
+        format!("/fragments/controllers/{hostile}/drives"),
         format!("/fragments/drives/{d}/observations"),
         // The submit page's proposal of the drive an upload names.
         format!("/fragments/drives/identify?text={hostile}"),
