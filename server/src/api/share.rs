@@ -176,13 +176,17 @@ pub fn page_data(page: &Page) -> Option<String> {
 /// What the leaderboard page at `query` shows under its opening before the app's code
 /// arrives (`html::first_paint::leaderboard_lead`): the test asked, or the one the app
 /// picks when none is (the first of the unfiltered `/leaderboard/tests`, as the app asks
-/// for it), with its table. `None` when there is no test yet or the query is not one
-/// the API answers (the app says why).
+/// for it), with its table. `None` when nothing has results yet or the query is not
+/// one the API answers (the app says why).
 pub async fn leaderboard_lead(state: &AppState, query: &str) -> Option<Markup> {
     // As the app reads its URL: empty parameters are not there.
     let mut asked: Vec<(String, String)> =
         super::extract::asked(query).into_iter().filter(|(_, v)| !v.is_empty()).collect();
     let tests = super::leaderboard::tests_of(state, &Default::default()).await.ok()?.tests;
+    if tests.is_empty() {
+        // The app says "No results yet" and shows no picker: nothing for it to take over.
+        return None;
+    }
     let chosen = match asked.iter().find(|(k, _)| k == "test") {
         Some((_, t)) => t.clone(),
         None => {
