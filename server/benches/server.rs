@@ -1462,37 +1462,6 @@ async fn counted(db: &Db, q: &str) -> Result<Vec<(String, i64)>> {
     })
 }
 
-/// Per test (name, drives, ranked lines, results), as the leaderboard tests list reads it.
-type TestTotalsRow = (String, i64, i64, i64);
-
-/// `q`'s rows and its p50 and p99 in milliseconds over `n` runs on one pool.
-async fn timed_rows(db: &Db, q: &str, n: usize) -> Result<(Vec<TestTotalsRow>, f64, f64)> {
-    let mut times = Vec::with_capacity(n);
-    let mut rows = Vec::new();
-    match db.backend {
-        Backend::Sqlite => {
-            let pool = sqlx::SqlitePool::connect(&db.url).await?;
-            for _ in 0..n {
-                let t = Instant::now();
-                rows = sqlx::query_as(q).fetch_all(&pool).await?;
-                times.push(t.elapsed());
-            }
-            pool.close().await;
-        }
-        Backend::Postgres => {
-            let pool = sqlx::PgPool::connect(&db.url).await?;
-            for _ in 0..n {
-                let t = Instant::now();
-                rows = sqlx::query_as(q).fetch_all(&pool).await?;
-                times.push(t.elapsed());
-            }
-            pool.close().await;
-        }
-    }
-    let (p50, p99) = percentiles(times);
-    Ok((rows, p50, p99))
-}
-
 /// The search mix: (kind, query). Prefixes of 2 to 12 characters of vendor and model as
 /// people type them, model lines alone, part numbers whole and begun, operating system
 /// model strings, queries that match nothing, and very common prefixes.
@@ -1899,24 +1868,6 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
                 bytes as f64 / 1024.0
             );
         }
-        // The tests list in SQL, both ways in the same run: the totals kept per test
-        // (migration 0018) against grouping every leaderboard line, as before it.
-        let (kept, grouped) = (
-            "SELECT test, drives, ranked, results FROM test_totals ORDER BY test",
-            "SELECT test, COUNT(DISTINCT drive_sku), CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), \
-             CAST(SUM(n) AS BIGINT) FROM pool_figures GROUP BY test ORDER BY test",
-        );
-        let (kept_rows, kept_p50, kept_p99) = timed_rows(&big_db, kept, 50).await?;
-        let (grouped_rows, grouped_p50, grouped_p99) = timed_rows(&big_db, grouped, 50).await?;
-        ensure!(kept_rows == grouped_rows, "the kept test totals are what grouping every line gives");
-        println!(
-            "FIGURE {b} leaderboard tests in SQL, {} drives, {} tests: kept totals p50 {kept_p50:.2} ms, p99 \
-             {kept_p99:.2} ms; grouping every line (before migration 0018) p50 {grouped_p50:.1} ms, p99 \
-             {grouped_p99:.1} ms; ratio of p50s {:.0}",
-            fixture.len(),
-            kept_rows.len(),
-            grouped_p50 / kept_p50
-        );
         // A mixed load on the big catalogue: 16 clients at once, each request drawn from
         // what readers ask, 5 % submissions (some naming a drive nobody has named, so the
         // catalogue changes under the readers), timed per route.
