@@ -1748,11 +1748,6 @@ async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
     let listed: Vec<(String, usize, usize, usize)> =
         listed.into_iter().map(|t| (t.test, t.drives, t.ranked, t.results)).collect();
     assert_eq!(listed, counted, "leaderboard tests");
-    // The totals kept per test (every drive's) are what grouping every line gives.
-    let every: std::collections::HashSet<String> =
-        app.storage.list_drives().await.unwrap().into_iter().map(|d| d.drive.id).collect();
-    let grouped = app.storage.leaderboard_tests(Some(&every)).await.unwrap();
-    assert_eq!(app.storage.leaderboard_tests(None).await.unwrap(), grouped, "test totals");
     let mut visible: std::collections::BTreeMap<String, i64> = Default::default();
     for r in app.storage.results_for_drives(ids, storage::ResultFigures::Burst).await.unwrap() {
         *visible.entry(r.tags.drive.sku.clone().unwrap()).or_default() += 1;

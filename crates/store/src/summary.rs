@@ -195,38 +195,10 @@ fn thin_sql(what: &str, min_results: usize) -> String {
 }
 
 /// Per test: its drives, its lines of at least [`RANKED_FLOOR`] results and its results
-/// (`n` counts a line's results with MB/s, as the leaderboards do), kept by
-/// `update_totals` (migration 0018).
-const LEADERBOARD_TESTS: &str = "SELECT test, drives, ranked, results FROM test_totals ORDER BY test";
-/// One drive's part of [`LEADERBOARD_TESTS`]: per test it has lines in, its lines of at
-/// least [`RANKED_FLOOR`] results and their results.
-const DRIVE_TOTALS: &str = "SELECT test, CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), \
-     CAST(SUM(n) AS BIGINT) FROM pool_figures WHERE drive_sku = $1 GROUP BY test";
-const ADD_TO_TOTALS: &str =
-    "INSERT INTO test_totals (test, drives, ranked, results) VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (test) DO UPDATE SET drives = test_totals.drives + excluded.drives, \
-     ranked = test_totals.ranked + excluded.ranked, results = test_totals.results + excluded.results";
-const DROP_EMPTY_TOTAL: &str = "DELETE FROM test_totals WHERE test = $1 AND drives = 0";
-
-/// Per test, a drive's ranked lines and results in it (a test it has no line in is not
-/// there): its part of the test totals.
-type DriveTotals = BTreeMap<String, (i64, i64)>;
-
-/// What changing drives' lines from `before` to `after` (their [`DriveTotals`], drive by
-/// drive) adds to each test's totals: (drives, ranked lines, results), changed tests only.
-fn totals_change(before: &[DriveTotals], after: &[DriveTotals]) -> BTreeMap<String, (i64, i64, i64)> {
-    let mut change: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
-    for (totals, sign) in before.iter().map(|t| (t, -1)).chain(after.iter().map(|t| (t, 1))) {
-        for (test, (ranked, results)) in totals {
-            let c = change.entry(test.clone()).or_default();
-            c.0 += sign;
-            c.1 += sign * ranked;
-            c.2 += sign * results;
-        }
-    }
-    change.retain(|_, c| *c != (0, 0, 0));
-    change
-}
+/// (`n` counts a line's results with MB/s, as the leaderboards do).
+const LEADERBOARD_TESTS: &str = "SELECT test, COUNT(DISTINCT drive_sku), \
+     CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(n) AS BIGINT) \
+     FROM pool_figures GROUP BY test ORDER BY test";
 const ALL_LINES: &str = "SELECT test, drive_sku, n FROM pool_figures";
 
 /// A new result's drive, pool and samples per test.
@@ -340,7 +312,6 @@ macro_rules! backend {
                     }
                 }
                 let touched: Vec<String> = skus.iter().map(|s| s.to_string()).collect();
-                let before = drive_totals(conn, &touched).await?;
                 let mut rows = Vec::with_capacity(by_pool.len());
                 let mut figures = Vec::new();
                 for (key, new) in by_pool {
@@ -365,35 +336,15 @@ macro_rules! backend {
                         .execute(&mut *conn)
                         .await?;
                 }
-                write_figures(conn, figures, &touched, before).await
-            }
-
-            /// Each drive's part of the test totals as its lines are now.
-            async fn drive_totals(
-                conn: &mut $conn,
-                drive_skus: &[String],
-            ) -> StorageResult<Vec<DriveTotals>> {
-                let mut out = Vec::with_capacity(drive_skus.len());
-                for sku in drive_skus {
-                    let rows: Vec<(String, i64, i64)> =
-                        sqlx::query_as(DRIVE_TOTALS).bind(sku).fetch_all(&mut *conn).await?;
-                    out.push(
-                        rows.into_iter().map(|(test, ranked, results)| (test, (ranked, results))).collect(),
-                    );
-                }
-                Ok(out)
+                write_figures(conn, figures, &touched).await
             }
 
             /// Writes pools' leaderboard lines (`figure_rows`) and the result counts of
-            /// their drives, after their `test_samples` rows, and moves the test totals by
-            /// what the drives' lines changed since they were `before` (read by
-            /// [`drive_totals`] before any of their lines changed). The totals are written
-            /// in test order, so that two transactions never wait for each other's rows.
+            /// their drives, after their `test_samples` rows.
             async fn write_figures(
                 conn: &mut $conn,
                 figures: Vec<Vec<Param>>,
                 drive_skus: &[String],
-                before: Vec<DriveTotals>,
             ) -> StorageResult<()> {
                 let statements = crate::sql::insert_rows(
                     "pool_figures",
@@ -407,19 +358,6 @@ macro_rules! backend {
                 }
                 for sku in drive_skus {
                     sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
-                }
-                let after = drive_totals(conn, drive_skus).await?;
-                for (test, (drives, ranked, results)) in totals_change(&before, &after) {
-                    sqlx::query(ADD_TO_TOTALS)
-                        .bind(&test)
-                        .bind(drives)
-                        .bind(ranked)
-                        .bind(results)
-                        .execute(&mut *conn)
-                        .await?;
-                    if drives < 0 {
-                        sqlx::query(DROP_EMPTY_TOTAL).bind(&test).execute(&mut *conn).await?;
-                    }
                 }
                 Ok(())
             }
@@ -435,8 +373,6 @@ macro_rules! backend {
                 crate::effects::$name::mark_stale(&mut *conn, &drive_skus).await?;
                 let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {
-                    let one = std::slice::from_ref(sku);
-                    let before = drive_totals(conn, one).await?;
                     sqlx::query(DELETE_DRIVE).bind(sku).execute(&mut *conn).await?;
                     sqlx::query(DELETE_DRIVE_FIGURES).bind(sku).execute(&mut *conn).await?;
                     let mut figures = Vec::new();
@@ -459,7 +395,7 @@ macro_rules! backend {
                             .execute(&mut *conn)
                             .await?;
                     }
-                    write_figures(conn, figures, one, before).await?;
+                    write_figures(conn, figures, std::slice::from_ref(sku)).await?;
                 }
                 Ok(())
             }
@@ -474,7 +410,6 @@ macro_rules! backend {
                 }
                 sqlx::query("DELETE FROM test_samples").execute(pool).await?;
                 sqlx::query("DELETE FROM pool_figures").execute(pool).await?;
-                sqlx::query("DELETE FROM test_totals").execute(pool).await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
                 for chunk in drives.chunks(64) {
                     let mut tx = pool.begin().await?;
@@ -681,22 +616,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_drive_moves_the_test_totals_by_what_its_lines_changed() {
-        let totals = |v: &[(&str, i64, i64)]| -> DriveTotals {
-            v.iter().map(|(test, ranked, n)| (test.to_string(), (*ranked, *n))).collect()
-        };
-        // Drive 1's line in A reaches 3 results and it gets a first line in B; drive 2
-        // leaves A; drive 3 is unchanged.
-        let before = [totals(&[("A", 0, 2)]), totals(&[("A", 1, 3)]), totals(&[("C", 1, 4)])];
-        let after = [totals(&[("A", 1, 5), ("B", 0, 1)]), totals(&[]), totals(&[("C", 1, 4)])];
-        let change = totals_change(&before, &after);
-        let want: BTreeMap<String, (i64, i64, i64)> =
-            [("A".to_string(), (-1, 0, 0)), ("B".to_string(), (1, 0, 1))].into();
-        assert_eq!(change, want);
-        assert!(totals_change(&after, &after).is_empty());
-    }
-
-    #[test]
     fn pool_statements_are_numbered_for_their_parameters() {
         use crate::sql::assert_numbered;
         for n in [1, 3, POOLS_PER_STATEMENT] {
@@ -709,7 +628,7 @@ mod tests {
             assert_numbered(&ranked_sql(min_results), 3);
             assert_numbered(&thin_sql("COUNT(*)", min_results), 2);
         }
-        assert!(DRIVE_TOTALS.contains(&format!("n >= {RANKED_FLOOR}")));
+        assert!(LEADERBOARD_TESTS.contains(&format!("n >= {RANKED_FLOOR}")));
         // The partial indexes are read only when the statement names their bound.
         assert!(ranked_sql(RANKED_FLOOR).contains("AND n >= 3 AND") && !ranked_sql(2).contains("n >= 3"));
         assert!(
