@@ -122,7 +122,7 @@ pub async fn leaderboard_page(State(state): State<AppState>, uri: Uri, RawQuery(
     let lead = share::leaderboard_lead(&state, &q.unwrap_or_default()).await;
     let parts = PageParts {
         data: Some(share::leaderboard_data()),
-        lead: lead.map(|l| (l, first_paint::LEADERBOARD_DRAWN)),
+        lead: lead.map(|l| (l, Some(first_paint::LEADERBOARD_DRAWN))),
         ..Default::default()
     };
     page_html(dir, uri.path(), parts).await
@@ -135,12 +135,13 @@ async fn page(state: &AppState, headers: &HeaderMap, path: &str, page: Option<Pa
         return StatusCode::NOT_FOUND.into_response();
     };
     let data = page.as_ref().and_then(share::page_data);
-    let meta = match page {
+    let mut meta = match page {
         Some(p) => share::page_meta(state, &p).await.ok(),
         None => None,
     };
+    let lead = meta.as_mut().and_then(|m| Some((m.lead.take()?, m.drawn)));
     let preview = meta.map(|meta| (meta, share::base_url(state, headers)));
-    page_html(dir, path, PageParts { preview, data, lead: None }).await
+    page_html(dir, path, PageParts { preview, data, lead }).await
 }
 
 /// What the server adds to the site's `index.html` for one page, beyond what every page
@@ -153,9 +154,9 @@ struct PageParts {
     /// script fetches with the page's code rather than after it has run (`<meta
     /// name="ssdbase-data">`, read by `cargo xtask site-post-build`'s script).
     data: Option<String>,
-    /// What a page without a preview shows under its opening, and what the app must have
-    /// drawn before it takes over (`first_paint::markup`'s `drawn`).
-    lead: Option<(maud::Markup, &'static str)>,
+    /// What the page shows under its opening, and what the app must have drawn before it
+    /// takes over when that is more than its heading (`first_paint::markup`'s `drawn`).
+    lead: Option<(maud::Markup, Option<&'static str>)>,
 }
 
 /// `index.html` of the site in `dir` for the page at `path`, with its first paint, the
@@ -176,11 +177,7 @@ async fn page_html(dir: &Path, path: &str, parts: PageParts) -> Response {
     let heading = preview.as_ref().map(|(meta, _)| meta.heading.as_str()).or(opening.map(|o| o.heading));
     let index = match heading {
         Some(heading) => {
-            let (lead, drawn) = match (&preview, &lead) {
-                (Some((meta, _)), _) => (meta.lead.as_ref(), meta.drawn),
-                (None, Some((lead, drawn))) => (Some(lead), Some(*drawn)),
-                (None, None) => (None, None),
-            };
+            let (lead, drawn) = lead.as_ref().map_or((None, None), |(lead, drawn)| (Some(lead), *drawn));
             first_paint::into_body(index, &first_paint::markup(path, heading, opening, lead, drawn))
         }
         None => index,

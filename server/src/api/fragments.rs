@@ -127,8 +127,7 @@ async fn controller_drives(
     PathParam(model): PathParam<String>,
     TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
 ) -> ApiResult<Response> {
-    let mut drives = state.storage.drives_on_controller(&model).await?;
-    drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
+    let drives = rated::drives_on_controller(&state, &model).await?;
     let ids: Vec<String> = drives.iter().map(|d| d.id.clone()).collect();
     let counts = state.storage.result_counts(&ids).await?;
     let rows: Vec<(bench::DriveSku, i64)> = drives

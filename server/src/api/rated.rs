@@ -281,10 +281,17 @@ async fn controller_table(
     Ok(answer(controller_rated(&state, &model).await?.table, format, "controller-rated.csv"))
 }
 
-/// The rated table of every catalogue drive on controller `model`.
-pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult<RatedOf> {
+/// The catalogue drives on controller `model`, in name order (vendor, model, capacity):
+/// the controller page's table and its rated table list them alike.
+pub(crate) async fn drives_on_controller(state: &AppState, model: &str) -> ApiResult<Vec<DriveSku>> {
     let mut drives: Vec<DriveSku> = state.storage.drives_on_controller(model).await?;
     drives.sort_by(|a, b| (&a.vendor, &a.model, a.capacity_gb).cmp(&(&b.vendor, &b.model, b.capacity_gb)));
+    Ok(drives)
+}
+
+/// The rated table of every catalogue drive on controller `model`.
+pub(crate) async fn controller_rated(state: &AppState, model: &str) -> ApiResult<RatedOf> {
+    let drives = drives_on_controller(state, model).await?;
     Ok(RatedOf {
         table: table_of(state, &drives, &[], false).await?,
         data: format!("/controllers/{}/rated", links::encode(model)),
