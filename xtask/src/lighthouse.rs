@@ -8,10 +8,10 @@
 //!
 //! The test fails when a page's median accessibility, best-practices or SEO score is
 //! below 100, naming the failed audits, and when a page's median performance, LCP or CLS
-//! misses its target (performance 95, LCP 2.5 s, CLS 0.1). TBT is printed against its 200 ms and not enforced: it is
-//! this machine's CPU speed times four, and its medians moved from 64-133 ms to 129-206
-//! ms between two runs of the same code an hour apart. Each page's LCP element is
-//! printed with its figures.
+//! misses its target (performance 95, LCP 2.5 s, TBT 200 ms, CLS 0.1). TBT is this
+//! machine's CPU speed times four, so it drifts with the machine: single runs reach 160 ms
+//! where the medians of five stay under about 110 ms (BENCHMARKS.md "Lighthouse"). Each
+//! page's LCP element is printed with its figures.
 
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
@@ -235,12 +235,12 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
             mark(tbt < 200.0),
             mark(cls < 0.1),
         );
-        let fast = perf >= 95.0 && lcp < 2500.0 && cls < 0.1;
+        let fast = perf >= 95.0 && lcp < 2500.0 && tbt < 200.0 && cls < 0.1;
         let median_run = runs.iter().min_by(|a, b| (a.lcp_ms - lcp).abs().total_cmp(&(b.lcp_ms - lcp).abs()));
         println!("  {label}: LCP element {}", median_run.map_or("", |r| r.lcp_element.as_str()));
         if !fast {
             failures.push(format!(
-                "{label} ({path}): performance {perf:.0} (95), LCP {lcp:.0} ms (2500), CLS {cls:.3} (0.1)"
+                "{label} ({path}): performance {perf:.0} (95), LCP {lcp:.0} ms (2500), TBT {tbt:.0} ms (200), CLS {cls:.3} (0.1)"
             ));
         }
         if a11y < 100.0 || bp < 100.0 || seo < 100.0 {
