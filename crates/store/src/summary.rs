@@ -195,10 +195,46 @@ fn thin_sql(what: &str, min_results: usize) -> String {
 }
 
 /// Per test: its drives, its lines of at least [`RANKED_FLOOR`] results and its results
-/// (`n` counts a line's results with MB/s, as the leaderboards do).
-const LEADERBOARD_TESTS: &str = "SELECT test, COUNT(DISTINCT drive_sku), \
-     CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(n) AS BIGINT) \
-     FROM pool_figures GROUP BY test ORDER BY test";
+/// (`n` counts a line's results with MB/s, as the leaderboards do): the sum of the
+/// changes `write_figures` appends (migration 0018), folded from time to time by
+/// `fold_totals`.
+const LEADERBOARD_TESTS: &str = "SELECT test, CAST(SUM(drives) AS BIGINT), CAST(SUM(ranked) AS BIGINT), \
+     CAST(SUM(results) AS BIGINT) FROM test_total_changes GROUP BY test HAVING SUM(drives) > 0 ORDER BY test";
+/// One drive's part of [`LEADERBOARD_TESTS`]: per test it has lines in, its lines of at
+/// least [`RANKED_FLOOR`] results and their results.
+const DRIVE_TOTALS: &str = "SELECT test, CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), \
+     CAST(SUM(n) AS BIGINT) FROM pool_figures WHERE drive_sku = $1 GROUP BY test";
+/// Appended, never updated: two transactions adding to one test's totals never wait for
+/// each other's rows (an upsert of one row per test did, and two submissions of several
+/// results, each locking its tests' rows as it went, deadlocked on PostgreSQL).
+const ADD_TO_TOTALS: &str = "INSERT INTO test_total_changes (test, drives, ranked, results) VALUES ($1, $2, $3, $4)";
+const TOTAL_CHANGES: &str = "SELECT COUNT(*) FROM test_total_changes";
+/// Takes every change row a snapshot sees (one statement, so PostgreSQL removes exactly
+/// the rows it returns; rows committed meanwhile stay for the next fold).
+const TAKE_TOTAL_CHANGES: &str = "DELETE FROM test_total_changes RETURNING test, drives, ranked, results";
+/// Change rows beyond which a write folds them into one row per test: the tests list
+/// groups every row, so this bounds its work (a few hundred tests, a few thousand rows).
+const FOLD_AT: i64 = 4096;
+
+/// Per test, a drive's ranked lines and results in it (a test it has no line in is not
+/// there): its part of the test totals.
+type DriveTotals = BTreeMap<String, (i64, i64)>;
+
+/// What changing drives' lines from `before` to `after` (their [`DriveTotals`], drive by
+/// drive) adds to each test's totals: (drives, ranked lines, results), changed tests only.
+fn totals_change(before: &[DriveTotals], after: &[DriveTotals]) -> BTreeMap<String, (i64, i64, i64)> {
+    let mut change: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
+    for (totals, sign) in before.iter().map(|t| (t, -1)).chain(after.iter().map(|t| (t, 1))) {
+        for (test, (ranked, results)) in totals {
+            let c = change.entry(test.clone()).or_default();
+            c.0 += sign;
+            c.1 += sign * ranked;
+            c.2 += sign * results;
+        }
+    }
+    change.retain(|_, c| *c != (0, 0, 0));
+    change
+}
 const ALL_LINES: &str = "SELECT test, drive_sku, n FROM pool_figures";
 
 /// A new result's drive, pool and samples per test.
@@ -242,9 +278,9 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
     }
 }
 
-/// The same functions for both backends: only binding and the advisory lock differ.
+/// The same functions for both backends: only binding and the advisory locks differ.
 macro_rules! backend {
-    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr) => {
+    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr, $fold_lock:expr) => {
         pub mod $name {
             use super::*;
             use sqlx::Row;
@@ -312,6 +348,7 @@ macro_rules! backend {
                     }
                 }
                 let touched: Vec<String> = skus.iter().map(|s| s.to_string()).collect();
+                let before = drive_totals(conn, &touched).await?;
                 let mut rows = Vec::with_capacity(by_pool.len());
                 let mut figures = Vec::new();
                 for (key, new) in by_pool {
@@ -336,15 +373,35 @@ macro_rules! backend {
                         .execute(&mut *conn)
                         .await?;
                 }
-                write_figures(conn, figures, &touched).await
+                write_figures(conn, figures, &touched, before).await
+            }
+
+            /// Each drive's part of the test totals as its lines are now.
+            async fn drive_totals(
+                conn: &mut $conn,
+                drive_skus: &[String],
+            ) -> StorageResult<Vec<DriveTotals>> {
+                let mut out = Vec::with_capacity(drive_skus.len());
+                for sku in drive_skus {
+                    let rows: Vec<(String, i64, i64)> =
+                        sqlx::query_as(DRIVE_TOTALS).bind(sku).fetch_all(&mut *conn).await?;
+                    out.push(
+                        rows.into_iter().map(|(test, ranked, results)| (test, (ranked, results))).collect(),
+                    );
+                }
+                Ok(out)
             }
 
             /// Writes pools' leaderboard lines (`figure_rows`) and the result counts of
-            /// their drives, after their `test_samples` rows.
+            /// their drives, after their `test_samples` rows, and moves the test totals by
+            /// what the drives' lines changed since they were `before` (read by
+            /// [`drive_totals`] before any of their lines changed). The totals are written
+            /// in test order, so that two transactions never wait for each other's rows.
             async fn write_figures(
                 conn: &mut $conn,
                 figures: Vec<Vec<Param>>,
                 drive_skus: &[String],
+                before: Vec<DriveTotals>,
             ) -> StorageResult<()> {
                 let statements = crate::sql::insert_rows(
                     "pool_figures",
@@ -358,6 +415,55 @@ macro_rules! backend {
                 }
                 for sku in drive_skus {
                     sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
+                }
+                let after = drive_totals(conn, drive_skus).await?;
+                for (test, (drives, ranked, results)) in totals_change(&before, &after) {
+                    sqlx::query(ADD_TO_TOTALS)
+                        .bind(&test)
+                        .bind(drives)
+                        .bind(ranked)
+                        .bind(results)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                let changes: i64 = sqlx::query_scalar(TOTAL_CHANGES).fetch_one(&mut *conn).await?;
+                if changes > FOLD_AT {
+                    fold_totals(conn).await?;
+                }
+                Ok(())
+            }
+
+            /// Replaces the test totals' change rows by one row per test (their sums).
+            /// On PostgreSQL one writer folds at a time (an advisory lock, tried: a writer
+            /// that does not get it leaves the folding to the one that has it), so no
+            /// two folds ever wait for each other's rows; the rows taken are only those
+            /// committed before, which no writer locks.
+            pub async fn fold_totals(conn: &mut $conn) -> StorageResult<()> {
+                if let Some(lock) = $fold_lock {
+                    let got: bool = sqlx::query_scalar(lock).fetch_one(&mut *conn).await?;
+                    if !got {
+                        return Ok(());
+                    }
+                }
+                let taken: Vec<(String, i64, i64, i64)> =
+                    sqlx::query_as(TAKE_TOTAL_CHANGES).fetch_all(&mut *conn).await?;
+                let mut sums: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
+                for (test, drives, ranked, results) in taken {
+                    let s = sums.entry(test).or_default();
+                    s.0 += drives;
+                    s.1 += ranked;
+                    s.2 += results;
+                }
+                for (test, (drives, ranked, results)) in sums {
+                    if (drives, ranked, results) != (0, 0, 0) {
+                        sqlx::query(ADD_TO_TOTALS)
+                            .bind(&test)
+                            .bind(drives)
+                            .bind(ranked)
+                            .bind(results)
+                            .execute(&mut *conn)
+                            .await?;
+                    }
                 }
                 Ok(())
             }
@@ -373,6 +479,8 @@ macro_rules! backend {
                 crate::effects::$name::mark_stale(&mut *conn, &drive_skus).await?;
                 let upsert = upsert_pools_sql(1);
                 for sku in drive_skus {
+                    let one = std::slice::from_ref(sku);
+                    let before = drive_totals(conn, one).await?;
                     sqlx::query(DELETE_DRIVE).bind(sku).execute(&mut *conn).await?;
                     sqlx::query(DELETE_DRIVE_FIGURES).bind(sku).execute(&mut *conn).await?;
                     let mut figures = Vec::new();
@@ -395,7 +503,7 @@ macro_rules! backend {
                             .execute(&mut *conn)
                             .await?;
                     }
-                    write_figures(conn, figures, std::slice::from_ref(sku)).await?;
+                    write_figures(conn, figures, one, before).await?;
                 }
                 Ok(())
             }
@@ -410,6 +518,7 @@ macro_rules! backend {
                 }
                 sqlx::query("DELETE FROM test_samples").execute(pool).await?;
                 sqlx::query("DELETE FROM pool_figures").execute(pool).await?;
+                sqlx::query("DELETE FROM test_total_changes").execute(pool).await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
                 for chunk in drives.chunks(64) {
                     let mut tx = pool.begin().await?;
@@ -601,19 +710,37 @@ macro_rules! backend {
     };
 }
 
-backend!(sqlite, sqlx::Sqlite, sqlx::SqliteConnection, sqlx::SqlitePool, None::<&str>);
+backend!(sqlite, sqlx::Sqlite, sqlx::SqliteConnection, sqlx::SqlitePool, None::<&str>, None::<&str>);
 backend!(
     postgres,
     sqlx::Postgres,
     sqlx::PgConnection,
     sqlx::PgPool,
-    Some("SELECT pg_advisory_xact_lock(hashtext($1))")
+    Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
+    // Two 32-bit keys: a key space apart from the drives' 64-bit ones.
+    Some("SELECT pg_try_advisory_xact_lock(18, 0)")
 );
 
 #[cfg(test)]
 mod tests {
     use super::codec::tests::key;
     use super::*;
+
+    #[test]
+    fn a_drive_moves_the_test_totals_by_what_its_lines_changed() {
+        let totals = |v: &[(&str, i64, i64)]| -> DriveTotals {
+            v.iter().map(|(test, ranked, n)| (test.to_string(), (*ranked, *n))).collect()
+        };
+        // Drive 1's line in A reaches 3 results and it gets a first line in B; drive 2
+        // leaves A; drive 3 is unchanged.
+        let before = [totals(&[("A", 0, 2)]), totals(&[("A", 1, 3)]), totals(&[("C", 1, 4)])];
+        let after = [totals(&[("A", 1, 5), ("B", 0, 1)]), totals(&[]), totals(&[("C", 1, 4)])];
+        let change = totals_change(&before, &after);
+        let want: BTreeMap<String, (i64, i64, i64)> =
+            [("A".to_string(), (-1, 0, 0)), ("B".to_string(), (1, 0, 1))].into();
+        assert_eq!(change, want);
+        assert!(totals_change(&after, &after).is_empty());
+    }
 
     #[test]
     fn pool_statements_are_numbered_for_their_parameters() {
@@ -628,7 +755,7 @@ mod tests {
             assert_numbered(&ranked_sql(min_results), 3);
             assert_numbered(&thin_sql("COUNT(*)", min_results), 2);
         }
-        assert!(LEADERBOARD_TESTS.contains(&format!("n >= {RANKED_FLOOR}")));
+        assert!(DRIVE_TOTALS.contains(&format!("n >= {RANKED_FLOOR}")));
         // The partial indexes are read only when the statement names their bound.
         assert!(ranked_sql(RANKED_FLOOR).contains("AND n >= 3 AND") && !ranked_sql(2).contains("n >= 3"));
         assert!(
