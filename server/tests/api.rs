@@ -1838,6 +1838,57 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     assert!(ids_in_compare.contains(&format!("[{}]", stored[0])), "{ids_in_compare}");
 }
 
+/// The summary a database builds when it has none (bulk-loaded, or of another layout)
+/// is the one kept change by change: every pool with its values, every leaderboard line,
+/// each drive's result count and the tests list.
+async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestApp) {
+    let ids: Vec<String> = app.storage.list_drives().await.unwrap().into_iter().map(|d| d.drive.id).collect();
+    // A drive on more platforms, so it has several pools.
+    for (i, chipset) in ["Z68", "X570"].iter().enumerate() {
+        let body = json!({"result": a_result(300.0 + i as f64), "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": chipset}}});
+        let posted = app.post_json("/api/v1/results", &body).await;
+        assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+    }
+    let lines = "SELECT COUNT(*) FROM pool_figures";
+    let state = || async {
+        let pools = app.storage.pools_with_values(&ids).await.unwrap();
+        let tests = app.storage.leaderboard_tests(None).await.unwrap();
+        let counts: Vec<(String, i64)> = app
+            .storage
+            .list_drives()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.drive.id, d.result_count))
+            .collect();
+        (pools, tests, counts, app.scalar(lines).await)
+    };
+    let kept = state().await;
+    assert!(kept.0.len() > 10 && kept.1.len() > 5 && kept.3 > 10, "a summary to rebuild: {:?}", kept.1);
+    // As a bulk load leaves a database: no summary mark, no counts.
+    let forget = "DELETE FROM app_meta WHERE key = 'test_samples'; UPDATE drives SET result_count = 0";
+    let built = if app.storage.backend() == "sqlite" {
+        let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();
+        sqlx::raw_sql(forget).execute(&pool).await.unwrap();
+        let n = storage::summary::sqlite::build_if_missing(&pool).await.unwrap();
+        pool.close().await;
+        n
+    } else {
+        let pool = sqlx::PgPool::connect(&app.url).await.unwrap();
+        sqlx::raw_sql(forget).execute(&pool).await.unwrap();
+        let n = storage::summary::postgres::build_if_missing(&pool).await.unwrap();
+        pool.close().await;
+        n
+    };
+    assert!(built >= 3, "every measured drive built: {built}");
+    let rebuilt = state().await;
+    assert_eq!(rebuilt.0, kept.0, "pools");
+    assert_eq!(rebuilt.1, kept.1, "tests list");
+    assert_eq!(rebuilt.2, kept.2, "result counts");
+    assert_eq!(rebuilt.3, kept.3, "leaderboard lines");
+    assert_eq!(app.scalar("SELECT COUNT(*) FROM test_total_changes").await, kept.1.len() as i64, "one row per test");
+}
+
 /// Opening a seeded database again neither seeds twice nor fails.
 async fn seeds_load_once(app: &TestApp) {
     let n = ssdbase::seed_if_empty(&app.storage).await.unwrap();
@@ -2565,6 +2616,7 @@ on_both_backends!(
     every_answer_has_its_own_request_id,
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
+    the_summary_built_at_once_is_the_one_kept_change_by_change,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
     corrected_screenshot_settings_are_published_and_recorded,
     the_openapi_document_is_valid_openapi_3_1,

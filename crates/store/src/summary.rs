@@ -112,7 +112,16 @@ fn figure_rows(
 const MARKED: &str = "SELECT value FROM app_meta WHERE key = 'test_samples'";
 const SET_MARK: &str = "INSERT INTO app_meta (key, value) VALUES ('test_samples', $1) \
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
-const DRIVES_WITH_RESULTS: &str = "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL";
+const DRIVES_WITH_RESULTS: &str =
+    "SELECT DISTINCT drive_sku FROM results WHERE drive_sku IS NOT NULL ORDER BY drive_sku";
+/// Drives built per statement and transaction by `build_if_missing`: the metrics of this
+/// many drives are read at once (about a megabyte each for the most popular), and SQLite's
+/// cost per statement grows with the square of its parameters.
+const BUILD_DRIVES: usize = crate::sql::SQLITE_INSERT_PARAMS;
+/// Every test's totals from its lines, as one change row each (on a summary just built).
+const TOTALS_FROM_LINES: &str = "INSERT INTO test_total_changes (test, drives, ranked, results) \
+     SELECT test, COUNT(DISTINCT drive_sku), SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END), SUM(n) \
+     FROM pool_figures GROUP BY test";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = $1";
 const DELETE_DRIVE_FIGURES: &str = "DELETE FROM pool_figures WHERE drive_sku = $1";
 /// A drive's visible results: the sum of its pools' (a result is in one pool).
@@ -520,13 +529,74 @@ macro_rules! backend {
                 sqlx::query("DELETE FROM pool_figures").execute(pool).await?;
                 sqlx::query("DELETE FROM test_total_changes").execute(pool).await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
-                for chunk in drives.chunks(64) {
+                for chunk in drives.chunks(BUILD_DRIVES) {
                     let mut tx = pool.begin().await?;
-                    refresh_summaries_for(&mut *tx, chunk).await?;
+                    build_drives(&mut *tx, chunk).await?;
                     tx.commit().await?;
                 }
+                sqlx::query(TOTALS_FROM_LINES).execute(pool).await?;
                 sqlx::query(SET_MARK).bind(layout()).execute(pool).await?;
                 Ok(drives.len())
+            }
+
+            /// Writes the pools, lines and result counts of drives that have none yet
+            /// (`build_if_missing`): their metrics read by one statement, their rows
+            /// written by multi-row statements. The test totals are left to the caller,
+            /// which sums every line once at the end.
+            async fn build_drives(conn: &mut $conn, drive_skus: &[String]) -> StorageResult<()> {
+                let skus: Vec<&String> = drive_skus.iter().collect();
+                crate::effects::$name::mark_stale(&mut *conn, &skus).await?;
+                let (sql, params) = super::super::sql::metrics_for_drives_sql(drive_skus, &[]);
+                let rows = bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await?;
+                let mut by_drive: BTreeMap<String, Vec<MetricRow>> = BTreeMap::new();
+                for r in &rows {
+                    let m = <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode()?;
+                    by_drive.entry(m.drive_sku.clone()).or_default().push(m);
+                }
+                drop(rows);
+                let mut pools = Vec::new();
+                let mut figures = Vec::new();
+                for (sku, metrics) in by_drive {
+                    for (pool, p) in pools_of(metrics) {
+                        figures.extend(figure_rows(&sku, &pool, &p.tests)?);
+                        let (summaries, samples) = encode(&p.tests);
+                        pools.push(vec![
+                            Param::Text(Some(sku.clone())),
+                            Param::Text(Some(pool)),
+                            Param::Int(Some(result_count(&p.tests))),
+                            Param::Bytes(summaries),
+                            Param::Bytes(samples),
+                        ]);
+                    }
+                }
+                for rows in [
+                    crate::sql::insert_rows(
+                        "test_samples",
+                        &["drive_sku", "pool", "result_count", "summaries", "samples"],
+                        pools,
+                        crate::sql::SQLITE_INSERT_PARAMS,
+                        "",
+                    ),
+                    crate::sql::insert_rows(
+                        "pool_figures",
+                        FIGURE_COLUMNS,
+                        figures,
+                        crate::sql::SQLITE_INSERT_PARAMS,
+                        "",
+                    ),
+                ] {
+                    for (text, params) in rows {
+                        bind(sqlx::query(&text), params).execute(&mut *conn).await?;
+                    }
+                }
+                let sql = format!(
+                    "UPDATE drives SET result_count = (SELECT COALESCE(SUM(result_count), 0) FROM test_samples \
+                     WHERE drive_sku = drives.id) WHERE id IN ({})",
+                    placeholders(0, drive_skus.len())
+                );
+                let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
+                Ok(())
             }
 
             /// Every pool of these drives.
