@@ -83,6 +83,8 @@ struct Config {
     run_ingest: bool,
     run_queries: bool,
     run_drives: bool,
+    /// The factor effects' build and queries on the queries part's fixture.
+    run_effects: bool,
     drives: usize,
     /// Interleaved rounds of each drive-part throughput measurement.
     rounds: usize,
@@ -114,6 +116,7 @@ async fn run() -> Result<()> {
         run_ingest: parts.as_deref().is_none_or(|p| p.contains("ingest")),
         run_queries: parts.as_deref().is_none_or(|p| p.contains("queries")),
         run_drives: parts.as_deref().is_none_or(|p| p.contains("drives")),
+        run_effects: parts.as_deref().is_none_or(|p| p.contains("effects")),
         drives: env_usize("SSDBASE_BENCH_DRIVES", 100_000)?,
         rounds: env_usize("SSDBASE_BENCH_ROUNDS", ROUNDS_DEFAULT)?.max(1),
         searches: env_usize("SSDBASE_BENCH_SEARCHES", 2000)?,
@@ -255,6 +258,23 @@ impl Db {
             }
         }
         Ok(())
+    }
+
+    /// What the database takes on disk.
+    async fn bytes(&self) -> Result<u64> {
+        Ok(match self.backend {
+            Backend::Sqlite => ["", "-wal"]
+                .iter()
+                .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", self.file.as_ref().unwrap().display())).ok())
+                .map(|m| m.len())
+                .sum(),
+            Backend::Postgres => {
+                let pool = sqlx::PgPool::connect(&self.url).await?;
+                let n: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())").fetch_one(&pool).await?;
+                pool.close().await;
+                n as u64
+            }
+        })
     }
 
     async fn drop_it(&self) -> Result<()> {
@@ -700,7 +720,7 @@ impl QueryReport {
 }
 
 /// Bumped whenever the fixture's generator changes, so an old cached fixture is rebuilt.
-const FIXTURE_VERSION: &str = "1";
+const FIXTURE_VERSION: &str = "2";
 
 async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &Path) -> Result<QueryReport> {
     println!("\n== {} queries on {} results", backend.name(), config.results);
@@ -711,19 +731,21 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
             &format!("ssdbase_bench_{}", config.results),
         ),
     };
-    let mark = format!("v{FIXTURE_VERSION}:{}", config.results);
+    let mark = format!("v{FIXTURE_VERSION}:{}:{}", config.results, config.drives);
     let mut reused = false;
     if db.exists().await? {
         reused = fixture_mark(&db).await.ok().flatten().as_deref() == Some(mark.as_str());
     }
+    let b = backend.name();
     let started = Instant::now();
-    let fixture = Fixture::new(config.results);
+    let fixture = Fixture::new(config.results, config.drives);
+    let mut load = None;
     if !reused {
         println!("loading the fixture (once; later runs reuse it)");
         db.recreate().await?;
         let storage = ssdbase::open(&db.url).await?;
         drop(storage);
-        load_fixture(&db, &fixture, config.results, corpus, &mark).await?;
+        load = Some(load_fixture(&db, &fixture, config.results, corpus, &mark).await?);
     }
     let load_seconds = started.elapsed().as_secs_f64();
     println!(
@@ -733,30 +755,36 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     );
     let opening = Instant::now();
     let storage = ssdbase::storage::connect(&db.url).await?;
-    println!(
-        "opened in {:.1} s (migrations, and the compare summary when it was missing)",
-        opening.elapsed().as_secs_f64()
-    );
+    let summary_seconds = opening.elapsed().as_secs_f64();
+    println!("opened in {summary_seconds:.1} s (migrations, and the compare summary when it was missing)");
     let counts = fixture_counts(&db).await?;
-    println!("fixture holds {} results, {} metrics, {} catalogue drives", counts.0, counts.1, counts.2);
-    // The factor effects, as `serve`'s background task builds them on a database that
-    // has none (every drive once); a reused fixture has them from an earlier run.
-    let building = Instant::now();
-    let mut drives = 0;
-    loop {
-        let n = storage.refresh_effects(64).await?;
-        if n == 0 {
-            break;
-        }
-        drives += n;
-    }
-    let combining = Instant::now();
-    let effects = storage.combine_effects().await?;
+    let bytes = db.bytes().await?;
     println!(
-        "factor effects: {drives} drives computed in {:.1} s, {effects} effects combined in {:.1} s (0: built by an earlier run)",
-        (combining - building).as_secs_f64(),
-        combining.elapsed().as_secs_f64()
+        "fixture holds {} results, {} metrics, {} catalogue drives; {:.1} GB, {:.0} bytes per result",
+        counts.0,
+        counts.1,
+        counts.2,
+        bytes as f64 / 1e9,
+        bytes as f64 / counts.0 as f64
     );
+    if let Some(t) = load {
+        let per_million = |secs: f64| secs / config.results as f64 * 1e6 / 60.0;
+        println!(
+            "FIGURE {b} fixture load, {} results over {} drives: rows {:.0} s (the writer waited {:.0} s for \
+             generated rows), indexes {:.0} s, summary {summary_seconds:.0} s; {:.2} min per million results in all \
+             (rows {:.2}, indexes {:.2}, summary {:.2}); {:.0} bytes stored per result",
+            config.results,
+            fixture.drives.len(),
+            t.rows,
+            t.waiting,
+            t.indexes,
+            per_million(t.rows + t.indexes + summary_seconds),
+            per_million(t.rows),
+            per_million(t.indexes),
+            per_million(summary_seconds),
+            bytes as f64 / counts.0 as f64
+        );
+    }
     let refresher = storage.clone();
     let server = Server::start(storage).await?;
     let mut client = Client::connect(server.addr).await?;
@@ -794,45 +822,83 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     println!("compare (3 catalogue drives of ordinary popularity): p50 {p50:.2} ms, p99 {p99:.2} ms");
     rows.push(("compare-ordinary".to_string(), p50, p99));
 
-    // Factor effects: every factor, then one factor's, then the drives behind one effect.
-    let everything = client.request(Method::GET, "/api/v1/effects", None).await?;
-    let everything: serde_json::Value = serde_json::from_slice(&everything.1)?;
-    let effects: Vec<&serde_json::Value> = everything["factors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["effects"].as_array().into_iter().flatten())
-        .collect();
-    println!("effects: {} combined effects stored", effects.len());
-    // What one submission costs the background task: its drive recomputed, the effects
-    // it touched combined again.
-    // Seeded by the fixture's size too: a reused fixture holds the previous run's upload.
-    let mut rng = Rng(0xeffec7 ^ backend as u64 ^ counts.0 as u64);
-    let one = uploads(corpus, &fixture.drives[500..501], 1, &mut rng, &mut HashSet::new());
-    let (status, reply) = client.request(Method::POST, "/api/v1/results", Some(one[0].body.clone())).await?;
-    ensure!(status == StatusCode::CREATED, "POST answered {status}: {}", String::from_utf8_lossy(&reply));
-    let started = Instant::now();
-    let n = refresher.refresh_effects(64).await?;
-    let recomputed = started.elapsed().as_secs_f64();
-    let combined = refresher.combine_effects().await?;
-    println!(
-        "factor effects after one submission: {n} drive recomputed in {recomputed:.2} s, {combined} effects combined in {:.2} s",
-        started.elapsed().as_secs_f64() - recomputed
-    );
-    let mut asked = vec!["/api/v1/effects".to_string(), "/api/v1/effects?factor=os".to_string()];
-    asked.extend(
-        effects
-            .iter()
-            .max_by_key(|e| e["units"].as_u64())
-            .and_then(|e| e["drives_url"].as_str())
-            .map(String::from),
-    );
-    for path in asked {
-        let (p50, p99) = latency(&mut client, std::slice::from_ref(&path), config.queries).await?;
-        println!("{path}: p50 {p50:.2} ms, p99 {p99:.2} ms");
-        rows.push((path, p50, p99));
+    // The catalogue at scale: index pages and leaderboards, then a mixed load.
+    let scale = format!("{} drives, {} results", fixture.drives.len(), counts.0);
+    for (what, p50, p99) in catalogue_latency(&mut client, b, &scale).await? {
+        rows.push((what.to_string(), p50, p99));
     }
-    server.stop();
+    let mut measured: Vec<String> = fixture.drives[..POPULAR].iter().map(|d| d.id.clone()).collect();
+    let step = fixture.drives.len() / 70;
+    measured.extend(fixture.drives.iter().skip(POPULAR).step_by(step).map(|d| d.id.clone()));
+    let mut rng = Rng(0x313ed ^ counts.0 as u64);
+    let submissions = config.mixed * MIXED_SUBMISSION_PERCENT / 100;
+    let bodies = uploads(corpus, &fixture.drives, submissions, &mut rng, &mut HashSet::new())
+        .into_iter()
+        .map(|u| u.body)
+        .collect();
+    let timed = mixed_load(server.addr, &measured, LEADERBOARD_TEST, bodies, config.mixed).await?;
+    for (route, p50, p99) in print_mixed(b, &scale, timed) {
+        rows.push((format!("mixed: {route}"), p50, p99));
+    }
+    if config.run_effects {
+        let storage = refresher.clone();
+        // The factor effects, as `serve`'s background task builds them on a database that
+        // has none (every drive once); a reused fixture has them from an earlier run.
+        let building = Instant::now();
+        let mut drives = 0;
+        loop {
+            let n = storage.refresh_effects(64).await?;
+            if n == 0 {
+                break;
+            }
+            drives += n;
+        }
+        let combining = Instant::now();
+        let effects = storage.combine_effects().await?;
+        println!(
+            "factor effects: {drives} drives computed in {:.1} s, {effects} effects combined in {:.1} s (0: built by an earlier run)",
+            (combining - building).as_secs_f64(),
+            combining.elapsed().as_secs_f64()
+        );
+        // Factor effects: every factor, then one factor's, then the drives behind one effect.
+        let everything = client.request(Method::GET, "/api/v1/effects", None).await?;
+        let everything: serde_json::Value = serde_json::from_slice(&everything.1)?;
+        let effects: Vec<&serde_json::Value> = everything["factors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|f| f["effects"].as_array().into_iter().flatten())
+            .collect();
+        println!("effects: {} combined effects stored", effects.len());
+        // What one submission costs the background task: its drive recomputed, the effects
+        // it touched combined again.
+        // Seeded by the fixture's size too: a reused fixture holds the previous run's upload.
+        let mut rng = Rng(0xeffec7 ^ backend as u64 ^ counts.0 as u64);
+        let one = uploads(corpus, &fixture.drives[500..501], 1, &mut rng, &mut HashSet::new());
+        let (status, reply) = client.request(Method::POST, "/api/v1/results", Some(one[0].body.clone())).await?;
+        ensure!(status == StatusCode::CREATED, "POST answered {status}: {}", String::from_utf8_lossy(&reply));
+        let started = Instant::now();
+        let n = refresher.refresh_effects(64).await?;
+        let recomputed = started.elapsed().as_secs_f64();
+        let combined = refresher.combine_effects().await?;
+        println!(
+            "factor effects after one submission: {n} drive recomputed in {recomputed:.2} s, {combined} effects combined in {:.2} s",
+            started.elapsed().as_secs_f64() - recomputed
+        );
+        let mut asked = vec!["/api/v1/effects".to_string(), "/api/v1/effects?factor=os".to_string()];
+        asked.extend(
+            effects
+                .iter()
+                .max_by_key(|e| e["units"].as_u64())
+                .and_then(|e| e["drives_url"].as_str())
+                .map(String::from),
+        );
+        for path in asked {
+            let (p50, p99) = latency(&mut client, std::slice::from_ref(&path), config.queries).await?;
+            println!("{path}: p50 {p50:.2} ms, p99 {p99:.2} ms");
+            rows.push((path, p50, p99));
+        }
+    }
     Ok(QueryReport { reused, load_seconds, rows })
 }
 
@@ -866,83 +932,34 @@ async fn latency(client: &mut Client, paths: &[String], n: usize) -> Result<(f64
 
 /// The fixture's catalogue and how its results spread over it.
 struct Fixture {
-    /// Generated catalogue; the first [`POPULAR`] are the popular drives.
+    /// The drive part's catalogue ([`drive_fixture`]); the first [`POPULAR`] are the
+    /// popular drives.
     drives: Vec<DriveSku>,
     popular_counts: Vec<usize>,
     /// Cumulative weights over `drives` for picking a result's drive.
     cumulative: Vec<f64>,
 }
 
-const CATALOGUE: usize = 3000;
 const POPULAR: usize = 30;
-const VENDORS: &[&str] = &[
-    "Samsung",
-    "Western Digital",
-    "Crucial",
-    "Kingston",
-    "SK hynix",
-    "Seagate",
-    "Sabrent",
-    "Intel",
-    "Corsair",
-    "ADATA",
-    "Plextor",
-    "Toshiba",
-];
-const CAPACITIES: &[u32] = &[120, 240, 250, 256, 480, 500, 512, 960, 1000, 1024, 2000, 4000];
+
+/// The machines a drive was measured on: one to [`MACHINES`] per drive. Real drives are
+/// benchmarked on a few machines each (their owners' and reviewers'), so a drive's
+/// results fall into a few platform pools rather than one pool each.
+const MACHINES: usize = 4;
 
 impl Fixture {
-    fn new(results: usize) -> Fixture {
-        let mut drives = Vec::with_capacity(CATALOGUE);
-        for i in 0..CATALOGUE {
-            let vendor = VENDORS[i % VENDORS.len()];
-            let capacity_gb = CAPACITIES[(i / VENDORS.len()) % CAPACITIES.len()];
-            let model = format!(
-                "Bench {}{}",
-                ["EVO ", "Pro ", "Blue ", "SN", "P", "NV", "Gold "][i % 7],
-                100 + i / 7
-            );
-            let nvme = i % 3 != 0;
-            let base = if nvme { 2000.0 + (i % 5) as f64 * 700.0 } else { 550.0 };
-            drives.push(DriveSku {
-                id: format!(
-                    "{}-{}-{capacity_gb}gb-{i}",
-                    vendor.to_lowercase().replace(' ', "-"),
-                    model.to_lowercase().replace(' ', "-")
-                ),
-                vendor: vendor.into(),
-                model,
-                part_number: Some(format!("BP{i:05}")),
-                capacity_gb,
-                interface: Some(if nvme {
-                    Link::Pcie { gen: 3 + (i % 2) as u8, lanes: 4 }
-                } else {
-                    Link::Sata { gbps: 6.0 }
-                }),
-                controller: Default::default(),
-                nand: Default::default(),
-                dram_mb: None,
-                form_factor: None,
-                firmware: Vec::new(),
-                aliases: Vec::new(),
-                reviewed: true,
-                rated: RatedSpec {
-                    seq_read_mbps: Some(base),
-                    seq_write_mbps: Some(base * 0.8),
-                    rnd4k_read_iops: Some(base * 150.0),
-                    rnd4k_write_iops: Some(base * 130.0),
-                    ..Default::default()
-                },
-            });
-        }
-        // Popular drives: from ~5% of the results down to ~1%, of 1,000,000 that is
+    fn new(results: usize, drives: usize) -> Fixture {
+        let drives = drive_fixture(drives);
+        let n = drives.len();
+        assert!(n > POPULAR * 10, "the fixture needs more than {} drives", POPULAR * 10);
+        // Popular drives: from 0.6 % of the results down to 0.1 %, of 1,000,000 that is
         // 6,000 .. 1,000 results each; the rest spread evenly over the catalogue.
         let popular_share: Vec<f64> =
             (0..POPULAR).map(|i| 0.006 - 0.005 * i as f64 / (POPULAR - 1) as f64).collect();
-        let rest = (1.0 - popular_share.iter().sum::<f64>()) / (CATALOGUE - POPULAR) as f64;
-        let mut cumulative = Vec::with_capacity(CATALOGUE);
+        let rest = (1.0 - popular_share.iter().sum::<f64>()) / (n - POPULAR) as f64;
+        let mut cumulative = Vec::with_capacity(n);
         let mut acc = 0.0;
-        for i in 0..CATALOGUE {
+        for i in 0..n {
             acc += popular_share.get(i).copied().unwrap_or(rest);
             cumulative.push(acc);
         }
@@ -953,6 +970,13 @@ impl Fixture {
     fn pick_drive(&self, rng: &mut Rng) -> usize {
         let x = rng.range(0.0, *self.cumulative.last().unwrap());
         self.cumulative.partition_point(|&c| c <= x).min(self.drives.len() - 1)
+    }
+
+    /// One of drive `d`'s machines, at random: the same few platforms every time for a drive.
+    fn machine(d: usize, rng: &mut Rng) -> Platform {
+        let mut own = Rng(0x3ac41e ^ (d as u64).wrapping_mul(0x9e37_79b9));
+        let machines = 1 + own.below(MACHINES);
+        platform(&mut Rng(own.next() ^ rng.below(machines) as u64))
     }
 }
 
@@ -1002,31 +1026,39 @@ struct Batch {
     n_metrics: usize,
 }
 
-/// Results per multi-row INSERT (metrics follow their results).
-const BATCH: usize = 200;
+/// Results generated per batch, handed from the generating threads to the writer.
+const BATCH: usize = 1000;
 
-async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpus, mark: &str) -> Result<()> {
-    // Results of 6 to 12 metrics: CrystalDiskMark and KDiskMark runs.
-    let shapes: Vec<&BenchResult> = corpus
-        .templates
-        .iter()
-        .flat_map(|t| &t.results)
-        .filter(|r| (6..=12).contains(&r.metrics.len()))
-        .collect();
-    ensure!(shapes.len() >= 5, "too few corpus results with 6-12 metrics");
-    let mut loader = Loader::open(db).await?;
-    loader.insert_drives(&fixture.drives).await?;
-    loader.insert_drive_keys(&fixture.drives).await?;
-    let (mut next_submission, mut next_result) = loader.next_ids().await?;
-    let mut rng = Rng(0x1_000_000);
+/// How long each stage of a fixture load took.
+struct LoadTimes {
+    /// Generating and writing the rows (the two overlap: threads generate while the
+    /// writer writes).
+    rows: f64,
+    /// The writer waiting for generated batches.
+    waiting: f64,
+    /// Building the results tables' indexes after the rows.
+    indexes: f64,
+}
+
+/// The results of batch `b` (ids and times follow from its place, so any thread can make
+/// any batch): CrystalDiskMark and KDiskMark shapes of the corpus with their numbers
+/// varied, each on one of its drive's machines, as `Storage::submit` would write them.
+fn generate_batch(
+    fixture: &Fixture,
+    shapes: &[&BenchResult],
+    b: usize,
+    results: usize,
+    (first_submission, first_result): (i64, i64),
+) -> Result<Batch> {
+    let mut rng = Rng(0x1_000_000 ^ (b as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let created_base = 1_600_000_000i64;
-    let started = Instant::now();
     let mut batch = Batch::default();
-    for i in 0..results {
+    for i in b * BATCH..((b + 1) * BATCH).min(results) {
         let d = fixture.pick_drive(&mut rng);
         let sku = &fixture.drives[d];
         let mut result = shapes[rng.below(shapes.len())].clone();
-        let speed = rng.range(0.7, 1.3) * if d.is_multiple_of(3) { 1.0 } else { 3.0 };
+        let nvme = matches!(sku.interface, Some(Link::Pcie { .. }));
+        let speed = rng.range(0.7, 1.3) * if nvme { 3.0 } else { 1.0 };
         for m in &mut result.metrics {
             let f = speed * rng.range(0.95, 1.05);
             m.mbps = m.mbps.map(|v| (v * f * 1000.0).round() / 1000.0);
@@ -1038,7 +1070,7 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
             1 => DataPattern::OneFill,
             _ => DataPattern::Random,
         });
-        let mut tags = Tags { platform: platform(&mut rng), ..Tags::default() };
+        let mut tags = Tags { platform: Fixture::machine(d, &mut rng), ..Tags::default() };
         tags.drive.sku = Some(sku.id.clone());
         ingest::complete_tags(&mut tags, Some(sku));
         let tagged = bench::TaggedResult { result, tags, source: None };
@@ -1063,29 +1095,89 @@ async fn load_fixture(db: &Db, fixture: &Fixture, results: usize, corpus: &Corpu
                 result_json: None,
             }],
         };
-        batch.submissions.push(Param::Int(Some(next_submission)));
+        let (submission_id, result_id) = (first_submission + i as i64, first_result + i as i64);
+        batch.submissions.push(Param::Int(Some(submission_id)));
         batch.submissions.extend(sql::submission_params(&sub));
         let r = &sub.results[0];
-        batch.results.push(Param::Int(Some(next_result)));
-        batch.results.extend(sql::result_params(r, next_submission, 0, created_at));
-        sql::metric_params(next_result, &r.result, &mut batch.metrics);
+        batch.results.push(Param::Int(Some(result_id)));
+        batch.results.extend(sql::result_params(r, submission_id, 0, created_at));
+        sql::metric_params(result_id, &r.result, &mut batch.metrics);
         batch.n_results += 1;
         batch.n_metrics += r.result.metrics.len();
-        next_submission += 1;
-        next_result += 1;
-        if batch.n_results == BATCH {
-            loader.write(std::mem::take(&mut batch)).await?;
-        }
-        if (i + 1) % 100_000 == 0 {
-            let s = started.elapsed().as_secs_f64();
-            eprintln!("  {} results loaded, {:.0}/s", i + 1, (i + 1) as f64 / s);
-        }
     }
-    if batch.n_results > 0 {
-        loader.write(batch).await?;
+    Ok(batch)
+}
+
+/// Loads `results` results over the fixture's catalogue in bulk: the catalogue, then the
+/// rows (generated by one thread per core, written in order by one connection: SQLite
+/// multi-row INSERTs in big transactions, PostgreSQL `COPY`), with the results tables'
+/// secondary indexes dropped before and built after.
+async fn load_fixture(
+    db: &Db,
+    fixture: &Fixture,
+    results: usize,
+    corpus: &Corpus,
+    mark: &str,
+) -> Result<LoadTimes> {
+    // Results of 6 to 12 metrics: CrystalDiskMark and KDiskMark runs.
+    let shapes: Vec<&BenchResult> = corpus
+        .templates
+        .iter()
+        .flat_map(|t| &t.results)
+        .filter(|r| (6..=12).contains(&r.metrics.len()))
+        .collect();
+    ensure!(shapes.len() >= 5, "too few corpus results with 6-12 metrics");
+    let mut loader = Loader::open(db).await?;
+    for chunk in fixture.drives.chunks(10_000) {
+        loader.insert_drives(chunk).await?;
+        loader.insert_drive_keys(chunk).await?;
     }
+    let deferred = loader.drop_indexes(&["submissions", "results", "metrics"]).await?;
+    let ids = loader.next_ids().await?;
+    let started = Instant::now();
+    let batches = results.div_ceil(BATCH);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(batches.max(1));
+    let mut waiting = Duration::ZERO;
+    let written = tokio::task::block_in_place(|| {
+        std::thread::scope(|scope| {
+            let mut receivers = Vec::new();
+            for k in 0..threads {
+                let (tx, rx) = std::sync::mpsc::sync_channel(2);
+                receivers.push(rx);
+                let shapes = &shapes;
+                scope.spawn(move || {
+                    for b in (k..batches).step_by(threads) {
+                        if tx.send(generate_batch(fixture, shapes, b, results, ids)).is_err() {
+                            break; // the writer stopped on an error
+                        }
+                    }
+                });
+            }
+            tokio::runtime::Handle::current().block_on(async {
+                for b in 0..batches {
+                    let wait = Instant::now();
+                    let batch = receivers[b % threads].recv().context("a generating thread stopped")??;
+                    waiting += wait.elapsed();
+                    loader.write(batch).await?;
+                    if ((b + 1) * BATCH) % 200_000 < BATCH {
+                        let done = ((b + 1) * BATCH).min(results);
+                        eprintln!(
+                            "  {done} results loaded, {:.0}/s",
+                            done as f64 / started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+                Ok::<_, anyhow::Error>(())
+            })
+        })
+    });
+    written?;
+    let rows = started.elapsed().as_secs_f64();
+    let indexing = Instant::now();
+    loader.create_indexes(&deferred).await?;
+    let indexes = indexing.elapsed().as_secs_f64();
     loader.finish(mark).await?;
-    Ok(())
+    Ok(LoadTimes { rows, waiting: waiting.as_secs_f64(), indexes })
 }
 
 /// Bulk writer: one connection, big transactions, multi-row INSERTs with explicit ids.
@@ -1230,15 +1322,22 @@ impl Loader {
         })
     }
 
+    /// Writes a batch: SQLite multi-row INSERTs, PostgreSQL `COPY` (text format).
     async fn write(&mut self, b: Batch) -> Result<()> {
         let sub_cols = sql::SUBMISSION_COLUMNS.len() + 1;
         let res_cols = sql::RESULT_COLUMNS.len() + 1;
         debug_assert_eq!(b.submissions.len(), b.n_results * sub_cols);
         debug_assert_eq!(b.results.len(), b.n_results * res_cols);
         debug_assert_eq!(b.metrics.len(), b.n_metrics * sql::METRIC_COLUMNS.len());
-        self.insert_rows("submissions", sql::SUBMISSION_COLUMNS, true, b.submissions).await?;
-        self.insert_rows("results", &sql::RESULT_COLUMNS, true, b.results).await?;
-        self.insert_rows("metrics", sql::METRIC_COLUMNS, false, b.metrics).await?;
+        if self.pg() {
+            self.copy("submissions", sql::SUBMISSION_COLUMNS, true, &b.submissions).await?;
+            self.copy("results", &sql::RESULT_COLUMNS, true, &b.results).await?;
+            self.copy("metrics", sql::METRIC_COLUMNS, false, &b.metrics).await?;
+        } else {
+            self.insert_rows("submissions", sql::SUBMISSION_COLUMNS, true, b.submissions).await?;
+            self.insert_rows("results", &sql::RESULT_COLUMNS, true, b.results).await?;
+            self.insert_rows("metrics", sql::METRIC_COLUMNS, false, b.metrics).await?;
+        }
         // Commit every ~50,000 results: big transactions, bounded WAL.
         let written = match self {
             Loader::Sqlite(_, n) | Loader::Postgres(_, n) => {
@@ -1246,11 +1345,74 @@ impl Loader {
                 *n
             }
         };
-        if written % 50_000 < BATCH {
-            self.exec("COMMIT", vec![]).await?;
-            self.exec("BEGIN", vec![]).await?;
+        if written % 50_000 < b.n_results {
+            self.commit_and_begin().await?;
         }
         Ok(())
+    }
+
+    /// PostgreSQL: `params`, row after row, into `columns` (after an `id` when `with_id`)
+    /// of `table` by one `COPY ... FROM STDIN`.
+    async fn copy(&mut self, table: &str, columns: &[&str], with_id: bool, params: &[Param]) -> Result<()> {
+        let Loader::Postgres(c, _) = self else { bail!("COPY is PostgreSQL's") };
+        let mut cols: Vec<&str> = Vec::new();
+        if with_id {
+            cols.push("id");
+        }
+        cols.extend(columns);
+        let mut data = Vec::with_capacity(params.len() * 16);
+        for row in params.chunks(cols.len()) {
+            for (i, p) in row.iter().enumerate() {
+                if i > 0 {
+                    data.push(b'\t');
+                }
+                copy_text(p, &mut data);
+            }
+            data.push(b'\n');
+        }
+        let mut copy = c.copy_in_raw(&format!("COPY {table} ({}) FROM STDIN", cols.join(", "))).await?;
+        copy.send(data).await?;
+        copy.finish().await?;
+        Ok(())
+    }
+
+    /// Drops the secondary indexes of `tables` (not those behind a key or a unique
+    /// constraint) and returns the statements that build them again.
+    async fn drop_indexes(&mut self, tables: &[&str]) -> Result<Vec<String>> {
+        let list = tables.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
+        let found: Vec<(String, String)> = match self {
+            Loader::Sqlite(c, _) => {
+                sqlx::query_as(&format!(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL \
+                     AND tbl_name IN ({list})"
+                ))
+                .fetch_all(&mut *c)
+                .await?
+            }
+            Loader::Postgres(c, _) => {
+                sqlx::query_as(&format!(
+                    "SELECT indexname::text, indexdef FROM pg_indexes i WHERE schemaname = current_schema() \
+                     AND tablename IN ({list}) AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)"
+                ))
+                .fetch_all(&mut *c)
+                .await?
+            }
+        };
+        for (name, _) in &found {
+            self.exec(&format!("DROP INDEX {name}"), vec![]).await?;
+        }
+        Ok(found.into_iter().map(|(_, create)| create).collect())
+    }
+
+    /// Builds the indexes [`Loader::drop_indexes`] dropped.
+    async fn create_indexes(&mut self, statements: &[String]) -> Result<()> {
+        if self.pg() {
+            self.exec("SET maintenance_work_mem = '1GB'", vec![]).await?;
+        }
+        for create in statements {
+            self.exec(create, vec![]).await?;
+        }
+        self.commit_and_begin().await
     }
 
     async fn finish(mut self, mark: &str) -> Result<()> {
@@ -1298,6 +1460,39 @@ impl Loader {
             }
         }
         Ok(())
+    }
+}
+
+/// A value in `COPY`'s text format: `\N` for NULL, backslash escapes for text, `\x` and
+/// hex digits for bytes.
+fn copy_text(p: &Param, out: &mut Vec<u8>) {
+    match p {
+        Param::Text(None) | Param::Int(None) | Param::Float(None) => out.extend_from_slice(b"\\N"),
+        Param::Text(Some(t)) => {
+            for &b in t.as_bytes() {
+                match b {
+                    b'\\' => out.extend_from_slice(b"\\\\"),
+                    b'\t' => out.extend_from_slice(b"\\t"),
+                    b'\n' => out.extend_from_slice(b"\\n"),
+                    b'\r' => out.extend_from_slice(b"\\r"),
+                    _ => out.push(b),
+                }
+            }
+        }
+        Param::Int(Some(i)) => out.extend_from_slice(i.to_string().as_bytes()),
+        Param::Float(Some(f)) if f.is_nan() => out.extend_from_slice(b"NaN"),
+        Param::Float(Some(f)) if f.is_infinite() => {
+            out.extend_from_slice(if *f > 0.0 { b"Infinity" } else { b"-Infinity" })
+        }
+        Param::Float(Some(f)) => out.extend_from_slice(f.to_string().as_bytes()),
+        Param::Bytes(v) => {
+            // The text format's bytea escape, itself escaped: `\\x` then hex digits.
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\\\x");
+            for &b in v {
+                out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+            }
+        }
     }
 }
 
@@ -1846,28 +2041,9 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
 
         // Browsing the whole catalogue: the drives index a page at a time and a
         // leaderboard, now that the submissions above gave drives results.
-        let test = "cdm-diskspd SEQ 1MiB Q8T1 read";
         let mut client = Client::connect(big_server.addr).await?;
-        for (what, path) in [
-            ("drives index, first page by name", "/api/v1/drives/index".to_string()),
-            ("drives index, most results first", "/api/v1/drives/index?sort=results".to_string()),
-            ("drives index, page at offset 50,000", "/api/v1/drives/index?offset=50000".to_string()),
-            ("drives index, SATA drives", "/api/v1/drives/index?interface=sata".to_string()),
-            ("leaderboard, one test", format!("/api/v1/leaderboard?test={}&min_results=1", urlencode(test))),
-            ("leaderboard, one test, lines of 3 results or more", format!("/api/v1/leaderboard?test={}", urlencode(test))),
-            (
-                "leaderboard, one test, SATA drives",
-                format!("/api/v1/leaderboard?test={}&min_results=1&interface=sata", urlencode(test)),
-            ),
-            ("leaderboard tests (the leaderboard page's picker)", "/api/v1/leaderboard/tests".to_string()),
-        ] {
-            let (p50, p99, bytes) = get_latency(&mut client, &path, 50).await?;
-            println!(
-                "FIGURE {b} {what}, {} drives: p50 {p50:.1} ms, p99 {p99:.1} ms ({:.0} KB)",
-                fixture.len(),
-                bytes as f64 / 1024.0
-            );
-        }
+        let scale = format!("{} drives", fixture.len());
+        catalogue_latency(&mut client, b, &scale).await?;
         // A mixed load on the big catalogue: 16 clients at once, each request drawn from
         // what readers ask, 5 % submissions (some naming a drive nobody has named, so the
         // catalogue changes under the readers), timed per route.
@@ -1884,15 +2060,8 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
         let submissions = config.mixed * MIXED_SUBMISSION_PERCENT / 100;
         let uploads =
             named_uploads(corpus, &fixture, Naming::Identity, submissions, &mut rng, &mut seen, &mut novel);
-        let timed = mixed_load(big_server.addr, &measured, test, uploads, config.mixed).await?;
-        for (route, times) in timed {
-            let n = times.len();
-            let (p50, p99) = percentiles(times);
-            println!(
-                "FIGURE {b} mixed load, 16 clients, {} drives: {route}: p50 {p50:.1} ms, p99 {p99:.1} ms ({n} requests)",
-                fixture.len()
-            );
-        }
+        let timed = mixed_load(big_server.addr, &measured, LEADERBOARD_TEST, uploads, config.mixed).await?;
+        print_mixed(b, &scale, timed);
 
         seed_server.stop();
         big_server.stop();
@@ -1925,6 +2094,57 @@ async fn drive_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
     report
 }
 
+/// The test the catalogue's leaderboards are measured on.
+const LEADERBOARD_TEST: &str = "cdm-diskspd SEQ 1MiB Q8T1 read";
+
+/// p50/p99 of drives index pages and leaderboards (50 requests each, one client), printed
+/// as figures of `backend` at `scale` and returned as (what, p50, p99).
+async fn catalogue_latency(
+    client: &mut Client,
+    backend: &str,
+    scale: &str,
+) -> Result<Vec<(&'static str, f64, f64)>> {
+    let test = urlencode(LEADERBOARD_TEST);
+    let mut rows = Vec::new();
+    for (what, path) in [
+        ("drives index, first page by name", "/api/v1/drives/index".to_string()),
+        ("drives index, most results first", "/api/v1/drives/index?sort=results".to_string()),
+        ("drives index, page at offset 50,000", "/api/v1/drives/index?offset=50000".to_string()),
+        ("drives index, SATA drives", "/api/v1/drives/index?interface=sata".to_string()),
+        ("leaderboard, one test", format!("/api/v1/leaderboard?test={test}&min_results=1")),
+        ("leaderboard, one test, lines of 3 results or more", format!("/api/v1/leaderboard?test={test}")),
+        (
+            "leaderboard, one test, SATA drives",
+            format!("/api/v1/leaderboard?test={test}&min_results=1&interface=sata"),
+        ),
+        ("leaderboard tests (the leaderboard page's picker)", "/api/v1/leaderboard/tests".to_string()),
+    ] {
+        let (p50, p99, bytes) = get_latency(client, &path, 50).await?;
+        println!("FIGURE {backend} {what}, {scale}: p50 {p50:.1} ms, p99 {p99:.1} ms ({:.0} KB)", bytes as f64 / 1024.0);
+        rows.push((what, p50, p99));
+    }
+    Ok(rows)
+}
+
+/// Prints a mixed load's p50/p99 per route as figures; returns (route, p50, p99).
+fn print_mixed(
+    backend: &str,
+    scale: &str,
+    timed: BTreeMap<&'static str, Vec<Duration>>,
+) -> Vec<(&'static str, f64, f64)> {
+    timed
+        .into_iter()
+        .map(|(route, times)| {
+            let n = times.len();
+            let (p50, p99) = percentiles(times);
+            println!(
+                "FIGURE {backend} mixed load, 16 clients, {scale}: {route}: p50 {p50:.1} ms, p99 {p99:.1} ms ({n} requests)"
+            );
+            (route, p50, p99)
+        })
+        .collect()
+}
+
 /// A mixed-load route's path for a drive, two others and a number.
 type MixedPath = Box<dyn Fn(&str, &str, &str, usize) -> String + Send + Sync>;
 
@@ -1944,6 +2164,7 @@ async fn mixed_load(
 ) -> Result<BTreeMap<&'static str, Vec<Duration>>> {
     const CLIENTS: usize = 16;
     let test = urlencode(test);
+    let test_filtered = format!("/api/v1/leaderboard?test={test}&interface=sata");
     // (route, weight, path for a drive and two others)
     let routes: Vec<(&'static str, usize, MixedPath)> = vec![
         (
@@ -1964,8 +2185,7 @@ async fn mixed_load(
         ("leaderboard tests", 5, Box::new(|_, _, _, _| "/api/v1/leaderboard/tests".to_string())),
         ("drive embed", 10, Box::new(|a, _, _, _| format!("/embed/drives/{a}"))),
     ];
-    let test_filtered =
-        format!("/api/v1/leaderboard?test={}&interface=sata", urlencode("cdm-diskspd SEQ 1MiB Q8T1 read"));
+
     let weights: usize = routes.iter().map(|r| r.1).sum::<usize>() + 5;
     let routes = Arc::new(routes);
     let uploads = Arc::new(std::sync::Mutex::new(uploads));
