@@ -153,6 +153,11 @@ impl SqliteStorage {
         // deleted upload leaves no bytes in the file's free pages.
         let writer_options = options.clone().pragma("secure_delete", "ON");
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(writer_options).await?;
+        // Checkpoints from the start: a migration may rewrite a large table, and with
+        // no connection checkpointing by itself the WAL would keep all of it (a summary
+        // built whole also checkpoints after each of its transactions: summary.rs).
+        let (checkpoints, stop) = watch::channel(());
+        tokio::spawn(checkpointer(options.connect().await?, stop));
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
         super::effects::sqlite::mark_all_if_missing(&writer).await?;
@@ -160,8 +165,6 @@ impl SqliteStorage {
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
-        let (checkpoints, stop) = watch::channel(());
-        tokio::spawn(checkpointer(options.connect().await?, stop));
         Ok(SqliteStorage {
             pool,
             writer,
