@@ -275,12 +275,16 @@ impl Db {
         Ok(match self.backend {
             Backend::Sqlite => ["", "-wal"]
                 .iter()
-                .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", self.file.as_ref().unwrap().display())).ok())
+                .filter_map(|suffix| {
+                    std::fs::metadata(format!("{}{suffix}", self.file.as_ref().unwrap().display())).ok()
+                })
                 .map(|m| m.len())
                 .sum(),
             Backend::Postgres => {
                 let pool = sqlx::PgPool::connect(&self.url).await?;
-                let n: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())").fetch_one(&pool).await?;
+                let n: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())")
+                    .fetch_one(&pool)
+                    .await?;
                 pool.close().await;
                 n as u64
             }
@@ -885,7 +889,8 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
         // Seeded by the fixture's size too: a reused fixture holds the previous run's upload.
         let mut rng = Rng(0xeffec7 ^ backend as u64 ^ counts.0 as u64);
         let one = uploads(corpus, &fixture.drives[500..501], 1, &mut rng, &mut HashSet::new());
-        let (status, reply) = client.request(Method::POST, "/api/v1/results", Some(one[0].body.clone())).await?;
+        let (status, reply) =
+            client.request(Method::POST, "/api/v1/results", Some(one[0].body.clone())).await?;
         ensure!(status == StatusCode::CREATED, "POST answered {status}: {}", String::from_utf8_lossy(&reply));
         let started = Instant::now();
         let n = refresher.refresh_effects(64).await?;
@@ -2133,7 +2138,10 @@ async fn catalogue_latency(
         ("leaderboard tests (the leaderboard page's picker)", "/api/v1/leaderboard/tests".to_string()),
     ] {
         let (p50, p99, bytes) = get_latency(client, &path, 50).await?;
-        println!("FIGURE {backend} {what}, {scale}: p50 {p50:.1} ms, p99 {p99:.1} ms ({:.0} KB)", bytes as f64 / 1024.0);
+        println!(
+            "FIGURE {backend} {what}, {scale}: p50 {p50:.1} ms, p99 {p99:.1} ms ({:.0} KB)",
+            bytes as f64 / 1024.0
+        );
         rows.push((what, p50, p99));
     }
     Ok(rows)

@@ -1812,7 +1812,10 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     // Folding the test totals' change rows (which writers do past a few thousand) leaves
     // one row per listed test and the list as it was.
     let listed = app.storage.leaderboard_tests(None).await.unwrap();
-    assert!(app.scalar("SELECT COUNT(*) FROM test_total_changes").await > listed.len() as i64, "changes appended");
+    assert!(
+        app.scalar("SELECT COUNT(*) FROM test_total_changes").await > listed.len() as i64,
+        "changes appended"
+    );
     if app.storage.backend() == "sqlite" {
         use sqlx::Connection;
         let mut c = sqlx::SqliteConnection::connect(&app.url).await.unwrap();
@@ -1886,7 +1889,11 @@ async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestAp
     assert_eq!(rebuilt.1, kept.1, "tests list");
     assert_eq!(rebuilt.2, kept.2, "result counts");
     assert_eq!(rebuilt.3, kept.3, "leaderboard lines");
-    assert_eq!(app.scalar("SELECT COUNT(*) FROM test_total_changes").await, kept.1.len() as i64, "one row per test");
+    assert_eq!(
+        app.scalar("SELECT COUNT(*) FROM test_total_changes").await,
+        kept.1.len() as i64,
+        "one row per test"
+    );
 }
 
 /// Opening a seeded database again neither seeds twice nor fails.

@@ -216,7 +216,8 @@ const DRIVE_TOTALS: &str = "SELECT test, CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0
 /// Appended, never updated: two transactions adding to one test's totals never wait for
 /// each other's rows (an upsert of one row per test did, and two submissions of several
 /// results, each locking its tests' rows as it went, deadlocked on PostgreSQL).
-const ADD_TO_TOTALS: &str = "INSERT INTO test_total_changes (test, drives, ranked, results) VALUES ($1, $2, $3, $4)";
+const ADD_TO_TOTALS: &str =
+    "INSERT INTO test_total_changes (test, drives, ranked, results) VALUES ($1, $2, $3, $4)";
 const TOTAL_CHANGES: &str = "SELECT COUNT(*) FROM test_total_changes";
 /// Takes every change row a snapshot sees (one statement, so PostgreSQL removes exactly
 /// the rows it returns; rows committed meanwhile stay for the next fold).
