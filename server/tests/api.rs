@@ -1866,6 +1866,13 @@ async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestAp
             .collect();
         (pools, tests, counts, app.scalar(lines).await)
     };
+    let indexes = if app.storage.backend() == "sqlite" {
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pool_figures'"
+    } else {
+        "SELECT COUNT(*) FROM pg_indexes WHERE tablename = 'pool_figures'"
+    };
+    let index_count = app.scalar(indexes).await;
+    assert!(index_count >= 4, "the lines' key and their three indexes: {index_count}");
     let kept = state().await;
     assert!(kept.0.len() > 10 && kept.1.len() > 5 && kept.3 > 10, "a summary to rebuild: {:?}", kept.1);
     // As a bulk load leaves a database: no summary mark, no counts.
@@ -1889,6 +1896,10 @@ async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestAp
     assert_eq!(rebuilt.1, kept.1, "tests list");
     assert_eq!(rebuilt.2, kept.2, "result counts");
     assert_eq!(rebuilt.3, kept.3, "leaderboard lines");
+    // The build drops the lines' indexes while it writes them and builds them after.
+    assert_eq!(app.scalar(indexes).await, index_count, "the lines' indexes built again");
+    let waiting = "SELECT COUNT(*) FROM app_meta WHERE key = 'summary_deferred_indexes'";
+    assert_eq!(app.scalar(waiting).await, 0, "no index left waiting");
     assert_eq!(
         app.scalar("SELECT COUNT(*) FROM test_total_changes").await,
         kept.1.len() as i64,

@@ -118,6 +118,13 @@ const DRIVES_WITH_RESULTS: &str =
 /// many drives are read at once (about a megabyte each for the most popular), and SQLite's
 /// cost per statement grows with the square of its parameters.
 const BUILD_DRIVES: usize = crate::sql::SQLITE_INSERT_PARAMS;
+/// Where a summary build keeps the definitions of the lines' indexes it dropped (name to
+/// `CREATE INDEX`, as JSON) until it builds them again.
+const DEFERRED_KEY: &str = "summary_deferred_indexes";
+const DEFERRED_INDEXES: &str = "SELECT value FROM app_meta WHERE key = 'summary_deferred_indexes'";
+const SAVE_DEFERRED_INDEXES: &str = "INSERT INTO app_meta (key, value) VALUES ('summary_deferred_indexes', $1) \
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+const FORGET_DEFERRED_INDEXES: &str = "DELETE FROM app_meta WHERE key = 'summary_deferred_indexes'";
 /// Every test's totals from its lines, as one change row each (on a summary just built).
 const TOTALS_FROM_LINES: &str = "INSERT INTO test_total_changes (test, drives, ranked, results) \
      SELECT test, COUNT(DISTINCT drive_sku), SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END), SUM(n) \
@@ -288,10 +295,10 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
     }
 }
 
-/// The same functions for both backends: only binding, the advisory locks and the
-/// checkpoints of a build differ.
+/// The same functions for both backends: only binding, the advisory locks, the
+/// checkpoints of a build and where the catalogue of indexes is differ.
 macro_rules! backend {
-    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr, $fold_lock:expr, $checkpoint:expr) => {
+    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr, $fold_lock:expr, $checkpoint:expr, $line_indexes:expr) => {
         pub mod $name {
             use super::*;
             use sqlx::Row;
@@ -527,9 +534,30 @@ macro_rules! backend {
                 if marked == Some(layout()) {
                     return Ok(0);
                 }
-                sqlx::query("DELETE FROM test_samples").execute(pool).await?;
-                sqlx::query("DELETE FROM pool_figures").execute(pool).await?;
-                sqlx::query("DELETE FROM test_total_changes").execute(pool).await?;
+                // The lines' secondary indexes are built after the lines: inserted into
+                // them, each line went to a random place of each (they are ordered by
+                // test and figure), and SQLite wrote about 75 MB of pages per 256 drives.
+                // Their definitions wait in `app_meta` meanwhile, so a build cut short
+                // still builds them at its next try.
+                let mut tx = pool.begin().await?;
+                let saved: Option<String> =
+                    sqlx::query_scalar(DEFERRED_INDEXES).fetch_optional(&mut *tx).await?;
+                let mut deferred: BTreeMap<String, String> = match saved {
+                    Some(json) => serde_json::from_str(&json)
+                        .map_err(|e| crate::StorageError::Corrupt(format!("{DEFERRED_KEY}: {e}")))?,
+                    None => BTreeMap::new(),
+                };
+                let found: Vec<(String, String)> = sqlx::query_as($line_indexes).fetch_all(&mut *tx).await?;
+                for (name, create) in found {
+                    sqlx::query(&format!("DROP INDEX {name}")).execute(&mut *tx).await?;
+                    deferred.insert(name, create);
+                }
+                let json = serde_json::to_string(&deferred).expect("index definitions serialise");
+                sqlx::query(SAVE_DEFERRED_INDEXES).bind(json).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM test_samples").execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM pool_figures").execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM test_total_changes").execute(&mut *tx).await?;
+                tx.commit().await?;
                 let drives: Vec<String> = sqlx::query_scalar(DRIVES_WITH_RESULTS).fetch_all(pool).await?;
                 for chunk in drives.chunks(BUILD_DRIVES) {
                     let mut tx = pool.begin().await?;
@@ -540,7 +568,13 @@ macro_rules! backend {
                     }
                 }
                 sqlx::query(TOTALS_FROM_LINES).execute(pool).await?;
-                sqlx::query(SET_MARK).bind(layout()).execute(pool).await?;
+                let mut tx = pool.begin().await?;
+                for create in deferred.values() {
+                    sqlx::query(create).execute(&mut *tx).await?;
+                }
+                sqlx::query(FORGET_DEFERRED_INDEXES).execute(&mut *tx).await?;
+                sqlx::query(SET_MARK).bind(layout()).execute(&mut *tx).await?;
+                tx.commit().await?;
                 Ok(drives.len())
             }
 
@@ -796,7 +830,8 @@ backend!(
     // storage's background checkpoints never found the WAL wholly copied when the next
     // began, so SQLite never started it over (6 GB at 200,000 results, 29 GB at
     // 1,000,000 and growing).
-    Some("PRAGMA wal_checkpoint(TRUNCATE)")
+    Some("PRAGMA wal_checkpoint(TRUNCATE)"),
+    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pool_figures' AND sql IS NOT NULL"
 );
 backend!(
     postgres,
@@ -806,7 +841,10 @@ backend!(
     Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
     // Two 32-bit keys: a key space apart from the drives' 64-bit ones.
     Some("SELECT pg_try_advisory_xact_lock(18, 0)"),
-    None::<&str>
+    None::<&str>,
+    // Not the primary key's index (a constraint's).
+    "SELECT indexname::text, indexdef FROM pg_indexes i WHERE schemaname = current_schema() \
+     AND tablename = 'pool_figures' AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)"
 );
 
 #[cfg(test)]
