@@ -299,7 +299,7 @@ fn merge(stored: &mut BTreeMap<TestKey, TestSamples>, new: Vec<(TestKey, TestSam
 /// The same functions for both backends: only binding, the advisory locks, the
 /// checkpoints of a build and where the catalogue of indexes is differ.
 macro_rules! backend {
-    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr, $fold_lock:expr, $checkpoint:expr, $line_indexes:expr) => {
+    ($name:ident, $db:ty, $conn:ty, $pool:ty, $lock:expr, $fold_lock:expr, $checkpoint:expr, $line_indexes:expr, $build_lock:expr) => {
         pub mod $name {
             use super::*;
             use sqlx::Row;
@@ -535,6 +535,22 @@ macro_rules! backend {
                 if marked == Some(layout()) {
                     return Ok(0);
                 }
+                // Servers sharing a PostgreSQL database build it one at a time: a session
+                // lock on a connection of its own, held for the whole build (its
+                // transactions are many) and let go with the connection if the server
+                // dies. The next one finds the mark and builds nothing. SQLite has one
+                // server per file.
+                let Some((lock, unlock)) = $build_lock else { return build_all(pool).await };
+                let mut holder = pool.acquire().await?;
+                sqlx::query(lock).execute(&mut *holder).await?;
+                let marked: Option<String> = sqlx::query_scalar(MARKED).fetch_optional(pool).await?;
+                let built = if marked == Some(layout()) { Ok(0) } else { build_all(pool).await };
+                sqlx::query(unlock).execute(&mut *holder).await?;
+                built
+            }
+
+            /// [`build_if_missing`]'s build, its mark found missing.
+            async fn build_all(pool: &$pool) -> StorageResult<usize> {
                 // The lines' secondary indexes are built after the lines: inserted into
                 // them, each line went to a random place of each (they are ordered by
                 // test and figure); built after, the summary of 200,000 results took
@@ -833,7 +849,8 @@ backend!(
     // began, so SQLite never started it over (6 GB at 200,000 results, 29 GB at
     // 1,000,000 and growing).
     Some("PRAGMA wal_checkpoint(TRUNCATE)"),
-    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pool_figures' AND sql IS NOT NULL"
+    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pool_figures' AND sql IS NOT NULL",
+    None::<(&str, &str)>
 );
 backend!(
     postgres,
@@ -846,7 +863,8 @@ backend!(
     None::<&str>,
     // Not the primary key's index (a constraint's).
     "SELECT indexname::text, indexdef FROM pg_indexes i WHERE schemaname = current_schema() \
-     AND tablename = 'pool_figures' AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)"
+     AND tablename = 'pool_figures' AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)",
+    Some(("SELECT pg_advisory_lock(18, 1)", "SELECT pg_advisory_unlock(18, 1)"))
 );
 
 #[cfg(test)]
