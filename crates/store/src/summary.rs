@@ -436,15 +436,7 @@ macro_rules! backend {
                     sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
                 }
                 let after = drive_totals(conn, drive_skus).await?;
-                for (test, (drives, ranked, results)) in totals_change(&before, &after) {
-                    sqlx::query(ADD_TO_TOTALS)
-                        .bind(&test)
-                        .bind(drives)
-                        .bind(ranked)
-                        .bind(results)
-                        .execute(&mut *conn)
-                        .await?;
-                }
+                append_totals(conn, totals_change(&before, &after)).await?;
                 let changes: i64 = sqlx::query_scalar(TOTAL_CHANGES).fetch_one(&mut *conn).await?;
                 if changes > FOLD_AT {
                     fold_totals(conn).await?;
@@ -473,16 +465,23 @@ macro_rules! backend {
                     s.1 += ranked;
                     s.2 += results;
                 }
-                for (test, (drives, ranked, results)) in sums {
-                    if (drives, ranked, results) != (0, 0, 0) {
-                        sqlx::query(ADD_TO_TOTALS)
-                            .bind(&test)
-                            .bind(drives)
-                            .bind(ranked)
-                            .bind(results)
-                            .execute(&mut *conn)
-                            .await?;
-                    }
+                sums.retain(|_, s| *s != (0, 0, 0));
+                append_totals(conn, sums).await
+            }
+
+            /// Appends one change row per test (drives, ranked lines, results).
+            async fn append_totals(
+                conn: &mut $conn,
+                changes: BTreeMap<String, (i64, i64, i64)>,
+            ) -> StorageResult<()> {
+                for (test, (drives, ranked, results)) in changes {
+                    sqlx::query(ADD_TO_TOTALS)
+                        .bind(&test)
+                        .bind(drives)
+                        .bind(ranked)
+                        .bind(results)
+                        .execute(&mut *conn)
+                        .await?;
                 }
                 Ok(())
             }
