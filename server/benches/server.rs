@@ -1295,13 +1295,14 @@ impl Loader {
     /// Inserts drives as `sql::INSERT_DRIVE` does (its columns and `sql::drive_params`,
     /// `reviewed` written `$N = 1` there too), without their keys.
     async fn insert_drives(&mut self, drives: &[DriveSku]) -> Result<()> {
-        const COLUMNS: &str = "(id, vendor, model, part_number, capacity_gb, controller, spec, reviewed)";
+        const COLUMNS: &str = "(id, vendor, model, part_number, capacity_gb, controller, spec, reviewed, \
+             filter_vendor, filter_link, filter_link_kind, filter_controller, filter_nand)";
         assert!(
             sql::INSERT_DRIVE.contains(COLUMNS),
             "INSERT_DRIVE changed its columns: {}",
             sql::INSERT_DRIVE
         );
-        let per_row = 8;
+        let per_row = 13;
         let budget = if self.pg() { sql::MAX_PARAMS } else { sql::SQLITE_INSERT_PARAMS };
         for chunk in drives.chunks((budget / per_row).max(1)) {
             let params: Vec<Param> = chunk.iter().flat_map(sql::drive_params).collect();
@@ -1309,8 +1310,11 @@ impl Loader {
             let rows: Vec<String> = (0..chunk.len())
                 .map(|r| {
                     let n = r * per_row;
-                    let cols: Vec<String> = (1..per_row).map(|c| format!("${}", n + c)).collect();
-                    format!("({}, ${} = 1)", cols.join(", "), n + per_row)
+                    // The 8th, `reviewed`, as INSERT_DRIVE writes it.
+                    let cols: Vec<String> = (1..=per_row)
+                        .map(|c| if c == 8 { format!("${} = 1", n + c) } else { format!("${}", n + c) })
+                        .collect();
+                    format!("({})", cols.join(", "))
                 })
                 .collect();
             self.exec(&format!("INSERT INTO drives {COLUMNS} VALUES {}", rows.join(", ")), params).await?;

@@ -1685,14 +1685,65 @@ async fn samples_both_ways(app: &TestApp, ids: &[String]) -> (Vec<String>, Vec<S
     (from_metrics, from_summary)
 }
 
+/// Whether `filter` keeps drive `d`, as the API documents it: text without case, the
+/// interface a link id or its kind. (The reference the store's SQL is checked against.)
+fn filter_keeps(filter: &api_types::DriveFilter, d: &bench::DriveSku) -> bool {
+    let is = |want: &Option<String>, have: Option<&str>| {
+        want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == w.to_lowercase()))
+    };
+    let link = d.interface.map(|l| l.id());
+    let kind = link.as_deref().map(|l| l.split('-').next().unwrap());
+    let interface = filter.interface.as_ref().map(|w| w.to_lowercase());
+    filter.reviewed.is_none_or(|r| r == d.reviewed)
+        && is(&filter.vendor, Some(&d.vendor))
+        && is(&filter.controller, d.controller.model.as_deref())
+        && is(&filter.nand, d.nand.vendor.as_deref())
+        && interface.is_none_or(|w| link.as_deref() == Some(w.as_str()) || kind == Some(w.as_str()))
+}
+
 /// What the drives index and the leaderboards read beside the summary must agree with
 /// it: per test, the ranked lines (`pool_figures`) are exactly the pools' lines with
 /// their medians, fastest first, the thin lines are counted, and each drive's result count
-/// (`drives.result_count`) is its visible results.
+/// (`drives.result_count`) is its visible results; and so for the drives each filter
+/// keeps (compared in SQL on the drives' filter columns), against [`filter_keeps`].
 async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
-    let keep: std::collections::HashSet<String> = ids.iter().cloned().collect();
+    let catalogue = app.storage.catalogue().await.unwrap();
+    // The filters' values from the drives named (one merged away is gone).
+    let named: Vec<&bench::DriveSku> =
+        ids.iter().filter_map(|id| catalogue.iter().find(|d| d.id == *id)).collect();
+    let (c300, m2s) = (named[0].clone(), named[named.len() - 1].clone());
+    let text = |s: &str| Some(s.to_string());
+    let filters = [
+        api_types::DriveFilter::default(),
+        api_types::DriveFilter { vendor: text(&c300.vendor.to_uppercase()), ..Default::default() },
+        api_types::DriveFilter { interface: text("SATA"), ..Default::default() },
+        api_types::DriveFilter { interface: c300.interface.map(|l| l.id()), ..Default::default() },
+        api_types::DriveFilter { controller: c300.controller.model.clone(), ..Default::default() },
+        api_types::DriveFilter { nand: m2s.nand.vendor.clone(), reviewed: Some(true), ..Default::default() },
+        api_types::DriveFilter { reviewed: Some(false), ..Default::default() },
+        api_types::DriveFilter { vendor: text(&m2s.vendor), interface: text("pcie"), ..Default::default() },
+    ];
+    let mut with_lines = 0;
+    for filter in &filters {
+        let kept: Vec<String> =
+            catalogue.iter().filter(|d| filter_keeps(filter, d)).map(|d| d.id.clone()).collect();
+        with_lines += usize::from(lines_agree(app, filter, &kept).await);
+    }
+    assert!(with_lines >= 6, "most filters keep drives with lines: {with_lines} of {}", filters.len());
+    let mut visible: std::collections::BTreeMap<String, i64> = Default::default();
+    for r in app.storage.results_for_drives(ids, storage::ResultFigures::Burst).await.unwrap() {
+        *visible.entry(r.tags.drive.sku.clone().unwrap()).or_default() += 1;
+    }
+    let counts: std::collections::BTreeMap<String, i64> =
+        app.storage.result_counts(ids).await.unwrap().into_iter().filter(|(_, n)| *n > 0).collect();
+    assert_eq!(counts, visible, "drives.result_count");
+}
+
+/// The leaderboard lines, thin lines and tests list `filter` reads are those of the
+/// `kept` drives' pools; whether there were any.
+async fn lines_agree(app: &TestApp, filter: &api_types::DriveFilter, kept: &[String]) -> bool {
     let mut expected: std::collections::BTreeMap<String, Vec<(bool, String)>> = Default::default();
-    for p in app.storage.pools_for_drives(ids).await.unwrap() {
+    for p in app.storage.pools_for_drives(kept).await.unwrap() {
         for (key, a) in &p.tests {
             let Some(s) = a.mbps else { continue };
             let line =
@@ -1700,12 +1751,11 @@ async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
             expected.entry(key.id()).or_default().push((p.platform.array().is_some(), line));
         }
     }
-    assert!(!expected.is_empty(), "the drives have lines");
     for (test, lines) in &expected {
         for min_results in [1, 2, 3] {
             for arrays in [false, true] {
                 let ranked =
-                    app.storage.ranked_pools(test, arrays, min_results, Some(&keep), 10_000).await.unwrap();
+                    app.storage.ranked_pools(test, arrays, min_results, filter, 10_000).await.unwrap();
                 let figure = |p: &storage::PoolSummary| {
                     p.tests.iter().find(|(k, _)| k.id() == *test).unwrap().1.mbps.unwrap()
                 };
@@ -1728,14 +1778,19 @@ async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
                     .map(|(_, l)| l.clone())
                     .collect();
                 want.sort();
-                assert_eq!(got, want, "{test}, arrays {arrays}, at least {min_results}");
+                assert_eq!(got, want, "{filter:?}: {test}, arrays {arrays}, at least {min_results}");
             }
             let thin = lines.iter().filter(|(_, l)| n_of_line(l) < min_results).count();
-            assert_eq!(app.storage.thin_lines(test, min_results, Some(&keep)).await.unwrap(), thin, "{test}");
+            assert_eq!(
+                app.storage.thin_lines(test, min_results, filter).await.unwrap(),
+                thin,
+                "{filter:?}: {test}"
+            );
         }
     }
-    // The tests a leaderboard can rank, counted from the same lines.
-    let listed = app.storage.leaderboard_tests(Some(&keep)).await.unwrap();
+    // The tests a leaderboard can rank, counted from the same lines (every drive's from
+    // the totals kept per test).
+    let listed = app.storage.leaderboard_tests(filter).await.unwrap();
     let counted: Vec<(String, usize, usize, usize)> = expected
         .iter()
         .map(|(test, lines)| {
@@ -1747,19 +1802,13 @@ async fn derived_figures_agree(app: &TestApp, ids: &[String]) {
         .collect();
     let listed: Vec<(String, usize, usize, usize)> =
         listed.into_iter().map(|t| (t.test, t.drives, t.ranked, t.results)).collect();
-    assert_eq!(listed, counted, "leaderboard tests");
-    // The totals kept per test (every drive's) are what grouping every line gives.
-    let every: std::collections::HashSet<String> =
-        app.storage.list_drives().await.unwrap().into_iter().map(|d| d.drive.id).collect();
-    let grouped = app.storage.leaderboard_tests(Some(&every)).await.unwrap();
-    assert_eq!(app.storage.leaderboard_tests(None).await.unwrap(), grouped, "test totals");
-    let mut visible: std::collections::BTreeMap<String, i64> = Default::default();
-    for r in app.storage.results_for_drives(ids, storage::ResultFigures::Burst).await.unwrap() {
-        *visible.entry(r.tags.drive.sku.clone().unwrap()).or_default() += 1;
-    }
-    let counts: std::collections::BTreeMap<String, i64> =
-        app.storage.result_counts(ids).await.unwrap().into_iter().filter(|(_, n)| *n > 0).collect();
-    assert_eq!(counts, visible, "drives.result_count");
+    assert_eq!(listed, counted, "{filter:?}: leaderboard tests");
+    // The index's pages of the kept drives: the same drives in name order, counted.
+    let page = app.storage.drives_page(filter, storage::DriveOrder::Name, 0, 100_000).await.unwrap();
+    let paged: Vec<&str> = page.iter().map(|r| r.drive.id.as_str()).collect();
+    assert_eq!(paged, kept, "{filter:?}: the index");
+    assert_eq!(app.storage.drive_count(filter).await.unwrap(), kept.len(), "{filter:?}: counted");
+    !expected.is_empty()
 }
 
 /// The n of a line `derived_figures_agree` wrote.
@@ -1811,7 +1860,7 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     derived_figures_agree(app, &ids).await;
     // Folding the test totals' change rows (which writers do past a few thousand) leaves
     // one row per listed test and the list as it was.
-    let listed = app.storage.leaderboard_tests(None).await.unwrap();
+    let listed = app.storage.leaderboard_tests(&Default::default()).await.unwrap();
     assert!(
         app.scalar("SELECT COUNT(*) FROM test_total_changes").await > listed.len() as i64,
         "changes appended"
@@ -1830,7 +1879,11 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
         tx.commit().await.unwrap();
     }
     assert_eq!(app.scalar("SELECT COUNT(*) FROM test_total_changes").await, listed.len() as i64, "folded");
-    assert_eq!(app.storage.leaderboard_tests(None).await.unwrap(), listed, "the same list once folded");
+    assert_eq!(
+        app.storage.leaderboard_tests(&Default::default()).await.unwrap(),
+        listed,
+        "the same list once folded"
+    );
     derived_figures_agree(app, &ids).await;
     let hidden_pair = format!(": [{}, {}] ", stored[0], stored[1]);
     assert!(!summary.iter().any(|c| c.contains(&hidden_pair)), "the hidden result left: {summary:?}");
@@ -1839,6 +1892,43 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     let c = compare(app, &format!("/api/v1/compare?drives={C300_64},{M2S_64}")).await;
     let ids_in_compare = c.to_string();
     assert!(ids_in_compare.contains(&format!("[{}]", stored[0])), "{ids_in_compare}");
+}
+
+/// Drives stored before the filter columns (migration 0019 adds them empty) have them
+/// filled at start-up from their JSON, and the filters find them as before.
+async fn drives_stored_before_the_filter_columns_get_them_at_start_up(app: &TestApp) {
+    let filters = [
+        api_types::DriveFilter { interface: Some("sata".into()), ..Default::default() },
+        api_types::DriveFilter { vendor: Some("PLEXTOR".into()), reviewed: Some(true), ..Default::default() },
+        api_types::DriveFilter { controller: Some("88ss9174".into()), ..Default::default() },
+    ];
+    let pages = || async {
+        let mut pages = Vec::new();
+        for f in &filters {
+            let page = app.storage.drives_page(f, storage::DriveOrder::Name, 0, 1000).await.unwrap();
+            pages.push(page.into_iter().map(|r| r.drive.id).collect::<Vec<_>>());
+        }
+        pages
+    };
+    let before = pages().await;
+    assert!(before.iter().all(|p| !p.is_empty()), "every filter keeps seed drives: {before:?}");
+    let forget = "UPDATE drives SET filter_vendor = NULL, filter_link = NULL, filter_link_kind = NULL, \
+                  filter_controller = NULL, filter_nand = NULL; DELETE FROM app_meta WHERE key = 'drive_filters'";
+    let emptied = |pages: Vec<Vec<String>>| pages.iter().all(Vec::is_empty);
+    if app.storage.backend() == "sqlite" {
+        let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();
+        sqlx::raw_sql(forget).execute(&pool).await.unwrap();
+        assert!(emptied(pages().await), "no filter finds a drive without its columns");
+        storage::catalogue::sqlite::fill_filters_if_stale(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&app.url).await.unwrap();
+        sqlx::raw_sql(forget).execute(&pool).await.unwrap();
+        assert!(emptied(pages().await), "no filter finds a drive without its columns");
+        storage::catalogue::postgres::fill_filters_if_stale(&pool).await.unwrap();
+        pool.close().await;
+    }
+    assert_eq!(pages().await, before, "filled again");
 }
 
 /// The summary a database builds when it has none (bulk-loaded, or of another layout)
@@ -1855,7 +1945,7 @@ async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestAp
     let lines = "SELECT COUNT(*) FROM pool_figures";
     let state = || async {
         let pools = app.storage.pools_with_values(&ids).await.unwrap();
-        let tests = app.storage.leaderboard_tests(None).await.unwrap();
+        let tests = app.storage.leaderboard_tests(&Default::default()).await.unwrap();
         let counts: Vec<(String, i64)> = app
             .storage
             .list_drives()
@@ -2635,6 +2725,7 @@ on_both_backends!(
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     the_summary_built_at_once_is_the_one_kept_change_by_change,
+    drives_stored_before_the_filter_columns_get_them_at_start_up,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
     corrected_screenshot_settings_are_published_and_recorded,
     the_openapi_document_is_valid_openapi_3_1,

@@ -142,6 +142,32 @@ pub struct FilterSuggestions {
     pub nand: Vec<String>,
 }
 
+/// Which drives the drives index, the leaderboards and their tests list keep: the filters
+/// they share, as query parameters. Text compares without case (both sides lower-cased
+/// by `str::to_lowercase`); `interface` is a link id (`pcie-3-x4`) or its kind alone
+/// (`sata`, `pcie`, `usb`). The store compares them in SQL (`store::sql::drive_filter_sql`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
+pub struct DriveFilter {
+    /// Only this vendor (any case)
+    pub vendor: Option<String>,
+    /// A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)
+    pub interface: Option<String>,
+    /// Only this controller model (any case)
+    pub controller: Option<String>,
+    /// Only this NAND vendor (any case)
+    pub nand: Option<String>,
+    /// Only reviewed (true) or community (false) drives
+    pub reviewed: Option<bool>,
+}
+
+impl DriveFilter {
+    /// Whether it keeps every drive.
+    pub fn is_empty(&self) -> bool {
+        *self == DriveFilter::default()
+    }
+}
+
 // --- /drives -----------------------------------------------------------------------------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

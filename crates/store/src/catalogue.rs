@@ -60,7 +60,8 @@ const DECIDE: &str = "UPDATE drive_proposals SET status = $2, decided_at = $3, r
 const PROPOSAL_STATUS: &str = "SELECT status FROM drive_proposals WHERE id = $1";
 const DRIVE_SPEC: &str = "SELECT spec FROM drives WHERE id = $1";
 const UPDATE_DRIVE: &str = "UPDATE drives SET vendor = $2, model = $3, part_number = $4, capacity_gb = $5, \
-     controller = $6, spec = $7, reviewed = ($8 = 1) WHERE id = $1";
+     controller = $6, spec = $7, reviewed = ($8 = 1), filter_vendor = $9, filter_link = $10, \
+     filter_link_kind = $11, filter_controller = $12, filter_nand = $13 WHERE id = $1";
 const DELETE_KEYS_OF: &str = "DELETE FROM drive_aliases WHERE drive_id = $1";
 const MOVE_OBSERVATIONS: &str = "UPDATE observations SET drive_sku = $2 WHERE drive_sku = $1";
 const DELETE_DRIVE: &str = "DELETE FROM drives WHERE id = $1";
@@ -232,15 +233,20 @@ macro_rules! backend {
                 Ok(drives)
             }
 
-            /// A page of the catalogue in `order`, each drive with its visible results.
+            /// A page of the drives `filter` keeps in `order`, each with its visible
+            /// results.
             pub async fn drives_page(
                 conn: &mut $conn,
+                filter: &api_types::DriveFilter,
                 order: crate::DriveOrder,
                 offset: usize,
                 limit: usize,
             ) -> StorageResult<Vec<DriveRow>> {
-                let sql = sql::drives_page_sql(order);
-                let rows = sqlx::query(&sql).bind(limit as i64).bind(offset as i64).fetch_all(&mut *conn).await?;
+                let mut params = sql::Params::default();
+                params.push(Param::Int(Some(limit as i64)));
+                params.push(Param::Int(Some(offset as i64)));
+                let sql = sql::drives_page_sql(order, &sql::drive_filter_sql(filter, &mut params));
+                let rows = bind(sqlx::query(&sql), params.into_vec()).fetch_all(&mut *conn).await?;
                 rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
             }
 
@@ -251,8 +257,11 @@ macro_rules! backend {
                 rows.iter().map(|r| from_json(&r.try_get::<String, _>(0)?)).collect()
             }
 
-            pub async fn drive_count(conn: &mut $conn) -> StorageResult<usize> {
-                let n: i64 = sqlx::query_scalar(sql::COUNT_DRIVES).fetch_one(&mut *conn).await?;
+            /// How many drives `filter` keeps.
+            pub async fn drive_count(conn: &mut $conn, filter: &api_types::DriveFilter) -> StorageResult<usize> {
+                let mut params = sql::Params::default();
+                let sql = sql::count_drives_sql(&sql::drive_filter_sql(filter, &mut params));
+                let n: i64 = bind(sqlx::query(&sql), params.into_vec()).fetch_one(&mut *conn).await?.try_get(0)?;
                 Ok(n as usize)
             }
 
@@ -271,36 +280,6 @@ macro_rules! backend {
                     }
                 }
                 Ok(counts)
-            }
-
-            /// Drive ids with their visible result counts, most (`most_first`) or fewest
-            /// results first, ties in name order: `limit` of the drives in `keep` after
-            /// skipping `offset` of them. Without a filter the index reads `drives_page`.
-            pub async fn drives_by_results(
-                conn: &mut $conn,
-                most_first: bool,
-                keep: &std::collections::HashSet<String>,
-                offset: usize,
-                limit: usize,
-            ) -> StorageResult<Vec<(String, i64)>> {
-                use futures_util::TryStreamExt;
-                let sql = if most_first { sql::DRIVES_BY_MOST_RESULTS } else { sql::DRIVES_BY_FEWEST_RESULTS };
-                // A filter the table does not hold: read down the order until the page
-                // is full.
-                let mut rows = sqlx::query_as::<_, (String, i64)>(sql).fetch(&mut *conn);
-                let (mut skipped, mut page) = (0, Vec::new());
-                while page.len() < limit {
-                    let Some(row) = rows.try_next().await? else { break };
-                    if !keep.contains(&row.0) {
-                        continue;
-                    }
-                    if skipped < offset {
-                        skipped += 1;
-                    } else {
-                        page.push(row);
-                    }
-                }
-                Ok(page)
             }
 
             /// The drives known under any of `keys`, as (key, drive id).
@@ -345,6 +324,33 @@ macro_rules! backend {
                 insert_key_rows(&mut tx, rows).await?;
                 sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
                 tx.commit().await?;
+                Ok(())
+            }
+
+            /// Writes every drive's filter columns again when they were filled by
+            /// another [`sql::FILTERS_LAYOUT`] (or never: a database from before 0019),
+            /// a thousand drives a transaction.
+            pub async fn fill_filters_if_stale(pool: &$pool) -> StorageResult<()> {
+                let layout: Option<String> =
+                    sqlx::query_scalar(sql::DRIVE_FILTERS_LAYOUT).fetch_optional(pool).await?;
+                if layout.as_deref() == Some(sql::FILTERS_LAYOUT) {
+                    return Ok(());
+                }
+                let mut after = String::new();
+                loop {
+                    let mut tx = pool.begin().await?;
+                    let page: Vec<(String, String)> =
+                        sqlx::query_as(sql::DRIVE_SPECS_AFTER).bind(&after).bind(1000_i64).fetch_all(&mut *tx).await?;
+                    let Some((last, _)) = page.last() else { break };
+                    after = last.clone();
+                    for (id, spec) in &page {
+                        let mut params = vec![Param::Text(Some(id.clone()))];
+                        params.extend(sql::filter_values(&from_json::<DriveSku>(spec)?).map(Param::Text));
+                        bind(sqlx::query(sql::SET_DRIVE_FILTERS), params).execute(&mut *tx).await?;
+                    }
+                    tx.commit().await?;
+                }
+                sqlx::query(sql::SET_DRIVE_FILTERS_LAYOUT).bind(sql::FILTERS_LAYOUT).execute(pool).await?;
                 Ok(())
             }
 
@@ -589,7 +595,7 @@ mod tests {
             (DECIDE, 4),
             (PROPOSAL_STATUS, 1),
             (DRIVE_SPEC, 1),
-            (UPDATE_DRIVE, 8),
+            (UPDATE_DRIVE, 13),
             (DELETE_KEYS_OF, 1),
             (MOVE_OBSERVATIONS, 2),
             (DELETE_DRIVE, 1),

@@ -469,10 +469,11 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
 
     async fn list_drives(&self) -> StorageResult<Vec<DriveRow>>;
 
-    /// A page of the catalogue in `order`: `limit` drives after `offset`, each with its
-    /// visible result count. Only the page is read and decoded.
+    /// A page of the drives `filter` keeps in `order`: `limit` drives after `offset`,
+    /// each with its visible result count. Only the page is read and decoded.
     async fn drives_page(
         &self,
+        filter: &api_types::DriveFilter,
         order: DriveOrder,
         offset: usize,
         limit: usize,
@@ -484,8 +485,8 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// The drives on one controller model (as written), in name order.
     async fn drives_on_controller(&self, model: &str) -> StorageResult<Vec<DriveSku>>;
 
-    /// How many drives the catalogue holds.
-    async fn drive_count(&self) -> StorageResult<usize>;
+    /// How many drives `filter` keeps (the catalogue's, with an empty filter).
+    async fn drive_count(&self, filter: &api_types::DriveFilter) -> StorageResult<usize>;
 
     /// The catalogue in name order, decoded once per change of it and shared, without
     /// result counts: what a filter over every drive reads.
@@ -495,45 +496,34 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// left out).
     async fn result_counts(&self, ids: &[String]) -> StorageResult<std::collections::HashMap<String, i64>>;
 
-    /// Drive ids with their visible result counts, most (`most_first`) or fewest results
-    /// first, ties in name order: `limit` of the drives in `keep` after `offset` of them
-    /// (an unfiltered page is [`Storage::drives_page`]).
-    async fn drives_by_results(
-        &self,
-        most_first: bool,
-        keep: &std::collections::HashSet<String>,
-        offset: usize,
-        limit: usize,
-    ) -> StorageResult<Vec<(String, i64)>>;
-
     /// A leaderboard's lines: the pools measured in `test` (`TestKey::id`; drives alone,
     /// or RAID sets of them when `arrays`) with at least `min_results` results, fastest
     /// median MB/s first (ties by drive id, then pool), the first `limit` of those of the
-    /// drives in `keep` (every drive when `None`).
+    /// drives `filter` keeps.
     async fn ranked_pools(
         &self,
         test: &str,
         arrays: bool,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
         limit: usize,
     ) -> StorageResult<Vec<PoolSummary>>;
 
-    /// Every test measured on the drives in `keep` (every drive when `None`), in test
-    /// order, with how many drives have it, how many lines have at least
-    /// [`summary::RANKED_FLOOR`] results and how many results it has.
+    /// Every test measured on the drives `filter` keeps, in test order, with how many
+    /// drives have it, how many lines have at least [`summary::RANKED_FLOOR`] results and
+    /// how many results it has.
     async fn leaderboard_tests(
         &self,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<Vec<api_types::LeaderboardTest>>;
 
     /// How many lines of `test` (drives alone and RAID sets) have fewer than
-    /// `min_results` results, of the drives in `keep` (every drive when `None`).
+    /// `min_results` results, of the drives `filter` keeps.
     async fn thin_lines(
         &self,
         test: &str,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<usize>;
 
     /// The drives known under any of `keys` (`bench::identity`'s `n:`/`p:` keys), as

@@ -44,6 +44,7 @@ impl PgStorage {
         summary::postgres::build_if_missing(&pool).await?;
         super::effects::postgres::mark_all_if_missing(&pool).await?;
         catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
+        catalogue::postgres::fill_filters_if_stale(&pool).await?;
         Ok(PgStorage { pool, drives: Default::default(), catalogue: Default::default() })
     }
 
@@ -340,11 +341,12 @@ impl Storage for PgStorage {
 
     async fn drives_page(
         &self,
+        filter: &api_types::DriveFilter,
         order: crate::DriveOrder,
         offset: usize,
         limit: usize,
     ) -> StorageResult<Vec<DriveRow>> {
-        catalogue::postgres::drives_page(&mut *self.pool.acquire().await?, order, offset, limit).await
+        catalogue::postgres::drives_page(&mut *self.pool.acquire().await?, filter, order, offset, limit).await
     }
 
     async fn model_line(&self, vendor: &str, model: &str) -> StorageResult<Vec<DriveSku>> {
@@ -357,8 +359,8 @@ impl Storage for PgStorage {
             .await
     }
 
-    async fn drive_count(&self) -> StorageResult<usize> {
-        catalogue::postgres::drive_count(&mut *self.pool.acquire().await?).await
+    async fn drive_count(&self, filter: &api_types::DriveFilter) -> StorageResult<usize> {
+        catalogue::postgres::drive_count(&mut *self.pool.acquire().await?, filter).await
     }
 
     async fn catalogue(&self) -> StorageResult<std::sync::Arc<Vec<DriveSku>>> {
@@ -369,48 +371,31 @@ impl Storage for PgStorage {
         catalogue::postgres::result_counts(&mut *self.pool.acquire().await?, ids).await
     }
 
-    async fn drives_by_results(
-        &self,
-        most_first: bool,
-        keep: &std::collections::HashSet<String>,
-        offset: usize,
-        limit: usize,
-    ) -> StorageResult<Vec<(String, i64)>> {
-        catalogue::postgres::drives_by_results(
-            &mut *self.pool.acquire().await?,
-            most_first,
-            keep,
-            offset,
-            limit,
-        )
-        .await
-    }
-
     async fn ranked_pools(
         &self,
         test: &str,
         arrays: bool,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
         limit: usize,
     ) -> StorageResult<Vec<super::PoolSummary>> {
-        summary::postgres::ranked_pools(&self.pool, test, arrays, min_results, keep, limit).await
+        summary::postgres::ranked_pools(&self.pool, test, arrays, min_results, filter, limit).await
     }
 
     async fn leaderboard_tests(
         &self,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<Vec<api_types::LeaderboardTest>> {
-        summary::postgres::leaderboard_tests(&self.pool, keep).await
+        summary::postgres::leaderboard_tests(&self.pool, filter).await
     }
 
     async fn thin_lines(
         &self,
         test: &str,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<usize> {
-        summary::postgres::thin_lines(&self.pool, test, min_results, keep).await
+        summary::postgres::thin_lines(&self.pool, test, min_results, filter).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>> {

@@ -103,11 +103,13 @@ pub const INSERT_META_SEEDED: &str =
 pub const COUNT_DATA: &str = "SELECT (SELECT COUNT(*) FROM drives) + (SELECT COUNT(*) FROM submissions)";
 
 pub const INSERT_DRIVE: &str =
-    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec, reviewed) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1)";
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec, \
+     reviewed, filter_vendor, filter_link, filter_link_kind, filter_controller, filter_nand) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1, $9, $10, $11, $12, $13)";
 
+/// A drive's row in `INSERT_DRIVE`'s order (`reviewed`, the 8th, as 0 or 1).
 pub fn drive_params(d: &DriveSku) -> Vec<Param> {
-    vec![
+    let mut params = vec![
         Param::Text(Some(d.id.clone())),
         Param::Text(Some(d.vendor.clone())),
         Param::Text(Some(d.model.clone())),
@@ -116,7 +118,60 @@ pub fn drive_params(d: &DriveSku) -> Vec<Param> {
         Param::Text(d.controller.model.clone()),
         Param::Text(Some(to_json(d))),
         int(Some(u32::from(d.reviewed))),
+    ];
+    params.extend(filter_values(d).map(Param::Text));
+    params
+}
+
+/// What the drive filters compare (migration 0019): vendor, link id, link kind,
+/// controller model and NAND vendor, lower-cased.
+pub fn filter_values(d: &DriveSku) -> [Option<String>; 5] {
+    let link = d.interface.map(|l| l.id().to_lowercase());
+    let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l).to_string());
+    let lower = |s: Option<&String>| s.map(|s| s.to_lowercase());
+    [
+        Some(d.vendor.to_lowercase()),
+        link,
+        kind,
+        lower(d.controller.model.as_ref()),
+        lower(d.nand.vendor.as_ref()),
     ]
+}
+
+/// Sets a stored drive's filter columns (`$1` its id, then [`filter_values`]).
+pub const SET_DRIVE_FILTERS: &str = "UPDATE drives SET filter_vendor = $2, filter_link = $3, \
+     filter_link_kind = $4, filter_controller = $5, filter_nand = $6 WHERE id = $1";
+/// What `app_meta` says about the filter columns: the [`FILTERS_LAYOUT`] that filled them.
+pub const DRIVE_FILTERS_LAYOUT: &str = "SELECT value FROM app_meta WHERE key = 'drive_filters'";
+pub const SET_DRIVE_FILTERS_LAYOUT: &str = "INSERT INTO app_meta (key, value) VALUES ('drive_filters', $1) \
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+/// Changes when [`filter_values`] does: every drive's filter columns are written again.
+pub const FILTERS_LAYOUT: &str = "1";
+/// Every drive's id and JSON, a page at a time after id `$1`, `$2` of them.
+pub const DRIVE_SPECS_AFTER: &str = "SELECT id, spec FROM drives WHERE id > $1 ORDER BY id LIMIT $2";
+
+/// The conditions `filter` puts on the drives table (aliased `d`), each beginning ` AND `,
+/// their values pushed to `params`. Empty for an empty filter.
+pub fn drive_filter_sql(filter: &api_types::DriveFilter, params: &mut Params) -> String {
+    let api_types::DriveFilter { vendor, interface, controller, nand, reviewed } = filter;
+    let lower = |s: &String| Param::Text(Some(s.to_lowercase()));
+    let mut sql = String::new();
+    for (column, want) in
+        [("filter_vendor", vendor), ("filter_controller", controller), ("filter_nand", nand)]
+    {
+        if let Some(w) = want {
+            sql += &format!(" AND d.{column} = {}", params.push(lower(w)));
+        }
+    }
+    if let Some(w) = interface {
+        // A link id or a kind: one value twice, numbered as both backends number them.
+        let (link, kind) = (params.push(lower(w)), params.push(lower(w)));
+        sql += &format!(" AND (d.filter_link = {link} OR d.filter_link_kind = {kind})");
+    }
+    if let Some(r) = reviewed {
+        sql += &format!(" AND d.reviewed = ({} = 1)", params.push(int(Some(u32::from(*r)))));
+    }
+    sql
 }
 
 /// Every key a drive is known under (`bench::identity::keys_of`), as rows of
@@ -167,8 +222,9 @@ pub const SEARCH_DRIVES: &str = "SELECT d.spec, \
 
 /// Adds a catalogue drive unless its id is known (`ssdbase import` of a dataset).
 pub const INSERT_DRIVE_IF_NEW: &str =
-    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, spec, reviewed) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1) ON CONFLICT (id) DO NOTHING";
+    "INSERT INTO drives (id, vendor, model, part_number, capacity_gb, controller, \
+     spec, reviewed, filter_vendor, filter_link, filter_link_kind, filter_controller, filter_nand) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8 = 1, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING";
 
 /// Adds a source's observation unless the same one is stored (a repeated import).
 pub const INSERT_OBSERVATION_IF_NEW: &str =
@@ -576,18 +632,22 @@ pub const CATALOGUE_FINGERPRINT: &str =
 pub const RESULT_COUNTS: &str = "SELECT id, result_count FROM drives WHERE result_count > 0";
 
 /// A page of the catalogue (spec and visible result count) in each [`DriveOrder`],
-/// `LIMIT $1 OFFSET $2`; each order is an index of `drives`.
-pub fn drives_page_sql(order: DriveOrder) -> String {
+/// `LIMIT $1 OFFSET $2`, of the drives passing `conditions` (of [`drive_filter_sql`],
+/// its parameters after those two); each order is an index of `drives`.
+pub fn drives_page_sql(order: DriveOrder, conditions: &str) -> String {
     let by = match order {
         DriveOrder::Name => "vendor, model, capacity_gb, id",
         DriveOrder::NameDescending => "vendor DESC, model DESC, capacity_gb DESC, id DESC",
         DriveOrder::MostResults => "result_count DESC, vendor, model, capacity_gb, id",
         DriveOrder::FewestResults => "result_count, vendor, model, capacity_gb, id",
     };
-    format!("SELECT spec, result_count FROM drives ORDER BY {by} LIMIT $1 OFFSET $2")
+    format!("SELECT spec, result_count FROM drives d WHERE TRUE{conditions} ORDER BY {by} LIMIT $1 OFFSET $2")
 }
 
-pub const COUNT_DRIVES: &str = "SELECT COUNT(*) FROM drives";
+/// How many drives pass `conditions` (of [`drive_filter_sql`], its parameters from `$1`).
+pub fn count_drives_sql(conditions: &str) -> String {
+    format!("SELECT COUNT(*) FROM drives d WHERE TRUE{conditions}")
+}
 
 /// The drives of one model line (vendor and model), smallest first (`drives_by_name`).
 pub const MODEL_LINE: &str =
@@ -595,14 +655,6 @@ pub const MODEL_LINE: &str =
 /// The drives on one controller model, in name order.
 pub const ON_CONTROLLER: &str =
     "SELECT spec FROM drives WHERE controller = $1 ORDER BY vendor, model, capacity_gb, id";
-
-/// Every drive's id and visible result count, most results first, ties in name order
-/// (`drives_by_most_results`).
-pub const DRIVES_BY_MOST_RESULTS: &str =
-    "SELECT id, result_count FROM drives ORDER BY result_count DESC, vendor, model, capacity_gb, id";
-/// The same, fewest results first (`drives_by_fewest_results`).
-pub const DRIVES_BY_FEWEST_RESULTS: &str =
-    "SELECT id, result_count FROM drives ORDER BY result_count, vendor, model, capacity_gb, id";
 
 /// The visible result counts of `n` drives.
 pub fn result_counts_sql(n: usize) -> String {
@@ -808,6 +860,20 @@ mod tests {
 
     #[test]
     fn static_statements_are_numbered_for_their_parameters() {
+        // Every filter set (6 parameters), after `before` parameters of the statement's own.
+        let every_filter = |before: usize| {
+            let mut params = Params::default();
+            (0..before).for_each(|_| _ = params.push(Param::Int(Some(0))));
+            let text = |s: &str| Some(s.to_string());
+            let filter = api_types::DriveFilter {
+                vendor: text("Crucial"),
+                interface: text("sata"),
+                controller: text("C300"),
+                nand: text("Micron"),
+                reviewed: Some(true),
+            };
+            drive_filter_sql(&filter, &mut params)
+        };
         let ds = seeds();
         let drive = drive_params(&ds.drives[0]).len();
         assert_numbered(INSERT_DRIVE, drive);
@@ -852,12 +918,14 @@ mod tests {
             (LIST_DRIVES, 0),
             (CATALOGUE_FINGERPRINT, 0),
             (RESULT_COUNTS, 0),
-            (DRIVES_BY_MOST_RESULTS, 0),
-            (DRIVES_BY_FEWEST_RESULTS, 0),
             (&result_counts_sql(3), 3),
-            (&drives_page_sql(DriveOrder::Name), 2),
-            (&drives_page_sql(DriveOrder::FewestResults), 2),
-            (COUNT_DRIVES, 0),
+            (&drives_page_sql(DriveOrder::Name, ""), 2),
+            (&drives_page_sql(DriveOrder::FewestResults, &every_filter(2)), 2 + 6),
+            (&count_drives_sql(&every_filter(0)), 6),
+            (SET_DRIVE_FILTERS, 6),
+            (DRIVE_FILTERS_LAYOUT, 0),
+            (SET_DRIVE_FILTERS_LAYOUT, 1),
+            (DRIVE_SPECS_AFTER, 2),
             (MODEL_LINE, 2),
             (ON_CONTROLLER, 1),
             (DRIVE_KEYS_LAYOUT, 0),

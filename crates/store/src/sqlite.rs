@@ -162,6 +162,7 @@ impl SqliteStorage {
         summary::sqlite::build_if_missing(&writer).await?;
         super::effects::sqlite::mark_all_if_missing(&writer).await?;
         catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
+        catalogue::sqlite::fill_filters_if_stale(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
@@ -566,11 +567,12 @@ impl Storage for SqliteStorage {
 
     async fn drives_page(
         &self,
+        filter: &api_types::DriveFilter,
         order: crate::DriveOrder,
         offset: usize,
         limit: usize,
     ) -> StorageResult<Vec<DriveRow>> {
-        catalogue::sqlite::drives_page(&mut *self.pool.acquire().await?, order, offset, limit).await
+        catalogue::sqlite::drives_page(&mut *self.pool.acquire().await?, filter, order, offset, limit).await
     }
 
     async fn model_line(&self, vendor: &str, model: &str) -> StorageResult<Vec<DriveSku>> {
@@ -582,8 +584,8 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::drives_where(&mut *self.pool.acquire().await?, sql::ON_CONTROLLER, &[model]).await
     }
 
-    async fn drive_count(&self) -> StorageResult<usize> {
-        catalogue::sqlite::drive_count(&mut *self.pool.acquire().await?).await
+    async fn drive_count(&self, filter: &api_types::DriveFilter) -> StorageResult<usize> {
+        catalogue::sqlite::drive_count(&mut *self.pool.acquire().await?, filter).await
     }
 
     async fn catalogue(&self) -> StorageResult<std::sync::Arc<Vec<DriveSku>>> {
@@ -594,48 +596,31 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::result_counts(&mut *self.pool.acquire().await?, ids).await
     }
 
-    async fn drives_by_results(
-        &self,
-        most_first: bool,
-        keep: &std::collections::HashSet<String>,
-        offset: usize,
-        limit: usize,
-    ) -> StorageResult<Vec<(String, i64)>> {
-        catalogue::sqlite::drives_by_results(
-            &mut *self.pool.acquire().await?,
-            most_first,
-            keep,
-            offset,
-            limit,
-        )
-        .await
-    }
-
     async fn ranked_pools(
         &self,
         test: &str,
         arrays: bool,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
         limit: usize,
     ) -> StorageResult<Vec<super::PoolSummary>> {
-        summary::sqlite::ranked_pools(&self.pool, test, arrays, min_results, keep, limit).await
+        summary::sqlite::ranked_pools(&self.pool, test, arrays, min_results, filter, limit).await
     }
 
     async fn leaderboard_tests(
         &self,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<Vec<api_types::LeaderboardTest>> {
-        summary::sqlite::leaderboard_tests(&self.pool, keep).await
+        summary::sqlite::leaderboard_tests(&self.pool, filter).await
     }
 
     async fn thin_lines(
         &self,
         test: &str,
         min_results: usize,
-        keep: Option<&std::collections::HashSet<String>>,
+        filter: &api_types::DriveFilter,
     ) -> StorageResult<usize> {
-        summary::sqlite::thin_lines(&self.pool, test, min_results, keep).await
+        summary::sqlite::thin_lines(&self.pool, test, min_results, filter).await
     }
 
     async fn drives_by_keys(&self, keys: &[String]) -> StorageResult<Vec<(String, DriveSku)>> {

@@ -193,22 +193,47 @@ fn select_pool_summaries_sql(n: usize) -> String {
 /// indexes of migration 0017 (`pool_figures_ranked_3`, `pool_figures_thin`).
 pub const RANKED_FLOOR: usize = 3;
 
-/// One test's leaderboard lines with at least `$3` results, fastest first (ties by drive
-/// and pool). At or above the floor the literal `n >= 3` lets both databases read the
-/// partial index of those lines; below it, the index of every line.
-fn ranked_sql(min_results: usize) -> String {
-    let floor = if min_results >= RANKED_FLOOR { format!(" AND n >= {RANKED_FLOOR}") } else { String::new() };
+/// The leaderboard lines (`pool_figures f`), joined to their drives (`drives d`) when
+/// `conditions` (of `sql::drive_filter_sql`) test them.
+fn lines_of(conditions: &str) -> &'static str {
+    if conditions.is_empty() {
+        "pool_figures f"
+    } else {
+        "pool_figures f JOIN drives d ON d.id = f.drive_sku"
+    }
+}
+
+/// One test's leaderboard lines with at least `$3` results whose drives pass `conditions`
+/// (their parameters from `$4`), fastest first (ties by drive and pool). At or above the
+/// floor the literal `n >= 3` lets both databases read the partial index of those lines;
+/// below it, the index of every line.
+fn ranked_sql(min_results: usize, conditions: &str) -> String {
+    let floor =
+        if min_results >= RANKED_FLOOR { format!(" AND f.n >= {RANKED_FLOOR}") } else { String::new() };
     format!(
-        "SELECT drive_sku, pool FROM pool_figures WHERE test = $1 AND is_array = $2{floor} AND n >= $3 \
-         ORDER BY median_mbps DESC, drive_sku, pool"
+        "SELECT f.drive_sku, f.pool FROM {} WHERE f.test = $1 AND f.is_array = $2{floor} AND f.n >= $3{conditions} \
+         ORDER BY f.median_mbps DESC, f.drive_sku, f.pool",
+        lines_of(conditions)
     )
 }
 
-/// Counts or lists (`what`) one test's lines with fewer than `$2` results; up to the floor
-/// from the partial index of thin lines.
-fn thin_sql(what: &str, min_results: usize) -> String {
-    let floor = if min_results <= RANKED_FLOOR { format!(" AND n < {RANKED_FLOOR}") } else { String::new() };
-    format!("SELECT {what} FROM pool_figures WHERE test = $1{floor} AND n < $2")
+/// Counts one test's lines with fewer than `$2` results whose drives pass `conditions`
+/// (their parameters from `$3`); up to the floor from the partial index of thin lines.
+fn thin_sql(min_results: usize, conditions: &str) -> String {
+    let floor =
+        if min_results <= RANKED_FLOOR { format!(" AND f.n < {RANKED_FLOOR}") } else { String::new() };
+    format!("SELECT COUNT(*) FROM {} WHERE f.test = $1{floor} AND f.n < $2{conditions}", lines_of(conditions))
+}
+
+/// [`LEADERBOARD_TESTS`] of the drives passing `conditions` (their parameters from `$1`),
+/// grouped from their lines: the kept totals are every drive's.
+fn filtered_tests_sql(conditions: &str) -> String {
+    format!(
+        "SELECT f.test, CAST(COUNT(DISTINCT f.drive_sku) AS BIGINT), \
+         CAST(SUM(CASE WHEN f.n >= {RANKED_FLOOR} THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(f.n) AS BIGINT) \
+         FROM {} WHERE TRUE{conditions} GROUP BY f.test ORDER BY f.test",
+        lines_of(conditions)
+    )
 }
 
 /// Per test: its drives, its lines of at least [`RANKED_FLOOR`] results and its results
@@ -253,7 +278,6 @@ fn totals_change(before: &[DriveTotals], after: &[DriveTotals]) -> BTreeMap<Stri
     change.retain(|_, c| *c != (0, 0, 0));
     change
 }
-const ALL_LINES: &str = "SELECT test, drive_sku, n FROM pool_figures";
 
 /// A new result's drive, pool and samples per test.
 type NewPool = (String, String, Vec<(TestKey, TestSamples)>);
@@ -679,49 +703,30 @@ macro_rules! backend {
             /// A leaderboard's lines: the pools measured in `test` (the drives alone, or
             /// RAID sets of them when `arrays`) with at least `min_results` results,
             /// fastest first (ties by drive, then pool), the first `limit` of the drives
-            /// in `keep` (of every drive when `None`). Read from `pool_figures`, so only
-            /// those lines' pools are decoded.
+            /// `filter` keeps. Read from `pool_figures` (joined to the drives for a
+            /// filter), so only those lines' pools are decoded.
             pub async fn ranked_pools(
                 pool: &$pool,
                 test: &str,
                 arrays: bool,
                 min_results: usize,
-                keep: Option<&std::collections::HashSet<String>>,
+                filter: &api_types::DriveFilter,
                 limit: usize,
             ) -> StorageResult<Vec<PoolSummary>> {
-                use futures_util::TryStreamExt;
                 // Through `bind`: a test holding NUL matches nothing instead of failing.
-                let params = || {
-                    vec![
-                        Param::Text(Some(test.to_string())),
-                        Param::Int(Some(i64::from(arrays))),
-                        Param::Int(Some(min_results as i64)),
-                    ]
-                };
-                let ranked = |sql| bind(sqlx::query(sql), params());
+                let mut params = crate::sql::Params::default();
+                params.push(Param::Text(Some(test.to_string())));
+                params.push(Param::Int(Some(i64::from(arrays))));
+                params.push(Param::Int(Some(min_results as i64)));
+                let conditions = crate::sql::drive_filter_sql(filter, &mut params);
+                let sql = format!(
+                    "{} LIMIT {}",
+                    ranked_sql(min_results, &conditions),
+                    params.push(Param::Int(Some(limit as i64)))
+                );
                 let mut lines: Vec<(String, String)> = Vec::new();
-                match keep {
-                    None => {
-                        let sql = format!("{} LIMIT $4", ranked_sql(min_results));
-                        let mut with_limit = params();
-                        with_limit.push(Param::Int(Some(limit as i64)));
-                        for r in bind(sqlx::query(&sql), with_limit).fetch_all(pool).await? {
-                            lines.push((r.try_get(0)?, r.try_get(1)?));
-                        }
-                    }
-                    // A filter the table does not hold: read down the ranking until the
-                    // page is full (a filter matching few drives reads more of it).
-                    Some(keep) => {
-                        let sql = ranked_sql(min_results);
-                        let mut rows = ranked(&sql).fetch(pool);
-                        while lines.len() < limit {
-                            let Some(r) = rows.try_next().await? else { break };
-                            let sku: String = r.try_get(0)?;
-                            if keep.contains(&sku) {
-                                lines.push((sku, r.try_get(1)?));
-                            }
-                        }
-                    }
+                for r in bind(sqlx::query(&sql), params.into_vec()).fetch_all(pool).await? {
+                    lines.push((r.try_get(0)?, r.try_get(1)?));
                 }
                 let mut read = HashMap::new();
                 let mut keys = HashMap::new();
@@ -741,74 +746,45 @@ macro_rules! backend {
             }
 
             /// How many lines of `test` (drives alone and RAID sets) have fewer than
-            /// `min_results` results, of the drives in `keep` (of every drive when `None`).
+            /// `min_results` results, of the drives `filter` keeps.
             pub async fn thin_lines(
                 pool: &$pool,
                 test: &str,
                 min_results: usize,
-                keep: Option<&std::collections::HashSet<String>>,
+                filter: &api_types::DriveFilter,
             ) -> StorageResult<usize> {
-                use futures_util::TryStreamExt;
-                let thin = |sql| {
-                    let params =
-                        vec![Param::Text(Some(test.to_string())), Param::Int(Some(min_results as i64))];
-                    bind(sqlx::query(sql), params)
-                };
-                let Some(keep) = keep else {
-                    let n: i64 =
-                        thin(&thin_sql("COUNT(*)", min_results)).fetch_one(pool).await?.try_get(0)?;
-                    return Ok(n as usize);
-                };
-                let sql = thin_sql("drive_sku", min_results);
-                let mut rows = thin(&sql).fetch(pool);
-                let mut n = 0;
-                while let Some(r) = rows.try_next().await? {
-                    n += usize::from(keep.contains(r.try_get::<&str, _>(0)?));
-                }
-                Ok(n)
+                let mut params = crate::sql::Params::default();
+                params.push(Param::Text(Some(test.to_string())));
+                params.push(Param::Int(Some(min_results as i64)));
+                let sql = thin_sql(min_results, &crate::sql::drive_filter_sql(filter, &mut params));
+                let n: i64 = bind(sqlx::query(&sql), params.into_vec()).fetch_one(pool).await?.try_get(0)?;
+                Ok(n as usize)
             }
 
-            /// Every test measured on the drives in `keep` (every drive when `None`), in
-            /// test order, with its drives, ranked lines and results, from `pool_figures`.
+            /// Every test measured on the drives `filter` keeps, in test order, with its
+            /// drives, ranked lines and results: every drive's from the kept totals,
+            /// a filter's grouped from its drives' lines in `pool_figures`.
             pub async fn leaderboard_tests(
                 pool: &$pool,
-                keep: Option<&std::collections::HashSet<String>>,
+                filter: &api_types::DriveFilter,
             ) -> StorageResult<Vec<api_types::LeaderboardTest>> {
-                use futures_util::TryStreamExt;
                 let as_usize = |n: i64| usize::try_from(n).unwrap_or(0);
-                let Some(keep) = keep else {
-                    let rows: Vec<(String, i64, i64, i64)> =
-                        sqlx::query_as(LEADERBOARD_TESTS).fetch_all(pool).await?;
-                    return Ok(rows
-                        .into_iter()
-                        .map(|(test, drives, ranked, results)| api_types::LeaderboardTest {
-                            test,
-                            drives: as_usize(drives),
-                            ranked: as_usize(ranked),
-                            results: as_usize(results),
-                        })
-                        .collect());
+                let mut params = crate::sql::Params::default();
+                let sql = match filter.is_empty() {
+                    true => LEADERBOARD_TESTS.to_string(),
+                    false => filtered_tests_sql(&crate::sql::drive_filter_sql(filter, &mut params)),
                 };
-                let mut per_test: BTreeMap<String, (std::collections::HashSet<String>, usize, usize)> =
-                    BTreeMap::new();
-                let mut rows = sqlx::query_as::<_, (String, String, i64)>(ALL_LINES).fetch(pool);
-                while let Some((test, sku, n)) = rows.try_next().await? {
-                    if keep.contains(&sku) {
-                        let t = per_test.entry(test).or_default();
-                        t.0.insert(sku);
-                        t.1 += usize::from(as_usize(n) >= RANKED_FLOOR);
-                        t.2 += as_usize(n);
-                    }
-                }
-                Ok(per_test
-                    .into_iter()
-                    .map(|(test, (drives, ranked, results))| api_types::LeaderboardTest {
-                        test,
-                        drives: drives.len(),
-                        ranked,
-                        results,
+                let rows = bind(sqlx::query(&sql), params.into_vec()).fetch_all(pool).await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(api_types::LeaderboardTest {
+                            test: r.try_get(0)?,
+                            drives: as_usize(r.try_get(1)?),
+                            ranked: as_usize(r.try_get(2)?),
+                            results: as_usize(r.try_get(3)?),
+                        })
                     })
-                    .collect())
+                    .collect()
             }
 
             /// Every pool of these drives with its values: both columns of each row.
@@ -896,17 +872,29 @@ mod tests {
             assert_numbered(&pools_for_drives_sql(n), n);
             assert_numbered(&select_pool_summaries_sql(n), 2 * n);
         }
+        // A filter's conditions after `before` parameters of the statement's own.
+        let vendor = |before: usize| {
+            let mut params = crate::sql::Params::default();
+            (0..before).for_each(|_| _ = params.push(Param::Int(Some(0))));
+            let filter = api_types::DriveFilter { vendor: Some("Crucial".into()), ..Default::default() };
+            crate::sql::drive_filter_sql(&filter, &mut params)
+        };
         for min_results in [1, RANKED_FLOOR, 10] {
-            assert_numbered(&ranked_sql(min_results), 3);
-            assert_numbered(&thin_sql("COUNT(*)", min_results), 2);
+            assert_numbered(&ranked_sql(min_results, ""), 3);
+            assert_numbered(&ranked_sql(min_results, &vendor(3)), 4);
+            assert_numbered(&thin_sql(min_results, ""), 2);
+            assert_numbered(&thin_sql(min_results, &vendor(2)), 3);
         }
+        assert_numbered(&filtered_tests_sql(&vendor(0)), 1);
         assert!(DRIVE_TOTALS.contains(&format!("n >= {RANKED_FLOOR}")));
         // The partial indexes are read only when the statement names their bound.
-        assert!(ranked_sql(RANKED_FLOOR).contains("AND n >= 3 AND") && !ranked_sql(2).contains("n >= 3"));
         assert!(
-            thin_sql("drive_sku", RANKED_FLOOR).contains("AND n < 3 AND")
-                && !thin_sql("n", 4).contains("n < 3")
+            ranked_sql(RANKED_FLOOR, "").contains("AND f.n >= 3 AND")
+                && !ranked_sql(2, "").contains("n >= 3")
         );
+        assert!(thin_sql(RANKED_FLOOR, "").contains("AND f.n < 3 AND") && !thin_sql(4, "").contains("n < 3"));
+        // A filter joins the drives; none reads the lines alone.
+        assert!(ranked_sql(1, &vendor(3)).contains("JOIN drives d") && !ranked_sql(1, "").contains("JOIN"));
         assert!(
             upsert_pools_sql(2).contains("VALUES ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT")
         );
@@ -918,7 +906,6 @@ mod tests {
             (DELETE_DRIVE_FIGURES, 1),
             (UPDATE_RESULT_COUNT, 1),
             (LEADERBOARD_TESTS, 0),
-            (ALL_LINES, 0),
         ] {
             assert_numbered(sql, params);
         }

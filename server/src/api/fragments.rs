@@ -39,7 +39,7 @@ pub fn router() -> Router<AppState> {
 /// The drives index (`/drives`): a page of drives with their key figures.
 async fn drive_index(
     State(state): State<AppState>,
-    FilteredQuery(params, filter): FilteredQuery<leaderboard::IndexParams, leaderboard::DriveFilter>,
+    FilteredQuery(params, filter): FilteredQuery<leaderboard::IndexParams, api_types::DriveFilter>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
     let (index, sort) = leaderboard::drive_index(&state, params, filter).await?;
@@ -62,7 +62,7 @@ async fn leaderboard(State(state): State<AppState>, RawQuery(query): RawQuery) -
 /// The leaderboard that `query` (the page's, with its `test`) asks for, as the site shows
 /// it: the fragment, and the first paint of the leaderboard page (`crate::site`).
 pub(crate) async fn leaderboard_table(state: &AppState, query: &str) -> ApiResult<maud::Markup> {
-    let (params, filter) = read_query::<leaderboard::LeaderboardParams, leaderboard::DriveFilter>(query)?;
+    let (params, filter) = read_query::<leaderboard::LeaderboardParams, api_types::DriveFilter>(query)?;
     let cache_of = filter.clone();
     let (board, limit) = leaderboard::leaderboard_of(state, params, filter).await?;
     let limits = (limit, leaderboard::LEADERBOARD_MAX as usize, leaderboard::DEFAULT_MIN_RESULTS);

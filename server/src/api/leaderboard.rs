@@ -15,8 +15,8 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::storage::{DriveOrder, DriveRow, PoolSummary};
 use api_types::links::api_drive as drive_url;
 use api_types::{
-    Aggregates, CacheLeaderboard, CacheRow, DriveIndex, FilterSuggestions, IndexRow, KeyFigures, Leaderboard,
-    LeaderboardRow, LeaderboardTests, PoolFigure,
+    Aggregates, CacheLeaderboard, CacheRow, DriveFilter, DriveIndex, FilterSuggestions, IndexRow, KeyFigures,
+    Leaderboard, LeaderboardRow, LeaderboardTests, PoolFigure,
 };
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -25,7 +25,7 @@ use axum::Json;
 use bench::analysis::Summary;
 use bench::{Access, DriveSku, Op, Stat, TestKey};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -89,58 +89,6 @@ impl IndexSort {
             IndexSort::Results => "results",
             IndexSort::ResultsAscending => "-results",
         }
-    }
-}
-
-/// Which drives the index, the leaderboards and their tests list: filters they share.
-/// Text compares without case.
-#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct DriveFilter {
-    /// Only this vendor (any case)
-    vendor: Option<String>,
-    /// A link id (`sata-6`, `pcie-3-x4`) or a kind (`sata`, `pcie`, `usb`)
-    interface: Option<String>,
-    /// Only this controller model (any case)
-    controller: Option<String>,
-    /// Only this NAND vendor (any case)
-    nand: Option<String>,
-    /// Only reviewed (true) or community (false) drives
-    reviewed: Option<bool>,
-}
-
-impl DriveFilter {
-    /// Whether it keeps every drive.
-    fn is_empty(&self) -> bool {
-        let DriveFilter { vendor, interface, controller, nand, reviewed } = self;
-        vendor.is_none()
-            && interface.is_none()
-            && controller.is_none()
-            && nand.is_none()
-            && reviewed.is_none()
-    }
-
-    /// Whether drive `d` passes. Text compares without case; `interface` is a link id
-    /// (`pcie-3-x4`) or its kind alone (`sata`, `pcie`, `usb`).
-    fn keeps(&self, d: &DriveSku) -> bool {
-        // Called for every drive of the catalogue per request: a filter that is not set
-        // costs nothing (no link id is written out for it).
-        let is = |want: &Option<String>, have: Option<&str>| {
-            want.as_ref().is_none_or(|w| have.is_some_and(|h| h.to_lowercase() == w.to_lowercase()))
-        };
-        let interface_ok = || {
-            self.interface.as_ref().is_none_or(|w| {
-                let w = w.to_lowercase();
-                let link = d.interface.map(|l| l.id());
-                let kind = link.as_deref().map(|l| l.split('-').next().unwrap_or(l));
-                link.as_deref() == Some(w.as_str()) || kind == Some(w.as_str())
-            })
-        };
-        self.reviewed.is_none_or(|r| r == d.reviewed)
-            && is(&self.vendor, Some(&d.vendor))
-            && is(&self.controller, d.controller.model.as_deref())
-            && is(&self.nand, d.nand.vendor.as_deref())
-            && interface_ok()
     }
 }
 
@@ -212,9 +160,8 @@ async fn index(
 }
 
 /// The drives index page that `params` and `filter` ask for, and its order. Only the
-/// page's drives have their counts and figures read. Without a filter the page is read
-/// by an index of the drives table (`drives.result_count` is kept with the summary);
-/// a filter runs over the shared decoded catalogue.
+/// page's drives are read, by an index of the drives table (`drives.result_count` is kept
+/// with the summary, the filters' columns with each drive).
 pub(crate) async fn drive_index(
     state: &AppState,
     params: IndexParams,
@@ -224,42 +171,15 @@ pub(crate) async fn drive_index(
     let limit = params.limit.map_or(INDEX_PAGE, Bounded::get);
     let offset = params.offset.map_or(0, Bounded::get);
     let storage = &state.storage;
-    let (page, total): (Vec<DriveRow>, usize) = if filter.is_empty() {
-        let order = match sort {
-            IndexSort::Name => DriveOrder::Name,
-            IndexSort::NameDescending => DriveOrder::NameDescending,
-            IndexSort::Results => DriveOrder::MostResults,
-            IndexSort::ResultsAscending => DriveOrder::FewestResults,
-        };
-        // Two statements at once: counting a catalogue is a scan on PostgreSQL.
-        tokio::try_join!(storage.drives_page(order, offset, limit), storage.drive_count())?
-    } else {
-        let catalogue = storage.catalogue().await?;
-        let kept: Vec<&DriveSku> = catalogue.iter().filter(|d| filter.keeps(d)).collect();
-        let total = kept.len();
-        let counted: Vec<(&DriveSku, i64)> = match sort {
-            IndexSort::Name | IndexSort::NameDescending => {
-                // The catalogue is in name order already.
-                let page: Vec<&DriveSku> = if sort == IndexSort::Name {
-                    kept.into_iter().skip(offset).take(limit).collect()
-                } else {
-                    kept.into_iter().rev().skip(offset).take(limit).collect()
-                };
-                let ids: Vec<String> = page.iter().map(|d| d.id.clone()).collect();
-                let counts = storage.result_counts(&ids).await?;
-                page.into_iter().map(|d| (d, counts.get(&d.id).copied().unwrap_or(0))).collect()
-            }
-            IndexSort::Results | IndexSort::ResultsAscending => {
-                let keep: HashSet<String> = kept.iter().map(|d| d.id.clone()).collect();
-                let most_first = sort == IndexSort::Results;
-                let ranked = storage.drives_by_results(most_first, &keep, offset, limit).await?;
-                let by_id = drives_named(&catalogue, ranked.iter().map(|(id, _)| id.as_str()));
-                ranked.iter().filter_map(|(id, n)| Some((*by_id.get(id.as_str())?, *n))).collect()
-            }
-        };
-        let page = counted.into_iter().map(|(d, n)| DriveRow { drive: d.clone(), result_count: n }).collect();
-        (page, total)
+    let order = match sort {
+        IndexSort::Name => DriveOrder::Name,
+        IndexSort::NameDescending => DriveOrder::NameDescending,
+        IndexSort::Results => DriveOrder::MostResults,
+        IndexSort::ResultsAscending => DriveOrder::FewestResults,
     };
+    // Two statements at once: counting a catalogue is a scan on PostgreSQL.
+    let (page, total) =
+        tokio::try_join!(storage.drives_page(&filter, order, offset, limit), storage.drive_count(&filter))?;
     let ids: Vec<String> = page.iter().map(|d| d.drive.id.clone()).collect();
     let pools = storage.pools_for_drives(&ids).await?;
     let mut by_drive: BTreeMap<&str, Vec<&PoolSummary>> = BTreeMap::new();
@@ -286,15 +206,6 @@ pub(crate) async fn drive_index(
         })
         .collect();
     Ok((DriveIndex { drives: rows, total, offset, limit }, sort))
-}
-
-/// The catalogue's drives of these ids, by id: one pass over the catalogue for a page.
-fn drives_named<'a, 'b>(
-    catalogue: &'a [DriveSku],
-    ids: impl Iterator<Item = &'b str>,
-) -> HashMap<&'a str, &'a DriveSku> {
-    let wanted: HashSet<&str> = ids.collect();
-    catalogue.iter().filter(|d| wanted.contains(d.id.as_str())).map(|d| (d.id.as_str(), d)).collect()
 }
 
 /// What the filter fields suggest
@@ -394,10 +305,9 @@ pub(crate) async fn leaderboard_of(
     let min_results = min_results.map_or(DEFAULT_MIN_RESULTS, Bounded::get);
     let limit = limit.map_or(50, Bounded::get);
     let storage = &state.storage;
-    let keep = kept_ids(state, &filter).await?;
-    let singles = storage.ranked_pools(&test, false, min_results, keep.as_ref(), limit).await?;
-    let arrays = storage.ranked_pools(&test, true, min_results, keep.as_ref(), limit).await?;
-    let left_out = storage.thin_lines(&test, min_results, keep.as_ref()).await?;
+    let singles = storage.ranked_pools(&test, false, min_results, &filter, limit).await?;
+    let arrays = storage.ranked_pools(&test, true, min_results, &filter, limit).await?;
+    let left_out = storage.thin_lines(&test, min_results, &filter).await?;
     let mut drives: HashMap<String, DriveSku> = HashMap::new();
     for pool in singles.iter().chain(&arrays) {
         if !drives.contains_key(&pool.drive_sku) {
@@ -428,35 +338,6 @@ pub(crate) async fn leaderboard_of(
     };
     let board = Leaderboard { rows: ranked(&singles), arrays: ranked(&arrays), test, min_results, left_out };
     Ok((board, limit))
-}
-
-/// The ids of the drives `filter` keeps, read from the decoded catalogue; `None` (every
-/// drive) without a filter, when the catalogue is not read at all.
-async fn kept_ids(state: &AppState, filter: &DriveFilter) -> ApiResult<Option<HashSet<String>>> {
-    if filter.is_empty() {
-        return Ok(None);
-    }
-    let catalogue = state.storage.catalogue().await?;
-    Ok(Some(catalogue.iter().filter(|d| filter.keeps(d)).map(|d| d.id.clone()).collect()))
-}
-
-/// The drives `filter` keeps that have results, by id, and their pools from the summary
-/// (a drive without results has no line: its pools are not read).
-async fn measured_pools(
-    state: &AppState,
-    filter: &DriveFilter,
-) -> ApiResult<(BTreeMap<String, DriveSku>, Vec<PoolSummary>)> {
-    let drives: BTreeMap<String, DriveSku> = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .filter(|d| d.result_count > 0 && filter.keeps(&d.drive))
-        .map(|d| (d.drive.id.clone(), d.drive))
-        .collect();
-    let ids: Vec<String> = drives.keys().cloned().collect();
-    let pools = state.storage.pools_for_drives(&ids).await?;
-    Ok((drives, pools))
 }
 
 /// Write caches, ranked
@@ -500,28 +381,28 @@ pub(crate) fn after_cache_of(test: &str) -> Option<&str> {
 }
 
 /// The write caches found in `test` (a test id without statistic) on the drives
-/// `filter` keeps. The drives are those whose pools hold the test's after-cache figure
-/// (the summary says which, without reading a result); only theirs are read.
+/// `filter` keeps, of at most [`LEADERBOARD_MAX`] drives. The drives are those with a
+/// line of the test's after-cache figure in the summary (found without reading a
+/// result); only theirs are read.
 pub(crate) async fn cache_leaderboard_of(
     state: &AppState,
     test: &str,
     filter: &DriveFilter,
 ) -> ApiResult<CacheLeaderboard> {
-    let after_cache_of_test =
-        |k: &TestKey| k.stat == Some(Stat::AfterCache) && TestKey { stat: None, ..*k }.id() == test;
-    let (drives, pools) = measured_pools(state, filter).await?;
-    let measured: BTreeSet<String> = pools
-        .into_iter()
-        .filter(|p| p.tests.iter().any(|(k, _)| after_cache_of_test(k)))
-        .map(|p| p.drive_sku)
-        .collect();
+    let after_cache = format!("{test} {}", Stat::AfterCache.name());
+    let most = LEADERBOARD_MAX as usize;
+    let mut measured = BTreeSet::new();
+    for arrays in [false, true] {
+        let lines = state.storage.ranked_pools(&after_cache, arrays, 1, filter, most).await?;
+        measured.extend(lines.into_iter().map(|p| p.drive_sku));
+    }
     let mut rows = Vec::new();
     for id in measured {
         let answer =
             super::sustained::sustained_of(state, std::slice::from_ref(&id), Default::default()).await?;
         let Some(row) = answer.rows.into_iter().find(|r| r.key.id() == test) else { continue };
         let Some(cache_gib) = row.cache_gib else { continue };
-        let d = &drives[&id];
+        let Some(d) = state.storage.get_drive(&id).await? else { continue };
         rows.push(CacheRow {
             rank: 0,
             name: format!("{} {} {} GB", d.vendor, d.model, d.capacity_gb),
@@ -568,9 +449,8 @@ async fn tests(
 
 /// The tests with a leaderboard among the drives `filter` keeps, most ranked lines first.
 pub(crate) async fn tests_of(state: &AppState, filter: &DriveFilter) -> ApiResult<LeaderboardTests> {
-    let keep = kept_ids(state, filter).await?;
     // Read from the summary's leaderboard lines, not from every drive's pools.
-    let mut tests = state.storage.leaderboard_tests(keep.as_ref()).await?;
+    let mut tests = state.storage.leaderboard_tests(filter).await?;
     tests.sort_by(|a, b| (b.ranked, b.drives).cmp(&(a.ranked, a.drives)).then_with(|| a.test.cmp(&b.test)));
     Ok(LeaderboardTests { tests })
 }
