@@ -127,8 +127,8 @@ const SAVE_DEFERRED_INDEXES: &str =
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const FORGET_DEFERRED_INDEXES: &str = "DELETE FROM app_meta WHERE key = 'summary_deferred_indexes'";
 /// Every test's totals from its lines, as one change row each (on a summary just built).
-const TOTALS_FROM_LINES: &str = "INSERT INTO test_total_changes (test, drives, ranked, results) \
-     SELECT test, COUNT(DISTINCT drive_sku), SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END), SUM(n) \
+const TOTALS_FROM_LINES: &str = "INSERT INTO test_total_changes (test, drives, lines, ranked, results) \
+     SELECT test, COUNT(DISTINCT drive_sku), COUNT(*), SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END), SUM(n) \
      FROM pool_figures GROUP BY test";
 const DELETE_DRIVE: &str = "DELETE FROM test_samples WHERE drive_sku = $1";
 const DELETE_DRIVE_FIGURES: &str = "DELETE FROM pool_figures WHERE drive_sku = $1";
@@ -258,40 +258,64 @@ fn filtered_tests_sql(conditions: &str) -> String {
 /// `fold_totals`.
 const LEADERBOARD_TESTS: &str = "SELECT test, CAST(SUM(drives) AS BIGINT), CAST(SUM(ranked) AS BIGINT), \
      CAST(SUM(results) AS BIGINT) FROM test_total_changes GROUP BY test HAVING SUM(drives) > 0 ORDER BY test";
-/// One drive's part of [`LEADERBOARD_TESTS`]: per test it has lines in, its lines of at
+/// One drive's part of the test totals: per test it has lines in, its lines, those of at
 /// least [`RANKED_FLOOR`] results and their results.
-const DRIVE_TOTALS: &str = "SELECT test, CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), \
-     CAST(SUM(n) AS BIGINT) FROM pool_figures WHERE drive_sku = $1 GROUP BY test";
+const DRIVE_TOTALS: &str = "SELECT test, CAST(COUNT(*) AS BIGINT), \
+     CAST(SUM(CASE WHEN n >= 3 THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(n) AS BIGINT) \
+     FROM pool_figures WHERE drive_sku = $1 GROUP BY test";
+/// One test's lines and lines of at least [`RANKED_FLOOR`] results, from its totals: a
+/// default board's count of the lines it leaves out, without counting them.
+const TEST_LINES: &str =
+    "SELECT CAST(COALESCE(SUM(lines), 0) AS BIGINT), CAST(COALESCE(SUM(ranked), 0) AS BIGINT) \
+     FROM test_total_changes WHERE test = $1";
 /// Appended, never updated: two transactions adding to one test's totals never wait for
 /// each other's rows (an upsert of one row per test did, and two submissions of several
 /// results, each locking its tests' rows as it went, deadlocked on PostgreSQL).
 const ADD_TO_TOTALS: &str =
-    "INSERT INTO test_total_changes (test, drives, ranked, results) VALUES ($1, $2, $3, $4)";
+    "INSERT INTO test_total_changes (test, drives, lines, ranked, results) VALUES ($1, $2, $3, $4, $5)";
 const TOTAL_CHANGES: &str = "SELECT COUNT(*) FROM test_total_changes";
 /// Takes every change row a snapshot sees (one statement, so PostgreSQL removes exactly
 /// the rows it returns; rows committed meanwhile stay for the next fold).
-const TAKE_TOTAL_CHANGES: &str = "DELETE FROM test_total_changes RETURNING test, drives, ranked, results";
+const TAKE_TOTAL_CHANGES: &str =
+    "DELETE FROM test_total_changes RETURNING test, drives, lines, ranked, results";
 /// Change rows beyond which a write folds them into one row per test: the tests list
 /// groups every row, so this bounds its work (a few hundred tests, a few thousand rows).
 const FOLD_AT: i64 = 4096;
 
-/// Per test, a drive's ranked lines and results in it (a test it has no line in is not
-/// there): its part of the test totals.
-type DriveTotals = BTreeMap<String, (i64, i64)>;
+/// A test's totals (`test_total_changes`' columns), or a change of them: drives with a
+/// line in it, its lines, those of at least [`RANKED_FLOOR`] results, and their results.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Totals {
+    drives: i64,
+    lines: i64,
+    ranked: i64,
+    results: i64,
+}
+
+impl Totals {
+    /// Adds `other` times `sign` (1 or -1).
+    fn add(&mut self, other: Totals, sign: i64) {
+        self.drives += sign * other.drives;
+        self.lines += sign * other.lines;
+        self.ranked += sign * other.ranked;
+        self.results += sign * other.results;
+    }
+}
+
+/// Per test, a drive's part of its totals (`drives` 1; a test it has no line in is not
+/// there).
+type DriveTotals = BTreeMap<String, Totals>;
 
 /// What changing drives' lines from `before` to `after` (their [`DriveTotals`], drive by
-/// drive) adds to each test's totals: (drives, ranked lines, results), changed tests only.
-fn totals_change(before: &[DriveTotals], after: &[DriveTotals]) -> BTreeMap<String, (i64, i64, i64)> {
-    let mut change: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
+/// drive) adds to each test's totals, changed tests only.
+fn totals_change(before: &[DriveTotals], after: &[DriveTotals]) -> BTreeMap<String, Totals> {
+    let mut change: BTreeMap<String, Totals> = BTreeMap::new();
     for (totals, sign) in before.iter().map(|t| (t, -1)).chain(after.iter().map(|t| (t, 1))) {
-        for (test, (ranked, results)) in totals {
-            let c = change.entry(test.clone()).or_default();
-            c.0 += sign;
-            c.1 += sign * ranked;
-            c.2 += sign * results;
+        for (test, t) in totals {
+            change.entry(test.clone()).or_default().add(*t, sign);
         }
     }
-    change.retain(|_, c| *c != (0, 0, 0));
+    change.retain(|_, c| *c != Totals::default());
     change
 }
 
@@ -442,10 +466,12 @@ macro_rules! backend {
             ) -> StorageResult<Vec<DriveTotals>> {
                 let mut out = Vec::with_capacity(drive_skus.len());
                 for sku in drive_skus {
-                    let rows: Vec<(String, i64, i64)> =
+                    let rows: Vec<(String, i64, i64, i64)> =
                         sqlx::query_as(DRIVE_TOTALS).bind(sku).fetch_all(&mut *conn).await?;
                     out.push(
-                        rows.into_iter().map(|(test, ranked, results)| (test, (ranked, results))).collect(),
+                        rows.into_iter()
+                            .map(|(test, lines, ranked, results)| (test, Totals { drives: 1, lines, ranked, results }))
+                            .collect(),
                     );
                 }
                 Ok(out)
@@ -496,28 +522,23 @@ macro_rules! backend {
                         return Ok(());
                     }
                 }
-                let taken: Vec<(String, i64, i64, i64)> =
+                let taken: Vec<(String, i64, i64, i64, i64)> =
                     sqlx::query_as(TAKE_TOTAL_CHANGES).fetch_all(&mut *conn).await?;
-                let mut sums: BTreeMap<String, (i64, i64, i64)> = BTreeMap::new();
-                for (test, drives, ranked, results) in taken {
-                    let s = sums.entry(test).or_default();
-                    s.0 += drives;
-                    s.1 += ranked;
-                    s.2 += results;
+                let mut sums: BTreeMap<String, Totals> = BTreeMap::new();
+                for (test, drives, lines, ranked, results) in taken {
+                    sums.entry(test).or_default().add(Totals { drives, lines, ranked, results }, 1);
                 }
-                sums.retain(|_, s| *s != (0, 0, 0));
+                sums.retain(|_, s| *s != Totals::default());
                 append_totals(conn, sums).await
             }
 
-            /// Appends one change row per test (drives, ranked lines, results).
-            async fn append_totals(
-                conn: &mut $conn,
-                changes: BTreeMap<String, (i64, i64, i64)>,
-            ) -> StorageResult<()> {
-                for (test, (drives, ranked, results)) in changes {
+            /// Appends one change row per test.
+            async fn append_totals(conn: &mut $conn, changes: BTreeMap<String, Totals>) -> StorageResult<()> {
+                for (test, Totals { drives, lines, ranked, results }) in changes {
                     sqlx::query(ADD_TO_TOTALS)
                         .bind(&test)
                         .bind(drives)
+                        .bind(lines)
                         .bind(ranked)
                         .bind(results)
                         .execute(&mut *conn)
@@ -764,6 +785,19 @@ macro_rules! backend {
                 min_results: usize,
                 filter: &api_types::DriveFilter,
             ) -> StorageResult<usize> {
+                // Every line has a result; at the floor, every drive's lines are the
+                // kept totals' lines less their ranked ones.
+                if min_results <= 1 {
+                    return Ok(0);
+                }
+                if min_results == RANKED_FLOOR && filter.is_empty() {
+                    // Through `bind`: a test holding NUL matches nothing instead of failing.
+                    let row = bind(sqlx::query(TEST_LINES), vec![Param::Text(Some(test.to_string()))])
+                        .fetch_one(pool)
+                        .await?;
+                    let (lines, ranked): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+                    return Ok(usize::try_from(lines - ranked).unwrap_or(0));
+                }
                 let mut params = crate::sql::Params::default();
                 params.push(Param::Text(Some(test.to_string())));
                 params.push(Param::Int(Some(min_results as i64)));
@@ -860,16 +894,24 @@ mod tests {
 
     #[test]
     fn a_drive_moves_the_test_totals_by_what_its_lines_changed() {
-        let totals = |v: &[(&str, i64, i64)]| -> DriveTotals {
-            v.iter().map(|(test, ranked, n)| (test.to_string(), (*ranked, *n))).collect()
+        let totals = |v: &[(&str, i64, i64, i64)]| -> DriveTotals {
+            v.iter()
+                .map(|(test, lines, ranked, results)| {
+                    (
+                        test.to_string(),
+                        Totals { drives: 1, lines: *lines, ranked: *ranked, results: *results },
+                    )
+                })
+                .collect()
         };
-        // Drive 1's line in A reaches 3 results and it gets a first line in B; drive 2
-        // leaves A; drive 3 is unchanged.
-        let before = [totals(&[("A", 0, 2)]), totals(&[("A", 1, 3)]), totals(&[("C", 1, 4)])];
-        let after = [totals(&[("A", 1, 5), ("B", 0, 1)]), totals(&[]), totals(&[("C", 1, 4)])];
+        // Drive 1's line in A reaches 3 results, it gets a second line there (a new
+        // platform) and a first line in B; drive 2 leaves A; drive 3 is unchanged.
+        let before = [totals(&[("A", 1, 0, 2)]), totals(&[("A", 1, 1, 3)]), totals(&[("C", 1, 1, 4)])];
+        let after = [totals(&[("A", 2, 1, 6), ("B", 1, 0, 1)]), totals(&[]), totals(&[("C", 1, 1, 4)])];
         let change = totals_change(&before, &after);
-        let want: BTreeMap<String, (i64, i64, i64)> =
-            [("A".to_string(), (-1, 0, 0)), ("B".to_string(), (1, 0, 1))].into();
+        let t = |drives, lines, ranked, results| Totals { drives, lines, ranked, results };
+        let want: BTreeMap<String, Totals> =
+            [("A".to_string(), t(-1, 0, 0, 1)), ("B".to_string(), t(1, 1, 0, 1))].into();
         assert_eq!(change, want);
         assert!(totals_change(&after, &after).is_empty());
     }
@@ -930,6 +972,9 @@ mod tests {
             (DELETE_DRIVE_FIGURES, 1),
             (UPDATE_RESULT_COUNT, 1),
             (LEADERBOARD_TESTS, 0),
+            (DRIVE_TOTALS, 1),
+            (TEST_LINES, 1),
+            (ADD_TO_TOTALS, 5),
         ] {
             assert_numbered(sql, params);
         }
