@@ -1894,26 +1894,40 @@ async fn the_compare_summary_follows_every_change(app: &TestApp) {
     assert!(ids_in_compare.contains(&format!("[{}]", stored[0])), "{ids_in_compare}");
 }
 
-/// Drives stored before the filter columns (migration 0019 adds them empty) have them
-/// filled at start-up from their JSON, and the filters find them as before.
+/// Drives stored before the filter columns (migration 0019 adds them empty, 0021 their
+/// lines' link kind) have them filled at start-up from their JSON, and the filters find
+/// them, and their leaderboard lines, as before.
 async fn drives_stored_before_the_filter_columns_get_them_at_start_up(app: &TestApp) {
     let filters = [
         api_types::DriveFilter { interface: Some("sata".into()), ..Default::default() },
         api_types::DriveFilter { vendor: Some("PLEXTOR".into()), reviewed: Some(true), ..Default::default() },
         api_types::DriveFilter { controller: Some("88ss9174".into()), ..Default::default() },
     ];
+    // Each filter's index page, and its board of the most measured test.
+    let test = app
+        .storage
+        .leaderboard_tests(&Default::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .max_by_key(|t| t.ranked);
+    let test = test.expect("the seeds have tests").test;
     let pages = || async {
         let mut pages = Vec::new();
         for f in &filters {
             let page = app.storage.drives_page(f, storage::DriveOrder::Name, 0, 1000).await.unwrap();
             pages.push(page.into_iter().map(|r| r.drive.id).collect::<Vec<_>>());
+            let board = app.storage.ranked_pools(&test, false, 1, f, 1000).await.unwrap();
+            pages.push(board.into_iter().map(|p| format!("{} {:?}", p.drive_sku, p.platform)).collect());
         }
         pages
     };
     let before = pages().await;
-    assert!(before.iter().all(|p| !p.is_empty()), "every filter keeps seed drives: {before:?}");
+    assert!(before.iter().step_by(2).all(|p| !p.is_empty()), "every filter keeps seed drives: {before:?}");
+    assert!(!before[1].is_empty(), "the SATA board has lines: {before:?}");
     let forget = "UPDATE drives SET filter_vendor = NULL, filter_link = NULL, filter_link_kind = NULL, \
-                  filter_controller = NULL, filter_nand = NULL; DELETE FROM app_meta WHERE key = 'drive_filters'";
+                  filter_controller = NULL, filter_nand = NULL; UPDATE pool_figures SET link_kind = NULL; \
+                  DELETE FROM app_meta WHERE key = 'drive_filters'";
     let emptied = |pages: Vec<Vec<String>>| pages.iter().all(Vec::is_empty);
     if app.storage.backend() == "sqlite" {
         let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();

@@ -327,9 +327,9 @@ macro_rules! backend {
                 Ok(())
             }
 
-            /// Writes every drive's filter columns again when they were filled by
-            /// another [`sql::FILTERS_LAYOUT`] (or never: a database from before 0019),
-            /// a thousand drives a transaction.
+            /// Writes every drive's filter columns (and its leaderboard lines' link
+            /// kind) again when they were filled by another [`sql::FILTERS_LAYOUT`] (or
+            /// never: a database from before 0019), a thousand drives a transaction.
             pub async fn fill_filters_if_stale(pool: &$pool) -> StorageResult<()> {
                 let layout: Option<String> =
                     sqlx::query_scalar(sql::DRIVE_FILTERS_LAYOUT).fetch_optional(pool).await?;
@@ -347,6 +347,7 @@ macro_rules! backend {
                         let mut params = vec![Param::Text(Some(id.clone()))];
                         params.extend(sql::filter_values(&from_json::<DriveSku>(spec)?).map(Param::Text));
                         bind(sqlx::query(sql::SET_DRIVE_FILTERS), params).execute(&mut *tx).await?;
+                        sqlx::query(sql::SET_LINE_KIND).bind(id).execute(&mut *tx).await?;
                     }
                     tx.commit().await?;
                 }
@@ -410,6 +411,7 @@ macro_rules! backend {
             async fn rewrite_drive(conn: &mut $conn, before: &DriveSku, after: &DriveSku) -> StorageResult<()> {
                 // `drive_params` is the insert's order, id first, as `UPDATE_DRIVE` takes it.
                 bind(sqlx::query(UPDATE_DRIVE), sql::drive_params(after)).execute(&mut *conn).await?;
+                sqlx::query(sql::SET_LINE_KIND).bind(&after.id).execute(&mut *conn).await?;
                 sqlx::query(DELETE_KEYS_OF).bind(&after.id).execute(&mut *conn).await?;
                 insert_keys(conn, after).await?;
                 retag_results(conn, &before.id, before, after).await?;

@@ -145,10 +145,24 @@ pub const SET_DRIVE_FILTERS: &str = "UPDATE drives SET filter_vendor = $2, filte
 pub const DRIVE_FILTERS_LAYOUT: &str = "SELECT value FROM app_meta WHERE key = 'drive_filters'";
 pub const SET_DRIVE_FILTERS_LAYOUT: &str = "INSERT INTO app_meta (key, value) VALUES ('drive_filters', $1) \
      ON CONFLICT (key) DO UPDATE SET value = excluded.value";
-/// Changes when [`filter_values`] does: every drive's filter columns are written again.
-pub const FILTERS_LAYOUT: &str = "1";
+/// Changes when [`filter_values`] does: every drive's filter columns (and its lines' link
+/// kind) are written again.
+pub const FILTERS_LAYOUT: &str = "2";
 /// Every drive's id and JSON, a page at a time after id `$1`, `$2` of them.
 pub const DRIVE_SPECS_AFTER: &str = "SELECT id, spec FROM drives WHERE id > $1 ORDER BY id LIMIT $2";
+
+/// Whether an interface filter names a link kind (`sata`), not a link id (`sata-6`):
+/// every id has a `-`, no kind has.
+pub fn names_link_kind(interface: &str) -> bool {
+    !interface.contains('-')
+}
+
+/// A drive's leaderboard lines take its link kind (`pool_figures.link_kind`, migration
+/// 0021) where they do not have it yet: lines just written, or a drive whose interface
+/// changed. `$1` the drive.
+pub const SET_LINE_KIND: &str = "UPDATE pool_figures SET link_kind = \
+     (SELECT filter_link_kind FROM drives WHERE id = $1) WHERE drive_sku = $1 \
+     AND COALESCE(link_kind, '') <> COALESCE((SELECT filter_link_kind FROM drives WHERE id = $1), '')";
 
 /// The conditions `filter` puts on the drives table (aliased `d`), each beginning ` AND `,
 /// their values pushed to `params`. Empty for an empty filter.
@@ -164,9 +178,8 @@ pub fn drive_filter_sql(filter: &api_types::DriveFilter, params: &mut Params) ->
         }
     }
     if let Some(w) = interface {
-        // A link id (`sata-6`: every one has a `-`) or a kind (`sata`: none has): one
-        // column, so one index finds the drives.
-        let column = if w.contains('-') { "filter_link" } else { "filter_link_kind" };
+        // A link id or a kind: one column, so one index finds the drives.
+        let column = if names_link_kind(w) { "filter_link_kind" } else { "filter_link" };
         sql += &format!(" AND d.{column} = {}", params.push(lower(w)));
     }
     if let Some(r) = reviewed {
@@ -924,6 +937,7 @@ mod tests {
             (&drives_page_sql(DriveOrder::FewestResults, &every_filter(2)), 2 + 5),
             (&count_drives_sql(&every_filter(0)), 5),
             (SET_DRIVE_FILTERS, 6),
+            (SET_LINE_KIND, 1),
             (DRIVE_FILTERS_LAYOUT, 0),
             (SET_DRIVE_FILTERS_LAYOUT, 1),
             (DRIVE_SPECS_AFTER, 2),

@@ -193,24 +193,49 @@ fn select_pool_summaries_sql(n: usize) -> String {
 /// indexes of migration 0017 (`pool_figures_ranked_3`, `pool_figures_thin`).
 pub const RANKED_FLOOR: usize = 3;
 
-/// The leaderboard lines (`pool_figures f`), joined to their drives (`drives d`) when
-/// `conditions` (of `sql::drive_filter_sql`) test them.
-fn lines_of(conditions: &str) -> &'static str {
-    if conditions.is_empty() {
-        "pool_figures f"
-    } else {
-        "pool_figures f JOIN drives d ON d.id = f.drive_sku"
+/// What a drive filter asks of leaderboard lines (`pool_figures f`): an interface kind
+/// of the line's own copy of it (`link_kind`, migration 0021: SATA lines rank last, and
+/// their own index finds them without reading down the whole ranking), anything else of
+/// the drives (`drives d`), joined then.
+struct LineFilter {
+    conditions: String,
+    join: bool,
+}
+
+impl LineFilter {
+    /// `filter`'s conditions, their values pushed to `params`.
+    fn of(filter: &api_types::DriveFilter, params: &mut crate::sql::Params) -> LineFilter {
+        let kind = filter.interface.as_deref().filter(|w| crate::sql::names_link_kind(w));
+        let mut conditions = String::new();
+        if let Some(k) = kind {
+            conditions += &format!(" AND f.link_kind = {}", params.push(Param::Text(Some(k.to_lowercase()))));
+        }
+        let rest = api_types::DriveFilter {
+            interface: if kind.is_some() { None } else { filter.interface.clone() },
+            ..filter.clone()
+        };
+        let on_drives = crate::sql::drive_filter_sql(&rest, params);
+        LineFilter { join: !on_drives.is_empty(), conditions: conditions + &on_drives }
+    }
+
+    /// The lines, joined to their drives when a condition tests them.
+    fn lines(&self) -> &'static str {
+        if self.join {
+            "pool_figures f JOIN drives d ON d.id = f.drive_sku"
+        } else {
+            "pool_figures f"
+        }
     }
 }
 
 /// One test's (`$1`) leaderboard lines (`$2`: of arrays or not) with at least
-/// `min_results` results whose drives pass `conditions`, fastest first (ties by drive and
-/// pool); the count is pushed to `params` when compared. At or above the floor the
-/// literal `n >= 3` lets both databases read the partial index of those lines; below it,
-/// the index of every line. At 1 and at the floor no line's count is compared beyond the
-/// literal: both indexes hold the drive and pool, so a board walking down the ranking to
-/// test each line's drive reads no line's row (23 to 7 ms for 50 SATA lines at 100,000
-/// drives on SQLite).
+/// `min_results` results whose drives pass `filter`, fastest first (ties by drive and
+/// pool); the count and the filter's values are pushed to `params`. At or above the
+/// floor the literal `n >= 3` lets both databases read the partial index of those lines;
+/// below it, the index of every line. At 1 and at the floor no line's count is compared
+/// beyond the literal: both indexes hold the drive and pool, so a board walking down the
+/// ranking to test each line's drive reads no line's row (23 to 7 ms for 50 SATA lines at
+/// 100,000 drives on SQLite).
 fn ranked_sql(
     min_results: usize,
     params: &mut crate::sql::Params,
@@ -225,30 +250,36 @@ fn ranked_sql(
         n if n > RANKED_FLOOR => count(&format!(" AND f.n >= {RANKED_FLOOR}")),
         _ => count(""),
     };
-    let conditions = crate::sql::drive_filter_sql(filter, params);
+    let filter = LineFilter::of(filter, params);
     format!(
-        "SELECT f.drive_sku, f.pool FROM {} WHERE f.test = $1 AND f.is_array = $2{floor}{conditions} \
+        "SELECT f.drive_sku, f.pool FROM {} WHERE f.test = $1 AND f.is_array = $2{floor}{} \
          ORDER BY f.median_mbps DESC, f.drive_sku, f.pool",
-        lines_of(&conditions)
+        filter.lines(),
+        filter.conditions
     )
 }
 
-/// Counts one test's lines with fewer than `$2` results whose drives pass `conditions`
-/// (their parameters from `$3`); up to the floor from the partial index of thin lines.
-fn thin_sql(min_results: usize, conditions: &str) -> String {
+/// Counts one test's lines with fewer than `$2` results that `filter` keeps (its values
+/// from `$3`); up to the floor from the partial index of thin lines.
+fn thin_sql(min_results: usize, filter: &LineFilter) -> String {
     let floor =
         if min_results <= RANKED_FLOOR { format!(" AND f.n < {RANKED_FLOOR}") } else { String::new() };
-    format!("SELECT COUNT(*) FROM {} WHERE f.test = $1{floor} AND f.n < $2{conditions}", lines_of(conditions))
+    format!(
+        "SELECT COUNT(*) FROM {} WHERE f.test = $1{floor} AND f.n < $2{}",
+        filter.lines(),
+        filter.conditions
+    )
 }
 
-/// [`LEADERBOARD_TESTS`] of the drives passing `conditions` (their parameters from `$1`),
-/// grouped from their lines: the kept totals are every drive's.
+/// [`LEADERBOARD_TESTS`] of the drives passing `conditions` (of `sql::drive_filter_sql`,
+/// their parameters from `$1`), grouped from their lines: the kept totals are every
+/// drive's. From the drives' side (a filter's drives by their index, then each one's
+/// lines by key), never a scan of every line.
 fn filtered_tests_sql(conditions: &str) -> String {
     format!(
         "SELECT f.test, CAST(COUNT(DISTINCT f.drive_sku) AS BIGINT), \
          CAST(SUM(CASE WHEN f.n >= {RANKED_FLOOR} THEN 1 ELSE 0 END) AS BIGINT), CAST(SUM(f.n) AS BIGINT) \
-         FROM {} WHERE TRUE{conditions} GROUP BY f.test ORDER BY f.test",
-        lines_of(conditions)
+         FROM pool_figures f JOIN drives d ON d.id = f.drive_sku WHERE TRUE{conditions} GROUP BY f.test ORDER BY f.test"
     )
 }
 
@@ -500,6 +531,7 @@ macro_rules! backend {
                 }
                 for sku in drive_skus {
                     sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
+                    sqlx::query(crate::sql::SET_LINE_KIND).bind(sku).execute(&mut *conn).await?;
                 }
                 let after = drive_totals(conn, drive_skus).await?;
                 append_totals(conn, totals_change(&before, &after)).await?;
@@ -709,13 +741,20 @@ macro_rules! backend {
                         bind(sqlx::query(&text), params).execute(&mut *conn).await?;
                     }
                 }
-                let sql = format!(
-                    "UPDATE drives SET result_count = (SELECT COALESCE(SUM(result_count), 0) FROM test_samples \
-                     WHERE drive_sku = drives.id) WHERE id IN ({})",
-                    placeholders(0, drive_skus.len())
-                );
-                let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
-                bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
+                let skus = placeholders(0, drive_skus.len());
+                for sql in [
+                    format!(
+                        "UPDATE drives SET result_count = (SELECT COALESCE(SUM(result_count), 0) FROM test_samples \
+                         WHERE drive_sku = drives.id) WHERE id IN ({skus})"
+                    ),
+                    format!(
+                        "UPDATE pool_figures SET link_kind = (SELECT d.filter_link_kind FROM drives d \
+                         WHERE d.id = pool_figures.drive_sku) WHERE drive_sku IN ({skus})"
+                    ),
+                ] {
+                    let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                    bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
+                }
                 Ok(())
             }
 
@@ -804,7 +843,7 @@ macro_rules! backend {
                 let mut params = crate::sql::Params::default();
                 params.push(Param::Text(Some(test.to_string())));
                 params.push(Param::Int(Some(min_results as i64)));
-                let sql = thin_sql(min_results, &crate::sql::drive_filter_sql(filter, &mut params));
+                let sql = thin_sql(min_results, &LineFilter::of(filter, &mut params));
                 let n: i64 = bind(sqlx::query(&sql), params.into_vec()).fetch_one(pool).await?.try_get(0)?;
                 Ok(n as usize)
             }
@@ -948,13 +987,19 @@ mod tests {
             let sql = ranked_sql(min_results, &mut params, filter);
             (sql, params.into_vec().len())
         };
+        let sata = api_types::DriveFilter { interface: Some("SATA".into()), ..Default::default() };
+        let sata_of_crucial = api_types::DriveFilter { interface: Some("sata".into()), ..crucial.clone() };
         for min_results in [1, 2, RANKED_FLOOR, 10] {
-            for filter in [&Default::default(), &crucial] {
+            for filter in [&Default::default(), &crucial, &sata, &sata_of_crucial] {
                 let (sql, params) = ranked(min_results, filter);
                 assert_numbered(&sql, params);
             }
-            assert_numbered(&thin_sql(min_results, ""), 2);
-            assert_numbered(&thin_sql(min_results, &vendor(2)), 3);
+            for filter in [&Default::default(), &crucial, &sata, &sata_of_crucial] {
+                let mut params = crate::sql::Params::default();
+                (0..2).for_each(|_| _ = params.push(Param::Int(Some(0))));
+                let sql = thin_sql(min_results, &LineFilter::of(filter, &mut params));
+                assert_numbered(&sql, params.into_vec().len());
+            }
         }
         assert_numbered(&filtered_tests_sql(&vendor(0)), 1);
         assert!(DRIVE_TOTALS.contains(&format!("n >= {RANKED_FLOOR}")));
@@ -967,9 +1012,18 @@ mod tests {
             ranked(RANKED_FLOOR, &every).0.contains("AND f.n >= 3")
                 && !ranked(2, &every).0.contains("n >= 3")
         );
-        assert!(thin_sql(RANKED_FLOOR, "").contains("AND f.n < 3 AND") && !thin_sql(4, "").contains("n < 3"));
-        // A filter joins the drives; none reads the lines alone.
+        let none = LineFilter { conditions: String::new(), join: false };
+        assert!(
+            thin_sql(RANKED_FLOOR, &none).contains("AND f.n < 3 AND")
+                && !thin_sql(4, &none).contains("n < 3")
+        );
+        // A filter of the drives joins them; none, or an interface kind alone (the
+        // lines' own column), reads the lines alone.
         assert!(ranked(1, &crucial).0.contains("JOIN drives d") && !ranked(1, &every).0.contains("JOIN"));
+        let (kind_only, _) = ranked(1, &sata);
+        assert!(kind_only.contains("f.link_kind = $3") && !kind_only.contains("JOIN"), "{kind_only}");
+        let (both, _) = ranked(1, &sata_of_crucial);
+        assert!(both.contains("f.link_kind = $3") && both.contains("d.filter_vendor = $4"), "{both}");
         assert!(
             upsert_pools_sql(2).contains("VALUES ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT")
         );
