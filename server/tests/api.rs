@@ -1933,13 +1933,15 @@ async fn drives_stored_before_the_filter_columns_get_them_at_start_up(app: &Test
         let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();
         sqlx::raw_sql(forget).execute(&pool).await.unwrap();
         assert!(emptied(pages().await), "no filter finds a drive without its columns");
-        storage::catalogue::sqlite::fill_filters_if_stale(&pool).await.unwrap();
+        storage::catalogue::sqlite::fill_filters_if_stale(&pool, Some("PRAGMA wal_checkpoint(TRUNCATE)"))
+            .await
+            .unwrap();
         pool.close().await;
     } else {
         let pool = sqlx::PgPool::connect(&app.url).await.unwrap();
         sqlx::raw_sql(forget).execute(&pool).await.unwrap();
         assert!(emptied(pages().await), "no filter finds a drive without its columns");
-        storage::catalogue::postgres::fill_filters_if_stale(&pool).await.unwrap();
+        storage::catalogue::postgres::fill_filters_if_stale(&pool, None).await.unwrap();
         pool.close().await;
     }
     assert_eq!(pages().await, before, "filled again");

@@ -329,8 +329,11 @@ macro_rules! backend {
 
             /// Writes every drive's filter columns (and its leaderboard lines' link
             /// kind) again when they were filled by another [`sql::FILTERS_LAYOUT`] (or
-            /// never: a database from before 0019), a thousand drives a transaction.
-            pub async fn fill_filters_if_stale(pool: &$pool) -> StorageResult<()> {
+            /// never: a database from before 0019), a thousand drives a transaction,
+            /// running `checkpoint` after each (SQLite: with one transaction after
+            /// another its WAL is never started over, and at 1,000,000 results this
+            /// rewrites every leaderboard line: the WAL reached 25 GB without it).
+            pub async fn fill_filters_if_stale(pool: &$pool, checkpoint: Option<&str>) -> StorageResult<()> {
                 let layout: Option<String> =
                     sqlx::query_scalar(sql::DRIVE_FILTERS_LAYOUT).fetch_optional(pool).await?;
                 if layout.as_deref() == Some(sql::FILTERS_LAYOUT) {
@@ -350,6 +353,9 @@ macro_rules! backend {
                         sqlx::query(sql::SET_LINE_KIND).bind(id).execute(&mut *tx).await?;
                     }
                     tx.commit().await?;
+                    if let Some(checkpoint) = checkpoint {
+                        sqlx::query(checkpoint).execute(pool).await?;
+                    }
                 }
                 sqlx::query(sql::SET_DRIVE_FILTERS_LAYOUT).bind(sql::FILTERS_LAYOUT).execute(pool).await?;
                 Ok(())

@@ -44,7 +44,7 @@ impl PgStorage {
         summary::postgres::build_if_missing(&pool).await?;
         super::effects::postgres::mark_all_if_missing(&pool).await?;
         catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
-        catalogue::postgres::fill_filters_if_stale(&pool).await?;
+        catalogue::postgres::fill_filters_if_stale(&pool, None).await?;
         Ok(PgStorage { pool, drives: Default::default(), catalogue: Default::default() })
     }
 

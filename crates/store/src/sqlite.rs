@@ -21,6 +21,12 @@ use std::str::FromStr;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 
+/// A checkpoint that copies the whole WAL and starts it over, run by long writes
+/// (the summary build, filling the drive filters) between their transactions: with one
+/// transaction after another, the background passive checkpoints never find the WAL
+/// wholly copied, so SQLite never starts it over and it grows by all they write.
+pub const CHECKPOINT_TRUNCATE: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
+
 type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
 
 pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
@@ -162,7 +168,7 @@ impl SqliteStorage {
         summary::sqlite::build_if_missing(&writer).await?;
         super::effects::sqlite::mark_all_if_missing(&writer).await?;
         catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
-        catalogue::sqlite::fill_filters_if_stale(&writer).await?;
+        catalogue::sqlite::fill_filters_if_stale(&writer, Some(CHECKPOINT_TRUNCATE)).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));

@@ -910,7 +910,7 @@ backend!(
     // storage's background checkpoints never found the WAL wholly copied when the next
     // began, so SQLite never started it over (6 GB at 200,000 results, 29 GB at
     // 1,000,000 and growing).
-    Some("PRAGMA wal_checkpoint(TRUNCATE)"),
+    Some(crate::sqlite::CHECKPOINT_TRUNCATE),
     "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pool_figures' AND sql IS NOT NULL",
     None::<(&str, &str)>,
     None::<&str>
