@@ -158,8 +158,8 @@ pub fn names_link_kind(interface: &str) -> bool {
 }
 
 /// A drive's leaderboard lines take its link kind (`pool_figures.link_kind`, migration
-/// 0021) where they do not have it yet: lines just written, or a drive whose interface
-/// changed. `$1` the drive.
+/// 0021) where they do not have it: a drive whose interface changed, or lines stored
+/// before the column. `$1` the drive.
 pub const SET_LINE_KIND: &str = "UPDATE pool_figures SET link_kind = \
      (SELECT filter_link_kind FROM drives WHERE id = $1) WHERE drive_sku = $1 \
      AND COALESCE(link_kind, '') <> COALESCE((SELECT filter_link_kind FROM drives WHERE id = $1), '')";

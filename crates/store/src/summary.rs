@@ -91,6 +91,7 @@ fn figure_rows(
     sku: &str,
     pool: &str,
     tests: &BTreeMap<TestKey, TestSamples>,
+    link_kind: Option<&str>,
 ) -> StorageResult<Vec<Vec<Param>>> {
     let is_array = codec::pool_is_array(pool)?;
     Ok(tests
@@ -104,6 +105,7 @@ fn figure_rows(
                 Param::Int(Some(i64::from(is_array))),
                 Param::Float(Some(mbps.median)),
                 Param::Int(Some(mbps.count as i64)),
+                Param::Text(link_kind.map(str::to_string)),
             ])
         })
         .collect())
@@ -135,9 +137,10 @@ const DELETE_DRIVE_FIGURES: &str = "DELETE FROM pool_figures WHERE drive_sku = $
 /// A drive's visible results: the sum of its pools' (a result is in one pool).
 const UPDATE_RESULT_COUNT: &str = "UPDATE drives SET result_count = \
      (SELECT COALESCE(SUM(result_count), 0) FROM test_samples WHERE drive_sku = $1) WHERE id = $1";
-const FIGURE_COLUMNS: &[&str] = &["drive_sku", "pool", "test", "is_array", "median_mbps", "n"];
+const FIGURE_COLUMNS: &[&str] = &["drive_sku", "pool", "test", "is_array", "median_mbps", "n", "link_kind"];
 const UPSERT_FIGURES: &str =
-    " ON CONFLICT (drive_sku, pool, test) DO UPDATE SET median_mbps = excluded.median_mbps, n = excluded.n";
+    " ON CONFLICT (drive_sku, pool, test) DO UPDATE SET median_mbps = excluded.median_mbps, \
+     n = excluded.n, link_kind = excluded.link_kind";
 /// The columns of a pool's row, in the order [`upsert_pools_sql`] binds them.
 const POOL_COLUMNS: usize = 5;
 
@@ -463,6 +466,7 @@ macro_rules! backend {
                 }
                 let touched: Vec<String> = skus.iter().map(|s| s.to_string()).collect();
                 let before = drive_totals(conn, &touched).await?;
+                let kinds = link_kinds(conn, &touched).await?;
                 let mut rows = Vec::with_capacity(by_pool.len());
                 let mut figures = Vec::new();
                 for (key, new) in by_pool {
@@ -470,7 +474,7 @@ macro_rules! backend {
                     merge(&mut tests, new);
                     let (summaries, samples) = encode(&tests);
                     let (sku, pool) = key;
-                    figures.extend(figure_rows(&sku, &pool, &tests)?);
+                    figures.extend(figure_rows(&sku, &pool, &tests, kinds.get(&sku).and_then(Option::as_deref))?);
                     rows.push([
                         Param::Text(Some(sku)),
                         Param::Text(Some(pool)),
@@ -488,6 +492,26 @@ macro_rules! backend {
                         .await?;
                 }
                 write_figures(conn, figures, &touched, before).await
+            }
+
+            /// The link kind of each of these drives (`drives.filter_link_kind`), which
+            /// their leaderboard lines are written with.
+            async fn link_kinds(
+                conn: &mut $conn,
+                drive_skus: &[String],
+            ) -> StorageResult<HashMap<String, Option<String>>> {
+                let mut kinds = HashMap::new();
+                for chunk in drive_skus.chunks(crate::sql::SQLITE_INSERT_PARAMS) {
+                    let sql = format!(
+                        "SELECT id, filter_link_kind FROM drives WHERE id IN ({})",
+                        placeholders(0, chunk.len())
+                    );
+                    let params = chunk.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                    for r in bind(sqlx::query(&sql), params).fetch_all(&mut *conn).await? {
+                        kinds.insert(r.try_get(0)?, r.try_get(1)?);
+                    }
+                }
+                Ok(kinds)
             }
 
             /// Each drive's part of the test totals as its lines are now.
@@ -531,7 +555,6 @@ macro_rules! backend {
                 }
                 for sku in drive_skus {
                     sqlx::query(UPDATE_RESULT_COUNT).bind(sku).execute(&mut *conn).await?;
-                    sqlx::query(crate::sql::SET_LINE_KIND).bind(sku).execute(&mut *conn).await?;
                 }
                 let after = drive_totals(conn, drive_skus).await?;
                 append_totals(conn, totals_change(&before, &after)).await?;
@@ -589,6 +612,8 @@ macro_rules! backend {
                 lock_drives(conn, &drive_skus).await?;
                 crate::effects::$name::mark_stale(&mut *conn, &drive_skus).await?;
                 let upsert = upsert_pools_sql(1);
+                let owned: Vec<String> = drive_skus.iter().map(|s| s.to_string()).collect();
+                let kinds = link_kinds(conn, &owned).await?;
                 for sku in drive_skus {
                     let one = std::slice::from_ref(sku);
                     let before = drive_totals(conn, one).await?;
@@ -603,7 +628,7 @@ macro_rules! backend {
                         .map(|r| <RawMetric as sqlx::FromRow<_>>::from_row(r)?.decode())
                         .collect::<StorageResult<Vec<_>>>()?;
                     for (pool, p) in pools_of(metrics) {
-                        figures.extend(figure_rows(sku, &pool, &p.tests)?);
+                        figures.extend(figure_rows(sku, &pool, &p.tests, kinds.get(sku).and_then(Option::as_deref))?);
                         let (summaries, samples) = encode(&p.tests);
                         sqlx::query(&upsert)
                             .bind(sku)
@@ -708,9 +733,11 @@ macro_rules! backend {
                 drop(rows);
                 let mut pools = Vec::new();
                 let mut figures = Vec::new();
+                let kinds = link_kinds(conn, drive_skus).await?;
                 for (sku, metrics) in by_drive {
+                    let kind = kinds.get(&sku).and_then(Option::as_deref);
                     for (pool, p) in pools_of(metrics) {
-                        figures.extend(figure_rows(&sku, &pool, &p.tests)?);
+                        figures.extend(figure_rows(&sku, &pool, &p.tests, kind)?);
                         let (summaries, samples) = encode(&p.tests);
                         pools.push(vec![
                             Param::Text(Some(sku.clone())),
@@ -741,20 +768,13 @@ macro_rules! backend {
                         bind(sqlx::query(&text), params).execute(&mut *conn).await?;
                     }
                 }
-                let skus = placeholders(0, drive_skus.len());
-                for sql in [
-                    format!(
-                        "UPDATE drives SET result_count = (SELECT COALESCE(SUM(result_count), 0) FROM test_samples \
-                         WHERE drive_sku = drives.id) WHERE id IN ({skus})"
-                    ),
-                    format!(
-                        "UPDATE pool_figures SET link_kind = (SELECT d.filter_link_kind FROM drives d \
-                         WHERE d.id = pool_figures.drive_sku) WHERE drive_sku IN ({skus})"
-                    ),
-                ] {
-                    let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
-                    bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
-                }
+                let sql = format!(
+                    "UPDATE drives SET result_count = (SELECT COALESCE(SUM(result_count), 0) FROM test_samples \
+                     WHERE drive_sku = drives.id) WHERE id IN ({})",
+                    placeholders(0, drive_skus.len())
+                );
+                let params = drive_skus.iter().map(|s| Param::Text(Some(s.clone()))).collect();
+                bind(sqlx::query(&sql), params).execute(&mut *conn).await?;
                 Ok(())
             }
 
