@@ -8,6 +8,7 @@
 use crate::storage::{FigureValues, StoredResult};
 use api_types::{Aggregates, GroupCell, TestSummary};
 use bench::analysis::summarize;
+use bench::difference::DIFFERENCE_POINTS;
 use bench::{BenchResult, DataPattern, PlatformGroup, TestKey};
 use std::collections::BTreeMap;
 
@@ -146,9 +147,6 @@ pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
         })
         .collect()
 }
-
-/// Values per side a drive page's difference reads at most (as compare's).
-const DIFFERENCE_POINTS: usize = 32;
 
 /// Sets every group of a test against the one with the most results (the first of
 /// those), in the headline figure.

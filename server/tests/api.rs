@@ -1960,7 +1960,7 @@ async fn the_summary_built_at_once_is_the_one_kept_change_by_change(app: &TestAp
     }
     let lines = "SELECT COUNT(*) FROM pool_figures";
     let state = || async {
-        let pools = app.storage.pools_with_values(&ids).await.unwrap();
+        let pools = app.storage.pools_with_quantiles(&ids).await.unwrap();
         let tests = app.storage.leaderboard_tests(&Default::default()).await.unwrap();
         let counts: Vec<(String, i64)> = app
             .storage

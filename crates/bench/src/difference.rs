@@ -129,6 +129,12 @@ impl FigureValues {
     }
 }
 
+/// Values per side beyond which a difference (compare's cells, a drive page's groups)
+/// reads [`quantiles`] instead of every value: a request's work stays bounded however
+/// popular a drive is. The compare summary stores each test's values thinned to this
+/// (the store's `test_samples.quantiles`), so compare never reads the rest.
+pub const DIFFERENCE_POINTS: usize = 32;
+
 /// `k` evenly spaced order statistics of sorted `v` (all of `v` when it has no more).
 pub fn quantiles(v: &[f64], k: usize) -> Vec<f64> {
     if v.len() <= k || k < 2 {

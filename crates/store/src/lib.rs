@@ -25,7 +25,7 @@ pub use jobs::{ClaimedJob, NewOcrJob, OcrJobRow, OcrJobs};
 pub use postgres::PgStorage;
 pub use sql::{cursor_after, enum_name};
 pub use sqlite::SqliteStorage;
-pub use summary::{PoolSummary, PoolWithValues};
+pub use summary::{PoolSummary, PoolWithQuantiles};
 
 use api_types::{CatalogueChange, DriveProposal, ProposalStatus, RunnerRecord};
 use async_trait::async_trait;
@@ -592,9 +592,11 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// from the `test_samples` summary: a few rows per drive instead of every metric row.
     async fn pools_for_drives(&self, ids: &[String]) -> StorageResult<Vec<PoolSummary>>;
 
-    /// [`Storage::pools_for_drives`] with each test's values, sorted per figure: what
-    /// compare sets pools against each other with.
-    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<PoolWithValues>>;
+    /// [`Storage::pools_for_drives`] with each test's values thinned to
+    /// [`bench::difference::DIFFERENCE_POINTS`] order statistics per figure: what compare
+    /// sets pools against each other with, stored so (`test_samples.quantiles`) that a
+    /// popular drive's thousands of values are never read for it.
+    async fn pools_with_quantiles(&self, ids: &[String]) -> StorageResult<Vec<PoolWithQuantiles>>;
 
     /// Recomputes the factor effects of up to `max_drives` drives whose results changed
     /// and marks the combined effects they touch ([`effects`]); returns how many drives

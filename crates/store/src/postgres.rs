@@ -505,8 +505,8 @@ impl Storage for PgStorage {
         summary::postgres::pools_for_drives(&self.pool, ids).await
     }
 
-    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
-        summary::postgres::pools_with_values(&self.pool, ids).await
+    async fn pools_with_quantiles(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithQuantiles>> {
+        summary::postgres::pools_with_quantiles(&self.pool, ids).await
     }
 
     async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize> {

@@ -725,8 +725,8 @@ impl Storage for SqliteStorage {
         summary::sqlite::pools_for_drives(&self.pool, ids).await
     }
 
-    async fn pools_with_values(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithValues>> {
-        summary::sqlite::pools_with_values(&self.pool, ids).await
+    async fn pools_with_quantiles(&self, ids: &[String]) -> StorageResult<Vec<super::PoolWithQuantiles>> {
+        summary::sqlite::pools_with_quantiles(&self.pool, ids).await
     }
 
     async fn refresh_effects(&self, max_drives: usize) -> StorageResult<usize> {

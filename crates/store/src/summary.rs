@@ -32,7 +32,7 @@ use super::{MetricRow, NewResult, StorageResult};
 use api_types::Aggregates;
 use bench::difference::FigureValues;
 use bench::{DataPattern, PlatformGroup, TestKey};
-use codec::{decode, decode_pool, encode, pool_text, TestSamples};
+use codec::{decode, decode_pool, encode, pool_text, PoolColumns, TestSamples};
 use std::collections::{BTreeMap, HashMap};
 
 /// One drive's tests in one platform group and data pattern.
@@ -47,18 +47,20 @@ pub struct PoolSummary {
     pub tests: BTreeMap<TestKey, Aggregates>,
 }
 
-/// A pool's summary and, per test, its values.
-pub type PoolWithValues = (PoolSummary, BTreeMap<TestKey, FigureValues>);
+/// A pool's summary and, per test, its values thinned to
+/// [`bench::difference::DIFFERENCE_POINTS`] order statistics per figure (all of them in a
+/// pool of no more).
+pub type PoolWithQuantiles = (PoolSummary, BTreeMap<TestKey, FigureValues>);
 
 /// A drive's samples in one pool, while it is built from metric rows.
 struct PoolSamples {
     tests: BTreeMap<TestKey, TestSamples>,
 }
 
-/// Version of the `summaries`/`samples` binary layout (`codec`) and of what is built
-/// with them (v5: each pool's leaderboard lines in `pool_figures`, each drive's
-/// `result_count`).
-const FORMAT: &str = "v5";
+/// Version of the `summaries`/`samples`/`quantiles` binary layout (`codec`) and of what
+/// is built with them (v5: each pool's leaderboard lines in `pool_figures`, each drive's
+/// `result_count`; v6: the `quantiles` column, migration 0022).
+const FORMAT: &str = "v6";
 
 /// What the stored summary's mark says: the binary layout and the platform group's fields
 /// (a pool is keyed by its group). A database marked otherwise is rebuilt on start-up, so
@@ -142,7 +144,7 @@ const UPSERT_FIGURES: &str =
     " ON CONFLICT (drive_sku, pool, test) DO UPDATE SET median_mbps = excluded.median_mbps, \
      n = excluded.n, link_kind = excluded.link_kind";
 /// The columns of a pool's row, in the order [`upsert_pools_sql`] binds them.
-const POOL_COLUMNS: usize = 5;
+const POOL_COLUMNS: usize = 6;
 
 /// Pools read or written by one statement at most (a popular pool's columns are
 /// megabytes, so a whole import is not sent at once).
@@ -158,19 +160,20 @@ fn select_pools_sql(n: usize) -> String {
     )
 }
 
-/// Writes `n` pools: drive, pool, result count, summaries and samples, row after row.
+/// Writes `n` pools: drive, pool, result count, summaries, samples and quantiles, row
+/// after row.
 fn upsert_pools_sql(n: usize) -> String {
     format!(
-        "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples) VALUES {} \
+        "INSERT INTO test_samples (drive_sku, pool, result_count, summaries, samples, quantiles) VALUES {} \
          ON CONFLICT (drive_sku, pool) DO UPDATE SET result_count = excluded.result_count, \
-         summaries = excluded.summaries, samples = excluded.samples",
+         summaries = excluded.summaries, samples = excluded.samples, quantiles = excluded.quantiles",
         value_rows(0, POOL_COLUMNS, n)
     )
 }
 
-fn pools_with_values_sql(n: usize) -> String {
+fn pools_with_quantiles_sql(n: usize) -> String {
     format!(
-        "SELECT drive_sku, pool, summaries, samples FROM test_samples WHERE drive_sku IN ({}) \
+        "SELECT drive_sku, pool, summaries, quantiles FROM test_samples WHERE drive_sku IN ({}) \
          ORDER BY drive_sku, pool",
         placeholders(0, n)
     )
@@ -472,7 +475,7 @@ macro_rules! backend {
                 for (key, new) in by_pool {
                     let mut tests = stored.remove(&key).unwrap_or_default();
                     merge(&mut tests, new);
-                    let (summaries, samples) = encode(&tests);
+                    let PoolColumns { summaries, samples, quantiles } = encode(&tests);
                     let (sku, pool) = key;
                     figures.extend(figure_rows(&sku, &pool, &tests, kinds.get(&sku).and_then(Option::as_deref))?);
                     rows.push([
@@ -481,6 +484,7 @@ macro_rules! backend {
                         Param::Int(Some(result_count(&tests))),
                         Param::Bytes(summaries),
                         Param::Bytes(samples),
+                        Param::Bytes(quantiles),
                     ]);
                 }
                 let mut rows = rows.into_iter().peekable();
@@ -629,13 +633,14 @@ macro_rules! backend {
                         .collect::<StorageResult<Vec<_>>>()?;
                     for (pool, p) in pools_of(metrics) {
                         figures.extend(figure_rows(sku, &pool, &p.tests, kinds.get(sku).and_then(Option::as_deref))?);
-                        let (summaries, samples) = encode(&p.tests);
+                        let PoolColumns { summaries, samples, quantiles } = encode(&p.tests);
                         sqlx::query(&upsert)
                             .bind(sku)
                             .bind(&pool)
                             .bind(result_count(&p.tests))
                             .bind(summaries)
                             .bind(samples)
+                            .bind(quantiles)
                             .execute(&mut *conn)
                             .await?;
                     }
@@ -738,20 +743,21 @@ macro_rules! backend {
                     let kind = kinds.get(&sku).and_then(Option::as_deref);
                     for (pool, p) in pools_of(metrics) {
                         figures.extend(figure_rows(&sku, &pool, &p.tests, kind)?);
-                        let (summaries, samples) = encode(&p.tests);
+                        let PoolColumns { summaries, samples, quantiles } = encode(&p.tests);
                         pools.push(vec![
                             Param::Text(Some(sku.clone())),
                             Param::Text(Some(pool)),
                             Param::Int(Some(result_count(&p.tests))),
                             Param::Bytes(summaries),
                             Param::Bytes(samples),
+                            Param::Bytes(quantiles),
                         ]);
                     }
                 }
                 for rows in [
                     crate::sql::insert_rows(
                         "test_samples",
-                        &["drive_sku", "pool", "result_count", "summaries", "samples"],
+                        &["drive_sku", "pool", "result_count", "summaries", "samples", "quantiles"],
                         pools,
                         crate::sql::SQLITE_INSERT_PARAMS,
                         "",
@@ -894,22 +900,23 @@ macro_rules! backend {
                     .collect()
             }
 
-            /// Every pool of these drives with its values: both columns of each row.
-            pub async fn pools_with_values(
+            /// Every pool of these drives with its tests' quantiles: the summaries and
+            /// quantiles columns of each row (never the samples).
+            pub async fn pools_with_quantiles(
                 pool: &$pool,
                 drive_skus: &[String],
-            ) -> StorageResult<Vec<PoolWithValues>> {
+            ) -> StorageResult<Vec<PoolWithQuantiles>> {
                 let mut out = Vec::new();
                 for chunk in drive_skus.chunks(crate::sql::SQLITE_INSERT_PARAMS) {
-                    let sql = pools_with_values_sql(chunk.len());
+                    let sql = pools_with_quantiles_sql(chunk.len());
                     let params = chunk.iter().map(|s| Param::Text(Some(s.clone()))).collect();
                     for r in bind(sqlx::query(&sql), params).fetch_all(pool).await? {
-                        let (summaries, samples): (&[u8], &[u8]) = (r.try_get(2)?, r.try_get(3)?);
-                        out.push(codec::decode_pool_values(
+                        let (summaries, quantiles): (&[u8], &[u8]) = (r.try_get(2)?, r.try_get(3)?);
+                        out.push(codec::decode_pool_quantiles(
                             r.try_get(0)?,
                             r.try_get(1)?,
                             summaries,
-                            samples,
+                            quantiles,
                         )?);
                     }
                 }
@@ -1044,9 +1051,8 @@ mod tests {
         assert!(kind_only.contains("f.link_kind = $3") && !kind_only.contains("JOIN"), "{kind_only}");
         let (both, _) = ranked(1, &sata_of_crucial);
         assert!(both.contains("f.link_kind = $3") && both.contains("d.filter_vendor = $4"), "{both}");
-        assert!(
-            upsert_pools_sql(2).contains("VALUES ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT")
-        );
+        assert!(upsert_pools_sql(2)
+            .contains("VALUES ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) ON CONFLICT"));
         for (sql, params) in [
             (MARKED, 0),
             (SET_MARK, 1),

@@ -23,7 +23,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bench::difference::headline_difference;
+use bench::difference::{headline_difference, DIFFERENCE_POINTS};
 use bench::TestKey;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -550,7 +550,7 @@ async fn comparison(
     if filters.is_empty() && !merge {
         // Unfiltered, the per-drive summary holds exactly these aggregates, a few rows
         // per drive instead of every metric row (storage::summary).
-        for (pool, values) in state.storage.pools_with_values(ids).await? {
+        for (pool, values) in state.storage.pools_with_quantiles(ids).await? {
             let Some(drive) = position(&pool.drive_sku) else { continue };
             pools.push(PoolTests {
                 drive,
@@ -646,12 +646,15 @@ fn assemble(
 
 /// Sets every cell of a test against its reference: the first drive (in the order asked)
 /// that has the test, its pool with the most results. Pools of many results are read at
-/// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side, which keeps a request's work
-/// bounded; the interval is then wider than all the values would give.
+/// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side (what the summary stores), which
+/// keeps a request's work bounded; the interval is then wider than all the values would
+/// give. The values may come thinned already, so the cells' counts say which pool is
+/// largest.
 fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
     let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
+    let results = |c: &PoolCell| [c.mbps, c.iops, c.latency_us].iter().flatten().map(|s| s.count).max();
     let Some(at) =
-        (0..per_drive[first].len()).max_by_key(|i| (per_drive[first][*i].1.count(), usize::MAX - i))
+        (0..per_drive[first].len()).max_by_key(|i| (results(&per_drive[first][*i].0), usize::MAX - i))
     else {
         return;
     };
@@ -675,9 +678,6 @@ fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
         cell.vs_reference = Some(vs);
     }
 }
-
-/// Values per side beyond which a difference reads quantiles instead of every value.
-const DIFFERENCE_POINTS: usize = 32;
 
 /// The union of ascending id lists, ascending. A pool's tests usually share one list
 /// (every result runs every test of its tool), so equal lists are merged once.

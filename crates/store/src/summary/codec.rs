@@ -1,4 +1,4 @@
-//! The binary codec of `test_samples`: the `summaries` and `samples` columns (and the
+//! The binary codec of `test_samples`: the `summaries`, `samples` and `quantiles` columns (and the
 //! `pool` and test key texts), pure encoding and decoding with no SQL; the parent module
 //! ([`super`]) reads and writes the rows. Its layout version is `FORMAT` there: a change
 //! to what is written here needs a new one, so that stored rows are rebuilt.
@@ -8,6 +8,7 @@ use crate::sql::{enum_from_name, enum_name};
 use crate::{StorageError, StorageResult};
 use api_types::Aggregates;
 use bench::analysis::{summarize, Summary};
+use bench::difference::{quantiles, DIFFERENCE_POINTS};
 use bench::{DataPattern, PlatformGroup, TestKey};
 use std::collections::{BTreeMap, HashMap};
 
@@ -103,19 +104,30 @@ fn parse_key(s: &str) -> Result<TestKey, StorageError> {
 /// Marks an id list that repeats an earlier test's list of the same row.
 const SAME_IDS_AS: u32 = 1 << 31;
 
-/// The `summaries` and `samples` columns, little-endian with u32 lengths. `summaries` is
-/// what compare reads, per test in key order: key text, result ids, and per figure its
-/// summary (a presence byte, then count, median, MAD, min, max). `samples` is what
-/// maintenance needs, per test in the same order: each figure's sorted values. Binary
-/// because a popular pool holds thousands of numbers and compare must not spend its
-/// time parsing text or sorting; two columns so that compare does not fetch the values.
+/// A pool's three binary columns.
+pub(super) struct PoolColumns {
+    pub(super) summaries: Vec<u8>,
+    pub(super) samples: Vec<u8>,
+    pub(super) quantiles: Vec<u8>,
+}
+
+/// The `summaries`, `samples` and `quantiles` columns, little-endian with u32 lengths.
+/// `summaries` is what compare reads, per test in key order: key text, result ids, and
+/// per figure its summary (a presence byte, then count, median, MAD, min, max). `samples`
+/// is what maintenance needs, per test in the same order: each figure's sorted values.
+/// `quantiles` is `samples` with each figure thinned to
+/// [`bench::difference::DIFFERENCE_POINTS`] order statistics: all compare's differences
+/// read (a popular pool's `samples` are megabytes; this is at most 768 bytes a test).
+/// Binary because a popular pool holds thousands of numbers and compare must not spend
+/// its time parsing text or sorting; separate columns so that compare fetches neither
+/// the values nor, where it needs no difference, the quantiles.
 ///
 /// Result ids are most of `summaries` and what PostgreSQL spends compare's time reading
 /// (three popular drives: 1.7 MB as plain i64s at 1,000,000 results), so they are
 /// compact: ascending ids as LEB128 varint gaps (one or two bytes instead of eight), and
 /// a test whose ids equal an earlier test's in the row (the usual case: a result runs
 /// every test of its tool) as `SAME_IDS_AS | index` instead of the list.
-pub(super) fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> (Vec<u8>, Vec<u8>) {
+pub(super) fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> PoolColumns {
     let mut out = Vec::new();
     out.extend((tests.len() as u32).to_le_bytes());
     let mut lists: Vec<&[i64]> = Vec::with_capacity(tests.len());
@@ -148,14 +160,24 @@ pub(super) fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> (Vec<u8>, Vec<u8
             }
         }
     }
-    let mut samples = Vec::new();
+    PoolColumns {
+        summaries: out,
+        samples: figure_values(tests, |v| v.to_vec()),
+        quantiles: figure_values(tests, |v| quantiles(v, DIFFERENCE_POINTS)),
+    }
+}
+
+/// Per test in key order, each figure's values as `pick` keeps them.
+fn figure_values(tests: &BTreeMap<TestKey, TestSamples>, pick: impl Fn(&[f64]) -> Vec<f64>) -> Vec<u8> {
+    let mut out = Vec::new();
     for s in tests.values() {
         for values in [&s.mbps, &s.iops, &s.latency_us] {
-            samples.extend((values.len() as u32).to_le_bytes());
-            values.iter().for_each(|v| samples.extend(v.to_le_bytes()));
+            let kept = pick(values);
+            out.extend((kept.len() as u32).to_le_bytes());
+            kept.iter().for_each(|v| out.extend(v.to_le_bytes()));
         }
     }
-    (out, samples)
+    out
 }
 
 /// Appends `v` as an unsigned LEB128 varint.
@@ -258,7 +280,7 @@ fn decode_summaries<'a>(
     Ok(tests)
 }
 
-/// Reads a pool's two columns back into values.
+/// Reads a pool's `summaries` and its `samples` (or `quantiles`) back into values.
 pub(super) fn decode(summaries: &[u8], samples: &[u8]) -> StorageResult<BTreeMap<TestKey, TestSamples>> {
     let summaries = decode_summaries(&mut Reader(summaries), &mut HashMap::new())?;
     let mut r = Reader(samples);
@@ -289,18 +311,19 @@ pub(super) fn decode_pool(
     Ok(PoolSummary { drive_sku, platform, data_pattern, tests })
 }
 
-/// One `test_samples` row (drive, pool and both columns) as its summary and values.
-pub(super) fn decode_pool_values(
+/// One `test_samples` row (drive, pool, summaries and quantiles) as its summary and each
+/// test's quantiles.
+pub(super) fn decode_pool_quantiles(
     drive_sku: String,
     pool: &str,
     summaries: &[u8],
-    samples: &[u8],
-) -> StorageResult<super::PoolWithValues> {
+    quantiles: &[u8],
+) -> StorageResult<super::PoolWithQuantiles> {
     let (platform, data_pattern): (PlatformGroup, Option<DataPattern>) =
         serde_json::from_str(pool).map_err(|e| StorageError::Corrupt(format!("pool {pool:?}: {e}")))?;
     let mut tests = BTreeMap::new();
     let mut values = BTreeMap::new();
-    for (key, t) in decode(summaries, samples)? {
+    for (key, t) in decode(summaries, quantiles)? {
         let [mbps, iops, latency_us] = t.stored.unwrap_or_default();
         tests.insert(key, Aggregates { result_ids: t.result_ids, mbps, iops, latency_us });
         values.insert(key, super::FigureValues { mbps: t.mbps, iops: t.iops, latency_us: t.latency_us });
@@ -344,7 +367,7 @@ pub(super) mod tests {
         far.add(1 << 40, Some(1.0), None, None);
         far.add(2, Some(1.0), None, None);
         tests.insert(key(8), far);
-        let (bytes, values) = encode(&tests);
+        let PoolColumns { summaries: bytes, samples: values, .. } = encode(&tests);
         let mut back = decode(&bytes, &values).unwrap();
         for t in back.values_mut() {
             // What was stored is what the values give: maintenance may reuse it.
@@ -372,11 +395,37 @@ pub(super) mod tests {
             (0..1000).for_each(|i| s.add(1 + i * 997, Some(1.0), None, None));
             tests.insert(key(qd), s);
         }
-        let (bytes, _) = encode(&tests);
+        let bytes = encode(&tests).summaries;
         // Plain i64s would be 64,000 bytes of ids; gaps of 997 take two bytes, once.
         assert!(bytes.len() < 2_000 + 8 * 100, "{} bytes", bytes.len());
         let back = decode_summaries(&mut Reader(&bytes), &mut HashMap::new()).unwrap();
         assert!(back.iter().all(|(k, t)| t.result_ids == tests[k].result_ids));
+    }
+
+    #[test]
+    fn quantiles_are_the_values_thinned() {
+        let mut tests = BTreeMap::new();
+        let mut popular = TestSamples::default();
+        (0..1000).for_each(|i| popular.add(i, Some((i * 7 % 1000) as f64), None, Some(i as f64 / 4.0)));
+        tests.insert(key(1), popular.clone());
+        let mut few = TestSamples::default();
+        (0..5).for_each(|i| few.add(i, Some(i as f64), Some(10.0 * i as f64), None));
+        tests.insert(key(32), few.clone());
+        let columns = encode(&tests);
+        let pool = pool_text(&PlatformGroup::default(), None);
+        let (summary, values) =
+            decode_pool_quantiles("d".into(), &pool, &columns.summaries, &columns.quantiles).unwrap();
+        let all = |s: &TestSamples| bench::difference::FigureValues {
+            mbps: s.mbps.clone(),
+            iops: s.iops.clone(),
+            latency_us: s.latency_us.clone(),
+        };
+        assert_eq!(values[&key(1)], all(&popular).thinned(DIFFERENCE_POINTS));
+        assert_eq!(values[&key(1)].mbps.len(), DIFFERENCE_POINTS);
+        assert_eq!(values[&key(32)], all(&few), "a pool of fewer values keeps them all");
+        // The summaries are of every value, not of the quantiles.
+        assert_eq!(summary.tests[&key(1)].mbps.unwrap().count, 1000);
+        assert!(columns.quantiles.len() < columns.samples.len() / 10);
     }
 
     #[test]
