@@ -248,16 +248,16 @@ mod tests {
     fn api_shapes_decode() {
         let compare = r#"{"drives":[{"id":"a","url":"/api/v1/drives/a","vendor":"Crucial","model":"C300","capacity_gb":64}],
           "pools":[{"drive":"a","platform":{"chipset":"ICH10R","storage_controller":null,"driver":null,"mode":null,"link":null,"host_link":null,"raid_level":null,"raid_members":null},
-            "platform_label":"ICH10R","data_pattern":"random","result_ids":[1,2,3]}],
+            "platform_label":"ICH10R","data_pattern":"random","results":3,"result_ids":[1,2,3]}],
           "tests":[{"key":{"family":"cdm-native","access":"seq","block_size":1048576,"queue_depth":1,"threads":1,"op":"read","mix_read_percent":null,"stat":null},
           "name":"SEQ 1MiB Q1T1 read","drives":[{"drive":"a","missing":false,"groups":[{"pool":0,
-          "mbps":{"count":2,"median":270.0,"mad":3.0,"min":267.0,"max":273.0},"iops":null,"latency_us":null,"result_ids":[1,2]}]},
+          "mbps":{"count":2,"median":270.0,"mad":3.0,"min":267.0,"max":273.0},"iops":null,"latency_us":null,"results":2,"result_ids":[1,2]}]},
           {"drive":"b","missing":true,"groups":[]}]}]}"#;
         let c: Comparison = serde_json::from_str(compare).unwrap();
         let cell = &c.tests[0].drives[0].groups[0];
         assert_eq!(cell.mbps.unwrap().count, 2);
         assert_eq!(c.pool_of(cell).unwrap().label(), "ICH10R · random");
-        assert_eq!(c.result_ids(cell), [1, 2]);
+        assert_eq!((c.results(cell), c.result_ids(cell)), (2, &[1, 2][..]));
         assert!(c.tests[0].drives[1].missing);
         let err: ErrorBody =
             serde_json::from_str(r#"{"errors":[{"detail":"bad","pointer":"text line 3"}]}"#).unwrap();

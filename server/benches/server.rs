@@ -1489,7 +1489,9 @@ impl Loader {
 /// hex digits for bytes.
 fn copy_text(p: &Param, out: &mut Vec<u8>) {
     match p {
-        Param::Text(None) | Param::Int(None) | Param::Float(None) => out.extend_from_slice(b"\\N"),
+        Param::Text(None) | Param::Int(None) | Param::Float(None) | Param::Bytes(None) => {
+            out.extend_from_slice(b"\\N")
+        }
         Param::Text(Some(t)) => {
             for &b in t.as_bytes() {
                 match b {
@@ -1507,7 +1509,7 @@ fn copy_text(p: &Param, out: &mut Vec<u8>) {
             out.extend_from_slice(if *f > 0.0 { b"Infinity" } else { b"-Infinity" })
         }
         Param::Float(Some(f)) => out.extend_from_slice(f.to_string().as_bytes()),
-        Param::Bytes(v) => {
+        Param::Bytes(Some(v)) => {
             // The text format's bytea escape, itself escaped: `\\x` then hex digits.
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.extend_from_slice(b"\\\\x");

@@ -855,9 +855,9 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
         .unwrap()
         .iter()
         .filter(|p| p["drive"] == C300_64)
-        .map(|p| p["result_ids"].as_array().unwrap().len())
+        .map(|p| p["results"].as_u64().unwrap() as usize)
         .sum();
-    assert_eq!(pools[0]["result_ids"].as_array().unwrap().len(), all_c300, "every C300 result in one pool");
+    assert_eq!(pools[0]["results"].as_u64().unwrap() as usize, all_c300, "every C300 result in one pool");
     let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}&merge=drive")).await;
     assert!(svg.text.contains(api_types::MERGED_POOL_LABEL.split(',').next().unwrap()), "merged rows say so");
     // The rated table of the comparison merges the same way: one row per drive and figure.
@@ -1947,6 +1947,64 @@ async fn drives_stored_before_the_filter_columns_get_them_at_start_up(app: &Test
     assert_eq!(pages().await, before, "filled again");
 }
 
+/// A comparison names at most `COMPARE_RESULT_IDS` results per pool and per cell, the
+/// newest, and counts them all: its answer stays the same size however many results a
+/// popular drive has, in JSON and in CSV.
+async fn a_comparison_lists_the_newest_results_and_counts_them_all(app: &TestApp) {
+    let shown = api_types::COMPARE_RESULT_IDS;
+    let mut ids = Vec::new();
+    for i in 0..shown + 5 {
+        let mut result = a_result(200.0 + i as f64);
+        // Every third result without its random read: those cells have results of their own.
+        if i % 3 == 0 {
+            result["metrics"].as_array_mut().unwrap().pop();
+        }
+        let body = json!({"result": result, "tags": {"drive": {"sku": M2S_64}, "platform": {"chipset": "NEWEST-TEST"}}});
+        let posted = app.post_json("/api/v1/results", &body).await;
+        assert_eq!(posted.status, StatusCode::CREATED, "{}", posted.text);
+        ids.push((i, posted.json()["id"].as_i64().unwrap()));
+    }
+    let newest = |of: &[i64]| of[of.len().saturating_sub(shown)..].to_vec();
+    let all: Vec<i64> = ids.iter().map(|(_, id)| *id).collect();
+    let with_random: Vec<i64> = ids.iter().filter(|(i, _)| i % 3 != 0).map(|(_, id)| *id).collect();
+    // From the summary, and from the metric rows (a tag filter).
+    for query in [format!("drives={M2S_64}"), format!("drives={M2S_64}&chipset=NEWEST-TEST")] {
+        let reply = app.get(&format!("/api/v1/compare?{query}")).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        let c: api_types::Comparison = serde_json::from_str(&reply.text).unwrap();
+        let at = c.pools.iter().position(|p| p.platform_label.contains("NEWEST-TEST")).expect("the pool");
+        let pool = &c.pools[at];
+        assert_eq!((pool.results, &pool.result_ids), (all.len(), &newest(&all)), "{query}");
+        let cell_of = |access: bench::Access| {
+            let t = c.tests.iter().find(|t| t.key.access == access && t.key.op == bench::Op::Read).unwrap();
+            t.drives[0].groups.iter().find(|g| g.pool == at).unwrap().clone()
+        };
+        let seq = cell_of(bench::Access::Seq);
+        assert_eq!((seq.results, seq.result_ids.as_ref()), (None, None), "every result: the pool's");
+        assert_eq!((c.results(&seq), c.result_ids(&seq)), (all.len(), &newest(&all)[..]));
+        let random = cell_of(bench::Access::Rnd);
+        assert_eq!(
+            (c.results(&random), c.result_ids(&random)),
+            (with_random.len(), &newest(&with_random)[..])
+        );
+        assert_eq!(random.mbps.unwrap().count, with_random.len(), "the figures are of every result");
+    }
+    let csv = app.get(&format!("/api/v1/compare?drives={M2S_64}&chipset=NEWEST-TEST&format=csv")).await;
+    let lines: Vec<&str> = csv.text.trim_end().split("\r\n").collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let counts: Vec<(&str, &str)> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .map(|r| (r[col("results")], r[col("result_ids")]))
+        .collect();
+    let joined = |ids: &[i64]| ids.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    let (all_n, random_n) = (all.len().to_string(), with_random.len().to_string());
+    let (all_ids, random_ids) = (joined(&newest(&all)), joined(&newest(&with_random)));
+    assert!(counts.contains(&(all_n.as_str(), all_ids.as_str())), "{counts:?}");
+    assert!(counts.contains(&(random_n.as_str(), random_ids.as_str())), "{counts:?}");
+}
+
 /// The summary a database builds when it has none (bulk-loaded, or of another layout)
 /// is the one kept change by change: every pool with its values, every leaderboard line,
 /// each drive's result count and the tests list.
@@ -2182,12 +2240,25 @@ async fn compare(app: &TestApp, uri: &str) -> Value {
                 let pool = &pools[g["pool"].as_u64().unwrap() as usize];
                 assert_eq!(pool["drive"], drive, "a cell refers to a pool of its own drive");
                 let pool_ids = pool["result_ids"].as_array().unwrap();
+                let pool_results = pool["results"].as_u64().unwrap();
+                let shown = |n: u64| n.min(api_types::COMPARE_RESULT_IDS as u64);
+                assert_eq!(
+                    pool_ids.len() as u64,
+                    shown(pool_results),
+                    "the newest of a pool's results: {pool}"
+                );
                 if g["result_ids"].is_null() {
+                    assert!(g["results"].is_null(), "a cell's count comes with its own ids: {g}");
                     g["result_ids"] = pool["result_ids"].clone();
+                    g["results"] = pool["results"].clone();
                 } else {
                     let own = g["result_ids"].as_array().unwrap();
-                    assert!(own.iter().all(|i| pool_ids.contains(i)), "{own:?} not in its pool");
-                    assert_ne!(own, pool_ids, "ids equal to the pool's are left out");
+                    let results = g["results"].as_u64().unwrap();
+                    assert!(results <= pool_results && own.len() as u64 == shown(results), "{g}");
+                    if pool_ids.len() as u64 == pool_results {
+                        assert!(own.iter().all(|i| pool_ids.contains(i)), "{own:?} not in its pool");
+                        assert_ne!(own, pool_ids, "ids equal to the pool's are left out");
+                    }
                 }
                 for k in ["platform", "platform_label", "data_pattern"] {
                     g[k] = pool[k].clone();
@@ -2741,6 +2812,7 @@ on_both_backends!(
     typed_text_is_stored_and_returned_as_typed,
     the_compare_summary_follows_every_change,
     the_summary_built_at_once_is_the_one_kept_change_by_change,
+    a_comparison_lists_the_newest_results_and_counts_them_all,
     drives_stored_before_the_filter_columns_get_them_at_start_up,
     screenshots_queue_in_the_database_and_outlive_a_lost_worker,
     corrected_screenshot_settings_are_published_and_recorded,

@@ -1053,6 +1053,14 @@ fn pool_of(visible: &Visible, sku: &str, platform: &Value, pattern: &Value) -> V
         .collect()
 }
 
+/// `ids` are all of ascending `all`, or the newest `COMPARE_RESULT_IDS` of them.
+fn assert_newest(what: &str, ids: &[i64], all: &[i64]) {
+    let mut ids_sorted = ids.to_vec();
+    ids_sorted.sort_unstable();
+    let shown = if ids.len() == all.len() { all.len() } else { api_types::COMPARE_RESULT_IDS.min(all.len()) };
+    assert_eq!(ids_sorted, all[all.len() - shown..], "{what}: result ids");
+}
+
 fn same_summary(what: &str, shown: Option<Summary>, recount: Option<Summary>) {
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
     match (shown, recount) {
@@ -1070,12 +1078,20 @@ fn same_summary(what: &str, shown: Option<Summary>, recount: Option<Summary>) {
 /// One aggregate as shown (`ids` and the figures in `shown`) against a recount: the ids
 /// must be exactly the results of `pool` that ran `key`, and each figure's summary that
 /// of their values.
-fn check_cell(what: &str, visible: &Visible, key: &TestKey, ids: &[i64], pool: &[i64], shown: &Value) {
+/// A cell against a recount: `count` results behind it, of which `ids` are all or (a
+/// comparison's) the newest `COMPARE_RESULT_IDS`, and its figures of every one.
+fn check_cell(
+    what: &str,
+    visible: &Visible,
+    key: &TestKey,
+    (ids, count): (&[i64], usize),
+    pool: &[i64],
+    shown: &Value,
+) {
     let with_test: Vec<i64> =
         pool.iter().copied().filter(|id| visible[id].metrics.iter().any(|(k, _)| k == key)).collect();
-    let mut ids_sorted = ids.to_vec();
-    ids_sorted.sort_unstable();
-    assert_eq!(ids_sorted, with_test, "{what}: result ids");
+    assert_eq!(count, with_test.len(), "{what}: result count");
+    assert_newest(what, ids, &with_test);
     for (f, figure) in ["mbps", "iops", "latency_us"].into_iter().enumerate() {
         let sample: Vec<f64> = with_test
             .iter()
@@ -1124,7 +1140,7 @@ fn check_aggregates(addr: SocketAddr) -> AggregateCheck {
                 let ids: Vec<i64> = serde_json::from_value(g["result_ids"].clone()).unwrap();
                 let pool = pool_of(&visible, id, &g["platform"], &g["data_pattern"]);
                 let what = format!("drive page {id}, {}, {}", t["name"], g["platform_label"]);
-                check_cell(&what, &visible, &key, &ids, &pool, g);
+                check_cell(&what, &visible, &key, (&ids, ids.len()), &pool, g);
                 cells += 1;
             }
         }
@@ -1136,18 +1152,21 @@ fn check_aggregates(addr: SocketAddr) -> AggregateCheck {
         let (status, cmp) = get_json(addr, &format!("/api/v1/compare?drives={}", chunk.join(",")), &[]);
         assert_eq!(status, 200, "{cmp}");
         let pools = cmp["pools"].as_array().unwrap();
-        let mut covered: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
+        let mut covered: BTreeMap<String, usize> = BTreeMap::new();
         for p in pools {
             let drive = p["drive"].as_str().unwrap();
             let ids: Vec<i64> = serde_json::from_value(p["result_ids"].clone()).unwrap();
             let recount = pool_of(&visible, drive, &p["platform"], &p["data_pattern"]);
-            assert_eq!(ids, recount, "compare: pool {drive} {}", p["platform_label"]);
-            covered.entry(drive.to_string()).or_default().extend(ids);
+            let what = format!("compare: pool {drive} {}", p["platform_label"]);
+            assert_eq!(p["results"].as_u64().unwrap() as usize, recount.len(), "{what}");
+            assert_newest(&what, &ids, &recount);
+            *covered.entry(drive.to_string()).or_default() += recount.len();
         }
         for id in chunk {
+            // Pools are disjoint by their keys: counts that add up cover every result.
             assert_eq!(
                 covered.remove(id).unwrap_or_default(),
-                by_drive[id],
+                by_drive[id].len(),
                 "compare: results of drive {id}"
             );
         }
@@ -1156,13 +1175,23 @@ fn check_aggregates(addr: SocketAddr) -> AggregateCheck {
             for d in t["drives"].as_array().unwrap() {
                 for g in d["groups"].as_array().unwrap() {
                     let pool = &pools[g["pool"].as_u64().unwrap() as usize];
-                    let pool_ids: Vec<i64> = serde_json::from_value(pool["result_ids"].clone()).unwrap();
-                    let ids: Vec<i64> = match g.get("result_ids") {
-                        Some(ids) if !ids.is_null() => serde_json::from_value(ids.clone()).unwrap(),
-                        _ => pool_ids.clone(),
+                    let pool_ids = pool_of(
+                        &visible,
+                        pool["drive"].as_str().unwrap(),
+                        &pool["platform"],
+                        &pool["data_pattern"],
+                    );
+                    let (ids, count): (Vec<i64>, u64) = match g.get("result_ids") {
+                        Some(ids) if !ids.is_null() => {
+                            (serde_json::from_value(ids.clone()).unwrap(), g["results"].as_u64().unwrap())
+                        }
+                        _ => (
+                            serde_json::from_value(pool["result_ids"].clone()).unwrap(),
+                            pool["results"].as_u64().unwrap(),
+                        ),
                     };
                     let what = format!("compare {}, {}, {}", d["drive"], t["name"], pool["platform_label"]);
-                    check_cell(&what, &visible, &key, &ids, &pool_ids, g);
+                    check_cell(&what, &visible, &key, (&ids, count as usize), &pool_ids, g);
                     cells += 1;
                 }
             }

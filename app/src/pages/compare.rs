@@ -289,11 +289,9 @@ fn Comparison(
             .into_iter()
             .flatten()
             .collect();
-        // A popular drive's pool holds thousands of results: link the first ones.
-        const SHOWN: usize = 40;
-        let all = c.result_ids(cell);
-        let ids = all[..all.len().min(SHOWN)].to_vec();
-        let more = all.len().saturating_sub(SHOWN);
+        // A popular drive's pool holds thousands of results: the answer lists the newest.
+        let ids = c.result_ids(cell).to_vec();
+        let more = c.results(cell).saturating_sub(ids.len());
         let drive = c.drives.get(bar.drive).map(|d| d.id.clone()).unwrap_or_default();
         Some(
             view! {

@@ -397,7 +397,10 @@ pub struct ComparedPool {
     /// `random`, `zero-fill`, ...; absent when the tool did not say.
     #[serde(default)]
     pub data_pattern: Option<DataPattern>,
-    /// Every result of the pool that takes part, ascending (the union over its tests).
+    /// How many results of the pool take part (the union over its tests).
+    pub results: usize,
+    /// The newest [`COMPARE_RESULT_IDS`] of them, ascending: a popular drive's pools hold
+    /// thousands, which a page links a few of (`GET /results` lists them all).
     pub result_ids: Vec<i64>,
     /// True when the comparison was asked with `merge=drive`: the pool is every result of
     /// the drive, whatever its platform and data pattern (an author's choice; such numbers
@@ -406,6 +409,11 @@ pub struct ComparedPool {
     #[cfg_attr(feature = "openapi", schema(required = false))]
     pub merged: bool,
 }
+
+/// Result ids a comparison lists per pool and per cell at most, the newest: every id of
+/// three popular drives' cells was 1.5 MB of JSON at 1,000,000 results (and ten times
+/// that at ten million), while a page links a few; the counts say how many there are.
+pub const COMPARE_RESULT_IDS: usize = 40;
 
 /// How a merged pool reads in labels.
 pub const MERGED_POOL_LABEL: &str = "all platforms and data patterns, merged";
@@ -433,8 +441,11 @@ pub struct PoolCell {
     pub iops: Option<Summary>,
     #[serde(default)]
     pub latency_us: Option<Summary>,
-    /// The results behind these aggregates when they are not all of the pool's results
+    /// How many results are behind these aggregates when they are not all of the pool's
     /// (some ran without this test); absent when they are exactly the pool's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<usize>,
+    /// The newest [`COMPARE_RESULT_IDS`] of those results, when `results` is present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_ids: Option<Vec<i64>>,
     /// This pool against the test's reference pool (the first drive's pool with the
@@ -518,7 +529,13 @@ impl Comparison {
         self.pools.get(cell.pool)
     }
 
-    /// The results behind a cell: its own list, or its pool's.
+    /// How many results are behind a cell: its own count, or its pool's.
+    pub fn results(&self, cell: &PoolCell) -> usize {
+        cell.results.unwrap_or_else(|| self.pool_of(cell).map_or(0, |p| p.results))
+    }
+
+    /// The newest results behind a cell (at most [`COMPARE_RESULT_IDS`]): its own list,
+    /// or its pool's.
     pub fn result_ids<'a>(&'a self, cell: &'a PoolCell) -> &'a [i64] {
         match &cell.result_ids {
             Some(ids) => ids,

@@ -275,6 +275,7 @@ mod tests {
             platform_label: platform.label(),
             platform,
             data_pattern: Some(DataPattern::Random),
+            results: ids.len(),
             result_ids: ids.to_vec(),
             merged: false,
         }
@@ -286,6 +287,7 @@ mod tests {
             mbps: summarize(mbps),
             iops: summarize(iops),
             latency_us: None,
+            results: None,
             result_ids: None,
             vs_reference: None,
         }
@@ -385,8 +387,8 @@ mod tests {
 
         // A cell without its own ids stands for its pool's; one with its own, for those.
         let first = &c.tests[0].drives[0].groups[0];
-        assert_eq!(c.result_ids(first), [1, 2, 3]);
-        let own = PoolCell { result_ids: Some(vec![2]), ..first.clone() };
-        assert_eq!(c.result_ids(&own), [2]);
+        assert_eq!((c.results(first), c.result_ids(first)), (3, &[1, 2, 3][..]));
+        let own = PoolCell { results: Some(1), result_ids: Some(vec![2]), ..first.clone() };
+        assert_eq!((c.results(&own), c.result_ids(&own)), (1, &[2][..]));
     }
 }

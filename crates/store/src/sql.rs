@@ -24,7 +24,7 @@ pub enum Param {
     Text(Option<String>),
     Int(Option<i64>),
     Float(Option<f64>),
-    Bytes(Vec<u8>),
+    Bytes(Option<Vec<u8>>),
 }
 
 impl From<&FieldValue> for Param {
@@ -276,7 +276,7 @@ pub const INSERT_SUBMISSION: &str =
 pub fn submission_params(s: &NewSubmission) -> Vec<Param> {
     vec![
         Param::Text(Some(s.content_hash.clone())),
-        Param::Bytes(s.body.clone()),
+        Param::Bytes(Some(s.body.clone())),
         Param::Text(s.format.clone()),
         Param::Text(Some(s.edit_token_hash.clone())),
         Param::Text(s.client.clone()),

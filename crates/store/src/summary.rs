@@ -57,10 +57,11 @@ struct PoolSamples {
     tests: BTreeMap<TestKey, TestSamples>,
 }
 
-/// Version of the `summaries`/`samples`/`quantiles` binary layout (`codec`) and of what
-/// is built with them (v5: each pool's leaderboard lines in `pool_figures`, each drive's
-/// `result_count`; v6: the `quantiles` column, migration 0022).
-const FORMAT: &str = "v6";
+/// Version of the `summaries`/`samples` binary layout (`codec`) and of what is built
+/// with them (v5: each pool's leaderboard lines in `pool_figures`, each drive's
+/// `result_count`). The `quantiles` column (migration 0022) needs no new one: a row
+/// without it reads its samples, which give the same differences.
+const FORMAT: &str = "v5";
 
 /// What the stored summary's mark says: the binary layout and the platform group's fields
 /// (a pool is keyed by its group). A database marked otherwise is rebuilt on start-up, so
@@ -173,7 +174,7 @@ fn upsert_pools_sql(n: usize) -> String {
 
 fn pools_with_quantiles_sql(n: usize) -> String {
     format!(
-        "SELECT drive_sku, pool, summaries, quantiles FROM test_samples WHERE drive_sku IN ({}) \
+        "SELECT drive_sku, pool, summaries, COALESCE(quantiles, samples) FROM test_samples WHERE drive_sku IN ({}) \
          ORDER BY drive_sku, pool",
         placeholders(0, n)
     )
@@ -482,8 +483,8 @@ macro_rules! backend {
                         Param::Text(Some(sku)),
                         Param::Text(Some(pool)),
                         Param::Int(Some(result_count(&tests))),
-                        Param::Bytes(summaries),
-                        Param::Bytes(samples),
+                        Param::Bytes(Some(summaries)),
+                        Param::Bytes(Some(samples)),
                         Param::Bytes(quantiles),
                     ]);
                 }
@@ -748,8 +749,8 @@ macro_rules! backend {
                             Param::Text(Some(sku.clone())),
                             Param::Text(Some(pool)),
                             Param::Int(Some(result_count(&p.tests))),
-                            Param::Bytes(summaries),
-                            Param::Bytes(samples),
+                            Param::Bytes(Some(summaries)),
+                            Param::Bytes(Some(samples)),
                             Param::Bytes(quantiles),
                         ]);
                     }
@@ -901,7 +902,8 @@ macro_rules! backend {
             }
 
             /// Every pool of these drives with its tests' quantiles: the summaries and
-            /// quantiles columns of each row (never the samples).
+            /// quantiles columns of each row, its samples where it has no quantiles (a
+            /// pool of few values, or one written before migration 0022).
             pub async fn pools_with_quantiles(
                 pool: &$pool,
                 drive_skus: &[String],

@@ -17,7 +17,7 @@ use crate::storage::{FigureValues, Filter};
 use api_types::links::{self, api_drive as drive_url};
 use api_types::{
     Aggregates, CellDifference, ComparedDrive, ComparedPool, ComparedTest, Comparison, DriveCell, Figure,
-    PoolCell,
+    PoolCell, COMPARE_RESULT_IDS,
 };
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -307,11 +307,13 @@ const COMPARE_CSV_HEADER: &[&str] = &[
     "latency_us_ratio_low",
     "latency_us_ratio_high",
     "latency_us_verdict",
+    "results",
     "result_ids",
 ];
 
 /// The comparison as CSV: per test, per drive, one row per platform group and data
-/// pattern (the pools the aggregates come from), or one row marked missing.
+/// pattern (the pools the aggregates come from), or one row marked missing; each row's
+/// count of results and the newest of them, as in the JSON.
 fn compare_csv(c: &Comparison) -> String {
     use crate::storage::enum_name as name;
     let mut table = CsvTable::new(COMPARE_CSV_HEADER, true);
@@ -366,6 +368,7 @@ fn compare_csv(c: &Comparison) -> String {
                             None => row.extend(std::iter::repeat_n(String::new(), 4)),
                         }
                     }
+                    row.push(c.results(g).to_string());
                     row.push(c.result_ids(g).iter().map(i64::to_string).collect::<Vec<_>>().join(" "));
                     row
                 })
@@ -607,7 +610,8 @@ fn assemble(
                 mbps: a.mbps,
                 iops: a.iops,
                 latency_us: a.latency_us,
-                result_ids: own.then_some(a.result_ids),
+                results: own.then_some(a.result_ids.len()),
+                result_ids: own.then(|| newest(&a.result_ids)),
                 vs_reference: None,
             };
             let values = pool.values.remove(&key).unwrap_or_default();
@@ -619,7 +623,8 @@ fn assemble(
             platform_label: if merged { api_types::MERGED_POOL_LABEL.to_string() } else { platform.label() },
             platform,
             data_pattern,
-            result_ids,
+            results: result_ids.len(),
+            result_ids: newest(&result_ids),
             merged,
         });
     }
@@ -681,6 +686,11 @@ fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
 
 /// The union of ascending id lists, ascending. A pool's tests usually share one list
 /// (every result runs every test of its tool), so equal lists are merged once.
+/// The newest [`COMPARE_RESULT_IDS`] of ascending `ids`, ascending.
+fn newest(ids: &[i64]) -> Vec<i64> {
+    ids[ids.len().saturating_sub(COMPARE_RESULT_IDS)..].to_vec()
+}
+
 fn union_of<'a>(lists: impl Iterator<Item = &'a [i64]>) -> Vec<i64> {
     let mut distinct: Vec<&[i64]> = Vec::new();
     for list in lists {

@@ -303,15 +303,9 @@ fn compare_meta(c: &Comparison, path: String, image: String) -> PageMeta {
         .iter()
         .zip(&short)
         .map(|(d, name)| {
-            let mut ids: Vec<i64> = c
-                .pools
-                .iter()
-                .filter(|p| p.drive == d.id)
-                .flat_map(|p| p.result_ids.iter().copied())
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            format!("{name} n={}", ids.len())
+            // A result is in one pool of its drive.
+            let n: usize = c.pools.iter().filter(|p| p.drive == d.id).map(|p| p.results).sum();
+            format!("{name} n={n}")
         })
         .collect();
     let mut description = match common.len() {

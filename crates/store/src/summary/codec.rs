@@ -108,7 +108,9 @@ const SAME_IDS_AS: u32 = 1 << 31;
 pub(super) struct PoolColumns {
     pub(super) summaries: Vec<u8>,
     pub(super) samples: Vec<u8>,
-    pub(super) quantiles: Vec<u8>,
+    /// `None` when thinning keeps every value (no figure of any test has more than
+    /// `DIFFERENCE_POINTS`): most pools, whose `samples` then say the same.
+    pub(super) quantiles: Option<Vec<u8>>,
 }
 
 /// The `summaries`, `samples` and `quantiles` columns, little-endian with u32 lengths.
@@ -117,7 +119,8 @@ pub(super) struct PoolColumns {
 /// is what maintenance needs, per test in the same order: each figure's sorted values.
 /// `quantiles` is `samples` with each figure thinned to
 /// [`bench::difference::DIFFERENCE_POINTS`] order statistics: all compare's differences
-/// read (a popular pool's `samples` are megabytes; this is at most 768 bytes a test).
+/// read (a popular pool's `samples` are megabytes; this is at most 780 bytes a test),
+/// written only where it differs from `samples`.
 /// Binary because a popular pool holds thousands of numbers and compare must not spend
 /// its time parsing text or sorting; separate columns so that compare fetches neither
 /// the values nor, where it needs no difference, the quantiles.
@@ -163,7 +166,10 @@ pub(super) fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> PoolColumns {
     PoolColumns {
         summaries: out,
         samples: figure_values(tests, |v| v.to_vec()),
-        quantiles: figure_values(tests, |v| quantiles(v, DIFFERENCE_POINTS)),
+        quantiles: tests
+            .values()
+            .any(|s| [&s.mbps, &s.iops, &s.latency_us].iter().any(|v| v.len() > DIFFERENCE_POINTS))
+            .then(|| figure_values(tests, |v| quantiles(v, DIFFERENCE_POINTS))),
     }
 }
 
@@ -413,8 +419,9 @@ pub(super) mod tests {
         tests.insert(key(32), few.clone());
         let columns = encode(&tests);
         let pool = pool_text(&PlatformGroup::default(), None);
+        let quantiles = columns.quantiles.expect("a pool of more values than the quantiles");
         let (summary, values) =
-            decode_pool_quantiles("d".into(), &pool, &columns.summaries, &columns.quantiles).unwrap();
+            decode_pool_quantiles("d".into(), &pool, &columns.summaries, &quantiles).unwrap();
         let all = |s: &TestSamples| bench::difference::FigureValues {
             mbps: s.mbps.clone(),
             iops: s.iops.clone(),
@@ -425,7 +432,10 @@ pub(super) mod tests {
         assert_eq!(values[&key(32)], all(&few), "a pool of fewer values keeps them all");
         // The summaries are of every value, not of the quantiles.
         assert_eq!(summary.tests[&key(1)].mbps.unwrap().count, 1000);
-        assert!(columns.quantiles.len() < columns.samples.len() / 10);
+        assert!(quantiles.len() < columns.samples.len() / 10);
+        // A pool whose values are all its quantiles stores none: compare reads its samples.
+        tests.remove(&key(1));
+        assert_eq!(encode(&tests).quantiles, None);
     }
 
     #[test]
