@@ -242,7 +242,7 @@ impl ChartParams {
 /// Compare drives
 ///
 /// Per comparable test (equal test key), per requested drive, per platform group and
-/// data pattern: median, MAD and count and the ids of every underlying result. A test
+/// data pattern: median, MAD and count, how many results and the newest of their ids. A test
 /// that only some drives have lists the others with `missing: true`. Any tag filter of
 /// `GET /results` narrows which results take part; unknown parameters are errors.
 #[utoipa::path(
