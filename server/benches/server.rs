@@ -559,7 +559,13 @@ impl Server {
 /// One keep-alive HTTP/1.1 connection.
 struct Client {
     send: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+    /// `Accept-Encoding` sent with each request (none: answers come uncompressed).
+    accept_encoding: Option<&'static str>,
 }
+
+/// What browsers send: answers come as they reach a reader, Brotli-compressed, and the
+/// sizes measured are the bytes received.
+const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 
 impl Client {
     async fn connect(addr: SocketAddr) -> Result<Client> {
@@ -569,7 +575,12 @@ impl Client {
         tokio::spawn(async move {
             let _ = conn.await;
         });
-        Ok(Client { send })
+        Ok(Client { send, accept_encoding: None })
+    }
+
+    /// A connection that asks for compressed answers as a browser does.
+    async fn browser(addr: SocketAddr) -> Result<Client> {
+        Ok(Client { accept_encoding: Some(BROWSER_ACCEPT_ENCODING), ..Client::connect(addr).await? })
     }
 
     async fn request(
@@ -580,6 +591,9 @@ impl Client {
     ) -> Result<(StatusCode, Bytes)> {
         self.send.ready().await?;
         let mut req = Request::builder().method(method).uri(path).header("host", "127.0.0.1");
+        if let Some(accepted) = self.accept_encoding {
+            req = req.header("accept-encoding", accepted);
+        }
         if body.is_some() {
             req = req.header("content-type", "application/json");
         }
@@ -827,6 +841,16 @@ async fn query_bench(backend: Backend, config: &Config, corpus: &Corpus, work: &
         fixture.popular_counts[0], fixture.popular_counts[1], fixture.popular_counts[2]
     );
     rows.push(("compare".to_string(), p50, p99));
+    // The same as the site's compare page receives it: the answer's size is what a reader
+    // downloads, and compressing it is part of its time.
+    let mut browser = Client::browser(server.addr).await?;
+    let (p50, p99, bytes) = get_latency(&mut browser, &compare[0], config.queries).await?;
+    println!(
+        "FIGURE {b} compare (3 most popular drives) as a browser asks ({BROWSER_ACCEPT_ENCODING}), {} results: p50 {p50:.2} ms, p99 {p99:.2} ms ({:.0} KB received)",
+        counts.0,
+        bytes as f64 / 1024.0
+    );
+    rows.push(("compare, compressed".to_string(), p50, p99));
 
     let typical = vec![format!(
         "/api/v1/compare?drives={},{},{}",
