@@ -23,8 +23,10 @@ use serde::{Deserialize, Serialize};
 
 /// The rate has fallen once it is below this share of the in-cache rate.
 pub const FALL_FRACTION: f64 = 0.7;
-/// The share of intervals after the fall that may rise back above [`FALL_FRACTION`]
-/// (a garbage-collection pause ending, a burst of folding) without undoing the fall.
+/// The share of the time after the fall that may rise back above [`FALL_FRACTION`] (a
+/// garbage-collection pause ending, a burst of folding) without undoing the fall. Time,
+/// not intervals: fio's last interval of a run may be a few milliseconds (ending with a
+/// burst as the run stops) and weighs no more than those milliseconds.
 pub const MAX_RISES: f64 = 0.1;
 
 /// What a write-saturation run says about the drive's write cache.
@@ -78,9 +80,10 @@ pub fn write_cache(points: &[TimePoint]) -> Option<WriteCache> {
         if in_cache.is_nan() || in_cache <= 0.0 || rates[fell] >= threshold {
             continue;
         }
-        let after = &rates[fell..];
-        let rises = after.iter().filter(|r| **r >= threshold).count();
-        if rises as f64 > MAX_RISES * after.len() as f64 {
+        let span = |i: usize| points[i].secs - if i == 0 { 0.0 } else { points[i - 1].secs };
+        let after_secs: f64 = (fell..n).map(span).sum();
+        let risen_secs: f64 = (fell..n).filter(|&i| rates[i] >= threshold).map(span).sum();
+        if risen_secs > MAX_RISES * after_secs {
             continue;
         }
         return Some(found(points, fell, in_cache));
@@ -147,6 +150,37 @@ mod tests {
     use super::*;
 
     const MB: f64 = 1e6;
+
+    /// A run's last interval of 11 ms, as fio reported it on a throttled loop device
+    /// (the runner's cache test): its burst is 11 ms of a 5 s fall, no rise.
+    #[test]
+    fn a_short_last_interval_does_not_undo_the_fall() {
+        let at = |secs: f64, bytes: u64, mbps: f64| TimePoint { secs, bytes, mbps, iops: None };
+        let points = [
+            at(0.893, 134_995_968, 151.2),
+            at(1.893, 284_999_680, 150.0),
+            at(2.893, 413_843_456, 128.8),
+            at(3.894, 454_033_408, 40.1),
+            at(4.893, 493_383_680, 39.4),
+            at(5.894, 532_942_848, 39.5),
+            at(6.893, 573_726_720, 40.8),
+            at(7.893, 613_801_984, 40.1),
+            at(7.904, 615_514_112, 155.6),
+        ];
+        let Some(WriteCache::Found { after_cache_mbps, .. }) = write_cache(&points) else {
+            panic!("no cache found: {:?}", write_cache(&points))
+        };
+        assert!((after_cache_mbps - 40.0).abs() < 1.5, "{after_cache_mbps}");
+        // A whole interval risen back among five after the fall (20 % of the time) does
+        // undo it.
+        let mut risen = points[..8].to_vec();
+        risen[6].mbps = 150.0;
+        assert!(
+            matches!(write_cache(&risen), Some(WriteCache::NotFound { .. })),
+            "{:?}",
+            write_cache(&risen)
+        );
+    }
 
     /// A run of `rate(t)` MB/s sampled every `step` seconds for `secs` seconds, the rate
     /// integrated over each interval (finely, as a device's byte counter would).
