@@ -165,20 +165,29 @@ pub(super) fn encode(tests: &BTreeMap<TestKey, TestSamples>) -> PoolColumns {
     }
     PoolColumns {
         summaries: out,
-        samples: figure_values(tests, |v| v.to_vec()),
+        samples: figure_values(tests, None),
         quantiles: tests
             .values()
             .any(|s| [&s.mbps, &s.iops, &s.latency_us].iter().any(|v| v.len() > DIFFERENCE_POINTS))
-            .then(|| figure_values(tests, |v| quantiles(v, DIFFERENCE_POINTS))),
+            .then(|| figure_values(tests, Some(DIFFERENCE_POINTS))),
     }
 }
 
-/// Per test in key order, each figure's values as `pick` keeps them.
-fn figure_values(tests: &BTreeMap<TestKey, TestSamples>, pick: impl Fn(&[f64]) -> Vec<f64>) -> Vec<u8> {
+/// Per test in key order, each figure's values, or `thin_to` order statistics of them.
+fn figure_values(tests: &BTreeMap<TestKey, TestSamples>, thin_to: Option<usize>) -> Vec<u8> {
     let mut out = Vec::new();
     for s in tests.values() {
         for values in [&s.mbps, &s.iops, &s.latency_us] {
-            let kept = pick(values);
+            // Every write of a pool encodes its samples: they are written as they are,
+            // not copied first.
+            let thinned;
+            let kept: &[f64] = match thin_to {
+                Some(k) => {
+                    thinned = quantiles(values, k);
+                    &thinned
+                }
+                None => values,
+            };
             out.extend((kept.len() as u32).to_le_bytes());
             kept.iter().for_each(|v| out.extend(v.to_le_bytes()));
         }
