@@ -1,6 +1,7 @@
 //! The pipeline after decoding: page pass, grid, cells, labels, settings, result.
 
 use crate::engine::{self, Threshold, Word};
+use crate::frames;
 use crate::grid::{self, Grid, Rect};
 use crate::labels::{self, RowKind};
 use crate::locate;
@@ -59,6 +60,63 @@ fn no_grid() -> OcrError {
 /// found is cut out with its surroundings (title, settings, row buttons) and read as a
 /// screenshot of its own, so the title and settings searches see only that window.
 pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
+    let readings = windows_from_patches(rgb, job)?;
+    with_framed_windows(rgb, readings, job)
+}
+
+/// Adds the windows whose framed cells (`frames`) no reading covers: a window edge to
+/// edge with another, which the patches and the page pass took for one, or whose digits
+/// the page pass did not see as numbers. Each is read from the region its grid implies.
+fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Result<Readings, OcrError> {
+    let grids = frames::cell_grids(rgb);
+    let read_grids: Vec<Rect> = readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
+    let missed: Vec<&frames::CellGrid> = grids
+        .iter()
+        .filter(|g| {
+            let b = g.bounds();
+            !read_grids.iter().any(|r| 2 * grid::overlap(r, &b) > grid::area(&b))
+        })
+        .collect();
+    // A window that is most of the image was read as the image already: reading it again
+    // from its region would give the same answer.
+    let image_area = grid::area(&Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 });
+    let region_of = |g: &frames::CellGrid| g.window_region(&grids).clip(rgb.width(), rgb.height());
+    let missed: Vec<&frames::CellGrid> = missed
+        .into_iter()
+        .filter(|g| (grid::area(&region_of(g)) as f32) < WINDOW_SHARE_READ_IN_PLACE * image_area as f32)
+        .collect();
+    if missed.is_empty() {
+        return Ok(readings);
+    }
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
+        eprintln!("framed grids no reading covers: {:?}", missed.iter().map(|g| g.bounds()).collect::<Vec<_>>());
+    }
+    let mut out: Readings = readings.into_iter().filter(|r| crate::window_read(r).is_some()).collect();
+    let errors_before = out.is_empty();
+    let n = missed.len();
+    for (i, g) in missed.into_iter().enumerate() {
+        let region = region_of(g);
+        let (lo, hi) = (0.95 + 0.05 * i as f64 / n as f64, 0.95 + 0.05 * (i + 1) as f64 / n as f64);
+        let reading = job.part(lo, hi, &format!("framed window {} of {n}", i + 1), |job| {
+            windows_in(&cut(rgb, region), job)
+        });
+        match reading {
+            Ok(rs) => {
+                for r in rs {
+                    push_unless_read(&mut out, shift_reading(r, region.x0, region.y0));
+                }
+            }
+            Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
+            Err(e) if errors_before && out.is_empty() => out.push(Err(e)),
+            Err(_) => {}
+        }
+    }
+    Ok(without_stray_grids(out))
+}
+
+/// The windows found by reading the window-like patches of the image (`locate`), or the
+/// whole image when none holds one.
+fn windows_from_patches(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     // A larger image: read the window-like patches found from pixels first; the whole
     // image only when none of them holds a result grid.
     let mut found = Vec::new();
@@ -186,6 +244,13 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         grids = grid::find_all(&words, MAX_WINDOWS);
     }
     if grids.is_empty() {
+        // Digits the page pass sees as no number in any of its passes (as tall as their
+        // cells, on a bar in a flat theme): the grid is taken from the cells' frames, and
+        // each value read from its cell.
+        let framed = frames::cell_grids(rgb);
+        if framed.len() == 1 {
+            return Ok(vec![read_window(rgb, &words, framed[0].to_grid(), job)]);
+        }
         return Err(no_grid());
     }
     if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
@@ -610,6 +675,9 @@ fn read_window(
 /// read beside a grid that has every row a window shows, or where the page pass read
 /// text.
 fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), OcrError> {
+    if grid.framed {
+        return Ok(());
+    }
     let seen: Vec<&str> =
         grid.rows.iter().flat_map(|r| r.page_text.iter().flatten()).map(|t| grid::trim_number(t)).collect();
     let mark = numbers::window_mark(seen.iter().copied());

@@ -62,6 +62,9 @@ pub struct Grid {
     /// True when, within each column, the numbers share their right edge (CrystalDiskMark)
     /// rather than their centre (KDiskMark).
     pub right_aligned: Option<bool>,
+    /// Found from the cells' frames (`frames`), not from a page pass: its rows are all
+    /// there is, none is probed.
+    pub framed: bool,
 }
 
 /// A page-pass word without the marks that stick to numbers (cell borders read as `|`,
@@ -425,7 +428,7 @@ fn grid_from_seed(rows: &[Row], seed: &Row) -> Option<Grid> {
         });
     }
 
-    Some(Grid { rows: out, columns, digit_height, pitch, right_aligned })
+    Some(Grid { rows: out, columns, digit_height, pitch, right_aligned, framed: false })
 }
 
 impl Grid {

@@ -24,6 +24,7 @@ pub mod corpus;
 mod decode;
 pub mod degrade;
 pub mod engine;
+mod frames;
 mod grid;
 pub mod labels;
 mod locate;
@@ -154,4 +155,11 @@ pub fn debug_page_words(gray: &image::RgbImage) -> Result<Vec<engine::Word>, Ocr
 #[doc(hidden)]
 pub fn debug_grid(words: &[engine::Word]) -> Option<String> {
     grid::find(words).map(|g| format!("{g:#?}"))
+}
+
+/// The grids of framed value cells found in an image, for debugging layouts.
+#[doc(hidden)]
+pub fn debug_cell_grids(rgb: &image::RgbImage) -> Vec<(Rect, usize, usize, Rect)> {
+    let grids = frames::cell_grids(rgb);
+    grids.iter().map(|g| (g.bounds(), g.rows.len(), g.rows[0].len(), g.window_region(&grids))).collect()
 }

@@ -1,0 +1,318 @@
+//! Result grids found by their cells' frames, from pixels alone.
+//!
+//! CrystalDiskMark draws every value in a framed cell: a rectangle with a one-pixel
+//! border, the same size for every value of a window, in rows of two or three (Read,
+//! Write, Mix) with a few pixels between them. The frames hold whatever the digits do
+//! (digits as tall as the cell, a bar under them, a JPEG's smear), so a grid of them
+//! names a window where the page pass finds no numbers, and windows placed edge to
+//! edge, which no desktop separates, are still two grids of cells.
+//!
+//! Found here: long horizontal and vertical edges (a step in luminance between two
+//! neighbouring pixel rows or columns, over many pixels), rectangles whose four sides
+//! are such edges, and rectangles of one size placed as rows and columns.
+
+use crate::grid::{Grid, GridRow, Rect};
+use image::RgbImage;
+
+/// A step in luminance between neighbouring pixels that a frame makes: a light grey
+/// border on a white cell or the window's grey, kept by a JPEG at quality 30.
+const EDGE: u8 = 24;
+/// Pixels of an edge a frame may miss (a JPEG's ringing, a digit touching the border).
+const EDGE_GAP: usize = 2;
+/// The smallest value cell read: a CrystalDiskMark window at half size.
+const MIN_CELL_WIDTH: usize = 48;
+const MIN_CELL_HEIGHT: usize = 14;
+/// Value cells are landscape: 2.5-4.5 times as wide as tall in every version and scale.
+const MIN_CELL_ASPECT: f32 = 1.8;
+const MAX_CELL_ASPECT: f32 = 8.0;
+/// Pixels by which two sides that are one side may differ (a frame's two edges, inner
+/// and outer, a JPEG's smear).
+const SLACK: i32 = 3;
+/// The share of a side that its edges must cover.
+const SIDE_COVER: f32 = 0.8;
+
+/// A grid of framed value cells: rows top to bottom, each with its cells left to right.
+#[derive(Debug, Clone)]
+pub struct CellGrid {
+    pub rows: Vec<Vec<Rect>>,
+}
+
+impl CellGrid {
+    pub fn bounds(&self) -> Rect {
+        let all = self.rows.iter().flatten();
+        Rect {
+            x0: all.clone().map(|r| r.x0).min().unwrap_or(0),
+            y0: all.clone().map(|r| r.y0).min().unwrap_or(0),
+            x1: all.clone().map(|r| r.x1).max().unwrap_or(0),
+            y1: all.map(|r| r.y1).max().unwrap_or(0),
+        }
+    }
+
+    fn cell_size(&self) -> (f32, f32) {
+        let cells: Vec<&Rect> = self.rows.iter().flatten().collect();
+        let n = cells.len().max(1) as f32;
+        (
+            cells.iter().map(|r| r.width() as f32).sum::<f32>() / n,
+            cells.iter().map(|r| r.height() as f32).sum::<f32>() / n,
+        )
+    }
+
+    /// Distance between row tops (a cell's height and the gap under it).
+    pub fn pitch(&self) -> f32 {
+        let b = self.bounds();
+        let (_, h) = self.cell_size();
+        if self.rows.len() < 2 {
+            return h * 1.1;
+        }
+        (b.height() as f32 - h) / (self.rows.len() - 1) as f32
+    }
+
+    /// Where the window around the grid is: its row buttons to the left (about half a
+    /// cell wide), its column headers, settings, menu and title bar above (about three
+    /// rows' pitch), its comment line below; never over another grid's cells.
+    pub fn window_region(&self, others: &[CellGrid]) -> Rect {
+        let g = self.bounds();
+        let (w, _) = self.cell_size();
+        let pitch = self.pitch();
+        let mut r = Rect {
+            x0: g.x0 - (0.65 * w) as i32,
+            x1: g.x1 + (0.1 * w) as i32,
+            y0: g.y0 - (3.0 * pitch) as i32,
+            y1: g.y1 + (1.3 * pitch) as i32,
+        };
+        for o in others {
+            let o = o.bounds();
+            if o == g {
+                continue;
+            }
+            let beside = o.y1 > g.y0 && o.y0 < g.y1;
+            let above_or_below = o.x1 > g.x0 && o.x0 < g.x1;
+            if beside && o.x1 <= g.x0 {
+                r.x0 = r.x0.max(o.x1 + SLACK);
+            } else if beside && o.x0 >= g.x1 {
+                r.x1 = r.x1.min(o.x0 - SLACK);
+            } else if above_or_below && o.y1 <= g.y0 {
+                r.y0 = r.y0.max(o.y1 + SLACK);
+            } else if above_or_below && o.y0 >= g.y1 {
+                r.y1 = r.y1.min(o.y0 - SLACK);
+            }
+        }
+        r
+    }
+
+    /// The grid as the reader's `Grid`, none of its cells seen by a page pass: each row's
+    /// digits are measured inside its cells (`Grid::refine_rows`), each column is its
+    /// cells' inside.
+    pub fn to_grid(&self) -> Grid {
+        let (_, h) = self.cell_size();
+        // A first guess at the digits' height, replaced by the ink measured in the cells.
+        let digit_height = 0.6 * h;
+        let columns = (0..self.rows[0].len())
+            .map(|ci| {
+                let x0 = self.rows.iter().map(|r| r[ci].x0).min().unwrap_or(0);
+                let x1 = self.rows.iter().map(|r| r[ci].x1).max().unwrap_or(0);
+                // `Grid::cell_rect_of` widens a column by 0.7 and 0.4 digit heights for the
+                // digits the page pass missed: here the cell's inside is known.
+                (x0 + (0.7 * digit_height) as i32 + SLACK, x1 - (0.4 * digit_height) as i32 - SLACK)
+            })
+            .collect();
+        let rows = self
+            .rows
+            .iter()
+            .map(|cells| {
+                let top = cells.iter().map(|c| c.y0).min().unwrap_or(0) + SLACK;
+                let bottom = cells.iter().map(|c| c.y1).max().unwrap_or(0) - SLACK;
+                GridRow {
+                    top,
+                    bottom,
+                    page_text: vec![None; cells.len()],
+                    boxes: cells.iter().map(|c| inside(c)).collect(),
+                }
+            })
+            .collect();
+        Grid { rows, columns, digit_height, pitch: self.pitch(), right_aligned: None, framed: true }
+    }
+}
+
+/// A cell without its frame.
+fn inside(c: &Rect) -> Rect {
+    Rect { x0: c.x0 + SLACK, y0: c.y0 + SLACK, x1: c.x1 - SLACK, y1: c.y1 - SLACK }
+}
+
+/// Runs of `true` in `line`, bridging gaps of up to `EDGE_GAP`, at least `min` long.
+fn runs(line: impl Iterator<Item = bool>, min: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut start, mut last) = (None::<usize>, 0usize);
+    let close = |s: usize, l: usize, out: &mut Vec<(usize, usize)>| {
+        if l + 1 - s >= min {
+            out.push((s, l + 1));
+        }
+    };
+    for (i, on) in line.enumerate() {
+        if !on {
+            continue;
+        }
+        match start {
+            Some(s) if i - last > EDGE_GAP + 1 => {
+                close(s, last, &mut out);
+                start = Some(i);
+            }
+            Some(_) => {}
+            None => start = Some(i),
+        }
+        last = i;
+    }
+    if let Some(s) = start {
+        close(s, last, &mut out);
+    }
+    out
+}
+
+/// Every grid of framed value cells in the image, top to bottom, left to right.
+pub fn cell_grids(rgb: &RgbImage) -> Vec<CellGrid> {
+    let (w, h) = (rgb.width() as usize, rgb.height() as usize);
+    if w < MIN_CELL_WIDTH * 2 || h < MIN_CELL_HEIGHT * 2 {
+        return Vec::new();
+    }
+    let luma: Vec<u8> = rgb.pixels().map(|p| ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8).collect();
+    let at = |x: usize, y: usize| luma[y * w + x];
+    // Horizontal edges between pixel rows y and y + 1, by row; vertical ones between
+    // columns x and x + 1, by column.
+    let horizontal: Vec<Vec<(usize, usize)>> = (0..h - 1)
+        .map(|y| runs((0..w).map(|x| at(x, y).abs_diff(at(x, y + 1)) >= EDGE), MIN_CELL_WIDTH))
+        .collect();
+    let vertical: Vec<Vec<(usize, usize)>> = (0..w - 1)
+        .map(|x| runs((0..h).map(|y| at(x, y).abs_diff(at(x + 1, y)) >= EDGE), MIN_CELL_HEIGHT))
+        .collect();
+    let side = |x: i32, y0: i32, y1: i32| {
+        let need = SIDE_COVER * (y1 - y0) as f32;
+        (x - SLACK..=x + SLACK).filter(|&c| c >= 0 && (c as usize) < vertical.len()).any(|c| {
+            vertical[c as usize]
+                .iter()
+                .map(|&(a, b)| (b as i32).min(y1) - (a as i32).max(y0))
+                .filter(|&covered| covered > 0)
+                .sum::<i32>() as f32
+                >= need
+        })
+    };
+    // Rectangles: a top edge, the nearest bottom edge with the same ends below it, and
+    // a side edge at each end.
+    let mut cells: Vec<Rect> = Vec::new();
+    for (yt, tops) in horizontal.iter().enumerate() {
+        for &(a, b) in tops {
+            let width = b - a;
+            let max_height = (width as f32 / MIN_CELL_ASPECT) as usize;
+            let min_height = ((width as f32 / MAX_CELL_ASPECT) as usize).max(MIN_CELL_HEIGHT);
+            let bottom = (yt + min_height..=(yt + max_height).min(h - 2)).find(|&yb| {
+                horizontal[yb].iter().any(|&(c, d)| {
+                    (c as i32 - a as i32).abs() <= SLACK && (d as i32 - b as i32).abs() <= SLACK
+                })
+            });
+            let Some(yb) = bottom else { continue };
+            let r = Rect { x0: a as i32, y0: yt as i32 + 1, x1: b as i32, y1: yb as i32 + 1 };
+            if side(r.x0, r.y0, r.y1) && side(r.x1 - 1, r.y0, r.y1) {
+                cells.push(r);
+            }
+        }
+    }
+    let cells = dedup(cells);
+    if std::env::var_os("SSDBASE_OCR_DEBUG_FRAMES").is_some() {
+        eprintln!("framed cells: {cells:?}");
+    }
+    grids_of(cells)
+}
+
+/// One rectangle for each frame: its inner and outer edges, a bar inside it along its
+/// whole length, give several rectangles within a few pixels of each other; the largest
+/// is kept.
+fn dedup(mut cells: Vec<Rect>) -> Vec<Rect> {
+    cells.sort_by_key(|r| -(r.width() * r.height()));
+    let mut out: Vec<Rect> = Vec::new();
+    for c in cells {
+        let near = |o: &Rect| {
+            (o.x0 - c.x0).abs() <= 2 * SLACK
+                && (o.x1 - c.x1).abs() <= 2 * SLACK
+                && (o.y0 - c.y0).abs() <= 2 * SLACK
+                && (o.y1 - c.y1).abs() <= 2 * SLACK
+        };
+        if !out.iter().any(near) {
+            out.push(c);
+        }
+    }
+    // A frame holds no other frame as wide as itself: such a rectangle runs from one
+    // cell's bottom edge to the next one's (their tops a few pixels apart lost to JPEG
+    // ringing).
+    let holds = |a: &Rect, b: &Rect| {
+        a != b
+            && (a.x0 - b.x0).abs() <= 2 * SLACK
+            && (a.x1 - b.x1).abs() <= 2 * SLACK
+            && b.y0 >= a.y0
+            && b.y1 <= a.y1
+    };
+    out.iter().filter(|a| !out.iter().any(|b| holds(a, b))).copied().collect()
+}
+
+/// Cells of one size placed as the rows and columns of a result grid: neighbours a
+/// small gap apart (at most a tenth of a cell's width across, more between two windows
+/// placed edge to edge, and half its height down),
+/// two or three columns (Read, Write, Mix) and two to eight rows, every cell present.
+fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
+    let n = cells.len();
+    let same_size = |a: &Rect, b: &Rect| {
+        (a.width() - b.width()).abs() as f32 <= 0.06 * a.width() as f32 + 2.0
+            && (a.height() - b.height()).abs() as f32 <= 0.1 * a.height() as f32 + 2.0
+    };
+    let beside = |a: &Rect, b: &Rect| {
+        let gap = b.x0 - a.x1;
+        (a.y0 - b.y0).abs() <= SLACK * 2 && gap >= -SLACK && (gap as f32) <= 0.1 * a.width() as f32
+    };
+    let under = |a: &Rect, b: &Rect| {
+        let gap = b.y0 - a.y1;
+        (a.x0 - b.x0).abs() <= SLACK * 2 && gap >= -SLACK && (gap as f32) <= 0.6 * a.height() as f32
+    };
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b) = (&cells[i], &cells[j]);
+            if i != j && same_size(a, b) && (beside(a, b) || under(a, b)) {
+                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                parent[ri] = rj;
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<Rect>> = Default::default();
+    for (i, c) in cells.iter().enumerate() {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(*c);
+    }
+    let mut out = Vec::new();
+    for mut group in groups.into_values() {
+        group.sort_by_key(|r| (r.y0, r.x0));
+        let mut rows: Vec<Vec<Rect>> = Vec::new();
+        for c in group {
+            match rows.last_mut() {
+                Some(row) if (row[0].y0 - c.y0).abs() <= SLACK * 2 => row.push(c),
+                _ => rows.push(vec![c]),
+            }
+        }
+        let columns = rows[0].len();
+        let aligned = rows.iter().all(|r| {
+            r.len() == columns && r.iter().zip(&rows[0]).all(|(a, b)| (a.x0 - b.x0).abs() <= SLACK * 2)
+        });
+        if aligned && (2..=3).contains(&columns) && (2..=crate::grid::MAX_ROWS).contains(&rows.len()) {
+            out.push(CellGrid { rows });
+        }
+    }
+    out.sort_by_key(|g| {
+        let b = g.bounds();
+        (b.y0, b.x0)
+    });
+    out
+}
