@@ -69,7 +69,8 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
 /// the page pass did not see as numbers. Each is read from the region its grid implies.
 fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Result<Readings, OcrError> {
     let grids = frames::cell_grids(rgb);
-    let read_grids: Vec<Rect> = readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
+    let read_grids: Vec<Rect> =
+        readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
     let missed: Vec<&frames::CellGrid> = grids
         .iter()
         .filter(|g| {
@@ -89,7 +90,10 @@ fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Res
         return Ok(readings);
     }
     if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
-        eprintln!("framed grids no reading covers: {:?}", missed.iter().map(|g| g.bounds()).collect::<Vec<_>>());
+        eprintln!(
+            "framed grids no reading covers: {:?}",
+            missed.iter().map(|g| g.bounds()).collect::<Vec<_>>()
+        );
     }
     let mut out: Readings = readings.into_iter().filter(|r| crate::window_read(r).is_some()).collect();
     let errors_before = out.is_empty();
@@ -107,6 +111,9 @@ fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Res
                 }
             }
             Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
+            Err(e) if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() => {
+                eprintln!("framed window {region:?}: {e}")
+            }
             Err(e) if errors_before && out.is_empty() => out.push(Err(e)),
             Err(_) => {}
         }
@@ -397,6 +404,9 @@ fn read_window(
 ) -> Result<Recognition, OcrError> {
     job.stage(0.4, "reading the values");
     let gray = rgb;
+    if !grid.framed {
+        grid = frames::fitted(grid, &frames::cell_grids(rgb));
+    }
     grid.refine_rows(|b| read::ink_extent(gray, b));
     probe_rows(gray, words, &mut grid)?;
 

@@ -106,7 +106,10 @@ impl CellGrid {
     pub fn to_grid(&self) -> Grid {
         let (_, h) = self.cell_size();
         // A first guess at the digits' height, replaced by the ink measured in the cells.
-        let digit_height = 0.6 * h;
+        self.to_grid_with(0.6 * h)
+    }
+
+    fn to_grid_with(&self, digit_height: f32) -> Grid {
         let columns = (0..self.rows[0].len())
             .map(|ci| {
                 let x0 = self.rows.iter().map(|r| r[ci].x0).min().unwrap_or(0);
@@ -174,7 +177,10 @@ pub fn cell_grids(rgb: &RgbImage) -> Vec<CellGrid> {
     if w < MIN_CELL_WIDTH * 2 || h < MIN_CELL_HEIGHT * 2 {
         return Vec::new();
     }
-    let luma: Vec<u8> = rgb.pixels().map(|p| ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8).collect();
+    let luma: Vec<u8> = rgb
+        .pixels()
+        .map(|p| ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8)
+        .collect();
     let at = |x: usize, y: usize| luma[y * w + x];
     // Horizontal edges between pixel rows y and y + 1, by row; vertical ones between
     // columns x and x + 1, by column.
@@ -314,5 +320,62 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
         let b = g.bounds();
         (b.y0, b.x0)
     });
+    out
+}
+
+/// The grid the page pass found, read within the frames of its cells when it lies
+/// (mostly) over a framed grid: the frames are the grid as drawn. Each column is its cells'
+/// inside (a leading `1` the page pass missed, left of the column it saw, is read with
+/// the rest), and a row or column the page pass missed is added. The page pass's
+/// readings and digit measures stay with the rows and columns they were seen in; those
+/// of a row or column that is none of the frame's (a stray word beside the grid taken
+/// for a column, rows at half the pitch) go.
+pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
+    let g = grid.bounds();
+    // The frame over most of the grid, and over all its rows: a row outside it is a row
+    // whose frame was not found, and the page pass's grid stays.
+    let Some(frame) = framed.iter().find(|f| {
+        let b = f.bounds();
+        let reach = f.pitch() / 2.0;
+        2 * crate::grid::overlap(&b, &g) > crate::grid::area(&g)
+            && grid.rows.iter().all(|r| r.cy() >= b.y0 as f32 - reach && r.cy() <= b.y1 as f32 + reach)
+    }) else {
+        return grid;
+    };
+    let mut out = frame.to_grid_with(grid.digit_height);
+    let row_of = |r: &GridRow| {
+        frame.rows.iter().position(|cells| cells[0].y0 as f32 <= r.cy() && r.cy() <= cells[0].y1 as f32)
+    };
+    let column_of = |c: &(i32, i32)| {
+        let cx = (c.0 + c.1) / 2;
+        frame.rows[0].iter().position(|cell| cell.x0 <= cx && cx <= cell.x1)
+    };
+    // Each frame row or column taken by one of the page pass's, or by none.
+    let unique = |v: Vec<Option<usize>>| -> Vec<Option<usize>> {
+        v.iter().map(|i| i.filter(|i| v.iter().filter(|o| **o == Some(*i)).count() == 1)).collect()
+    };
+    let rows = unique(grid.rows.iter().map(row_of).collect());
+    let columns = unique(grid.columns.iter().map(column_of).collect());
+    let half = grid.digit_height / 2.0;
+    for r in &mut out.rows {
+        // Rows the page pass did not see: the digits' height around the cells' middle.
+        let cy = (r.top + r.bottom) as f32 / 2.0;
+        r.top = (cy - half) as i32;
+        r.bottom = (cy + half) as i32;
+        r.boxes.clear();
+    }
+    for (row, fr) in grid.rows.into_iter().zip(rows) {
+        let Some(fr) = fr else { continue };
+        let target = &mut out.rows[fr];
+        target.top = row.top;
+        target.bottom = row.bottom;
+        target.boxes = row.boxes;
+        for (text, fc) in row.page_text.into_iter().zip(&columns) {
+            if let Some(fc) = *fc {
+                target.page_text[fc] = text;
+            }
+        }
+    }
+    out.right_aligned = grid.right_aligned;
     out
 }
