@@ -59,51 +59,67 @@ fn no_grid() -> OcrError {
 /// screenshot of one window, a desktop holding one, or several side by side. Each window
 /// found is cut out with its surroundings (title, settings, row buttons) and read as a
 /// screenshot of its own, so the title and settings searches see only that window.
+///
+/// Windows are found first by their cells' frames (`frames`: exact, and two windows edge
+/// to edge are two grids of cells), then among the window-like patches of pixels
+/// (`locate`) outside them (a window that draws no frames: KDiskMark's); when that reads
+/// nothing, by the patches alone and the whole image.
 pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
-    let readings = windows_from_patches(rgb, job)?;
-    with_framed_windows(rgb, readings, job)
-}
-
-/// Adds the windows whose framed cells (`frames`) no reading covers: a window edge to
-/// edge with another, which the patches and the page pass took for one, or whose digits
-/// the page pass did not see as numbers. Each is read from the region its grid implies.
-fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Result<Readings, OcrError> {
+    job.stage(0.02, "looking for benchmark windows");
     let grids = frames::cell_grids(rgb);
-    let read_grids: Vec<Rect> =
-        readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
-    let missed: Vec<&frames::CellGrid> = grids
-        .iter()
-        .filter(|g| {
-            let b = g.bounds();
-            !read_grids.iter().any(|r| 2 * grid::overlap(r, &b) > grid::area(&b))
+    let image = Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 };
+    let regions: Vec<Rect> =
+        grids.iter().map(|g| g.window_region(&grids).clip(rgb.width(), rgb.height())).collect();
+    // One window that is most of the image is read as the image.
+    let most_of_image =
+        |r: &Rect| grid::area(r) as f32 >= WINDOW_SHARE_READ_IN_PLACE * grid::area(&image) as f32;
+    if regions.is_empty() || regions.len() == 1 && most_of_image(&regions[0]) {
+        let readings = windows_from_patches(rgb, job)?;
+        return with_framed_windows(rgb, &grids, readings, job);
+    }
+    let mut found = read_regions(rgb, &regions, (0.05, 0.6), "window", job)?;
+    let outside: Vec<Rect> = locate::candidates(rgb)
+        .into_iter()
+        .filter(|p| {
+            !regions.iter().any(|r| {
+                let common = 2 * grid::overlap(r, p);
+                common > grid::area(p) || common > grid::area(r)
+            })
         })
         .collect();
-    // A window that is most of the image was read as the image already: reading it again
-    // from its region would give the same answer.
-    let image_area = grid::area(&Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 });
-    let region_of = |g: &frames::CellGrid| g.window_region(&grids).clip(rgb.width(), rgb.height());
-    let missed: Vec<&frames::CellGrid> = missed
-        .into_iter()
-        .filter(|g| (grid::area(&region_of(g)) as f32) < WINDOW_SHARE_READ_IN_PLACE * image_area as f32)
-        .collect();
-    if missed.is_empty() {
-        return Ok(readings);
+    for r in read_regions(rgb, &outside, (0.6, 0.9), "part", job)? {
+        push_unless_read(&mut found, r);
     }
-    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
-        eprintln!(
-            "framed grids no reading covers: {:?}",
-            missed.iter().map(|g| g.bounds()).collect::<Vec<_>>()
-        );
+    if found.iter().any(|r| crate::window_read(r).is_some()) {
+        return Ok(without_stray_grids(found));
     }
-    let mut out: Readings = readings.into_iter().filter(|r| crate::window_read(r).is_some()).collect();
-    let errors_before = out.is_empty();
-    let n = missed.len();
-    for (i, g) in missed.into_iter().enumerate() {
-        let region = region_of(g);
-        let (lo, hi) = (0.95 + 0.05 * i as f64 / n as f64, 0.95 + 0.05 * (i + 1) as f64 / n as f64);
-        let reading = job.part(lo, hi, &format!("framed window {} of {n}", i + 1), |job| {
+    let readings = windows_from_patches(rgb, job)?;
+    with_framed_windows(rgb, &grids, readings, job)
+}
+
+/// Reads each region of the image as a screenshot of its own (its windows, moved back
+/// into the image), with the share done going from `span.0` to `span.1`; regions that
+/// hold no window give no reading.
+fn read_regions(
+    rgb: &RgbImage,
+    regions: &[Rect],
+    span: (f64, f64),
+    what: &str,
+    job: &mut Job,
+) -> Result<Readings, OcrError> {
+    let mut out = Vec::new();
+    let n = regions.len();
+    for (i, region) in regions.iter().copied().enumerate() {
+        let at = |k: usize| span.0 + (span.1 - span.0) * k as f64 / n as f64;
+        let started = std::time::Instant::now();
+        let reading = job.part(at(i), at(i + 1), &format!("{what} {} of {n}", i + 1), |job| {
             windows_in(&cut(rgb, region), job)
         });
+        if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some()
+            || std::env::var_os("SSDBASE_OCR_TIMES").is_some()
+        {
+            eprintln!("{what} {region:?} read in {:.2} s", started.elapsed().as_secs_f64());
+        }
         match reading {
             Ok(rs) => {
                 for r in rs {
@@ -112,11 +128,48 @@ fn with_framed_windows(rgb: &RgbImage, readings: Readings, job: &mut Job) -> Res
             }
             Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
             Err(e) if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() => {
-                eprintln!("framed window {region:?}: {e}")
+                eprintln!("{what} {region:?}: {e}")
             }
-            Err(e) if errors_before && out.is_empty() => out.push(Err(e)),
             Err(_) => {}
         }
+    }
+    Ok(out)
+}
+
+/// Adds the windows whose framed cells (`frames`) no reading covers: a window edge to
+/// edge with another, which the patches and the page pass took for one, or whose digits
+/// the page pass did not see as numbers. Each is read from the region its grid implies.
+fn with_framed_windows(
+    rgb: &RgbImage,
+    grids: &[frames::CellGrid],
+    readings: Readings,
+    job: &mut Job,
+) -> Result<Readings, OcrError> {
+    let read_grids: Vec<Rect> =
+        readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
+    let image_area = grid::area(&Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 });
+    let regions: Vec<Rect> = grids
+        .iter()
+        .filter(|g| {
+            let b = g.bounds();
+            !read_grids.iter().any(|r| 2 * grid::overlap(r, &b) > grid::area(&b))
+        })
+        .map(|g| g.window_region(grids).clip(rgb.width(), rgb.height()))
+        // A window that is most of the image was read as the image already: reading it
+        // again from its region would give the same answer.
+        .filter(|r| (grid::area(r) as f32) < WINDOW_SHARE_READ_IN_PLACE * image_area as f32)
+        .collect();
+    if regions.is_empty() {
+        return Ok(readings);
+    }
+    let (mut out, unread): (Readings, Readings) =
+        readings.into_iter().partition(|r| crate::window_read(r).is_some());
+    for r in read_regions(rgb, &regions, (0.95, 1.0), "framed window", job)? {
+        push_unless_read(&mut out, r);
+    }
+    // Nothing read there either: the first readings' errors say why.
+    if !out.iter().any(|r| crate::window_read(r).is_some()) {
+        return Ok(unread);
     }
     Ok(without_stray_grids(out))
 }
