@@ -228,10 +228,20 @@ pub fn cell_grids(rgb: &RgbImage) -> Vec<CellGrid> {
     grids_of(cells)
 }
 
-/// One rectangle for each frame: its inner and outer edges, a bar inside it along its
-/// whole length, give several rectangles within a few pixels of each other; the largest
-/// is kept.
-fn dedup(mut cells: Vec<Rect>) -> Vec<Rect> {
+/// One rectangle for each frame. A rectangle that holds another as wide as itself is
+/// no frame: it runs from one cell's bottom edge to the next one's bottom (their tops a
+/// few pixels apart), or around a bar as long as the cell, whose own edges are the
+/// cell's inside. Of rectangles a few pixels apart (a frame's inner and outer edges),
+/// the largest is kept.
+fn dedup(cells: Vec<Rect>) -> Vec<Rect> {
+    let holds = |a: &Rect, b: &Rect| {
+        a != b
+            && (a.x0 - b.x0).abs() <= 2 * SLACK
+            && (a.x1 - b.x1).abs() <= 2 * SLACK
+            && b.y0 >= a.y0
+            && b.y1 <= a.y1
+    };
+    let mut cells: Vec<Rect> = cells.iter().filter(|a| !cells.iter().any(|b| holds(a, b))).copied().collect();
     cells.sort_by_key(|r| -(r.width() * r.height()));
     let mut out: Vec<Rect> = Vec::new();
     for c in cells {
@@ -245,23 +255,13 @@ fn dedup(mut cells: Vec<Rect>) -> Vec<Rect> {
             out.push(c);
         }
     }
-    // A frame holds no other frame as wide as itself: such a rectangle runs from one
-    // cell's bottom edge to the next one's (their tops a few pixels apart lost to JPEG
-    // ringing).
-    let holds = |a: &Rect, b: &Rect| {
-        a != b
-            && (a.x0 - b.x0).abs() <= 2 * SLACK
-            && (a.x1 - b.x1).abs() <= 2 * SLACK
-            && b.y0 >= a.y0
-            && b.y1 <= a.y1
-    };
-    out.iter().filter(|a| !out.iter().any(|b| holds(a, b))).copied().collect()
+    out
 }
 
 /// Cells of one size placed as the rows and columns of a result grid: neighbours a
 /// small gap apart (at most a tenth of a cell's width across, more between two windows
-/// placed edge to edge, and half its height down),
-/// two or three columns (Read, Write, Mix) and two to eight rows, every cell present.
+/// placed edge to edge, and half its height down), two or three columns (Read, Write,
+/// Mix) and two to eight rows, three quarters of the cells found or more.
 fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
     let n = cells.len();
     let same_size = |a: &Rect, b: &Rect| {
@@ -272,9 +272,12 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
         let gap = b.x0 - a.x1;
         (a.y0 - b.y0).abs() <= SLACK * 2 && gap >= -SLACK && (gap as f32) <= 0.1 * a.width() as f32
     };
+    // One side lined up is enough: something drawn over a cell (an arrow, a note pasted
+    // on the screenshot) can hide its other side.
+    let lined_up = |a: &Rect, b: &Rect| (a.x0 - b.x0).abs() <= SLACK * 2 || (a.x1 - b.x1).abs() <= SLACK * 2;
     let under = |a: &Rect, b: &Rect| {
         let gap = b.y0 - a.y1;
-        (a.x0 - b.x0).abs() <= SLACK * 2 && gap >= -SLACK && (gap as f32) <= 0.6 * a.height() as f32
+        lined_up(a, b) && gap >= -SLACK && (gap as f32) <= 0.6 * a.height() as f32
     };
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(p: &mut [usize], mut i: usize) -> usize {
@@ -308,11 +311,37 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
                 _ => rows.push(vec![c]),
             }
         }
-        let columns = rows[0].len();
-        let aligned = rows.iter().all(|r| {
-            r.len() == columns && r.iter().zip(&rows[0]).all(|(a, b)| (a.x0 - b.x0).abs() <= SLACK * 2)
-        });
-        if aligned && (2..=3).contains(&columns) && (2..=crate::grid::MAX_ROWS).contains(&rows.len()) {
+        // A cell whose frame is hidden (a note drawn over it) is where its row and column
+        // put it, when three quarters of the grid's cells were found.
+        let Some(full) = rows.iter().max_by_key(|r| r.len()).cloned() else { continue };
+        let columns = full.len();
+        let found = rows.iter().map(Vec::len).sum::<usize>();
+        if !(2..=3).contains(&columns)
+            || !(2..=crate::grid::MAX_ROWS).contains(&rows.len())
+            || 4 * found < 3 * columns * rows.len()
+        {
+            continue;
+        }
+        let filled: Option<Vec<Vec<Rect>>> = rows
+            .iter()
+            .map(|row| {
+                let (y0, y1) = (row[0].y0, row[0].y1);
+                let cells = full
+                    .iter()
+                    .map(|column| {
+                        let mut in_column = row.iter().filter(|c| lined_up(c, column));
+                        match (in_column.next(), in_column.next()) {
+                            (Some(c), None) => Some(*c),
+                            (None, _) => Some(Rect { x0: column.x0, x1: column.x1, y0, y1 }),
+                            (Some(_), Some(_)) => None,
+                        }
+                    })
+                    .collect::<Option<Vec<Rect>>>()?;
+                // Every cell found in the row stands in one column.
+                (cells.iter().filter(|c| row.contains(c)).count() == row.len()).then_some(cells)
+            })
+            .collect();
+        if let Some(rows) = filled {
             out.push(CellGrid { rows });
         }
     }
@@ -378,4 +407,83 @@ pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
     }
     out.right_aligned = grid.right_aligned;
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus;
+    use crate::degrade::{self, Kind, Rng};
+
+    fn corpus() -> (std::path::PathBuf, corpus::Labels) {
+        let dir = corpus::shared_dir().expect("the shared corpus").join("corpus/screenshots");
+        let labels = corpus::load(&dir).unwrap();
+        (dir, labels)
+    }
+
+    fn window(dir: &std::path::Path, file: &str) -> RgbImage {
+        degrade::decode_screenshot(&std::fs::read(dir.join(file)).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_crystaldiskmark_window_of_the_corpus_has_one_framed_grid_of_its_rows_and_columns() {
+        let (dir, labels) = corpus();
+        let mut checked = 0;
+        for img in labels.images.iter().filter(|i| i.tool == "CrystalDiskMark") {
+            let grids = cell_grids(&window(&dir, &img.file));
+            assert_eq!(grids.len(), 1, "{}: {grids:?}", img.file);
+            let columns = img.rows[0].texts().len();
+            assert_eq!(grids[0].rows.len(), img.rows.len(), "{}: {grids:?}", img.file);
+            assert!(grids[0].rows.iter().all(|r| r.len() == columns), "{}: {grids:?}", img.file);
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} CrystalDiskMark windows in the corpus");
+        // KDiskMark draws its values without frames: none is made up there.
+        for img in labels.images.iter().filter(|i| i.tool == "KDiskMark") {
+            assert!(cell_grids(&window(&dir, &img.file)).is_empty(), "{}", img.file);
+        }
+    }
+
+    #[test]
+    fn windows_edge_to_edge_are_two_grids_each_inside_its_window() {
+        let (dir, labels) = corpus();
+        let cdm: Vec<_> = labels.images.iter().filter(|i| i.tool == "CrystalDiskMark").collect();
+        let (mut side_by_side, mut stacked) = (0, 0);
+        for pair in cdm.windows(2) {
+            let (a, b) = (window(&dir, &pair[0].file), window(&dir, &pair[1].file));
+            let made = degrade::degrade(
+                &a,
+                Some(&b),
+                Kind::Touching,
+                &mut Rng::for_image(&pair[0].file, Kind::Touching),
+            );
+            let img = degrade::decode_screenshot(&made.bytes).unwrap();
+            let grids = cell_grids(&img);
+            assert_eq!(grids.len(), 2, "{} and {} [{}]: {grids:?}", pair[0].file, pair[1].file, made.recipe);
+            for placed in &made.windows {
+                let inside: Vec<Rect> =
+                    grids.iter().map(CellGrid::bounds).filter(|g| placed.contains(g)).collect();
+                assert_eq!(inside.len(), 1, "[{}] {placed:?}: {grids:?}", made.recipe);
+                // The region read for it stays inside that window's side of the seam.
+                let grid = grids.iter().find(|g| g.bounds() == inside[0]).unwrap();
+                let region = grid.window_region(&grids).clip(img.width(), img.height());
+                let others = made.windows.iter().filter(|w| *w != placed);
+                for other in others {
+                    let theirs: Vec<Rect> =
+                        grids.iter().map(CellGrid::bounds).filter(|g| other.contains(g)).collect();
+                    assert!(
+                        crate::grid::overlap(&region, &theirs[0]) == 0,
+                        "[{}] {region:?} over {theirs:?}",
+                        made.recipe
+                    );
+                }
+            }
+            if made.recipe.contains("side by side") {
+                side_by_side += 1;
+            } else {
+                stacked += 1;
+            }
+        }
+        assert!(side_by_side > 0 && stacked > 0, "{side_by_side} side by side, {stacked} stacked");
+    }
 }

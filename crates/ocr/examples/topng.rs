@@ -1,0 +1,5 @@
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let img = image::open(&a[1]).unwrap().to_rgb8();
+    img.save(&a[2]).unwrap();
+}
