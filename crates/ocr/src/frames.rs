@@ -357,8 +357,8 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
 /// inside (a leading `1` the page pass missed, left of the column it saw, is read with
 /// the rest), and a row or column the page pass missed is added. The page pass's
 /// readings and digit measures stay with the rows and columns they were seen in; those
-/// of a row or column that is none of the frame's (a stray word beside the grid taken
-/// for a column, rows at half the pitch) go.
+/// of a column that is none of the frame's (a stray word beside the grid taken for a
+/// column) go.
 pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
     let g = grid.bounds();
     // The frame over most of the grid, and over all its rows: a row outside it is a row
@@ -383,7 +383,12 @@ pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
     let unique = |v: Vec<Option<usize>>| -> Vec<Option<usize>> {
         v.iter().map(|i| i.filter(|i| v.iter().filter(|o| **o == Some(*i)).count() == 1)).collect()
     };
-    let rows = unique(grid.rows.iter().map(row_of).collect());
+    // Rows must all be the frame's, each its own: a grid of frames that lost a row (its
+    // edges blurred into the next one's) would move the page pass's readings up a row.
+    let rows: Vec<Option<usize>> = unique(grid.rows.iter().map(row_of).collect());
+    if rows.iter().any(Option::is_none) {
+        return grid;
+    }
     let columns = unique(grid.columns.iter().map(column_of).collect());
     let half = grid.digit_height / 2.0;
     for r in &mut out.rows {
