@@ -77,7 +77,7 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
         let readings = windows_from_patches(rgb, job)?;
         return with_framed_windows(rgb, &grids, readings, job);
     }
-    let mut found = read_regions(rgb, &regions, (0.05, 0.6), "window", job)?;
+    let mut found = read_regions(rgb, &regions, (0.05, 0.6), "window", Look::Thorough, job)?;
     let outside: Vec<Rect> = locate::candidates(rgb)
         .into_iter()
         .filter(|p| {
@@ -87,7 +87,7 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
             })
         })
         .collect();
-    for r in read_regions(rgb, &outside, (0.6, 0.9), "part", job)? {
+    for r in read_regions(rgb, &outside, (0.6, 0.9), "part", Look::Quick, job)? {
         push_unless_read(&mut found, r);
     }
     if found.iter().any(|r| crate::window_read(r).is_some()) {
@@ -105,6 +105,7 @@ fn read_regions(
     regions: &[Rect],
     span: (f64, f64),
     what: &str,
+    look: Look,
     job: &mut Job,
 ) -> Result<Readings, OcrError> {
     let mut out = Vec::new();
@@ -113,7 +114,7 @@ fn read_regions(
         let at = |k: usize| span.0 + (span.1 - span.0) * k as f64 / n as f64;
         let started = std::time::Instant::now();
         let reading = job.part(at(i), at(i + 1), &format!("{what} {} of {n}", i + 1), |job| {
-            windows_in(&cut(rgb, region), job)
+            windows_in(&cut(rgb, region), look, job)
         });
         if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some()
             || std::env::var_os("SSDBASE_OCR_TIMES").is_some()
@@ -164,7 +165,7 @@ fn with_framed_windows(
     }
     let (mut out, unread): (Readings, Readings) =
         readings.into_iter().partition(|r| crate::window_read(r).is_some());
-    for r in read_regions(rgb, &regions, (0.95, 1.0), "framed window", job)? {
+    for r in read_regions(rgb, &regions, (0.95, 1.0), "framed window", Look::Thorough, job)? {
         push_unless_read(&mut out, r);
     }
     // Nothing read there either: the first readings' errors say why.
@@ -194,7 +195,7 @@ fn windows_from_patches(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrEr
         // when none of them held a window.
         let (lo, hi) = (0.1 + 0.5 * i as f64 / n as f64, 0.1 + 0.5 * (i + 1) as f64 / n as f64);
         let part = if n == 1 { String::new() } else { format!("part {} of {n} of the image", i + 1) };
-        let readings = job.part(lo, hi, &part, |job| windows_in(&crop, job));
+        let readings = job.part(lo, hi, &part, |job| windows_in(&crop, Look::Thorough, job));
         if debug || std::env::var_os("SSDBASE_OCR_TIMES").is_some() {
             eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
         }
@@ -217,7 +218,7 @@ fn windows_from_patches(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrEr
     }
     let from = if patches.is_empty() { 0.1 } else { 0.6 };
     job.stage(from, "reading the whole image");
-    match job.part(from, 0.95, "", |job| windows_in(rgb, job)) {
+    match job.part(from, 0.95, "", |job| windows_in(rgb, Look::Thorough, job)) {
         Ok(whole) if whole.iter().any(|r| crate::window_read(r).is_some()) || found.is_empty() => {
             Ok(without_stray_grids(whole))
         }
@@ -252,8 +253,19 @@ fn shift_reading(r: Result<Recognition, OcrError>, dx: i32, dy: i32) -> Result<R
     }
 }
 
+/// How hard `windows_in` looks for a grid that its first page pass does not find.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Every pass that finds a kind of window (small, smeared, tall digits, framed).
+    Thorough,
+    /// The first pass only: a part of the image beside the framed windows, which is
+    /// rarely a benchmark window (a CrystalDiskInfo window, a document) and would cost
+    /// five page passes more to give up on.
+    Quick,
+}
+
 /// The windows in an image that is (mostly) windows: grids from one page pass.
-fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
+fn windows_in(rgb: &RgbImage, look: Look, job: &mut Job) -> Result<Readings, OcrError> {
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = grid::find_all(&words, MAX_WINDOWS);
@@ -273,6 +285,9 @@ fn windows_in(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
         }
     }
     (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
+    if grids.is_empty() && look == Look::Quick {
+        return Err(no_grid());
+    }
     if grids.is_empty() && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
         // A window shown at half size or less: its digits are too small for the page
         // pass to find, read twice as large (cells are re-read at their own scale).
