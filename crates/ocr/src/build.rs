@@ -472,10 +472,11 @@ fn read_window(
 ) -> Result<Recognition, OcrError> {
     job.stage(0.4, "reading the values");
     let gray = rgb;
+    grid.refine_rows(|b| read::ink_extent(gray, b));
     if !grid.framed {
+        // After the digits' height is measured: the columns are fitted with it.
         grid = frames::fitted(grid, &frames::cell_grids(rgb));
     }
-    grid.refine_rows(|b| read::ink_extent(gray, b));
     probe_rows(gray, words, &mut grid)?;
 
     // Values.
@@ -495,6 +496,9 @@ fn read_window(
                 let t = grid::trim_number(t).to_string();
                 let conf = page_conf(words, row, &grid, ci);
                 cands.push(Candidate { text: t, conf, page: true });
+            }
+            if std::env::var_os("SSDBASE_OCR_DEBUG_CANDS").is_some() {
+                eprintln!("cell {ri},{ci} {rect:?}: {cands:?}");
             }
             row_cands.push(cands);
         }
@@ -903,6 +907,7 @@ fn page_words_at(rgb: &RgbImage, threshold: Threshold, s: f32) -> Result<Vec<Wor
     Ok(words)
 }
 
+#[derive(Debug)]
 struct Candidate {
     text: String,
     conf: f32,

@@ -129,7 +129,7 @@ impl CellGrid {
                     top,
                     bottom,
                     page_text: vec![None; cells.len()],
-                    boxes: cells.iter().map(|c| inside(c)).collect(),
+                    boxes: cells.iter().map(inside).collect(),
                 }
             })
             .collect();
@@ -410,9 +410,27 @@ pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
             }
         }
     }
+    // A column the page pass saw is read where it saw the digits, with room on the left
+    // for a leading digit it missed, within the cell: a crop of the whole cell holds a
+    // long stretch of bar and blank that Tesseract reads less surely.
+    let h = grid.digit_height;
+    for (&(c0, c1), fc) in grid.columns.iter().zip(&columns) {
+        let Some(fc) = *fc else { continue };
+        let (inner0, inner1) = out.columns[fc];
+        let (cell0, cell1) = (inner0 - (0.7 * h) as i32, inner1 + (0.4 * h) as i32);
+        let left = cell0.max(c0 - (LEADING_DIGIT_ROOM * h) as i32);
+        let right = cell1.min(c1 + (0.4 * h) as i32);
+        if left + ((0.7 * h) as i32) < right - ((0.4 * h) as i32) {
+            out.columns[fc] = (left + (0.7 * h) as i32, right - (0.4 * h) as i32);
+        }
+    }
     out.right_aligned = grid.right_aligned;
     out
 }
+
+/// Room left of a column the page pass saw, in digit heights: a leading `1` it missed
+/// and the gap before it, with a margin Tesseract needs to read it.
+const LEADING_DIGIT_ROOM: f32 = 1.5;
 
 #[cfg(test)]
 mod tests {
