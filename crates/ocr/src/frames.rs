@@ -171,7 +171,8 @@ fn runs(line: impl Iterator<Item = bool>, min: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// Every grid of framed value cells in the image, top to bottom, left to right.
+/// Every grid of framed value cells in the image, left to right (top to bottom in a
+/// column of windows).
 pub fn cell_grids(rgb: &RgbImage) -> Vec<CellGrid> {
     let (w, h) = (rgb.width() as usize, rgb.height() as usize);
     if w < MIN_CELL_WIDTH * 2 || h < MIN_CELL_HEIGHT * 2 {
@@ -345,11 +346,28 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
             out.push(CellGrid { rows });
         }
     }
+    // Left to right, and top to bottom within a column of windows (a grid starting
+    // within half a grid's width of the column's first one is in that column).
     out.sort_by_key(|g| {
         let b = g.bounds();
-        (b.y0, b.x0)
+        (b.x0, b.y0)
     });
-    out
+    let mut column: Option<(usize, i32)> = None;
+    let mut keyed: Vec<((usize, i32), CellGrid)> = Vec::new();
+    for g in out {
+        let b = g.bounds();
+        let index = match column {
+            Some((i, x0)) if b.x0 - x0 < b.width() / 2 => i,
+            Some((i, _)) => i + 1,
+            None => 0,
+        };
+        if column.is_none_or(|(i, _)| i != index) {
+            column = Some((index, b.x0));
+        }
+        keyed.push(((index, b.y0), g));
+    }
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, g)| g).collect()
 }
 
 /// The grid the page pass found, read within the frames of its cells when it lies
