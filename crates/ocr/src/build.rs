@@ -75,7 +75,7 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     // degraded corpus's desktops, 18 of 184 settings fewer read, and fewer values
     // certain); the frames add what that missed.
     if regions.len() <= 1 {
-        let readings = windows_from_patches(rgb, job)?;
+        let readings = windows_from_patches(rgb, &grids, job)?;
         return with_framed_windows(rgb, &grids, readings, job);
     }
     let mut found = read_regions(rgb, &regions, (0.05, 0.6), "window", Look::Thorough, job)?;
@@ -94,7 +94,8 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     if found.iter().any(|r| crate::window_read(r).is_some()) {
         return Ok(without_stray_grids(found));
     }
-    let readings = windows_from_patches(rgb, job)?;
+    // The share done goes on from where the framed windows left it.
+    let readings = job.part(0.9, 0.95, "", |job| windows_from_patches(rgb, &grids, job))?;
     with_framed_windows(rgb, &grids, readings, job)
 }
 
@@ -114,9 +115,8 @@ fn read_regions(
     for (i, region) in regions.iter().copied().enumerate() {
         let at = |k: usize| span.0 + (span.1 - span.0) * k as f64 / n as f64;
         let started = std::time::Instant::now();
-        let reading = job.part(at(i), at(i + 1), &format!("{what} {} of {n}", i + 1), |job| {
-            windows_in(&cut(rgb, region), look, job)
-        });
+        let name = if n == 1 { String::new() } else { format!("{what} {} of {n}", i + 1) };
+        let reading = job.part(at(i), at(i + 1), &name, |job| windows_in(&cut(rgb, region), None, look, job));
         if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some()
             || std::env::var_os("SSDBASE_OCR_TIMES").is_some()
         {
@@ -177,40 +177,21 @@ fn with_framed_windows(
 }
 
 /// The windows found by reading the window-like patches of the image (`locate`), or the
-/// whole image when none holds one.
-fn windows_from_patches(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
+/// whole image (whose framed grids are `framed`) when none holds one.
+fn windows_from_patches(
+    rgb: &RgbImage,
+    framed: &[frames::CellGrid],
+    job: &mut Job,
+) -> Result<Readings, OcrError> {
     // A larger image: read the window-like patches found from pixels first; the whole
     // image only when none of them holds a result grid.
-    let mut found = Vec::new();
-    let debug = std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some();
-    job.stage(0.05, "looking for benchmark windows");
     let patches = locate::candidates(rgb);
-    if debug {
+    if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
         eprintln!("window candidates: {patches:?}");
     }
-    let n = patches.len();
-    for (i, patch) in patches.iter().copied().enumerate() {
-        let crop = cut(rgb, patch);
-        let started = std::time::Instant::now();
-        // Patches take the share done to 0.6; the rest is for reading the whole image
-        // when none of them held a window.
-        let (lo, hi) = (0.1 + 0.5 * i as f64 / n as f64, 0.1 + 0.5 * (i + 1) as f64 / n as f64);
-        let part = if n == 1 { String::new() } else { format!("part {} of {n} of the image", i + 1) };
-        let readings = job.part(lo, hi, &part, |job| windows_in(&crop, Look::Thorough, job));
-        if debug || std::env::var_os("SSDBASE_OCR_TIMES").is_some() {
-            eprintln!("window candidate {patch:?} read in {:.2} s", started.elapsed().as_secs_f64());
-        }
-        match readings {
-            Ok(readings) => {
-                for r in readings {
-                    push_unless_read(&mut found, shift_reading(r, patch.x0, patch.y0));
-                }
-            }
-            Err(e @ OcrError::DeadlineExceeded { .. }) => return Err(e),
-            Err(e) if debug => eprintln!("window candidate {patch:?}: {e}"),
-            Err(_) => {}
-        }
-    }
+    // Patches take the share done to 0.6; the rest is for reading the whole image when
+    // none of them held a window.
+    let found = read_regions(rgb, &patches, (0.1, 0.6), "part", Look::Thorough, job)?;
     // Every reading comes from a grid found there, even one that says no test ran. When
     // no patch held a window that reads (a cut through another program's window beside
     // it), the whole image is read as well and the better answer kept.
@@ -219,7 +200,7 @@ fn windows_from_patches(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrEr
     }
     let from = if patches.is_empty() { 0.1 } else { 0.6 };
     job.stage(from, "reading the whole image");
-    match job.part(from, 0.95, "", |job| windows_in(rgb, Look::Thorough, job)) {
+    match job.part(from, 0.95, "", |job| windows_in(rgb, Some(framed), Look::Thorough, job)) {
         Ok(whole) if whole.iter().any(|r| crate::window_read(r).is_some()) || found.is_empty() => {
             Ok(without_stray_grids(whole))
         }
@@ -265,8 +246,17 @@ enum Look {
     Quick,
 }
 
-/// The windows in an image that is (mostly) windows: grids from one page pass.
-fn windows_in(rgb: &RgbImage, look: Look, job: &mut Job) -> Result<Readings, OcrError> {
+/// The windows in an image that is (mostly) windows: grids from one page pass. `known`
+/// are the image's framed grids when the caller found them already; else they are found
+/// here once, when first needed.
+fn windows_in(
+    rgb: &RgbImage,
+    known: Option<&[frames::CellGrid]>,
+    look: Look,
+    job: &mut Job,
+) -> Result<Readings, OcrError> {
+    let found = std::cell::OnceCell::new();
+    let framed = || known.unwrap_or_else(|| found.get_or_init(|| frames::cell_grids(rgb)).as_slice());
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = grid::find_all(&words, MAX_WINDOWS);
@@ -323,9 +313,8 @@ fn windows_in(rgb: &RgbImage, look: Look, job: &mut Job) -> Result<Readings, Ocr
         // Digits the page pass sees as no number in any of its passes (as tall as their
         // cells, on a bar in a flat theme): the grid is taken from the cells' frames, and
         // each value read from its cell.
-        let framed = frames::cell_grids(rgb);
-        if framed.len() == 1 {
-            return Ok(vec![read_window(rgb, &words, framed[0].to_grid(), job)]);
+        if let [only] = framed() {
+            return Ok(vec![read_window(rgb, &words, only.to_grid(), framed(), job)]);
         }
         return Err(no_grid());
     }
@@ -345,7 +334,7 @@ fn windows_in(rgb: &RgbImage, look: Look, job: &mut Job) -> Result<Readings, Ocr
         let share =
             (region.width() * region.height()) as f32 / (image_rect.width() * image_rect.height()) as f32;
         if share >= WINDOW_SHARE_READ_IN_PLACE {
-            return Ok(vec![read_window(rgb, &words, grid, job)]);
+            return Ok(vec![read_window(rgb, &words, grid, framed(), job)]);
         }
         regions.push((region, grid));
     }
@@ -356,7 +345,7 @@ fn windows_in(rgb: &RgbImage, look: Look, job: &mut Job) -> Result<Readings, Ocr
         let reading = job.part(lo, hi, &format!("window {} of {n}", i + 1), |job| {
             match recognize_rgb(&cut(rgb, region), job) {
                 // A region guessed too tight: read the window in place instead.
-                Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid, job),
+                Err(OcrError::NoBenchmarkWindow { .. }) => read_window(rgb, &words, grid, framed(), job),
                 r => shift_reading(r, region.x0, region.y0),
             }
         });
@@ -461,14 +450,16 @@ pub fn recognize_rgb(rgb: &RgbImage, job: &mut Job) -> Result<Recognition, OcrEr
     let grids = grid::find(&words).into_iter().collect();
     let (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
     let grid = grids.into_iter().next().ok_or_else(no_grid)?;
-    read_window(rgb, &words, grid, job)
+    read_window(rgb, &words, grid, &frames::cell_grids(rgb), job)
 }
 
-/// Reads the window around `grid`: values, row buttons, title, settings.
+/// Reads the window around `grid`: values, row buttons, title, settings. `framed` are the
+/// image's framed grids: a page-pass grid over one is read within its frames.
 fn read_window(
     rgb: &RgbImage,
     words: &[Word],
     mut grid: Grid,
+    framed: &[frames::CellGrid],
     job: &mut Job,
 ) -> Result<Recognition, OcrError> {
     job.stage(0.4, "reading the values");
@@ -476,7 +467,7 @@ fn read_window(
     grid.refine_rows(|b| read::ink_extent(gray, b));
     if !grid.framed {
         // After the digits' height is measured: the columns are fitted with it.
-        grid = frames::fitted(grid, &frames::cell_grids(rgb));
+        grid = frames::fitted(grid, framed);
     }
     probe_rows(gray, words, &mut grid)?;
 

@@ -11,7 +11,8 @@
 //! neighbouring pixel rows or columns, over many pixels), rectangles whose four sides
 //! are such edges, and rectangles of one size placed as rows and columns.
 
-use crate::grid::{Grid, GridRow, Rect};
+use crate::grid::{self, Grid, GridRow, Rect};
+use crate::locate;
 use image::RgbImage;
 
 /// A step in luminance between neighbouring pixels that a frame makes: a light grey
@@ -109,14 +110,19 @@ impl CellGrid {
         self.to_grid_with(0.6 * h)
     }
 
+    /// The inside of column `ci`'s cells, left to right.
+    fn column_inside(&self, ci: usize) -> (i32, i32) {
+        let x0 = self.rows.iter().map(|r| r[ci].x0).min().unwrap_or(0);
+        let x1 = self.rows.iter().map(|r| r[ci].x1).max().unwrap_or(0);
+        (x0 + SLACK, x1 - SLACK)
+    }
+
     fn to_grid_with(&self, digit_height: f32) -> Grid {
+        // Each column read over its cells' inside.
         let columns = (0..self.rows[0].len())
             .map(|ci| {
-                let x0 = self.rows.iter().map(|r| r[ci].x0).min().unwrap_or(0);
-                let x1 = self.rows.iter().map(|r| r[ci].x1).max().unwrap_or(0);
-                // `Grid::cell_rect_of` widens a column by 0.7 and 0.4 digit heights for the
-                // digits the page pass missed: here the cell's inside is known.
-                (x0 + (0.7 * digit_height) as i32 + SLACK, x1 - (0.4 * digit_height) as i32 - SLACK)
+                let (x0, x1) = self.column_inside(ci);
+                grid::column_reading(x0, x1, digit_height)
             })
             .collect();
         let rows = self
@@ -178,10 +184,8 @@ pub fn cell_grids(rgb: &RgbImage) -> Vec<CellGrid> {
     if w < MIN_CELL_WIDTH * 2 || h < MIN_CELL_HEIGHT * 2 {
         return Vec::new();
     }
-    let luma: Vec<u8> = rgb
-        .pixels()
-        .map(|p| ((u32::from(p[0]) * 77 + u32::from(p[1]) * 150 + u32::from(p[2]) * 29) >> 8) as u8)
-        .collect();
+    let luma: Vec<u8> =
+        (0..rgb.height()).flat_map(|y| (0..rgb.width()).map(move |x| locate::luma(rgb, x, y))).collect();
     let at = |x: usize, y: usize| luma[y * w + x];
     // Horizontal edges between pixel rows y and y + 1, by row; vertical ones between
     // columns x and x + 1, by column.
@@ -318,7 +322,7 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
         let columns = full.len();
         let found = rows.iter().map(Vec::len).sum::<usize>();
         if !(2..=3).contains(&columns)
-            || !(2..=crate::grid::MAX_ROWS).contains(&rows.len())
+            || !(2..=grid::MAX_ROWS).contains(&rows.len())
             || 4 * found < 3 * columns * rows.len()
         {
             continue;
@@ -384,7 +388,7 @@ pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
     let Some(frame) = framed.iter().find(|f| {
         let b = f.bounds();
         let reach = f.pitch() / 2.0;
-        2 * crate::grid::overlap(&b, &g) > crate::grid::area(&g)
+        2 * grid::overlap(&b, &g) > grid::area(&g)
             && grid.rows.iter().all(|r| r.cy() >= b.y0 as f32 - reach && r.cy() <= b.y1 as f32 + reach)
     }) else {
         return grid;
@@ -434,12 +438,14 @@ pub fn fitted(grid: Grid, framed: &[CellGrid]) -> Grid {
     let h = grid.digit_height;
     for (&(c0, c1), fc) in grid.columns.iter().zip(&columns) {
         let Some(fc) = *fc else { continue };
-        let (inner0, inner1) = out.columns[fc];
-        let (cell0, cell1) = (inner0 - (0.7 * h) as i32, inner1 + (0.4 * h) as i32);
-        let left = cell0.max(c0 - (LEADING_DIGIT_ROOM * h) as i32);
-        let right = cell1.min(c1 + (0.4 * h) as i32);
-        if left + ((0.7 * h) as i32) < right - ((0.4 * h) as i32) {
-            out.columns[fc] = (left + (0.7 * h) as i32, right - (0.4 * h) as i32);
+        let (inside0, inside1) = frame.column_inside(fc);
+        // Where `Grid::cell_rect_of` would read the page pass's column on the right, more
+        // on the left, cut to the cell.
+        let (_, seen1) = grid::column_span(c0, c1, h);
+        let (left, right) = (inside0.max(c0 - (LEADING_DIGIT_ROOM * h) as i32), inside1.min(seen1));
+        let (x0, x1) = grid::column_reading(left, right, h);
+        if x0 < x1 {
+            out.columns[fc] = (x0, x1);
         }
     }
     out.right_aligned = grid.right_aligned;
@@ -513,7 +519,7 @@ mod tests {
                     let theirs: Vec<Rect> =
                         grids.iter().map(CellGrid::bounds).filter(|g| other.contains(g)).collect();
                     assert!(
-                        crate::grid::overlap(&region, &theirs[0]) == 0,
+                        grid::overlap(&region, &theirs[0]) == 0,
                         "[{}] {region:?} over {theirs:?}",
                         made.recipe
                     );

@@ -13,6 +13,22 @@ use crate::engine::Word;
 /// The page pass's confidence (0–100) above which a word of letters is taken as text.
 const TEXT_CONFIDENCE: f32 = 80.0;
 
+/// How far `Grid::cell_rect_of` reads left and right of a column's digits, in digit
+/// heights: a digit the page pass missed may sit on either side.
+const WIDEN_LEFT: f32 = 0.7;
+const WIDEN_RIGHT: f32 = 0.4;
+
+/// Where `Grid::cell_rect_of` reads a column whose digits span `c0` to `c1` and are `h`
+/// high (before it keeps the column apart from its neighbours).
+pub fn column_span(c0: i32, c1: i32, h: f32) -> (i32, i32) {
+    (c0 - (WIDEN_LEFT * h) as i32, c1 + (WIDEN_RIGHT * h) as i32)
+}
+
+/// The column `Grid::cell_rect_of` reads from `x0` to `x1`: `column_span`'s inverse.
+pub fn column_reading(x0: i32, x1: i32, h: f32) -> (i32, i32) {
+    (x0 + (WIDEN_LEFT * h) as i32, x1 - (WIDEN_RIGHT * h) as i32)
+}
+
 /// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
 pub const MAX_ROWS: usize = 8;
 
@@ -528,8 +544,7 @@ impl Grid {
     pub fn cell_rect_of(&self, r: &GridRow, col: usize) -> Rect {
         let h = self.digit_height;
         let (c0, c1) = self.columns[col];
-        let mut x0 = c0 - (0.7 * h) as i32;
-        let mut x1 = c1 + (0.4 * h) as i32;
+        let (mut x0, mut x1) = column_span(c0, c1, h);
         if col > 0 {
             x0 = x0.max((self.columns[col - 1].1 + c0) / 2);
         }
