@@ -5,7 +5,7 @@
 
 use super::rated::RatedHtml;
 use super::Opening;
-use super::{DriveSearch, Embed, ErrorBox, Loading};
+use super::{DriveSearch, Embed, ErrorBox, Later, Loading};
 use crate::api::{self, Comparison, Figure, PoolCell};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use api_types::ComparedTest;
@@ -340,7 +340,9 @@ fn Comparison(
         <div class="detail" aria-live="polite">
             {move || detail().unwrap_or_else(|| view! { <p class="muted">"Point at or tap a bar for the results behind it."</p> }.into_any())}
         </div>
-        <Table c=c series=series />
+        <Later>
+            <Table c=c series=series />
+        </Later>
         <p class="muted">
             "This comparison as data: "
             <a href=export(&page, "csv") download="compare.csv">"CSV"</a>

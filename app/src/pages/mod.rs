@@ -155,6 +155,18 @@ pub fn Loading(
     }
 }
 
+/// Its children, built in a task of their own after the one that builds the page around
+/// them: for what lies below the first screen (a long table under a chart), so that
+/// building a page is several shorter tasks, during which the page answers input, rather
+/// than one long one (Lighthouse's TBT counts each task's time over 50 ms).
+#[component]
+pub fn Later(children: Children) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
+    let children = std::sync::Mutex::new(Some(children));
+    move || ready.get().then(|| children.lock().ok()?.take().map(|c| c())).flatten()
+}
+
 /// A page's heading and first paragraph, as `api_types::pages` writes them (the server
 /// shows the same before this code has arrived: `first_paint`).
 #[component]

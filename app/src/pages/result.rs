@@ -1,7 +1,7 @@
 //! One result: what was measured, on what, its flags, where it came from, its permalink.
 
 use super::tag_form::{TagDraft, TagInputs};
-use super::{loaded, Flags};
+use super::{loaded, Flags, Later};
 use crate::api::{self, format_date, pattern_label, platform_label, ResultView};
 use crate::screenshot::size_text;
 use api_types::pages::drive_label;
@@ -67,6 +67,12 @@ fn show(r: ResultView) -> impl IntoView {
     let corrected_count = ocr.as_ref().map_or(0, |o| o.corrected.len());
     // The editor's fields, shared with the drive notice's "Use this drive".
     let draft = RwSignal::new(TagDraft::of(&r.tags));
+    let by_runner = res.tool == bench::Tool::SsdbaseBench;
+    let under_load =
+        res.metrics.iter().any(|m| !m.latency_percentiles.is_empty() || m.latency_spread.is_some())
+            || !res.over_time.is_empty()
+            || !bench::curves::load_curves(res).is_empty();
+    let file_facts = file_facts(res, &r.tags);
     view! {
         <h1>{api_types::pages::result_heading(r.id, &r.tags)}</h1>
         // Also the server's first paint of this page (html::first_paint::result_lead).
@@ -126,53 +132,53 @@ fn show(r: ResultView) -> impl IntoView {
                 </tbody>
             </table>
         </div>
-        {(!not_run.is_empty()).then(|| view! { <p class="muted">"Not run: " {not_run.join(", ")}</p> })}
-        {ocr.is_some().then(|| view! {
-            <p class="muted" id="ocr-note">
-                {match corrected_count {
-                    0 => "Read from a screenshot (below); the submitter changed none of the values read.".to_string(),
-                    n => format!("Read from a screenshot (below); {n} value(s) marked ✎ were corrected by hand."),
-                }}
+        // Below the first screen: built in a task of its own.
+        <Later>
+            {(!not_run.is_empty()).then(|| view! { <p class="muted">"Not run: " {not_run.join(", ")}</p> })}
+            {ocr.is_some().then(|| view! {
+                <p class="muted" id="ocr-note">
+                    {match corrected_count {
+                        0 => "Read from a screenshot (below); the submitter changed none of the values read.".to_string(),
+                        n => format!("Read from a screenshot (below); {n} value(s) marked ✎ were corrected by hand."),
+                    }}
+                </p>
+            })}
+            // The runner's record as the server renders it: its decoder stays out of every
+            // page that reads results.
+            {by_runner.then(|| view! {
+                <h2 id="runner">"Measured with ssdbase bench"</h2>
+                <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
+            })}
+            // A sweep's curves, the latency percentiles and spread, and the tests sampled over
+            // their run, as the server renders them.
+            {under_load.then(|| view! {
+                <h2 id="under-load">"Under load"</h2>
+                <super::rated::RatedHtml data=format!("/results/{}/load", r.id) />
+            })}
+            // Where it stands in its drive's pool and what may explain a difference: the
+            // server's table.
+            <super::rated::RatedHtml data=format!("/results/{}/standing", r.id) />
+            <h2>"Measured on"</h2>
+            <Tags tags=r.tags.clone() />
+            {file_facts}
+            <dl class="facts">
+                {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
+            </dl>
+            <EditBox r=r.clone() draft=draft />
+            <h2>"Original upload"</h2>
+            {r.upload.as_ref().and_then(|u| u.ocr.as_ref()).map(|_| view! {
+                <figure class="upload-shot">
+                    <img src=r.upload_url.clone() alt="The screenshot this result was read from" loading="lazy" />
+                </figure>
+            })}
+            <p>
+                {format!("Submission #{} is stored byte for byte: ", r.submission_id)}
+                <a rel="external" href=format!("/api/v1/results/{}/upload", r.id)>"the file as it was uploaded"</a>
+                "; what was understood from it is above, and as "
+                <a rel="external" href=format!("/api/v1/results/{}", r.id)>"JSON"</a>
+                "."
             </p>
-        })}
-        // The runner's record as the server renders it: its decoder stays out of every
-        // page that reads results.
-        {(r.result.tool == bench::Tool::SsdbaseBench).then(|| view! {
-            <h2 id="runner">"Measured with ssdbase bench"</h2>
-            <super::rated::RatedHtml data=format!("/results/{}/runner", r.id) />
-        })}
-        // A sweep's curves, the latency percentiles and spread, and the tests sampled over
-        // their run, as the server renders them.
-        {(res.metrics.iter().any(|m| !m.latency_percentiles.is_empty() || m.latency_spread.is_some())
-            || !res.over_time.is_empty()
-            || !bench::curves::load_curves(res).is_empty())
-        .then(|| view! {
-            <h2 id="under-load">"Under load"</h2>
-            <super::rated::RatedHtml data=format!("/results/{}/load", r.id) />
-        })}
-        // Where it stands in its drive's pool and what may explain a difference: the
-        // server's table.
-        <super::rated::RatedHtml data=format!("/results/{}/standing", r.id) />
-        <h2>"Measured on"</h2>
-        <Tags tags=r.tags.clone() />
-        {file_facts(res, &r.tags)}
-        <dl class="facts">
-            {facts.into_iter().map(|(k, v)| view! { <dt>{k}</dt> <dd>{v}</dd> }).collect_view()}
-        </dl>
-        <EditBox r=r.clone() draft=draft />
-        <h2>"Original upload"</h2>
-        {r.upload.as_ref().and_then(|u| u.ocr.as_ref()).map(|_| view! {
-            <figure class="upload-shot">
-                <img src=r.upload_url.clone() alt="The screenshot this result was read from" loading="lazy" />
-            </figure>
-        })}
-        <p>
-            {format!("Submission #{} is stored byte for byte: ", r.submission_id)}
-            <a rel="external" href=format!("/api/v1/results/{}/upload", r.id)>"the file as it was uploaded"</a>
-            "; what was understood from it is above, and as "
-            <a rel="external" href=format!("/api/v1/results/{}", r.id)>"JSON"</a>
-            "."
-        </p>
+        </Later>
     }
 }
 
