@@ -139,7 +139,8 @@ fn draw_now(canvas: NodeRef<Canvas>, height: &HeightFn, draw: &DrawFn, hits: Sto
     let Some(container) = el.parent_element() else { return };
     let width = container.client_width().max(280) as u32;
     let h = height(width);
-    // Sized here, before the first paint, rather than through a signal; through the
+    // Sized here for the measured width (the guess above reserved the space, exact where
+    // the page is narrower than its column), rather than through a signal; through the
     // CSSOM, which the site's CSP allows (a `style` attribute it refuses).
     if let Some(container) = container.dyn_ref::<web_sys::HtmlElement>() {
         let _ = container.style().set_property("height", &format!("{h}px"));

@@ -5,7 +5,7 @@
 //! `bench` (the same code the server runs).
 
 use super::rated::RatedHtml;
-use super::{loaded, Embed, ErrorBox, Loading};
+use super::{loaded, Embed, ErrorBox, Later, Loading};
 use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::chart::{ChartCanvas, DrawFn, HeightFn};
 use crate::pages::result::link_label;
@@ -84,25 +84,28 @@ pub fn DrivePage() -> impl IntoView {
             // before, each would be pushed down the page as the facts arrive (a layout
             // shift of most of a phone's screen). Their data loads from the start.
             {move || page.with(|p| p.is_some()).then(|| view! {
-                <h2>"Rated vs measured, per capacity"</h2>
-                <p class="muted">
-                    "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
-                </p>
-                {move || match rated.get() {
-                    None => view! { <Loading height=360 /> }.into_any(),
-                    Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                    Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
-                }}
-                <h2 id="sustained">"Burst and sustained"</h2>
-                {move || view! { <RatedHtml data=format!("/compare/sustained?drives={}", api::encode(&id.get())) /> }}
-                <h2>"Distributions"</h2>
-                {move || match mine.get() {
-                    None => view! { <Loading height=200 /> }.into_any(),
-                    Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
-                    Some(Ok(mine)) => {
-                        view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
-                    }
-                }}
+                // In a task of its own after the facts: a phone's first screen holds only those.
+                <Later>
+                    <h2>"Rated vs measured, per capacity"</h2>
+                    <p class="muted">
+                        "The maker's rating against the best matching measurement of each result (single drives only, RAID excluded): the table, then the same rows as charts (the bar is the median over results, n their number)."
+                    </p>
+                    {move || match rated.get() {
+                        None => view! { <Loading height=360 /> }.into_any(),
+                        Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                        Some(Ok(t)) => view! { <Rated drive=id.get_untracked() table=t /> }.into_any(),
+                    }}
+                    <h2 id="sustained">"Burst and sustained"</h2>
+                    {move || view! { <RatedHtml data=format!("/compare/sustained?drives={}", api::encode(&id.get())) /> }}
+                    <h2>"Distributions"</h2>
+                    {move || match mine.get() {
+                        None => view! { <Loading height=200 /> }.into_any(),
+                        Some(Err(e)) => view! { <ErrorBox error=e /> }.into_any(),
+                        Some(Ok(mine)) => {
+                            view! { <Distributions drive=id.get_untracked() results=mine.clone() /> <ByPlatform results=mine /> }.into_any()
+                        }
+                    }}
+                </Later>
             })}
         </section>
     }

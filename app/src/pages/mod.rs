@@ -38,22 +38,25 @@ pub fn App() -> impl IntoView {
                 </nav>
             </header>
             <main id="main" aria-busy=move || if routing.get() { "true" } else { "false" }>
-                <Routes fallback=NotFound>
-                    <Route path=path!("/") view=home::Home />
-                    <Route path=path!("/results") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
-                    <Route path=path!("/drives") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
-                    <Route path=path!("/leaderboard") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/effects") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/drives/:id/propose") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/propose") view={Lazy::<BrowseRoute>::new()} />
-                    <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
-                    <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
-                    <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
-                    <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
-                    <Route path=path!("/measure") view={Lazy::<MeasureRoute>::new()} />
-                </Routes>
+                // The page in a task of its own after the frame around it (see Later).
+                <Later>
+                    <Routes fallback=NotFound>
+                        <Route path=path!("/") view=home::Home />
+                        <Route path=path!("/results") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/results/:id") view={Lazy::<ResultRoute>::new()} />
+                        <Route path=path!("/drives") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/drives/:id") view={Lazy::<DriveRoute>::new()} />
+                        <Route path=path!("/leaderboard") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/effects") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/drives/:id/propose") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/propose") view={Lazy::<BrowseRoute>::new()} />
+                        <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} />
+                        <Route path=path!("/controllers/:model") view={Lazy::<ControllerRoute>::new()} />
+                        <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
+                        <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
+                        <Route path=path!("/measure") view={Lazy::<MeasureRoute>::new()} />
+                    </Routes>
+                </Later>
             </main>
             <footer class="foot">
                 "SSDBase · data: "

@@ -1,8 +1,8 @@
 //! Results: a filterable, sortable, paginated table. The URL holds the whole state
 //! (filters, sort, page, order), so any view is a permalink.
 
-use super::loaded;
 use super::Opening;
+use super::{loaded, Later};
 use crate::api::{self, format_date, pattern_label, platform_label, ListResponse, ResultView};
 use crate::query::{api_query, filters, sorts, toggle_sort, with_param};
 use api_types::pages;
@@ -98,7 +98,9 @@ pub fn Results() -> impl IntoView {
             </div>
             <div class="table-wrap" style:min-height="420px">
                 {loaded(list, 420, move |list: ListResponse| {
-                    let rows = list.results;
+                    let mut rows = list.results;
+                    // The rows a phone's first screen shows, then the rest in a task of its own.
+                    let later = rows.split_off(rows.len().min(FIRST_ROWS));
                     let p = params.get_untracked();
                     let sort = param("sort").unwrap_or_default();
                     let header = |label: &'static str, column: &'static str| {
@@ -135,6 +137,11 @@ pub fn Results() -> impl IntoView {
                             <tbody>
                                 {rows.into_iter().map(row).collect_view()}
                             </tbody>
+                            <Later>
+                                <tbody>
+                                    {later.into_iter().map(row).collect_view()}
+                                </tbody>
+                            </Later>
                         </table>
                         {empty.then(|| view! { <p class="muted">"No result matches these filters."</p> })}
                         <p class="muted">
@@ -150,6 +157,9 @@ pub fn Results() -> impl IntoView {
         </section>
     }
 }
+
+/// How many rows are built with the page; the others follow in a task of their own.
+const FIRST_ROWS: usize = 10;
 
 fn row(r: ResultView) -> impl IntoView {
     let label = pages::drive_label(&r.tags);
