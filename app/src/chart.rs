@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::sync::Arc;
-use std::time::Duration;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 /// The chart's height in CSS pixels for a width.
@@ -59,17 +59,25 @@ pub fn ChartCanvas(
         .and_then(|w| w.as_f64())
         .map_or(800, |w| (w as u32).min(1080).saturating_sub(32));
     let initial = height(guess);
-    // Drawn in a task of its own, after the one that built the page around it: the page's
-    // layout is then measured once, and the two pieces of work are two shorter tasks
-    // rather than one long one (Lighthouse's TBT counts each task's time over 50 ms).
-    let draw_later = move || {
-        let (height, draw) = (height.clone(), draw.clone());
-        set_timeout(move || draw_now(canvas, &height, &draw, hits), Duration::ZERO);
-    };
+    // Drawn once on screen or about to be (a chart below a phone's first screen costs
+    // nothing until scrolled to), in a task of its own: the observer reports in a task
+    // after the one that built the page, whose layout is then measured once, and the two
+    // are shorter tasks than one (Lighthouse's TBT counts each task's time over 50 ms).
+    let (seen, set_seen) = signal(false);
+    let watcher = StoredValue::new_local(None::<OnScreen>);
+    Effect::new(move |_| {
+        if let Some(el) = canvas.get() {
+            if watcher.with_value(Option::is_none) {
+                watcher.set_value(OnScreen::watch(&el, move || set_seen.set(true)));
+            }
+        }
+    });
+    on_cleanup(move || watcher.set_value(None));
     Effect::new(move |_| {
         resized.track();
-        canvas.track();
-        draw_later();
+        if seen.get() {
+            draw_now(canvas, &height, &draw, hits);
+        }
     });
 
     // Keyboard: the arrow keys step through the data in reading order (hit boxes come
@@ -154,4 +162,49 @@ fn draw_now(canvas: NodeRef<Canvas>, height: &HeightFn, draw: &DrawFn, hits: Sto
     let _ = hits.try_set_value(drawn);
     // Read by the end-to-end test: when the first chart was on screen.
     let _ = el.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms()));
+}
+
+/// How far below (and above) the screen a chart starts being drawn, so that it is there
+/// when scrolled to.
+const AHEAD: &str = "300px 0px";
+
+/// Calls back once an element is on screen or within [`AHEAD`] of it; stops watching when
+/// dropped.
+struct OnScreen {
+    observer: web_sys::IntersectionObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>,
+}
+
+impl OnScreen {
+    /// Watches `el`; `None` (after calling `seen` at once) where the browser has no
+    /// IntersectionObserver.
+    fn watch(el: &web_sys::Element, seen: impl Fn() + Copy + 'static) -> Option<OnScreen> {
+        let callback = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+            move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+                let on_screen = entries
+                    .iter()
+                    .any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+                if on_screen {
+                    observer.disconnect();
+                    seen();
+                }
+            },
+        );
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(AHEAD);
+        let observer =
+            web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options).ok();
+        let Some(observer) = observer else {
+            seen();
+            return None;
+        };
+        observer.observe(el);
+        Some(OnScreen { observer, _callback: callback })
+    }
+}
+
+impl Drop for OnScreen {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }

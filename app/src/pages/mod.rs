@@ -159,13 +159,17 @@ pub fn Loading(
 }
 
 /// Its children, built in a task of their own after the one that builds the page around
-/// them: for what lies below the first screen (a long table under a chart), so that
-/// building a page is several shorter tasks, during which the page answers input, rather
-/// than one long one (Lighthouse's TBT counts each task's time over 50 ms).
+/// them: for what lies below the first screen (a long table under a chart), and the
+/// routed page after the app's frame, so that building a page is several shorter tasks,
+/// during which the page answers input, rather than one long one (Lighthouse's TBT
+/// counts each task's time over 50 ms; BENCHMARKS.md "A page's first render in several
+/// tasks").
 #[component]
 pub fn Later(children: Children) -> impl IntoView {
     let ready = RwSignal::new(false);
+    // `try_set`: the page may be gone by then.
     set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
+    // Built once: `ready` turns true once, and only then does the closure run again.
     let children = std::sync::Mutex::new(Some(children));
     move || ready.get().then(|| children.lock().ok()?.take().map(|c| c())).flatten()
 }
