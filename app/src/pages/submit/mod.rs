@@ -9,7 +9,7 @@ mod reading;
 
 use super::tag_form::{recent_suggestions, TagDraft, TagInputs};
 use super::Opening;
-use super::{DriveSearch, Flags};
+use super::{DriveSearch, Flags, Later};
 use crate::api::{self, ApiError, SubmitBody, SubmitResponse};
 use crate::screenshot;
 use api_types::pages;
@@ -275,7 +275,10 @@ pub fn Submit() -> impl IntoView {
                         pick=Callback::new(move |id: String| form.update(|d| d.set("drive", &id)))
                     />
                     <div class="filter-grid">
-                        <TagInputs draft=form suggestions=suggestions />
+                        // Below the first screen: the many fields in a task of their own.
+                        <Later>
+                            <TagInputs draft=form suggestions=suggestions />
+                        </Later>
                         <label>
                             <span>"Source (URL or note)"</span>
                             <input name="source" prop:value=source on:input=move |ev| set_source.set(event_target_value(&ev)) />

@@ -20,6 +20,9 @@ pub async fn the_other_pages(w: &World) -> Result<()> {
     w.shot("home").await?;
 
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
+    // Its charts lie below the first screen: each is drawn once scrolled to (or near).
+    w.wait("canvas").await?;
+    w.client.execute("document.querySelector('canvas').scrollIntoView();", vec![]).await?;
     w.wait("canvas[data-drawn-ms]").await?;
     w.wait("#platforms").await?;
     report_download(w, "drive", true).await?;
