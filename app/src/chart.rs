@@ -65,13 +65,7 @@ pub fn ChartCanvas(
     // are shorter tasks than one (Lighthouse's TBT counts each task's time over 50 ms).
     let (seen, set_seen) = signal(false);
     let watcher = StoredValue::new_local(None::<OnScreen>);
-    Effect::new(move |_| {
-        if let Some(el) = canvas.get() {
-            if watcher.with_value(Option::is_none) {
-                watcher.set_value(OnScreen::watch(&el, move || set_seen.set(true)));
-            }
-        }
-    });
+    canvas.on_load(move |el| watcher.set_value(OnScreen::watch(&el, move || set_seen.set(true))));
     on_cleanup(move || watcher.set_value(None));
     Effect::new(move |_| {
         resized.track();
