@@ -94,7 +94,9 @@ macro_rules! lazy_page {
             }
 
             fn view(_this: Self) -> AnyView {
-                $page().into_any()
+                // The page built in a task after the one in which its piece of the
+                // wasm arrived and was instantiated.
+                view! { <Later>{$page()}</Later> }.into_any()
             }
         }
     )*};
