@@ -9,7 +9,7 @@
 //! The test fails when a page's median accessibility, best-practices or SEO score is
 //! below 100, or its median LCP or CLS misses its target (2.5 s, 0.1). Performance (95)
 //! and TBT (200 ms) are printed against their targets, marked when missed, without
-//! failing: the same build's TBT moves between about 30 and 340 ms from one run to the
+//! failing: the same build's TBT moves between about 30 and 620 ms from one run to the
 //! next on this shared 2-core machine, more than Lighthouse's own measure of the host's
 //! speed (`benchmarkIndex`, printed too) explains, so as a gate it measured the machine,
 //! not the site (issue 35 stays open on them; BENCHMARKS.md "Lighthouse"). Each page's LCP
@@ -231,23 +231,24 @@ fn measure_pages(bin: &Path, base: &str, dir: &Path, pages: &[(&'static str, Str
         let (bp, ..) = fig(|r| r.best_practices);
         let (seo, ..) = fig(|r| r.seo);
         let (index, index_lo, index_hi) = fig(|r| r.benchmark_index);
+        let (perf_ok, lcp_ok, tbt_ok, cls_ok) = (perf >= 95.0, lcp < 2500.0, tbt < 200.0, cls < 0.1);
         let mark = |ok: bool| if ok { "" } else { " (target missed)" };
         println!(
             "FIGURE lighthouse {label}: performance {perf:.0} [{perf_lo:.0}-{perf_hi:.0}]{}, accessibility {a11y:.0}, \
              best practices {bp:.0}, SEO {seo:.0}; LCP {lcp:.0} ms [{lcp_lo:.0}-{lcp_hi:.0}]{}, TBT {tbt:.0} ms \
              [{tbt_lo:.0}-{tbt_hi:.0}]{}, CLS {cls:.3} [{cls_lo:.3}-{cls_hi:.3}]{}, FCP {fcp:.0} ms, speed index {si:.0} ms, \
              host CPU benchmark {index:.0} [{index_lo:.0}-{index_hi:.0}] ({path})",
-            mark(perf >= 95.0),
-            mark(lcp < 2500.0),
-            mark(tbt < 200.0),
-            mark(cls < 0.1),
+            mark(perf_ok),
+            mark(lcp_ok),
+            mark(tbt_ok),
+            mark(cls_ok),
         );
         let median_run = runs.iter().min_by(|a, b| (a.lcp_ms - lcp).abs().total_cmp(&(b.lcp_ms - lcp).abs()));
         println!("  {label}: LCP element {}", median_run.map_or("", |r| r.lcp_element.as_str()));
-        if lcp >= 2500.0 || cls >= 0.1 {
+        if !(lcp_ok && cls_ok) {
             failures.push(format!("{label} ({path}): LCP {lcp:.0} ms (2500), CLS {cls:.3} (0.1)"));
         }
-        if perf < 95.0 || tbt >= 200.0 {
+        if !(perf_ok && tbt_ok) {
             missed.push(format!("{label} ({path}): performance {perf:.0} (95), TBT {tbt:.0} ms (200)"));
         }
         if a11y < 100.0 || bp < 100.0 || seo < 100.0 {
