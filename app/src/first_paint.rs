@@ -25,6 +25,12 @@ const HIDDEN: &str = "taking-over";
 /// The longest the server's opening stays in place of a page that draws no heading.
 const LONGEST_MS: i32 = 4000;
 
+/// Whether the server's first paint is still what the reader sees (the app has not taken
+/// over yet): true only while the page first opens.
+pub fn showing() -> bool {
+    document().get_element_by_id(ID).is_some()
+}
+
 /// Mounts `app`: beside the server's first paint, taking over from it, when there is one.
 pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     let document = document();

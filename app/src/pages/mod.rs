@@ -94,9 +94,15 @@ macro_rules! lazy_page {
             }
 
             fn view(_this: Self) -> AnyView {
-                // The page built in a task after the one in which its piece of the
-                // wasm arrived and was instantiated.
-                view! { <Later>{$page()}</Later> }.into_any()
+                // As the page first opens, built in a task after the one in which its
+                // piece of the wasm arrived and was instantiated, while the server's
+                // first paint is on screen. After a click, at once: built later, the
+                // main area would show empty for a frame between the two pages.
+                if crate::first_paint::showing() {
+                    view! { <Later>{$page()}</Later> }.into_any()
+                } else {
+                    $page().into_any()
+                }
             }
         }
     )*};
