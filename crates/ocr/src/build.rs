@@ -474,16 +474,15 @@ fn read_window(
     // Values.
     let mut cells: Vec<Vec<CellReading>> = Vec::new();
     let mut candidates: Vec<Vec<Vec<Candidate>>> = Vec::new();
+    let mut rects: Vec<Vec<Rect>> = Vec::new();
     for (ri, row) in grid.rows.iter().enumerate() {
         let mut row_cands = Vec::new();
+        let mut row_rects = Vec::new();
         for ci in 0..grid.columns.len() {
-            let rect = grid.cell_rect(ri, ci);
-            let mut cands: Vec<Candidate> = Vec::new();
-            if let Some(scaled) = read::crop_scaled(gray, rect, grid.digit_height) {
-                for r in read::read(&scaled, false, NUMBER_CHARS, numbers::plausible)? {
-                    cands.push(Candidate { text: r.text, conf: r.conf, page: false });
-                }
-            }
+            let (rect, readings) = read_cell(gray, &grid, ri, ci)?;
+            row_rects.push(rect);
+            let mut cands: Vec<Candidate> =
+                readings.into_iter().map(|r| Candidate { text: r.text, conf: r.conf, page: false }).collect();
             if let Some(t) = &row.page_text[ci] {
                 let t = grid::trim_number(t).to_string();
                 let conf = page_conf(words, row, &grid, ci);
@@ -495,10 +494,19 @@ fn read_window(
             row_cands.push(cands);
         }
         candidates.push(row_cands);
+        rects.push(row_rects);
     }
-    // The window's locale: whether `,` or `.` is its decimal mark, from the readings that
-    // can be read only one way.
-    let mark = numbers::window_mark(candidates.iter().flatten().flatten().map(|c| c.text.as_str()));
+    // The window's decimal mark. CrystalDiskMark (the only tool that frames its cells)
+    // prints `.` under every language it ships, without thousands marks (its numbers
+    // are C-formatted: FORMATS.md, and every CrystalDiskMark window of both screenshot
+    // sets); KDiskMark prints the system's locale, which its menu language does not tell
+    // (a real window with English menus prints `1 816,90`): there, the readings that can
+    // be read only one way decide.
+    let mark = if grid.framed {
+        Some('.')
+    } else {
+        numbers::window_mark(candidates.iter().flatten().flatten().map(|c| c.text.as_str()))
+    };
     // The window prints every value with the same number of decimals (bar IOPS of a
     // million or more, which CrystalDiskMark prints without), or, in CrystalDiskMark 3-6,
     // with four figures: prefer readings that do.
@@ -513,7 +521,7 @@ fn read_window(
     for (ri, row_cands) in candidates.iter().enumerate() {
         let mut row_cells = Vec::new();
         for (ci, cands) in row_cands.iter().enumerate() {
-            let rect = grid.cell_rect(ri, ci);
+            let rect = rects[ri][ci];
             let (text, value, mut confidence) = match choose(cands, &format) {
                 Some(p) => (Some(cands[p.index].text.clone()), p.read.interpretation.value(), p.confidence),
                 None => (None, None, 0.0),
@@ -803,6 +811,61 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
     }
     Ok(())
 }
+
+/// Reads the value of cell (`ri`, `ci`): where it was read and the crop's readings
+/// (`read::read`'s). An unframed grid's columns are where the page pass read digits,
+/// and it loses those past a bar's end, where a light glyph on the bar meets the dark
+/// cell beside it (KDiskMark centres each value over its bar: `2,499.45` whose `5`
+/// crosses the bar's end was read from a crop that cut the `5` in half, as
+/// `2,499.46`). So a crop whose side cuts through a glyph, as a reading saw it, is read
+/// again with that side moved out by a glyph's width and its margin, never into the
+/// next column's cell. A framed grid's cells are the frames' insides.
+fn read_cell(
+    img: &RgbImage,
+    grid: &Grid,
+    ri: usize,
+    ci: usize,
+) -> Result<(Rect, Vec<read::Reading>), OcrError> {
+    let h = grid.digit_height;
+    let rect = grid.cell_rect(ri, ci);
+    let Some(scaled) = read::crop_scaled(img, rect, h) else { return Ok((rect, Vec::new())) };
+    let readings = read::read(&scaled, false, NUMBER_CHARS, numbers::plausible)?;
+    if grid.framed {
+        return Ok((rect, readings));
+    }
+    // The sides cut as each polarity read saw the glyphs (a value cut in half may read
+    // as no number at all).
+    let (left, right) = readings
+        .iter()
+        .map(|r| read::cut_glyph_sides(&scaled, r.polarity))
+        .fold((false, false), |(l, r), (a, b)| (l || a, r || b));
+    if !left && !right {
+        return Ok((rect, readings));
+    }
+    let reach = (GLYPH_AND_MARGIN * h) as i32;
+    let mut wider = rect;
+    if left {
+        wider.x0 -= reach;
+        if ci > 0 {
+            wider.x0 = wider.x0.max(grid.cell_rect(ri, ci - 1).x1);
+        }
+    }
+    if right {
+        wider.x1 += reach;
+        if ci + 1 < grid.columns.len() {
+            wider.x1 = wider.x1.min(grid.cell_rect(ri, ci + 1).x0);
+        }
+    }
+    let wider = wider.clip(img.width(), img.height());
+    match read::crop_scaled(img, wider, h) {
+        Some(scaled) => Ok((wider, read::read(&scaled, false, NUMBER_CHARS, numbers::plausible)?)),
+        None => Ok((rect, readings)),
+    }
+}
+
+/// How far a crop that cut a glyph is widened on that side, in digit heights: the rest
+/// of the glyph (digits are about 0.6 high as wide) and a margin Tesseract needs.
+const GLYPH_AND_MARGIN: f32 = 0.8;
 
 /// How the rows the page pass read print their values: the decimal mark and the usual
 /// number of decimals (each `None` where they do not tell), and whether every value
@@ -1447,6 +1510,81 @@ fn layout(tool: Tool, grid: &Grid, rows: &[(Option<labels::Label>, RowReading)],
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value whose ends the page pass did not see (past a bar's end) is read whole: on
+    /// every KDiskMark window of the corpus (values centred on their bars, no frames),
+    /// each cell's column cut short so that the cell's side falls in the middle of the
+    /// value's last glyph, or of its first, still reads as the whole cell does.
+    #[test]
+    fn a_cell_whose_side_cuts_a_glyph_is_read_whole() {
+        let dir = crate::corpus::shared_dir().expect("the shared corpus").join("corpus/screenshots");
+        let labels = crate::corpus::load(&dir).unwrap();
+        let best = |readings: &[read::Reading]| {
+            readings
+                .iter()
+                .filter(|r| numbers::plausible(&r.text))
+                .max_by(|a, b| a.conf.total_cmp(&b.conf))
+                .cloned()
+        };
+        let mut checked = 0;
+        for img in labels.images.iter().filter(|i| i.tool == "KDiskMark") {
+            let rgb = crate::decode::decode(&std::fs::read(dir.join(&img.file)).unwrap()).unwrap();
+            let words = page_words(&rgb, Threshold::Global).unwrap();
+            let mut grid = grid::find(&words).unwrap_or_else(|| panic!("{}: no grid", img.file));
+            grid.refine_rows(|b| read::ink_extent(&rgb, b));
+            assert!(!grid.framed, "{}", img.file);
+            let h = grid.digit_height;
+            for ri in 0..grid.rows.len() {
+                for ci in 0..grid.columns.len() {
+                    let (rect, readings) = read_cell(&rgb, &grid, ri, ci).unwrap();
+                    let Some(whole) = best(&readings).filter(|r| r.conf >= 80.0) else { continue };
+                    // The value's glyphs: runs of crop columns with ink in the glyphs' rows.
+                    let scaled = read::crop_scaled(&rgb, rect, h).unwrap();
+                    let bin = read::binarize(&scaled, whole.polarity).unwrap();
+                    let (w, sh) = scaled.dimensions();
+                    let pad = (bin.width() - w) / 2;
+                    let inked: Vec<bool> = (0..w)
+                        .map(|x| (sh / 4..sh * 3 / 4).any(|y| bin.get_pixel(x + pad, y + pad)[0] == 0))
+                        .collect();
+                    let (Some(first), Some(last)) =
+                        (inked.iter().position(|&i| i), inked.iter().rposition(|&i| i))
+                    else {
+                        continue;
+                    };
+                    let run_end = |from: usize, step: isize| {
+                        let mut x = from as isize;
+                        while inked.get((x + step) as usize).copied().unwrap_or(false) {
+                            x += step;
+                        }
+                        x as usize
+                    };
+                    let to_image = |x: usize| rect.x0 + (x as f32 * rect.width() as f32 / w as f32) as i32;
+                    let (first_mid, last_mid) =
+                        (to_image((first + run_end(first, 1)) / 2), to_image((run_end(last, -1) + last) / 2));
+                    let (c0, c1) = grid.columns[ci];
+                    let (x0, x1) = grid::column_span(c0, c1, h);
+                    for (side, cut_columns) in [
+                        ("right", grid::column_reading(x0, last_mid, h)),
+                        ("left", grid::column_reading(first_mid, x1, h)),
+                    ] {
+                        let mut cut = grid.clone();
+                        cut.columns[ci] = cut_columns;
+                        let (at, again) = read_cell(&rgb, &cut, ri, ci).unwrap();
+                        let read = best(&again).map(|r| r.text);
+                        assert_eq!(
+                            read.as_deref(),
+                            Some(whole.text.as_str()),
+                            "{} cell {ri},{ci} cut on the {side} at {:?}, read from {at:?}",
+                            img.file,
+                            cut.cell_rect(ri, ci)
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 40, "only {checked} cells checked");
+    }
 
     fn cand(text: &str, conf: f32, page: bool) -> Candidate {
         Candidate { text: text.into(), conf, page }

@@ -148,6 +148,8 @@ pub struct Reading {
     pub text: String,
     /// Tesseract's mean confidence, 0–100.
     pub conf: f32,
+    /// The glyphs read: dark on light or light on dark.
+    pub polarity: Polarity,
 }
 
 /// Reads a crop in the likely polarity first, then (when the reading is not
@@ -193,12 +195,28 @@ pub fn read_with(
             let _ = bin.save(format!("{dir}/{n:04}_{safe}_{conf:.0}.png"));
         }
         let ok = acceptable(&text) && conf >= 70.0;
-        out.push(Reading { text, conf });
+        out.push(Reading { text, conf, polarity });
         if ok {
             break;
         }
     }
     Ok(out)
+}
+
+/// Which sides of a crop (left, right) cut through a glyph of `polarity`, as `binarize`
+/// separates them: ink in the crop's first or last two columns among the glyphs' rows
+/// (its middle half: a cell's crop has a margin above and below its digits), in a
+/// column that is not a line down the whole crop (the side of a box around the cell).
+pub fn cut_glyph_sides(scaled: &RgbImage, polarity: Polarity) -> (bool, bool) {
+    let (w, h) = scaled.dimensions();
+    let Some(bin) = binarize(scaled, polarity).filter(|_| w >= 4 && h >= 8) else { return (false, false) };
+    let ink = |x: u32, y: u32| bin.get_pixel(x + PAD, y + PAD)[0] == 0;
+    let cut = |x: u32| {
+        let glyph_rows = (h / 4..h * 3 / 4).filter(|&y| ink(x, y)).count();
+        let margin_rows = (0..h / 8).chain(h - h / 8..h).filter(|&y| ink(x, y)).count();
+        glyph_rows >= 2 && margin_rows == 0
+    };
+    (cut(0) || cut(1), cut(w - 1) || cut(w - 2))
 }
 
 /// The vertical extent of the glyphs inside `rect` (unscaled): the longest run of pixel
