@@ -488,6 +488,15 @@ mod tests {
         degrade::decode_screenshot(&std::fs::read(dir.join(file)).unwrap()).unwrap()
     }
 
+    /// Corpus windows `first` and `second` put edge to edge (`degrade::Kind::Touching`),
+    /// and the image made.
+    fn edge_to_edge(dir: &std::path::Path, first: &str, second: &str) -> (degrade::Degraded, RgbImage) {
+        let (a, b) = (window(dir, first), window(dir, second));
+        let made = degrade::degrade(&a, Some(&b), Kind::Touching, &mut Rng::for_image(first, Kind::Touching));
+        let img = degrade::decode_screenshot(&made.bytes).unwrap();
+        (made, img)
+    }
+
     #[test]
     fn every_crystaldiskmark_window_of_the_corpus_has_one_framed_grid_of_its_rows_and_columns() {
         let (dir, labels) = corpus();
@@ -513,14 +522,7 @@ mod tests {
         let cdm: Vec<_> = labels.images.iter().filter(|i| i.tool == "CrystalDiskMark").collect();
         let (mut side_by_side, mut stacked) = (0, 0);
         for pair in cdm.windows(2) {
-            let (a, b) = (window(&dir, &pair[0].file), window(&dir, &pair[1].file));
-            let made = degrade::degrade(
-                &a,
-                Some(&b),
-                Kind::Touching,
-                &mut Rng::for_image(&pair[0].file, Kind::Touching),
-            );
-            let img = degrade::decode_screenshot(&made.bytes).unwrap();
+            let (made, img) = edge_to_edge(&dir, &pair[0].file, &pair[1].file);
             let grids = cell_grids(&img);
             assert_eq!(grids.len(), 2, "{} and {} [{}]: {grids:?}", pair[0].file, pair[1].file, made.recipe);
             for placed in &made.windows {
@@ -559,14 +561,7 @@ mod tests {
         let cdm: Vec<_> = labels.images.iter().filter(|i| i.tool == "CrystalDiskMark").collect();
         let mut checked = 0;
         for pair in cdm.windows(2) {
-            let (a, b) = (window(&dir, &pair[0].file), window(&dir, &pair[1].file));
-            let made = degrade::degrade(
-                &a,
-                Some(&b),
-                Kind::Touching,
-                &mut Rng::for_image(&pair[0].file, Kind::Touching),
-            );
-            let img = degrade::decode_screenshot(&made.bytes).unwrap();
+            let (made, img) = edge_to_edge(&dir, &pair[0].file, &pair[1].file);
             // Scales where the frames are still found (at half size many are not), each
             // of which made a grid around two windows before value cells were kept
             // apart from rectangles around them.
