@@ -834,10 +834,12 @@ fn read_cell(
         return Ok((rect, readings));
     }
     // The sides cut as each polarity read saw the glyphs (a value cut in half may read
-    // as no number at all).
-    let (left, right) = readings
-        .iter()
-        .map(|r| read::cut_glyph_sides(&scaled, r.polarity))
+    // as no number at all); a polarity read twice (with and without the whitelist) is
+    // looked at once.
+    let (left, right) = [read::Polarity::DarkText, read::Polarity::LightText]
+        .into_iter()
+        .filter(|&p| readings.iter().any(|r| r.polarity == p))
+        .map(|p| read::cut_glyph_sides(&scaled, p))
         .fold((false, false), |(l, r), (a, b)| (l || a, r || b));
     if !left && !right {
         return Ok((rect, readings));

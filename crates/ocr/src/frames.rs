@@ -364,10 +364,10 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
     let holds_cells = |g: &CellGrid, h: &CellGrid| {
         g.rows.iter().flatten().any(|c| h.rows.iter().flatten().any(|d| around(c, d)))
     };
-    let out: Vec<CellGrid> = out.iter().filter(|g| !out.iter().any(|h| holds_cells(g, h))).cloned().collect();
+    let mut out: Vec<CellGrid> =
+        out.iter().filter(|g| !out.iter().any(|h| holds_cells(g, h))).cloned().collect();
     // Left to right, and top to bottom within a column of windows (a grid starting
     // within half a grid's width of the column's first one is in that column).
-    let mut out = out;
     out.sort_by_key(|g| {
         let b = g.bounds();
         (b.x0, b.y0)

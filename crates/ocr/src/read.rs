@@ -209,7 +209,10 @@ pub fn read_with(
 /// column that is not a line down the whole crop (the side of a box around the cell).
 pub fn cut_glyph_sides(scaled: &RgbImage, polarity: Polarity) -> (bool, bool) {
     let (w, h) = scaled.dimensions();
-    let Some(bin) = binarize(scaled, polarity).filter(|_| w >= 4 && h >= 8) else { return (false, false) };
+    if w < 4 || h < 8 {
+        return (false, false);
+    }
+    let Some(bin) = binarize(scaled, polarity) else { return (false, false) };
     let ink = |x: u32, y: u32| bin.get_pixel(x + PAD, y + PAD)[0] == 0;
     let cut = |x: u32| {
         let glyph_rows = (h / 4..h * 3 / 4).filter(|&y| ink(x, y)).count();
