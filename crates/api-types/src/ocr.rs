@@ -224,6 +224,10 @@ impl Rect {
     pub fn grow(self, by: i32) -> Rect {
         Rect { x0: self.x0 - by, y0: self.y0 - by, x1: self.x1 + by, y1: self.y1 + by }
     }
+    /// The same rectangle `dx` pixels further right and `dy` further down.
+    pub fn moved(self, dx: i32, dy: i32) -> Rect {
+        Rect { x0: self.x0 + dx, y0: self.y0 + dy, x1: self.x1 + dx, y1: self.y1 + dy }
+    }
     pub fn contains(&self, o: &Rect) -> bool {
         self.x0 <= o.x0 && self.y0 <= o.y0 && self.x1 >= o.x1 && self.y1 >= o.y1
     }

@@ -32,6 +32,10 @@ struct Totals {
     cpu_secs: f64,
     /// The reference workload's seconds around this kind (`reference_secs`).
     ref_secs: f64,
+    /// Tesseract's page passes and text reads (`ocr::engine::calls`): the cost in the
+    /// reader's own units, which the machine's load does not change.
+    page_passes: u64,
+    text_reads: u64,
 }
 
 impl Totals {
@@ -43,6 +47,13 @@ impl Totals {
         self.settings += s.settings;
         self.settings_ok += s.settings_ok;
         self.failed += usize::from(!s.verdict_ok);
+    }
+
+    /// Adds the Tesseract calls made on this thread since `start`.
+    fn count_calls(&mut self, start: ocr::engine::Calls) {
+        let now = ocr::engine::calls();
+        self.page_passes += now.page_passes - start.page_passes;
+        self.text_reads += now.text_reads - start.text_reads;
     }
 }
 
@@ -108,10 +119,12 @@ fn main() {
             };
             let start = Instant::now();
             let cpu_start = thread_cpu_secs();
+            let calls_start = ocr::engine::calls();
             let outcome = ocr::recognize_all(&made.bytes);
             let secs = start.elapsed().as_secs_f64();
             t.secs += secs;
             t.cpu_secs += thread_cpu_secs() - cpu_start;
+            t.count_calls(calls_start);
             t.images += 1;
             let expected: Vec<&LabelledImage> = std::iter::once(img).chain(partner.map(|(_, p)| p)).collect();
             let scores = score_windows(&expected, &made.windows, outcome);
@@ -140,7 +153,7 @@ fn main() {
 
     println!();
     println!(
-        "{:<24} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9}",
+        "{:<24} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9} {:>7} {:>7}",
         "kind",
         "images",
         "values exact",
@@ -151,7 +164,9 @@ fn main() {
         "s/image",
         "cpu s",
         "× ref",
-        "s fastest"
+        "s fastest",
+        "pages",
+        "reads"
     );
     let mut all = Totals::default();
     for (kind, t) in &table {
@@ -166,6 +181,8 @@ fn main() {
         all.settings_ok += t.settings_ok;
         all.secs += t.secs;
         all.cpu_secs += t.cpu_secs;
+        all.page_passes += t.page_passes;
+        all.text_reads += t.text_reads;
         // Weighted by images, so that `secs / ref_secs` is the run's mean ratio.
         all.ref_secs += t.ref_secs * t.images as f64;
     }
@@ -178,7 +195,8 @@ fn main() {
     }
     println!(
         "× ref: s/image over one reference page pass ({} × {} px, {:.0}–{:.0} ms in this run, timed \
-         before and after each kind); s fastest: s/image at the run's fastest reference speed",
+         before and after each kind); s fastest: s/image at the run's fastest reference speed; \
+         pages, reads: Tesseract page passes and text reads per image",
         reference.width(),
         reference.height(),
         1000.0 * fastest,
@@ -215,6 +233,7 @@ fn real_screenshots(
         let bytes = std::fs::read(dir.join(file)).expect("real screenshot");
         let start = Instant::now();
         let cpu_start = thread_cpu_secs();
+        let calls_start = ocr::engine::calls();
         let outcome = ocr::recognize_all(&bytes);
         let (secs, cpu) = (start.elapsed().as_secs_f64(), thread_cpu_secs() - cpu_start);
         let scores = best_matches(&windows, outcome);
@@ -235,6 +254,7 @@ fn real_screenshots(
             t.images += 1;
             t.secs += secs;
             t.cpu_secs += cpu;
+            t.count_calls(calls_start);
             for (w, s) in windows.iter().zip(&scores) {
                 if class == "real" || class == many || w.kinds.iter().any(|k| class == format!("real: {k}")) {
                     t.add(s);
@@ -332,7 +352,7 @@ fn print_line(name: &str, t: &Totals, fastest: f64) {
     let per_image = t.secs / t.images.max(1) as f64;
     let ratio = per_image / t.ref_secs.max(1e-9);
     println!(
-        "{name:<24} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2}",
+        "{name:<24} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2} {:>7.1} {:>7.0}",
         t.images,
         t.exact,
         t.fields,
@@ -345,7 +365,9 @@ fn print_line(name: &str, t: &Totals, fastest: f64) {
         per_image,
         t.cpu_secs / t.images.max(1) as f64,
         ratio,
-        ratio * fastest
+        ratio * fastest,
+        t.page_passes as f64 / t.images.max(1) as f64,
+        t.text_reads as f64 / t.images.max(1) as f64
     );
 }
 

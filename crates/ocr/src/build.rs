@@ -68,8 +68,13 @@ fn no_grid() -> OcrError {
 pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrError> {
     job.stage(0.02, "looking for benchmark windows");
     let grids = frames::cell_grids(rgb);
-    let regions: Vec<Rect> =
-        grids.iter().map(|g| g.window_region(&grids).clip(rgb.width(), rgb.height())).collect();
+    let regions: Vec<Region> = grids
+        .iter()
+        .map(|g| Region {
+            rect: g.window_region(&grids).clip(rgb.width(), rgb.height()),
+            frame: Some(g.bounds()),
+        })
+        .collect();
     // One window is read as the image, or as the patch of the desktop it makes: its
     // region guessed from the grid would cut its settings and title more often (on the
     // degraded corpus's desktops, 18 of 184 settings fewer read, and fewer values
@@ -79,14 +84,15 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
         return with_framed_windows(rgb, &grids, readings, job);
     }
     let mut found = read_regions(rgb, &regions, (0.05, 0.6), "window", Look::Thorough, job)?;
-    let outside: Vec<Rect> = locate::candidates(rgb)
+    let outside: Vec<Region> = locate::candidates(rgb)
         .into_iter()
         .filter(|p| {
-            !regions.iter().any(|r| {
+            !regions.iter().any(|Region { rect: r, .. }| {
                 let common = 2 * grid::overlap(r, p);
                 common > grid::area(p) || common > grid::area(r)
             })
         })
+        .map(|rect| Region { rect, frame: None })
         .collect();
     for r in read_regions(rgb, &outside, (0.6, 0.9), "part", Look::Quick, job)? {
         push_unless_read(&mut found, r);
@@ -99,31 +105,74 @@ pub fn recognize_windows(rgb: &RgbImage, job: &mut Job) -> Result<Readings, OcrE
     with_framed_windows(rgb, &grids, readings, job)
 }
 
+/// A part of the image to read as a screenshot of its own, and the bounds of the framed
+/// grid (`frames`) it was cut around, if any.
+struct Region {
+    rect: Rect,
+    frame: Option<Rect>,
+}
+
 /// Reads each region of the image as a screenshot of its own (its windows, moved back
 /// into the image), with the share done going from `span.0` to `span.1`; regions that
 /// hold no window give no reading.
+///
+/// Once a region without a frame held a window found at the image's own scale, the
+/// regions without a frame after it are not read at other scales (`Look::AtScale`): a
+/// screenshot's windows share its scale, so the passes for digits shown at half size or
+/// CrystalDiskMark 3-6's tall ones find no window there either, and on a patch that holds
+/// none (a document, a wallpaper) they would cost two page passes more, one of them at
+/// four times the pixels. Themes differ between windows (a dark KDiskMark beside a light
+/// one), so the passes for colours stay. A framed region holds a window and always gets
+/// `look`.
+///
+/// A region without a frame that holds a grid read already and lies mostly in a region
+/// that held a window is that window again (`locate` cut the window's patch in two
+/// overlapping pieces) and is not read.
 fn read_regions(
     rgb: &RgbImage,
-    regions: &[Rect],
+    regions: &[Region],
     span: (f64, f64),
     what: &str,
     look: Look,
     job: &mut Job,
 ) -> Result<Readings, OcrError> {
-    let mut out = Vec::new();
+    let mut unframed_look = look;
+    let mut held_windows: Vec<Rect> = Vec::new();
+    let mut out: Readings = Vec::new();
     let n = regions.len();
-    for (i, region) in regions.iter().copied().enumerate() {
+    for (i, Region { rect: region, frame }) in regions.iter().enumerate() {
+        let region = *region;
+        let read_before = |r: &Result<Recognition, OcrError>| {
+            crate::window_read(r)
+                .is_some_and(|w| grid::overlap(&w.layout.grid, &region) == grid::area(&w.layout.grid))
+        };
+        if frame.is_none()
+            && out.iter().any(read_before)
+            && held_windows.iter().any(|h| 2 * grid::overlap(h, &region) > grid::area(&region))
+        {
+            continue;
+        }
         let at = |k: usize| span.0 + (span.1 - span.0) * k as f64 / n as f64;
         let started = std::time::Instant::now();
         let name = if n == 1 { String::new() } else { format!("{what} {} of {n}", i + 1) };
-        let reading = job.part(at(i), at(i + 1), &name, |job| windows_in(&cut(rgb, region), None, look, job));
+        // The frame's bounds in the region's own pixels.
+        let frame = frame.map(|f| f.moved(-region.x0, -region.y0));
+        let look = if frame.is_some() { look } else { unframed_look };
+        let reading =
+            job.part(at(i), at(i + 1), &name, |job| windows_in(&cut(rgb, region), None, frame, look, job));
         if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some()
             || std::env::var_os("SSDBASE_OCR_TIMES").is_some()
         {
             eprintln!("{what} {region:?} read in {:.2} s", started.elapsed().as_secs_f64());
         }
         match reading {
-            Ok(rs) => {
+            Ok((rs, at_scale)) => {
+                if frame.is_none() && rs.iter().any(|r| crate::window_read(r).is_some()) {
+                    held_windows.push(region);
+                    if at_scale {
+                        unframed_look = unframed_look.min(Look::AtScale);
+                    }
+                }
                 for r in rs {
                     push_unless_read(&mut out, shift_reading(r, region.x0, region.y0));
                 }
@@ -150,16 +199,19 @@ fn with_framed_windows(
     let read_grids: Vec<Rect> =
         readings.iter().filter_map(|r| crate::window_read(r).map(|r| r.layout.grid)).collect();
     let image_area = grid::area(&Rect { x0: 0, y0: 0, x1: rgb.width() as i32, y1: rgb.height() as i32 });
-    let regions: Vec<Rect> = grids
+    let regions: Vec<Region> = grids
         .iter()
         .filter(|g| {
             let b = g.bounds();
             !read_grids.iter().any(|r| 2 * grid::overlap(r, &b) > grid::area(&b))
         })
-        .map(|g| g.window_region(grids).clip(rgb.width(), rgb.height()))
+        .map(|g| Region {
+            rect: g.window_region(grids).clip(rgb.width(), rgb.height()),
+            frame: Some(g.bounds()),
+        })
         // A window that is most of the image was read as the image already: reading it
         // again from its region would give the same answer.
-        .filter(|r| (grid::area(r) as f32) < WINDOW_SHARE_READ_IN_PLACE * image_area as f32)
+        .filter(|r| (grid::area(&r.rect) as f32) < WINDOW_SHARE_READ_IN_PLACE * image_area as f32)
         .collect();
     if regions.is_empty() {
         return Ok(readings);
@@ -191,7 +243,8 @@ fn windows_from_patches(
     }
     // Patches take the share done to 0.6; the rest is for reading the whole image when
     // none of them held a window.
-    let found = read_regions(rgb, &patches, (0.1, 0.6), "part", Look::Thorough, job)?;
+    let regions: Vec<Region> = patches.iter().map(|&rect| Region { rect, frame: None }).collect();
+    let found = read_regions(rgb, &regions, (0.1, 0.6), "part", Look::Thorough, job)?;
     // Every reading comes from a grid found there, even one that says no test ran. When
     // no patch held a window that reads (a cut through another program's window beside
     // it), the whole image is read as well and the better answer kept.
@@ -200,7 +253,9 @@ fn windows_from_patches(
     }
     let from = if patches.is_empty() { 0.1 } else { 0.6 };
     job.stage(from, "reading the whole image");
-    match job.part(from, 0.95, "", |job| windows_in(rgb, Some(framed), Look::Thorough, job)) {
+    match job
+        .part(from, 0.95, "", |job| windows_in(rgb, Some(framed), None, Look::Thorough, job).map(|(r, _)| r))
+    {
         Ok(whole) if whole.iter().any(|r| crate::window_read(r).is_some()) || found.is_empty() => {
             Ok(without_stray_grids(whole))
         }
@@ -236,35 +291,42 @@ fn shift_reading(r: Result<Recognition, OcrError>, dx: i32, dy: i32) -> Result<R
 }
 
 /// How hard `windows_in` looks for a grid that its first page pass does not find.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Look {
-    /// Every pass that finds a kind of window (small, smeared, tall digits, framed).
-    Thorough,
     /// The first pass only: a part of the image beside the framed windows, which is
     /// rarely a benchmark window (a CrystalDiskInfo window, a document) and would cost
     /// five page passes more to give up on.
     Quick,
+    /// Every pass but those at another scale (digits shown at half size, CrystalDiskMark
+    /// 3-6's tall ones): a part of an image whose scale a window read already showed.
+    AtScale,
+    /// Every pass that finds a kind of window (small, smeared, tall digits, framed).
+    Thorough,
 }
 
 /// The windows in an image that is (mostly) windows: grids from one page pass. `known`
 /// are the image's framed grids when the caller found them already; else they are found
-/// here once, when first needed.
+/// here once, when first needed. `frame` is the framed grid the image was cut around
+/// (`Region`): its window is the one page-pass grid over it. With the readings, whether
+/// their grids were found at the image's own scale (not by the passes at another).
 fn windows_in(
     rgb: &RgbImage,
     known: Option<&[frames::CellGrid]>,
+    frame: Option<Rect>,
     look: Look,
     job: &mut Job,
-) -> Result<Readings, OcrError> {
+) -> Result<(Readings, bool), OcrError> {
     let found = std::cell::OnceCell::new();
     let framed = || known.unwrap_or_else(|| found.get_or_init(|| frames::cell_grids(rgb)).as_slice());
+    let find = |words: &[Word]| over_frame(grid::find_all(words, MAX_WINDOWS), frame);
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
-    let mut grids = grid::find_all(&words, MAX_WINDOWS);
+    let mut grids = find(&words);
     if grids.iter().all(|g| g.seen_cells() * 2 < g.cells()) {
         // A window on a dark or busy desktop: one threshold for the whole image blanks it,
         // or merges its bars and digits into blobs that leave half the grid unseen.
         let local = page_words(rgb, Threshold::Local)?;
-        let local_grids = grid::find_all(&local, MAX_WINDOWS);
+        let local_grids = find(&local);
         if std::env::var_os("SSDBASE_OCR_DEBUG_DIR").is_some() {
             let shape = |gs: &[Grid]| {
                 gs.iter().map(|g| (g.rows.len(), g.columns.len(), g.seen_cells())).collect::<Vec<_>>()
@@ -275,15 +337,17 @@ fn windows_in(
             (words, grids) = (local, local_grids);
         }
     }
-    (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
+    (words, grids) = with_large_digits_scaled(rgb, words, grids, find)?;
     if grids.is_empty() && look == Look::Quick {
         return Err(no_grid());
     }
-    if grids.is_empty() && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
+    let mut at_scale = true;
+    if grids.is_empty() && look == Look::Thorough && rgb.width() * rgb.height() <= SMALL_WINDOW_PIXELS {
         // A window shown at half size or less: its digits are too small for the page
         // pass to find, read twice as large (cells are re-read at their own scale).
         words = page_words_at(rgb, Threshold::Global, 2.0)?;
-        grids = grid::find_all(&words, MAX_WINDOWS);
+        grids = find(&words);
+        at_scale = grids.is_empty();
     }
     if grids.is_empty() {
         // Digits whose bar edges were smeared (a recompressed JPEG's subsampled colour, a
@@ -292,7 +356,7 @@ fn windows_in(
         // channel that separates them, as the cells are (`read::binarize`).
         for polarity in [read::Polarity::LightText, read::Polarity::DarkText] {
             let channel = page_words(&read::glyph_channel(rgb, polarity), Threshold::Global)?;
-            let channel_grids = grid::find_all(&channel, MAX_WINDOWS);
+            let channel_grids = find(&channel);
             if seen_cells(&channel_grids) > seen_cells(&grids) {
                 (words, grids) = (channel, channel_grids);
             }
@@ -303,18 +367,19 @@ fn windows_in(
             }
         }
     }
-    if grids.is_empty() {
+    if grids.is_empty() && look == Look::Thorough {
         // Digits so tall that the page pass glues them to their row buttons
         // (CrystalDiskMark 3-6, `with_large_digits_scaled`): read at two thirds.
         words = page_words_at(rgb, Threshold::Global, 1.0 / LARGE_DIGITS)?;
-        grids = grid::find_all(&words, MAX_WINDOWS);
+        grids = find(&words);
+        at_scale = grids.is_empty();
     }
     if grids.is_empty() {
         // Digits the page pass sees as no number in any of its passes (as tall as their
         // cells, on a bar in a flat theme): the grid is taken from the cells' frames, and
         // each value read from its cell.
         if let [only] = framed() {
-            return Ok(vec![read_window(rgb, &words, only.to_grid(), framed(), job)]);
+            return Ok((vec![read_window(rgb, &words, only.to_grid(), framed(), job)], at_scale));
         }
         return Err(no_grid());
     }
@@ -334,7 +399,7 @@ fn windows_in(
         let share =
             (region.width() * region.height()) as f32 / (image_rect.width() * image_rect.height()) as f32;
         if share >= WINDOW_SHARE_READ_IN_PLACE {
-            return Ok(vec![read_window(rgb, &words, grid, framed(), job)]);
+            return Ok((vec![read_window(rgb, &words, grid, framed(), job)], at_scale));
         }
         regions.push((region, grid));
     }
@@ -351,7 +416,26 @@ fn windows_in(
         });
         push_unless_read(&mut out, reading);
     }
-    Ok(out)
+    Ok((out, at_scale))
+}
+
+/// The page-pass grids of an image cut around a framed grid (`frame`): the one over the
+/// frame that saw most cells. Elsewhere in the cut there is no other window (the region
+/// stops short of every other framed grid): a grid there is a wallpaper's pattern or a
+/// title read as numbers, and a second grid over the frame is the same window's rows
+/// seen apart (the frame gives the read grid all its rows, `frames::fitted`). Without a
+/// frame, every grid.
+fn over_frame(grids: Vec<Grid>, frame: Option<Rect>) -> Vec<Grid> {
+    let Some(f) = frame else { return grids };
+    grids
+        .into_iter()
+        .filter(|g| {
+            let b = g.bounds();
+            2 * grid::overlap(&b, &f) > grid::area(&b)
+        })
+        .max_by_key(Grid::seen_cells)
+        .into_iter()
+        .collect()
 }
 
 /// Cells the page pass read a number in, over all `grids`: the measure by which one
@@ -369,6 +453,7 @@ fn with_large_digits_scaled(
     rgb: &RgbImage,
     words: Vec<Word>,
     grids: Vec<Grid>,
+    find: impl Fn(&[Word]) -> Vec<Grid>,
 ) -> Result<(Vec<Word>, Vec<Grid>), OcrError> {
     let tall = if grids.is_empty() {
         grid::number_height(&words).unwrap_or(0.0)
@@ -382,7 +467,7 @@ fn with_large_digits_scaled(
         return Ok((words, grids));
     }
     let scaled = page_words_at(rgb, Threshold::Global, CDM8_DIGIT_HEIGHT / tall)?;
-    let scaled_grids = grid::find_all(&scaled, MAX_WINDOWS);
+    let scaled_grids = find(&scaled);
     Ok(if seen_cells(&scaled_grids) > seen_cells(&grids) { (scaled, scaled_grids) } else { (words, grids) })
 }
 
@@ -428,16 +513,10 @@ fn window_region(grid: &Grid, words: &[Word], others: &[Rect], me: usize) -> Rec
 
 /// Moves every position in a reading of a cut-out window back into the whole image.
 fn shift(mut r: Recognition, dx: i32, dy: i32) -> Recognition {
-    let mv = |rect: &mut Rect| {
-        rect.x0 += dx;
-        rect.x1 += dx;
-        rect.y0 += dy;
-        rect.y1 += dy;
-    };
-    mv(&mut r.layout.grid);
+    r.layout.grid = r.layout.grid.moved(dx, dy);
     for row in &mut r.rows {
         for c in &mut row.cells {
-            mv(&mut c.rect);
+            c.rect = c.rect.moved(dx, dy);
         }
     }
     r
@@ -448,7 +527,8 @@ pub fn recognize_rgb(rgb: &RgbImage, job: &mut Job) -> Result<Recognition, OcrEr
     job.stage(0.15, "finding the result grid");
     let words = page_words(rgb, Threshold::Global)?;
     let grids = grid::find(&words).into_iter().collect();
-    let (words, grids) = with_large_digits_scaled(rgb, words, grids)?;
+    let (words, grids) =
+        with_large_digits_scaled(rgb, words, grids, |w| grid::find(w).into_iter().collect())?;
     let grid = grids.into_iter().next().ok_or_else(no_grid)?;
     read_window(rgb, &words, grid, &frames::cell_grids(rgb), job)
 }
@@ -1586,6 +1666,140 @@ mod tests {
             }
         }
         assert!(checked >= 40, "only {checked} cells checked");
+    }
+
+    /// The shared corpus's screenshots, decoded, with their labels.
+    fn corpus_originals() -> (crate::corpus::Labels, Vec<RgbImage>) {
+        let dir = crate::corpus::shared_dir().expect("the shared corpus").join("corpus/screenshots");
+        let labels = crate::corpus::load(&dir).unwrap();
+        let originals = labels
+            .images
+            .iter()
+            .map(|i| crate::decode::decode(&std::fs::read(dir.join(&i.file)).unwrap()).unwrap())
+            .collect();
+        (labels, originals)
+    }
+
+    /// A region cut around a framed grid reads as that one window, however the page pass
+    /// splits it or whatever it reads as numbers around it: on every image of the
+    /// corpus's two-windows kind (made as `cargo xtask bench-ocr` makes it: a window on a
+    /// desktop of wallpaper and documents, the next window with results beside it), each
+    /// framed grid's region gives one reading, a window over that frame. Before: a
+    /// CrystalDiskMark 8 window in front of a document also gave a grid of its title's
+    /// `8.0.4` over its first row of values, read at length as a window.
+    #[test]
+    fn a_framed_windows_region_reads_as_that_window_alone() {
+        use crate::degrade::{self, Kind, Rng};
+        let (labels, originals) = corpus_originals();
+        let n = labels.images.len();
+        let mut regions = 0;
+        for (i, img) in labels.images.iter().enumerate() {
+            let partner = (1..n)
+                .map(|d| (i + d) % n)
+                .find(|&j| !labels.images[j].all_zero())
+                .expect("windows with results");
+            let kind = Kind::TwoWindows;
+            let made = degrade::degrade(
+                &originals[i],
+                Some(&originals[partner]),
+                kind,
+                &mut Rng::for_image(&img.file, kind),
+            );
+            let rgb = crate::decode::decode(&made.bytes).unwrap();
+            let grids = frames::cell_grids(&rgb);
+            if grids.len() < 2 {
+                continue;
+            }
+            for g in &grids {
+                let region = g.window_region(&grids).clip(rgb.width(), rgb.height());
+                let frame = g.bounds().moved(-region.x0, -region.y0);
+                let (readings, _) =
+                    windows_in(&cut(&rgb, region), None, Some(frame), Look::Thorough, &mut Job::default())
+                        .unwrap();
+                assert_eq!(
+                    readings.len(),
+                    1,
+                    "{} ({}): {} readings of {region:?}",
+                    img.file,
+                    made.recipe,
+                    readings.len()
+                );
+                let window = crate::window_read(&readings[0]).unwrap_or_else(|| {
+                    panic!("{}: {region:?} read no window: {:?}", img.file, readings[0].as_ref().err())
+                });
+                let read = window.layout.grid;
+                assert!(
+                    2 * grid::overlap(&read, &frame) > grid::area(&read),
+                    "{}: {read:?} is not over {frame:?}",
+                    img.file
+                );
+                regions += 1;
+            }
+        }
+        assert!(regions >= 30, "only {regions} framed regions read");
+    }
+
+    /// Once a patch held a window found at the image's scale, a patch that holds none (a
+    /// document beside it) is not read at other scales, and a patch that is mostly that
+    /// window's again is not read at all: counted in Tesseract's page passes.
+    #[test]
+    fn patches_after_a_window_found_at_its_scale_are_read_at_that_scale() {
+        let (labels, originals) = corpus_originals();
+        let (img, window) = labels
+            .images
+            .iter()
+            .zip(&originals)
+            .find(|(i, o)| i.tool == "KDiskMark" && o.width() * o.height() <= SMALL_WINDOW_PIXELS)
+            .expect("a KDiskMark window of at most SMALL_WINDOW_PIXELS");
+        let (w, h) = window.dimensions();
+        // The window, and a document as large beside it.
+        let mut rgb = RgbImage::from_pixel(2 * w, h, image::Rgb([40, 60, 90]));
+        imageops::replace(&mut rgb, window, 0, 0);
+        crate::degrade::draw_other_window(
+            &mut rgb,
+            (w, 0, w, h),
+            &mut crate::degrade::Rng::for_image("document", crate::degrade::Kind::TwoWindows),
+        );
+        let window_rect = Rect { x0: 0, y0: 0, x1: w as i32, y1: h as i32 };
+        let again = Rect { x0: (w / 4) as i32, x1: (w + w / 8) as i32, ..window_rect };
+        let document = Rect { x0: w as i32, x1: 2 * w as i32, ..window_rect };
+        let passes = |f: &mut dyn FnMut()| {
+            let before = engine::calls().page_passes;
+            f();
+            engine::calls().page_passes - before
+        };
+        let mut at_scale = false;
+        let window_passes = passes(&mut || {
+            let (readings, scale) =
+                windows_in(&cut(&rgb, window_rect), None, None, Look::Thorough, &mut Job::default()).unwrap();
+            assert!(readings.iter().any(|r| crate::window_read(r).is_some()), "{}: no window read", img.file);
+            at_scale = scale;
+        });
+        assert!(at_scale, "{}: found at another scale", img.file);
+        let document_passes = |look| {
+            passes(&mut || {
+                assert!(windows_in(&cut(&rgb, document), None, None, look, &mut Job::default()).is_err());
+            })
+        };
+        let (thorough, same_scale) = (document_passes(Look::Thorough), document_passes(Look::AtScale));
+        assert!(
+            same_scale < thorough,
+            "{same_scale} page passes at the window's scale, {thorough} at every scale"
+        );
+        let regions: Vec<Region> =
+            [window_rect, again, document].into_iter().map(|rect| Region { rect, frame: None }).collect();
+        let mut found = Vec::new();
+        let all = passes(&mut || {
+            found = read_regions(&rgb, &regions, (0.0, 1.0), "part", Look::Thorough, &mut Job::default())
+                .unwrap();
+        });
+        assert_eq!(found.iter().filter(|r| crate::window_read(r).is_some()).count(), 1, "{}", img.file);
+        assert_eq!(
+            all,
+            window_passes + same_scale,
+            "{}: the window, then the document at its scale",
+            img.file
+        );
     }
 
     fn cand(text: &str, conf: f32, page: bool) -> Candidate {

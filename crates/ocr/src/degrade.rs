@@ -318,7 +318,8 @@ fn wallpaper(w: u32, h: u32, rng: &mut Rng) -> RgbImage {
     })
 }
 
-fn draw_other_window(img: &mut RgbImage, (x, y, w, h): (u32, u32, u32, u32), rng: &mut Rng) {
+/// Another program's window (a document: lines of dark word-like dashes) at `(x, y, w, h)`.
+pub(crate) fn draw_other_window(img: &mut RgbImage, (x, y, w, h): (u32, u32, u32, u32), rng: &mut Rng) {
     fill(img, (x, y, w, h), Rgb([250, 250, 250]));
     fill(img, (x, y, w, 30), Rgb([230, 230, 235]));
     // Lines of "text": dark dashes of word-like lengths.

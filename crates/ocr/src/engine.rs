@@ -50,6 +50,31 @@ thread_local! {
     /// unit of work that can be slow (a whole page, a damaged crop), so a job ends at
     /// most one call after it.
     static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+    /// Tesseract calls made on this thread so far (`calls`).
+    static CALLS: Cell<Calls> = const { Cell::new(Calls { page_passes: 0, text_reads: 0 }) };
+}
+
+/// How many Tesseract calls this thread has made: the reader's cost in its own unit of
+/// work, which a busy machine does not blur (the benchmark prints it per image beside
+/// the seconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Calls {
+    /// Full-page passes (words with boxes): 0.1-1 s each.
+    pub page_passes: u64,
+    /// Single-line or single-block reads (a cell, a button, a settings box): milliseconds.
+    pub text_reads: u64,
+}
+
+pub fn calls() -> Calls {
+    CALLS.with(Cell::get)
+}
+
+fn count(f: impl FnOnce(&mut Calls)) {
+    CALLS.with(|c| {
+        let mut n = c.get();
+        f(&mut n);
+        c.set(n);
+    });
 }
 
 /// Sets this thread's deadline until the guard is dropped.
@@ -160,6 +185,7 @@ pub fn page_words_thresholded(img: &RgbImage, threshold: Threshold) -> Result<Ve
         let (w, h) = (img.width() as i32, img.height() as i32);
         api.set_image(img.as_raw(), w, h, 3, 3 * w).map_err(engine_err("set image"))?;
         api.set_source_resolution(300).map_err(engine_err("set resolution"))?;
+        count(|c| c.page_passes += 1);
         let tsv = api.get_tsv_text(0).map_err(engine_err("recognise page"))?;
         Ok(parse_tsv(&tsv))
     })
@@ -174,6 +200,7 @@ pub fn read_text(img: &GrayImage, block: bool, whitelist: &str) -> Result<(Strin
         api.set_page_seg_mode(mode).map_err(engine_err("page mode"))?;
         api.set_variable("thresholding_method", "0").map_err(engine_err("thresholding"))?;
         set_gray(api, img)?;
+        count(|c| c.text_reads += 1);
         let text = api.get_utf8_text().map_err(engine_err("recognise"))?;
         let conf = api.mean_text_conf().map_err(engine_err("confidence"))? as f32;
         Ok((text.trim().to_string(), conf))
