@@ -322,7 +322,7 @@ fn windows_in(
     job.stage(0.15, "finding the result grid");
     let mut words = page_words(rgb, Threshold::Global)?;
     let mut grids = find(&words);
-    if grids.iter().all(|g| g.seen_cells() * 2 < g.cells()) {
+    if look != Look::Quick && grids.iter().all(|g| g.seen_cells() * 2 < g.cells()) {
         // A window on a dark or busy desktop: one threshold for the whole image blanks it,
         // or merges its bars and digits into blobs that leave half the grid unseen.
         let local = page_words(rgb, Threshold::Local)?;
