@@ -31,6 +31,8 @@ pub fn column_reading(x0: i32, x1: i32, h: f32) -> (i32, i32) {
 
 /// More rows than any CrystalDiskMark or KDiskMark window shows (they show 4 or 5).
 pub const MAX_ROWS: usize = 8;
+/// The fewest rows a CrystalDiskMark or KDiskMark window shows.
+pub const MIN_ROWS: usize = 4;
 
 pub use api_types::Rect;
 
