@@ -26,6 +26,11 @@ struct Totals {
     failed: usize,
     settings: usize,
     settings_ok: usize,
+    /// Windows with a comment in their box, those whose comment was read exactly, and
+    /// windows given a comment their box does not hold.
+    comments: usize,
+    comments_ok: usize,
+    comments_invented: usize,
     secs: f64,
     /// This thread's CPU time: the machine is shared, and wall time under load says
     /// more about the neighbours than about the reader.
@@ -46,7 +51,31 @@ impl Totals {
         self.confident_wrong += s.confident_wrong;
         self.settings += s.settings;
         self.settings_ok += s.settings_ok;
+        self.comments += usize::from(s.comment);
+        self.comments_ok += usize::from(s.comment_ok);
+        self.comments_invented += usize::from(s.comment_invented);
         self.failed += usize::from(!s.verdict_ok);
+    }
+
+    /// Adds another kind's totals (the run's own line); `ref_secs` is weighted by images,
+    /// so that `secs / ref_secs` is the run's mean ratio once divided by the images.
+    fn merge(&mut self, t: &Totals) {
+        self.images += t.images;
+        self.fields += t.fields;
+        self.exact += t.exact;
+        self.confident += t.confident;
+        self.confident_wrong += t.confident_wrong;
+        self.failed += t.failed;
+        self.settings += t.settings;
+        self.settings_ok += t.settings_ok;
+        self.comments += t.comments;
+        self.comments_ok += t.comments_ok;
+        self.comments_invented += t.comments_invented;
+        self.secs += t.secs;
+        self.cpu_secs += t.cpu_secs;
+        self.page_passes += t.page_passes;
+        self.text_reads += t.text_reads;
+        self.ref_secs += t.ref_secs * t.images as f64;
     }
 
     /// Adds the Tesseract calls made on this thread since `start`.
@@ -131,7 +160,11 @@ fn main() {
             for (want, s) in expected.iter().zip(&scores) {
                 t.add(s);
                 let short: String = want.file.chars().take(44).collect();
-                let bad = s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0;
+                let bad = s.exact < s.fields
+                    || !s.verdict_ok
+                    || s.confident_wrong > 0
+                    || s.comment != s.comment_ok
+                    || s.comment_invented;
                 if verbose || bad {
                     println!(
                         "{short:<44} {:>3}/{:<3} confident-wrong {} {:.2}s  [{}]",
@@ -153,7 +186,7 @@ fn main() {
 
     println!();
     println!(
-        "{:<24} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9} {:>7} {:>7}",
+        "{:<24} {:>6} {:>12} {:>8} {:>16} {:>9} {:>9} {:>11} {:>8} {:>8} {:>6} {:>9} {:>7} {:>7}",
         "kind",
         "images",
         "values exact",
@@ -161,6 +194,7 @@ fn main() {
         "confident wrong",
         "refused",
         "settings",
+        "comments",
         "s/image",
         "cpu s",
         "× ref",
@@ -171,20 +205,7 @@ fn main() {
     let mut all = Totals::default();
     for (kind, t) in &table {
         print_line(kind.name(), t, fastest);
-        all.images += t.images;
-        all.fields += t.fields;
-        all.exact += t.exact;
-        all.confident += t.confident;
-        all.confident_wrong += t.confident_wrong;
-        all.failed += t.failed;
-        all.settings += t.settings;
-        all.settings_ok += t.settings_ok;
-        all.secs += t.secs;
-        all.cpu_secs += t.cpu_secs;
-        all.page_passes += t.page_passes;
-        all.text_reads += t.text_reads;
-        // Weighted by images, so that `secs / ref_secs` is the run's mean ratio.
-        all.ref_secs += t.ref_secs * t.images as f64;
+        all.merge(t);
     }
     all.ref_secs /= all.images.max(1) as f64;
     if !table.is_empty() {
@@ -196,7 +217,8 @@ fn main() {
     println!(
         "× ref: s/image over one reference page pass ({} × {} px, {:.0}–{:.0} ms in this run, timed \
          before and after each kind); s fastest: s/image at the run's fastest reference speed; \
-         pages, reads: Tesseract page passes and text reads per image",
+         pages, reads: Tesseract page passes and text reads per image; comments: read exactly / \
+         windows with one, +invented where the box is empty",
         reference.width(),
         reference.height(),
         1000.0 * fastest,
@@ -262,7 +284,8 @@ fn real_screenshots(
             }
         }
         for (w, s) in windows.iter().zip(&scores) {
-            if verbose || s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0 {
+            let comment_wrong = s.comment != s.comment_ok || s.comment_invented;
+            if verbose || s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0 || comment_wrong {
                 let short: String = file.chars().take(44).collect();
                 println!(
                     "{short:<44} w{} {:>3}/{:<3} confident-wrong {} {:.2}s  [{}]",
@@ -352,7 +375,7 @@ fn print_line(name: &str, t: &Totals, fastest: f64) {
     let per_image = t.secs / t.images.max(1) as f64;
     let ratio = per_image / t.ref_secs.max(1e-9);
     println!(
-        "{name:<24} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>8.2} {:>8.2} {:>6.2} {:>9.2} {:>7.1} {:>7.0}",
+        "{name:<24} {:>6} {:>5}/{:<6} {:>7.2}% {:>6}/{:<9} {:>9} {:>4}/{:<4} {:>11} {:>8.2} {:>8.2} {:>6.2} {:>9.2} {:>7.1} {:>7.0}",
         t.images,
         t.exact,
         t.fields,
@@ -362,6 +385,7 @@ fn print_line(name: &str, t: &Totals, fastest: f64) {
         t.failed,
         t.settings_ok,
         t.settings,
+        format!("{}/{} +{}", t.comments_ok, t.comments, t.comments_invented),
         per_image,
         t.cpu_secs / t.images.max(1) as f64,
         ratio,
