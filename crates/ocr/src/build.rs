@@ -23,8 +23,11 @@ const CDM8_DIGIT_HEIGHT: f32 = 22.0;
 /// again scaled down (`with_large_digits_scaled`).
 const LARGE_DIGITS: f32 = 1.5;
 /// Rows of every supported window are 2.1–2.7 digit heights apart; a grid whose rows are
-/// further apart than this is every other row of one.
+/// further apart than this is every other (or every third) row of one.
 const DOUBLED_PITCH: f32 = 3.4;
+/// A window's row pitch in digit heights, the middle of that range: how many rows a
+/// grid's wider pitch spans.
+const ROW_PITCH: f32 = 2.4;
 /// From this confidence on a value is presented as certain (the review table's threshold,
 /// `corpus::CONFIDENT`).
 const CERTAIN: f32 = crate::corpus::CONFIDENT;
@@ -853,21 +856,37 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
     let read: Vec<numbers::Interpretation> =
         seen.iter().filter_map(|t| numbers::read_as(t, mark)).map(|r| r.interpretation).collect();
     let format = NumberFormat::of(mark, &read);
-    if grid.rows.len() <= 3 && grid.pitch > DOUBLED_PITCH * grid.digit_height {
-        let between: Vec<grid::GridRow> =
-            grid.rows.windows(2).map(|p| grid::GridRow::between(&p[0], &p[1])).collect();
+    // Rows the page pass saw that are two or three rows apart (the rows between them
+    // lost to a threshold that merged their digits with the bars): the rows between are
+    // added where every one of them reads as values.
+    let span = (grid.pitch / (ROW_PITCH * grid.digit_height)).round() as usize;
+    if grid.rows.len() <= 3
+        && grid.pitch > DOUBLED_PITCH * grid.digit_height
+        && (2..=3).contains(&span)
+        && (grid.rows.len() - 1) * span < labels::most_rows()
+    {
+        let between: Vec<Vec<grid::GridRow>> = grid
+            .rows
+            .windows(2)
+            .map(|p| {
+                (1..span).map(|k| grid::GridRow::between(&p[0], &p[1], k as f32 / span as f32)).collect()
+            })
+            .collect();
         let mut all = true;
-        for row in &between {
+        for row in between.iter().flatten() {
             all &= row_reads(img, grid, row, format)?;
             if !all {
                 break;
             }
         }
         if all {
-            for (i, row) in between.into_iter().enumerate() {
-                grid.rows.insert(2 * i + 1, row);
+            let mut rows = Vec::new();
+            for (seen, added) in grid.rows.iter().zip(between.iter().map(Some).chain([None])) {
+                rows.push(seen.clone());
+                rows.extend(added.into_iter().flatten().cloned());
             }
-            grid.pitch /= 2.0;
+            grid.rows = rows;
+            grid.pitch /= span as f32;
         }
     }
     for up in [true, false] {
@@ -1709,6 +1728,84 @@ mod tests {
             }
         }
         assert!(with_comment >= 5, "only {with_comment} KDiskMark windows with a comment");
+    }
+
+    /// Two windows placed edge to edge are two windows, found by the border between them:
+    /// every KDiskMark window of the corpus (cut to its frame, without the margin and
+    /// shadow its screenshot has) right of a CrystalDiskMark window of the corpus, on a
+    /// white page, both aligned at their bottom edge (so that one is taller, and the
+    /// shorter stands in its columns like a window in front of a document). Every value of
+    /// both windows is read. Before: of the five KDiskMark windows beside CrystalDiskMark
+    /// 01 or 20, none was read (the pair was taken for one window, read as the whole
+    /// image, whose one threshold blanks the dark window's digits).
+    #[test]
+    fn windows_edge_to_edge_are_found_by_the_border_between_them() {
+        let (labels, originals) = corpus_originals();
+        let crystal: Vec<usize> = (0..labels.images.len())
+            .filter(|&i| labels.images[i].tool == "CrystalDiskMark" && !labels.images[i].all_zero())
+            .collect();
+        let mut pairs = 0;
+        for (n, k) in (0..labels.images.len()).filter(|&i| labels.images[i].tool == "KDiskMark").enumerate() {
+            let c = crystal[n % crystal.len()];
+            let (left, right) = (&originals[c], window_alone(&originals[k]));
+            let (w, h) = (left.width() + right.width(), left.height().max(right.height()));
+            let mut page = RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
+            image::imageops::replace(&mut page, left, 0, i64::from(h - left.height()));
+            image::imageops::replace(
+                &mut page,
+                &right,
+                i64::from(left.width()),
+                i64::from(h - right.height()),
+            );
+            let readings = recognize_windows(&page, &mut Job::default()).unwrap();
+            for img in [&labels.images[c], &labels.images[k]] {
+                let best = readings
+                    .iter()
+                    .map(|r| crate::corpus::score(img, r))
+                    .max_by_key(|s| s.exact)
+                    .expect("a reading");
+                assert_eq!(
+                    best.exact, best.fields,
+                    "{} beside {}: {} read {:?}",
+                    labels.images[c].file, labels.images[k].file, img.file, best.notes
+                );
+            }
+            pairs += 1;
+        }
+        assert!(pairs >= 10, "only {pairs} pairs");
+    }
+
+    /// A corpus KDiskMark screenshot cut to the window's frame, without the margin and
+    /// shadow around it: the bounding box of its dark (Breeze Dark) pixels, as a capture
+    /// of the window alone gives it.
+    fn window_alone(img: &RgbImage) -> RgbImage {
+        let dark = |x: u32, y: u32| locate::luma(img, x, y) < 100;
+        let (w, h) = img.dimensions();
+        let xs: Vec<u32> = (0..w).filter(|&x| (0..h).any(|y| dark(x, y))).collect();
+        let ys: Vec<u32> = (0..h).filter(|&y| (0..w).any(|x| dark(x, y))).collect();
+        let (x0, y0) = (xs[0], ys[0]);
+        image::imageops::crop_imm(img, x0, y0, xs[xs.len() - 1] - x0 + 1, ys[ys.len() - 1] - y0 + 1)
+            .to_image()
+    }
+
+    /// A KDiskMark window captured alone, without the margin around it, reads whole:
+    /// every corpus KDiskMark window cut to its frame. Without a light margin the page
+    /// pass's threshold merges the digits of some rows with their bars and sees every
+    /// third row only (11: the rows of `531.56` and `42.75`); the rows between are
+    /// probed (before: "no row label could be read", the two rows seen spanning four
+    /// buttons).
+    #[test]
+    fn a_kdiskmark_window_without_its_margin_reads_whole() {
+        let (labels, originals) = corpus_originals();
+        let mut windows = 0;
+        for (img, rgb) in labels.images.iter().zip(&originals).filter(|(i, _)| i.tool == "KDiskMark") {
+            let readings = recognize_windows(&window_alone(rgb), &mut Job::default()).unwrap();
+            let best = readings.iter().map(|r| crate::corpus::score(img, r)).max_by_key(|s| s.exact);
+            let best = best.unwrap_or_else(|| panic!("{}: no reading", img.file));
+            assert_eq!(best.exact, best.fields, "{}: {:?}", img.file, best.notes);
+            windows += 1;
+        }
+        assert!(windows >= 10, "only {windows} KDiskMark windows");
     }
 
     /// The shared corpus's screenshots, decoded, with their labels.

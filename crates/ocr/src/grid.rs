@@ -57,11 +57,13 @@ impl GridRow {
         self.page_text.iter().any(Option::is_some)
     }
 
-    /// A row the page pass did not see, halfway between two it saw.
-    pub fn between(a: &GridRow, b: &GridRow) -> GridRow {
+    /// A row the page pass did not see, between two it saw, at `share` of the way from
+    /// `a` to `b`.
+    pub fn between(a: &GridRow, b: &GridRow, share: f32) -> GridRow {
+        let at = |x: i32, y: i32| x + ((y - x) as f32 * share).round() as i32;
         GridRow {
-            top: (a.top + b.top) / 2,
-            bottom: (a.bottom + b.bottom) / 2,
+            top: at(a.top, b.top),
+            bottom: at(a.bottom, b.bottom),
             page_text: vec![None; a.page_text.len()],
             boxes: Vec::new(),
         }

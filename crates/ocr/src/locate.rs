@@ -9,6 +9,12 @@
 //! connected patch is a candidate. Every supported window is landscape (wider than tall,
 //! 1.1–1.9 in the corpus; two side by side up to about 4), so portrait patches (a
 //! document window, a taskbar, icons) are not read unless nothing else is.
+//!
+//! A patch that is several windows touching is cut by their frames first: a window's
+//! side border runs down the whole patch where windows stand edge to edge, its title
+//! bar's top edge across it where they are stacked. Where no frame separates them (a
+//! window in front of a document, which goes on past the window's border), it is cut
+//! where the busy extent of its columns jumps.
 
 use crate::grid::{self, Rect};
 use image::RgbImage;
@@ -74,6 +80,13 @@ fn same_window(run: (usize, usize), e: (usize, usize)) -> bool {
 fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, depth: u8) -> Vec<Blocks> {
     if depth == 0 {
         return vec![b];
+    }
+    // Windows edge to edge: cut first at the side borders between them, which say where
+    // each window ends; the busy extents below would also cut a window whose columns
+    // are busy over different rows (a comment under some of them) in pieces.
+    let beside = windows_side_by_side(rgb, busy, bw, b);
+    if beside.len() >= 2 {
+        return beside.into_iter().flat_map(|p| split(rgb, mask, busy, bw, p, depth - 1)).collect();
     }
     // Only side by side: a document's ragged lines would cut it into strips by rows.
     for columns in [true] {
@@ -154,7 +167,14 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
                 }
                 found
             };
-            let l0 = if i > 0 && covers(&merged[i - 1], r) {
+            // Two runs whose seam is a window's side border down the whole height of
+            // both are windows side by side (one shorter than the other), not a window
+            // in front of a larger one: a document behind a window goes on past the
+            // window's border above or below it.
+            let side_by_side = |a: &(usize, usize, (usize, usize)), b: &(usize, usize, (usize, usize))| {
+                frame_at(rgb, b.0, (a.2 .0.min(b.2 .0), a.2 .1.max(b.2 .1)))
+            };
+            let l0 = if i > 0 && covers(&merged[i - 1], r) && !side_by_side(&merged[i - 1], r) {
                 let limit = r.1.saturating_sub(2 * height).max(merged[i - 1].0);
                 border_behind(&merged[i - 1], r.0, limit)
                     .map(|b| b + BORDER_KEEP)
@@ -163,7 +183,8 @@ fn split(rgb: &RgbImage, mask: &[bool], busy: &[bool], bw: usize, b: Blocks, dep
             } else {
                 r.0
             };
-            let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) {
+            let l1 = if i + 1 < merged.len() && covers(&merged[i + 1], r) && !side_by_side(r, &merged[i + 1])
+            {
                 let limit = (r.0 + 2 * height).min(merged[i + 1].1);
                 border_behind(&merged[i + 1], r.1, limit)
                     .map(|b| b.saturating_sub(BORDER_KEEP))
@@ -268,6 +289,58 @@ fn stacked_windows(rgb: &RgbImage, b: Blocks) -> Vec<Blocks> {
     }
 }
 
+/// A patch cut where windows stand edge to edge: at pixel columns that are a window's
+/// side border down nearly the whole patch (`side_line`: the border of the taller window
+/// beside the shorter one and the page around it), each part at least a window's width.
+/// Each part keeps the rows of blocks where it is busy (`busy`): the shorter window's
+/// part is not the page above it. Empty unless two or more parts are shaped like
+/// windows. Inside one window no line runs from its title bar through its grid to its
+/// comment; beside a document a window's border spans only the window's rows.
+fn windows_side_by_side(rgb: &RgbImage, busy: &[bool], bw: usize, b: Blocks) -> Vec<Blocks> {
+    let (w, h) = rgb.dimensions();
+    let block = BLOCK as usize;
+    let (x0, x1) = ((b.x0 * block) as u32, (((b.x1 + 1) * block) as u32).min(w));
+    // The patch's rows without the joining's margin.
+    let rows = ((b.y0 + JOIN) as u32 * BLOCK, (((b.y1 + 1).saturating_sub(JOIN)) as u32 * BLOCK).min(h));
+    let min = MIN_WIDTH as u32;
+    if x1 < x0 + 2 * min || rows.1 <= rows.0 + BLOCK {
+        return Vec::new();
+    }
+    let mut cuts: Vec<usize> = Vec::new();
+    let mut from = x0 + min;
+    while from + min < x1 {
+        let Some(x) = edge_column_within(rgb, rows, from, x1 - min, FRAME_LINE) else { break };
+        cuts.push((x + 1) as usize / block);
+        from = x + min;
+    }
+    let mut parts: Vec<Blocks> = Vec::new();
+    let mut left = b.x0;
+    for &c in &cuts {
+        parts.push(Blocks { x0: left, x1: c - 1, ..b });
+        left = c;
+    }
+    parts.push(Blocks { x0: left, x1: b.x1, ..b });
+    // A part's busy rows, without the seam's blocks (the neighbour's border), grown
+    // by the joining's margin as every patch is.
+    for p in &mut parts {
+        let (x0, x1) = (p.x0 + SEAM, p.x1.saturating_sub(SEAM));
+        let busy_row = |y: usize| (x0..=x1).any(|x| busy[y * bw + x]);
+        if let (Some(y0), Some(y1)) =
+            ((p.y0..=p.y1).find(|&y| busy_row(y)), (p.y0..=p.y1).rfind(|&y| busy_row(y)))
+        {
+            (p.y0, p.y1) = (y0.saturating_sub(JOIN).max(b.y0), (y1 + JOIN).min(b.y1));
+        }
+    }
+    if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
+        eprintln!("side by side {b:?}: cut at block columns {cuts:?}: {parts:?}");
+    }
+    if parts.iter().filter(|p| p.window_like()).count() >= 2 {
+        parts
+    } else {
+        Vec::new()
+    }
+}
+
 /// A side cut at a window's border found in pixels is exact: of the margin every cut side
 /// keeps (`SEAM` + `JOIN` blocks), it keeps only the border's own block, not the
 /// document beyond it (whose text the page pass would join to the window's last values).
@@ -287,47 +360,89 @@ const BORDER_ROWS: f32 = 0.85;
 /// window's side border over the rows `band`: its luminance differs from the column
 /// beyond it by more than JPEG noise on nearly every row.
 fn border(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize) -> Option<usize> {
+    side_line(rgb, band, from, to, 1)
+}
+
+/// As `border`, where the step may lie in any of `width` pixel columns from the one
+/// found on each row: two windows edge to edge meet at their own borders, a line of a
+/// third colour, and each window's border starts a pixel apart where its title bar
+/// meets the other's frame.
+fn side_line(rgb: &RgbImage, band: (u32, u32), from: usize, to: usize, width: u32) -> Option<usize> {
     let h = rgb.height();
     let (y0, y1) = (band.0.min(h), band.1.min(h));
     if y1 <= y0 + BLOCK {
         return None;
     }
-    edge_column(rgb, (y0, y1), from as u32 * BLOCK, to as u32 * BLOCK).map(|x| (x / BLOCK) as usize)
+    edge_column_within(rgb, (y0, y1), from as u32 * BLOCK, to as u32 * BLOCK, width)
+        .map(|x| (x / BLOCK) as usize)
 }
 
 /// The first pixel column from `from` towards `to` (either way) whose luminance differs
 /// from the column beyond it by more than JPEG noise on nearly every row of `rows`: a
 /// window's side border, a cell's edge.
 pub(crate) fn edge_column(rgb: &RgbImage, rows: (u32, u32), from: u32, to: u32) -> Option<u32> {
+    edge_column_within(rgb, rows, from, to, 1)
+}
+
+/// As `edge_column`, counting a row's step at any of the `width` columns from `x` on
+/// (towards `to`).
+fn edge_column_within(rgb: &RgbImage, rows: (u32, u32), from: u32, to: u32, width: u32) -> Option<u32> {
     let (w, h) = rgb.dimensions();
     let (y0, y1) = (rows.0.min(h), rows.1.min(h));
     if y1 <= y0 || w < 2 {
         return None;
     }
-    let edge = |x: u32, beyond: u32| {
-        let steps =
-            (y0..y1).filter(|&y| luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > BUSY_SPAN / 2).count();
+    let (a, b) = (from.min(w - 1), to.min(w - 1));
+    let forward = b > a;
+    let step = |x: u32, y: u32| {
+        let beyond = if forward { x + 1 } else { x - 1 };
+        luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > BUSY_SPAN / 2
+    };
+    let edge = |x: u32| {
+        let columns: Vec<u32> = if forward {
+            (x..(x + width).min(w - 1)).collect()
+        } else {
+            (x.saturating_sub(width - 1).max(1)..=x).rev().collect()
+        };
+        let steps = (y0..y1).filter(|&y| columns.iter().any(|&c| step(c, y))).count();
         steps as f32 >= BORDER_ROWS * (y1 - y0) as f32
     };
-    let (a, b) = (from.min(w - 1), to.min(w - 1));
-    if b > a {
-        (a..b).find(|&x| edge(x, x + 1))
+    if forward {
+        (a..b).find(|&x| edge(x))
     } else {
-        (b.max(1)..=a).rev().find(|&x| edge(x, x - 1))
+        (b.max(1)..=a).rev().find(|&x| edge(x))
     }
 }
 
 /// Whether two of `pieces` are windows placed apart: their bottom edges differ by more
-/// than a seam. A lone window cut where its flat title bar (scaled up, many blocks tall)
-/// moves its columns' top down gives two window-like pieces with one bottom edge; two
-/// windows side by side may share their top (both placed at one height) and still stand
-/// apart.
-fn apart(pieces: &[Blocks]) -> bool {
+/// than a seam, or one stands beside the other with a window's side border between them
+/// down the whole height of both (`frame_at`; two windows placed edge to edge and
+/// aligned at their bottom, one taller). A lone window cut where its flat title bar
+/// (scaled up, many blocks tall) moves its columns' top down gives two window-like
+/// pieces with one bottom edge and no border between them; two windows side by side may
+/// share their top (both placed at one height) and still stand apart.
+fn apart(rgb: &RgbImage, pieces: &[Blocks]) -> bool {
     let windows: Vec<&Blocks> = pieces.iter().filter(|p| p.window_like()).collect();
-    windows
-        .iter()
-        .enumerate()
-        .any(|(i, a)| windows[i + 1..].iter().any(|b| a.y1.abs_diff(b.y1) > SEAM + JOIN))
+    windows.iter().enumerate().any(|(i, a)| {
+        windows[i + 1..].iter().any(|b| {
+            let (l, r) = if a.x0 <= b.x0 { (a, b) } else { (b, a) };
+            a.y1.abs_diff(b.y1) > SEAM + JOIN
+                || (r.x0 == l.x1 + 1 && frame_at(rgb, r.x0, (l.y0.min(r.y0), l.y1.max(r.y1))))
+        })
+    })
+}
+
+/// Pixel columns a side border between two windows may take (`side_line`).
+const FRAME_LINE: u32 = 3;
+
+/// Whether a window's side border runs down the rows of blocks `rows` within a seam of
+/// block column `seam`: a pixel column whose luminance steps on nearly every pixel row
+/// (`edge_column`). Inside one window no such column spans the title bar, the grid and
+/// the comment together; a document behind a window shows none past the window.
+fn frame_at(rgb: &RgbImage, seam: usize, rows: (usize, usize)) -> bool {
+    let band = ((rows.0 + JOIN) as u32 * BLOCK, (rows.1 + 1).saturating_sub(JOIN) as u32 * BLOCK);
+    let (from, to) = (seam.saturating_sub(SEAM + JOIN), seam + SEAM + JOIN);
+    band.1 > band.0 + BLOCK && side_line(rgb, band, from, to, FRAME_LINE).is_some()
 }
 
 /// Candidate window rectangles, left to right. Empty when the image is (nearly) one
@@ -406,7 +521,7 @@ pub fn candidates(rgb: &RgbImage) -> Vec<Rect> {
         // unless it was cut into windows that stand apart: windows touching each other
         // across a desktop (two benchmark windows, a document window) span it too.
         let whole_area = ((x1 - x0 + 1) * (y1 - y0 + 1) * (BLOCK * BLOCK) as usize) as f32;
-        if whole_area >= 0.9 * (w as f32) * (h as f32) && !apart(&pieces) {
+        if whole_area >= 0.9 * (w as f32) * (h as f32) && !apart(rgb, &pieces) {
             return Vec::new();
         }
         for mut b in pieces {
