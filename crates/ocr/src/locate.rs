@@ -272,16 +272,31 @@ fn stacked_windows(rgb: &RgbImage, b: Blocks) -> Vec<Blocks> {
             from = row;
         }
     }
-    let mut parts: Vec<Blocks> = Vec::new();
-    let mut top = b.y0;
-    for &c in &cuts {
-        parts.push(Blocks { y0: top, y1: c - 1, ..b });
-        top = c;
-    }
-    parts.push(Blocks { y0: top, y1: b.y1, ..b });
+    let parts = cut_at(b, &cuts, false);
     if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
         eprintln!("stacked {b:?}: cut at block rows {cuts:?}");
     }
+    freed_windows(parts)
+}
+
+/// `b` cut before each block column (`columns`) or row in `cuts`, in order.
+fn cut_at(b: Blocks, cuts: &[usize], columns: bool) -> Vec<Blocks> {
+    let mut parts: Vec<Blocks> = Vec::new();
+    let mut start = if columns { b.x0 } else { b.y0 };
+    for &c in cuts.iter().chain([&(if columns { b.x1 } else { b.y1 } + 1)]) {
+        parts.push(if columns {
+            Blocks { x0: start, x1: c - 1, ..b }
+        } else {
+            Blocks { y0: start, y1: c - 1, ..b }
+        });
+        start = c;
+    }
+    parts
+}
+
+/// The parts of a cut, when two or more of them are shaped like windows; else none (the
+/// cut freed no window).
+fn freed_windows(parts: Vec<Blocks>) -> Vec<Blocks> {
     if parts.iter().filter(|p| p.window_like()).count() >= 2 {
         parts
     } else {
@@ -313,13 +328,7 @@ fn windows_side_by_side(rgb: &RgbImage, busy: &[bool], bw: usize, b: Blocks) -> 
         cuts.push((x + 1) as usize / block);
         from = x + min;
     }
-    let mut parts: Vec<Blocks> = Vec::new();
-    let mut left = b.x0;
-    for &c in &cuts {
-        parts.push(Blocks { x0: left, x1: c - 1, ..b });
-        left = c;
-    }
-    parts.push(Blocks { x0: left, x1: b.x1, ..b });
+    let mut parts = cut_at(b, &cuts, true);
     // A part's busy rows, without the seam's blocks (the neighbour's border), grown
     // by the joining's margin as every patch is.
     for p in &mut parts {
@@ -334,11 +343,7 @@ fn windows_side_by_side(rgb: &RgbImage, busy: &[bool], bw: usize, b: Blocks) -> 
     if std::env::var_os("SSDBASE_OCR_DEBUG_SPLIT").is_some() {
         eprintln!("side by side {b:?}: cut at block columns {cuts:?}: {parts:?}");
     }
-    if parts.iter().filter(|p| p.window_like()).count() >= 2 {
-        parts
-    } else {
-        Vec::new()
-    }
+    freed_windows(parts)
 }
 
 /// A side cut at a window's border found in pixels is exact: of the margin every cut side
