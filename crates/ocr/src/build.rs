@@ -705,8 +705,12 @@ fn read_window(
     // Title and settings.
     job.stage(0.85, "reading the title and settings");
     let (tool_from_title, version, title, title_bar) = title(gray, words, &grid)?;
-    let mut settings =
-        Settings { title, version, comment: comment(words, &grid, &label_rects), ..Settings::default() };
+    let mut settings = Settings {
+        title,
+        version,
+        comment: comment(gray, words, &grid, &label_rects),
+        ..Settings::default()
+    };
     read_settings(gray, words, &grid, &label_rects, &mut settings)?;
     let header_unit = header_text(words, &grid).as_deref().and_then(settings::header_unit);
 
@@ -1435,7 +1439,7 @@ fn find_shifted<T>(words: &[Word], area: Rect, find: &impl Fn(&[Word]) -> Option
 /// button (`label_rects`) is the button's text: the second line of the last button
 /// (`Q1T1`) hangs below the grid's digits in KDiskMark, whose buttons are taller than its
 /// values.
-fn comment(words: &[Word], grid: &Grid, label_rects: &[Option<Rect>]) -> Option<String> {
+fn comment(gray: &RgbImage, words: &[Word], grid: &Grid, label_rects: &[Option<Rect>]) -> Option<String> {
     let g = grid.bounds();
     let reach = (4.0 * grid.pitch) as i32;
     let in_button = |(top, bottom, left, right): (i32, i32, i32, i32)| {
@@ -1452,9 +1456,54 @@ fn comment(words: &[Word], grid: &Grid, label_rects: &[Option<Rect>]) -> Option<
                 && !in_button((*top, *bottom, *left, *right))
         })
         .min_by_key(|line| line.0)
+        // The comment box is the first box under the grid: between the last row's digits
+        // and its text run the cells' bottom edge and the box's top edge. A line under
+        // more rules is past the box (a caption under an empty box and the window's
+        // bottom border, a window stacked below).
+        .filter(|line| {
+            ruled_lines(gray, (g.x0, g.x1), (g.y1, line.0), grid.digit_height) < RULES_OVER_COMMENT
+        })
         .map(|line| line.4.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
         // A stray mark or two (a border, a cursor) is no comment.
         .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+}
+
+/// Rules between a window's last row of digits and the line under it past which the
+/// line is no comment (see `comment`).
+const RULES_OVER_COMMENT: usize = 3;
+
+/// How many horizontal rules cross most of the columns `xs` between the pixel rows `ys`:
+/// rows where the luminance steps from the row below over three quarters of the width,
+/// steps within a twelfth of a digit's height (two pixels at least) of each other
+/// counting as one rule (a line one pixel thick steps twice; blur and rescaling spread
+/// it; a cell's bottom edge and the comment box's top edge are four pixels apart in a
+/// CrystalDiskMark 8 window at its own size).
+fn ruled_lines(gray: &RgbImage, xs: (i32, i32), ys: (i32, i32), digit_height: f32) -> usize {
+    let (w, h) = (gray.width() as i32, gray.height() as i32);
+    let (x0, x1) = (xs.0.max(0), xs.1.min(w));
+    let (y0, y1) = (ys.0.max(0), ys.1.min(h - 1));
+    if x1 - x0 < 8 {
+        return 0;
+    }
+    let steps = |y: i32| {
+        (x0..x1)
+            .filter(|&x| {
+                locate::luma(gray, x as u32, y as u32).abs_diff(locate::luma(gray, x as u32, (y + 1) as u32))
+                    > 20
+            })
+            .count()
+    };
+    let together = ((digit_height / 12.0).round() as i32).max(2);
+    let (mut rules, mut last) = (0, None::<i32>);
+    for y in y0..y1 {
+        if 4 * steps(y) >= 3 * (x1 - x0) as usize {
+            if last.is_none_or(|l| y - l > together) {
+                rules += 1;
+            }
+            last = Some(y);
+        }
+    }
+    rules
 }
 
 /// The column headers' text (`Read (MB/s) Write (MB/s)`), between settings and grid.
@@ -1773,6 +1822,41 @@ mod tests {
             pairs += 1;
         }
         assert!(pairs >= 10, "only {pairs} pairs");
+    }
+
+    /// A window with an empty comment box has no comment, whatever lies under its window:
+    /// every CrystalDiskMark window of the corpus without a comment, with the next one
+    /// stacked under it edge to edge (as the degraded touching kind stacks them). Before:
+    /// the lower window's title (`CrystalDiskMark 8.0.4 x64 [Admin]`), under the upper
+    /// window's empty box and bottom border, was read as the upper window's comment.
+    #[test]
+    fn a_line_past_the_comment_box_is_no_comment() {
+        let (labels, originals) = corpus_originals();
+        let empty: Vec<usize> = (0..labels.images.len())
+            .filter(|&i| {
+                let img = &labels.images[i];
+                img.tool == "CrystalDiskMark"
+                    && !img.all_zero()
+                    && img.comment_text.as_deref().unwrap_or("").is_empty()
+            })
+            .collect();
+        let mut checked = 0;
+        for (n, &i) in empty.iter().enumerate() {
+            let (top, below) = (&originals[i], &originals[empty[(n + 1) % empty.len()]]);
+            let (w, h) = (top.width().max(below.width()), top.height() + below.height());
+            let mut page = RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
+            image::imageops::replace(&mut page, top, 0, 0);
+            image::imageops::replace(&mut page, below, 0, i64::from(top.height()));
+            let readings = recognize_windows(&page, &mut Job::default()).unwrap();
+            let upper = readings
+                .iter()
+                .filter_map(crate::window_read)
+                .find(|r| r.layout.grid.y1 <= top.height() as i32)
+                .unwrap_or_else(|| panic!("{}: the upper window not read", labels.images[i].file));
+            assert_eq!(upper.settings.comment, None, "{}", labels.images[i].file);
+            checked += 1;
+        }
+        assert!(checked >= 15, "only {checked} windows");
     }
 
     /// A corpus KDiskMark screenshot cut to the window's frame, without the margin and
