@@ -884,10 +884,10 @@ fn probe_rows(img: &RgbImage, words: &[Word], grid: &mut Grid) -> Result<(), Ocr
             }
         }
         if all {
-            let mut rows = Vec::new();
-            for (seen, added) in grid.rows.iter().zip(between.iter().map(Some).chain([None])) {
+            let mut rows = vec![grid.rows[0].clone()];
+            for (added, seen) in between.into_iter().zip(&grid.rows[1..]) {
+                rows.extend(added);
                 rows.push(seen.clone());
-                rows.extend(added.into_iter().flatten().cloned());
             }
             grid.rows = rows;
             grid.pitch /= span as f32;
@@ -1473,7 +1473,7 @@ fn comment(gray: &RgbImage, words: &[Word], grid: &Grid, label_rects: &[Option<R
 const RULES_OVER_COMMENT: usize = 3;
 
 /// How many horizontal rules cross most of the columns `xs` between the pixel rows `ys`:
-/// rows where the luminance steps from the row below over three quarters of the width,
+/// rows where the luminance steps (`locate::STEP`) from the row below over three quarters of the width,
 /// steps within a twelfth of a digit's height (two pixels at least) of each other
 /// counting as one rule (a line one pixel thick steps twice; blur and rescaling spread
 /// it; a cell's bottom edge and the comment box's top edge are four pixels apart in a
@@ -1489,7 +1489,7 @@ fn ruled_lines(gray: &RgbImage, xs: (i32, i32), ys: (i32, i32), digit_height: f3
         (x0..x1)
             .filter(|&x| {
                 locate::luma(gray, x as u32, y as u32).abs_diff(locate::luma(gray, x as u32, (y + 1) as u32))
-                    > 20
+                    > locate::STEP
             })
             .count()
     };
@@ -1797,22 +1797,11 @@ mod tests {
         for (n, k) in (0..labels.images.len()).filter(|&i| labels.images[i].tool == "KDiskMark").enumerate() {
             let c = crystal[n % crystal.len()];
             let (left, right) = (&originals[c], window_alone(&originals[k]));
-            let (w, h) = (left.width() + right.width(), left.height().max(right.height()));
-            let mut page = RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
-            image::imageops::replace(&mut page, left, 0, i64::from(h - left.height()));
-            image::imageops::replace(
-                &mut page,
-                &right,
-                i64::from(left.width()),
-                i64::from(h - right.height()),
-            );
+            let h = left.height().max(right.height());
+            let page = white_page([(left, 0, h - left.height()), (&right, left.width(), h - right.height())]);
             let readings = recognize_windows(&page, &mut Job::default()).unwrap();
             for img in [&labels.images[c], &labels.images[k]] {
-                let best = readings
-                    .iter()
-                    .map(|r| crate::corpus::score(img, r))
-                    .max_by_key(|s| s.exact)
-                    .expect("a reading");
+                let best = best_score(img, &readings).expect("a reading");
                 assert_eq!(
                     best.exact, best.fields,
                     "{} beside {}: {} read {:?}",
@@ -1843,10 +1832,7 @@ mod tests {
         let mut checked = 0;
         for (n, &i) in empty.iter().enumerate() {
             let (top, below) = (&originals[i], &originals[empty[(n + 1) % empty.len()]]);
-            let (w, h) = (top.width().max(below.width()), top.height() + below.height());
-            let mut page = RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
-            image::imageops::replace(&mut page, top, 0, 0);
-            image::imageops::replace(&mut page, below, 0, i64::from(top.height()));
+            let page = white_page([(top, 0, 0), (below, 0, top.height())]);
             let readings = recognize_windows(&page, &mut Job::default()).unwrap();
             let upper = readings
                 .iter()
@@ -1857,6 +1843,22 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 15, "only {checked} windows");
+    }
+
+    /// Two images on a white page just large enough for both, each at its (x, y).
+    fn white_page(placed: [(&RgbImage, u32, u32); 2]) -> RgbImage {
+        let w = placed.iter().map(|(img, x, _)| x + img.width()).max().unwrap_or(0);
+        let h = placed.iter().map(|(img, _, y)| y + img.height()).max().unwrap_or(0);
+        let mut page = RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
+        for (img, x, y) in placed {
+            image::imageops::replace(&mut page, img, i64::from(x), i64::from(y));
+        }
+        page
+    }
+
+    /// The score of the reading that reads most of `img`'s values exactly, if any.
+    fn best_score(img: &crate::corpus::LabelledImage, readings: &Readings) -> Option<crate::corpus::Score> {
+        readings.iter().map(|r| crate::corpus::score(img, r)).max_by_key(|s| s.exact)
     }
 
     /// A corpus KDiskMark screenshot cut to the window's frame, without the margin and
@@ -1884,8 +1886,7 @@ mod tests {
         let mut windows = 0;
         for (img, rgb) in labels.images.iter().zip(&originals).filter(|(i, _)| i.tool == "KDiskMark") {
             let readings = recognize_windows(&window_alone(rgb), &mut Job::default()).unwrap();
-            let best = readings.iter().map(|r| crate::corpus::score(img, r)).max_by_key(|s| s.exact);
-            let best = best.unwrap_or_else(|| panic!("{}: no reading", img.file));
+            let best = best_score(img, &readings).unwrap_or_else(|| panic!("{}: no reading", img.file));
             assert_eq!(best.exact, best.fields, "{}: {:?}", img.file, best.notes);
             windows += 1;
         }

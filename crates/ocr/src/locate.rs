@@ -23,6 +23,9 @@ const BLOCK: u32 = 8;
 /// Luminance span of a block with detail: above what JPEG at quality 30 leaves on a flat
 /// area, below any text's contrast.
 const BUSY_SPAN: u8 = 40;
+/// A luminance step between neighbouring pixels that makes an edge (a border, a rule):
+/// half a busy block's span, above what JPEG leaves on a flat area.
+pub(crate) const STEP: u8 = BUSY_SPAN / 2;
 /// Busy blocks this many blocks apart are one patch (a window's flat areas are narrower
 /// than 2 × 2 blocks of 8 px... after joining from both sides, 32 px).
 const JOIN: usize = 2;
@@ -250,7 +253,7 @@ fn stacked_windows(rgb: &RgbImage, b: Blocks) -> Vec<Blocks> {
     let frame = |y: u32| {
         let (mut run, mut best, mut miss) = (0usize, 0usize, 0u32);
         for x in x0..x1 {
-            if luma(rgb, x, y).abs_diff(luma(rgb, x, y + 1)) > BUSY_SPAN / 2 {
+            if luma(rgb, x, y).abs_diff(luma(rgb, x, y + 1)) > STEP {
                 run += 1 + miss as usize;
                 miss = 0;
                 best = best.max(run);
@@ -401,15 +404,12 @@ fn edge_column_within(rgb: &RgbImage, rows: (u32, u32), from: u32, to: u32, widt
     let forward = b > a;
     let step = |x: u32, y: u32| {
         let beyond = if forward { x + 1 } else { x - 1 };
-        luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > BUSY_SPAN / 2
+        luma(rgb, x, y).abs_diff(luma(rgb, beyond, y)) > STEP
     };
     let edge = |x: u32| {
-        let columns: Vec<u32> = if forward {
-            (x..(x + width).min(w - 1)).collect()
-        } else {
-            (x.saturating_sub(width - 1).max(1)..=x).rev().collect()
-        };
-        let steps = (y0..y1).filter(|&y| columns.iter().any(|&c| step(c, y))).count();
+        let (c0, c1) =
+            if forward { (x, (x + width - 1).min(w - 2)) } else { (x.saturating_sub(width - 1).max(1), x) };
+        let steps = (y0..y1).filter(|&y| (c0..=c1).any(|c| step(c, y))).count();
         steps as f32 >= BORDER_ROWS * (y1 - y0) as f32
     };
     if forward {
