@@ -980,8 +980,8 @@ fn read_cell(
 const GLYPH_AND_MARGIN: f32 = 0.8;
 
 /// How the rows the page pass read print their values: the decimal mark and the usual
-/// number of decimals (each `None` where they do not tell), and whether every value
-/// has four figures, as CrystalDiskMark 3-6 print them (`4164.1`, `17.28`).
+/// number of decimals (each `None` where they do not tell), and whether the values
+/// have four figures, as CrystalDiskMark 3-6 print them (`4164.1`, `17.28`).
 #[derive(Clone, Copy)]
 struct NumberFormat {
     mark: Option<char>,
@@ -996,7 +996,10 @@ impl NumberFormat {
         NumberFormat {
             mark,
             decimals: mode(&decimals),
-            four_figures: !values.is_empty() && values.iter().all(numbers::Interpretation::four_figures),
+            // Most, not all: one misread value (a bar's end read as a digit, `189145`
+            // for `89.45`) must not hide how the window prints the others.
+            four_figures: !values.is_empty()
+                && 4 * values.iter().filter(|v| v.four_figures()).count() >= 3 * values.len(),
         }
     }
 }
@@ -2046,6 +2049,21 @@ mod tests {
         assert!(p.confidence >= CERTAIN, "{}", p.confidence);
         // One reading alone never is, however sure Tesseract is.
         let p = choose(&[cand("456.26", 99.0, false)], &point).unwrap();
+        assert!(p.confidence < CERTAIN, "{}", p.confidence);
+    }
+
+    #[test]
+    fn one_misread_value_does_not_hide_a_windows_four_figures() {
+        // A CrystalDiskMark 5.2 window (real set 54) whose page pass read `89.45` as
+        // `189145`: the `.` at a bar's end, the end's dark line as a `1`.
+        let page = ["207.9", "124.8", "117.8", "189145", "198.2", "121.2", "24.20", "31.55"];
+        let values: Vec<numbers::Interpretation> =
+            page.iter().map(|t| numbers::read_as(t, Some('.')).unwrap().interpretation).collect();
+        let format = NumberFormat::of(Some('.'), &values);
+        assert!(format.four_figures);
+        let cell = [cand("189145", 90.0, true), cand("89.45", 72.0, false)];
+        let p = choose(&cell, &format).unwrap();
+        assert_eq!(cell[p.index].text, "89.45");
         assert!(p.confidence < CERTAIN, "{}", p.confidence);
     }
 
