@@ -94,17 +94,21 @@ fn main() {
         println!("corpus benchmark: run it with `cargo xtask bench-ocr`");
         return;
     }
-    // `real` names the real-screenshot set; without any kind named, every kind runs.
+    // `real` names the real-screenshot set, `real-jpeg` the same set saved again as a
+    // JPEG (as a forum or a blog re-encodes an upload); without any kind named, every
+    // kind runs.
     let real = args.iter().any(|a| a == "real");
+    let real_jpeg = args.iter().any(|a| a == "real-jpeg");
     let kinds: Vec<Kind> = {
         let named: Vec<Kind> = args.iter().filter_map(|a| Kind::from_name(a)).collect();
-        if named.is_empty() && !real {
+        if named.is_empty() && !real && !real_jpeg {
             ALL_KINDS.to_vec()
         } else {
             named
         }
     };
-    let real = real || kinds.len() == ALL_KINDS.len();
+    let every = kinds.len() == ALL_KINDS.len();
+    let (real, real_jpeg) = (real || every, real_jpeg || every);
     let verbose = std::env::var_os("SSDBASE_OCR_BENCH_VERBOSE").is_some();
     let shared = corpus::shared_dir().expect("shared corpus not found: set SSDBASE_SHARED");
     let dir = shared.join("corpus/screenshots");
@@ -181,7 +185,11 @@ fn main() {
         t.ref_secs = (refs[n - 2] + refs[n - 1]) / 2.0;
         table.push((kind, t));
     }
-    let real_table = if real { real_screenshots(&reference, &mut refs, verbose) } else { Vec::new() };
+    let mut real_table =
+        if real { real_screenshots(&reference, &mut refs, None, verbose) } else { Vec::new() };
+    if real_jpeg {
+        real_table.extend(real_screenshots(&reference, &mut refs, Some(REAL_JPEG_QUALITY), verbose));
+    }
     let fastest = refs.iter().copied().fold(f64::INFINITY, f64::min);
 
     println!();
@@ -234,12 +242,20 @@ fn main() {
 /// labelled window scored against the reading that matches it best (each reading used
 /// once). Returns rows for the whole set, for images of one window, of two and of more
 /// (the time targets differ for them), and for each class of screenshot.
+/// The quality `real-jpeg` saves the real set at: a forum's or a blog's re-encoding.
+const REAL_JPEG_QUALITY: u8 = 75;
+
 fn real_screenshots(
     reference: &image::RgbImage,
     refs: &mut Vec<f64>,
+    jpeg: Option<u8>,
     verbose: bool,
 ) -> Vec<(String, Totals)> {
-    println!("== real");
+    let set = match jpeg {
+        None => "real".to_string(),
+        Some(q) => format!("real as JPEG {q}"),
+    };
+    println!("== {set}");
     let Some((labels, dir)) = corpus::real_set().expect("crates/ocr/real/LABELS.json") else {
         println!(
             "real screenshots: not on this machine (fetch the images listed in crates/ocr/real/LABELS.json \
@@ -252,7 +268,11 @@ fn real_screenshots(
     let mut rows: std::collections::BTreeMap<String, Totals> = std::collections::BTreeMap::new();
     for file in files {
         let windows: Vec<&LabelledImage> = labels.images.iter().filter(|i| i.file == file).collect();
-        let bytes = std::fs::read(dir.join(file)).expect("real screenshot");
+        let mut bytes = std::fs::read(dir.join(file)).expect("real screenshot");
+        if let Some(q) = jpeg {
+            let img = degrade::decode_screenshot(&bytes).expect("real screenshot decodes");
+            bytes = degrade::encode_jpeg(&img, q);
+        }
         let start = Instant::now();
         let cpu_start = thread_cpu_secs();
         let calls_start = ocr::engine::calls();
@@ -261,13 +281,16 @@ fn real_screenshots(
         let scores = best_matches(&windows, outcome);
         // The issue's time targets are for one window and for two.
         let many = match windows.len() {
-            1 => "real, 1 window",
-            2 => "real, 2 windows",
-            _ => "real, 3+ windows",
+            1 => format!("{set}, 1 window"),
+            2 => format!("{set}, 2 windows"),
+            _ => format!("{set}, 3+ windows"),
         };
-        let mut classes: Vec<String> = vec!["real".into(), many.into()];
-        for w in &windows {
-            classes.extend(w.kinds.iter().map(|k| format!("real: {k}")));
+        let mut classes: Vec<String> = vec![set.clone(), many.clone()];
+        // The classes once, for the set as posted.
+        if jpeg.is_none() {
+            for w in &windows {
+                classes.extend(w.kinds.iter().map(|k| format!("{set}: {k}")));
+            }
         }
         classes.sort();
         classes.dedup();
@@ -278,7 +301,7 @@ fn real_screenshots(
             t.cpu_secs += cpu;
             t.count_calls(calls_start);
             for (w, s) in windows.iter().zip(&scores) {
-                if class == "real" || class == many || w.kinds.iter().any(|k| class == format!("real: {k}")) {
+                if class == set || class == many || w.kinds.iter().any(|k| class == format!("{set}: {k}")) {
                     t.add(s);
                 }
             }
@@ -287,6 +310,7 @@ fn real_screenshots(
             let comment_wrong = s.comment != s.comment_ok || s.comment_invented;
             if verbose || s.exact < s.fields || !s.verdict_ok || s.confident_wrong > 0 || comment_wrong {
                 let short: String = file.chars().take(44).collect();
+                let short = if jpeg.is_some() { format!("{short} (as JPEG)") } else { short };
                 println!(
                     "{short:<44} w{} {:>3}/{:<3} confident-wrong {} {:.2}s  [{}]",
                     w.window,
@@ -307,7 +331,9 @@ fn real_screenshots(
     let ref_secs = (refs[n - 2] + refs[n - 1]) / 2.0;
     // The whole set first, then one window against several, then the classes.
     let mut out: Vec<(String, Totals)> = rows.into_iter().collect();
-    out.sort_by_key(|(name, _)| (!name.starts_with("real,") && name != "real", name != "real", name.clone()));
+    out.sort_by_key(|(name, _)| {
+        (!name.starts_with(&format!("{set},")) && *name != set, *name != set, name.clone())
+    });
     for (_, t) in &mut out {
         t.ref_secs = ref_secs;
     }

@@ -316,6 +316,11 @@ fn grids_of(cells: Vec<Rect>) -> Vec<CellGrid> {
                 _ => rows.push(vec![c]),
             }
         }
+        // Left to right within each row: a JPEG's smear moves a frame's top edge by a
+        // few pixels, so the order by top alone can put a row's Write cell first.
+        for row in &mut rows {
+            row.sort_by_key(|r| r.x0);
+        }
         // A cell whose frame is hidden (a note drawn over it) is where its row and column
         // put it, when three quarters of the grid's cells were found.
         let Some(full) = rows.iter().max_by_key(|r| r.len()).cloned() else { continue };
@@ -550,6 +555,41 @@ mod tests {
             }
         }
         assert!(side_by_side > 0 && stacked > 0, "{side_by_side} side by side, {stacked} stacked");
+    }
+
+    /// A JPEG's smear moves a frame's top edge by a few pixels, so one row's cells are
+    /// found at different tops: each row of the grid is still its cells left to right
+    /// (before: ordered by top, a row whose Write cell's top was found higher put it
+    /// first, and the grid read the Write column as the Read one: real set 03 and 27,
+    /// CrystalDiskMark 3, saved again at JPEG quality 75, lost every row label).
+    #[test]
+    fn a_row_whose_cells_tops_differ_by_a_few_pixels_stays_left_to_right() {
+        let mut img = RgbImage::from_pixel(420, 300, image::Rgb([255, 255, 255]));
+        let mut frame = |x0: u32, y0: u32| {
+            for x in x0..x0 + 150 {
+                for y in [y0, y0 + 46] {
+                    img.put_pixel(x, y, image::Rgb([160, 160, 160]));
+                }
+            }
+            for y in y0..=y0 + 46 {
+                for x in [x0, x0 + 149] {
+                    img.put_pixel(x, y, image::Rgb([160, 160, 160]));
+                }
+            }
+        };
+        for (row, y0) in [20, 72, 124, 176].into_iter().enumerate() {
+            // The last row's Write cell found 4 px higher than its Read cell.
+            let shift = if row == 3 { 4 } else { 0 };
+            frame(40, y0);
+            frame(200, y0 - shift);
+        }
+        let grids = cell_grids(&img);
+        assert_eq!(grids.len(), 1, "{grids:?}");
+        assert_eq!(grids[0].rows.len(), 4, "{grids:?}");
+        for row in &grids[0].rows {
+            assert_eq!(row.len(), 2, "{grids:?}");
+            assert!(row[0].x1 < row[1].x0, "{row:?}");
+        }
     }
 
     /// Two windows edge to edge, shrunk and saved as JPEG as forums and blogs do: the
