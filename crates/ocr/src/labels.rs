@@ -214,7 +214,7 @@ pub fn guess_from_presets(read: &[Option<Label>], raw: &[Vec<String>]) -> Vec<Op
         .filter_map(|p| {
             let (mut cost, mut chars) = (0.0, 0.0);
             for &i in &unread {
-                let d = raw[i].iter().map(|t| distance(t, p[i])).fold(f32::INFINITY, f32::min);
+                let d = raw[i].iter().map(|t| distance_within(t, p[i])).fold(f32::INFINITY, f32::min);
                 let len = compact(p[i]).chars().count() as f32;
                 if d > MAX_ROW_DISTANCE_PER_CHAR * len {
                     return None;
@@ -251,6 +251,20 @@ fn compact(text: &str) -> String {
 
 /// Glyphs Tesseract takes for one another on small buttons.
 const CONFUSED: &[&str] = &["1IL|!T7J", "0OQDC", "5S$", "8BS&", "2Z", "4A", "MNH", "KX", "6G", "UV"];
+
+/// The `distance` to a label from the words of an OCR text that match it best (a run of
+/// whole words): a themed button's art or a JPEG's smear around the text is read as
+/// marks beside it (`y) SEQIM a Q8T1`, `oe APS) RND4K Qig1`), which are not the label's.
+fn distance_within(ocr: &str, label: &str) -> f32 {
+    let words: Vec<&str> = ocr.split_whitespace().collect();
+    let mut best = distance(ocr, label);
+    for from in 0..words.len() {
+        for to in from + 1..=words.len() {
+            best = best.min(distance(&words[from..to].join(" "), label));
+        }
+    }
+    best
+}
 
 /// Edit distance from OCR text to a label, on their compacted forms; a substitution of
 /// glyphs OCR confuses costs half.
@@ -348,6 +362,28 @@ mod tests {
         // Text nowhere near a label: nothing is guessed.
         let junk = ["SEQ1M Q8T1", "Crucial", "RND4K Q32T16", "RND4K Q1T1"];
         assert_eq!(texts(guess_from_presets(&read(&junk), &raw(&junk))), [None, None, None, None]);
+        // A themed window's buttons (a picture behind the text; real set 22, a
+        // CrystalDiskMark 8.0.4 Shizuku window, at 85 %): the labels among marks of the
+        // art, every text read on each button. Before, the marks counted against every
+        // preset and no row was guessed.
+        let themed: Vec<Vec<String>> = [
+            &["4 SEQIM\nQs Q8T1 T", "l: Q8T1 EQIM Jk", "y) SEQIM a Q8T1"][..],
+            &["SEQIM | Qiti Jk", "e 2 SEQIM\nNe R\nNe See", "SEQIM Qiti"],
+            &["(Se\nq3271TT", "eS RND4K Q32T1 Jk", "q32T1"],
+            &["RND4K af all Qig1 Jl", "oe APS) RND4K Qig1", "Pe\nee Q1TTee"],
+        ]
+        .iter()
+        .map(|texts| texts.iter().map(|t| t.to_string()).collect())
+        .collect();
+        assert_eq!(
+            texts(guess_from_presets(&[None, None, None, None], &themed)),
+            [
+                Some("SEQ1M Q8T1".into()),
+                Some("SEQ1M Q1T1".into()),
+                Some("RND4K Q32T1".into()),
+                Some("RND4K Q1T1".into())
+            ]
+        );
         assert_eq!(distance("SEQIM Q1T1", "SEQ1M Q1T1"), 0.5);
         assert_eq!(distance("RND4K 23271", "RND4K Q32T1"), 1.5);
     }
