@@ -135,6 +135,19 @@ pub fn plausible(text: &str) -> bool {
     !interpretations(text).is_empty()
 }
 
+/// The value in a cell's reading: the whole text when it is a number, else its last word
+/// when that is a number of three digits or more (a mark of the row button or of the
+/// cell's border read before the value: `m 48.58`, `31 1828.3`).
+pub fn value_part(text: &str) -> &str {
+    if plausible(text) {
+        return text;
+    }
+    match text.trim_end().rsplit_once(char::is_whitespace) {
+        Some((_, last)) if plausible(last) && last.chars().filter(char::is_ascii_digit).count() >= 3 => last,
+        _ => text,
+    }
+}
+
 /// The decimal mark most of the texts that read only one way use, or `None` when they
 /// do not tell (no such text, or as many for `.` as for `,`).
 pub fn window_mark<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<char> {
@@ -266,6 +279,18 @@ mod tests {
         for t in ["453.75", "1234.56", "0.00", "1234", "7.89"] {
             assert!(!four(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_mark_read_before_a_value_is_not_part_of_it() {
+        // Cells of a CrystalDiskMark 6 window at 125 % (real set 12), whose first
+        // column's crops reach into the row buttons.
+        assert_eq!(value_part("m 48.58"), "48.58");
+        assert_eq!(value_part("31 1828.3"), "1828.3");
+        assert_eq!(value_part(", 62.90"), "62.90");
+        // A value grouped by a space stays whole; a lone digit is no value.
+        assert_eq!(value_part("1 816,90"), "1 816,90");
+        assert_eq!(value_part("x 7"), "x 7");
     }
 
     #[test]
