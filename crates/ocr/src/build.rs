@@ -1033,7 +1033,7 @@ impl NumberFormat {
 
 /// Whether the values read are printed as CrystalDiskMark 3-6 print theirs, four figures:
 /// most of those with decimals, not all (a value misread with a bar's end as a digit,
-/// `27.28` for `17.28`, must not hide how the window prints the others), and a number
+/// `1256.7` for `256.7`, must not hide how the window prints the others), and a number
 /// without decimals tells nothing (its point was lost: `14916` for `149.6`).
 fn four_figures(values: &[numbers::Interpretation]) -> bool {
     let with_decimals: Vec<&numbers::Interpretation> =
