@@ -2094,25 +2094,18 @@ mod tests {
     fn one_misread_value_does_not_hide_a_windows_four_figures() {
         // A CrystalDiskMark 5.2 window (real set 54) whose page pass read `89.45` as
         // `189145`: the `.` at a bar's end, the end's dark line as a `1`.
-        let page = ["207.9", "124.8", "117.8", "189145", "198.2", "121.2", "24.20", "31.55"];
-        let values: Vec<numbers::Interpretation> =
-            page.iter().map(|t| numbers::read_as(t, Some('.')).unwrap().interpretation).collect();
-        let format = NumberFormat::of(Some('.'), &values);
+        let read = |texts: &[&str]| -> Vec<numbers::Interpretation> {
+            texts.iter().map(|t| numbers::read_as(t, Some('.')).unwrap().interpretation).collect()
+        };
+        let page = read(&["207.9", "124.8", "117.8", "189145", "198.2", "121.2", "24.20", "31.55"]);
+        let format = NumberFormat::of(Some('.'), &page);
         assert!(format.four_figures);
         // A CrystalDiskMark 6 window at 125 % (real set 12) whose page pass saw three
         // values, `149.6` without its point: the rows it missed are probed in this
         // format, and `62.90` fits it.
-        let three: Vec<numbers::Interpretation> = ["1828.3", "1373.0", "14916"]
-            .iter()
-            .map(|t| numbers::read_as(t, Some('.')).unwrap().interpretation)
-            .collect();
-        assert!(four_figures(&three));
+        assert!(four_figures(&read(&["1828.3", "1373.0", "14916"])));
         // Values with two decimals where most have more than four figures: not the format.
-        let cdm8: Vec<numbers::Interpretation> = ["1905.92", "1650.44", "52.31", "117.80"]
-            .iter()
-            .map(|t| numbers::read_as(t, Some('.')).unwrap().interpretation)
-            .collect();
-        assert!(!four_figures(&cdm8));
+        assert!(!four_figures(&read(&["1905.92", "1650.44", "52.31", "117.80"])));
         let cell = [cand("189145", 90.0, true), cand("89.45", 72.0, false)];
         let p = choose(&cell, &format).unwrap();
         assert_eq!(cell[p.index].text, "89.45");
