@@ -148,17 +148,32 @@ pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
         .collect()
 }
 
-/// Sets every group of a test against the one with the most results (the first of
-/// those), in the headline figure.
+/// Sets every group of a test against the group of its kind (one drive, or an array of
+/// the same RAID level and members: an array is not the drive) with the most results
+/// (the first of those), in the headline figure.
 fn against_reference(groups: &mut [(GroupCell, FigureValues)]) {
-    if groups.len() < 2 {
+    let kinds: Vec<Option<String>> = groups.iter().map(|(g, _)| g.platform.array()).collect();
+    let mut done: Vec<&Option<String>> = Vec::new();
+    for kind in &kinds {
+        if done.contains(&kind) {
+            continue;
+        }
+        done.push(kind);
+        let members: Vec<usize> = (0..groups.len()).filter(|i| kinds[*i] == *kind).collect();
+        against_reference_within(groups, &members);
+    }
+}
+
+/// [`against_reference`] among the groups at `members`.
+fn against_reference_within(groups: &mut [(GroupCell, FigureValues)], members: &[usize]) {
+    if members.len() < 2 {
         return;
     }
-    let Some(at) = (0..groups.len()).max_by_key(|i| (groups[*i].1.count(), usize::MAX - i)) else { return };
+    let Some(&at) = members.iter().max_by_key(|i| (groups[**i].1.count(), usize::MAX - **i)) else { return };
     let reference = groups[at].1.thinned(DIFFERENCE_POINTS);
     groups[at].0.reference = true;
     for (i, (cell, values)) in groups.iter_mut().enumerate() {
-        if i != at {
+        if i != at && members.contains(&i) {
             cell.vs_reference =
                 bench::difference::headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference)
                     .map(|(_, d)| d);

@@ -234,6 +234,9 @@ pub fn check_storable(tags: &Tags, results: &[BenchResult], source: Option<&str>
     Ok(())
 }
 
+/// At most this many drives found by search are looked at for a name close to one.
+const NEAR_CANDIDATES: usize = 20;
+
 /// At most this many drives of one model line are a tag's candidates (a model line has a
 /// handful of capacities; more is a vendor naming many drives alike).
 const MODEL_LINE_CANDIDATES: i64 = 12;
@@ -407,6 +410,12 @@ impl<'a> Catalogue<'a> {
         let Some(mut drive) = identity.new_drive(tag.part_number.as_deref()) else {
             return Ok(Some(Found::Unknown));
         };
+        // Close to a drive SSDBase has but not certainly it (a typo, a short form of a
+        // line the table does not know): the person chooses, no second drive is made.
+        let near = self.near_drives(&identity).await.map_err(Refused::Storage)?;
+        if !near.is_empty() {
+            return Ok(Some(Found::Ambiguous(near)));
+        }
         // The id may be taken: by this very drive, made by a submission that committed
         // after the keys were read (concurrent submissions of one new drive), which is
         // then the drive; or by another name with the same slug, when the new drive gets
@@ -450,6 +459,28 @@ impl<'a> Catalogue<'a> {
         }
         ids.sort();
         ids.dedup();
+        Ok(ids)
+    }
+
+    /// The database's drives that `identity` may well be but no key says so: found by
+    /// drive search for its vendor and model (each word, or one typo of it), of its
+    /// capacity, with a vendor and model line written alike ([`identity::close_names`]).
+    /// None when the identity names a line of `data/drive_lines.json`: its line key is
+    /// then certain, and a drive without it is another line ("P3" is not "P3 Plus").
+    async fn near_drives(&mut self, identity: &Identity) -> StorageResult<Vec<String>> {
+        let (Some(storage), None, Some(gb)) = (self.storage, identity.line, identity.capacity_gb) else {
+            return Ok(Vec::new());
+        };
+        let text =
+            format!("{} {}", identity.vendor_name.as_deref().unwrap_or(""), identity.model_words.join(" "));
+        let Some(query) = identity::search_query(&text) else { return Ok(Vec::new()) };
+        let rows = crate::storage::search::find(storage, &query, NEAR_CANDIDATES).await?.unwrap_or_default();
+        let mut ids: Vec<String> = rows
+            .into_iter()
+            .filter(|row| row.drive.capacity_gb == gb && identity::close_names(identity, &row.drive))
+            .map(|row| row.drive.id)
+            .collect();
+        ids.sort();
         Ok(ids)
     }
 

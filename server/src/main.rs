@@ -2,6 +2,7 @@
 //! `bench` crate and to the server library (`ssdbase::*`); no domain logic lives here.
 
 mod backup_cmd;
+mod drives_cmd;
 mod dump_cmd;
 mod import_cmd;
 mod json_lines;
@@ -44,6 +45,8 @@ enum Command {
     /// Write the public dataset (visible results with tags, metrics and test keys; the
     /// catalogue; observations) as gzipped JSON Lines into a new directory.
     Dump(dump_cmd::DumpArgs),
+    /// The catalogue's drives: duplicates under the identity rules
+    Drives(drives_cmd::DrivesArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Backup(args) => backup_cmd::run_backup(&args),
         Command::Restore(args) => backup_cmd::run_restore(&args),
         Command::Dump(args) => dump_cmd::run(&args),
+        Command::Drives(args) => drives_cmd::run(&args),
         Command::Bench(args) => ssdbase_bench::run("ssdbase bench", &args),
     }
 }

@@ -2774,6 +2774,7 @@ on_both_backends!(
     orion_matrices_uploaded_by_name_become_curves,
     an_orion_latency_spread_and_histogram_are_kept_and_shown,
     model_strings_and_part_numbers_land_on_their_drive,
+    a_real_set_of_names_lands_on_one_drive_per_drive,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,
     concurrent_submissions_of_one_new_drive_make_one_drive,

@@ -4,6 +4,7 @@
 //!   cargo xtask test [--skip-root-tests]   install what the tests need, then run every test
 //!   cargo xtask fuzz   run the parser fuzz targets (cargo-fuzz, nightly)
 //!   cargo xtask bench-server   ingest rate and query latency, SQLite and PostgreSQL
+//!   cargo xtask bench-identity  drive names of the own real set landing on one drive each, and search
 //!   cargo xtask bench-sharing  chart, preview and cached-embed figures beside a static file
 //!   cargo xtask bench-curves   what curves cost a submission and a drive page, both backends
 //!   cargo xtask api-contract   schemathesis over every API operation, SQLite and PostgreSQL
@@ -35,7 +36,7 @@ use runner_dist::build_runner_dist;
 use site::{build_site, lint_site, site_end_to_end, site_post_build};
 
 const USAGE: &str =
-    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-sharing|bench-curves|api-contract|lighthouse [PAGE...]|runner-dist|\
+    "usage: cargo xtask <run|test [--skip-root-tests]|fuzz [--seconds N] [TARGET...]|bench-ocr|bench-server|bench-identity|bench-sharing|bench-curves|api-contract|lighthouse [PAGE...]|runner-dist|\
                      soak [--minutes N] [--kills K]|setup|site-post-build (Trunk hook)>";
 
 fn main() -> std::process::ExitCode {
@@ -61,6 +62,7 @@ fn dispatch() -> Result<()> {
         Some("bench-server") => bench_server(),
         Some("soak") => soak(&args[1..]),
         Some("runner-dist") => build_runner_dist().map(|_| ()),
+        Some("bench-identity") => bench_identity(),
         Some("bench-sharing") => cargo(&["bench", "-p", "ssdbase", "--bench", "sharing"]),
         Some("bench-curves") => cargo(&["bench", "-p", "ssdbase", "--bench", "curves"]),
         Some("lighthouse") => {
@@ -265,6 +267,30 @@ fn bench_server() -> Result<()> {
         Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["bench", "-p", "ssdbase", "--bench", "server"])
             .env("SSDBASE_BENCH_POSTGRES_URL", &env.postgres_url),
+    )
+}
+
+/// Drive identity on the own real set (server/tests/data/identity_real_set.json) on
+/// SQLite and PostgreSQL: groups whose names all land on one drive, groups wrongly
+/// joined, and search queries whose drive comes first, printed by the API test that
+/// asserts them.
+fn bench_identity() -> Result<()> {
+    let env = setup_for_tests()?;
+    status(
+        Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "test",
+                "-p",
+                "ssdbase",
+                "--test",
+                "api",
+                "a_real_set_of_names",
+                "--",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env("SSDBASE_TEST_POSTGRES_URL", &env.postgres_url),
     )
 }
 

@@ -419,10 +419,11 @@ pub const COMPARE_RESULT_IDS: usize = 40;
 pub const MERGED_POOL_LABEL: &str = "all platforms and data patterns, merged";
 
 impl ComparedPool {
-    /// `ICH10R · random`, or [`MERGED_POOL_LABEL`].
+    /// `ICH10R · random`, or for a merged pool its label ([`MERGED_POOL_LABEL`], after
+    /// its array when the pool is one: `RAID 0 ×2 · all platforms…`).
     pub fn label(&self) -> String {
         if self.merged {
-            MERGED_POOL_LABEL.to_string()
+            self.platform_label.clone()
         } else {
             pool_label(&self.platform_label, self.data_pattern)
         }

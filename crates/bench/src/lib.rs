@@ -11,6 +11,7 @@ pub mod effects;
 pub mod fields;
 pub mod firmware;
 pub mod identity;
+pub mod lines;
 pub mod model;
 pub mod parse;
 pub mod seeds;

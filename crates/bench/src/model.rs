@@ -900,6 +900,21 @@ impl PlatformGroup {
         }
     }
 
+    /// The group with only its array's fields kept (RAID level and members; nothing for
+    /// one drive): what stays apart when a drive's pools are merged, since an array is
+    /// not the drive.
+    pub fn array_only(&self) -> PlatformGroup {
+        if self.array().is_none() {
+            return PlatformGroup::default();
+        }
+        PlatformGroup::from_values(
+            fields::GROUP
+                .iter()
+                .zip(&self.values)
+                .map(|(f, v)| matches!(f.name, "raid_level" | "raid_members").then(|| v.clone()).flatten()),
+        )
+    }
+
     /// A short human label, e.g. `ICH10R · IMSM · RAID · SATA-3` or
     /// `ASUS U3S6 · Marvell · pcie-2-x1 host · RAID 0 ×2`; `unknown platform` when
     /// nothing is known.

@@ -180,8 +180,17 @@ macro_rules! backend {
                 insert_keys(conn, d).await
             }
 
+            /// A drive's keys and its search row (`search`).
             async fn insert_keys(conn: &mut $conn, d: &DriveSku) -> StorageResult<()> {
-                insert_key_rows(conn, sql::drive_key_rows(d)).await
+                insert_key_rows(conn, sql::drive_key_rows(d)).await?;
+                write_search(conn, d).await
+            }
+
+            async fn write_search(conn: &mut $conn, d: &DriveSku) -> StorageResult<()> {
+                for (text, params) in crate::search::write_statements(d) {
+                    bind(sqlx::query(&text), params).execute(&mut *conn).await?;
+                }
+                Ok(())
             }
 
             async fn insert_key_rows(conn: &mut $conn, rows: Vec<Vec<Param>>) -> StorageResult<()> {
@@ -316,10 +325,15 @@ macro_rules! backend {
                 }
                 let mut tx = pool.begin().await?;
                 sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
+                for text in crate::search::DELETE_ALL {
+                    sqlx::query(text).execute(&mut *tx).await?;
+                }
                 let specs: Vec<String> = sqlx::query_scalar(sql::ALL_DRIVE_SPECS).fetch_all(&mut *tx).await?;
                 let mut rows = Vec::new();
                 for spec in &specs {
-                    rows.extend(sql::drive_key_rows(&from_json::<DriveSku>(spec)?));
+                    let d = from_json::<DriveSku>(spec)?;
+                    rows.extend(sql::drive_key_rows(&d));
+                    write_search(&mut tx, &d).await?;
                 }
                 insert_key_rows(&mut tx, rows).await?;
                 sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
@@ -560,6 +574,7 @@ macro_rules! backend {
                 let moved = retag_results(conn, from, &gone, &after).await?;
                 rewrite_drive(conn, &before, &after).await?;
                 sqlx::query(MOVE_OBSERVATIONS).bind(from).bind(into).execute(&mut *conn).await?;
+                sqlx::query(crate::search::DELETE_OF).bind(from).execute(&mut *conn).await?;
                 sqlx::query(DELETE_DRIVE).bind(from).execute(&mut *conn).await?;
                 log_change(conn, from, ChangeAction::Merge, None, Some(into), Some(&gone), Some(&after), &[], reason, at).await?;
                 Ok(Merged::Moved(moved))

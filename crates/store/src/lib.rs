@@ -10,9 +10,11 @@
 //! (`metrics`).
 
 pub mod catalogue;
+pub mod duplicates;
 pub mod effects;
 mod jobs;
 mod postgres;
+pub mod search;
 pub mod sql;
 mod sqlite;
 pub mod summary;
@@ -534,6 +536,24 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// reviewed ones first, with their visible result counts.
     async fn search_drives(&self, from: &str, to: &str, limit: i64) -> StorageResult<Vec<DriveRow>>;
 
+    /// At most `limit` drives whose search text (`bench::identity::search_text`) holds
+    /// every term of `query`, reviewed first, then most results, each with its text;
+    /// `None` when no term is long enough for the text index ([`search::find`] ranks
+    /// and retries).
+    async fn search_text(
+        &self,
+        query: &bench::identity::SearchQuery,
+        limit: i64,
+    ) -> StorageResult<Option<Vec<(DriveRow, String)>>>;
+
+    /// The drives that share a line (`l:`) or name (`n:`) key with another drive, as
+    /// (key, drive) rows (`duplicates::SHARED_KEYS`).
+    async fn shared_key_drives(&self) -> StorageResult<Vec<(String, DriveRow)>>;
+
+    /// At most `limit` words of the search vocabulary that share trigrams with `word`,
+    /// the nearest first: where one typo of it may be found.
+    async fn similar_words(&self, word: &str, limit: i64) -> StorageResult<Vec<String>>;
+
     // -- Catalogue contributions (`catalogue`) --------------------------------------------
 
     /// Stores a proposal (checked by the caller) as open; its id. Changes no drive.
@@ -638,12 +658,24 @@ pub(crate) fn pool_stats<DB: sqlx::Database>(name: &'static str, pool: &sqlx::Po
 
 /// Opens the database a URL names (`sqlite:...` or `postgres://...`), creating an
 /// SQLite file when missing, and applies the migrations.
+///
+/// Drives that the identity rules say are one and that can be merged without a
+/// moderator (`duplicates`: at most one of them reviewed) are merged here, so that an
+/// upgrade to new rules joins what earlier rules split; the others stay for review
+/// (`ssdbase drives duplicates`).
 pub async fn connect(url: &str) -> anyhow::Result<DynStorage> {
-    if url.starts_with("sqlite:") {
-        Ok(Arc::new(SqliteStorage::connect(url).await?))
+    let storage: DynStorage = if url.starts_with("sqlite:") {
+        Arc::new(SqliteStorage::connect(url).await?)
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        Ok(Arc::new(PgStorage::connect(url).await?))
+        Arc::new(PgStorage::connect(url).await?)
     } else {
         anyhow::bail!("unsupported database URL {url:?}: expected sqlite:FILE or postgres://...")
+    };
+    let at =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+    let reason = format!("one drive by the identity rules ({}), merged at start-up", bench::identity::LAYOUT);
+    for m in duplicates::merge_certain(storage.as_ref(), &reason, at).await? {
+        tracing::info!(from = %m.from, into = %m.into, moved_results = m.moved_results, "merged a duplicate drive");
     }
+    Ok(storage)
 }

@@ -637,6 +637,37 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::search_drives(&mut *self.pool.acquire().await?, from, to, limit).await
     }
 
+    async fn search_text(
+        &self,
+        query: &bench::identity::SearchQuery,
+        limit: i64,
+    ) -> StorageResult<Option<Vec<(DriveRow, String)>>> {
+        let Some((text, params)) = crate::search::sqlite_sql(query, limit) else { return Ok(None) };
+        let rows = bind(sqlx::query(&text), params).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| crate::search::row((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect::<StorageResult<Vec<_>>>()
+            .map(Some)
+    }
+
+    async fn shared_key_drives(&self) -> StorageResult<Vec<(String, DriveRow)>> {
+        let rows = sqlx::query(crate::duplicates::SHARED_KEYS).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                let spec: String = r.try_get(1)?;
+                Ok((r.try_get(0)?, DriveRow { drive: sql::from_json(&spec)?, result_count: r.try_get(2)? }))
+            })
+            .collect()
+    }
+
+    async fn similar_words(&self, word: &str, limit: i64) -> StorageResult<Vec<String>> {
+        let Some((text, params)) = crate::search::sqlite_similar_sql(word, limit) else {
+            return Ok(Vec::new());
+        };
+        let rows = bind(sqlx::query(&text), params).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
     async fn add_proposal(
         &self,
         proposal: &DriveProposal,

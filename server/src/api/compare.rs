@@ -566,8 +566,13 @@ async fn comparison(
         let mut samples: Pools<(usize, GroupKey)> = Pools::default();
         for m in state.storage.metrics_for_drives(ids, filters).await? {
             let Some(drive) = position(&m.drive_sku) else { continue };
-            // Merged: one group per drive, whatever the platform and data pattern.
-            let group = if merge { Default::default() } else { (m.platform, m.data_pattern) };
+            // Merged: one group per drive, whatever the platform and data pattern, and one
+            // per array of it (an array is not the drive).
+            let group = if merge {
+                (m.platform.array_only(), Default::default())
+            } else {
+                (m.platform, m.data_pattern)
+            };
             samples.add((drive, group), m.key, m.result_id, m.mbps, m.iops, m.latency_us);
         }
         for ((drive, group), tests, values) in samples.aggregate_with_values() {
@@ -620,7 +625,11 @@ fn assemble(
         let (platform, data_pattern) = pool.group;
         compared.push(ComparedPool {
             drive: ids[pool.drive].clone(),
-            platform_label: if merged { api_types::MERGED_POOL_LABEL.to_string() } else { platform.label() },
+            platform_label: match (merged, platform.array()) {
+                (true, Some(array)) => format!("{array} · {}", api_types::MERGED_POOL_LABEL),
+                (true, None) => api_types::MERGED_POOL_LABEL.to_string(),
+                (false, _) => platform.label(),
+            },
             platform,
             data_pattern,
             results: result_ids.len(),
@@ -628,10 +637,12 @@ fn assemble(
             merged,
         });
     }
+    // Which pools are arrays, and of what: a cell is set against a reference of its kind.
+    let arrays: Vec<Option<String>> = compared.iter().map(|p| p.platform.array()).collect();
     let tests = cells
         .into_iter()
         .map(|(key, mut per_drive)| {
-            against_reference(&mut per_drive);
+            against_reference(&mut per_drive, &arrays);
             ComparedTest {
                 key,
                 name: key.short_name(),
@@ -650,31 +661,50 @@ fn assemble(
 }
 
 /// Sets every cell of a test against its reference: the first drive (in the order asked)
-/// that has the test, its pool with the most results. Pools of many results are read at
+/// that has the test in a pool of the cell's kind (one drive, or an array of the same
+/// RAID level and members), its pool of that kind with the most results. Pools of many results are read at
 /// [`DIFFERENCE_POINTS`] evenly spaced quantiles per side (what the summary stores), which
 /// keeps a request's work bounded; the interval is then wider than all the values would
 /// give. The values may come thinned already, so the cells' counts say which pool is
 /// largest.
-fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>]) {
-    let Some(first) = per_drive.iter().position(|cells| !cells.is_empty()) else { return };
+fn against_reference(per_drive: &mut [Vec<(PoolCell, FigureValues)>], arrays: &[Option<String>]) {
     let results = |c: &PoolCell| [c.mbps, c.iops, c.latency_us].iter().flatten().map(|s| s.count).max();
-    let Some(at) =
-        (0..per_drive[first].len()).max_by_key(|i| (results(&per_drive[first][*i].0), usize::MAX - i))
-    else {
-        return;
-    };
-    let (reference_pool, reference) = {
-        let (cell, v) = &per_drive[first][at];
-        (cell.pool, v.thinned(DIFFERENCE_POINTS))
-    };
+    // Per kind of pool (one drive, or an array of it), the reference: single drives are
+    // never set against an array, nor an array against a single drive.
+    let mut references: Vec<(&Option<String>, usize, FigureValues)> = Vec::new();
+    for cells in per_drive.iter() {
+        for (cell, _) in cells {
+            let kind = &arrays[cell.pool];
+            if references.iter().any(|(k, _, _)| *k == kind) {
+                continue;
+            }
+            // The first drive with a pool of this kind: its pool of the kind with the most
+            // results (the first of those).
+            let Some((_, (best, values))) = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, (c, _))| arrays[c.pool] == *kind)
+                .max_by_key(|(i, (c, _))| (results(c), usize::MAX - i))
+            else {
+                continue;
+            };
+            references.push((kind, best.pool, values.thinned(DIFFERENCE_POINTS)));
+        }
+    }
     for (cell, values) in per_drive.iter_mut().flatten() {
+        let Some((_, reference_pool, reference)) =
+            references.iter().find(|(k, _, _)| **k == arrays[cell.pool])
+        else {
+            continue;
+        };
+        let (reference_pool, reference) = (*reference_pool, reference);
         if cell.pool == reference_pool {
             continue;
         }
         // The headline figure only (MB/s, else IOPS, else latency, as the table shows a
         // cell): a popular drive's comparison has thousands of cells.
         let mut vs = CellDifference { reference_pool, mbps: None, iops: None, latency_us: None };
-        match headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference) {
+        match headline_difference(&values.thinned(DIFFERENCE_POINTS), reference) {
             Some((Figure::Mbps, d)) => vs.mbps = Some(d),
             Some((Figure::Iops, d)) => vs.iops = Some(d),
             Some((Figure::Latency, d)) => vs.latency_us = Some(d),

@@ -71,8 +71,9 @@ type SearchLimit = Bounded<1, SEARCH_LIMIT_MAX>;
 #[derive(serde::Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct SearchQuery {
-    /// What the person typed: the start of a vendor, model, part number or alias, in
-    /// any case, spacing or punctuation (`990 pro`, `samsung 99`, `ct500p2`)
+    /// What the person typed: words of a vendor, model line, short name, part number,
+    /// alias or controller, in any case, spacing or punctuation, with up to one typo a
+    /// word (`C300`, `970 evo`, `CT 1000 MX500`, `SF-2281`, `plextr m2s`)
     #[param(min_length = 1, max_length = 100)]
     q: String,
     /// How many drives at most (default 10)
@@ -82,10 +83,14 @@ struct SearchQuery {
 
 /// Drive search as you type
 ///
-/// Drives, reviewed and community, whose vendor and model, model, part number or an
-/// alias starts with `q` written compactly (case, spaces and punctuation ignored, a
-/// vendor's other names such as "Western Digital" for WD understood), reviewed drives
-/// first, each with its visible result count.
+/// Drives, reviewed and community, that hold every word of `q` in their names: vendor
+/// (under any of its names: "Western Digital", "WDC", "バッファロー"), model line and its
+/// short names ("C300" for the RealSSD C300), part number and aliases (also compact, so
+/// "CT 1000 MX500" finds CT1000MX500SSD1), capacity and controller ("SF-2281" lists the
+/// drives that carry it). A word of three characters or more matches anywhere in a name,
+/// a shorter one at a word's start; when nothing matches, a word no drive holds is read
+/// as one typo of a word that one does. Reviewed drives first, then those with more
+/// results, each with its visible result count.
 #[utoipa::path(
     get,
     path = "/drives/search",
@@ -110,15 +115,26 @@ async fn search(
     if query.chars().count() > 100 {
         return Err(bad("q is longer than 100 characters".into(), "q"));
     }
-    // Nothing searchable in it (punctuation, symbols): no range, nothing found. The drives
-    // of both ranges (as typed, and with the vendor's key), reviewed first, each once.
-    let mut rows = Vec::new();
-    for (from, to) in bench::identity::search_ranges(query) {
-        rows.extend(state.storage.search_drives(&from, &to, limit).await?);
-    }
-    let mut seen = std::collections::HashSet::new();
-    rows.retain(|d| seen.insert(d.drive.id.clone()));
-    rows.sort_by_key(|d| !d.drive.reviewed);
+    // The text index (`storage::search`), or for words of one or two characters, which it
+    // cannot answer ("p2"), the drives whose keys start with the query; nothing searchable
+    // in it (punctuation, symbols): nothing found.
+    let found = match bench::identity::search_query(query) {
+        Some(q) => crate::storage::search::find(state.storage.as_ref(), &q, limit as usize).await?,
+        None => Some(Vec::new()),
+    };
+    let rows = match found {
+        Some(rows) => rows,
+        None => {
+            let mut rows = Vec::new();
+            for (from, to) in bench::identity::search_ranges(query) {
+                rows.extend(state.storage.search_drives(&from, &to, limit).await?);
+            }
+            let mut seen = std::collections::HashSet::new();
+            rows.retain(|d| seen.insert(d.drive.id.clone()));
+            rows.sort_by_key(|d| !d.drive.reviewed);
+            rows
+        }
+    };
     let drives = rows
         .into_iter()
         .take(limit as usize)

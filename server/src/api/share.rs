@@ -227,11 +227,13 @@ async fn drive_meta(state: &AppState, id: &str) -> ApiResult<PageMeta> {
         .iter()
         .take(3)
         .filter_map(|t| {
+            // A single drive's pool before any array's (an array is not the drive), then
+            // the one with most results.
             let best = t
                 .groups
                 .iter()
                 .filter_map(|g| Some((headline(&g.aggregates)?, g)))
-                .max_by_key(|(h, _)| h.2)?;
+                .max_by_key(|(h, g)| (g.platform.array().is_none(), h.2))?;
             let ((median, unit, n), g) = best;
             Some(format!("{} {} {unit} (median, n={n}, {})", t.name, pages::figure(median), g.platform_label))
         })

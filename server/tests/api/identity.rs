@@ -823,3 +823,125 @@ pub async fn every_corpus_export_is_named_by_the_drive_it_names(app: &TestApp) {
         named.len()
     );
 }
+
+/// The own real set (`server/tests/data/identity_real_set.json`): names of real drives
+/// as smartctl, Windows, Linux, tools and people write them, grouped by drive and source.
+/// Each name is submitted as a result's drive model, in the set's order, on a database
+/// holding the seeds: every group's names must land on one drive, groups of different
+/// drives never on the same one, and the set's search queries must find their drive
+/// first. `cargo xtask bench-identity` prints the figures.
+pub async fn a_real_set_of_names_lands_on_one_drive_per_drive(app: &TestApp) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/identity_real_set.json");
+    let set: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let groups = set["groups"].as_array().unwrap();
+    // Per group: the drive each name landed on (None: ambiguous or unknown).
+    let mut landed: Vec<(String, String, Vec<(String, Option<String>)>)> = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        // A model string without its capacity ("Patriot Wildfire") is submitted with the
+        // capacity its report gives beside it, as an upload's size line would.
+        let capacity: Option<u32> = (g["capacity_in_name"].as_bool() == Some(false))
+            .then(|| g["drive"].as_str().unwrap().rsplit(' ').next().unwrap().parse().unwrap());
+        let mut names = Vec::new();
+        for name in g["names"].as_array().unwrap() {
+            let name = name.as_str().unwrap();
+            let id =
+                post_with_drive(app, 100.0 + i as f64, json!({"model": name, "capacity_gb": capacity})).await;
+            let tag = stored_drive_tag(app, id).await;
+            names.push((name.to_string(), tag["sku"].as_str().map(String::from)));
+        }
+        landed.push((g["drive"].as_str().unwrap().into(), g["source"].as_str().unwrap().into(), names));
+    }
+    let whole: Vec<bool> = landed
+        .iter()
+        .map(|(_, _, names)| names[0].1.is_some() && names.iter().all(|(_, sku)| *sku == names[0].1))
+        .collect();
+    // Where each labelled drive's whole groups landed: two labels on one drive are joined.
+    let mut by_drive: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    let mut by_label: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for ((label, _, names), whole) in landed.iter().zip(&whole) {
+        for (_, sku) in names.iter().filter(|_| *whole) {
+            by_drive.entry(sku.clone().unwrap()).or_default().insert(label.clone());
+            by_label.entry(label.clone()).or_default().insert(sku.clone().unwrap());
+        }
+    }
+    let joined: Vec<_> = by_drive.iter().filter(|(_, labels)| labels.len() > 1).collect();
+    let split: Vec<_> = by_label.iter().filter(|(_, skus)| skus.len() > 1).collect();
+    let names: usize = landed.iter().map(|(_, _, n)| n.len()).sum();
+    println!(
+        "identity real set: {} groups, {} drives, {names} names",
+        landed.len(),
+        by_label.len().max(landed.iter().map(|(l, _, _)| l).collect::<std::collections::BTreeSet<_>>().len())
+    );
+    let n_whole = whole.iter().filter(|w| **w).count();
+    println!(
+        "  groups whole (every name on one drive): {n_whole}/{} ({:.1} %)",
+        landed.len(),
+        100.0 * n_whole as f64 / landed.len() as f64
+    );
+    for ((label, source, names), _) in landed.iter().zip(&whole).filter(|(_, w)| !**w) {
+        println!("    not whole: {label} ({source}): {names:?}");
+    }
+    println!("  drives holding groups of two different drives (wrongly joined): {}", joined.len());
+    for (sku, labels) in &joined {
+        println!("    joined on {sku}: {labels:?}");
+    }
+    println!("  drives whose groups from several sources landed apart (split): {}", split.len());
+    for (label, skus) in &split {
+        println!("    split: {label}: {skus:?}");
+    }
+    // Search: the query's drive first (for a line, any capacity of it; for a controller,
+    // among the drives listed).
+    let drive_of_label: std::collections::BTreeMap<&str, &str> = landed
+        .iter()
+        .zip(&whole)
+        .filter(|(_, w)| **w)
+        .map(|((label, _, names), _)| (label.as_str(), names[0].1.as_deref().unwrap()))
+        .collect();
+    let queries = set["queries"].as_array().unwrap();
+    let mut first = 0;
+    let mut asked = 0;
+    for q in queries {
+        let text = q["q"].as_str().unwrap();
+        let Some(want) = drive_of_label.get(q["drive"].as_str().unwrap()) else {
+            println!("    query {text:?}: its drive {} is not whole in the set", q["drive"]);
+            asked += 1;
+            continue;
+        };
+        asked += 1;
+        let url = format!(
+            "/api/v1/drives/search?q={}&limit=50",
+            form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>()
+        );
+        let found = app.get(&url).await.json();
+        let ids: Vec<&str> =
+            found["drives"].as_array().unwrap().iter().map(|d| d["drive"]["id"].as_str().unwrap()).collect();
+        let want_drive = app.get(&format!("/api/v1/drives/{want}")).await.json();
+        let line_of = |id: &str| id.rsplit_once('-').map_or(id.to_string(), |(l, _)| l.to_string());
+        let ok = if q["controller"].as_bool() == Some(true) {
+            ids.contains(want)
+        } else if q["line"].as_bool() == Some(true) {
+            ids.first().is_some_and(|f| {
+                *f == *want
+                    || line_of(f) == line_of(want)
+                    || want_drive["drive"]["model"].is_string() && {
+                        let d = found["drives"][0]["drive"].clone();
+                        d["model"] == want_drive["drive"]["model"]
+                            && d["vendor"] == want_drive["drive"]["vendor"]
+                    }
+            })
+        } else {
+            ids.first() == Some(want)
+        };
+        if ok {
+            first += 1;
+        } else {
+            println!("    query {text:?}: wanted {want}, found {:?}", &ids[..ids.len().min(3)]);
+        }
+    }
+    println!("  search queries whose drive comes first: {first}/{asked}");
+    assert!(n_whole as f64 >= 0.99 * landed.len() as f64, "{n_whole}/{} groups whole", landed.len());
+    assert!(joined.is_empty(), "groups of different drives joined: {joined:?}");
+    assert!(first as f64 >= 0.9 * asked as f64, "{first}/{asked} queries find their drive first");
+}

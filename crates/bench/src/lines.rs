@@ -1,0 +1,398 @@
+//! What SSDBase knows of drive vendors and model lines, read from
+//! `data/drive_lines.json`: every name a vendor goes by (`WDC`, `Western Digital`,
+//! `WD_BLACK`, `バッファロー`), every name a model line goes by (`C300`, `RealSSD C300`),
+//! and the part numbers and model strings drives report (`CT1000MX500SSD1`,
+//! `C300-CTFDDAC256MAG`), each with the public source it was taken from. The file is
+//! the knowledge; this module only reads it, so adding a line is a data change.
+//!
+//! Names are compared folded ([`crate::identity::fold`]) and compact (letters and digits
+//! only, without the words that name no line: [`Table::generic`]); part numbers and model
+//! strings are matched by the file's patterns, at the start of the string in upper case
+//! without spaces or punctuation, after a leading vendor name.
+
+use crate::identity::fold;
+use crate::re::Regex;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+/// The file, compiled into the binary (and the browser's wasm): a few hundred lines.
+const DATA: &str = include_str!("../data/drive_lines.json");
+
+#[derive(Deserialize)]
+struct File {
+    sources: BTreeMap<String, String>,
+    #[serde(default)]
+    generic: Vec<String>,
+    vendors: Vec<VendorEntry>,
+    lines: Vec<LineEntry>,
+}
+
+#[derive(Deserialize)]
+struct VendorEntry {
+    key: String,
+    display: String,
+    names: Vec<String>,
+    source: String,
+}
+
+#[derive(Deserialize)]
+struct LineEntry {
+    vendor: String,
+    #[serde(default)]
+    makers: Vec<String>,
+    line: String,
+    #[serde(default)]
+    names: Vec<String>,
+    #[serde(default)]
+    parts: Vec<PartEntry>,
+    controller: Option<String>,
+    source: String,
+}
+
+#[derive(Deserialize)]
+struct PartEntry {
+    re: String,
+    #[serde(default)]
+    ex: Vec<String>,
+    /// GB per unit of a capacity written with a final `T` ("100T" is 1 TB for WD: 10).
+    t: Option<u32>,
+    vendor: Option<String>,
+}
+
+/// A vendor: its key (what identity keys use), how it is shown, and every name it goes by.
+#[derive(Debug, Clone)]
+pub struct Vendor {
+    pub key: String,
+    pub display: String,
+    pub names: Vec<String>,
+    pub source: String,
+}
+
+/// A model line of a vendor: drives of several capacities sold under one name.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// `vendor|line`, compact: what a line key is made of (`crucial|realssdc300`).
+    pub id: String,
+    pub vendor: String,
+    /// Other vendors selling the same line under their name (Micron for Crucial's C300).
+    pub makers: Vec<String>,
+    /// The canonical name, without the vendor ("RealSSD C300").
+    pub line: String,
+    /// Every name of the line as written in the file, the canonical one first.
+    pub names: Vec<String>,
+    pub controller: Option<String>,
+    pub source: String,
+    /// Example part numbers and model strings of the file (tests check each).
+    pub examples: Vec<String>,
+}
+
+struct Part {
+    line: usize,
+    re: Regex,
+    /// The literal the pattern starts with: only strings starting with it are tried.
+    literal: String,
+    t: u32,
+    vendor: Option<String>,
+}
+
+/// The table: vendors and lines with their lookups.
+pub struct Table {
+    pub sources: BTreeMap<String, String>,
+    pub vendors: Vec<Vendor>,
+    pub lines: Vec<Line>,
+    /// Words a model string carries that name no line ("ssd", "nvme", "internal").
+    pub generic: Vec<String>,
+    /// Folded vendor name → vendor key.
+    vendor_by_name: HashMap<String, usize>,
+    /// The most words a vendor name has.
+    vendor_words: usize,
+    /// (vendor key, compact name) → lines.
+    line_by_name: HashMap<(String, String), Vec<usize>>,
+    /// Compact name → lines of any vendor.
+    lines_by_bare_name: HashMap<String, Vec<usize>>,
+    parts: Vec<Part>,
+}
+
+/// The table, read once.
+pub fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| Table::read(DATA).unwrap_or_else(|e| panic!("data/drive_lines.json: {e}")))
+}
+
+/// What a pattern matched: the line and the capacity its part number encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartMatch {
+    pub line: usize,
+    pub capacity_gb: Option<u32>,
+}
+
+impl Table {
+    /// Reads and checks the file: every vendor and source a line names exists, every
+    /// pattern compiles with one `gb` group.
+    pub fn read(text: &str) -> Result<Table, String> {
+        let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut t = Table {
+            generic: file.generic.iter().map(|w| fold(w)).collect(),
+            sources: file.sources,
+            vendors: Vec::new(),
+            lines: Vec::new(),
+            vendor_by_name: HashMap::new(),
+            vendor_words: 1,
+            line_by_name: HashMap::new(),
+            lines_by_bare_name: HashMap::new(),
+            parts: Vec::new(),
+        };
+        for v in file.vendors {
+            if !t.sources.contains_key(&v.source) {
+                return Err(format!("vendor {:?}: unknown source {:?}", v.key, v.source));
+            }
+            let i = t.vendors.len();
+            for name in v.names.iter().chain([&v.key, &v.display]) {
+                let folded = fold(name);
+                if folded.is_empty() {
+                    continue;
+                }
+                t.vendor_words = t.vendor_words.max(folded.split(' ').count());
+                if let Some(&other) = t.vendor_by_name.get(&folded) {
+                    if other != i {
+                        return Err(format!(
+                            "vendor name {name:?} is both {:?} and {:?}",
+                            t.vendors[other].key, v.key
+                        ));
+                    }
+                }
+                t.vendor_by_name.insert(folded, i);
+            }
+            t.vendors.push(Vendor { key: v.key, display: v.display, names: v.names, source: v.source });
+        }
+        let known_vendor = |t: &Table, k: &str| t.vendors.iter().any(|v| v.key == k);
+        for l in file.lines {
+            if !t.sources.contains_key(&l.source) {
+                return Err(format!("line {:?}: unknown source {:?}", l.line, l.source));
+            }
+            for v in std::iter::once(&l.vendor).chain(&l.makers) {
+                if !known_vendor(&t, v) {
+                    return Err(format!("line {:?}: unknown vendor {v:?}", l.line));
+                }
+            }
+            let i = t.lines.len();
+            let mut names = vec![l.line.clone()];
+            names.extend(l.names.iter().filter(|n| **n != l.line).cloned());
+            for name in &names {
+                let c = t.compact_name(name);
+                if c.is_empty() {
+                    continue;
+                }
+                for v in std::iter::once(&l.vendor).chain(&l.makers) {
+                    let at = t.line_by_name.entry((v.clone(), c.clone())).or_default();
+                    if !at.contains(&i) {
+                        at.push(i);
+                    }
+                }
+                let bare = t.lines_by_bare_name.entry(c).or_default();
+                if !bare.contains(&i) {
+                    bare.push(i);
+                }
+            }
+            let mut examples = Vec::new();
+            for p in l.parts {
+                if let Some(v) = &p.vendor {
+                    if !known_vendor(&t, v) {
+                        return Err(format!("line {:?}: part {:?}: unknown vendor {v:?}", l.line, p.re));
+                    }
+                }
+                let re =
+                    Regex::new(&format!("^(?:{})", p.re)).map_err(|e| format!("line {:?}: {e}", l.line))?;
+                if re.capture_names().flatten().collect::<Vec<_>>() != ["gb"] {
+                    return Err(format!("line {:?}: pattern {:?} needs one group named gb", l.line, p.re));
+                }
+                examples.extend(p.ex);
+                t.parts.push(Part {
+                    line: i,
+                    literal: literal_prefix(&p.re),
+                    re,
+                    t: p.t.unwrap_or(1000),
+                    vendor: p.vendor,
+                });
+            }
+            let id = format!("{}|{}", l.vendor, t.compact_name(&l.line));
+            t.lines.push(Line {
+                id,
+                vendor: l.vendor,
+                makers: l.makers,
+                line: l.line,
+                names,
+                controller: l.controller,
+                source: l.source,
+                examples,
+            });
+        }
+        Ok(t)
+    }
+
+    /// `name` folded, without generic words, with no spaces: how line names compare.
+    pub fn compact_name(&self, name: &str) -> String {
+        fold(name).split(' ').filter(|w| !self.generic.iter().any(|g| g == w)).collect()
+    }
+
+    /// Whether a folded word names no line.
+    pub fn is_generic(&self, word: &str) -> bool {
+        self.generic.iter().any(|g| g == word)
+    }
+
+    /// The vendor `words` start with (folded words): the vendor and how many words.
+    pub fn vendor_at_start(&self, words: &[&str]) -> Option<(&Vendor, usize)> {
+        (1..=self.vendor_words.min(words.len())).rev().find_map(|n| {
+            let i = *self.vendor_by_name.get(&words[..n].join(" "))?;
+            Some((&self.vendors[i], n))
+        })
+    }
+
+    /// The vendor a name (folded) is, as a whole.
+    pub fn vendor_named(&self, name: &str) -> Option<&Vendor> {
+        self.vendor_by_name.get(&fold(name)).map(|&i| &self.vendors[i])
+    }
+
+    /// The vendor whose key is `key`.
+    pub fn vendor(&self, key: &str) -> Option<&Vendor> {
+        self.vendors.iter().find(|v| v.key == key)
+    }
+
+    /// The line a model line's name (compact, [`compact_name`](Self::compact_name))
+    /// names: of `vendor` when known (or a line it also sells), else the one line of any
+    /// vendor with that name.
+    pub fn line_named(&self, vendor: Option<&str>, compact: &str) -> Option<usize> {
+        let found = match vendor {
+            Some(v) => self.line_by_name.get(&(v.to_string(), compact.to_string()))?,
+            None => self.lines_by_bare_name.get(compact)?,
+        };
+        match found.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// The line and capacity a part number or a model string as a drive reports it
+    /// names, by the file's patterns. `vendor`, when known, must sell the line.
+    pub fn line_of_part(&self, vendor: Option<&str>, text: &str) -> Option<PartMatch> {
+        let folded = fold(text);
+        let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+        let mut tries = vec![words.concat().to_uppercase()];
+        // A vendor written before the part number ("WDC WDS100T2B0C", "Crucial_CT…").
+        let mut rest = &words[..];
+        while let Some((_, n)) = self.vendor_at_start(rest) {
+            rest = &rest[n..];
+            tries.push(rest.concat().to_uppercase());
+        }
+        for s in tries.iter().filter(|s| !s.is_empty()) {
+            for p in self.parts.iter().filter(|p| s.starts_with(&p.literal)) {
+                let Some(caps) = p.re.captures(s) else { continue };
+                let line = &self.lines[p.line];
+                let sells = |v: &str| {
+                    line.vendor == v || line.makers.iter().any(|m| m == v) || p.vendor.as_deref() == Some(v)
+                };
+                if vendor.is_some_and(|v| !sells(v)) {
+                    continue;
+                }
+                let capacity_gb = caps.name("gb").and_then(|m| capacity_token(m.as_str(), p.t));
+                return Some(PartMatch { line: p.line, capacity_gb });
+            }
+        }
+        None
+    }
+}
+
+/// The literal a pattern starts with (its leading letters and digits, less one that a
+/// quantifier makes optional): a string that does not start with it cannot match.
+fn literal_prefix(re: &str) -> String {
+    let lit: String = re.chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit()).collect();
+    match re[lit.len()..].chars().next() {
+        Some('?' | '*' | '{') => lit[..lit.len().saturating_sub(1)].to_string(),
+        _ => lit,
+    }
+}
+
+/// A capacity as part numbers write it, in decimal GB: digits alone or with `G` are GB
+/// ("064", "500G"); digits, `T` and digits are TB with the `T` as decimal point ("2T0",
+/// "1T00", "3T84"); digits and a final `T` are `t` GB each ("1T" = 1000 GB; WD's "100T"
+/// with `t` = 10; Intel's "010T" with `t` = 100).
+pub fn capacity_token(token: &str, t: u32) -> Option<u32> {
+    let digits_end = token.find(|c: char| !c.is_ascii_digit()).unwrap_or(token.len());
+    let whole: u32 = token[..digits_end].parse().ok()?;
+    let rest = &token[digits_end..];
+    let gb = match rest.chars().next() {
+        None | Some('G') if rest.len() <= 1 => whole,
+        Some('T') if rest.len() == 1 => whole.checked_mul(t)?,
+        Some('T') => {
+            let frac = &rest[1..];
+            if !frac.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let f: f64 = format!("{whole}.{frac}").parse().ok()?;
+            (f * 1000.0).round() as u32
+        }
+        _ => return None,
+    };
+    (gb > 0).then_some(gb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_tokens_as_part_numbers_write_them() {
+        for (token, t, gb) in [
+            ("064", 1000, 64),
+            ("500G", 1000, 500),
+            ("2T0", 1000, 2000),
+            ("1T00", 1000, 1000),
+            ("3T84", 1000, 3840),
+            ("1T", 1000, 1000),
+            ("100T", 10, 1000),
+            ("010T", 100, 1000),
+        ] {
+            assert_eq!(capacity_token(token, t), Some(gb), "{token}");
+        }
+        assert_eq!(capacity_token("X5", 1000), None);
+        assert_eq!(capacity_token("0", 1000), None);
+    }
+
+    #[test]
+    fn a_patterns_literal_leaves_out_what_a_quantifier_makes_optional() {
+        assert_eq!(literal_prefix("CT(?P<gb>[0-9]+)MX500"), "CT");
+        assert_eq!(literal_prefix("MZ7?L(?P<gb>"), "MZ");
+        assert_eq!(literal_prefix("[A-Z]X"), "");
+    }
+
+    /// Every example of the file names its line, with a capacity; every vendor name is
+    /// one vendor; every source is named.
+    #[test]
+    fn the_files_examples_name_their_lines() {
+        let t = table();
+        assert!(t.lines.len() >= 100, "{} lines", t.lines.len());
+        let mut checked = 0;
+        for (i, line) in t.lines.iter().enumerate() {
+            for ex in &line.examples {
+                let m = t
+                    .line_of_part(None, ex)
+                    .unwrap_or_else(|| panic!("{ex:?} ({}) names no line", line.line));
+                assert_eq!(t.lines[m.line].id, line.id, "{ex:?}");
+                assert!(
+                    m.capacity_gb.is_some_and(|gb| (8..=64_000).contains(&gb)),
+                    "{ex:?}: {:?}",
+                    m.capacity_gb
+                );
+                checked += 1;
+            }
+            assert_eq!(
+                t.line_named(Some(&line.vendor), &t.compact_name(&line.line)),
+                Some(i),
+                "{}",
+                line.line
+            );
+        }
+        assert!(checked >= 100, "{checked} examples");
+    }
+}

@@ -1,0 +1,218 @@
+//! Drive search as people type, by the text search each database ships with: SQLite's
+//! FTS5 with its trigram tokenizer and PostgreSQL's pg_trgm (migration 0023). Both index
+//! the same folded text per drive (`bench::identity::search_text`), and both answer a
+//! word of three characters or more anywhere in it from a trigram index: no engine to run
+//! and keep in step beside the database, and the same answers on both backends.
+//!
+//! A query's words must all be in a drive's text: a long word anywhere (a prefix, a part
+//! of a compact part number), a word of one or two characters ("p2") at a word's start.
+//! Drives are ranked reviewed first, then by visible results, then by how many of the
+//! query's words begin a word of their text. When nothing matches, the query is asked
+//! again compact (a part number typed with spaces), then with each word that no drive
+//! holds replaced by the vocabulary's words one typo away from it.
+
+use crate::sql::{self, from_json, Param};
+use crate::{DriveRow, Storage, StorageResult};
+use bench::identity::{self, SearchQuery};
+use bench::DriveSku;
+
+/// A drive's search row and the vocabulary words it brings, as statement texts and
+/// parameters: the row upserted, the words inserted when new.
+pub fn write_statements(d: &DriveSku) -> Vec<(String, Vec<Param>)> {
+    let body = identity::search_text(d);
+    let mut out = vec![(
+        "INSERT INTO drive_search (drive_id, body) VALUES ($1, $2) \
+         ON CONFLICT (drive_id) DO UPDATE SET body = excluded.body"
+            .to_string(),
+        vec![Param::Text(Some(d.id.clone())), Param::Text(Some(body.clone()))],
+    )];
+    let words: Vec<Vec<Param>> =
+        identity::vocabulary(&body).map(|w| vec![Param::Text(Some(w.to_string()))]).collect();
+    out.extend(sql::insert_rows(
+        "drive_search_words",
+        &["word"],
+        words,
+        sql::SQLITE_INSERT_PARAMS,
+        " ON CONFLICT DO NOTHING",
+    ));
+    out
+}
+
+pub const DELETE_OF: &str = "DELETE FROM drive_search WHERE drive_id = $1";
+/// Both tables emptied before every drive's row is written again (a new key layout).
+pub const DELETE_ALL: [&str; 2] = ["DELETE FROM drive_search", "DELETE FROM drive_search_words"];
+
+/// Whether a term is long enough for the trigram index (three characters).
+fn indexed(word: &str) -> bool {
+    word.chars().count() >= 3
+}
+
+/// The SQL and parameters of one search on SQLite: the long terms as an FTS5 query
+/// (each term one of its words, quoted as strings, so any substring), the short ones as
+/// word starts. `None` when no term is long enough for the index.
+pub fn sqlite_sql(q: &SearchQuery, limit: i64) -> Option<(String, Vec<Param>)> {
+    let long: Vec<String> = q
+        .terms
+        .iter()
+        .filter(|t| t.iter().all(|w| indexed(w)))
+        .map(|t| format!("({})", t.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR ")))
+        .collect();
+    if long.is_empty() {
+        return None;
+    }
+    let mut params = vec![Param::Text(Some(long.join(" AND ")))];
+    let mut sql = "SELECT d.spec, d.result_count, s.body FROM drive_search_fts f \
+                   JOIN drive_search s ON s.rowid = f.rowid JOIN drives d ON d.id = s.drive_id \
+                   WHERE drive_search_fts MATCH $1"
+        .to_string();
+    for t in q.terms.iter().filter(|t| !t.iter().all(|w| indexed(w))) {
+        sql += &format!(" AND ({})", word_starts(t, &mut params));
+    }
+    params.push(Param::Int(Some(limit)));
+    sql += &format!(" ORDER BY d.reviewed DESC, d.result_count DESC, d.id LIMIT ${}", params.len());
+    Some((sql, params))
+}
+
+/// The SQL and parameters of one search on PostgreSQL: each term a LIKE on the text (the
+/// GIN trigram index answers those of three characters or more), short ones at a word's
+/// start. `None` when no term is long enough for the index.
+pub fn postgres_sql(q: &SearchQuery, limit: i64) -> Option<(String, Vec<Param>)> {
+    if !q.terms.iter().any(|t| t.iter().all(|w| indexed(w))) {
+        return None;
+    }
+    let mut params = Vec::new();
+    let mut conditions = Vec::new();
+    for t in &q.terms {
+        if t.iter().all(|w| indexed(w)) {
+            let any: Vec<String> = t
+                .iter()
+                .map(|w| {
+                    params.push(Param::Text(Some(format!("%{w}%"))));
+                    format!("s.body LIKE ${}", params.len())
+                })
+                .collect();
+            conditions.push(format!("({})", any.join(" OR ")));
+        } else {
+            conditions.push(format!("({})", word_starts(t, &mut params)));
+        }
+    }
+    params.push(Param::Int(Some(limit)));
+    let sql = format!(
+        "SELECT d.spec, d.result_count, s.body FROM drive_search s JOIN drives d ON d.id = s.drive_id \
+         WHERE {} ORDER BY d.reviewed DESC, d.result_count DESC, d.id LIMIT ${}",
+        conditions.join(" AND "),
+        params.len()
+    );
+    Some((sql, params))
+}
+
+/// A term whose words begin a word of the text: `' ' || body LIKE '% word%'`.
+fn word_starts(term: &[String], params: &mut Vec<Param>) -> String {
+    term.iter()
+        .map(|w| {
+            params.push(Param::Text(Some(format!("% {w}%"))));
+            format!("(' ' || s.body) LIKE ${}", params.len())
+        })
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+/// The vocabulary words that may be `word` with one typo, by shared trigrams, on SQLite.
+pub fn sqlite_similar_sql(word: &str, limit: i64) -> Option<(String, Vec<Param>)> {
+    let grams = trigrams(word);
+    (!grams.is_empty()).then(|| {
+        let query = grams.iter().map(|g| format!("\"{g}\"")).collect::<Vec<_>>().join(" OR ");
+        (
+            "SELECT w.word FROM drive_search_words_fts f JOIN drive_search_words w ON w.rowid = f.rowid \
+             WHERE drive_search_words_fts MATCH $1 ORDER BY f.rank LIMIT $2"
+                .to_string(),
+            vec![Param::Text(Some(query)), Param::Int(Some(limit))],
+        )
+    })
+}
+
+/// The same on PostgreSQL: pg_trgm's similarity operator, nearest first.
+pub const POSTGRES_SIMILAR: &str =
+    "SELECT word FROM drive_search_words WHERE word % $1 ORDER BY word <-> $1, word LIMIT $2";
+
+/// The distinct trigrams of a word.
+fn trigrams(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut grams: Vec<String> = chars.windows(3).map(|w| w.iter().collect()).collect();
+    grams.sort();
+    grams.dedup();
+    grams
+}
+
+/// A search row as read: the drive, its visible result count and its search text.
+pub fn row((spec, result_count, body): (String, i64, String)) -> StorageResult<(DriveRow, String)> {
+    Ok((DriveRow { drive: from_json(&spec)?, result_count }, body))
+}
+
+/// At most this many drives are read for a search, then ranked: a few pages of the
+/// answer.
+const READ: i64 = 200;
+
+/// How many vocabulary neighbours of a word are looked at for one typo.
+const NEIGHBOURS: i64 = 64;
+
+/// The drives a search as typed finds, best first, at most `limit`: `None` when the
+/// query has no word long enough for the text index (one or two characters, which the
+/// caller answers from the drives' key prefixes).
+pub async fn find(
+    storage: &dyn Storage,
+    query: &SearchQuery,
+    limit: usize,
+) -> StorageResult<Option<Vec<DriveRow>>> {
+    let ranked = |mut rows: Vec<(DriveRow, String)>, q: &SearchQuery| {
+        // The database's order (reviewed, results) within each match quality.
+        rows.sort_by_key(|(d, body)| {
+            (
+                !d.drive.reviewed,
+                std::cmp::Reverse(identity::search_rank(q, body).0),
+                std::cmp::Reverse(d.result_count),
+            )
+        });
+        rows.into_iter().take(limit).map(|(d, _)| d).collect::<Vec<_>>()
+    };
+    let Some(rows) = storage.search_text(query, READ).await? else { return Ok(None) };
+    if !rows.is_empty() {
+        return Ok(Some(ranked(rows, query)));
+    }
+    // A part number typed with spaces ("CT 1000 MX500"), as one word.
+    if query.terms.len() > 1 && indexed(&query.compact) {
+        let whole = SearchQuery { terms: vec![vec![query.compact.clone()]], compact: query.compact.clone() };
+        let rows = storage.search_text(&whole, READ).await?.unwrap_or_default();
+        if !rows.is_empty() {
+            return Ok(Some(ranked(rows, &whole)));
+        }
+    }
+    // One typo: each word no drive holds may be a vocabulary word one typo away.
+    let mut fixed = query.clone();
+    let mut changed = false;
+    for term in fixed.terms.iter_mut() {
+        let word = term[0].clone();
+        if !indexed(&word) {
+            continue;
+        }
+        let alone = SearchQuery { terms: vec![vec![word.clone()]], compact: word.clone() };
+        if !storage.search_text(&alone, 1).await?.unwrap_or_default().is_empty() {
+            continue;
+        }
+        let near: Vec<String> = storage
+            .similar_words(&word, NEIGHBOURS)
+            .await?
+            .into_iter()
+            .filter(|w| identity::one_typo_away(&word, w))
+            .collect();
+        if !near.is_empty() {
+            *term = near;
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(Some(Vec::new()));
+    }
+    let rows = storage.search_text(&fixed, READ).await?.unwrap_or_default();
+    Ok(Some(ranked(rows, &fixed)))
+}
