@@ -389,8 +389,13 @@ impl<'a> Catalogue<'a> {
                     let Some(drive) = self.drive(id).await.map_err(Refused::Storage)? else {
                         return Ok(None);
                     };
+                    // By its name when the drive has the tag's vendor, model line and
+                    // capacity key; by another of its names (a line's short name, a part
+                    // number, an alias) otherwise.
                     let how = match (round, identity.name_key()) {
-                        (0, Some(name)) if keys[0] == name && self.has_key(&drive, &name) => DriveMatch::Name,
+                        (0, Some(name)) if keys.contains(&name) && self.has_key(&drive, &name) => {
+                            DriveMatch::Name
+                        }
                         (0, _) => DriveMatch::Alias,
                         _ => DriveMatch::Loose,
                     };
@@ -421,7 +426,7 @@ impl<'a> Catalogue<'a> {
         // then the drive; or by another name with the same slug, when the new drive gets
         // a number.
         let base = drive.id.clone();
-        let name = identity.name_key();
+        let name = identity.line_key().or_else(|| identity.name_key());
         let mut n = 1;
         while let Some(existing) = self.drive(&drive.id).await.map_err(Refused::Storage)? {
             if name.as_ref().is_some_and(|k| self.has_key(&existing, k)) {

@@ -848,16 +848,30 @@ async fn the_compare_chart_embeds_as_svg_and_png(app: &TestApp) {
     assert!(!ich.text.contains("U3S6") && !ich.text.contains("· random"), "only ICH10R 0-fill rows");
     let merged = compare(app, &format!("/api/v1/compare?{query}&merge=drive")).await;
     let pools = merged["pools"].as_array().unwrap();
-    assert_eq!(pools.len(), 2, "one pool per drive: {pools:?}");
+    let single: Vec<&Value> = pools.iter().filter(|p| p["platform"]["raid_level"].is_null()).collect();
+    assert_eq!(single.len(), 2, "one pool per drive: {pools:?}");
     assert!(pools.iter().all(|p| p["merged"] == true));
-    let all_c300: usize = c["pools"]
-        .as_array()
-        .unwrap()
+    // An array is not the drive: each array of the C300 is a pool of its own.
+    let arrays = |pools: &[Value]| -> std::collections::BTreeSet<String> {
+        pools
+            .iter()
+            .filter(|p| p["drive"] == C300_64 && !p["platform"]["raid_level"].is_null())
+            .map(|p| format!("{} {}", p["platform"]["raid_level"], p["platform"]["raid_members"]))
+            .collect()
+    };
+    let c_pools = c["pools"].as_array().unwrap();
+    assert!(!arrays(c_pools).is_empty());
+    assert_eq!(arrays(pools), arrays(c_pools), "{pools:?}");
+    let all_c300: usize = c_pools
         .iter()
-        .filter(|p| p["drive"] == C300_64)
+        .filter(|p| p["drive"] == C300_64 && p["platform"]["raid_level"].is_null())
         .map(|p| p["results"].as_u64().unwrap() as usize)
         .sum();
-    assert_eq!(pools[0]["results"].as_u64().unwrap() as usize, all_c300, "every C300 result in one pool");
+    assert_eq!(
+        single[0]["results"].as_u64().unwrap() as usize,
+        all_c300,
+        "every single-drive C300 result in one pool"
+    );
     let svg = app.get(&format!("/api/v1/compare/chart.svg?{query}&merge=drive")).await;
     assert!(svg.text.contains(api_types::MERGED_POOL_LABEL.split(',').next().unwrap()), "merged rows say so");
     // The rated table of the comparison merges the same way: one row per drive and figure.
@@ -1350,20 +1364,42 @@ async fn differences_between_pools_carry_an_interval_and_a_verdict(app: &TestApp
         .clone();
     assert_eq!(rnd["drives"][1]["groups"][0]["vs_reference"]["mbps"]["verdict"], "no-evidence", "{rnd}");
 
-    // The drive page sets each group of a test against its most measured one.
+    // The drive page sets each group of a test against the most measured one of its kind:
+    // single drives against a single drive, an array against the same array (an array is
+    // not the drive).
     let page = app.get(&format!("/api/v1/drives/{C300_64}")).await.json();
     let mut compared = 0;
+    let mut arrays_apart = 0;
     for t in page["tests"].as_array().unwrap() {
-        let groups = t["groups"].as_array().unwrap();
-        if groups.len() < 2 {
-            assert!(groups.iter().all(|g| g["reference"] == false && g["vs_reference"].is_null()), "{t}");
-            continue;
+        let all = t["groups"].as_array().unwrap();
+        let kind = |g: &Value| (g["platform"]["raid_level"].clone(), g["platform"]["raid_members"].clone());
+        let mut kinds = Vec::new();
+        for k in all.iter().map(kind) {
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
         }
         let count = |g: &Value| g["mbps"]["count"].as_u64().or(g["iops"]["count"].as_u64()).unwrap_or(0);
-        let references: Vec<&Value> = groups.iter().filter(|g| g["reference"] == true).collect();
-        assert_eq!(references.len(), 1, "{t}");
-        assert_eq!(count(references[0]), groups.iter().map(count).max().unwrap(), "the most measured: {t}");
-        assert!(references[0]["vs_reference"].is_null());
+        for k in &kinds {
+            let groups: Vec<&Value> = all.iter().filter(|g| kind(g) == *k).collect();
+            if groups.len() < 2 {
+                assert!(groups.iter().all(|g| g["reference"] == false && g["vs_reference"].is_null()), "{t}");
+                continue;
+            }
+            let references: Vec<&&Value> = groups.iter().filter(|g| g["reference"] == true).collect();
+            assert_eq!(references.len(), 1, "{t}");
+            assert_eq!(
+                count(references[0]),
+                groups.iter().map(|g| count(g)).max().unwrap(),
+                "the most measured: {t}"
+            );
+            assert!(references[0]["vs_reference"].is_null());
+            arrays_apart += usize::from(!k.0.is_null());
+        }
+        let groups: Vec<&Value> = all.iter().filter(|g| g["platform"]["raid_level"].is_null()).collect();
+        let Some(references) = groups.iter().find(|g| g["reference"] == true).map(|r| vec![*r]) else {
+            continue;
+        };
         if t["key"]["access"] == "seq" && t["key"]["op"] == "read" && t["key"]["block_size"] == 1048576 {
             assert_eq!(references[0]["platform"]["chipset"], "DIFFTEST", "{t}");
             for g in groups.iter().filter(|g| g["reference"] == false && g["mbps"]["count"] == 1) {
@@ -1376,6 +1412,7 @@ async fn differences_between_pools_carry_an_interval_and_a_verdict(app: &TestApp
         }
     }
     assert!(compared > 0, "a seed pool of the C300 against the DIFFTEST pool: {page}");
+    assert!(arrays_apart > 0, "the C300's RAID 0 ×2 pools are set against one of their own: {page}");
 
     // The CSV carries the same numbers.
     let csv =

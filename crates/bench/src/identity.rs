@@ -80,16 +80,47 @@ fn display_char(c: char) -> Option<char> {
     })
 }
 
+/// Kana, CJK ideographs and Hangul: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}' | '\u{FF66}'..='\u{FF9F}')
+}
+
 /// `s` folded into words: full-width and look-alike letters as ASCII, lower case, every
 /// run of other characters one space; a dot between digits stays ("1.92").
 pub fn fold(s: &str) -> String {
     let chars: Vec<char> = s.chars().filter_map(fold_char).collect();
     let mut out = String::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
+        // "M.2", the form factor, is one word ("m.2") as "2.5" is; a dot after such a
+        // word ends it ("M.2.1TB").
+        let word_start = |at: usize| at == 0 || !chars[at - 1].is_alphanumeric();
+        let m_dot_2 = chars[i.saturating_sub(1)] == 'm'
+            && word_start(i.saturating_sub(1))
+            && chars.get(i + 2).is_none_or(|n| !n.is_alphanumeric());
+        let digits_before = chars[..i].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+        let first_dot = i > digits_before && chars[i - digits_before - 1] != '.';
         let digit_dot = c == '.'
             && i > 0
-            && chars[i - 1].is_ascii_digit()
+            && ((chars[i - 1].is_ascii_digit() && (i == digits_before || first_dot)) || m_dot_2)
             && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        // An English possessive is no word ("Crucial's 500GB P1").
+        if matches!(c, 's')
+            && i > 0
+            && matches!(chars[i - 1], '\'' | '\u{2019}')
+            && chars.get(i + 1).is_none_or(|n| !n.is_alphanumeric())
+        {
+            continue;
+        }
+        // Japanese and Chinese text runs into Latin without a space ("128GBのC300",
+        // "ポータブルSSD"): where one script meets the other, a word ends.
+        let script_change = i > 0
+            && c.is_alphanumeric()
+            && chars[i - 1].is_alphanumeric()
+            && is_cjk(c) != is_cjk(chars[i - 1]);
+        if script_change && !out.ends_with(' ') {
+            out.push(' ');
+        }
         if c.is_alphanumeric() || digit_dot {
             out.push(c);
         } else if !out.is_empty() && !out.ends_with(' ') {
@@ -177,6 +208,10 @@ pub struct Identity {
     /// `lines::table().lines`), by a part number or model string pattern or by one of the
     /// line's names.
     pub line: Option<usize>,
+    /// The part number or model string, as written, that a pattern of the line matched
+    /// ("CT1000MX500SSD1", "WDC WDS100T2B0C-00PXH0"): a new drive keeps it as an alias,
+    /// so that it is found by it.
+    pub reported: Option<String>,
 }
 
 impl Identity {
@@ -204,12 +239,20 @@ impl Identity {
         let table = lines::table();
         let folded = fold(model);
         let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
-        // Words before the vendor that name nothing ("NVMe Samsung SSD 970…", as Windows
-        // prints NVMe drives).
-        while words.len() > 1 && table.is_generic(words[0]) && vendor_at_start(&words[1..]).is_some() {
+        // Words before the vendor or part number that name nothing ("NVMe Samsung SSD
+        // 970…", "NVMe CT1000P3SSD8", as Windows prints NVMe drives).
+        while words.len() > 1 && table.is_generic(words[0]) {
             words.remove(0);
         }
         let mut id = Identity { capacity_gb, ..Identity::default() };
+        // A capacity before the vendor ("2TB Samsung 990 PRO", "128 GB Crucial RealSSD
+        // C300").
+        if let Some((gb, used)) = (!words.is_empty()).then(|| capacity_of(&words, 0)).flatten() {
+            if vendor_at_start(&words[used..]).is_some() {
+                id.capacity_gb = id.capacity_gb.or(Some(gb));
+                words.drain(..used);
+            }
+        }
         let given_vendor = vendor.map(vendor_key);
         // The model may start with the vendor, given or not, written once or twice
         // ("Western Digital WD Blue SN550", "WD_BLACK SN850X": the brand is the vendor).
@@ -221,10 +264,14 @@ impl Identity {
         if let Some((key, n)) = lead {
             if given_vendor.as_ref().is_none_or(|g| *g == key) {
                 words.drain(..n);
+                let mut key = key;
                 while let Some((again, n)) = vendor_at_start(&words) {
-                    if again != key || n == words.len() {
+                    if n == words.len() || (again != key && given_vendor.is_some()) {
                         break;
                     }
+                    // A brand under its owner's name ("Sandisk WD Blue SN570", as
+                    // hw-probe files WD drives): the brand written last is the drive's.
+                    key = again.to_string();
                     words.drain(..n);
                 }
                 id.vendor = Some(key);
@@ -244,12 +291,19 @@ impl Identity {
             (None, _) => None,
         };
         // Model words up to the capacity; the rest trails.
-        let mut model_words = Vec::new();
+        let mut model_words: Vec<&str> = Vec::new();
         let mut i = 0;
         while i < words.len() {
             if let Some((gb, used)) = capacity_of(&words, i) {
                 id.capacity_gb = id.capacity_gb.or(Some(gb));
-                id.trailing = words[i + used..].iter().map(|w| w.to_string()).collect();
+                let after = &words[i + used..];
+                if model_words.iter().all(|w| table.is_generic(w)) {
+                    // The capacity first ("1TB Blue SN550", "128GBのC300"): the model
+                    // follows it.
+                    model_words = after.to_vec();
+                } else {
+                    id.trailing = after.iter().map(|w| w.to_string()).collect();
+                }
                 break;
             }
             model_words.push(words[i]);
@@ -294,33 +348,38 @@ impl Identity {
     fn find_line(&mut self, part: Option<&str>, model: &str) {
         let table = lines::table();
         let vendor = self.vendor.as_deref();
-        let by_part = [part, Some(model)].into_iter().flatten().find_map(|t| table.line_of_part(vendor, t));
+        let by_part = [part, Some(model)]
+            .into_iter()
+            .flatten()
+            .find_map(|t| table.line_of_part(vendor, t).map(|m| (m, t)))
+            .map(|(m, t)| lines::PartMatch { text: t.trim().to_string(), ..m });
         if let Some(m) = by_part {
             self.line = Some(m.line);
             // The part number's capacity is the drive's; a typed one that disagrees
             // is the person's, and stays (the name key then tells them apart).
             self.capacity_gb = self.capacity_gb.or(m.capacity_gb);
-            if self.vendor.is_none() {
-                let v = &table.lines[m.line].vendor;
-                self.vendor = Some(v.clone());
-                self.vendor_name = table.vendor(v).map(|v| v.display.clone());
-            }
+            self.reported = Some(m.text.clone());
             return;
         }
         let name: String = self.model_words.concat();
-        self.line = table.line_named(vendor, &name).or_else(|| {
-            // A last word that is a firmware revision ("… 860 EVO RVT04B6Q"); any other
-            // word may be the line's own ("P3 Plus" is not "P3").
-            let [rest @ .., last] = self.model_words.as_slice() else { return None };
-            (!rest.is_empty() && looks_like_revision(last))
-                .then(|| table.line_named(vendor, &rest.concat()))
-                .flatten()
-        });
-        if let (Some(l), None) = (self.line, &self.vendor) {
-            let v = &table.lines[l].vendor;
-            self.vendor = Some(v.clone());
-            self.vendor_name = table.vendor(v).map(|v| v.display.clone());
+        // The whole model: any last word may be the line's own ("P3 Plus" is not "P3",
+        // "Blue SN550" is not "Blue"); then without a form factor ("P1 M.2"), unless that
+        // is a line of its own ("Extreme Pro M.2").
+        // Words after the capacity that continue the line's name ("OCZ Vertex 3 120GB
+        // Max IOPS"): the longest name the table knows wins.
+        for k in (1..=self.trailing.len()).rev() {
+            let longer = format!("{name}{}", self.trailing[..k].concat());
+            if let Some(l) = table.line_named(vendor, &longer) {
+                self.line = Some(l);
+                self.model_words.extend(self.trailing.drain(..k));
+                return;
+            }
         }
+        self.line = table.line_named(vendor, &name).or_else(|| {
+            let plain: String =
+                self.model_words.iter().filter(|w| !table.is_form(w)).map(String::as_str).collect();
+            (plain != name).then(|| table.line_named(vendor, &plain)).flatten()
+        });
     }
 
     /// The line key, `l:VENDOR|LINE|GB`, when the line and the capacity are known: the
@@ -368,6 +427,10 @@ impl Identity {
             }
         }
         loose.extend(self.loose_compacts.iter().map(|c| format!("p:{c}")));
+        // A known line is certain: no word of it is a revision to drop ("SN550").
+        if self.line.is_some() {
+            loose.clear();
+        }
         exact.dedup();
         loose.retain(|k| !exact.contains(k));
         loose.dedup();
@@ -376,10 +439,23 @@ impl Identity {
 
     /// A community drive for this identity: vendor, model line and capacity known.
     pub fn new_drive(&self, part_number: Option<&str>) -> Option<DriveSku> {
-        let vendor = self.vendor_name.clone().filter(|v| !v.is_empty())?;
-        let model = self.model_name.clone().filter(|m| !m.is_empty())?;
         let capacity_gb = self.capacity_gb?;
-        self.name_key()?;
+        // A known line is named as the table names it ("CT1000MX500SSD1" is a Crucial
+        // MX500 1 TB), whatever the text said.
+        let known = self.line.map(|l| &lines::table().lines[l]).and_then(|line| {
+            let vendor = lines::table().vendor(&line.vendor)?.display.clone();
+            Some((vendor, line.line.clone()))
+        });
+        let (vendor, model) = match known {
+            Some(named) => named,
+            None => {
+                self.name_key()?;
+                (
+                    self.vendor_name.clone().filter(|v| !v.is_empty())?,
+                    self.model_name.clone().filter(|m| !m.is_empty())?,
+                )
+            }
+        };
         Some(DriveSku {
             id: slug(&format!("{vendor} {model} {capacity_gb}gb")),
             vendor,
@@ -393,7 +469,7 @@ impl Identity {
             form_factor: None,
             firmware: Vec::new(),
             rated: Default::default(),
-            aliases: Vec::new(),
+            aliases: self.reported.iter().cloned().collect(),
             reviewed: false,
         })
     }
@@ -422,9 +498,9 @@ fn model_display(model: &str, id: &Identity) -> Option<String> {
 }
 
 /// A word that reads as a firmware or revision suffix: letters and digits mixed, five
-/// characters or more ("RVT04B6Q", "4B2QJXD7", "P3CR013").
+/// characters or more ("RVT04B6Q", "4B2QJXD7", "P3CR013"; not a model's "SN550").
 fn looks_like_revision(w: &str) -> bool {
-    w.len() >= 5 && w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
+    w.len() >= 7 && w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 fn name_key<S: AsRef<str>>(vendor: &str, model_words: &[S], gb: u32) -> Option<String> {
@@ -456,11 +532,13 @@ pub fn checked<'a>(field: &'static str, s: Option<&'a str>) -> Result<Option<&'a
     if folded.is_empty() {
         return junk("has no letters or digits".into());
     }
-    // A word that still mixes Latin with another script after look-alikes were folded is
-    // an imitation that folding could not undo: refused, never a second drive.
-    if let Some(w) = folded.split(' ').find(|w| {
-        w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
-    }) {
+    // A word that still mixes Latin with Cyrillic or Greek after look-alikes were folded
+    // is an imitation that folding could not undo: refused, never a second drive. (Kana
+    // and ideographs beside Latin are how Japanese is written: `fold` splits them.)
+    let imitation = |c: char| matches!(c, '\u{0370}'..='\u{03FF}' | '\u{0400}'..='\u{052F}');
+    if let Some(w) =
+        folded.split(' ').find(|w| w.chars().any(|c| c.is_ascii_alphabetic()) && w.chars().any(imitation))
+    {
         return junk(format!("mixes Latin and other letters in {w:?}"));
     }
     Ok(Some(s))
@@ -526,7 +604,7 @@ pub fn texts_naming_a_drive(result: &crate::BenchResult) -> Vec<String> {
 /// ("Crucial P2 2TB @ PCIe 3.0 x4" does, "test run 3" does not).
 pub fn names_a_drive(text: &str) -> bool {
     let id = Identity::from_model_string(text);
-    !id.model_words.is_empty() && (id.vendor.is_some() || id.capacity_gb.is_some())
+    id.line.is_some() || (!id.model_words.is_empty() && (id.vendor.is_some() || id.capacity_gb.is_some()))
 }
 
 /// Where a search for `query` starts and ends among the `p:` keys: every key in
@@ -626,22 +704,50 @@ pub struct SearchQuery {
 /// The words of a drive search: `None` when it has no letter or digit.
 pub fn search_query(query: &str) -> Option<SearchQuery> {
     let folded = fold(query);
-    let terms: Vec<Vec<String>> =
-        folded.split(' ').filter(|w| !w.is_empty()).map(|w| vec![w.to_string()]).collect();
+    let table = lines::table();
+    let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut terms: Vec<Vec<String>> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        // A capacity as every drive's text writes it ("1 TB", "1tb" → "1000gb").
+        if let Some((gb, used)) = capacity_of(&words, i) {
+            terms.push(vec![format!("{gb}gb")]);
+            i += used;
+            continue;
+        }
+        if !table.is_generic(words[i]) || words.len() == 1 {
+            terms.push(vec![words[i].to_string()]);
+        }
+        i += 1;
+    }
     (!terms.is_empty()).then(|| SearchQuery { terms, compact: compact(query) })
 }
 
-/// How well a drive's search text answers a query: how many of the query's words begin a
-/// word of the text (a prefix ranks above a match inside a word), then how many words
-/// the text has (fewer: the query is more of it).
-pub fn search_rank(query: &SearchQuery, text: &str) -> (usize, std::cmp::Reverse<usize>) {
+/// How well a drive's search text answers a query, best highest: whether the query
+/// names the drive's whole model line (a search for "970 evo" names the 970 EVO more
+/// than the 970 EVO Plus), then how many of the query's words begin a word of the text (a
+/// prefix ranks above a match inside a word).
+pub fn search_rank(query: &SearchQuery, drive: &DriveSku, text: &str) -> (bool, usize) {
     let words: Vec<&str> = text.split(' ').collect();
     let starts = query
         .terms
         .iter()
         .filter(|t| t.iter().any(|a| words.iter().any(|w| w.starts_with(a.as_str()))))
         .count();
-    (starts, std::cmp::Reverse(words.len()))
+    let asked: String = query.terms.iter().filter_map(|t| t.first()).map(String::as_str).collect();
+    let model = Identity::read(Some(&drive.vendor), &drive.model, Some(drive.capacity_gb), None);
+    let line = model
+        .line
+        .map(|l| lines::table().lines[l].names.iter().map(|n| lines::table().compact_name(n)).collect());
+    let names: Vec<String> = line.unwrap_or_else(|| vec![model.model_words.concat()]);
+    let whole = names.iter().any(|n| !n.is_empty() && contains_word_run(&asked, n, query));
+    (whole, starts)
+}
+
+/// Whether `name` (compact) is the concatenation of consecutive query terms.
+fn contains_word_run(_asked: &str, name: &str, query: &SearchQuery) -> bool {
+    let terms: Vec<&str> = query.terms.iter().filter_map(|t| t.first()).map(String::as_str).collect();
+    (0..terms.len()).any(|i| (i + 1..=terms.len()).any(|j| terms[i..j].concat() == name))
 }
 
 /// The words a drive's search text adds to the vocabulary that corrects typos: words of

@@ -24,6 +24,8 @@ struct File {
     sources: BTreeMap<String, String>,
     #[serde(default)]
     generic: Vec<String>,
+    #[serde(default)]
+    forms: Vec<String>,
     vendors: Vec<VendorEntry>,
     lines: Vec<LineEntry>,
 }
@@ -103,6 +105,8 @@ pub struct Table {
     pub lines: Vec<Line>,
     /// Words a model string carries that name no line ("ssd", "nvme", "internal").
     pub generic: Vec<String>,
+    /// Form factors ("m.2", "msata"): no line's word, unless a line is named with one.
+    pub forms: Vec<String>,
     /// Folded vendor name → vendor key.
     vendor_by_name: HashMap<String, usize>,
     /// The most words a vendor name has.
@@ -121,10 +125,12 @@ pub fn table() -> &'static Table {
 }
 
 /// What a pattern matched: the line and the capacity its part number encodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartMatch {
     pub line: usize,
     pub capacity_gb: Option<u32>,
+    /// The text matched, as given.
+    pub text: String,
 }
 
 impl Table {
@@ -134,6 +140,7 @@ impl Table {
         let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut t = Table {
             generic: file.generic.iter().map(|w| fold(w)).collect(),
+            forms: file.forms.iter().map(|w| fold(w)).collect(),
             sources: file.sources,
             vendors: Vec::new(),
             lines: Vec::new(),
@@ -236,6 +243,11 @@ impl Table {
         fold(name).split(' ').filter(|w| !self.generic.iter().any(|g| g == w)).collect()
     }
 
+    /// Whether a folded word is a form factor.
+    pub fn is_form(&self, word: &str) -> bool {
+        self.forms.iter().any(|g| g == word)
+    }
+
     /// Whether a folded word names no line.
     pub fn is_generic(&self, word: &str) -> bool {
         self.generic.iter().any(|g| g == word)
@@ -278,12 +290,21 @@ impl Table {
     pub fn line_of_part(&self, vendor: Option<&str>, text: &str) -> Option<PartMatch> {
         let folded = fold(text);
         let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
-        let mut tries = vec![words.concat().to_uppercase()];
+        // Upper case, letters and digits only ("M.2" is "M2", as part numbers write it).
+        let joined = |w: &[&str]| -> String {
+            w.concat().chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_uppercase()
+        };
+        let mut tries = vec![joined(&words)];
         // A vendor written before the part number ("WDC WDS100T2B0C", "Crucial_CT…").
         let mut rest = &words[..];
         while let Some((_, n)) = self.vendor_at_start(rest) {
             rest = &rest[n..];
-            tries.push(rest.concat().to_uppercase());
+            tries.push(joined(rest));
+        }
+        // A part number inside a name, when the vendor is known ("WD Black SN770
+        // WDS500G3X0E 500 GB", "Samsung 850 EVO MZ-75E500BW"): from each later word.
+        if vendor.is_some() {
+            tries.extend((1..rest.len()).map(|i| joined(&rest[i..])));
         }
         for s in tries.iter().filter(|s| !s.is_empty()) {
             for p in self.parts.iter().filter(|p| s.starts_with(&p.literal)) {
@@ -296,7 +317,7 @@ impl Table {
                     continue;
                 }
                 let capacity_gb = caps.name("gb").and_then(|m| capacity_token(m.as_str(), p.t));
-                return Some(PartMatch { line: p.line, capacity_gb });
+                return Some(PartMatch { line: p.line, capacity_gb, text: text.to_string() });
             }
         }
         None

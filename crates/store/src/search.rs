@@ -165,13 +165,12 @@ pub async fn find(
     limit: usize,
 ) -> StorageResult<Option<Vec<DriveRow>>> {
     let ranked = |mut rows: Vec<(DriveRow, String)>, q: &SearchQuery| {
-        // The database's order (reviewed, results) within each match quality.
-        rows.sort_by_key(|(d, body)| {
-            (
-                !d.drive.reviewed,
-                std::cmp::Reverse(identity::search_rank(q, body).0),
-                std::cmp::Reverse(d.result_count),
-            )
+        // Drives whose whole model line the query names first (a search for "970 evo" is
+        // for the 970 EVO before the 970 EVO Plus), then reviewed drives, then drives whose
+        // words the query's begin, then most results.
+        rows.sort_by_cached_key(|(d, body)| {
+            let (whole, starts) = identity::search_rank(q, &d.drive, body);
+            (!whole, !d.drive.reviewed, std::cmp::Reverse(starts), std::cmp::Reverse(d.result_count))
         });
         rows.into_iter().take(limit).map(|(d, _)| d).collect::<Vec<_>>()
     };
