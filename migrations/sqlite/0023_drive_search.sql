@@ -34,3 +34,7 @@ END;
 CREATE TRIGGER drive_search_words_delete AFTER DELETE ON drive_search_words BEGIN
     INSERT INTO drive_search_words_fts (drive_search_words_fts, rowid, word) VALUES ('delete', old.rowid, old.word);
 END;
+
+-- Drives in search rank order: a query that matches many drives walks them by rank and
+-- stops at a page (`store::search::FEW_MATCHES`).
+CREATE INDEX drives_by_rank ON drives (reviewed DESC, result_count DESC, id);

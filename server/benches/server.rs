@@ -1347,11 +1347,30 @@ impl Loader {
     }
 
     /// Inserts every key of `drives` (`sql::drive_key_rows`, as the store writes them)
-    /// into `drive_aliases`; returns how many.
+    /// into `drive_aliases`, and their search rows and vocabulary (`storage::search`, as
+    /// the store writes them: on SQLite the FTS5 index follows by trigger); returns how
+    /// many keys.
     async fn insert_drive_keys(&mut self, drives: &[DriveSku]) -> Result<usize> {
         let params: Vec<Param> = drives.iter().flat_map(sql::drive_key_rows).flatten().collect();
         let n = params.len() / sql::DRIVE_KEY_COLUMNS.len();
         self.insert_rows("drive_aliases", sql::DRIVE_KEY_COLUMNS, false, params).await?;
+        let mut words = std::collections::BTreeSet::new();
+        let mut rows = Vec::new();
+        for d in drives {
+            let body = bench::identity::search_text(d);
+            words.extend(bench::identity::vocabulary(&body).map(str::to_string));
+            rows.extend([Param::Text(Some(d.id.clone())), Param::Text(Some(body))]);
+        }
+        self.insert_rows("drive_search", &["drive_id", "body"], false, rows).await?;
+        for chunk in words.into_iter().collect::<Vec<_>>().chunks(sql::SQLITE_INSERT_PARAMS) {
+            let params: Vec<Param> = chunk.iter().map(|w| Param::Text(Some(w.clone()))).collect();
+            let values: Vec<String> = (1..=params.len()).map(|i| format!("(${i})")).collect();
+            let text = format!(
+                "INSERT INTO drive_search_words (word) VALUES {} ON CONFLICT DO NOTHING",
+                values.join(", ")
+            );
+            self.exec(&text, params).await?;
+        }
         Ok(n)
     }
 
@@ -1733,6 +1752,23 @@ fn search_queries(drives: &[DriveSku]) -> Vec<(&'static str, String)> {
     out.push(("no match", "zzq 9999".into()));
     for q in ["Samsung", "sa", "Western Digital", "Samsung EVO"] {
         out.push(("common prefix", q.into()));
+    }
+    // A word of the model line alone ("137"), a part number typed with spaces, and one
+    // typo in the model's series word.
+    for _ in 0..4 {
+        let d = pick();
+        out.push(("line number", d.model.split(' ').next_back().unwrap().into()));
+    }
+    for _ in 0..4 {
+        let p = pick().part_number.clone().unwrap();
+        let (a, b) = p.split_at(p.len() / 2);
+        out.push(("part spaced", format!("{a} {b}")));
+    }
+    for _ in 0..4 {
+        let d = pick();
+        let (series, number) = d.model.rsplit_once(' ').unwrap();
+        let typo: String = series.chars().enumerate().filter(|(i, _)| *i != 1).map(|(_, c)| c).collect();
+        out.push(("one typo", format!("{} {typo} {number}", d.vendor)));
     }
     out
 }

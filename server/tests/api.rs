@@ -2130,6 +2130,46 @@ async fn submit_ok(app: &TestApp, body: &Value) -> (i64, String) {
     (v["id"].as_i64().unwrap(), v["edit_token"].as_str().unwrap().to_string())
 }
 
+/// A result stored under a name that made a community drive, corrected with its edit
+/// token to the drive it is: the community drive, left with nothing, goes (its page, its
+/// search entry); a community drive that still holds a result stays.
+async fn a_community_drive_left_empty_by_a_correction_goes(app: &TestApp) {
+    let named = |v: f64| json!({"text": cdm3_with(&format!("{v}")), "tags": {"drive": {"vendor": "Zorbit", "model": "QX9", "capacity_gb": 64}}});
+    let (id, token) = submit_ok(app, &named(503.25)).await;
+    let made = app.get(&format!("/api/v1/results/{id}")).await.json()["tags"]["drive"]["sku"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(app.get(&format!("/api/v1/drives/{made}")).await.status, StatusCode::OK);
+    let (second, second_token) = submit_ok(app, &named(503.75)).await;
+    let fix = json!({"tags": {"drive": {"sku": C300_64}}});
+    let r = app.authed(Method::PATCH, &format!("/api/v1/results/{id}"), Some(&token), Some(&fix)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/api/v1/drives/{made}")).await.status,
+        StatusCode::OK,
+        "one result is left on it"
+    );
+    let r = app
+        .authed(Method::PATCH, &format!("/api/v1/results/{second}"), Some(&second_token), Some(&fix))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(app.get(&format!("/api/v1/drives/{made}")).await.status, StatusCode::NOT_FOUND, "empty: gone");
+    let found = app.get("/api/v1/drives/search?q=zorbit").await.json();
+    assert_eq!(found["drives"].as_array().unwrap().len(), 0, "{found}");
+    // The catalogue's own drive is never removed, whatever moves away from it.
+    let r = app
+        .authed(
+            Method::PATCH,
+            &format!("/api/v1/results/{id}"),
+            Some(&token),
+            Some(&json!({"tags": {"drive": {"sku": M2S_64}}})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(app.get(&format!("/api/v1/drives/{C300_64}")).await.status, StatusCode::OK);
+}
+
 async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
     let body = json!({"text": cdm3_with("501.5"), "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": "EDIT-A"}}});
     let (id, token) = submit_ok(app, &body).await;
@@ -2812,6 +2852,7 @@ on_both_backends!(
     an_orion_latency_spread_and_histogram_are_kept_and_shown,
     model_strings_and_part_numbers_land_on_their_drive,
     a_real_set_of_names_lands_on_one_drive_per_drive,
+    duplicates_from_earlier_rules_are_listed_and_merged_on_upgrade,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,
     concurrent_submissions_of_one_new_drive_make_one_drive,
@@ -2842,6 +2883,7 @@ on_both_backends!(
     concurrent_submissions_each_get_their_own_outcome,
     seeds_load_once,
     the_edit_token_corrects_tags_and_deletes,
+    a_community_drive_left_empty_by_a_correction_goes,
     hidden_results_leave_every_aggregate,
     several_files_in_one_request_are_all_or_nothing,
     submissions_are_rate_limited_per_client,

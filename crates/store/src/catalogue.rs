@@ -65,6 +65,11 @@ const UPDATE_DRIVE: &str = "UPDATE drives SET vendor = $2, model = $3, part_numb
 const DELETE_KEYS_OF: &str = "DELETE FROM drive_aliases WHERE drive_id = $1";
 const MOVE_OBSERVATIONS: &str = "UPDATE observations SET drive_sku = $2 WHERE drive_sku = $1";
 const DELETE_DRIVE: &str = "DELETE FROM drives WHERE id = $1";
+/// A community drive with no result (hidden ones included) and no observation left: its
+/// keys and search row go with it (`ON DELETE CASCADE`).
+const DELETE_ABANDONED: &str = "DELETE FROM drives WHERE id = $1 AND reviewed = FALSE \
+     AND NOT EXISTS (SELECT 1 FROM results WHERE drive_sku = $2) \
+     AND NOT EXISTS (SELECT 1 FROM observations WHERE drive_sku = $3)";
 const INSERT_CHANGE: &str = "INSERT INTO catalogue_changes \
      (drive_id, action, proposal_id, merged_into, before, after, sources, reason, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
@@ -315,13 +320,14 @@ macro_rules! backend {
                 rows.iter().map(|r| drive_row(r.try_get(0)?, r.try_get(1)?)).collect()
             }
 
-            /// Rebuilds every drive's keys when they were made by other rules than
-            /// `bench::identity::LAYOUT` (or never: a database from before 0008).
-            pub async fn rebuild_keys_if_stale(pool: &$pool) -> StorageResult<()> {
+            /// Rebuilds every drive's keys and search rows when they were made by other
+            /// rules than `bench::identity::LAYOUT` (or never: a database from before
+            /// 0008); whether it did.
+            pub async fn rebuild_keys_if_stale(pool: &$pool) -> StorageResult<bool> {
                 let layout: Option<String> =
                     sqlx::query_scalar(sql::DRIVE_KEYS_LAYOUT).fetch_optional(pool).await?;
                 if layout.as_deref() == Some(bench::identity::LAYOUT) {
-                    return Ok(());
+                    return Ok(false);
                 }
                 let mut tx = pool.begin().await?;
                 sqlx::query(sql::DELETE_DRIVE_KEYS).execute(&mut *tx).await?;
@@ -338,7 +344,7 @@ macro_rules! backend {
                 insert_key_rows(&mut tx, rows).await?;
                 sqlx::query(sql::SET_DRIVE_KEYS_LAYOUT).bind(bench::identity::LAYOUT).execute(&mut *tx).await?;
                 tx.commit().await?;
-                Ok(())
+                Ok(true)
             }
 
             /// Writes every drive's filter columns (and its leaderboard lines' link
@@ -580,6 +586,13 @@ macro_rules! backend {
                 Ok(Merged::Moved(moved))
             }
 
+            /// Removes community drive `id` when no result and no observation is left
+            /// on it (its results were moved to the drive they name); whether it went.
+            pub async fn remove_if_abandoned(conn: &mut $conn, id: &str) -> StorageResult<bool> {
+                let gone = sqlx::query(DELETE_ABANDONED).bind(id).bind(id).bind(id).execute(&mut *conn).await?;
+                Ok(gone.rows_affected() > 0)
+            }
+
             /// The catalogue's changes, of one drive or all, oldest first.
             pub async fn history(conn: &mut $conn, drive_id: Option<&str>) -> StorageResult<Vec<CatalogueChange>> {
                 let rows = match drive_id {
@@ -622,6 +635,7 @@ mod tests {
             (DELETE_KEYS_OF, 1),
             (MOVE_OBSERVATIONS, 2),
             (DELETE_DRIVE, 1),
+            (DELETE_ABANDONED, 3),
             (INSERT_CHANGE, 9),
         ] {
             assert_numbered(text, n);

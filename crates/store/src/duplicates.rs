@@ -99,6 +99,22 @@ pub struct Done {
     pub moved_results: i64,
 }
 
+/// After an upgrade of the identity rules (the keys were rebuilt): merges the certain
+/// groups, logging each merge; the rest wait for `ssdbase drives duplicates`.
+pub async fn merge_after_upgrade(storage: &dyn Storage) -> StorageResult<()> {
+    let at =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+    let reason = format!("one drive by the identity rules ({}), merged on upgrade", bench::identity::LAYOUT);
+    for m in merge_certain(storage, &reason, at).await? {
+        tracing::info!(from = %m.from, into = %m.into, moved_results = m.moved_results, "merged a duplicate drive");
+    }
+    let left = find(storage).await?.into_iter().filter(|g| g.into.is_none()).count();
+    if left > 0 {
+        tracing::warn!(groups = left, "drives that may be one wait for review: ssdbase drives duplicates");
+    }
+    Ok(())
+}
+
 /// Merges every certain group, as the merge route would; what was merged.
 pub async fn merge_certain(storage: &dyn Storage, reason: &str, at: i64) -> StorageResult<Vec<Done>> {
     let mut done = Vec::new();

@@ -540,7 +540,7 @@ pub trait Storage: OcrJobs + Send + Sync + 'static {
     /// every term of `query`, reviewed first, then most results, each with its text;
     /// `None` when no term is long enough for the text index ([`search::find`] ranks
     /// and retries).
-    async fn search_text(
+    async fn drives_by_text(
         &self,
         query: &bench::identity::SearchQuery,
         limit: i64,
@@ -659,23 +659,15 @@ pub(crate) fn pool_stats<DB: sqlx::Database>(name: &'static str, pool: &sqlx::Po
 /// Opens the database a URL names (`sqlite:...` or `postgres://...`), creating an
 /// SQLite file when missing, and applies the migrations.
 ///
-/// Drives that the identity rules say are one and that can be merged without a
-/// moderator (`duplicates`: at most one of them reviewed) are merged here, so that an
-/// upgrade to new rules joins what earlier rules split; the others stay for review
-/// (`ssdbase drives duplicates`).
+/// When the identity rules changed (`bench::identity::LAYOUT`), every drive's keys are
+/// rebuilt and the drives the new rules say are one are merged where no moderator is
+/// needed (`duplicates::merge_after_upgrade`).
 pub async fn connect(url: &str) -> anyhow::Result<DynStorage> {
-    let storage: DynStorage = if url.starts_with("sqlite:") {
-        Arc::new(SqliteStorage::connect(url).await?)
+    if url.starts_with("sqlite:") {
+        Ok(Arc::new(SqliteStorage::connect(url).await?))
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        Arc::new(PgStorage::connect(url).await?)
+        Ok(Arc::new(PgStorage::connect(url).await?))
     } else {
         anyhow::bail!("unsupported database URL {url:?}: expected sqlite:FILE or postgres://...")
-    };
-    let at =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-    let reason = format!("one drive by the identity rules ({}), merged at start-up", bench::identity::LAYOUT);
-    for m in duplicates::merge_certain(storage.as_ref(), &reason, at).await? {
-        tracing::info!(from = %m.from, into = %m.into, moved_results = m.moved_results, "merged a duplicate drive");
     }
-    Ok(storage)
 }

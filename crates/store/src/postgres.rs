@@ -43,9 +43,13 @@ impl PgStorage {
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
         summary::postgres::build_if_missing(&pool).await?;
         super::effects::postgres::mark_all_if_missing(&pool).await?;
-        catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
+        let rebuilt = catalogue::postgres::rebuild_keys_if_stale(&pool).await?;
         catalogue::postgres::fill_filters_if_stale(&pool, None).await?;
-        Ok(PgStorage { pool, drives: Default::default(), catalogue: Default::default() })
+        let storage = PgStorage { pool, drives: Default::default(), catalogue: Default::default() };
+        if rebuilt {
+            super::duplicates::merge_after_upgrade(&storage).await?;
+        }
+        Ok(storage)
     }
 
     /// Writes observations not stored yet on an open transaction.
@@ -245,8 +249,18 @@ impl Storage for PgStorage {
         let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
         drives.dedup();
         summary::postgres::refresh_summaries_for(&mut tx, &drives).await?;
+        // A community drive the edit left without results was a wrong name: it goes.
+        let mut removed = None;
+        if let Some(old) = drives.first().filter(|d| update.tags.drive.sku.as_ref() != Some(*d)) {
+            if catalogue::postgres::remove_if_abandoned(&mut tx, old).await? {
+                removed = Some(old.clone());
+            }
+        }
         Self::log(&mut tx, id, "edit", actor, None, at).await?;
         tx.commit().await?;
+        if let Some(gone) = removed {
+            self.drives.forget(&gone);
+        }
         Ok(true)
     }
 
@@ -406,7 +420,7 @@ impl Storage for PgStorage {
         catalogue::postgres::search_drives(&mut *self.pool.acquire().await?, from, to, limit).await
     }
 
-    async fn search_text(
+    async fn drives_by_text(
         &self,
         query: &bench::identity::SearchQuery,
         limit: i64,

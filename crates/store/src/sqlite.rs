@@ -167,19 +167,23 @@ impl SqliteStorage {
         sqlx::migrate!("../../migrations/sqlite").run(&writer).await?;
         summary::sqlite::build_if_missing(&writer).await?;
         super::effects::sqlite::mark_all_if_missing(&writer).await?;
-        catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
+        let rebuilt = catalogue::sqlite::rebuild_keys_if_stale(&writer).await?;
         catalogue::sqlite::fill_filters_if_stale(&writer, Some(CHECKPOINT_TRUNCATE)).await?;
         let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options.clone()).await?;
         let (groups, queue) = mpsc::channel(4 * GROUP_MAX);
         tokio::spawn(group_writer(writer.clone(), queue));
-        Ok(SqliteStorage {
+        let storage = SqliteStorage {
             pool,
             writer,
             groups,
             _checkpoints: checkpoints,
             drives: Default::default(),
             catalogue: Default::default(),
-        })
+        };
+        if rebuilt {
+            super::duplicates::merge_after_upgrade(&storage).await?;
+        }
+        Ok(storage)
     }
 
     /// Stores catalogue drives not yet known and submissions in one transaction: all of
@@ -494,8 +498,18 @@ impl Storage for SqliteStorage {
         let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
         drives.dedup();
         summary::sqlite::refresh_summaries_for(&mut tx, &drives).await?;
+        // A community drive the edit left without results was a wrong name: it goes.
+        let mut removed = None;
+        if let Some(old) = drives.first().filter(|d| update.tags.drive.sku.as_ref() != Some(*d)) {
+            if catalogue::sqlite::remove_if_abandoned(&mut tx, old).await? {
+                removed = Some(old.clone());
+            }
+        }
         Self::log(&mut tx, id, "edit", actor, None, at).await?;
         tx.commit().await?;
+        if let Some(gone) = removed {
+            self.drives.forget(&gone);
+        }
         Ok(true)
     }
 
@@ -637,13 +651,21 @@ impl Storage for SqliteStorage {
         catalogue::sqlite::search_drives(&mut *self.pool.acquire().await?, from, to, limit).await
     }
 
-    async fn search_text(
+    async fn drives_by_text(
         &self,
         query: &bench::identity::SearchQuery,
         limit: i64,
     ) -> StorageResult<Option<Vec<(DriveRow, String)>>> {
-        let Some((text, params)) = crate::search::sqlite_sql(query, limit) else { return Ok(None) };
-        let rows = bind(sqlx::query(&text), params).fetch_all(&self.pool).await?;
+        let Some(fts) = crate::search::sqlite_match(query) else { return Ok(None) };
+        let mut conn = self.pool.acquire().await?;
+        let matches: i64 = sqlx::query_scalar(crate::search::SQLITE_COUNT_MATCHES)
+            .bind(&fts)
+            .bind(crate::search::FEW_MATCHES + 1)
+            .fetch_one(&mut *conn)
+            .await?;
+        let (text, params) =
+            crate::search::sqlite_sql(query, fts, matches > crate::search::FEW_MATCHES, limit);
+        let rows = bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?;
         rows.iter()
             .map(|r| crate::search::row((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
             .collect::<StorageResult<Vec<_>>>()

@@ -4,6 +4,7 @@
 //! drive make one drive.
 
 use super::{a_result, common, TestApp};
+use bench::identity::Identity;
 
 const C300_256: &str = "crucial-realssd-c300-256gb";
 use axum::http::{header, Method, StatusCode};
@@ -947,4 +948,58 @@ pub async fn a_real_set_of_names_lands_on_one_drive_per_drive(app: &TestApp) {
     assert!(n_whole as f64 >= 0.93 * landed.len() as f64, "{n_whole}/{} groups whole", landed.len());
     assert!(joined.is_empty(), "groups of different drives joined: {joined:?}");
     assert!(first as f64 >= 0.9 * asked as f64, "{first}/{asked} queries find their drive first");
+}
+
+/// A duplicate that earlier rules made (a community "Crucial C300 256GB" beside the
+/// catalogue's RealSSD C300 256 GB, holding a result) is listed as one drive with its
+/// result counts, and merged when the server opens the database after an upgrade of the
+/// identity rules: the result, with its upload, is on the catalogue drive, the history
+/// records the merge, and submissions naming the old drive land on the catalogue's.
+pub async fn duplicates_from_earlier_rules_are_listed_and_merged_on_upgrade(app: &TestApp) {
+    let made = Identity::from_model_string("Crucial C300 256GB");
+    assert!(made.line.is_some(), "the line table knows the C300");
+    let old = bench::DriveSku {
+        id: "crucial-c300-256gb".into(),
+        vendor: "Crucial".into(),
+        model: "C300".into(),
+        capacity_gb: 256,
+        reviewed: false,
+        ..bench::seeds::seed_dataset().unwrap().drives.into_iter().find(|d| d.id == C300_256).unwrap()
+    };
+    app.storage.store_batch(std::slice::from_ref(&old), &[], &[]).await.unwrap();
+    let id = post_with_drive(app, 311.5, json!({"sku": old.id})).await;
+    let groups = ssdbase::storage::duplicates::find(app.storage.as_ref()).await.unwrap();
+    let group = groups.iter().find(|g| g.drives.iter().any(|d| d.drive.id == old.id)).expect("listed");
+    assert_eq!(group.into.as_deref(), Some(C300_256), "the catalogue drive takes the community one");
+    assert!(group.keys.iter().any(|k| k.starts_with("l:")), "{:?}", group.keys);
+    let count = |id: &str| group.drives.iter().find(|d| d.drive.id == id).unwrap().result_count;
+    assert_eq!(count(&old.id), 1);
+    let upload = app.get(&format!("/api/v1/results/{id}/upload")).await;
+
+    // The upgrade: keys made by other rules, the database opened again.
+    let stale = "UPDATE app_meta SET value = 'identity-2' WHERE key = 'drive_keys'";
+    if app.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&app.url).await.unwrap();
+        sqlx::query(stale).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&app.url).await.unwrap();
+        sqlx::query(stale).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+    let reopened = ssdbase::storage::connect(&app.url).await.unwrap();
+    assert!(reopened.get_drive(&old.id).await.unwrap().is_none(), "merged away");
+    let result = reopened.get_result(id).await.unwrap().expect("the result stays");
+    assert_eq!(result.tags.drive.sku.as_deref(), Some(C300_256));
+    let history = reopened.catalogue_history(Some(C300_256)).await.unwrap();
+    assert!(history.iter().any(|c| c.drive_id == old.id), "{history:?}");
+    assert!(ssdbase::storage::duplicates::find(reopened.as_ref())
+        .await
+        .unwrap()
+        .iter()
+        .all(|g| g.drives.iter().all(|d| d.drive.id != old.id)));
+    drop(reopened);
+    // Its upload is kept, byte for byte.
+    let after = app.get(&format!("/api/v1/results/{id}/upload")).await;
+    assert_eq!((after.status, after.text), (upload.status, upload.text));
 }
