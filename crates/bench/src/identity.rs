@@ -734,32 +734,32 @@ pub fn search_rank(query: &SearchQuery, drive: &DriveSku, text: &str) -> (bool, 
         .iter()
         .filter(|t| t.iter().any(|a| words.iter().any(|w| w.starts_with(a.as_str()))))
         .count();
-    let asked: String = query.terms.iter().filter_map(|t| t.first()).map(String::as_str).collect();
-    let model = Identity::read(Some(&drive.vendor), &drive.model, Some(drive.capacity_gb), None);
-    let line = model
-        .line
-        .map(|l| lines::table().lines[l].names.iter().map(|n| lines::table().compact_name(n)).collect());
-    let names: Vec<String> = line.unwrap_or_else(|| vec![model.model_words.concat()]);
-    let whole = names.iter().any(|n| !n.is_empty() && contains_word_run(&asked, n, query));
+    // The model as line names compare ("970 EVO" → "970evo"), against every run of the
+    // query's words.
+    let model = lines::table().compact_name(&drive.model);
+    let terms: Vec<&str> = query.terms.iter().filter_map(|t| t.first()).map(String::as_str).collect();
+    let whole = !model.is_empty()
+        && (0..terms.len()).any(|i| (i + 1..=terms.len()).any(|j| terms[i..j].concat() == model));
     (whole, starts)
 }
 
-/// Whether `name` (compact) is the concatenation of consecutive query terms.
-fn contains_word_run(_asked: &str, name: &str, query: &SearchQuery) -> bool {
-    let terms: Vec<&str> = query.terms.iter().filter_map(|t| t.first()).map(String::as_str).collect();
-    (0..terms.len()).any(|i| (i + 1..=terms.len()).any(|j| terms[i..j].concat() == name))
-}
-
 /// The words a drive's search text adds to the vocabulary that corrects typos: words of
-/// three characters or more with a letter.
+/// letters only, three or more (vendors, series: "plextor", "wildfire", "evo"). Part
+/// numbers and model numbers are not corrected: one per drive, they would make the
+/// vocabulary as large as the catalogue.
 pub fn vocabulary(text: &str) -> impl Iterator<Item = &str> {
-    text.split(' ').filter(|w| w.chars().count() >= 3 && w.chars().any(char::is_alphabetic))
+    text.split(' ').filter(|w| w.chars().count() >= 3 && w.chars().all(char::is_alphabetic))
 }
 
 /// Whether `candidate` is one typo away from `word` (a letter added, dropped, changed or
-/// two letters swapped), for words of four characters or more.
+/// two letters swapped), for words of four letters or more.
 pub fn one_typo_away(word: &str, candidate: &str) -> bool {
-    word.chars().count() >= 4 && word != candidate && strsim::osa_distance(word, candidate) == 1
+    typo_correctable(word) && word != candidate && strsim::osa_distance(word, candidate) == 1
+}
+
+/// Whether a word may be corrected for one typo: four letters or more.
+pub fn typo_correctable(word: &str) -> bool {
+    word.chars().count() >= 4 && word.chars().all(char::is_alphabetic)
 }
 
 /// Whether `identity` and `drive` are written alike enough that one may be a misspelling

@@ -172,13 +172,13 @@ pub fn row((spec, result_count, body): (String, i64, String)) -> StorageResult<(
 
 /// At most this many drives are read for a search, then ranked: a few pages of the
 /// answer.
-const READ: i64 = 200;
+const READ: i64 = 100;
 
 /// How many of a query's words are checked for a typo.
 const TYPO_WORDS: usize = 4;
 
 /// How many vocabulary neighbours of a word are looked at for one typo.
-const NEIGHBOURS: i64 = 64;
+const NEIGHBOURS: i64 = 32;
 
 /// The drives a search as typed finds, best first, at most `limit`: `None` when the
 /// query has no word long enough for the text index (one or two characters, which the
@@ -210,25 +210,18 @@ pub async fn find(
             return Ok(Some(ranked(rows, &whole)));
         }
     }
-    // One typo: each word no drive holds may be a vocabulary word one typo away (the
-    // first few words: each costs two queries).
+    // One typo: a word of letters that begins no vocabulary word may be one typo from
+    // one (the first few such words: each costs a query of the vocabulary).
     let mut fixed = query.clone();
     let mut changed = false;
-    for term in fixed.terms.iter_mut().take(TYPO_WORDS) {
+    for term in fixed.terms.iter_mut().filter(|t| identity::typo_correctable(&t[0])).take(TYPO_WORDS) {
         let word = term[0].clone();
-        if !indexed(&word) {
+        let neighbours = storage.similar_words(&word, NEIGHBOURS).await?;
+        if neighbours.iter().any(|w| w.starts_with(&word)) {
             continue;
         }
-        let alone = SearchQuery { terms: vec![vec![word.clone()]], compact: word.clone() };
-        if !storage.drives_by_text(&alone, 1).await?.unwrap_or_default().is_empty() {
-            continue;
-        }
-        let near: Vec<String> = storage
-            .similar_words(&word, NEIGHBOURS)
-            .await?
-            .into_iter()
-            .filter(|w| identity::one_typo_away(&word, w))
-            .collect();
+        let near: Vec<String> =
+            neighbours.into_iter().filter(|w| identity::one_typo_away(&word, w)).collect();
         if !near.is_empty() {
             *term = near;
             changed = true;
