@@ -699,6 +699,8 @@ pub struct SearchQuery {
     /// one of each term's words.
     pub terms: Vec<Vec<String>>,
     pub compact: String,
+    /// The query as typed.
+    pub text: String,
 }
 
 /// The words of a drive search: `None` when it has no letter or digit.
@@ -720,7 +722,7 @@ pub fn search_query(query: &str) -> Option<SearchQuery> {
         }
         i += 1;
     }
-    (!terms.is_empty()).then(|| SearchQuery { terms, compact: compact(query) })
+    (!terms.is_empty()).then(|| SearchQuery { terms, compact: compact(query), text: query.to_string() })
 }
 
 /// How well a drive's search text answers a query, best highest: whether the query

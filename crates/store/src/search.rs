@@ -198,13 +198,38 @@ pub async fn find(
         });
         rows.into_iter().take(limit).map(|(d, _)| d).collect::<Vec<_>>()
     };
-    let Some(rows) = storage.drives_by_text(query, READ).await? else { return Ok(None) };
-    if !rows.is_empty() {
-        return Ok(Some(ranked(rows, query)));
+    // A part number or model string of a line the table knows names its drive whatever
+    // SSDBase has written of it ("CTFDDAC256MAG" is a RealSSD C300 256 GB): those drives
+    // first.
+    let mut named = Vec::new();
+    if let Some(key) = identity::Identity::from_model_string(&query.text).line_key() {
+        let drives = storage.drives_by_keys(std::slice::from_ref(&key)).await?;
+        let ids: Vec<String> = drives.iter().map(|(_, d)| d.id.clone()).collect();
+        let counts = storage.result_counts(&ids).await?;
+        named = drives
+            .into_iter()
+            .map(|(_, d)| DriveRow { result_count: counts.get(&d.id).copied().unwrap_or(0), drive: d })
+            .collect();
+    }
+    let with_named = |rows: Vec<DriveRow>| -> Vec<DriveRow> {
+        let mut out = named.clone();
+        out.extend(rows.into_iter().filter(|r| !named.iter().any(|n| n.drive.id == r.drive.id)));
+        out.truncate(limit);
+        out
+    };
+    let Some(rows) = storage.drives_by_text(query, READ).await? else {
+        return Ok((!named.is_empty()).then(|| with_named(Vec::new())));
+    };
+    if !rows.is_empty() || !named.is_empty() {
+        return Ok(Some(with_named(ranked(rows, query))));
     }
     // A part number typed with spaces ("CT 1000 MX500"), as one word.
     if query.terms.len() > 1 && indexed(&query.compact) {
-        let whole = SearchQuery { terms: vec![vec![query.compact.clone()]], compact: query.compact.clone() };
+        let whole = SearchQuery {
+            terms: vec![vec![query.compact.clone()]],
+            compact: query.compact.clone(),
+            text: query.text.clone(),
+        };
         let rows = storage.drives_by_text(&whole, READ).await?.unwrap_or_default();
         if !rows.is_empty() {
             return Ok(Some(ranked(rows, &whole)));
