@@ -348,10 +348,14 @@ impl Identity {
     fn find_line(&mut self, part: Option<&str>, model: &str) {
         let table = lines::table();
         let vendor = self.vendor.as_deref();
+        // A model string of 15 or 16 characters with no capacity may be one Linux cut
+        // (sysfs keeps 16 characters of a SATA drive's model).
+        let cut = capacity_in(model).is_none() && (15..=16).contains(&model.trim().chars().count());
         let by_part = [part, Some(model)]
             .into_iter()
             .flatten()
             .find_map(|t| table.line_of_part(vendor, t).map(|m| (m, t)))
+            .or_else(|| cut.then(|| table.line_of_cut(vendor, model).map(|m| (m, model))).flatten())
             .map(|(m, t)| lines::PartMatch { text: t.trim().to_string(), ..m });
         if let Some(m) = by_part {
             self.line = Some(m.line);
@@ -362,9 +366,6 @@ impl Identity {
             return;
         }
         let name: String = self.model_words.concat();
-        // The whole model: any last word may be the line's own ("P3 Plus" is not "P3",
-        // "Blue SN550" is not "Blue"); then without a form factor ("P1 M.2"), unless that
-        // is a line of its own ("Extreme Pro M.2").
         // Words after the capacity that continue the line's name ("OCZ Vertex 3 120GB
         // Max IOPS"): the longest name the table knows wins.
         for k in (1..=self.trailing.len()).rev() {
@@ -375,11 +376,30 @@ impl Identity {
                 return;
             }
         }
+        // The whole model: any last word may be the line's own ("P3 Plus" is not "P3",
+        // "Blue SN550" is not "Blue"); then without a form factor ("P1 M.2"), unless that
+        // is a line of its own ("Extreme Pro M.2").
         self.line = table.line_named(vendor, &name).or_else(|| {
             let plain: String =
                 self.model_words.iter().filter(|w| !table.is_form(w)).map(String::as_str).collect();
             (plain != name).then(|| table.line_named(vendor, &plain)).flatten()
         });
+        // A part number of a line the table lacks, read by its vendor's grammar
+        // ("CT1000E100SSD8": a Crucial E100 of 1000 GB): vendor, line and capacity, so that
+        // the name "Crucial E100 1TB" finds the drive it makes.
+        if self.line.is_none() {
+            let read = [part, Some(model)].into_iter().flatten().find_map(|t| table.grammar_of(vendor, t));
+            // A capacity written beside the part number must be the one it encodes.
+            if let Some(g) = read.filter(|g| self.capacity_gb.is_none_or(|gb| gb == g.capacity_gb)) {
+                self.vendor_name = table.vendor(&g.vendor).map(|v| v.display.clone());
+                self.vendor = Some(g.vendor);
+                self.model_words = vec![fold(&g.line)];
+                self.model_name = Some(g.line);
+                self.capacity_gb = Some(g.capacity_gb);
+                self.reported =
+                    [part, Some(model)].into_iter().flatten().next().map(|t| t.trim().to_string());
+            }
+        }
     }
 
     /// The line key, `l:VENDOR|LINE|GB`, when the line and the capacity are known: the

@@ -26,6 +26,8 @@ struct File {
     generic: Vec<String>,
     #[serde(default)]
     forms: Vec<String>,
+    #[serde(default)]
+    grammars: Vec<GrammarEntry>,
     vendors: Vec<VendorEntry>,
     lines: Vec<LineEntry>,
 }
@@ -49,6 +51,17 @@ struct LineEntry {
     #[serde(default)]
     parts: Vec<PartEntry>,
     controller: Option<String>,
+    source: String,
+}
+
+/// A vendor's part-number grammar: how its part numbers write a line and a capacity,
+/// for lines the file does not list yet.
+#[derive(Deserialize)]
+struct GrammarEntry {
+    vendor: String,
+    re: String,
+    #[serde(default)]
+    ex: Vec<String>,
     source: String,
 }
 
@@ -92,6 +105,11 @@ pub struct Line {
 struct Part {
     line: usize,
     re: Regex,
+    /// The pattern as written, anchored.
+    source: String,
+    /// The pattern's examples as it matches them (upper case, compact, vendor removed):
+    /// what completes a model string cut short.
+    completions: Vec<String>,
     /// The literal the pattern starts with: only strings starting with it are tried.
     literal: String,
     t: u32,
@@ -116,6 +134,23 @@ pub struct Table {
     /// Compact name → lines of any vendor.
     lines_by_bare_name: HashMap<String, Vec<usize>>,
     parts: Vec<Part>,
+    grammars: Vec<Grammar>,
+}
+
+struct Grammar {
+    vendor: String,
+    re: Regex,
+    /// Examples of the file (tests check each).
+    examples: Vec<String>,
+}
+
+/// What a vendor's grammar reads in a part number of a line the file lacks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrammarMatch {
+    pub vendor: String,
+    /// The line as the part number writes it ("E100").
+    pub line: String,
+    pub capacity_gb: u32,
 }
 
 /// The table, read once.
@@ -149,6 +184,7 @@ impl Table {
             line_by_name: HashMap::new(),
             lines_by_bare_name: HashMap::new(),
             parts: Vec::new(),
+            grammars: Vec::new(),
         };
         for v in file.vendors {
             if !t.sources.contains_key(&v.source) {
@@ -214,11 +250,17 @@ impl Table {
                 if re.capture_names().flatten().collect::<Vec<_>>() != ["gb"] {
                     return Err(format!("line {:?}: pattern {:?} needs one group named gb", l.line, p.re));
                 }
+                let completions =
+                    p.ex.iter()
+                        .filter_map(|e| t.compact_forms(e, false).into_iter().find(|s| re.is_match(s)))
+                        .collect();
                 examples.extend(p.ex);
                 t.parts.push(Part {
                     line: i,
                     literal: literal_prefix(&p.re),
+                    source: format!("^(?:{})", p.re),
                     re,
+                    completions,
                     t: p.t.unwrap_or(1000),
                     vendor: p.vendor,
                 });
@@ -235,7 +277,33 @@ impl Table {
                 examples,
             });
         }
+        for g in file.grammars {
+            if !t.sources.contains_key(&g.source) || !known_vendor(&t, &g.vendor) {
+                return Err(format!("grammar {:?}: unknown source or vendor", g.re));
+            }
+            let re = Regex::new(&format!("^(?:{})", g.re)).map_err(|e| format!("grammar {:?}: {e}", g.re))?;
+            t.grammars.push(Grammar { vendor: g.vendor, re, examples: g.ex });
+        }
         Ok(t)
+    }
+
+    /// The vendor, line and capacity a part number of a line the file lacks writes, by
+    /// its vendor's grammar ("CT1000E100SSD8": Crucial, E100, 1000 GB). `vendor`, when
+    /// known, must be the grammar's.
+    pub fn grammar_of(&self, vendor: Option<&str>, text: &str) -> Option<GrammarMatch> {
+        for s in self.compact_forms(text, false) {
+            for g in self.grammars.iter().filter(|g| vendor.is_none_or(|v| v == g.vendor)) {
+                let Some(caps) = g.re.captures(&s) else { continue };
+                let (Some(line), Some(gb)) = (caps.name("line"), caps.name("gb")) else { continue };
+                let Some(capacity_gb) = capacity_token(gb.as_str(), 1000) else { continue };
+                return Some(GrammarMatch {
+                    vendor: g.vendor.clone(),
+                    line: line.as_str().to_string(),
+                    capacity_gb,
+                });
+            }
+        }
+        None
     }
 
     /// `name` folded, without generic words, with no spaces: how line names compare.
@@ -288,32 +356,10 @@ impl Table {
     /// The line and capacity a part number or a model string as a drive reports it
     /// names, by the file's patterns. `vendor`, when known, must sell the line.
     pub fn line_of_part(&self, vendor: Option<&str>, text: &str) -> Option<PartMatch> {
-        let folded = fold(text);
-        let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
-        // Upper case, letters and digits only ("M.2" is "M2", as part numbers write it).
-        let joined = |w: &[&str]| -> String {
-            w.concat().chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_uppercase()
-        };
-        let mut tries = vec![joined(&words)];
-        // A vendor written before the part number ("WDC WDS100T2B0C", "Crucial_CT…").
-        let mut rest = &words[..];
-        while let Some((_, n)) = self.vendor_at_start(rest) {
-            rest = &rest[n..];
-            tries.push(joined(rest));
-        }
-        // A part number inside a name, when the vendor is known ("WD Black SN770
-        // WDS500G3X0E 500 GB", "Samsung 850 EVO MZ-75E500BW"): from each later word.
-        if vendor.is_some() {
-            tries.extend((1..rest.len()).map(|i| joined(&rest[i..])));
-        }
-        for s in tries.iter().filter(|s| !s.is_empty()) {
+        for s in self.compact_forms(text, vendor.is_some()).iter().filter(|s| !s.is_empty()) {
             for p in self.parts.iter().filter(|p| s.starts_with(&p.literal)) {
                 let Some(caps) = p.re.captures(s) else { continue };
-                let line = &self.lines[p.line];
-                let sells = |v: &str| {
-                    line.vendor == v || line.makers.iter().any(|m| m == v) || p.vendor.as_deref() == Some(v)
-                };
-                if vendor.is_some_and(|v| !sells(v)) {
+                if !self.sells(p, vendor) {
                     continue;
                 }
                 let capacity_gb = caps.name("gb").and_then(|m| capacity_token(m.as_str(), p.t));
@@ -322,6 +368,100 @@ impl Table {
         }
         None
     }
+
+    /// The line a model string cut short names (Linux's sysfs `model` keeps the first 16
+    /// characters of a SATA drive's: `C300-CTFDDAC064M`, `Crucial_CT275MX3`): the one
+    /// line whose patterns the cut may begin, none when several may ("SSD 860" begins an
+    /// EVO, a PRO and a QVO); its capacity when one of the pattern's examples completes
+    /// the cut and the capacity lies within it (`INTEL SSDSC2MH12` lost its last digit).
+    pub fn line_of_cut(&self, vendor: Option<&str>, text: &str) -> Option<PartMatch> {
+        for s in self.compact_forms(text, false).iter().filter(|s| s.len() >= 8) {
+            let mut viable: Vec<usize> = self
+                .parts
+                .iter()
+                .filter(|p| s.starts_with(&p.literal) && self.sells(p, vendor) && may_begin(p, s))
+                .map(|p| p.line)
+                .collect();
+            viable.dedup();
+            let [line] = viable[..] else { continue };
+            let capacity_gb = self.parts.iter().filter(|p| p.line == line).find_map(|p| {
+                p.completions.iter().filter(|c| c.len() > s.len() && c.is_char_boundary(s.len())).find_map(
+                    |c| {
+                        let whole = format!("{s}{}", &c[s.len()..]);
+                        let caps = p.re.captures(&whole)?;
+                        let gb = caps.name("gb").filter(|m| m.end() < s.len())?;
+                        capacity_token(gb.as_str(), p.t)
+                    },
+                )
+            });
+            return Some(PartMatch { line, capacity_gb, text: text.to_string() });
+        }
+        None
+    }
+
+    /// Whether `vendor`, when known, sells the line of part `p`.
+    fn sells(&self, p: &Part, vendor: Option<&str>) -> bool {
+        let line = &self.lines[p.line];
+        vendor.is_none_or(|v| {
+            line.vendor == v || line.makers.iter().any(|m| m == v) || p.vendor.as_deref() == Some(v)
+        })
+    }
+
+    /// The forms patterns are matched against: `text` in upper case, letters and digits
+    /// only ("M.2" is "M2", as part numbers write it), then without each leading vendor
+    /// name ("WDC WDS100T2B0C", "Crucial_CT…"), and with `inside`, from each later word
+    /// too (a part number inside a name: "WD Black SN770 WDS500G3X0E 500 GB").
+    fn compact_forms(&self, text: &str, inside: bool) -> Vec<String> {
+        let folded = fold(text);
+        let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+        // Words before it that name nothing ("NVMe CT1000P3SSD8", as Windows names NVMe
+        // drives).
+        while words.len() > 1 && self.is_generic(words[0]) {
+            words.remove(0);
+        }
+        let joined = |w: &[&str]| -> String {
+            w.concat().chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_uppercase()
+        };
+        let mut forms = vec![joined(&words)];
+        let mut rest = &words[..];
+        while let Some((_, n)) = self.vendor_at_start(rest) {
+            rest = &rest[n..];
+            forms.push(joined(rest));
+        }
+        if inside {
+            forms.extend((1..rest.len()).map(|i| joined(&rest[i..])));
+        }
+        forms
+    }
+}
+
+/// Whether `cut` may begin a string that part `p`'s pattern matches: the pattern's lazy
+/// DFA, fed the cut, is not dead.
+#[cfg(not(target_arch = "wasm32"))]
+fn may_begin(p: &Part, cut: &str) -> bool {
+    use regex_automata::{hybrid::dfa::DFA, Anchored, Input};
+    let Ok(dfa) = DFA::new(&p.source) else { return false };
+    let mut cache = dfa.create_cache();
+    let Ok(mut state) = dfa.start_state_forward(&mut cache, &Input::new(cut).anchored(Anchored::Yes)) else {
+        return false;
+    };
+    for &b in cut.as_bytes() {
+        match dfa.next_state(&mut cache, state, b) {
+            Ok(next) if !next.is_dead() => state = next,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// In the browser, without the DFA: whether one of the pattern's examples completes the
+/// cut (the server, which identifies drives, asks the DFA).
+#[cfg(target_arch = "wasm32")]
+fn may_begin(p: &Part, cut: &str) -> bool {
+    p.completions
+        .iter()
+        .filter(|c| c.len() > cut.len() && c.is_char_boundary(cut.len()))
+        .any(|c| p.re.is_match(&format!("{cut}{}", &c[cut.len()..])))
 }
 
 /// The literal a pattern starts with (its leading letters and digits, less one that a
@@ -378,6 +518,36 @@ mod tests {
         }
         assert_eq!(capacity_token("X5", 1000), None);
         assert_eq!(capacity_token("0", 1000), None);
+    }
+
+    /// A SATA model as Linux's sysfs cuts it names its line, and its capacity only when
+    /// the cut keeps all of it.
+    #[test]
+    fn a_model_cut_at_16_characters_names_its_line() {
+        let t = table();
+        let line = |s: &str| t.line_of_cut(None, s).map(|m| (t.lines[m.line].line.clone(), m.capacity_gb));
+        assert_eq!(line("C300-CTFDDAC064M"), Some(("RealSSD C300".into(), Some(64))));
+        assert_eq!(line("Crucial_CT275MX3").map(|l| l.1), Some(Some(275)));
+        assert_eq!(
+            line("INTEL SSDSC2KW51").map(|l| l.1),
+            Some(None),
+            "the cut lost the capacity's last digit"
+        );
+        assert_eq!(line("Samsung SSD 860 "), None, "the line is past the cut");
+    }
+
+    #[test]
+    fn vendors_grammars_read_lines_the_file_lacks() {
+        let t = table();
+        for g in &t.grammars {
+            for ex in &g.examples {
+                let m = t.grammar_of(None, ex).unwrap_or_else(|| panic!("{ex}"));
+                assert_eq!(m.vendor, g.vendor);
+            }
+        }
+        let m = t.grammar_of(None, "CT1000E100SSD8").unwrap();
+        assert_eq!((m.vendor.as_str(), m.line.as_str(), m.capacity_gb), ("crucial", "E100", 1000));
+        assert_eq!(t.grammar_of(Some("samsung"), "CT1000E100SSD8"), None);
     }
 
     #[test]

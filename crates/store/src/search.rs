@@ -77,8 +77,10 @@ pub const SQLITE_COUNT_MATCHES: &str =
 pub fn sqlite_sql(q: &SearchQuery, fts: String, many: bool, limit: i64) -> (String, Vec<Param>) {
     let mut params = vec![Param::Text(Some(fts))];
     let mut sql = if many {
+        // CROSS JOIN keeps the drives the outer loop (SQLite's planner otherwise
+        // looked each match up and sorted them all: 194 ms for "samsung", 7 ms so).
         "SELECT d.spec, d.result_count, s.body FROM drives d INDEXED BY drives_by_rank \
-         JOIN drive_search s ON s.drive_id = d.id \
+         CROSS JOIN drive_search s ON s.drive_id = d.id \
          WHERE s.rowid IN (SELECT rowid FROM drive_search_fts WHERE drive_search_fts MATCH $1)"
     } else {
         "SELECT d.spec, d.result_count, s.body FROM drive_search_fts f \
@@ -172,7 +174,7 @@ pub fn row((spec, result_count, body): (String, i64, String)) -> StorageResult<(
 
 /// At most this many drives are read for a search, then ranked: a few pages of the
 /// answer.
-const READ: i64 = 100;
+const READ: i64 = 50;
 
 /// How many of a query's words are checked for a typo.
 const TYPO_WORDS: usize = 4;

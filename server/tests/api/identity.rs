@@ -839,9 +839,12 @@ pub async fn a_real_set_of_names_lands_on_one_drive_per_drive(app: &TestApp) {
     let mut landed: Vec<(String, String, Vec<(String, Option<String>)>)> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         // A model string without its capacity ("Patriot Wildfire") is submitted with the
-        // capacity its report gives beside it, as an upload's size line would.
-        let capacity: Option<u32> = (g["capacity_in_name"].as_bool() == Some(false))
-            .then(|| g["drive"].as_str().unwrap().rsplit(' ').next().unwrap().parse().unwrap());
+        // capacity its report gives beside it, as an upload's size line would; so is a
+        // model as Linux's sysfs cuts it, which never comes without the disk's size beside
+        // it (`/sys/block/*/size`, as `ssdbase bench` reads both).
+        let beside = g["capacity_in_name"].as_bool() == Some(false) || g["kind"] == "sysfs";
+        let capacity: Option<u32> =
+            beside.then(|| g["drive"].as_str().unwrap().rsplit(' ').next().unwrap().parse().unwrap());
         let mut names = Vec::new();
         for name in g["names"].as_array().unwrap() {
             let name = name.as_str().unwrap();
@@ -943,10 +946,11 @@ pub async fn a_real_set_of_names_lands_on_one_drive_per_drive(app: &TestApp) {
         }
     }
     println!("  search queries whose drive comes first: {first}/{asked}");
-    // The issue's target is 99 %; this guards what is reached (BENCHMARKS.md "Drive
-    // identity"), so that a change that splits more names fails.
-    assert!(n_whole as f64 >= 0.93 * landed.len() as f64, "{n_whole}/{} groups whole", landed.len());
+    assert!(n_whole as f64 >= 0.99 * landed.len() as f64, "{n_whole}/{} groups whole", landed.len());
     assert!(joined.is_empty(), "groups of different drives joined: {joined:?}");
+    // Two labelled drives of the set are beyond reading (BENCHMARKS.md): the OCZ Vertex
+    // sold as 30 GB and named 32 GB once, and a WD Blue 3D reporting "SanDisk SSD G5 BICS4".
+    assert!(split.len() <= 2, "drives split over several drives: {split:?}");
     assert!(first as f64 >= 0.9 * asked as f64, "{first}/{asked} queries find their drive first");
 }
 
