@@ -13,6 +13,3 @@ CREATE TABLE drive_search (
 CREATE INDEX drive_search_body ON drive_search USING gin (body gin_trgm_ops);
 CREATE TABLE drive_search_words (word TEXT PRIMARY KEY);
 CREATE INDEX drive_search_words_trgm ON drive_search_words USING gin (word gin_trgm_ops);
--- Drives in search rank order: the planner walks them by rank, and stops at a page, for
--- a query that matches many drives.
-CREATE INDEX drives_by_rank ON drives (reviewed DESC, result_count DESC, id);
