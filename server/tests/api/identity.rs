@@ -835,8 +835,10 @@ pub async fn a_real_set_of_names_lands_on_one_drive_per_drive(app: &TestApp) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/identity_real_set.json");
     let set: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let groups = set["groups"].as_array().unwrap();
-    // Per group: the drive each name landed on (None: ambiguous or unknown).
-    let mut landed: Vec<(String, String, Vec<(String, Option<String>)>)> = Vec::new();
+    // Per group: its label, its source, and the drive each name landed on (None:
+    // ambiguous or unknown).
+    type Landed = (String, String, Vec<(String, Option<String>)>);
+    let mut landed: Vec<Landed> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         // A model string without its capacity ("Patriot Wildfire") is submitted with the
         // capacity its report gives beside it, as an upload's size line would; so is a
