@@ -105,7 +105,8 @@ pub struct Line {
 struct Part {
     line: usize,
     re: Regex,
-    /// The pattern as written, anchored.
+    /// The pattern as written, anchored (for the lazy DFA of `may_begin`).
+    #[cfg(not(target_arch = "wasm32"))]
     source: String,
     /// The pattern's examples as it matches them (upper case, compact, vendor removed):
     /// what completes a model string cut short.
@@ -256,6 +257,7 @@ impl Table {
                 t.parts.push(Part {
                     line: i,
                     literal: literal_prefix(&p.re),
+                    #[cfg(not(target_arch = "wasm32"))]
                     source: format!("^(?:{})", p.re),
                     re,
                     completions,

@@ -84,3 +84,35 @@ fn every_pattern_captures_the_same_in_both_engines() {
         lines.len()
     );
 }
+
+/// The drive line table's patterns (`data/drive_lines.json`) match the same part numbers
+/// in both engines: the browser names drives with `regex-lite`.
+#[test]
+fn the_drive_line_patterns_match_alike_in_both_engines() {
+    let file: serde_json::Value = serde_json::from_str(include_str!("../data/drive_lines.json")).unwrap();
+    let mut checked = 0;
+    for line in file["lines"].as_array().unwrap() {
+        for part in line["parts"].as_array().into_iter().flatten() {
+            let re = format!("^(?:{})", part["re"].as_str().unwrap());
+            let full = regex::Regex::new(&re).unwrap();
+            let lite = regex_lite::Regex::new(&re).unwrap_or_else(|e| panic!("{re}: {e}"));
+            for ex in part["ex"].as_array().into_iter().flatten() {
+                let s: String = ex
+                    .as_str()
+                    .unwrap()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .collect::<String>()
+                    .to_uppercase();
+                for (start, _) in s.char_indices() {
+                    let text = &s[start..];
+                    let a = full.captures(text).and_then(|c| c.name("gb")).map(|m| m.as_str());
+                    let b = lite.captures(text).and_then(|c| c.name("gb")).map(|m| m.as_str());
+                    assert_eq!(a, b, "{re} on {text:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
