@@ -18,6 +18,11 @@ pub const SHARED_KEYS: &str = "SELECT a.key, d.spec, d.result_count FROM drive_a
      (SELECT key FROM drive_aliases WHERE key LIKE 'l:%' OR key LIKE 'n:%' GROUP BY key HAVING COUNT(*) > 1) \
      ORDER BY a.key, d.id";
 
+/// A [`SHARED_KEYS`] row as read: the key and the drive with its visible result count.
+pub fn row((key, spec, result_count): (String, String, i64)) -> StorageResult<(String, DriveRow)> {
+    Ok((key, DriveRow { drive: crate::sql::from_json(&spec)?, result_count }))
+}
+
 /// Drives that are one by the identity rules.
 #[derive(Debug, Clone)]
 pub struct Group {

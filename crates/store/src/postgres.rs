@@ -434,13 +434,9 @@ impl Storage for PgStorage {
     }
 
     async fn shared_key_drives(&self) -> StorageResult<Vec<(String, DriveRow)>> {
-        let rows = sqlx::query(crate::duplicates::SHARED_KEYS).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| {
-                let spec: String = r.try_get(1)?;
-                Ok((r.try_get(0)?, DriveRow { drive: sql::from_json(&spec)?, result_count: r.try_get(2)? }))
-            })
-            .collect()
+        let rows: Vec<(String, String, i64)> =
+            sqlx::query_as(crate::duplicates::SHARED_KEYS).fetch_all(&self.pool).await?;
+        rows.into_iter().map(crate::duplicates::row).collect()
     }
 
     async fn similar_words(&self, word: &str, limit: i64) -> StorageResult<Vec<String>> {
