@@ -152,15 +152,12 @@ pub fn by_test(results: &[StoredResult]) -> Vec<TestSummary> {
 /// the same RAID level and members: an array is not the drive) with the most results
 /// (the first of those), in the headline figure.
 fn against_reference(groups: &mut [(GroupCell, FigureValues)]) {
-    let kinds: Vec<Option<String>> = groups.iter().map(|(g, _)| g.platform.array()).collect();
-    let mut done: Vec<&Option<String>> = Vec::new();
-    for kind in &kinds {
-        if done.contains(&kind) {
-            continue;
-        }
-        done.push(kind);
-        let members: Vec<usize> = (0..groups.len()).filter(|i| kinds[*i] == *kind).collect();
-        against_reference_within(groups, &members);
+    let mut by_kind: BTreeMap<Option<String>, Vec<usize>> = BTreeMap::new();
+    for (i, (g, _)) in groups.iter().enumerate() {
+        by_kind.entry(g.platform.array()).or_default().push(i);
+    }
+    for members in by_kind.values() {
+        against_reference_within(groups, members);
     }
 }
 
@@ -172,12 +169,11 @@ fn against_reference_within(groups: &mut [(GroupCell, FigureValues)], members: &
     let Some(&at) = members.iter().max_by_key(|i| (groups[**i].1.count(), usize::MAX - **i)) else { return };
     let reference = groups[at].1.thinned(DIFFERENCE_POINTS);
     groups[at].0.reference = true;
-    for (i, (cell, values)) in groups.iter_mut().enumerate() {
-        if i != at && members.contains(&i) {
-            cell.vs_reference =
-                bench::difference::headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference)
-                    .map(|(_, d)| d);
-        }
+    for &i in members.iter().filter(|i| **i != at) {
+        let (cell, values) = &mut groups[i];
+        cell.vs_reference =
+            bench::difference::headline_difference(&values.thinned(DIFFERENCE_POINTS), &reference)
+                .map(|(_, d)| d);
     }
 }
 

@@ -86,24 +86,27 @@ fn is_cjk(c: char) -> bool {
         | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}' | '\u{FF66}'..='\u{FF9F}')
 }
 
+/// Whether the dot at `chars[i]` stays inside a word: between digits ("1.92", "2.5"), or
+/// in "M.2", the form factor; a dot after such a word ends it ("M.2.1TB", "1.2.3").
+fn kept_dot(chars: &[char], i: usize) -> bool {
+    if i == 0 || !chars.get(i + 1).is_some_and(|n| n.is_ascii_digit()) {
+        return false;
+    }
+    let word_start = |at: usize| at == 0 || !chars[at - 1].is_alphanumeric();
+    let m_dot_2 =
+        chars[i - 1] == 'm' && word_start(i - 1) && chars.get(i + 2).is_none_or(|n| !n.is_alphanumeric());
+    let digits_before = chars[..i].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let first_dot = i > digits_before && chars[i - digits_before - 1] != '.';
+    (chars[i - 1].is_ascii_digit() && (i == digits_before || first_dot)) || m_dot_2
+}
+
 /// `s` folded into words: full-width and look-alike letters as ASCII, lower case, every
 /// run of other characters one space; a dot between digits stays ("1.92").
 pub fn fold(s: &str) -> String {
     let chars: Vec<char> = s.chars().filter_map(fold_char).collect();
     let mut out = String::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
-        // "M.2", the form factor, is one word ("m.2") as "2.5" is; a dot after such a
-        // word ends it ("M.2.1TB").
-        let word_start = |at: usize| at == 0 || !chars[at - 1].is_alphanumeric();
-        let m_dot_2 = chars[i.saturating_sub(1)] == 'm'
-            && word_start(i.saturating_sub(1))
-            && chars.get(i + 2).is_none_or(|n| !n.is_alphanumeric());
-        let digits_before = chars[..i].iter().rev().take_while(|c| c.is_ascii_digit()).count();
-        let first_dot = i > digits_before && chars[i - digits_before - 1] != '.';
-        let digit_dot = c == '.'
-            && i > 0
-            && ((chars[i - 1].is_ascii_digit() && (i == digits_before || first_dot)) || m_dot_2)
-            && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        let digit_dot = c == '.' && kept_dot(&chars, i);
         // An English possessive is no word ("Crucial's 500GB P1").
         if matches!(c, 's')
             && i > 0
@@ -354,15 +357,14 @@ impl Identity {
         let by_part = [part, Some(model)]
             .into_iter()
             .flatten()
-            .find_map(|t| table.line_of_part(vendor, t).map(|m| (m, t)))
-            .or_else(|| cut.then(|| table.line_of_cut(vendor, model).map(|m| (m, model))).flatten())
-            .map(|(m, t)| lines::PartMatch { text: t.trim().to_string(), ..m });
+            .find_map(|t| table.line_of_part(vendor, t))
+            .or_else(|| cut.then(|| table.line_of_cut(vendor, model)).flatten());
         if let Some(m) = by_part {
             self.line = Some(m.line);
             // The part number's capacity is the drive's; a typed one that disagrees
             // is the person's, and stays (the name key then tells them apart).
             self.capacity_gb = self.capacity_gb.or(m.capacity_gb);
-            self.reported = Some(m.text.clone());
+            self.reported = Some(m.text);
             return;
         }
         let name: String = self.model_words.concat();

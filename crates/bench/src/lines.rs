@@ -163,7 +163,7 @@ pub fn table() -> &'static Table {
 pub struct PartMatch {
     pub line: usize,
     pub capacity_gb: Option<u32>,
-    /// The text matched, as given.
+    /// The text matched, as given (trimmed).
     pub text: String,
 }
 
@@ -314,7 +314,7 @@ impl Table {
 
     /// `name` folded, without generic words, with no spaces: how line names compare.
     pub fn compact_name(&self, name: &str) -> String {
-        fold(name).split(' ').filter(|w| !self.generic.iter().any(|g| g == w)).collect()
+        fold(name).split(' ').filter(|w| !self.is_generic(w)).collect()
     }
 
     /// Whether a folded word is a form factor.
@@ -333,11 +333,6 @@ impl Table {
             let i = *self.vendor_by_name.get(&words[..n].join(" "))?;
             Some((&self.vendors[i], n))
         })
-    }
-
-    /// The vendor a name (folded) is, as a whole.
-    pub fn vendor_named(&self, name: &str) -> Option<&Vendor> {
-        self.vendor_by_name.get(&fold(name)).map(|&i| &self.vendors[i])
     }
 
     /// The vendor whose key is `key`.
@@ -369,7 +364,7 @@ impl Table {
                     continue;
                 }
                 let capacity_gb = caps.name("gb").and_then(|m| capacity_token(m.as_str(), p.t));
-                return Some(PartMatch { line: p.line, capacity_gb, text: text.to_string() });
+                return Some(PartMatch { line: p.line, capacity_gb, text: text.trim().to_string() });
             }
         }
         None
@@ -391,16 +386,13 @@ impl Table {
             viable.dedup();
             let [line] = viable[..] else { continue };
             let capacity_gb = self.parts.iter().filter(|p| p.line == line).find_map(|p| {
-                p.completions.iter().filter(|c| c.len() > s.len() && c.is_char_boundary(s.len())).find_map(
-                    |c| {
-                        let whole = format!("{s}{}", &c[s.len()..]);
-                        let caps = p.re.captures(&whole)?;
-                        let gb = caps.name("gb").filter(|m| m.end() < s.len())?;
-                        capacity_token(gb.as_str(), p.t)
-                    },
-                )
+                p.completed(s).find_map(|whole| {
+                    let caps = p.re.captures(&whole)?;
+                    let gb = caps.name("gb").filter(|m| m.end() < s.len())?;
+                    capacity_token(gb.as_str(), p.t)
+                })
             });
-            return Some(PartMatch { line, capacity_gb, text: text.to_string() });
+            return Some(PartMatch { line, capacity_gb, text: text.trim().to_string() });
         }
         None
     }
@@ -441,6 +433,17 @@ impl Table {
     }
 }
 
+impl Part {
+    /// `cut` completed by each of the pattern's examples longer than it (the example's
+    /// characters past the cut appended).
+    fn completed<'a>(&'a self, cut: &'a str) -> impl Iterator<Item = String> + 'a {
+        self.completions
+            .iter()
+            .filter(move |c| c.len() > cut.len() && c.is_char_boundary(cut.len()))
+            .map(move |c| format!("{cut}{}", &c[cut.len()..]))
+    }
+}
+
 /// Whether `cut` may begin a string that part `p`'s pattern matches: the pattern's lazy
 /// DFA, fed the cut, is not dead.
 #[cfg(not(target_arch = "wasm32"))]
@@ -464,10 +467,7 @@ fn may_begin(p: &Part, cut: &str) -> bool {
 /// cut (the server, which identifies drives, asks the DFA).
 #[cfg(target_arch = "wasm32")]
 fn may_begin(p: &Part, cut: &str) -> bool {
-    p.completions
-        .iter()
-        .filter(|c| c.len() > cut.len() && c.is_char_boundary(cut.len()))
-        .any(|c| p.re.is_match(&format!("{cut}{}", &c[cut.len()..])))
+    p.completed(cut).any(|whole| p.re.is_match(&whole))
 }
 
 /// The literal a pattern starts with (its leading letters and digits, less one that a

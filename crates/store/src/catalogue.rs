@@ -580,17 +580,22 @@ macro_rules! backend {
                 let moved = retag_results(conn, from, &gone, &after).await?;
                 rewrite_drive(conn, &before, &after).await?;
                 sqlx::query(MOVE_OBSERVATIONS).bind(from).bind(into).execute(&mut *conn).await?;
-                sqlx::query(crate::search::DELETE_OF).bind(from).execute(&mut *conn).await?;
                 sqlx::query(DELETE_DRIVE).bind(from).execute(&mut *conn).await?;
                 log_change(conn, from, ChangeAction::Merge, None, Some(into), Some(&gone), Some(&after), &[], reason, at).await?;
                 Ok(Merged::Moved(moved))
             }
 
-            /// Removes community drive `id` when no result and no observation is left
-            /// on it (its results were moved to the drive they name); whether it went.
-            pub async fn remove_if_abandoned(conn: &mut $conn, id: &str) -> StorageResult<bool> {
+            /// After a result moved from drive `before` to drive `after`: removes
+            /// `before` when it is a community drive with no result and no observation
+            /// left (its results were moved to the drive they name); the id removed.
+            pub async fn remove_if_abandoned(
+                conn: &mut $conn,
+                before: Option<&str>,
+                after: Option<&str>,
+            ) -> StorageResult<Option<String>> {
+                let Some(id) = before.filter(|b| Some(*b) != after) else { return Ok(None) };
                 let gone = sqlx::query(DELETE_ABANDONED).bind(id).bind(id).bind(id).execute(&mut *conn).await?;
-                Ok(gone.rows_affected() > 0)
+                Ok((gone.rows_affected() > 0).then(|| id.to_string()))
             }
 
             /// The catalogue's changes, of one drive or all, oldest first.

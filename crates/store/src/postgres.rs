@@ -246,16 +246,12 @@ impl Storage for PgStorage {
         if changed == 0 {
             return Ok(false);
         }
-        let mut drives: Vec<String> = before.into_iter().chain(update.tags.drive.sku.clone()).collect();
+        let mut drives: Vec<String> = before.iter().cloned().chain(update.tags.drive.sku.clone()).collect();
         drives.dedup();
         summary::postgres::refresh_summaries_for(&mut tx, &drives).await?;
         // A community drive the edit left without results was a wrong name: it goes.
-        let mut removed = None;
-        if let Some(old) = drives.first().filter(|d| update.tags.drive.sku.as_ref() != Some(*d)) {
-            if catalogue::postgres::remove_if_abandoned(&mut tx, old).await? {
-                removed = Some(old.clone());
-            }
-        }
+        let after = update.tags.drive.sku.as_deref();
+        let removed = catalogue::postgres::remove_if_abandoned(&mut tx, before.as_deref(), after).await?;
         Self::log(&mut tx, id, "edit", actor, None, at).await?;
         tx.commit().await?;
         if let Some(gone) = removed {

@@ -6,10 +6,12 @@
 //!
 //! A query's words must all be in a drive's text: a long word anywhere (a prefix, a part
 //! of a compact part number), a word of one or two characters ("p2") at a word's start.
-//! Drives are ranked reviewed first, then by visible results, then by how many of the
-//! query's words begin a word of their text. When nothing matches, the query is asked
-//! again compact (a part number typed with spaces), then with each word that no drive
-//! holds replaced by the vocabulary's words one typo away from it.
+//! A part number or model string of a line the table knows finds that line's drive
+//! first. Drives are ranked: the drive whose whole model the query names, then reviewed
+//! drives, then those whose words the query's begin, then most results. When nothing
+//! matches, the query is asked again compact (a part number typed with spaces), then
+//! with each word of letters that begins no vocabulary word replaced by the vocabulary's
+//! words one typo away from it. A drive's search row goes with it (`ON DELETE CASCADE`).
 
 use crate::sql::{self, from_json, Param};
 use crate::{DriveRow, Storage, StorageResult};
@@ -38,7 +40,6 @@ pub fn write_statements(d: &DriveSku) -> Vec<(String, Vec<Param>)> {
     out
 }
 
-pub const DELETE_OF: &str = "DELETE FROM drive_search WHERE drive_id = $1";
 /// Both tables emptied before every drive's row is written again (a new key layout).
 pub const DELETE_ALL: [&str; 2] = ["DELETE FROM drive_search", "DELETE FROM drive_search_words"];
 

@@ -88,9 +88,10 @@ struct SearchQuery {
 /// short names ("C300" for the RealSSD C300), part number and aliases (also compact, so
 /// "CT 1000 MX500" finds CT1000MX500SSD1), capacity and controller ("SF-2281" lists the
 /// drives that carry it). A word of three characters or more matches anywhere in a name,
-/// a shorter one at a word's start; when nothing matches, a word no drive holds is read
-/// as one typo of a word that one does. Reviewed drives first, then those with more
-/// results, each with its visible result count.
+/// a shorter one at a word's start; when nothing matches, a word of letters that begins
+/// no drive's word is read as one typo of one that does. The drive whose whole model line
+/// `q` names first, then reviewed drives, then those with more results, each with its
+/// visible result count.
 #[utoipa::path(
     get,
     path = "/drives/search",
