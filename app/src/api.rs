@@ -194,6 +194,19 @@ mod http {
         decode(res).await
     }
 
+    /// Merges drive `id` into `into` with the admin token (a moderator's).
+    pub async fn merge(id: &str, into: &str, token: &str) -> Result<api_types::MergeResponse, ApiError> {
+        let body = api_types::MergeBody {
+            into: into.to_string(),
+            reason: Some("one drive by the identity rules (the duplicates page)".into()),
+        };
+        let req = Request::post(&format!("{API}/drives/{}/merge", encode(id)))
+            .header("Authorization", &format!("Bearer {}", token.trim()))
+            .json(&body)
+            .map_err(|e| ApiError::Network(format!("cannot encode the merge: {e}")))?;
+        decode(req.send().await.map_err(network)?).await
+    }
+
     /// Queues a screenshot (the image bytes as the body) for recognition.
     pub async fn upload_screenshot(bytes: &[u8]) -> Result<OcrJob, ApiError> {
         let body = js_sys::Uint8Array::from(bytes);

@@ -1359,9 +1359,18 @@ impl Loader {
         for d in drives {
             let body = bench::identity::search_text(d);
             words.extend(bench::identity::vocabulary(&body).map(str::to_string));
-            rows.extend([Param::Text(Some(d.id.clone())), Param::Text(Some(body))]);
+            if self.pg() {
+                rows.extend([Param::Text(Some(d.id.clone())), Param::Text(Some(body))]);
+            } else {
+                // Row by row, as the store writes it: each row's rank and serial come
+                // from its drive and the rows before it.
+                let params = vec![Param::Text(Some(d.id.clone())), Param::Text(Some(body))];
+                self.exec(ssdbase::storage::search::SQLITE_UPSERT, params).await?;
+            }
         }
-        self.insert_rows("drive_search", &["drive_id", "body"], false, rows).await?;
+        if self.pg() {
+            self.insert_rows("drive_search", &["drive_id", "body"], false, rows).await?;
+        }
         for chunk in words.into_iter().collect::<Vec<_>>().chunks(sql::SQLITE_INSERT_PARAMS) {
             let params: Vec<Param> = chunk.iter().map(|w| Param::Text(Some(w.clone()))).collect();
             let values: Vec<String> = (1..=params.len()).map(|i| format!("(${i})")).collect();

@@ -560,8 +560,10 @@ pub async fn tag(
                 .await
                 .map_err(Refused::Storage)?
                 .ok_or_else(|| Refused::UnknownDrive(id.clone()))?;
-            tags.drive.identified_by = Some(DriveMatch::Given);
-            complete_tags(&mut tags, Some(&d));
+            // The id decides: a vendor, model or capacity beside it that name another
+            // drive are what an edit form kept of the drive it corrects (the result's
+            // title would still name that one).
+            name_drive(&mut tags, &d, DriveMatch::Given);
             Some(d)
         }
         None => match catalogue.identify(&tags.drive).await? {

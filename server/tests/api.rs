@@ -2170,6 +2170,51 @@ async fn a_community_drive_left_empty_by_a_correction_goes(app: &TestApp) {
     assert_eq!(app.get(&format!("/api/v1/drives/{C300_64}")).await.status, StatusCode::OK);
 }
 
+/// The same file sent again naming another drive: recognised, nothing moved, and the
+/// answer names both drives and where the stored one is corrected; sent again naming the
+/// same drive (or none), no such word.
+async fn a_resent_upload_naming_another_drive_says_so(app: &TestApp) {
+    let text = cdm3_with("504.125");
+    let (id, token) = submit_ok(app, &json!({"text": text, "tags": {"drive": {"sku": M2S_64}}})).await;
+    let r = app
+        .post_json(
+            "/api/v1/results",
+            &json!({"text": text, "tags": {"drive": {"model": "C300-CTFDDAC064MAG"}}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let v = r.json();
+    assert_eq!(v["duplicate"], true);
+    assert_eq!(v["id"], id);
+    let other = &v["other_drive"];
+    assert_eq!(other["stored_id"], M2S_64, "{v}");
+    assert_eq!(other["sent_id"], C300_64, "{v}");
+    assert!(other["stored"].as_str().unwrap().contains("M2S"), "{v}");
+    assert!(other["sent"].as_str().unwrap().contains("C300"), "{v}");
+    assert_eq!(other["correct_at"], format!("/results/{id}"));
+    let stored = app.get(&format!("/api/v1/results/{id}")).await.json();
+    assert_eq!(stored["tags"]["drive"]["sku"], M2S_64, "nothing moved");
+    for same in [json!({"text": text, "tags": {"drive": {"sku": M2S_64}}}), json!({"text": text})] {
+        let v = app.post_json("/api/v1/results", &same).await.json();
+        assert_eq!(v["duplicate"], true);
+        assert!(v.get("other_drive").is_none(), "{v}");
+    }
+    // Corrected as an edit form sends it, the old drive's words kept beside the new id:
+    // the result and its title name the new drive.
+    let mut tags = stored["tags"].clone();
+    tags["drive"]["sku"] = json!(C300_64);
+    let r = app
+        .authed(Method::PATCH, &format!("/api/v1/results/{id}"), Some(&token), Some(&json!({"tags": tags})))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let drive = &r.json()["tags"]["drive"];
+    assert_eq!(drive["sku"], C300_64);
+    assert!(drive["model"].as_str().unwrap().contains("C300"), "{drive}");
+    let title =
+        api_types::pages::result_heading(id, &serde_json::from_value(r.json()["tags"].clone()).unwrap());
+    assert!(title.contains("C300") && !title.contains("M2S"), "{title}");
+}
+
 async fn the_edit_token_corrects_tags_and_deletes(app: &TestApp) {
     let body = json!({"text": cdm3_with("501.5"), "tags": {"drive": {"sku": C300_64}, "platform": {"chipset": "EDIT-A"}}});
     let (id, token) = submit_ok(app, &body).await;
@@ -2853,6 +2898,7 @@ on_both_backends!(
     model_strings_and_part_numbers_land_on_their_drive,
     a_real_set_of_names_lands_on_one_drive_per_drive,
     duplicates_from_earlier_rules_are_listed_and_merged_on_upgrade,
+    a_listed_duplicate_merges_through_the_merge_route,
     ambiguous_and_unknown_drives_are_stored_without_a_guess,
     junk_drive_names_are_refused_with_their_field,
     concurrent_submissions_of_one_new_drive_make_one_drive,
@@ -2884,6 +2930,7 @@ on_both_backends!(
     seeds_load_once,
     the_edit_token_corrects_tags_and_deletes,
     a_community_drive_left_empty_by_a_correction_goes,
+    a_resent_upload_naming_another_drive_says_so,
     hidden_results_leave_every_aggregate,
     several_files_in_one_request_are_all_or_nothing,
     submissions_are_rate_limited_per_client,

@@ -4,6 +4,7 @@ mod compare;
 mod controller;
 mod drive;
 mod drives_index;
+mod duplicates;
 mod effects;
 mod home;
 mod leaderboard;
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/platforms/:chipset") view=platform::PlatformPage />
                         <Route path=path!("/submit") view={Lazy::<SubmitRoute>::new()} />
                         <Route path=path!("/measure") view={Lazy::<MeasureRoute>::new()} />
+                        <Route path=path!("/admin/duplicates") view={Lazy::<BrowseRoute>::new()} />
                     </Routes>
                 </Later>
             </main>
@@ -130,6 +132,8 @@ fn browse() -> AnyView {
     let path = path.trim_end_matches('/');
     if path == "/propose" {
         propose::ProposeNew().into_any()
+    } else if path == "/admin/duplicates" {
+        duplicates::DuplicatesPage().into_any()
     } else if path.ends_with("/propose") {
         propose::ProposeChange().into_any()
     } else if path.starts_with("/effects") {
@@ -259,7 +263,7 @@ fn flag_class(f: &Flag) -> &'static str {
     use bench::analysis::FlagKind::*;
     match f.kind {
         InterfaceCeiling => "ceiling",
-        CacheInflated | FarAboveRated => "warn",
+        CacheInflated | FarAboveRated | VolumeSize => "warn",
         CompressionSensitive => "info",
     }
 }
@@ -304,7 +308,43 @@ pub fn DriveSearch(
             )
         }
     });
-    let item = move |s: api_types::DriveItemView| {
+    // The drives found, for the keyboard: ArrowDown and ArrowUp move through them,
+    // Enter picks the one marked (or opens its page), Escape unmarks.
+    let ids = Memo::new(move |_| match found.get().flatten() {
+        Some(Ok(l)) => l.drives.into_iter().map(|d| d.id).collect::<Vec<_>>(),
+        _ => Vec::new(),
+    });
+    let (active, set_active) = signal(None::<usize>);
+    let navigate = leptos_router::hooks::use_navigate();
+    let choose = move |id: String| match pick {
+        Some(pick) => pick.run(id),
+        None => navigate(&format!("/drives/{id}"), Default::default()),
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = ids.with(Vec::len);
+        match ev.key().as_str() {
+            "ArrowDown" if n > 0 => {
+                ev.prevent_default();
+                set_active.update(|a| *a = Some(a.map_or(0, |i| (i + 1).min(n - 1))));
+            }
+            "ArrowUp" if n > 0 => {
+                ev.prevent_default();
+                set_active.update(|a| *a = a.map(|i| i.saturating_sub(1)));
+            }
+            "Escape" => set_active.set(None),
+            // Enter must not submit the form around it (the submit page's).
+            "Enter" => {
+                ev.prevent_default();
+                if let Some(id) =
+                    active.get_untracked().and_then(|i| ids.with_untracked(|v| v.get(i).cloned()))
+                {
+                    choose(id);
+                }
+            }
+            _ => {}
+        }
+    };
+    let item = move |(i, s): (usize, api_types::DriveItemView)| {
         let name = format!("{} {} {} GB", s.vendor, s.model, s.capacity_gb);
         let about = format!(
             " {} · {} results{}",
@@ -320,30 +360,38 @@ pub fn DriveSearch(
                     .into_any()
             }
         };
-        view! { <li>{link}<span class="muted">{about}</span></li> }
+        let marked = move || active.get() == Some(i);
+        view! {
+            <li id=format!("drive-match-{i}") role="option" aria-selected=move || marked().to_string() class:active=marked>
+                {link}<span class="muted">{about}</span>
+            </li>
+        }
     };
     view! {
         <label class="search">
             <span class="sr-only">"Search drives"</span>
-            // Enter must not submit the form around it (the submit page's).
             <input
                 type="search"
+                role="combobox"
+                aria-controls="drive-matches"
+                aria-autocomplete="list"
+                aria-expanded=move || (!ids.with(Vec::is_empty)).to_string()
+                aria-activedescendant=move || active.get().map(|i| format!("drive-match-{i}"))
                 placeholder=placeholder
                 prop:value=q
-                on:input=move |ev| set_q.set(event_target_value(&ev))
-                on:keydown=move |ev| {
-                    if ev.key() == "Enter" {
-                        ev.prevent_default();
-                    }
+                on:input=move |ev| {
+                    set_active.set(None);
+                    set_q.set(event_target_value(&ev));
                 }
+                on:keydown=on_key
             />
         </label>
-        <ul class="matches" aria-live="polite">
+        <ul class="matches" id="drive-matches" role="listbox" aria-live="polite">
             {move || {
                 found.get().flatten().map(|answer| match answer {
                     Err(e) => view! { <li class="muted">{e.to_string()}</li> }.into_any(),
                     Ok(l) if l.drives.is_empty() => view! { <li class="muted">"No drive matches."</li> }.into_any(),
-                    Ok(l) => l.drives.into_iter().map(item).collect_view().into_any(),
+                    Ok(l) => l.drives.into_iter().enumerate().map(item).collect_view().into_any(),
                 })
             }}
         </ul>

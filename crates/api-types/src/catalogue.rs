@@ -134,6 +134,26 @@ pub struct CatalogueHistory {
     pub changes: Vec<CatalogueChange>,
 }
 
+/// `GET /api/v1/catalogue/duplicates`: drives the identity rules say are one drive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DuplicateList {
+    pub groups: Vec<DuplicateGroup>,
+}
+
+/// Drives known under one line and capacity (or one vendor, model and capacity).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DuplicateGroup {
+    /// The identity keys they share (`l:CRUCIAL|C300|256`).
+    pub keys: Vec<String>,
+    /// The drives with their visible result counts, reviewed first, then most results.
+    pub drives: Vec<crate::DriveListItem>,
+    /// The drive the others merge into when the group is certain (at most one reviewed
+    /// drive); none when two reviewed drives are a moderator's to judge.
+    pub into: Option<String>,
+}
+
 /// `POST /api/v1/drives/{id}/merge`: the drive that takes over this one's results and
 /// names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

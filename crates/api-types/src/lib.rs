@@ -18,16 +18,17 @@ mod sustained;
 mod views;
 
 pub use catalogue::{
-    CatalogueChange, CatalogueHistory, ChangeAction, DecisionBody, DriveProposal, MergeBody, MergeResponse,
-    Proposal, ProposalList, ProposalStatus,
+    CatalogueChange, CatalogueHistory, ChangeAction, DecisionBody, DriveProposal, DuplicateGroup,
+    DuplicateList, MergeBody, MergeResponse, Proposal, ProposalList, ProposalStatus,
 };
 pub use error::{ErrorBody, ErrorItem};
 pub use ocr::{
     CellReading, JobStatus, Layout, OcrJob, Recognition, RecognitionJson, Rect, RowReading, Settings,
 };
 pub use results::{
-    Correction, DeleteResponse, EditBody, ListResponse, LoadBehaviour, LoadCurveView, Provenance, ResultView,
-    SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles, UploadView,
+    Correction, DeleteResponse, EditBody, ListResponse, LoadBehaviour, LoadCurveView, OtherDrive, Provenance,
+    ResultView, SampledTest, SettingCorrection, SubmitBody, SubmitResponse, SubmittedResult, TestPercentiles,
+    UploadView,
 };
 pub use runner::{ProbedFact, RunnerDownload, RunnerDownloads, RunnerJob, RunnerRecord};
 pub use sustained::{CacheLeaderboard, CacheRow, DriveCurve, Pooled, SaturationRun, Sustained, SustainedRow};

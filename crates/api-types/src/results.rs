@@ -165,6 +165,25 @@ pub struct SubmitResponse {
     pub duplicate: bool,
     /// Every result of the submission (a pasted file may hold several runs).
     pub results: Vec<SubmittedResult>,
+    /// A duplicate whose stored result is on another drive than this upload named: the
+    /// upload changed nothing, and the stored result is corrected with its edit token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_drive: Option<Box<OtherDrive>>,
+}
+
+/// The drive a recognised upload's stored result is on, and the one the upload named.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OtherDrive {
+    /// The stored result's drive, its id and its name.
+    pub stored_id: Option<String>,
+    pub stored: String,
+    /// The drive this upload named (a drive SSDBase has or one it would have created).
+    pub sent_id: Option<String>,
+    pub sent: String,
+    /// Where the stored result is corrected: its page, whose edit form takes the edit
+    /// token given when it was first stored.
+    pub correct_at: String,
 }
 
 /// `PATCH` body: the corrected tags, replacing the old ones whole.

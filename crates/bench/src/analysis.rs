@@ -195,6 +195,9 @@ pub enum FlagKind {
     FarAboveRated,
     /// 0-fill writes much faster than random ones: the controller compresses.
     CompressionSensitive,
+    /// The volume the tool says it tested is larger than the drive, or under
+    /// [`SMALL_VOLUME`] of it: another drive, or a partition.
+    VolumeSize,
 }
 
 impl FlagKind {
@@ -205,6 +208,7 @@ impl FlagKind {
             FlagKind::CacheInflated => "cache-inflated",
             FlagKind::FarAboveRated => "far above rated",
             FlagKind::CompressionSensitive => "compresses",
+            FlagKind::VolumeSize => "volume size",
         }
     }
 }
@@ -231,8 +235,59 @@ pub fn flags_for(result: &BenchResult, tags: &Tags, drive: Option<&crate::DriveS
     let mut flags = interface_flags(result, tags);
     if let Some(d) = drive {
         flags.extend(rated_flags(result, &d.rated));
+        flags.extend(volume_flags(result, tags, d));
     }
     flags
+}
+
+/// A volume under this share of its drive's capacity is flagged: a partition that
+/// small is rare, a result tagged with the wrong drive is not.
+pub const SMALL_VOLUME: f64 = 0.6;
+
+/// The size of the volume a run names, in bytes: CrystalDiskMark's
+/// `[C: 33.0% (39.3/119.1 GB)]` (its GB are GiB), `(202/223GiB)`, `(1.2/1.8 TiB)`.
+pub fn volume_bytes(target: &str) -> Option<f64> {
+    let inside = target.rsplit_once('(')?.1.split_once(')')?.0;
+    let total = inside.split_once('/')?.1.trim();
+    let split = total.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (number, unit) = total.split_at(split);
+    let scale = match unit.trim() {
+        "GB" | "GiB" => (1u64 << 30) as f64,
+        "TB" | "TiB" => (1u64 << 40) as f64,
+        "MB" | "MiB" => (1u64 << 20) as f64,
+        _ => return None,
+    };
+    number.parse::<f64>().ok().filter(|n| *n > 0.0).map(|n| n * scale)
+}
+
+/// Flags a run whose volume does not fit its drive: larger than the drive (another
+/// drive; an array's volume is left alone), or under [`SMALL_VOLUME`] of it (a
+/// partition, or another drive: 119.1 GiB is a 128 GB drive, not a 256 GB one).
+pub fn volume_flags(result: &BenchResult, tags: &Tags, drive: &crate::DriveSku) -> Vec<Flag> {
+    let (Some(target), None) = (result.target.as_deref(), tags.raid.as_ref()) else { return Vec::new() };
+    let Some(volume) = volume_bytes(target) else { return Vec::new() };
+    let capacity = f64::from(drive.capacity_gb) * 1e9;
+    if capacity <= 0.0 {
+        return Vec::new();
+    }
+    // A volume is a little smaller than its drive (partition tables, a recovery
+    // partition); 1 % over is rounding.
+    let why = if volume > capacity * 1.01 {
+        "larger than the drive: another drive?"
+    } else if volume < capacity * SMALL_VOLUME {
+        "under 60 % of the drive: a partition, or another drive?"
+    } else {
+        return Vec::new();
+    };
+    vec![Flag {
+        kind: FlagKind::VolumeSize,
+        label: target.to_string(),
+        detail: format!(
+            "the tested volume holds {:.0} GB; the drive ({} GB) is {why}",
+            volume / 1e9,
+            drive.capacity_gb
+        ),
+    }]
 }
 
 /// Flags the metrics of a result that the I/O path, not the drive, explains.
@@ -478,6 +533,43 @@ mod tests {
         let spec = RatedSpec { rnd4k_write_iops: Some(10000.0), ..Default::default() };
         let got = rated_vs_measured(&r, &spec);
         assert!((got[0].measured - 9765.625).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_volume_that_does_not_fit_its_drive_is_flagged() {
+        assert_eq!(volume_bytes("C: 33.0% (39.3/119.1 GB)"), Some(119.1 * (1u64 << 30) as f64));
+        assert_eq!(volume_bytes("C: 91% (202/223GiB)"), Some(223.0 * (1u64 << 30) as f64));
+        assert_eq!(volume_bytes("D: 10% (0.2/1.8 TiB)"), Some(1.8 * (1u64 << 40) as f64));
+        assert_eq!(volume_bytes("C: 0% (0/0GiB)"), None);
+        assert_eq!(volume_bytes("/dev/nvme0n1"), None);
+        let mut r = cdm3(250.0, 200.0, DataPattern::Random);
+        r.target = Some("C: 33.0% (39.3/119.1 GB)".into());
+        let drive = |gb: u32| -> crate::DriveSku {
+            serde_json::from_value(
+                serde_json::json!({"id": "d", "vendor": "V", "model": "M", "part_number": null,
+                "capacity_gb": gb, "interface": null, "dram_mb": null}),
+            )
+            .unwrap()
+        };
+        let tags = Tags::default();
+        // 119.1 GiB is 127.9 GB: a 128 GB drive's volume, not a 256 GB's nor a 64 GB's.
+        assert!(volume_flags(&r, &tags, &drive(128)).is_empty());
+        let mut whole = r.clone();
+        whole.target = Some("C: 1% (1/111.9 GB)".into());
+        assert!(volume_flags(&whole, &tags, &drive(120)).is_empty(), "120.15 GB on a 120 GB drive: rounding");
+        let small = volume_flags(&r, &tags, &drive(256));
+        assert_eq!(small.len(), 1);
+        assert_eq!(small[0].kind, FlagKind::VolumeSize);
+        assert!(small[0].detail.contains("128 GB") && small[0].detail.contains("256 GB"), "{:?}", small[0]);
+        assert!(volume_flags(&r, &tags, &drive(64))[0].detail.contains("larger"));
+        // An array's volume spans its members.
+        let raid =
+            Tags { raid: Some(crate::Raid { level: 0, members: 2, stripe_bytes: None }), ..Tags::default() };
+        assert!(volume_flags(&r, &raid, &drive(64)).is_empty());
+        assert_eq!(
+            flags_for(&r, &tags, Some(&drive(256))).iter().filter(|f| f.kind == FlagKind::VolumeSize).count(),
+            1
+        );
     }
 
     #[test]

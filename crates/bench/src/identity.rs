@@ -611,15 +611,49 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
 /// a drive tag from them, and proposes a drive they name but SSDBase lacks for the
 /// person to confirm.
 pub fn texts_naming_a_drive(result: &crate::BenchResult) -> Vec<String> {
-    let capacity = result.fact("capacity_gb").map(|f| f.value.as_str());
-    let models = result.facts.iter().filter(|f| f.field == "model").map(|f| match capacity {
-        Some(gb) if capacity_in(&f.value).is_none() => format!("{} {gb} GB", f.value),
-        _ => f.value.clone(),
-    });
-    let comments = result.facts.iter().filter(|f| f.field == "comment").map(|f| f.value.clone());
-    let mut texts: Vec<String> = models.chain(comments).collect();
+    let capacity = result
+        .fact("capacity_gb")
+        .and_then(|f| f.value.parse::<u32>().ok())
+        .or_else(|| result.target.as_deref().and_then(capacity_of_volume));
+    let mut texts: Vec<String> = result
+        .facts
+        .iter()
+        .filter(|f| f.field == "model")
+        .chain(result.facts.iter().filter(|f| f.field == "comment"))
+        .map(|f| with_capacity(&f.value, capacity))
+        .collect();
     texts.dedup();
     texts
+}
+
+/// `text` with `capacity_gb` after it when it reads as a drive's name without one
+/// ("Crucial MX500" of a run on a 466 GiB volume: "Crucial MX500 500 GB"); other text
+/// as it is (a capacity would make "after a fresh install" read as a drive).
+pub fn with_capacity(text: &str, capacity_gb: Option<u32>) -> String {
+    match capacity_gb {
+        Some(gb) if capacity_in(text).is_none() && names_a_drive(text) => format!("{text} {gb} GB"),
+        _ => text.to_string(),
+    }
+}
+
+/// Capacities drives are sold in, in GB: what a whole-drive volume is read as.
+const SOLD_CAPACITIES: &[u32] = &[
+    16, 24, 30, 32, 40, 60, 64, 80, 90, 100, 110, 115, 120, 128, 160, 180, 200, 220, 240, 250, 256, 275, 300,
+    320, 360, 400, 440, 450, 480, 500, 512, 525, 600, 640, 750, 800, 900, 960, 1000, 1024, 1050, 1200, 1600,
+    1800, 1920, 2000, 2048, 3200, 3840, 4000, 4096, 6400, 7680, 8000, 15360, 16000,
+];
+
+/// The capacity of the drive a volume spans, from the size its tool prints
+/// (`C: 33.0% (39.3/119.1 GB)` is 127.9 GB: a 128 GB drive): the sold capacity it is
+/// 96 to 101 % of (a volume is a little smaller than its drive), nearest first; `None`
+/// when it is none's (a partition, an array).
+pub fn capacity_of_volume(target: &str) -> Option<u32> {
+    let gb = crate::analysis::volume_bytes(target)? / 1e9;
+    SOLD_CAPACITIES
+        .iter()
+        .copied()
+        .filter(|&c| (f64::from(c) * 0.96..=f64::from(c) * 1.01).contains(&gb))
+        .min_by(|a, b| (f64::from(*a) - gb).abs().total_cmp(&(f64::from(*b) - gb).abs()))
 }
 
 /// Whether `text` reads as a drive's name: a model word with a vendor or a capacity
@@ -865,6 +899,26 @@ pub fn slug(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_whole_drive_volume_gives_its_capacity() {
+        assert_eq!(capacity_of_volume("C: 33.0% (39.3/119.1 GB)"), Some(128));
+        assert_eq!(capacity_of_volume("D: 0% (0/466GiB)"), Some(500));
+        assert_eq!(capacity_of_volume("C: 91% (202/223GiB)"), Some(240));
+        assert_eq!(capacity_of_volume("E: 1% (0.1/931.5 GB)"), Some(1000));
+        assert_eq!(capacity_of_volume("E: 1% (0.1/1.8 TiB)"), Some(2000));
+        assert_eq!(capacity_of_volume("C: 50% (20/50 GB)"), None, "a partition");
+        assert_eq!(
+            with_capacity("Crucial MX500", capacity_of_volume("D: 0% (0/466GiB)")),
+            "Crucial MX500 500 GB"
+        );
+        assert_eq!(with_capacity("Crucial MX500 1TB", Some(500)), "Crucial MX500 1TB");
+        assert_eq!(with_capacity("after a fresh install", Some(500)), "after a fresh install");
+        let mut r = crate::BenchResult::new(crate::Tool::CrystalDiskMark);
+        r.target = Some("D: 0% (0/466GiB)".into());
+        r.facts.push(crate::FileFact::at("comment", "Crucial MX500", 9, "Comment: Crucial MX500"));
+        assert_eq!(texts_naming_a_drive(&r), vec!["Crucial MX500 500 GB".to_string()]);
+    }
     use super::*;
 
     #[test]

@@ -192,7 +192,7 @@ macro_rules! backend {
             }
 
             async fn write_search(conn: &mut $conn, d: &DriveSku) -> StorageResult<()> {
-                for (text, params) in crate::search::write_statements(d) {
+                for (text, params) in crate::search::write_statements(d, crate::$name::SEARCH_UPSERT) {
                     bind(sqlx::query(&text), params).execute(&mut *conn).await?;
                 }
                 Ok(())

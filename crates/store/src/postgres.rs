@@ -14,6 +14,9 @@ use bench::{DriveSku, Observation};
 use sqlx::postgres::{PgArguments, PgConnection, PgPoolOptions};
 use sqlx::{FromRow, PgPool, Postgres, Row};
 
+/// How this backend writes a drive's search row.
+pub use crate::search::POSTGRES_UPSERT as SEARCH_UPSERT;
+
 type Query<'q> = sqlx::query::Query<'q, Postgres, PgArguments>;
 
 /// Binds in order. A text holding NUL (U+0000), which PostgreSQL refuses in any text

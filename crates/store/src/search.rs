@@ -1,5 +1,5 @@
 //! Drive search as people type, by the text search each database ships with: SQLite's
-//! FTS5 with its trigram tokenizer and PostgreSQL's pg_trgm (migration 0023). Both index
+//! FTS5 with its trigram tokenizer and PostgreSQL's pg_trgm (migrations 0023, 0024). Both index
 //! the same folded text per drive (`bench::identity::search_text`), and both answer a
 //! word of three characters or more anywhere in it from a trigram index: no engine to run
 //! and keep in step beside the database, and the same answers on both backends.
@@ -12,6 +12,11 @@
 //! matches, the query is asked again compact (a part number typed with spaces), then
 //! with each word of letters that begins no vocabulary word replaced by the vocabulary's
 //! words one typo away from it. A drive's search row goes with it (`ON DELETE CASCADE`).
+//!
+//! Each search row carries its drive's rank (migration 0024: reviewed first, then most
+//! results), kept by a trigger on `drives`. On SQLite it is the row's FTS5 rowid, so a
+//! query reads its matches best first and stops at a page; on PostgreSQL the matches'
+//! rows are sorted by it before any drive is read.
 
 use crate::sql::{self, from_json, Param};
 use crate::{DriveRow, Storage, StorageResult};
@@ -19,15 +24,12 @@ use bench::identity::{self, SearchQuery};
 use bench::DriveSku;
 
 /// A drive's search row and the vocabulary words it brings, as statement texts and
-/// parameters: the row upserted, the words inserted when new.
-pub fn write_statements(d: &DriveSku) -> Vec<(String, Vec<Param>)> {
+/// parameters: the row upserted by `upsert` (the backend's [`SQLITE_UPSERT`] or
+/// [`POSTGRES_UPSERT`]), the words inserted when new.
+pub fn write_statements(d: &DriveSku, upsert: &str) -> Vec<(String, Vec<Param>)> {
     let body = identity::search_text(d);
-    let mut out = vec![(
-        "INSERT INTO drive_search (drive_id, body) VALUES ($1, $2) \
-         ON CONFLICT (drive_id) DO UPDATE SET body = excluded.body"
-            .to_string(),
-        vec![Param::Text(Some(d.id.clone())), Param::Text(Some(body.clone()))],
-    )];
+    let mut out =
+        vec![(upsert.to_string(), vec![Param::Text(Some(d.id.clone())), Param::Text(Some(body.clone()))])];
     let words: Vec<Vec<Param>> =
         identity::vocabulary(&body).map(|w| vec![Param::Text(Some(w.to_string()))]).collect();
     out.extend(sql::insert_rows(
@@ -39,6 +41,27 @@ pub fn write_statements(d: &DriveSku) -> Vec<(String, Vec<Param>)> {
     ));
     out
 }
+
+/// A drive's search row on SQLite (`$1` the drive, `$2` its text). Its `rank`, the
+/// rowid FTS5 keeps its matches in, orders drives as a search ranks them (migration
+/// 0024): reviewed first, then most results, then the order they came in (`serial`, one
+/// more than the last). A trigger on `drives` moves the row when its rank changes. A row
+/// already as it should be is left alone (its FTS5 row is not written again).
+pub const SQLITE_UPSERT: &str = "INSERT INTO drive_search (rank, serial, drive_id, body) \
+     SELECT ((1 - d.reviewed) << 61) | ((16777215 - min(d.result_count, 16777215)) << 37) | n.serial, \
+     n.serial, d.id, $2 \
+     FROM drives d, (SELECT COALESCE(MAX(serial), 0) + 1 AS serial FROM drive_search) n WHERE d.id = $1 \
+     ON CONFLICT (drive_id) DO UPDATE SET body = excluded.body WHERE body <> excluded.body";
+
+/// The same on PostgreSQL, whose `rank` (reviewed first, then most results) a trigger
+/// reads from the drive (migration 0024). A row already as it should be is left alone
+/// (a submission naming a known drive writes nothing here); otherwise the drive's row is
+/// locked first, as the trigger that moves a rank locks it before the search row: in the
+/// other order two submissions of one new drive deadlocked.
+pub const POSTGRES_UPSERT: &str = "WITH drive AS (SELECT id FROM drives WHERE id = $1 \
+     AND NOT EXISTS (SELECT 1 FROM drive_search WHERE drive_id = $1 AND body = $2) FOR NO KEY UPDATE) \
+     INSERT INTO drive_search (drive_id, body) SELECT id, $2 FROM drive \
+     ON CONFLICT (drive_id) DO UPDATE SET body = excluded.body";
 
 /// Both tables emptied before every drive's row is written again (a new key layout).
 pub const DELETE_ALL: [&str; 2] = ["DELETE FROM drive_search", "DELETE FROM drive_search_words"];
@@ -61,39 +84,22 @@ pub fn sqlite_match(q: &SearchQuery) -> Option<String> {
     (!long.is_empty()).then(|| long.join(" AND "))
 }
 
-/// Above this many matches a search reads the drives in rank order instead of ranking
-/// its matches: at 100,000 drives, joining and sorting the 18,000 that "samsung" matches
-/// took 21 ms, walking the drives by rank until 200 of them match 5 ms, while for a few
-/// matches the walk would pass every drive (34 ms) and the join takes 0.5 ms.
-pub const FEW_MATCHES: i64 = 2000;
-
-/// How many of the first [`FEW_MATCHES`] + 1 rows an FTS5 query matches (`$1`).
-pub const SQLITE_COUNT_MATCHES: &str =
-    "SELECT COUNT(*) FROM (SELECT rowid FROM drive_search_fts WHERE drive_search_fts MATCH $1 LIMIT $2)";
-
 /// The SQL and parameters of one search on SQLite (`$1` the FTS5 query of
-/// [`sqlite_match`]): with few matches, the matches joined to their drives and sorted;
-/// with many, the drives in rank order (`drives_by_rank`) kept while they match. Short
-/// terms are word starts either way.
-pub fn sqlite_sql(q: &SearchQuery, fts: String, many: bool, limit: i64) -> (String, Vec<Param>) {
+/// [`sqlite_match`]): FTS5 gives its matches in rowid order, which is the drives' rank
+/// (migration 0024), so the first `limit` matches that also have the short terms at a
+/// word's start are the best, read without sorting ("samsung" matches 15,000 of 100,000
+/// drives: 2 ms).
+pub fn sqlite_sql(q: &SearchQuery, fts: String, limit: i64) -> (String, Vec<Param>) {
     let mut params = vec![Param::Text(Some(fts))];
-    let mut sql = if many {
-        // CROSS JOIN keeps the drives the outer loop (SQLite's planner otherwise
-        // looked each match up and sorted them all: 194 ms for "samsung", 7 ms so).
-        "SELECT d.spec, d.result_count, s.body FROM drives d INDEXED BY drives_by_rank \
-         CROSS JOIN drive_search s ON s.drive_id = d.id \
-         WHERE s.rowid IN (SELECT rowid FROM drive_search_fts WHERE drive_search_fts MATCH $1)"
-    } else {
-        "SELECT d.spec, d.result_count, s.body FROM drive_search_fts f \
-         JOIN drive_search s ON s.rowid = f.rowid JOIN drives d ON d.id = s.drive_id \
+    let mut sql = "SELECT d.spec, d.result_count, s.body FROM drive_search_fts f \
+         JOIN drive_search s ON s.rank = f.rowid JOIN drives d ON d.id = s.drive_id \
          WHERE drive_search_fts MATCH $1"
-    }
-    .to_string();
+        .to_string();
     for t in q.terms.iter().filter(|t| !t.iter().all(|w| indexed(w))) {
         sql += &format!(" AND ({})", word_starts(t, &mut params));
     }
     params.push(Param::Int(Some(limit)));
-    sql += &format!(" ORDER BY d.reviewed DESC, d.result_count DESC, d.id LIMIT ${}", params.len());
+    sql += &format!(" ORDER BY f.rowid LIMIT ${}", params.len());
     (sql, params)
 }
 
@@ -121,9 +127,12 @@ pub fn postgres_sql(q: &SearchQuery, limit: i64) -> Option<(String, Vec<Param>)>
         }
     }
     params.push(Param::Int(Some(limit)));
+    // The matches sorted by their rank alone (migration 0024), the page's drives joined
+    // after.
     let sql = format!(
-        "SELECT d.spec, d.result_count, s.body FROM drive_search s JOIN drives d ON d.id = s.drive_id \
-         WHERE {} ORDER BY d.reviewed DESC, d.result_count DESC, d.id LIMIT ${}",
+        "SELECT d.spec, d.result_count, s.body FROM \
+         (SELECT drive_id, body, rank FROM drive_search s WHERE {} ORDER BY rank, drive_id LIMIT ${}) s \
+         JOIN drives d ON d.id = s.drive_id ORDER BY s.rank, s.drive_id",
         conditions.join(" AND "),
         params.len()
     );

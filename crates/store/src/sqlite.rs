@@ -27,6 +27,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 /// wholly copied, so SQLite never starts it over and it grows by all they write.
 pub const CHECKPOINT_TRUNCATE: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
 
+/// How this backend writes a drive's search row.
+pub use crate::search::SQLITE_UPSERT as SEARCH_UPSERT;
+
 type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>;
 
 pub(super) fn bind(q: Query<'_>, params: Vec<Param>) -> Query<'_> {
@@ -653,15 +656,8 @@ impl Storage for SqliteStorage {
         limit: i64,
     ) -> StorageResult<Option<Vec<(DriveRow, String)>>> {
         let Some(fts) = crate::search::sqlite_match(query) else { return Ok(None) };
-        let mut conn = self.pool.acquire().await?;
-        let matches: i64 = sqlx::query_scalar(crate::search::SQLITE_COUNT_MATCHES)
-            .bind(&fts)
-            .bind(crate::search::FEW_MATCHES + 1)
-            .fetch_one(&mut *conn)
-            .await?;
-        let (text, params) =
-            crate::search::sqlite_sql(query, fts, matches > crate::search::FEW_MATCHES, limit);
-        let rows = bind(sqlx::query(&text), params).fetch_all(&mut *conn).await?;
+        let (text, params) = crate::search::sqlite_sql(query, fts, limit);
+        let rows = bind(sqlx::query(&text), params).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| crate::search::row((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
             .collect::<StorageResult<Vec<_>>>()

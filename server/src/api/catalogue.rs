@@ -3,7 +3,8 @@
 //! (the admin token): `POST /api/v1/proposals/{id}/accept|reject`, and
 //! `POST /api/v1/drives/{id}/merge` (a community drive into a catalogue drive, or
 //! duplicates). Everyone: the history, `GET /api/v1/catalogue/history` and
-//! `GET /api/v1/drives/{id}/history`. A proposal changes nothing until it is accepted.
+//! `GET /api/v1/drives/{id}/history`, and the drives that are one drive,
+//! `GET /api/v1/catalogue/duplicates`. A proposal changes nothing until it is accepted.
 
 use super::extract::{JsonBody, NoQuery, PathParam, TypedQuery};
 use super::state::AppState;
@@ -13,8 +14,8 @@ use crate::ingest;
 use crate::storage::{Decided, Merged, ProposalRow};
 use api_types::links::api_drive as drive_url;
 use api_types::{
-    CatalogueHistory, DecisionBody, DriveProposal, MergeBody, MergeResponse, Proposal, ProposalList,
-    ProposalStatus,
+    CatalogueHistory, DecisionBody, DriveListItem, DriveProposal, DuplicateGroup, DuplicateList, MergeBody,
+    MergeResponse, Proposal, ProposalList, ProposalStatus,
 };
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -30,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reject))
         .routes(routes!(merge))
         .routes(routes!(history))
+        .routes(routes!(duplicates))
         .routes(routes!(drive_history))
 }
 
@@ -338,6 +340,46 @@ async fn merge(
             Ok(Json(MergeResponse { url: drive_url(&into), into, moved_results }))
         }
     }
+}
+
+/// Drives that are one drive
+///
+/// Drives the identity rules say are one (same model line and capacity, or same vendor,
+/// model and capacity), each group with its drives' visible result counts and, when at
+/// most one of them is reviewed, the drive the others merge into. A moderator merges
+/// them with `POST /drives/{id}/merge`; every result keeps its upload and history.
+#[utoipa::path(
+    get,
+    path = "/catalogue/duplicates",
+    operation_id = "drive_duplicates",
+    tag = "catalogue",
+    responses(
+        (status = 200, description = "The groups (none is an empty list)", body = DuplicateList),
+        (status = 400, description = "A parameter was given", body = ErrorBody),
+    )
+)]
+async fn duplicates(
+    State(state): State<AppState>,
+    TypedQuery(NoQuery {}): TypedQuery<NoQuery>,
+) -> ApiResult<Json<DuplicateList>> {
+    let groups = crate::storage::duplicates::find(state.storage.as_ref())
+        .await?
+        .into_iter()
+        .map(|g| DuplicateGroup {
+            keys: g.keys,
+            drives: g
+                .drives
+                .into_iter()
+                .map(|d| DriveListItem {
+                    url: drive_url(&d.drive.id),
+                    result_count: d.result_count,
+                    drive: d.drive,
+                })
+                .collect(),
+            into: g.into,
+        })
+        .collect();
+    Ok(Json(DuplicateList { groups }))
 }
 
 /// The catalogue's history

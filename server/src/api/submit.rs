@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody, ErrorItem};
 use crate::ingest::{self, Catalogue, Upload};
 use crate::storage::{NewSubmission, Provenance, Submitted};
 use api_types::links::api_result as result_url;
-use api_types::{JobStatus, RunnerRecord, SubmitBody, SubmitResponse, SubmittedResult};
+use api_types::{JobStatus, OtherDrive, RunnerRecord, SubmitBody, SubmitResponse, SubmittedResult};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -542,6 +542,7 @@ async fn respond(
         let (Submitted::Stored { submission_id, .. } | Submitted::Duplicate { submission_id, .. }) = &outcome;
         state.storage.mark_ocr_published(provenance.ocr_job, *submission_id).await?;
     }
+    let mut other_drive = None;
     let (status, results, edit_token) = match outcome {
         Submitted::Stored { result_ids, .. } => {
             let results = result_ids
@@ -554,7 +555,13 @@ async fn respond(
         Submitted::Duplicate { result_ids, .. } => {
             let mut results = Vec::new();
             for id in result_ids {
-                let flags = state.storage.get_result(id).await?.map(|r| r.flags).unwrap_or_default();
+                let stored = state.storage.get_result(id).await?;
+                if other_drive.is_none() {
+                    let sent = submission.results.get(results.len());
+                    other_drive =
+                        stored.as_ref().zip(sent).and_then(|(s, n)| differing_drive(&s.tags, n, id));
+                }
+                let flags = stored.map(|r| r.flags).unwrap_or_default();
                 results.push(SubmittedResult { id, url: result_url(id), flags });
             }
             (StatusCode::OK, results, None)
@@ -568,6 +575,28 @@ async fn respond(
         flags: first.flags.clone(),
         duplicate: status == StatusCode::OK,
         results,
+        other_drive,
     };
     Ok((status, body))
+}
+
+/// The stored result's drive and the one a resent upload named, when they differ (the
+/// drive was named wrongly the first time, or is named better now): the submitter is told
+/// that nothing moved and where to correct it.
+fn differing_drive(
+    stored: &bench::Tags,
+    sent: &crate::storage::NewResult,
+    id: i64,
+) -> Option<Box<OtherDrive>> {
+    let sent_id = sent.new_drive.as_ref().map(|d| d.id.clone()).or_else(|| sent.tags.drive.sku.clone());
+    if sent_id.is_none() || sent_id == stored.drive.sku {
+        return None;
+    }
+    Some(Box::new(OtherDrive {
+        stored_id: stored.drive.sku.clone(),
+        stored: api_types::pages::drive_label(stored),
+        sent_id,
+        sent: api_types::pages::drive_label(&sent.tags),
+        correct_at: api_types::links::result(id),
+    }))
 }

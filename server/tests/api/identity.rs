@@ -350,11 +350,14 @@ pub async fn concurrent_submissions_of_one_new_drive_make_one_drive(app: &TestAp
                 .extension(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 1, 0, i], 1))))
                 .body(axum::body::Body::from(body.to_string()))
                 .unwrap();
-            tower::ServiceExt::oneshot(router, request).await.unwrap().status()
+            let answer = tower::ServiceExt::oneshot(router, request).await.unwrap();
+            let status = answer.status();
+            let body = axum::body::to_bytes(answer.into_body(), usize::MAX).await.unwrap();
+            (status, String::from_utf8_lossy(&body).into_owned())
         });
     }
-    for status in tasks.join_all().await {
-        assert_eq!(status, StatusCode::CREATED);
+    for (status, body) in tasks.join_all().await {
+        assert_eq!(status, StatusCode::CREATED, "{body}");
     }
     let kingston: Vec<Value> =
         drive_list(app).await.into_iter().filter(|d| d["vendor"] == "Kingston").collect();
@@ -974,12 +977,16 @@ pub async fn duplicates_from_earlier_rules_are_listed_and_merged_on_upgrade(app:
     };
     app.storage.store_batch(std::slice::from_ref(&old), &[], &[]).await.unwrap();
     let id = post_with_drive(app, 311.5, json!({"sku": old.id})).await;
-    let groups = ssdbase::storage::duplicates::find(app.storage.as_ref()).await.unwrap();
-    let group = groups.iter().find(|g| g.drives.iter().any(|d| d.drive.id == old.id)).expect("listed");
-    assert_eq!(group.into.as_deref(), Some(C300_256), "the catalogue drive takes the community one");
-    assert!(group.keys.iter().any(|k| k.starts_with("l:")), "{:?}", group.keys);
-    let count = |id: &str| group.drives.iter().find(|d| d.drive.id == id).unwrap().result_count;
-    assert_eq!(count(&old.id), 1);
+    let group = listed_with(app, &old.id).await.expect("listed");
+    assert_eq!(group["into"], C300_256, "the catalogue drive takes the community one");
+    assert!(
+        group["keys"].as_array().unwrap().iter().any(|k| k.as_str().unwrap().starts_with("l:")),
+        "{group}"
+    );
+    let count = |id: &str| {
+        group["drives"].as_array().unwrap().iter().find(|d| d["id"] == id).unwrap()["result_count"].as_i64()
+    };
+    assert_eq!(count(&old.id), Some(1));
     let upload = app.get(&format!("/api/v1/results/{id}/upload")).await;
 
     // The upgrade: keys made by other rules, the database opened again.
@@ -1008,4 +1015,52 @@ pub async fn duplicates_from_earlier_rules_are_listed_and_merged_on_upgrade(app:
     // Its upload is kept, byte for byte.
     let after = app.get(&format!("/api/v1/results/{id}/upload")).await;
     assert_eq!((after.status, after.text), (upload.status, upload.text));
+}
+
+/// The group of `GET /catalogue/duplicates` holding drive `id`, if any.
+async fn listed_with(app: &TestApp, id: &str) -> Option<Value> {
+    let r = app.get("/api/v1/catalogue/duplicates").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.json()["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["drives"].as_array().unwrap().iter().any(|d| d["id"] == id))
+        .cloned()
+}
+
+/// A listed duplicate merged as the admin page merges it, through the merge route: the
+/// results move, the group is no longer listed, and the old name lands on the drive
+/// that took it over.
+pub async fn a_listed_duplicate_merges_through_the_merge_route(app: &TestApp) {
+    let old = bench::DriveSku {
+        id: "crucial-c300-128gb".into(),
+        vendor: "Crucial".into(),
+        model: "C300".into(),
+        capacity_gb: 128,
+        part_number: None,
+        aliases: Vec::new(),
+        reviewed: false,
+        ..bench::seeds::seed_dataset().unwrap().drives.into_iter().find(|d| d.id == C300_256).unwrap()
+    };
+    app.storage.store_batch(std::slice::from_ref(&old), &[], &[]).await.unwrap();
+    let id = post_with_drive(app, 312.5, json!({"sku": old.id})).await;
+    let group = listed_with(app, &old.id).await.expect("listed");
+    let into = group["into"].as_str().expect("certain: one reviewed drive").to_string();
+    assert_ne!(into, old.id);
+    let merge = json!({"into": into, "reason": "one drive by the identity rules"});
+    let r = app
+        .authed(Method::POST, &format!("/api/v1/drives/{}/merge", old.id), Some(super::ADMIN), Some(&merge))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["moved_results"], 1);
+    assert!(listed_with(app, &old.id).await.is_none(), "no longer listed");
+    let result = app.get(&format!("/api/v1/results/{id}")).await.json();
+    assert_eq!(result["tags"]["drive"]["sku"], into.as_str());
+    let again =
+        post_with_drive(app, 313.5, json!({"vendor": "Crucial", "model": "C300", "capacity_gb": 128})).await;
+    assert_eq!(
+        app.get(&format!("/api/v1/results/{again}")).await.json()["tags"]["drive"]["sku"],
+        into.as_str()
+    );
 }

@@ -442,6 +442,7 @@ pub async fn every_documented_route_answers_and_nothing_else(app: &TestApp) {
         ("get", "/leaderboard/tests", "/leaderboard/tests?interface=sata".into(), None, None),
         ("get", "/leaderboard/cache", "/leaderboard/cache?test=fio%20SEQ%201MiB%20Q8T1%20write&vendor=Crucial".into(), None, None),
         ("get", "/drives/{id}/history", format!("/drives/{C300_64}/history"), None, None),
+        ("get", "/catalogue/duplicates", "/catalogue/duplicates".into(), None, None),
         ("get", "/effects", "/effects?factor=data_pattern".into(), None, None),
         ("get", "/effects/chart.svg", "/effects/chart.svg?factor=data_pattern&theme=dark".into(), None, None),
         ("get", "/effects/chart.png", "/effects/chart.png?factor=data_pattern&width=400".into(), None, None),
@@ -878,6 +879,7 @@ pub async fn public_type_schemas_follow_their_serde_form(app: &TestApp) {
                 FlagKind::CacheInflated,
                 FlagKind::FarAboveRated,
                 FlagKind::CompressionSensitive,
+                FlagKind::VolumeSize,
             ]),
         ),
     ] {

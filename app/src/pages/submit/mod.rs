@@ -377,6 +377,15 @@ fn Answer(r: SubmitResponse) -> impl IntoView {
             } else {
                 view! { <p><strong>"Stored "</strong> "as " <A href=href.clone()>{format!("result #{}", r.id)}</A> "."</p> }.into_any()
             }}
+            {r.other_drive.map(|o| view! {
+                <p id="other-drive">
+                    <strong>"On another drive: "</strong>
+                    {format!("the stored result is on the {}, while this upload names the {}. Sending it again changed nothing. ", o.stored, o.sent)}
+                    "If the " {o.sent.clone()} " is right, correct the drive on "
+                    <A href=o.correct_at.clone()>"the result's page"</A>
+                    " with the edit token you got when it was first stored."
+                </p>
+            })}
             {(!others.is_empty()).then(|| view! {
                 <p>"The file held more runs, stored as "
                     {others.into_iter().map(|id| view! { <A href=format!("/results/{id}")>{format!("#{id}")}</A> " " }).collect_view()}

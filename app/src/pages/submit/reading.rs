@@ -28,8 +28,11 @@ pub struct Read {
 async fn read_recognition(job: &OcrJob) -> Option<Read> {
     let r = job.recognised()?;
     let confidence = r.result.metrics.iter().map(|m| r.confidence_of(&m.label)).collect();
+    // The comment with the capacity of the volume the window's drive box shows, when the
+    // comment names none ("Crucial MX500" on "D: 0% (0/466GiB)": a 500 GB MX500).
+    let capacity = r.settings.drive.as_deref().and_then(bench::identity::capacity_of_volume);
     let named = match r.settings.comment.as_deref() {
-        Some(comment) => super::named_drive(vec![comment.to_string()]).await,
+        Some(comment) => super::named_drive(vec![bench::identity::with_capacity(comment, capacity)]).await,
         None => None,
     };
     // The settings' inputs as HTML text made here, in the reading's lazy piece of the

@@ -51,6 +51,22 @@ pub async fn a_drive_the_catalogue_lacks(w: &World) -> Result<()> {
         drive.prop("value").await?
     );
     w.shot("submit-drive-search").await?;
+    // The keyboard picks too: ArrowDown marks the first match, Enter takes it (and does
+    // not send the form).
+    w.clear_inputs(&["drive"]).await?;
+    let key = |k: fantoccini::key::Key| char::from(k).to_string();
+    let search = w.client.find(Locator::Css("fieldset.tags input[type=search]")).await?;
+    search.send_keys(&key(fantoccini::key::Key::Down)).await?;
+    w.wait("#drive-match-0[aria-selected=true]").await?;
+    let marked = w.client.find(Locator::Css("#drive-match-0 button")).await?.text().await?;
+    search.send_keys(&key(fantoccini::key::Key::Enter)).await?;
+    let picked = w.input_value("drive").await?;
+    ensure!(
+        picked.starts_with("crucial-realssd-c300-")
+            && marked.contains(&picked["crucial-realssd-c300-".len()..].replace("gb", " GB")),
+        "Enter picks the marked match {marked:?}: {picked:?}"
+    );
+    ensure!(w.client.find(Locator::Css("#submit-answer")).await.is_err(), "Enter did not send the form");
     // This one is not in the catalogue: no id, its name instead.
     w.clear_inputs(&["drive"]).await?;
     w.client.find(Locator::Css("input[name=vendor]")).await?.send_keys("Crucial").await?;
