@@ -18,6 +18,21 @@ pub async fn the_other_pages(w: &World) -> Result<()> {
     let hit = w.wait(".matches a").await?.text().await?;
     ensure!(hit == "Plextor PX-M2S 128 GB", "search by part number: {hit}");
     w.shot("home").await?;
+    // The keyboard opens the marked match's page: ArrowDown, then Enter.
+    let key = |k: fantoccini::key::Key| char::from(k).to_string();
+    let search = w.client.find(Locator::Css("input[type=search]")).await?;
+    search.send_keys(&key(fantoccini::key::Key::Down)).await?;
+    w.wait("#drive-match-0[aria-selected=true]").await?;
+    search.send_keys(&key(fantoccini::key::Key::Enter)).await?;
+    w.wait("#platforms").await?;
+    let url = w.client.current_url().await?;
+    ensure!(url.path() == "/drives/plextor-px-m2s-128gb", "Enter opens the marked drive: {url}");
+
+    // The moderators' duplicates page lists what the identity rules join (or says there
+    // is none) and asks for the admin token.
+    w.goto("/admin/duplicates").await?;
+    w.wait("#no-duplicates, .duplicate-group").await?;
+    w.wait("input[type=password]").await?;
 
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     // Its charts lie below the first screen: each is drawn once scrolled to (or near).
