@@ -5,6 +5,7 @@ mod browse;
 mod catalogue;
 pub mod client;
 mod compare;
+mod docs;
 mod drives;
 mod dumps;
 mod edit;
@@ -134,7 +135,10 @@ pub fn app_with(storage: DynStorage, config: &ApiConfig) -> Router {
         .merge(share::pages())
         .merge(fragments::router().layer(CompressionLayer::new()))
         .route("/fragments/{*rest}", any(not_found))
-        .route(crate::security::CSP_REPORT_PATH, post(crate::security::csp_report));
+        .route(crate::security::CSP_REPORT_PATH, post(crate::security::csp_report))
+        .route(docs::PATH, get(docs::redirect))
+        .route(&format!("{}/", docs::PATH), get(docs::index))
+        .route(&format!("{}/{{*name}}", docs::PATH), get(docs::asset).layer(CompressionLayer::new()));
     if config.fault_injection {
         router = router.route("/_fault/panic", get(fault_panic));
     }

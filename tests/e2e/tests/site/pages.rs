@@ -34,6 +34,19 @@ pub async fn the_other_pages(w: &World) -> Result<()> {
     w.wait("#no-duplicates, .duplicate-group").await?;
     w.wait("input[type=password]").await?;
 
+    // The API reference, served by SSDBase under its own policy: one request tried from
+    // it answers.
+    w.goto("/api/docs").await?;
+    w.wait("#operations-health-health .opblock-summary").await?.click().await?;
+    w.wait("#operations-health-health button.execute").await?.click().await?;
+    let status = w
+        .wait("#operations-health-health .live-responses-table .response-col_status")
+        .await?
+        .text()
+        .await?;
+    ensure!(status.trim().starts_with("200"), "GET /health tried from /api/docs: {status:?}");
+    w.shot("api-docs").await?;
+
     w.goto("/drives/crucial-realssd-c300-64gb").await?;
     // Its charts lie below the first screen: each is drawn once scrolled to (or near).
     w.wait("canvas").await?;
