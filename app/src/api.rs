@@ -42,20 +42,8 @@ impl std::fmt::Display for ApiError {
     }
 }
 
-/// Unix seconds as `YYYY-MM-DD` (UTC), without a date library.
-pub fn format_date(unix: i64) -> String {
-    // Howard Hinnant's civil_from_days.
-    let z = unix.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
+/// Unix seconds as `YYYY-MM-DD` (UTC).
+pub use bench::dates::utc_day as format_date;
 
 /// The platform group of a result in a few words, as the server labels its pools.
 pub fn platform_label(tags: &Tags) -> String {
@@ -244,12 +232,6 @@ mod http {
 mod tests {
     use super::*;
 
-    #[test]
-    fn dates_are_utc_calendar_days() {
-        assert_eq!(format_date(0), "1970-01-01");
-        assert_eq!(format_date(1_700_000_000), "2023-11-14");
-        assert_eq!(format_date(951_782_400), "2000-02-29");
-    }
 
     #[test]
     fn query_values_are_escaped() {

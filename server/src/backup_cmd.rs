@@ -229,35 +229,11 @@ async fn check_opens(url: &str) -> anyhow::Result<usize> {
 }
 
 /// `postgres://user:secret@host/db` → (`postgres://user@host/db`, `secret`, percent-decoded).
-fn split_password(url: &str) -> Option<(String, String)> {
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return None;
-    }
-    let start = url.find("://")? + 3;
-    let at = start + url[start..].find('@')?;
-    let colon = start + url[start..at].find(':')?;
-    let password = percent_decode(&url[colon + 1..at]);
-    Some((format!("{}{}", &url[..colon], &url[at..]), password))
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1).and_then(|b| hex(*b)), bytes.get(i + 2).and_then(|b| hex(*b))) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+fn split_password(text: &str) -> Option<(String, String)> {
+    let mut url = url::Url::parse(text).ok().filter(|u| matches!(u.scheme(), "postgres" | "postgresql"))?;
+    let password = percent_encoding::percent_decode_str(url.password()?).decode_utf8_lossy().into_owned();
+    url.set_password(None).ok()?;
+    Some((url.into(), password))
 }
 
 /// Runs one PostgreSQL client program, naming it and the Debian package when missing.

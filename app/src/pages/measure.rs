@@ -7,9 +7,11 @@ use crate::api;
 use api_types::{RunnerDownload, RunnerDownloads};
 use leptos::prelude::*;
 
-/// `'text'` for a POSIX shell: single quotes, each `'` inside written `'\''`.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
+/// `text` as one word for a POSIX shell, quoted where it must be (`shlex`). A NUL, which
+/// no path holds and no shell word can, is left out.
+fn shell_word(text: &str) -> String {
+    let text = text.replace('\0', "");
+    shlex::try_quote(&text).map_or_else(|_| text.clone(), |q| q.into_owned())
 }
 
 /// The command: into the directory, the binary for this machine's processor and its
@@ -20,7 +22,7 @@ pub fn command(origin: &str, dir: &str) -> String {
     format!(
         "cd {dir} && f=ssdbase-bench-$(uname -m)-linux && curl -fLO {base}/$f -O {base}/$f.sha256 && \
          sha256sum -c $f.sha256 && chmod +x $f && ./$f . --submit {origin}",
-        dir = shell_quote(dir),
+        dir = shell_word(dir),
     )
 }
 

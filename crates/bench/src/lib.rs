@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod cache;
 pub mod curves;
+pub mod dates;
 pub mod difference;
 pub mod effects;
 pub mod fields;

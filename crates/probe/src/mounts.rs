@@ -16,6 +16,14 @@ pub struct Mount {
     pub dev: String,
 }
 
+impl Mount {
+    /// The device's major and minor numbers (`dev`, `8:17` → (8, 17)).
+    pub fn dev_numbers(&self) -> Option<(u32, u32)> {
+        let (major, minor) = self.dev.split_once(':')?;
+        Some((major.parse().ok()?, minor.parse().ok()?))
+    }
+}
+
 /// Every mount in `mountinfo`, in the file's order; lines that do not parse are skipped.
 pub fn parse(mountinfo: &str) -> Vec<Mount> {
     mountinfo.lines().filter_map(parse_line).collect()
@@ -35,8 +43,9 @@ fn parse_line(line: &str) -> Option<Mount> {
     })
 }
 
-/// Octal escapes (`\040` space, `\011` tab, `\012` newline, `\134` backslash) decoded.
-fn unescape(s: &str) -> String {
+/// Octal escapes (`\040` space, `\011` tab, `\012` newline, `\134` backslash) decoded,
+/// as mountinfo and `/proc/swaps` write them.
+pub fn unescape(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -76,6 +85,14 @@ mod tests {
         40 27 8:17 / /mnt/my\\040disk rw,relatime shared:1 - xfs /dev/sdb1 rw\n\
         41 40 0:50 / /mnt/my\\040disk/tmp rw - tmpfs tmpfs rw\n\
         garbage line\n";
+
+    #[test]
+    fn device_numbers_and_escapes_are_read() {
+        let mounts = parse(SAMPLE);
+        assert_eq!(mounts[2].dev_numbers(), Some((8, 17)));
+        assert_eq!(mounts[2].mount_point, PathBuf::from("/mnt/my disk"));
+        assert_eq!(unescape("/swap\\040file\\134x"), "/swap file\\x");
+    }
 
     #[test]
     fn the_deepest_mount_holds_the_path() {

@@ -141,7 +141,8 @@ pub(crate) fn check_device(
 
     let mountinfo =
         fs::read_to_string("/proc/self/mountinfo").map_err(|e| RunError::io("/proc/self/mountinfo", e))?;
-    for mount in parse_mountinfo(&mountinfo) {
+    for mount in probe::mounts::parse(&mountinfo) {
+        let mount_dev = mount.dev_numbers().map(|(major, minor)| rustix::fs::makedev(major, minor));
         // By device number, and by source path for filesystems whose st_dev is anonymous
         // (btrfs).
         let source_dev = Path::new(&mount.source)
@@ -150,11 +151,11 @@ pub(crate) fn check_device(
             .flatten()
             .and_then(|m| m.file_type().is_block_device().then(|| m.rdev()));
         for (dev, what) in &parts {
-            if mount.dev == *dev || source_dev == Some(*dev) {
+            if mount_dev == Some(*dev) || source_dev == Some(*dev) {
                 return Err(RunError::Mounted {
                     device: device.to_path_buf(),
                     what: what.clone(),
-                    mount_point: mount.mount_point,
+                    mount_point: mount.mount_point.display().to_string(),
                 });
             }
         }
@@ -173,7 +174,7 @@ pub(crate) fn check_device(
     if let Ok(swaps) = fs::read_to_string("/proc/swaps") {
         for line in swaps.lines().skip(1) {
             let Some(name) = line.split_whitespace().next() else { continue };
-            let swap_dev = fs::metadata(unescape_octal(name)).ok().map(|m| m.rdev());
+            let swap_dev = fs::metadata(probe::mounts::unescape(name)).ok().map(|m| m.rdev());
             if let Some((_, what)) = parts.iter().find(|(dev, _)| Some(*dev) == swap_dev) {
                 return Err(RunError::InUse {
                     device: device.to_path_buf(),
@@ -227,54 +228,6 @@ fn read_dev(path: &Path) -> Option<u64> {
     let text = fs::read_to_string(path).ok()?;
     let (ma, mi) = text.trim().split_once(':')?;
     Some(rustix::fs::makedev(ma.parse().ok()?, mi.parse().ok()?))
-}
-
-pub(crate) struct Mount {
-    pub dev: u64,
-    pub mount_point: String,
-    pub source: String,
-}
-
-/// `/proc/self/mountinfo` (proc(5)): `36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3
-/// /dev/root rw`: the device number is field 3, the mount point field 5, the source the
-/// second field after ` - `.
-pub(crate) fn parse_mountinfo(text: &str) -> Vec<Mount> {
-    let mut mounts = Vec::new();
-    for line in text.lines() {
-        let Some((left, right)) = line.split_once(" - ") else { continue };
-        let fields: Vec<&str> = left.split(' ').collect();
-        let (Some(dev), Some(point)) = (fields.get(2), fields.get(4)) else { continue };
-        let Some((ma, mi)) = dev.split_once(':') else { continue };
-        let (Ok(ma), Ok(mi)) = (ma.parse(), mi.parse()) else { continue };
-        let source = right.split(' ').nth(1).unwrap_or("");
-        mounts.push(Mount {
-            dev: rustix::fs::makedev(ma, mi),
-            mount_point: unescape_octal(point),
-            source: unescape_octal(source),
-        });
-    }
-    mounts
-}
-
-/// mountinfo and /proc/swaps write space, tab, newline and backslash as `\040` etc.
-fn unescape_octal(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\'
-            && i + 3 < bytes.len()
-            && bytes[i + 1..i + 4].iter().all(|b| (b'0'..=b'7').contains(b))
-        {
-            let v = (bytes[i + 1] - b'0') * 64 + (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
-            out.push(v);
-            i += 4;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The test file in a directory target. Created empty (fio lays it out), removed when
@@ -372,19 +325,3 @@ impl Identity {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mountinfo_lines_are_read() {
-        let text = "36 35 98:0 /mnt1 /mnt\\040two rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n\
-                    37 35 0:45 / /sys rw shared:7 - sysfs sysfs rw\n";
-        let mounts = parse_mountinfo(text);
-        assert_eq!(mounts.len(), 2);
-        assert_eq!(mounts[0].dev, rustix::fs::makedev(98, 0));
-        assert_eq!(mounts[0].mount_point, "/mnt two");
-        assert_eq!(mounts[0].source, "/dev/root");
-        assert_eq!(mounts[1].source, "sysfs");
-    }
-}

@@ -424,7 +424,7 @@ fn convert(out: FioOutput, line: usize) -> Result<BenchResult, ParseError> {
     result.tool_version = out.version.clone().filter(|v| !v.is_empty());
     result.date = out
         .timestamp
-        .and_then(rfc3339_utc)
+        .and_then(crate::dates::rfc3339_utc)
         .or_else(|| out.time.as_deref().map(collapse).filter(|t| !t.is_empty()));
 
     let mut sizes = Vec::new();
@@ -614,46 +614,9 @@ fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Unix seconds → `2026-07-08T09:07:52Z`.
-fn rfc3339_utc(ts: f64) -> Option<String> {
-    // Years 1970 to 9999.
-    if !(0.0..253_402_300_800.0).contains(&ts) {
-        return None;
-    }
-    let secs = ts.floor() as i64;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    Some(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60))
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_from_unix_seconds() {
-        assert_eq!(rfc3339_utc(0.0).as_deref(), Some("1970-01-01T00:00:00Z"));
-        assert_eq!(rfc3339_utc(951_782_400.0).as_deref(), Some("2000-02-29T00:00:00Z"));
-        assert_eq!(rfc3339_utc(1_783_516_072.0).as_deref(), Some("2026-07-08T13:07:52Z"));
-        assert_eq!(rfc3339_utc(-1.0), None);
-        assert_eq!(rfc3339_utc(f64::NAN), None);
-    }
 
     #[test]
     fn sizes_in_fio_notation() {
