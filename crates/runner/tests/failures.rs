@@ -4,51 +4,10 @@ mod common;
 
 use runner::{Phase, Profile, RunError, Target};
 use std::fs;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 fn kdm_real() -> Profile {
     "kdiskmark-real".parse().unwrap()
-}
-
-/// Re-runs one test of this binary in a child process with `PATH` changed.
-fn in_child_with_path(test: &str, path: &str) -> std::process::Output {
-    Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", test, "--nocapture"])
-        .env("PATH", path)
-        .env("RUNNER_TEST_CHILD", "1")
-        .output()
-        .unwrap()
-}
-
-#[test]
-fn fio_missing_names_the_program_and_the_package() {
-    let out = in_child_with_path("fio_missing_child", "/nonexistent");
-    let printed = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{printed}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(printed.contains("child checked"), "{printed}");
-}
-
-#[test]
-fn fio_missing_child() {
-    if std::env::var_os("RUNNER_TEST_CHILD").is_none() {
-        return;
-    }
-    let dir = common::scratch("nofio");
-    let plan = common::quick_plan(Target::Dir(dir.path().to_path_buf()), kdm_real());
-    let err = runner::check(&plan).unwrap_err();
-    assert!(matches!(err, RunError::FioMissing), "{err}");
-    let message = err.to_string();
-    assert!(
-        message.contains("fio was not found")
-            && message.contains("apt-get install fio")
-            && message.contains("apk add fio"),
-        "{message}"
-    );
-    let err = runner::run(&plan, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
-    assert!(matches!(err, RunError::FioMissing), "{err}");
-    assert!(common::leftovers(dir.path()).is_empty());
-    println!("child checked: {message}");
 }
 
 #[test]
