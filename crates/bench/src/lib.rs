@@ -15,6 +15,7 @@ pub mod identity;
 pub mod lines;
 pub mod model;
 pub mod parse;
+pub mod platform_group;
 pub mod seeds;
 pub mod standing;
 pub mod steady;
@@ -29,6 +30,7 @@ use regex_lite as re;
 
 pub use fields::{Field, FieldValue, FIELDS};
 pub use model::*;
+pub use platform_group::PlatformGroup;
 pub use parse::{
     detect, parse_bytes, parse_bytes_named, parse_document, parse_document_named, parse_str, parse_str_named,
     Format, ParseError, UnknownFormat,
