@@ -232,7 +232,6 @@ mod http {
 mod tests {
     use super::*;
 
-
     #[test]
     fn query_values_are_escaped() {
         assert_eq!(encode("ASUS U3S6 (Marvell)"), "ASUS%20U3S6%20%28Marvell%29");

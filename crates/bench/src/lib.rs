@@ -11,6 +11,7 @@ pub mod difference;
 pub mod effects;
 pub mod fields;
 pub mod firmware;
+pub mod folding;
 pub mod identity;
 pub mod lines;
 pub mod model;
@@ -30,8 +31,8 @@ use regex_lite as re;
 
 pub use fields::{Field, FieldValue, FIELDS};
 pub use model::*;
-pub use platform_group::PlatformGroup;
 pub use parse::{
     detect, parse_bytes, parse_bytes_named, parse_document, parse_document_named, parse_str, parse_str_named,
     Format, ParseError, UnknownFormat,
 };
+pub use platform_group::PlatformGroup;

@@ -5,12 +5,12 @@
 //! `C300-CTFDDAC256MAG`), each with the public source it was taken from. The file is
 //! the knowledge; this module only reads it, so adding a line is a data change.
 //!
-//! Names are compared folded ([`crate::identity::fold`]) and compact (letters and digits
+//! Names are compared folded ([`crate::folding::fold`]) and compact (letters and digits
 //! only, without the words that name no line: [`Table::generic`]); part numbers and model
 //! strings are matched by the file's patterns, at the start of the string in upper case
 //! without spaces or punctuation, after a leading vendor name.
 
-use crate::identity::fold;
+use crate::folding::fold;
 use crate::re::Regex;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};

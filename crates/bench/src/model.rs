@@ -843,7 +843,6 @@ pub struct Platform {
     pub allocation_unit_bytes: Option<u32>,
 }
 
-
 impl Platform {
     /// The narrowest link on the path from the drive to the CPU.
     pub fn ceiling_mbps(&self) -> Option<f64> {

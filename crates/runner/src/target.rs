@@ -324,4 +324,3 @@ impl Identity {
         Identity::of(path) == Some(*self)
     }
 }
-

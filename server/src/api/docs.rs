@@ -28,7 +28,8 @@ static CONFIG: LazyLock<Arc<Config<'static>>> = LazyLock::new(|| {
 
 /// The page's policy (see the module's comment): scripts, styles and fonts from this
 /// server only, Swagger UI's icons as `data:` images, requests to this server.
-const DOCS_CSP: &str = "default-src 'self'; script-src 'self' 'report-sample'; style-src 'self' 'report-sample'; \
+const DOCS_CSP: &str =
+    "default-src 'self'; script-src 'self' 'report-sample'; style-src 'self' 'report-sample'; \
      img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'; report-uri /csp-report";
 
@@ -63,7 +64,10 @@ fn file(name: &str) -> Response {
         Ok(None) => crate::error::error_response(StatusCode::NOT_FOUND, "no such file of the API reference"),
         Err(e) => {
             tracing::error!("the API reference's {name:?}: {e}");
-            crate::error::error_response(StatusCode::INTERNAL_SERVER_ERROR, "the API reference could not be served")
+            crate::error::error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the API reference could not be served",
+            )
         }
     }
 }

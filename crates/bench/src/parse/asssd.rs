@@ -34,7 +34,7 @@
 //! * A new result starts at each `AS SSD Benchmark` title, or at a `Name:` line that
 //!   follows results.
 
-use super::{number, rescale, truncate, Format, ParseError};
+use super::common::{number, rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, FileFact, Metric, Op, Stat, Tool};
 use crate::text::Document;
 

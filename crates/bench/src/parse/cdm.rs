@@ -67,7 +67,7 @@
 //! (a paste with prose glued directly under the OS line will have that prose taken as the
 //! comment; blank-line-separated prose is not).
 
-use super::{number, truncate, Format, ParseError};
+use super::common::{number, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, DataPattern, Metric, Op, Tool, ToolFamily};
 use crate::re::{Captures, Regex};
 use crate::text::Document;

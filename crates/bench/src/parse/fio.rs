@@ -23,7 +23,7 @@
 //! * `comment` records `ioengine` and `direct` when set: buffered and direct I/O
 //!   numbers differ wildly and nothing else in the result says which it was.
 
-use super::{rescale, truncate, Format, ParseError};
+use super::common::{rescale, truncate, Format, ParseError};
 use crate::model::{
     Access, BenchResult, LatencyPercentile, LatencySpread, Metric, Op, TimePoint, TimeSeries, Tool,
 };

@@ -27,7 +27,7 @@
 //!   `HD Tune 2.55` → `2.55`), or `Pro` alone when only the edition is known.
 
 use super::asssd::{locale_number, uses_decimal_comma};
-use super::{rescale, truncate, Format, ParseError};
+use super::common::{rescale, truncate, Format, ParseError};
 use crate::model::{Access, BenchResult, FileFact, Metric, Op, Stat, Tool};
 use crate::re::Regex;
 use crate::text::Document;

@@ -85,7 +85,7 @@
 //!   I/O ran), a cell that is no number, a row with more values than columns: an error
 //!   naming the line.
 
-use super::{number, rescale, truncate, Format, ParseError};
+use super::common::{number, rescale, truncate, Format, ParseError};
 use crate::model::{
     Access, BenchResult, LatencyBucket, LatencyPercentile, LatencySpread, Metric, MixedLoad, Op, Tool,
 };
