@@ -1,7 +1,8 @@
 //! The public dataset as files: `ssdbase dump --to DIR` writes it, `ssdbase import DIR`
 //! reads it back into an empty database.
 //!
-//! Layout, version 1 (documented in README.md; fields are only ever added):
+//! Layout, version 1 (documented in docs/operating.md, "Open data dumps"; fields are only ever
+//! added):
 //! - `manifest.json`: `{"format": "ssdbase-dump", "version": 1, "created_at": UNIX,
 //!   "files": {"drives.jsonl.gz": N, "observations.jsonl.gz": N, "results.csv.gz": N,
 //!   "results.jsonl.gz": N}}` (lines per file; for the CSV, rows without the header)

@@ -1,5 +1,5 @@
 //! `ssdbase dump [--database-url URL] --to DIR`: the public dataset as gzipped JSON
-//! Lines (layout in `ssdbase::dump` and README.md).
+//! Lines (layout in `ssdbase::dump` and docs/operating.md, "Open data dumps").
 
 use anyhow::Context;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The open data dumps a server publishes (`serve --dump-dir`, regenerated every
-//! `--dump-every-hours`; layout in `crate::dump` and README.md): `GET /dumps` lists them,
+//! `--dump-every-hours`; layout in `crate::dump` and docs/operating.md): `GET /dumps` lists them,
 //! `GET /dumps/{dump}/{file}` downloads one file of one dump, `latest` naming the newest.
 
 use super::extract::{NoQuery, PathParam, TypedQuery};
