@@ -26,7 +26,14 @@ use utoipa::{OpenApi as _, ToSchema};
     info(
         title = "SSDBase API",
         description = "Publish, browse and compare SSD benchmark results. Every 4xx and 5xx \
-            answer is JSON (`ErrorBody`) saying what was wrong and where.",
+            answer is JSON (`ErrorBody`: `{\"errors\":[{\"detail\": ..., \"pointer\": ...}]}`) saying \
+            what was wrong and where (a field's path, or a line of an uploaded file).\n\n\
+            Bodies over the server's limit (4 MiB by default) get 413, requests over 30 s 408, and a \
+            client over a rate limit 429 with `Retry-After`. Text is stored exactly as sent, except \
+            U+0000 (NUL), refused with 422 on both backends. CSV cells that look like formulas get a \
+            leading apostrophe. Chart images carry an `ETag`; `If-None-Match` with it answers 304. \
+            Corrections and deletions take the result's edit token, moderation the admin token, \
+            both as `Authorization: Bearer`.",
     ),
     servers((url = "/api/v1", description = "This server")),
     tags(
