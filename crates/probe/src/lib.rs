@@ -17,7 +17,7 @@
 //! hash, `report` the text shown before anything is sent.
 
 mod drive;
-mod mounts;
+pub mod mounts;
 pub mod naming;
 mod nvme;
 mod pci_ids;
