@@ -3,8 +3,9 @@
 //! requests from the page, and `utoipa-swagger-ui` (the utoipa project's own, as the
 //! document is utoipa's) ships its files in the binary with `vendored`: served by
 //! SSDBase itself, no CDN, no download at build time. Its page has its own Content
-//! Security Policy, the site's without the site's wasm and inline loader: Swagger UI
-//! needs neither, and runs only its own files.
+//! Security Policy, the site's without the site's wasm and inline loader (Swagger UI
+//! needs neither and runs only its own files) and with one inline style allowed by hash
+//! (`DOCS_CSP`).
 
 use axum::extract::Path;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -27,9 +28,13 @@ static CONFIG: LazyLock<Arc<Config<'static>>> = LazyLock::new(|| {
 });
 
 /// The page's policy (see the module's comment): scripts, styles and fonts from this
-/// server only, Swagger UI's icons as `data:` images, requests to this server.
-const DOCS_CSP: &str =
-    "default-src 'self'; script-src 'self' 'report-sample'; style-src 'self' 'report-sample'; \
+/// server only, Swagger UI's icons as `data:` images, requests to this server. Its one
+/// exception is the one inline style Swagger UI 5.32.6 (`utoipa-swagger-ui-vendored`
+/// 0.2) inserts, allowed by its hash rather than all inline styles: headless Chromium
+/// reported exactly that one on the page, an operation opened and tried. Another
+/// version's style is refused and reported, and the browser test fails on the report.
+const DOCS_CSP: &str = "default-src 'self'; script-src 'self' 'report-sample'; \
+     style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=' 'report-sample'; \
      img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'; report-uri /csp-report";
 
