@@ -107,6 +107,9 @@ pub fn code_after_first_paint(html: &str) -> Result<String> {
     let start = format!(
         "// The app's code loads once the page's first paint is on screen (xtask site.rs).\n\
          await new Promise((painted) => {{ requestAnimationFrame(() => setTimeout(painted)); setTimeout(painted, 100); }});\n\
+         // A page's chart is what its reader came for: it is loaded first (at most 3 s).\n\
+         const chart = document.querySelector('img[elementtiming]');\n\
+         if (chart && !chart.complete) await new Promise((shown) => {{ chart.addEventListener('load', shown); chart.addEventListener('error', shown); setTimeout(shown, 3000); }});\n\
          const data = document.querySelector('meta[name=\"ssdbase-data\"]');\n\
          window.ssdbaseData = new Map((data ? data.content.split(' ') : []).map((url) => [url, fetch(url, {{ cache: 'no-cache' }})]));\n\
          const named = document.querySelector('meta[name=\"ssdbase-code\"]');\n\
