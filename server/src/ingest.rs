@@ -609,7 +609,7 @@ async fn read_from_file(
     let mut sku = None;
     if t.drive.identified_by == Some(DriveMatch::Unknown) {
         let texts = identity::texts_naming_a_drive(result);
-        match named_in_upload(catalogue, &texts).await.map_err(Refused::Storage)? {
+        match named_in_upload(catalogue, &texts, identity::upload_capacity(result)).await.map_err(Refused::Storage)? {
             Some((_, Found::Drive(d, _))) => {
                 name_drive(&mut t, &d, DriveMatch::NamedInUpload);
                 t.read_from_file.push("drive".into());
@@ -653,7 +653,11 @@ async fn read_from_file(
 pub async fn named_in_upload(
     catalogue: &mut Catalogue<'_>,
     texts: &[String],
+    capacity_gb: Option<u32>,
 ) -> StorageResult<Option<(String, Found)>> {
+    // A text that names a drive without its capacity ("Crucial MX500") is read with the
+    // capacity the upload shows (its whole-drive volume).
+    let texts: Vec<String> = texts.iter().map(|t| identity::with_capacity(t, capacity_gb)).collect();
     for text in texts.iter().filter(|t| !t.trim().is_empty()) {
         let tag = DriveTag { model: Some(text.clone()), ..DriveTag::default() };
         let found = match catalogue.identify_proposed(&tag).await {

@@ -205,7 +205,8 @@ fn drive_notice(
     };
     let candidates = d.candidates.clone();
     let texts = if ambiguous { Vec::new() } else { bench::identity::texts_naming_a_drive(result) };
-    let proposal = LocalResource::new(move || super::submit::named_drive(texts.clone()));
+    let capacity = bench::identity::upload_capacity(result);
+    let proposal = LocalResource::new(move || super::submit::named_drive(texts.clone(), capacity));
     // Opens the editor below and puts the cursor in its drive field.
     let open_editor = move |_: ()| {
         let doc = document();

@@ -504,19 +504,27 @@ pub fn keys_of(drive: &DriveSku) -> Vec<String> {
 /// a drive tag from them, and proposes a drive they name but SSDBase lacks for the
 /// person to confirm.
 pub fn texts_naming_a_drive(result: &crate::BenchResult) -> Vec<String> {
-    let capacity = result
-        .fact("capacity_gb")
-        .and_then(|f| f.value.parse::<u32>().ok())
-        .or_else(|| result.target.as_deref().and_then(capacity_of_volume));
-    let mut texts: Vec<String> = result
-        .facts
-        .iter()
-        .filter(|f| f.field == "model")
-        .chain(result.facts.iter().filter(|f| f.field == "comment"))
-        .map(|f| with_capacity(&f.value, capacity))
-        .collect();
+    let capacity = result.fact("capacity_gb").map(|f| f.value.as_str());
+    let models = result.facts.iter().filter(|f| f.field == "model").map(|f| match capacity {
+        Some(gb) if capacity_in(&f.value).is_none() => format!("{} {gb} GB", f.value),
+        _ => f.value.clone(),
+    });
+    let comments = result.facts.iter().filter(|f| f.field == "comment").map(|f| f.value.clone());
+    let mut texts: Vec<String> = models.chain(comments).collect();
     texts.dedup();
     texts
+}
+
+/// The capacity of the drive an upload measured, as far as the upload itself says: the
+/// capacity a tool printed, or that of the whole-drive volume it ran on
+/// ([`capacity_of_volume`]). What a text naming the drive without a capacity is
+/// completed with ([`with_capacity`], on the server: it needs the line table, which the
+/// browser's pages do not download).
+pub fn upload_capacity(result: &crate::BenchResult) -> Option<u32> {
+    result
+        .fact("capacity_gb")
+        .and_then(|f| f.value.parse().ok())
+        .or_else(|| result.target.as_deref().and_then(capacity_of_volume))
 }
 
 /// `text` with `capacity_gb` after it when it reads as a drive's name without one
@@ -809,8 +817,9 @@ mod tests {
         assert_eq!(with_capacity("after a fresh install", Some(500)), "after a fresh install");
         let mut r = crate::BenchResult::new(crate::Tool::CrystalDiskMark);
         r.target = Some("D: 0% (0/466GiB)".into());
-        r.facts.push(crate::FileFact::at("comment", "Crucial MX500", 9, "Comment: Crucial MX500"));
-        assert_eq!(texts_naming_a_drive(&r), vec!["Crucial MX500 500 GB".to_string()]);
+        assert_eq!(upload_capacity(&r), Some(500));
+        r.facts.push(crate::FileFact::at("capacity_gb", "1000", 3, "Capacity: 1000 GB"));
+        assert_eq!(upload_capacity(&r), Some(1000), "a capacity the tool printed comes first");
     }
     use super::*;
 

@@ -166,7 +166,7 @@ async fn search(
     params(IdentifyParams),
     responses(
         (status = 200, description = "What the text names", body = api_types::DriveIdentification),
-        (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, or another parameter", body = ErrorBody),
+        (status = 400, description = "Neither `q` nor `text`, both, `q` twice, more than four `text`s, `capacity_gb` out of range or without `text`, or another parameter", body = ErrorBody),
         (status = 422, description = "A text that cannot name a drive: too long, control characters, only punctuation", body = ErrorBody),
     )
 )]
@@ -188,15 +188,25 @@ pub(crate) struct IdentifyParams {
     #[param(max_items = 4)]
     #[serde(default)]
     text: Vec<String>,
+    /// With text: the capacity in GB the upload shows (a whole-drive volume), for a text
+    /// that names a drive without one ("Crucial MX500")
+    #[param(minimum = 1, maximum = 1000000)]
+    capacity_gb: Option<u32>,
 }
 
 /// What the text (`q`) or the upload's texts (`text`) name.
 pub(crate) async fn identify_of(
     state: &AppState,
-    IdentifyParams { q: query, text: texts }: IdentifyParams,
+    IdentifyParams { q: query, text: texts, capacity_gb }: IdentifyParams,
 ) -> ApiResult<api_types::DriveIdentification> {
     if texts.len() > MAX_UPLOAD_TEXTS {
         return Err(ApiError::bad_request(format!("at most {MAX_UPLOAD_TEXTS} texts"), Some("text".into())));
+    }
+    if capacity_gb.is_some_and(|gb| !(1..=1_000_000).contains(&gb)) {
+        return Err(ApiError::bad_request("capacity_gb is 1 to 1000000", Some("capacity_gb".into())));
+    }
+    if capacity_gb.is_some() && texts.is_empty() {
+        return Err(ApiError::bad_request("capacity_gb goes with text", Some("capacity_gb".into())));
     }
     let mut catalogue = crate::ingest::Catalogue::stored(state.storage.as_ref());
     let found = match (query, texts.is_empty()) {
@@ -204,7 +214,7 @@ pub(crate) async fn identify_of(
             return Err(ApiError::bad_request("give q or text, not both", Some("text".into())))
         }
         (Some(q), true) if !q.is_empty() => identification(&mut catalogue, q, "q").await?,
-        (None, false) => named_in_upload(&mut catalogue, texts).await?,
+        (None, false) => named_in_upload(&mut catalogue, texts, capacity_gb).await?,
         _ => {
             return Err(ApiError::bad_request(
                 "q, the text naming a drive, is missing or empty",
@@ -220,8 +230,9 @@ pub(crate) async fn identify_of(
 async fn named_in_upload(
     catalogue: &mut crate::ingest::Catalogue<'_>,
     texts: Vec<String>,
+    capacity_gb: Option<u32>,
 ) -> ApiResult<api_types::DriveIdentification> {
-    let found = crate::ingest::named_in_upload(catalogue, &texts).await?;
+    let found = crate::ingest::named_in_upload(catalogue, &texts, capacity_gb).await?;
     Ok(match found {
         Some((text, found)) => identification_of(text, found),
         None => api_types::DriveIdentification {

@@ -39,7 +39,8 @@ async fn understand(text: String, format: Option<Format>) -> Understood {
     let parse = bench::parse_str(&text, format);
     let named = match &parse {
         Ok(results) => {
-            named_drive(results.iter().flat_map(bench::identity::texts_naming_a_drive).collect()).await
+            let capacity = results.iter().find_map(bench::identity::upload_capacity);
+            named_drive(results.iter().flat_map(bench::identity::texts_naming_a_drive).collect(), capacity).await
         }
         Err(_) => None,
     };
@@ -65,13 +66,16 @@ async fn preview(text: String, format: Option<Format>) -> Option<Understood> {
 /// The server's proposal of the drive an upload's texts name (the model a tool printed,
 /// comments, a screenshot's comment row) from `GET /drives/identify` as HTML: which text reads as
 /// a drive, and how that drive is found, is the server's, so neither drive identity's
-/// code nor a decoder of its answer is in this page's download. Nothing when none does.
-pub(super) async fn named_drive(mut texts: Vec<String>) -> Option<String> {
+/// code nor a decoder of its answer is in this page's download. `capacity_gb`: the
+/// capacity the upload shows (`bench::identity::upload_capacity`), for a text that names
+/// a drive without one. Nothing when none does.
+pub(super) async fn named_drive(mut texts: Vec<String>, capacity_gb: Option<u32>) -> Option<String> {
     texts.dedup();
     if texts.is_empty() {
         return None;
     }
-    let query: Vec<String> = texts.iter().take(4).map(|t| format!("text={}", api::encode(t))).collect();
+    let mut query: Vec<String> = texts.iter().take(4).map(|t| format!("text={}", api::encode(t))).collect();
+    query.extend(capacity_gb.map(|gb| format!("capacity_gb={gb}")));
     let html = api::get_fragment(&format!("/drives/identify?{}", query.join("&"))).await.ok()?;
     (!html.is_empty()).then_some(html)
 }

@@ -32,7 +32,7 @@ async fn read_recognition(job: &OcrJob) -> Option<Read> {
     // comment names none ("Crucial MX500" on "D: 0% (0/466GiB)": a 500 GB MX500).
     let capacity = r.settings.drive.as_deref().and_then(bench::identity::capacity_of_volume);
     let named = match r.settings.comment.as_deref() {
-        Some(comment) => super::named_drive(vec![bench::identity::with_capacity(comment, capacity)]).await,
+        Some(comment) => super::named_drive(vec![comment.to_string()], capacity).await,
         None => None,
     };
     // The settings' inputs as HTML text made here, in the reading's lazy piece of the
