@@ -609,7 +609,10 @@ async fn read_from_file(
     let mut sku = None;
     if t.drive.identified_by == Some(DriveMatch::Unknown) {
         let texts = identity::texts_naming_a_drive(result);
-        match named_in_upload(catalogue, &texts, identity::upload_capacity(result)).await.map_err(Refused::Storage)? {
+        match named_in_upload(catalogue, &texts, identity::upload_capacity(result))
+            .await
+            .map_err(Refused::Storage)?
+        {
             Some((_, Found::Drive(d, _))) => {
                 name_drive(&mut t, &d, DriveMatch::NamedInUpload);
                 t.read_from_file.push("drive".into());

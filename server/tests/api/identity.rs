@@ -73,19 +73,29 @@ async fn an_uploads_texts_name_its_drive(app: &TestApp) {
     // A comment naming a drive without its capacity ("Crucial MX500", a screenshot's
     // comment row) with the capacity its volume shows; a comment naming no drive stays
     // unknown with it; the capacity goes with texts only.
-    let with_capacity = |text: &str, gb: &str| format!("/api/v1/drives/identify?text={}&capacity_gb={gb}", api_types::links::encode(text));
+    let with_capacity = |text: &str, gb: &str| {
+        format!("/api/v1/drives/identify?text={}&capacity_gb={gb}", api_types::links::encode(text))
+    };
     let r = app.get(&with_capacity("Crucial MX500", "500")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let found = r.json();
     assert_eq!(
-        (found["identified_by"].as_str(), found["drive"]["vendor"].as_str(), found["drive"]["capacity_gb"].as_u64()),
+        (
+            found["identified_by"].as_str(),
+            found["drive"]["vendor"].as_str(),
+            found["drive"]["capacity_gb"].as_u64()
+        ),
         (Some("created"), Some("Crucial"), Some(500)),
         "{found}"
     );
     let found = app.get(&with_capacity("after a fresh Windows install", "500")).await.json();
     assert_eq!(found["identified_by"], "unknown", "{found}");
-    app.get("/api/v1/drives/identify?q=MX500&capacity_gb=500").await.assert_error(StatusCode::BAD_REQUEST, Some("capacity_gb"));
-    app.get(&with_capacity("Crucial MX500", "0")).await.assert_error(StatusCode::BAD_REQUEST, Some("capacity_gb"));
+    app.get("/api/v1/drives/identify?q=MX500&capacity_gb=500")
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("capacity_gb"));
+    app.get(&with_capacity("Crucial MX500", "0"))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, Some("capacity_gb"));
     // Nothing names a drive: unknown, and nothing stored.
     let found = answer(&["test run 3", "C: 16% (19/119GiB)"]).await;
     assert_eq!(

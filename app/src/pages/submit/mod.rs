@@ -40,7 +40,8 @@ async fn understand(text: String, format: Option<Format>) -> Understood {
     let named = match &parse {
         Ok(results) => {
             let capacity = results.iter().find_map(bench::identity::upload_capacity);
-            named_drive(results.iter().flat_map(bench::identity::texts_naming_a_drive).collect(), capacity).await
+            named_drive(results.iter().flat_map(bench::identity::texts_naming_a_drive).collect(), capacity)
+                .await
         }
         Err(_) => None,
     };
