@@ -800,27 +800,6 @@ pub fn slug(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn a_whole_drive_volume_gives_its_capacity() {
-        assert_eq!(capacity_of_volume("C: 33.0% (39.3/119.1 GB)"), Some(128));
-        assert_eq!(capacity_of_volume("D: 0% (0/466GiB)"), Some(500));
-        assert_eq!(capacity_of_volume("C: 91% (202/223GiB)"), Some(240));
-        assert_eq!(capacity_of_volume("E: 1% (0.1/931.5 GB)"), Some(1000));
-        assert_eq!(capacity_of_volume("E: 1% (0.1/1.8 TiB)"), Some(2000));
-        assert_eq!(capacity_of_volume("C: 50% (20/50 GB)"), None, "a partition");
-        assert_eq!(
-            with_capacity("Crucial MX500", capacity_of_volume("D: 0% (0/466GiB)")),
-            "Crucial MX500 500 GB"
-        );
-        assert_eq!(with_capacity("Crucial MX500 1TB", Some(500)), "Crucial MX500 1TB");
-        assert_eq!(with_capacity("after a fresh install", Some(500)), "after a fresh install");
-        let mut r = crate::BenchResult::new(crate::Tool::CrystalDiskMark);
-        r.target = Some("D: 0% (0/466GiB)".into());
-        assert_eq!(upload_capacity(&r), Some(500));
-        r.facts.push(crate::FileFact::at("capacity_gb", "1000", 3, "Capacity: 1000 GB"));
-        assert_eq!(upload_capacity(&r), Some(1000), "a capacity the tool printed comes first");
-    }
     use super::*;
 
     #[test]
@@ -844,6 +823,26 @@ mod tests {
         assert!(Identity::from_tag(&tag("PX-M2S", Some(128))).unwrap().unwrap().model_line_range().is_none());
     }
 
+    #[test]
+    fn a_whole_drive_volume_gives_its_capacity() {
+        assert_eq!(capacity_of_volume("C: 33.0% (39.3/119.1 GB)"), Some(128));
+        assert_eq!(capacity_of_volume("D: 0% (0/466GiB)"), Some(500));
+        assert_eq!(capacity_of_volume("C: 91% (202/223GiB)"), Some(240));
+        assert_eq!(capacity_of_volume("E: 1% (0.1/931.5 GB)"), Some(1000));
+        assert_eq!(capacity_of_volume("E: 1% (0.1/1.8 TiB)"), Some(2000));
+        assert_eq!(capacity_of_volume("C: 50% (20/50 GB)"), None, "a partition");
+        assert_eq!(
+            with_capacity("Crucial MX500", capacity_of_volume("D: 0% (0/466GiB)")),
+            "Crucial MX500 500 GB"
+        );
+        assert_eq!(with_capacity("Crucial MX500 1TB", Some(500)), "Crucial MX500 1TB");
+        assert_eq!(with_capacity("after a fresh install", Some(500)), "after a fresh install");
+        let mut r = crate::BenchResult::new(crate::Tool::CrystalDiskMark);
+        r.target = Some("D: 0% (0/466GiB)".into());
+        assert_eq!(upload_capacity(&r), Some(500));
+        r.facts.push(crate::FileFact::at("capacity_gb", "1000", 3, "Capacity: 1000 GB"));
+        assert_eq!(upload_capacity(&r), Some(1000), "a capacity the tool printed comes first");
+    }
     fn catalogue_drive(vendor: &str, model: &str, gb: u32, part: Option<&str>, aliases: &[&str]) -> DriveSku {
         DriveSku {
             id: slug(&format!("{vendor} {model} {gb}gb")),

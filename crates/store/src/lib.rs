@@ -388,6 +388,17 @@ pub struct DriveRow {
     pub result_count: i64,
 }
 
+/// A drive as the API lists it: with its URL and visible result count.
+impl From<DriveRow> for api_types::DriveListItem {
+    fn from(d: DriveRow) -> Self {
+        api_types::DriveListItem {
+            url: api_types::links::api_drive(&d.drive.id),
+            result_count: d.result_count,
+            drive: d.drive,
+        }
+    }
+}
+
 /// Everything the server keeps; the screenshot queue is its own trait ([`OcrJobs`]).
 #[async_trait]
 pub trait Storage: OcrJobs + Send + Sync + 'static {

@@ -367,15 +367,7 @@ async fn duplicates(
         .into_iter()
         .map(|g| DuplicateGroup {
             keys: g.keys,
-            drives: g
-                .drives
-                .into_iter()
-                .map(|d| DriveListItem {
-                    url: drive_url(&d.drive.id),
-                    result_count: d.result_count,
-                    drive: d.drive,
-                })
-                .collect(),
+            drives: g.drives.into_iter().map(DriveListItem::from).collect(),
             into: g.into,
         })
         .collect();

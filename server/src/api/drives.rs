@@ -53,13 +53,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, description = "The catalogue", body = DriveList))
 )]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<DriveList>> {
-    let drives = state
-        .storage
-        .list_drives()
-        .await?
-        .into_iter()
-        .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })
-        .collect();
+    let drives = state.storage.list_drives().await?.into_iter().map(DriveListItem::from).collect();
     Ok(Json(DriveList { drives }))
 }
 
@@ -136,11 +130,7 @@ async fn search(
             rows
         }
     };
-    let drives = rows
-        .into_iter()
-        .take(limit as usize)
-        .map(|d| DriveListItem { url: drive_url(&d.drive.id), result_count: d.result_count, drive: d.drive })
-        .collect();
+    let drives = rows.into_iter().take(limit as usize).map(DriveListItem::from).collect();
     Ok(Json(DriveList { drives }))
 }
 

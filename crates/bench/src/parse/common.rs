@@ -153,3 +153,28 @@ pub fn number(s: &str) -> Option<f64> {
     // No benchmark prints a negative speed, IOPS or latency: a minus sign is damage.
     (v.is_finite() && v >= 0.0).then_some(v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_every_printed_form() {
+        assert_eq!(number("505.825"), Some(505.825));
+        assert_eq!(number("19,730.47"), Some(19730.47));
+        assert_eq!(number("2863,65"), Some(2863.65));
+        assert_eq!(number("1,234"), Some(1234.0));
+        assert_eq!(number("1060963.4"), Some(1060963.4));
+        assert_eq!(number("x"), None);
+        assert_eq!(number("inf"), None);
+        assert_eq!(number("-0.4"), None);
+    }
+
+    #[test]
+    fn rescaling_keeps_printed_digits() {
+        assert_eq!(rescale(4.046, 1000.0), 4046.0);
+        assert_eq!(rescale(0.33, 1000.0), 330.0);
+        assert_eq!(rescale(1.2, 1000.0), 1200.0);
+        assert_eq!(rescale(1e308, 1000.0), f64::INFINITY);
+    }
+}
